@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependency direction (DESIGN.md §2): navscript → {NavScript, ShopApp};
+// {NavScript, ShopApp} → NavigationCore. NavScript never imports ShopApp, so
+// any team's headless core can be plugged in through its host protocol.
+let package = Package(
+    name: "navscript",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "navscript", targets: ["navscript"]),
+        .library(name: "NavigationCore", targets: ["NavigationCore"]),
+        .library(name: "NavScript", targets: ["NavScript"]),
+        .library(name: "ShopApp", targets: ["ShopApp"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLua",
+            path: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        .target(name: "NavigationCore"),
+        .target(
+            name: "ShopApp",
+            dependencies: ["NavigationCore"],
+            resources: [.copy("Resources/routes.json")]
+        ),
+        .target(name: "NavScript", dependencies: ["CLua", "NavigationCore"]),
+        .executableTarget(
+            name: "navscript",
+            dependencies: [
+                "NavScript", "ShopApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"]),
+        .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
+        .testTarget(name: "NavScriptTests", dependencies: ["NavScript"]),
+        .testTarget(name: "navscriptTests", dependencies: ["navscript"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

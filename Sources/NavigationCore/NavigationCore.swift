@@ -1,0 +1,1 @@
+// NavigationCore: the headless navigation core. (placeholder)
