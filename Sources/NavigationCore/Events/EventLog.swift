@@ -1,0 +1,42 @@
+/// The ordered record of everything the core decided and did. Ordering bugs
+/// (a resume before the session commit) are invisible in end state and
+/// obvious here, so scenarios assert on it and failure reports print it.
+public final class EventLog {
+    /// One logged event and the user step during which it happened.
+    public struct Entry: Hashable, Sendable, CustomStringConvertible {
+        public let index: Int
+        public let step: Int
+        public let event: NavEvent
+        public var text: String { event.text }
+        public var description: String { text }
+    }
+
+    public private(set) var entries: [Entry] = []
+    /// Number of the current user step (0 before the first).
+    public private(set) var step = 0
+    /// What each step was, by step number (index 0 is "launch").
+    public private(set) var stepNames: [String] = ["launch"]
+    /// Called for every event as it is recorded (tracing, streaming reports).
+    public var observer: ((Entry) -> Void)?
+
+    public init() {}
+
+    public func record(_ event: NavEvent) {
+        let entry = Entry(index: entries.count, step: step, event: event)
+        entries.append(entry)
+        observer?(entry)
+    }
+
+    /// Marks the start of a user action so later events, releases and leaks
+    /// can say during which step they happened.
+    public func beginStep(_ name: String) {
+        step += 1
+        stepNames.append(name)
+    }
+
+    public func name(ofStep step: Int) -> String {
+        stepNames.indices.contains(step) ? stepNames[step] : "?"
+    }
+
+    public var texts: [String] { entries.map(\.text) }
+}

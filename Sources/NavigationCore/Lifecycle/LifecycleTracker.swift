@@ -1,0 +1,116 @@
+/// Watches screens, view models and coordinators through real ARC.
+///
+/// Objects register with weak references; when one leaves the navigation
+/// (popped, dismissed, its flow finished) it is *expected to be released*.
+/// Deallocation is observed, not assumed: the object owns a
+/// ``LifecycleToken`` whose deinit runs when the object's does. An object
+/// that was expected to go but is still alive once the app is idle is a
+/// leak — the symptom of a retain cycle or of a coordinator nobody told.
+public final class LifecycleTracker {
+    public enum Kind: String, Sendable {
+        case screen
+        case viewModel = "view-model"
+        case coordinator
+        case other
+    }
+
+    /// An object expected to be released that is still alive.
+    public struct Leak: Hashable, Sendable, CustomStringConvertible {
+        public let label: String
+        public let kind: Kind
+        /// The user step at which the object left the navigation.
+        public let leftAtStep: Int
+        public let leftDuring: String
+
+        public var description: String {
+            "\(label) (\(kind.rawValue)) left the navigation at step \(leftAtStep) (\(leftDuring)) and is still alive"
+        }
+    }
+
+    private struct Record {
+        let label: String
+        let kind: Kind
+        weak var object: AnyObject?
+        var leftAtStep: Int?
+        var deallocated = false
+        var anchor: Int?
+    }
+
+    private var records: [Record] = []
+    private var recordByObject: [ObjectIdentifier: Int] = [:]
+    private let log: EventLog
+
+    public init(log: EventLog) { self.log = log }
+
+    /// Starts watching `object`. `anchor` ties its expected lifetime to
+    /// another tracked object: when the anchor leaves, so must this one
+    /// (a view model with its screen, a child coordinator with its first screen).
+    public func track(_ object: some LifecycleTracked, label: String, kind: Kind, anchoredTo anchor: AnyObject? = nil) {
+        let id = records.count
+        records.append(Record(label: label, kind: kind, object: object,
+                              anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] }))
+        recordByObject[ObjectIdentifier(object)] = id
+        object.lifecycleToken = LifecycleToken(tracker: self, record: id)
+    }
+
+    /// Declares that `object` left the navigation now; it and everything
+    /// anchored to it should be deallocated once the app settles.
+    public func expectRelease(_ object: AnyObject) {
+        guard let id = recordByObject[ObjectIdentifier(object)] else { return }
+        markLeft(id)
+    }
+
+    private func markLeft(_ id: Int) {
+        guard records[id].leftAtStep == nil else { return }
+        records[id].leftAtStep = log.step
+        if !records[id].deallocated { log.record(.release(records[id].label)) }
+        for dependent in records.indices where records[dependent].anchor == id {
+            markLeft(dependent)
+        }
+    }
+
+    fileprivate func didDeallocate(_ id: Int) {
+        guard records.indices.contains(id), !records[id].deallocated else { return }
+        records[id].deallocated = true
+        if let key = recordByObject.first(where: { $0.value == id })?.key { recordByObject[key] = nil }
+        log.record(.dealloc(records[id].label))
+    }
+
+    /// Objects that left the navigation but are still alive, oldest first.
+    public func leaks() -> [Leak] {
+        records.compactMap { record in
+            guard let step = record.leftAtStep, !record.deallocated, record.object != nil else { return nil }
+            return Leak(label: record.label, kind: record.kind, leftAtStep: step, leftDuring: log.name(ofStep: step))
+        }
+    }
+
+    /// Labels of tracked objects still alive, registration order.
+    public var liveLabels: [String] {
+        records.filter { !$0.deallocated && $0.object != nil }.map(\.label)
+    }
+
+    /// Whether `object` has been declared gone.
+    public func hasLeft(_ object: AnyObject) -> Bool {
+        recordByObject[ObjectIdentifier(object)].map { records[$0].leftAtStep != nil } ?? false
+    }
+}
+
+/// Adopted by anything the tracker watches: the object stores the token
+/// the tracker hands it, so the token dies exactly when the object does.
+public protocol LifecycleTracked: AnyObject {
+    var lifecycleToken: LifecycleToken? { get set }
+}
+
+/// The deinit sentinel: held only by the tracked object, it reports the
+/// object's deallocation to the tracker from its own deinit.
+public final class LifecycleToken {
+    private weak var tracker: LifecycleTracker?
+    private let record: Int
+
+    fileprivate init(tracker: LifecycleTracker, record: Int) {
+        self.tracker = tracker
+        self.record = record
+    }
+
+    deinit { tracker?.didDeallocate(record) }
+}

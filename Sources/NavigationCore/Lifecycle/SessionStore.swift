@@ -1,0 +1,34 @@
+/// The logged-in state. Committing is an explicit, logged step because its
+/// order relative to "login finished" is exactly what decides whether a
+/// re-dispatched gate passes or loops.
+public final class SessionStore {
+    public private(set) var token: String?
+    public var isLoggedIn: Bool { token != nil }
+    /// Called after the session is cleared by expiry (not by a logout the app asked for).
+    public var onExpire: (() -> Void)?
+    private let log: EventLog
+
+    public init(log: EventLog, token: String? = nil) {
+        self.log = log
+        self.token = token
+    }
+
+    /// Persists the session; from now on contexts read logged-in.
+    public func commit(token: String) {
+        self.token = token
+        log.record(.sessionCommit)
+    }
+
+    /// Ends the session at the user's request.
+    public func clear() {
+        token = nil
+        log.record(.sessionClear)
+    }
+
+    /// Ends the session from the server side (token expired), then tells the app.
+    public func expire() {
+        token = nil
+        log.record(.sessionExpire)
+        onExpire?()
+    }
+}

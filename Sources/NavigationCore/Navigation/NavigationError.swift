@@ -1,0 +1,22 @@
+/// A user gesture or tap that is impossible on the current screen. These are
+/// scenario mistakes or app bugs worth reporting, never silent no-ops.
+public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible {
+    case noSuchOutput(screen: String, output: String, available: [String])
+    case nothingToPop(screen: String)
+    case noModal
+    case noScreen
+
+    public var description: String {
+        switch self {
+        case .noSuchOutput(let screen, let output, let available):
+            let list = available.isEmpty ? "it has none" : "its outputs are: " + available.joined(separator: ", ")
+            return "screen '\(screen)' has no output '\(output)'; \(list)"
+        case .nothingToPop(let screen):
+            return "'\(screen)' is the root of its stack: there is no back button and nothing to swipe back to"
+        case .noModal:
+            return "no modal is presented, so there is nothing to dismiss"
+        case .noScreen:
+            return "nothing is on screen (was the app launched?)"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// The headless stand-in for a view controller: an inert node that shows a
+/// destination and reports user intent through named outputs. It never
+/// builds or pushes other screens — its coordinator does.
+open class Screen: LifecycleTracked {
+    public let destination: DestinationID
+    public private(set) var params: [String: String]
+    public var lifecycleToken: LifecycleToken?
+    /// The screen's view model, owned strongly as a view controller owns its VM.
+    public var viewModel: AnyObject?
+    /// UIKit's `viewWillDisappear`: fired when a pop or back-swipe begins,
+    /// even one the user then cancels — so teardown must not hang off it.
+    public var onWillDisappear: (() -> Void)?
+
+    private var outputHandlers: [String: ([String: String]) -> Void] = [:]
+    /// The intents a user can trigger here, in declaration order.
+    public private(set) var outputs: [String] = []
+
+    public init(_ destination: DestinationID, params: [String: String] = [:]) {
+        self.destination = destination
+        self.params = params
+    }
+
+    public var step: RouteStep { RouteStep(destination, params: params) }
+    /// `id` or `id:primary-param`, as scenarios and events spell screens.
+    public var label: String { step.description }
+
+    /// Declares an output. The handler receives the tap's arguments (a bare
+    /// id arrives as `["id": value]`).
+    public func setOutput(_ name: String, _ handler: @escaping ([String: String]) -> Void) {
+        if outputHandlers[name] == nil { outputs.append(name) }
+        outputHandlers[name] = handler
+    }
+
+    /// Fires an output as a user tap would.
+    public func fire(_ output: String, _ args: [String: String] = [:]) throws(NavigationError) {
+        guard let handler = outputHandlers[output] else {
+            throw .noSuchOutput(screen: label, output: output, available: outputs)
+        }
+        handler(args)
+    }
+
+    /// Update in place: same screen, new parameters (no push, no pop).
+    open func update(params: [String: String]) {
+        self.params = params
+    }
+}

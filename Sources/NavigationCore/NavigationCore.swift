@@ -1,1 +1,0 @@
-// NavigationCore: the headless navigation core. (placeholder)

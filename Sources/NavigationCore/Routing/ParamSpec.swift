@@ -1,0 +1,64 @@
+/// A typed, validated route parameter. Validation lives in the manifest so
+/// that every entry point rejects the same bad value in the same way.
+public struct ParamSpec: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case string
+        /// Decimal digits only, fitting in 64 bits.
+        case integer
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// A regular expression the whole value must match.
+    public var pattern: String?
+    public var minLength: Int?
+    public var maxLength: Int?
+
+    public init(_ name: String, kind: Kind = .string, pattern: String? = nil,
+                minLength: Int? = nil, maxLength: Int? = nil) {
+        self.name = name
+        self.kind = kind
+        self.pattern = pattern
+        self.minLength = minLength
+        self.maxLength = maxLength
+    }
+
+    enum CodingKeys: String, CodingKey { case name, kind, pattern, minLength = "min_length", maxLength = "max_length" }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .string
+        pattern = try c.decodeIfPresent(String.self, forKey: .pattern)
+        minLength = try c.decodeIfPresent(Int.self, forKey: .minLength)
+        maxLength = try c.decodeIfPresent(Int.self, forKey: .maxLength)
+    }
+}
+
+/// A ``ParamSpec`` with its pattern compiled once, at manifest load.
+struct CompiledParam: @unchecked Sendable {
+    // `Regex` is immutable once built; the engine never mutates it.
+    let spec: ParamSpec
+    let regex: Regex<AnyRegexOutput>?
+
+    init(_ spec: ParamSpec) throws {
+        self.spec = spec
+        self.regex = try spec.pattern.map { try Regex($0) }
+    }
+
+    /// Returns why `value` is invalid, or nil when it is acceptable.
+    func problem(with value: String) -> String? {
+        let length = value.count
+        if value.isEmpty { return "must not be empty" }
+        if let min = spec.minLength, length < min { return "shorter than \(min) characters" }
+        if let max = spec.maxLength, length > max { return "longer than \(max) characters" }
+        if spec.kind == .integer,
+           !(value.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && Int64(value) != nil) {
+            return "expected an integer"
+        }
+        if let regex, (try? regex.wholeMatch(in: value)) == nil {
+            return "does not match \(spec.pattern ?? "")"
+        }
+        return nil
+    }
+}
