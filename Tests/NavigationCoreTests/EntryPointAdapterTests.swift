@@ -1,0 +1,94 @@
+import Testing
+@testable import NavigationCore
+
+@Suite("EntryPointAdapter")
+struct EntryPointAdapterTests {
+    let adapter = EntryPointAdapter(scheme: "Shop", universalHosts: ["Shop.Example.com"])
+
+    struct LinkCase: Sendable, CustomTestStringConvertible {
+        let input: EntryInput
+        let entry: EntryPoint
+        let path: [String]
+        let query: [String: String]
+        var testDescription: String { "\(entry) \(input)" }
+    }
+
+    @Test("every door lifts its own delivery shape into the same link", arguments: [
+        LinkCase(input: .url("shop://product/p1"), entry: .scheme, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .url("shop://product/p1"), entry: .widget, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .url("https://shop.example.com/product/p1"), entry: .universal,
+                 path: ["product", "p1"], query: [:]),
+        LinkCase(input: .url("https://shop.example.com/product/p1"), entry: .push, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .url("shop://product/p1"), entry: .spotlight, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .payload(["route": "product/p1", "aps": "x"]), entry: .push, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .payload(["url": "shop://product/p1"]), entry: .push, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .payload(["url": "https://shop.example.com/product/p1"]), entry: .push,
+                 path: ["product", "p1"], query: [:]),
+        LinkCase(input: .activity(type: "NSUserActivityTypeBrowsingWeb",
+                                  userInfo: ["webpage_url": "https://shop.example.com/product/p1"]),
+                 entry: .spotlight, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .activity(type: "com.shop.product", userInfo: ["identifier": "product/p1"]),
+                 entry: .spotlight, path: ["product", "p1"], query: [:]),
+        LinkCase(input: .url("shop://deeplink?Product=p1&x=a+b&y=%26"), entry: .scheme,
+                 path: ["deeplink"], query: ["product": "p1", "x": "a b", "y": "&"]),
+        LinkCase(input: .url("shop://a%2Fb/c+d"), entry: .scheme, path: ["a/b", "c+d"], query: [:]),
+    ])
+    func lifts(_ c: LinkCase) throws {
+        let link = try adapter.link(for: c.input, via: c.entry)
+        #expect(link.entry == c.entry)
+        #expect(link.path == c.path)
+        #expect(link.query == c.query)
+    }
+
+    @Test func keepsTheRawInputForMessages() throws {
+        let link = try adapter.link(for: .url("shop://product/p%31"), via: .scheme)
+        #expect(link.raw == "shop://product/p%31")
+        #expect(link.path == ["product", "p1"])
+    }
+
+    @Test("refusals carry a kind and never trap", arguments: [
+        (EntryInput.payload([:]), EntryPoint.push, "malformed"),
+        (.payload(["alert": "hi"]), .push, "malformed"),
+        (.payload(["route": ""]), .push, "malformed"),
+        (.payload(["route": "%zz"]), .push, "malformed"),
+        (.payload(["url": "ftp://x"]), .push, "malformed"),
+        (.activity(type: "x", userInfo: [:]), .spotlight, "malformed"),
+        (.activity(type: "x", userInfo: ["webpage_url": "shop://product/p1"]), .spotlight, "malformed"),
+        (.activity(type: "x", userInfo: ["webpage_url": "https://other.example/product/p1"]), .spotlight, "unknown_route"),
+        (.url("shop://"), .scheme, "unknown_route"),
+        (.url("https://shop.example.com/#x"), .universal, "unknown_route"),
+        (.url(String(repeating: "a", count: EntryPointAdapter.maximumLength + 1)), .scheme, "malformed"),
+        (.payload(["route": String(repeating: "a/", count: 1500)]), .push, "malformed"),
+    ])
+    func refuses(_ input: EntryInput, _ entry: EntryPoint, _ kind: String) {
+        do {
+            let link = try adapter.link(for: input, via: entry)
+            Issue.record("expected \(kind), got \(link.path) \(link.query)")
+        } catch {
+            #expect(error.kind == kind)
+        }
+    }
+
+    @Test func theLengthLimitCountsUTF8Bytes() throws {
+        // 2048 bytes pass, 2049 do not — and a multi-byte scalar counts as its bytes.
+        let prefix = "shop://x/"
+        let fits = prefix + String(repeating: "a", count: EntryPointAdapter.maximumLength - prefix.utf8.count)
+        #expect(fits.utf8.count == EntryPointAdapter.maximumLength)
+        #expect(throws: Never.self) { try adapter.link(for: .url(fits), via: .scheme) }
+        let overByOneScalar = prefix + String(repeating: "é", count: (EntryPointAdapter.maximumLength - prefix.utf8.count) / 2 + 1)
+        #expect(overByOneScalar.count < EntryPointAdapter.maximumLength)
+        #expect(throws: RouteError.self) { try adapter.link(for: .url(overByOneScalar), via: .scheme) }
+    }
+
+    @Test func adapterFromManifestUsesItsSchemeAndHosts() throws {
+        let adapter = EntryPointAdapter(manifest: Fixture.manifest())
+        #expect(adapter.scheme == "shop")
+        #expect(adapter.universalHosts == ["shop.example.com"])
+    }
+
+    @Test func inputDescriptionsAreStableForTheEventLog() {
+        #expect(EntryInput.url("shop://x").description == "shop://x")
+        #expect(EntryInput.payload(["route": "cart", "a": "1"]).description == "{a=1, route=cart}")
+        #expect(EntryInput.activity(type: "t", userInfo: ["identifier": "x"]).description == "activity t {identifier=x}")
+    }
+}
