@@ -1,0 +1,46 @@
+import NavigationCore
+
+/// What became of one delivered link, in the shape scenarios assert on.
+public struct DeepLinkOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// `proceed`, `gated`, `error`, `queued` (another link is executing) or
+    /// `stashed` (cold start: waiting for the root).
+    public var status: String
+    public var destination: String?
+    public var precondition: String?
+    /// The error kind: `malformed`, `unknown_route`, `validation_failed`, `loop_guard`.
+    public var error: String?
+    public var message: String?
+
+    public init(status: String, destination: String? = nil, precondition: String? = nil,
+                error: String? = nil, message: String? = nil) {
+        self.status = status
+        self.destination = destination
+        self.precondition = precondition
+        self.error = error
+        self.message = message
+    }
+
+    init(_ outcome: RouteDispatcher.Outcome) {
+        switch outcome {
+        case .proceed(let target):
+            self.init(status: "proceed", destination: target.leaf?.id.rawValue)
+        case .gated(let precondition, let resume):
+            self.init(status: "gated", destination: resume.destination.rawValue, precondition: precondition.rawValue)
+        case .queued(let request):
+            self.init(status: "queued", destination: request.destination.rawValue)
+        case .rejected(let error):
+            self.init(status: "error", error: error.kind, message: error.description)
+        case .loopGuard(let request, let precondition):
+            self.init(status: "error", destination: request.destination.rawValue, precondition: precondition.rawValue,
+                      error: "loop_guard", message: "\(request) gated by \(precondition) too many times")
+        }
+    }
+
+    public var description: String {
+        var parts = [status]
+        if let destination { parts.append(destination) }
+        if let precondition { parts.append("precondition=\(precondition)") }
+        if let error { parts.append("error=\(error)") }
+        return parts.joined(separator: " ")
+    }
+}

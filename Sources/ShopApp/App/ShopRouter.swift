@@ -1,0 +1,138 @@
+import NavigationCore
+
+/// ShopApp's delivery layer — the scene/app delegate stand-in. Entry points
+/// hand it untrusted input and coordinators hand it typed intents; it
+/// stashes a cold-start link until the root is up and otherwise forwards
+/// everything to the one dispatcher.
+///
+/// Several faults live here, because this is where teams take shortcuts
+/// around the dispatcher: a push handler with its own parser, a universal
+/// link handler with its own context, a "pending destination" instead of a
+/// re-resolved intent, links executed as they arrive.
+final class ShopRouter {
+    let engine: RoutingEngine
+    let dispatcher: RouteDispatcher
+    private let env: ShopEnvironment
+    private weak var root: AppCoordinator?
+    private let context: () -> RouteContext
+    private var stash: [(EntryInput, EntryPoint)] = []
+    private var isRootReady = false
+
+    init(engine: RoutingEngine, dispatcher: RouteDispatcher, env: ShopEnvironment, root: AppCoordinator,
+         context: @escaping () -> RouteContext) {
+        self.engine = engine
+        self.dispatcher = dispatcher
+        self.env = env
+        self.root = root
+        self.context = context
+    }
+
+    /// The root is up: deliver what arrived during the cold start.
+    func rootDidBecomeReady() {
+        isRootReady = true
+        let pending = stash
+        stash = []
+        for (input, entry) in pending { deliver(input, via: entry) }
+    }
+
+    // MARK: - External door
+
+    @discardableResult
+    func deliver(_ input: EntryInput, via entry: EntryPoint) -> DeepLinkOutcome {
+        guard isRootReady else {
+            stash.append((input, entry))
+            env.log.record(.note("stash \(entry) \(input)"))
+            return DeepLinkOutcome(status: "stashed")
+        }
+        if entry == .push && env.has(.pushOwnVocabulary) { return deliverWithOwnPushParser(input) }
+        if entry == .universal && env.has(.universalLinkSkipsGate) { return deliverSkippingGate(input) }
+        if env.has(.unserializedDispatch) || env.has(.cachedDestination) {
+            env.log.record(.deliver(entry, input.description))
+            do {
+                return route(try engine.request(for: try engine.adapter.link(for: input, via: entry)), source: .external)
+            } catch {
+                env.log.record(.reject(kind: error.kind, input: input.description))
+                return DeepLinkOutcome(.rejected(error))
+            }
+        }
+        return DeepLinkOutcome(dispatcher.deliver(input, via: entry))
+    }
+
+    // MARK: - In-app door
+
+    /// Where coordinators send intents that need the engine's policy.
+    func request(_ request: RouteRequest) {
+        _ = route(request, source: .internal)
+    }
+
+    private func route(_ request: RouteRequest, source: RouteSource) -> DeepLinkOutcome {
+        guard env.has(.unserializedDispatch) || env.has(.cachedDestination), let root else {
+            return DeepLinkOutcome(dispatcher.dispatch(request, source: source))
+        }
+        let resolution: RouteResolution
+        do {
+            resolution = try engine.resolve(request: request, context: context())
+        } catch {
+            env.log.record(.reject(kind: error.kind, input: request.description))
+            return DeepLinkOutcome(.rejected(error))
+        }
+        switch resolution {
+        case .proceed(let target) where env.has(.unserializedDispatch):
+            // The bug: no queue — this runs even while another link is mid-flight.
+            env.log.record(.resolveProceed(request))
+            root.execute(target, source: source) {}
+            return DeepLinkOutcome(.proceed(target))
+        case .gated(let precondition, let resume) where env.has(.cachedDestination):
+            // The bug: the destination is computed now and replayed after the
+            // gate, so a second precondition is never evaluated.
+            env.log.record(.resolveGated(request, precondition))
+            env.log.record(.gate(precondition, resume))
+            let cached = try? engine.target(for: resume)
+            root.satisfy(precondition) { [weak root, env] satisfied in
+                guard satisfied, let cached, let root else {
+                    env.log.record(.drop(resume))
+                    return
+                }
+                env.log.record(.resume(resume))
+                root.execute(cached, source: source) {}
+            }
+            return DeepLinkOutcome(.gated(precondition, resume: resume))
+        default:
+            return DeepLinkOutcome(dispatcher.dispatch(request, source: source))
+        }
+    }
+
+    // MARK: - Faulty doors
+
+    /// The push handler that predates the engine: it knows one payload
+    /// shape, `route = "product/<id>"`, and nothing else.
+    private func deliverWithOwnPushParser(_ input: EntryInput) -> DeepLinkOutcome {
+        env.log.record(.deliver(.push, input.description))
+        guard case .payload(let payload) = input, let route = payload["route"], route.hasPrefix("product/") else {
+            let error = RouteError.unknownRoute(input: input.description)
+            env.log.record(.reject(kind: error.kind, input: input.description))
+            return DeepLinkOutcome(.rejected(error))
+        }
+        let id = String(route.dropFirst("product/".count))
+        return DeepLinkOutcome(dispatcher.dispatch(RouteRequest("product", params: ["id": id]), source: .external))
+    }
+
+    /// The universal-link handler that builds its own context and assumes
+    /// the user is signed in.
+    private func deliverSkippingGate(_ input: EntryInput) -> DeepLinkOutcome {
+        env.log.record(.deliver(.universal, input.description))
+        let everything = RouteContext(satisfied: Set(engine.manifest.preconditions))
+        do {
+            let request = try engine.request(for: try engine.adapter.link(for: input, via: .universal))
+            guard case .proceed(let target) = try engine.resolve(request: request, context: everything), let root else {
+                return DeepLinkOutcome(status: "error", error: "internal")
+            }
+            env.log.record(.resolveProceed(request))
+            root.execute(target, source: .external) {}
+            return DeepLinkOutcome(.proceed(target))
+        } catch {
+            env.log.record(.reject(kind: error.kind, input: input.description))
+            return DeepLinkOutcome(.rejected(error))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import NavigationCore
+
+/// Settings: a modal over the profile tab with its own stack. Security
+/// needs auth, so it is asked of the router rather than pushed directly.
+final class SettingsCoordinator: ModalFlowCoordinator {
+    init(env: ShopEnvironment) {
+        super.init(name: "settings", env: env)
+    }
+
+    override func makeScreen(_ step: RouteStep) -> Screen {
+        let screen = super.makeScreen(step)
+        wireClose(screen)
+        if step.id == "settings" {
+            screen.setOutput("settings_notifications") { [weak self] _ in
+                self?.push(RouteStep("settings_notifications"))
+            }
+            screen.setOutput("settings_security") { [weak self] _ in
+                self?.env.sink(RouteRequest("settings_security"))
+            }
+        }
+        return screen
+    }
+}
+
+/// The profile edit sheet (auth).
+final class ProfileEditCoordinator: ModalFlowCoordinator {
+    init(env: ShopEnvironment) {
+        super.init(name: "profile_edit", env: env)
+    }
+
+    override func makeScreen(_ step: RouteStep) -> Screen {
+        let screen = super.makeScreen(step)
+        wireClose(screen)
+        screen.setOutput("done") { [weak self] _ in self?.finish(.completed) }
+        return screen
+    }
+}

@@ -1,0 +1,57 @@
+/// ShopApp's catalogue of injectable bugs — each one a real navigation bug
+/// from the reference articles, switched on per launch and off by default.
+///
+/// A fault changes ShopApp's own code path at the place a team would make
+/// the mistake (the auth coordinator's finish, a tab flow's pop handling,
+/// the root's op application…). The harness never fakes a symptom: with a
+/// fault on, the app really loops, leaks, diverges or mis-orders, and the
+/// core sees it through ARC, the event log and the navigation state.
+public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+    case commitAfterFinish = "commit-after-finish"
+    case noPopDetection = "no-pop-detection"
+    case animatedPopOnly = "animated-pop-only"
+    case strongBackReference = "strong-back-reference"
+    case teardownOnDisappear = "teardown-on-disappear"
+    case cancelResumes = "cancel-resumes"
+    case cachedDestination = "cached-destination"
+    case universalLinkSkipsGate = "universal-link-skips-gate"
+    case pushOwnVocabulary = "push-own-vocabulary"
+    case graftExternalLink = "graft-external-link"
+    case unserializedDispatch = "unserialized-dispatch"
+    case logoutKeepsStacks = "logout-keeps-stacks"
+    case presentBeforeTab = "present-before-tab"
+
+    public var description: String { rawValue }
+
+    /// The real bug this fault models, in one line.
+    public var summary: String {
+        switch self {
+        case .commitAfterFinish:
+            return "login signals success before committing the session, so the re-dispatched gate sees a logged-out context and loops"
+        case .noPopDetection:
+            return "tab flows ignore the navigation delegate, so a system back-swipe or back button leaves the child coordinator alive"
+        case .animatedPopOnly:
+            return "pop detection relies on the transition's 'from' screen, which a non-animated pop does not have, so that child leaks"
+        case .strongBackReference:
+            return "screens hold their coordinator strongly instead of through a weak delegate, a retain cycle that leaks modal flows"
+        case .teardownOnDisappear:
+            return "child flows tear down on 'will disappear', so a cancelled back-swipe kills a flow that is still on screen"
+        case .cancelResumes:
+            return "a cancelled login still reports the gate satisfied, so the app resumes where the user bailed out"
+        case .cachedDestination:
+            return "after a gate the app navigates to the destination computed before it, instead of re-resolving, so a chained gate is skipped"
+        case .universalLinkSkipsGate:
+            return "the universal-link handler resolves with a context that assumes the user is signed in, bypassing the auth gate"
+        case .pushOwnVocabulary:
+            return "the push handler parses payloads with its own vocabulary instead of the engine's, so aliases and validation diverge"
+        case .graftExternalLink:
+            return "an external link is grafted onto the current stack instead of resetting to canonical ancestry (a duplicate Home)"
+        case .unserializedDispatch:
+            return "links are executed as they arrive, not queued, so a second link interleaves with one still executing"
+        case .logoutKeepsStacks:
+            return "logout clears the session but keeps the old stacks, modals and flow coordinators"
+        case .presentBeforeTab:
+            return "the root applies reconcile ops out of order, presenting the modal chain before dismissing stale modals and selecting the tab"
+        }
+    }
+}
