@@ -182,3 +182,21 @@ struct World {
         Array(log.texts.dropFirst(index))
     }
 }
+
+extension World {
+    /// Events since `index` with deallocations set apart: the core decides
+    /// the order of everything else, while the order in which ARC frees
+    /// several objects at once (an array's elements) is not its decision.
+    func decisions(since index: Int = 0) -> (events: [String], deallocated: Set<String>) {
+        let all = events(since: index)
+        let deallocs = all.filter { $0.hasPrefix("dealloc ") }
+        // Every dealloc must come after that object's release, if it had one.
+        for dealloc in deallocs {
+            let label = dealloc.dropFirst("dealloc ".count)
+            if let release = all.firstIndex(of: "release \(label)") {
+                #expect(release < all.firstIndex(of: dealloc)!, "\(dealloc) before its release")
+            }
+        }
+        return (all.filter { !$0.hasPrefix("dealloc ") }, Set(deallocs.map { String($0.dropFirst("dealloc ".count)) }))
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+@testable import NavigationCore
+
+@Suite("EventLog")
+struct EventLogTests {
+    @Test func entriesAreOrderedAndStampedWithTheirStep() {
+        let log = EventLog()
+        log.record(.note("boot"))
+        log.beginStep("tap product")
+        log.record(.push("product:p1"))
+        log.record(.note("x"))
+        log.beginStep("tap back")
+        log.record(.pop("product:p1"))
+        #expect(log.entries.map(\.index) == [0, 1, 2, 3])
+        #expect(log.entries.map(\.step) == [0, 1, 1, 2])
+        #expect(log.texts == ["note boot", "push product:p1", "note x", "pop product:p1"])
+        #expect(log.step == 2)
+        #expect(log.stepNames == ["launch", "tap product", "tap back"])
+        #expect(log.name(ofStep: 1) == "tap product")
+        #expect(log.name(ofStep: 3) == "?")
+        #expect(log.name(ofStep: -1) == "?")
+        #expect(log.entries[1].description == "push product:p1")
+    }
+
+    @Test func theObserverSeesEveryEntryAsItIsRecorded() {
+        let log = EventLog()
+        var seen: [String] = []
+        log.observer = { seen.append("\($0.index):\($0.text)") }
+        log.record(.sessionCommit)
+        log.record(.selectTab("home"))
+        #expect(seen == ["0:session-commit", "1:select-tab home"])
+    }
+
+    /// The vocabulary is a public contract (scenarios match on it): each
+    /// case renders exactly as documented in NavEvent.swift.
+    @Test("each event renders in the documented vocabulary", arguments: [
+        (NavEvent.deliver(.universal, "https://x/p"), "deliver universal https://x/p"),
+        (.resolveProceed(RouteRequest("product", params: ["id": "p1"])), "resolve product:p1 proceed"),
+        (.resolveGated(RouteRequest("cart"), "auth"), "resolve cart gated auth"),
+        (.reject(kind: "malformed", input: "%zz"), "reject malformed %zz"),
+        (.queue(RouteRequest("order", params: ["id": "7"])), "queue order:7"),
+        (.dequeue(RouteRequest("order", params: ["id": "7"])), "dequeue order:7"),
+        (.gate("auth", RouteRequest("cart")), "gate auth cart"),
+        (.resume(RouteRequest("cart")), "resume cart"),
+        (.drop(RouteRequest("cart")), "drop cart"),
+        (.loopGuard(RouteRequest("cart"), "auth", count: 5), "loop-guard cart auth 5"),
+        (.execute(step("track", id: "42"), .external), "execute track:42 external"),
+        (.execute(step("home"), .internal), "execute home internal"),
+        (.selectTab("orders"), "select-tab orders"),
+        (.push("product:p1"), "push product:p1"),
+        (.pop("product:p1"), "pop product:p1"),
+        (.popTo("home"), "pop-to home"),
+        (.setStack("home", ["home", "product:p1"]), "set-stack home home product:p1"),
+        (.setStack("home", []), "set-stack home"),
+        (.update("product:p2"), "update product:p2"),
+        (.present("cart"), "present cart"),
+        (.presentRejected("settings"), "present-rejected settings"),
+        (.dismiss("cart"), "dismiss cart"),
+        (.swipeCancelled("product:p1"), "swipe-cancelled product:p1"),
+        (.willDisappear("product:p1"), "will-disappear product:p1"),
+        (.sessionCommit, "session-commit"),
+        (.sessionClear, "session-clear"),
+        (.sessionExpire, "session-expire"),
+        (.start("app/checkout"), "start app/checkout"),
+        (.finish("app/checkout", .completed), "finish app/checkout completed"),
+        (.finish("app/auth", .cancelled), "finish app/auth cancelled"),
+        (.release("vm cart"), "release vm cart"),
+        (.dealloc("cart"), "dealloc cart"),
+        (.note("anything"), "note anything"),
+    ])
+    func vocabulary(_ event: NavEvent, _ text: String) {
+        #expect(event.text == text)
+        #expect(event.description == text)
+    }
+
+    @Test func requestsAndStepsAreLabelledByTheirPrimaryParam() {
+        #expect(RouteStep("order", params: ["id": "7", "tab": "x"]).description == "order:7")
+        #expect(RouteStep("category", params: ["slug": "b", "page": "2"]).description == "category:2", "first by name")
+        #expect(RouteStep("home").primaryParam == nil)
+        #expect(RouteRequest("promo", params: ["code": "X1"]).description == "promo:X1")
+    }
+}
