@@ -1,0 +1,101 @@
+/// The outcome of one scenario — what every reporter renders and what
+/// worker processes stream back. Plain data, so it can be encoded.
+public struct ScenarioResult: Hashable, Sendable, Codable {
+    public enum Status: String, Hashable, Sendable, Codable {
+        case passed
+        /// An expectation did not hold (`expect_*`, `assert`).
+        case failed
+        /// A Lua runtime error, a budget, a crash, or a file that did not load.
+        case errored
+        /// `pending`, or not run (interrupted, fail-fast).
+        case skipped
+    }
+
+    /// The describe chain and the scenario name, space separated; unique in its file.
+    public var name: String
+    /// The describe chain alone (empty at top level).
+    public var groups: [String]
+    /// Path of the scenario file relative to the working directory.
+    public var file: String
+    public var line: Int
+    public var tags: [String]
+    public var status: Status
+    /// One line: what went wrong. Empty when passed.
+    public var message: String
+    /// The full explanation: expected vs actual, diffs, traceback.
+    public var details: String
+    /// A short classifier for reporters: `expectation`, `lua_error`,
+    /// `budget`, `memory`, `load_error`, `crash`, `timeout`, `pending`, `interrupted`.
+    public var kind: String
+    /// Step timeline, one line per driving step, oldest first.
+    public var timeline: [String]
+    /// What the scenario printed.
+    public var output: String
+    /// Seconds of wall time.
+    public var duration: Double
+
+    public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
+                status: Status, message: String = "", details: String = "", kind: String = "",
+                timeline: [String] = [], output: String = "", duration: Double = 0) {
+        self.name = name
+        self.groups = groups
+        self.file = file
+        self.line = line
+        self.tags = tags
+        self.status = status
+        self.message = message
+        self.details = details
+        self.kind = kind
+        self.timeline = timeline
+        self.output = output
+        self.duration = duration
+    }
+}
+
+/// All results of one scenario file, in declaration order.
+public struct FileResult: Hashable, Sendable, Codable {
+    public var file: String
+    public var scenarios: [ScenarioResult]
+    public var duration: Double
+
+    public init(file: String, scenarios: [ScenarioResult], duration: Double) {
+        self.file = file
+        self.scenarios = scenarios
+        self.duration = duration
+    }
+
+    public func count(_ status: ScenarioResult.Status) -> Int {
+        scenarios.lazy.filter { $0.status == status }.count
+    }
+}
+
+/// A whole run, files in run order.
+public struct RunResult: Hashable, Sendable, Codable {
+    public var files: [FileResult]
+    /// Wall time of the whole run, seconds.
+    public var duration: Double
+    /// The seed that ordered the run, printed so a failure can be replayed.
+    public var seed: UInt64?
+    /// When the run started (UTC), for report timestamps.
+    public var startedAt: Double
+
+    public init(files: [FileResult], duration: Double, seed: UInt64? = nil, startedAt: Double) {
+        self.files = files
+        self.duration = duration
+        self.seed = seed
+        self.startedAt = startedAt
+    }
+
+    public var scenarios: [ScenarioResult] { files.flatMap(\.scenarios) }
+
+    public func count(_ status: ScenarioResult.Status) -> Int {
+        files.reduce(0) { $0 + $1.count(status) }
+    }
+
+    /// `N passed, N failed, N errors, N skipped` — the closing line CI parses.
+    public var summary: String {
+        "\(count(.passed)) passed, \(count(.failed)) failed, \(count(.errored)) errors, \(count(.skipped)) skipped"
+    }
+
+    public var isSuccess: Bool { count(.failed) == 0 && count(.errored) == 0 }
+}
