@@ -188,6 +188,21 @@ struct RouteDispatcherTests {
         ])
     }
 
+    @Test func aDispatchFromInsideExecuteIsQueuedNotNested() throws {
+        // A coordinator that routes again while carrying out a target (a flow
+        // whose start immediately forwards somewhere) re-enters the funnel.
+        var inner: RouteDispatcher.Outcome?
+        let reentrant = ReentrantRoot()
+        let dispatcher = RouteDispatcher(engine: try Fixture.engine(), root: reentrant, log: log) { RouteContext() }
+        reentrant.onExecute = { target in
+            if target.leaf == step("home") { inner = dispatcher.dispatch(RouteRequest("profile"), source: .internal) }
+        }
+        dispatcher.dispatch(RouteRequest("home"), source: .internal)
+        #expect(inner == .queued(RouteRequest("profile")))
+        #expect(reentrant.log == ["begin home", "end home", "begin profile", "end profile"], "never interleaved")
+        #expect(dispatcher.isIdle)
+    }
+
     @Test func aQueuedRequestIsResolvedWhenDequeuedAgainstTheThenContext() throws {
         root.deferExecution = true
         dispatcher.dispatch(RouteRequest("home"), source: .internal)
@@ -276,4 +291,20 @@ struct RouteDispatcherTests {
             == .proceed(Target(tab: "home", baseRun: [step("home")])))
         #expect(dispatcher.isIdle)
     }
+}
+
+/// A root that runs a hook in the middle of `execute`, then completes.
+final class ReentrantRoot: RootCoordinating {
+    var log: [String] = []
+    var onExecute: (Target) -> Void = { _ in }
+
+    func execute(_ target: Target, source: RouteSource, completion: @escaping () -> Void) {
+        let name = target.leaf?.description ?? "?"
+        log.append("begin \(name)")
+        onExecute(target)
+        log.append("end \(name)")
+        completion()
+    }
+
+    func satisfy(_ precondition: Precondition, completion: @escaping (Bool) -> Void) { completion(false) }
 }

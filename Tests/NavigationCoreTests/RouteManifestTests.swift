@@ -111,6 +111,22 @@ struct RouteManifestTests {
         #expect(c.expected.description.contains("route '\(c.entry)'"), "\(c.expected.description)")
     }
 
+    /// The converse of `undeclaredPatternParam`: a pattern that does not
+    /// capture a declared (required) param loads fine, yet every link
+    /// through it is refused as `validation_failed … missing`.
+    @Test func aPatternThatCannotSupplyARequiredParamIsRejected() throws {
+        let manifest = Fixture.manifest(replacing: RouteDefinition(
+            "order", parent: "orders", flow: "orders", params: [Fixture.orderID],
+            patterns: [RoutePattern("orders/:id"), RoutePattern("last-order")]))
+        let engine = try RoutingEngine(manifest: manifest)
+        #expect(throws: RouteError.validationFailed(destination: "order", parameter: "id", value: "", reason: "missing")) {
+            try engine.resolve(url: "shop://last-order", entry: .scheme, context: RouteContext(satisfied: [Fixture.auth]))
+        }
+        withKnownIssue("RouteManifest.validate checks pattern params one way only (RouteManifest.swift:69-73)") {
+            #expect(throws: ManifestError.self) { try manifest.validate() }
+        }
+    }
+
     @Test func entryRestrictedPatternsOnDisjointEntriesAreNotDuplicates() throws {
         let manifest = Fixture.manifest(replacing: RouteDefinition(
             "collection", parent: "home", flow: "browse", params: [ParamSpec("slug")],
