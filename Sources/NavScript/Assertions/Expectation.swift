@@ -1,0 +1,129 @@
+/// A failed expectation: one line for the summary, and the explanation
+/// (expected vs actual, a diff) a QA engineer needs to act on it.
+public struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var details: String
+
+    public init(_ message: String, details: String = "") {
+        self.message = message
+        self.details = details
+    }
+
+    public var description: String { details.isEmpty ? message : message + "\n" + details }
+}
+
+/// The pure checks behind the `expect_*` functions: data in, a failure
+/// with a readable diff out. Kept free of Lua so every branch is unit-tested.
+public enum Expectation {
+    /// `expect_stack`: entries are `id` (any parameters) or `id:primary`.
+    public static func stack(_ expected: [String], actual: [String], tab: String) -> ExpectationFailure? {
+        let matches = expected.count == actual.count
+            && zip(expected, actual).allSatisfy { entryMatches($0, $1) }
+        guard !matches else { return nil }
+        return ExpectationFailure(
+            "stack of tab '\(tab)' is \(render(actual)), expected \(render(expected))",
+            details: sideBySide(expected: expected, actual: actual))
+    }
+
+    /// Whether a scenario's stack entry matches a screen label.
+    static func entryMatches(_ entry: String, _ label: String) -> Bool {
+        entry == label || (!entry.contains(":") && label.hasPrefix(entry + ":"))
+    }
+
+    /// `expect_events`: an ordered subsequence, each item matching an event
+    /// exactly or as its leading words.
+    public static func events(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+        var position = 0
+        var matched: [(String, Int)] = []
+        for item in expected {
+            guard let index = actual[position...].firstIndex(where: { eventMatches(item, $0) }) else {
+                let anywhere = actual.firstIndex { eventMatches(item, $0) }
+                var details = "expected, in this order:\n"
+                for (done, at) in matched { details += "  ✓ \(done)    (event #\(at + 1))\n" }
+                details += "  ✗ \(item)\n"
+                for rest in expected.dropFirst(matched.count + 1) { details += "    \(rest)\n" }
+                if let anywhere {
+                    details += "'\(item)' did happen, but earlier (event #\(anywhere + 1)), before '\(matched.last?.0 ?? "")'\n"
+                }
+                details += "events after the last match:\n"
+                let tail = actual[position...]
+                details += tail.isEmpty ? "  (none)\n" : tail.enumerated().map { "  #\(position + $0.offset + 1) \($0.element)" }.joined(separator: "\n") + "\n"
+                return ExpectationFailure(
+                    "event '\(item)' not found" + (matched.isEmpty ? "" : " after '\(matched.last!.0)'"),
+                    details: details)
+            }
+            matched.append((item, index))
+            position = index + 1
+        }
+        return nil
+    }
+
+    static func eventMatches(_ item: String, _ event: String) -> Bool {
+        event == item || (event.hasPrefix(item) && event.dropFirst(item.count).first == " ")
+    }
+
+    /// `expect_coordinators`: exactly these are alive (order does not matter).
+    public static func coordinators(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+        let missing = expected.filter { !actual.contains($0) }
+        let unexpected = actual.filter { !expected.contains($0) }
+        guard !missing.isEmpty || !unexpected.isEmpty else { return nil }
+        var details = "alive: \(render(actual))\n"
+        if !missing.isEmpty { details += "missing (expected alive): \(render(missing))\n" }
+        if !unexpected.isEmpty { details += "unexpected (still alive): \(render(unexpected))\n" }
+        return ExpectationFailure("live coordinators differ from \(render(expected))", details: details)
+    }
+
+    /// `expect_no_leaks`: everything that left the navigation was released.
+    public static func noLeaks(_ leaks: [String]) -> ExpectationFailure? {
+        guard !leaks.isEmpty else { return nil }
+        return ExpectationFailure(
+            "\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
+            details: leaks.map { "  leaked: \($0)" }.joined(separator: "\n"))
+    }
+
+    /// Compares one value (`expect_screen`, `expect_tab`, `expect_modal`).
+    public static func equal(_ what: String, expected: String, actual: String?) -> ExpectationFailure? {
+        guard let actual, entryMatches(expected, actual) else {
+            return ExpectationFailure("\(what) is \(actual.map { "'\($0)'" } ?? "nothing"), expected '\(expected)'")
+        }
+        return nil
+    }
+
+    /// `expect_same_outcome`: every entry point's observation must equal the first's.
+    public static func sameOutcome(url: String, observations: [(entry: String, observation: [String])]) -> ExpectationFailure? {
+        guard let reference = observations.first else { return nil }
+        let differing = observations.dropFirst().filter { $0.observation != reference.observation }
+        guard !differing.isEmpty else { return nil }
+        var details = ""
+        for other in differing {
+            details += "\(reference.entry) vs \(other.entry):\n"
+            let count = max(reference.observation.count, other.observation.count)
+            for index in 0..<count {
+                let left = index < reference.observation.count ? reference.observation[index] : "(none)"
+                let right = index < other.observation.count ? other.observation[index] : "(none)"
+                details += left == right ? "    \(left)\n" : "  - \(reference.entry): \(left)\n  + \(other.entry): \(right)\n"
+            }
+        }
+        return ExpectationFailure(
+            "\(url) does not give the same outcome through "
+                + ([reference.entry] + differing.map(\.entry)).joined(separator: " and "),
+            details: details)
+    }
+
+    /// `{ "home", "product:p1004" }`, as a scenario would write it.
+    public static func render(_ list: [String]) -> String {
+        "{ " + list.map { "\"\($0)\"" }.joined(separator: ", ") + " }"
+    }
+
+    static func sideBySide(expected: [String], actual: [String]) -> String {
+        let width = max(8, expected.map(\.count).max() ?? 0)
+        var lines = ["  " + "expected".padding(toLength: width, withPad: " ", startingAt: 0) + "  actual"]
+        for index in 0..<max(expected.count, actual.count) {
+            let left = index < expected.count ? expected[index] : "-"
+            let right = index < actual.count ? actual[index] : "-"
+            let same = index < expected.count && index < actual.count && entryMatches(left, right)
+            lines.append((same ? "  " : "✗ ") + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + right)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

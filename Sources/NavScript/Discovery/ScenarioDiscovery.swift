@@ -1,0 +1,84 @@
+import Foundation
+
+/// Finds scenario files: every `*.lua` under the given paths, except those
+/// in a `support/` folder (require-able helpers, not scenarios). Sorted, so
+/// a run's order does not depend on the file system.
+public struct ScenarioDiscovery {
+    /// A scenario file and the suite folder whose `support/` it may require from.
+    public struct Entry: Hashable, Sendable {
+        /// Path as reported (relative to the working directory when inside it).
+        public var path: String
+        public var url: URL
+        public var suiteRoot: URL
+    }
+
+    public let workingDirectory: URL
+
+    public init(workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.workingDirectory = workingDirectory.standardizedFileURL
+    }
+
+    /// Discovers scenario files; a path that does not exist is an error that
+    /// names it (a typo in a CI job must not pass as an empty, green run).
+    public func discover(_ paths: [String]) throws(DiscoveryError) -> [Entry] {
+        var found: [URL] = []
+        let fm = FileManager.default
+        for path in paths {
+            let url = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .notFound(path) }
+            if !isDirectory.boolValue {
+                guard url.pathExtension == "lua" else { throw .notLua(path) }
+                found.append(url)
+                continue
+            }
+            guard let walker = fm.enumerator(at: url, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
+            for case let file as URL in walker {
+                if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+                    walker.skipDescendants()
+                    continue
+                }
+                if file.pathExtension == "lua" { found.append(file.standardizedFileURL) }
+            }
+        }
+        var seen: Set<String> = []
+        return found
+            .filter { seen.insert($0.path).inserted }
+            .map { Entry(path: display($0), url: $0, suiteRoot: suiteRoot(for: $0)) }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// The nearest folder at or above the file's that has a `support/` folder.
+    func suiteRoot(for file: URL) -> URL {
+        var folder = file.deletingLastPathComponent()
+        let fm = FileManager.default
+        while true {
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: folder.appendingPathComponent("support").path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return folder
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path || !folder.path.hasPrefix(workingDirectory.path) || folder.path == workingDirectory.path {
+                return file.deletingLastPathComponent()
+            }
+            folder = parent
+        }
+    }
+
+    func display(_ url: URL) -> String {
+        let base = workingDirectory.path.hasSuffix("/") ? workingDirectory.path : workingDirectory.path + "/"
+        return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
+    }
+}
+
+public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case notLua(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "no such file or folder: \(path)"
+        case .notLua(let path): return "\(path) is not a .lua scenario file"
+        }
+    }
+}
