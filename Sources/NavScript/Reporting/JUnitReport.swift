@@ -1,0 +1,241 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Renders a run as JUnit XML, the format every CI server reads.
+///
+/// Why it exists: CI (Jenkins, GitLab, GitHub reporters) shows failing
+/// scenarios, annotates their `file:line` and tracks them over time only
+/// when it can parse the results. The output therefore follows the common
+/// Ant/Jenkins dialect (DESIGN.md §6): one flat `<testsuite>` per scenario
+/// file (some reporters drop nested suites), a `<testcase>` per scenario, and
+/// it stays valid XML 1.0 whatever the scenario names, messages and printed
+/// output contain — ANSI colour sequences and forbidden control characters
+/// are removed, markup characters escaped. Numbers and timestamps are
+/// formatted without the locale.
+///
+/// ```swift
+/// try JUnitReport(.init(includeFileAttributes: false)).write(run, to: url)
+/// ```
+public struct JUnitReport: Sendable {
+    /// What to put in the report beyond the fixed structure.
+    public struct Options: Hashable, Sendable {
+        /// Emit `file` and `line` on each `<testcase>`, which GitLab and
+        /// GitHub reporters use to annotate the scenario line. Strict
+        /// validators (Jenkins' xunit plugin) reject these attributes, hence
+        /// the switch.
+        public var includeFileAttributes: Bool
+        /// The `hostname` of every `<testsuite>`; nil asks the system. Set it
+        /// in tests for reproducible output.
+        public var hostname: String?
+
+        public init(includeFileAttributes: Bool = true, hostname: String? = nil) {
+            self.includeFileAttributes = includeFileAttributes
+            self.hostname = hostname
+        }
+    }
+
+    /// Writing the report failed; `description` names the file and the reason.
+    public struct WriteError: Error, CustomStringConvertible, Sendable {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot write JUnit report to \(path): \(reason)" }
+    }
+
+    public var options: Options
+
+    public init(_ options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The complete XML document, declaration included, ending in a newline.
+    public func render(_ run: RunResult) -> String {
+        let hostname = nonEmpty(options.hostname ?? ProcessInfo.processInfo.hostName, else: "localhost")
+        let timestamp = ReportText.utcTimestamp(secondsSince1970: run.startedAt)
+
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += "<testsuites"
+        xml += attribute("name", "navscript")
+        xml += counts(tests: run.scenarios.count, failures: run.count(.failed),
+                      errors: run.count(.errored), skipped: run.count(.skipped))
+        xml += attribute("time", ReportText.seconds(run.duration))
+        guard !run.files.isEmpty else { return xml + "/>\n" }
+        xml += ">\n"
+
+        for file in run.files {
+            xml += "  <testsuite"
+            xml += attribute("name", nonEmpty(file.file, else: "(unnamed file)"))
+            xml += counts(tests: file.scenarios.count, failures: file.count(.failed),
+                          errors: file.count(.errored), skipped: file.count(.skipped))
+            xml += attribute("time", ReportText.seconds(file.duration))
+            xml += attribute("timestamp", timestamp)
+            xml += attribute("hostname", hostname)
+            if file.scenarios.isEmpty {
+                xml += "/>\n"
+                continue
+            }
+            xml += ">\n"
+            var usedNames: Set<String> = []
+            for scenario in file.scenarios {
+                xml += testcase(scenario, name: uniqueName(scenario.name, in: &usedNames))
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    /// Writes `render(run)` to `url` atomically: a temporary file in the same
+    /// folder, then a rename, so a reader (or a CI step after an interrupted
+    /// run) never sees half a report. Missing parent folders are created.
+    public func write(_ run: RunResult, to url: URL) throws {
+        let destination = url.standardizedFileURL
+        let folder = destination.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(
+            ".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(render(run).utf8).write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw WriteError(path: destination.path, reason: "\(error.localizedDescription)")
+        }
+        if rename(temporary.path, destination.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw WriteError(path: destination.path, reason: reason)
+        }
+    }
+
+    // MARK: Test cases
+
+    private func testcase(_ scenario: ScenarioResult, name: String) -> String {
+        var xml = "    <testcase"
+        xml += attribute("name", name)
+        xml += attribute("classname", Self.classname(file: scenario.file, groups: scenario.groups))
+        xml += attribute("time", ReportText.seconds(scenario.duration))
+        if options.includeFileAttributes {
+            if !scenario.file.isEmpty { xml += attribute("file", scenario.file) }
+            if scenario.line > 0 { xml += attribute("line", String(scenario.line)) }
+        }
+
+        var body = ""
+        switch scenario.status {
+        case .passed:
+            break
+        case .failed:
+            body += problem("failure", scenario, defaultType: "expectation")
+        case .errored:
+            body += problem("error", scenario, defaultType: "error")
+        case .skipped:
+            let reason = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: "skipped"))
+            body += "      <skipped" + attribute("message", reason) + "/>\n"
+        }
+        let systemOut = Self.systemOut(scenario)
+        if !systemOut.isEmpty {
+            body += "      <system-out>" + ReportText.xmlText(systemOut) + "</system-out>\n"
+        }
+
+        if body.isEmpty { return xml + "/>\n" }
+        return xml + ">\n" + body + "    </testcase>\n"
+    }
+
+    private func problem(_ element: String, _ scenario: ScenarioResult, defaultType: String) -> String {
+        let message = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: defaultType))
+        let text = nonEmpty(scenario.details, else: scenario.message)
+        return "      <\(element)"
+            + attribute("message", message)
+            + attribute("type", nonEmpty(scenario.kind, else: defaultType))
+            + ">" + ReportText.xmlText(text) + "</\(element)>\n"
+    }
+
+    /// The step timeline, then what the scenario printed; empty when both are.
+    static func systemOut(_ scenario: ScenarioResult) -> String {
+        var parts: [String] = []
+        if !scenario.timeline.isEmpty {
+            parts.append("timeline:\n" + scenario.timeline.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        if !scenario.output.isEmpty {
+            parts.append("output:\n" + scenario.output)
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// `scenarios/gate_resume/login.lua` + `["cart gate"]` →
+    /// `scenarios.gate_resume.login.cart_gate`: the path without `.lua`,
+    /// then the describe chain, each segment reduced to letters, digits and
+    /// `_` so that reporters splitting on `.` see a package-like name.
+    static func classname(file: String, groups: [String]) -> String {
+        var path = Substring(file)
+        if path.hasSuffix(".lua") { path = path.dropLast(4) }
+        let pathSegments = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+            .filter { $0 != "." && $0 != ".." }
+            .map(String.init)
+        let segments = (pathSegments + groups).map(sanitizeSegment).filter { !$0.isEmpty }
+        return segments.isEmpty ? "navscript" : segments.joined(separator: ".")
+    }
+
+    private static func sanitizeSegment(_ segment: String) -> String {
+        var out = ""
+        var pendingUnderscore = false
+        for character in ReportText.clean(segment) {
+            if character.isLetter || character.isNumber || character == "_" {
+                if pendingUnderscore, !out.isEmpty { out += "_" }
+                pendingUnderscore = false
+                // Keep only the scalars that are letters or digits themselves
+                // (XSD `\p{L}` / `\p{N}`), dropping combining marks.
+                for scalar in character.unicodeScalars where scalar == "_" || isLetterOrNumber(scalar) {
+                    out.unicodeScalars.append(scalar)
+                }
+            } else {
+                pendingUnderscore = true
+            }
+        }
+        return out
+    }
+
+    private static func isLetterOrNumber(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Helpers
+
+    /// CI reporters silently drop test cases with duplicate names; the
+    /// runtime rejects duplicates, and this keeps the report honest if one
+    /// slips through anyway.
+    private func uniqueName(_ name: String, in used: inout Set<String>) -> String {
+        let base = nonEmpty(name, else: "(unnamed)")
+        var candidate = base
+        var counter = 2
+        while !used.insert(candidate).inserted {
+            candidate = "\(base) (\(counter))"
+            counter += 1
+        }
+        return candidate
+    }
+
+    private func counts(tests: Int, failures: Int, errors: Int, skipped: Int) -> String {
+        attribute("tests", String(tests)) + attribute("failures", String(failures))
+            + attribute("errors", String(errors)) + attribute("skipped", String(skipped))
+    }
+
+    private func attribute(_ name: String, _ value: String) -> String {
+        " \(name)=\"\(ReportText.xmlAttribute(value))\""
+    }
+
+    /// `value`, or `fallback` when `value` has nothing visible once cleaned.
+    private func nonEmpty(_ value: String, else fallback: String) -> String {
+        ReportText.clean(value).allSatisfy(\.isWhitespace) ? fallback : value
+    }
+}
