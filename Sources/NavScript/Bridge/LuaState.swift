@@ -1,0 +1,341 @@
+import CLua
+import Foundation
+
+/// One sandboxed Lua 5.4 interpreter, owned by Swift.
+///
+/// Why a class that owns the `lua_State*`: the state must be closed exactly
+/// once, after the last Swift use, and `deinit` is that moment (closing
+/// releases every Swift object Lua still held). Not `Sendable`: a state is
+/// single-threaded (one per scenario world); use it from one thread at a time.
+///
+/// Safety contract of the bridge (see CLua/shim.h): no Lua error ever
+/// unwinds through a Swift frame. Swift only calls Lua API functions that do
+/// not raise (or raise only on allocation failure, which the allocator makes
+/// impossible while Swift is on the stack); everything else runs under a
+/// protected call, and Swift callbacks return their errors for a C
+/// trampoline to raise.
+public final class LuaState {
+    let mainThread: OpaquePointer
+    let control: UnsafeMutablePointer<clua_Control>
+    /// The options the state was created with.
+    public let options: Options
+
+    /// The thread Swift API calls operate on: the main thread, or the
+    /// coroutine that is currently calling into Swift.
+    var L: OpaquePointer { control.pointee.current }
+
+    /// Identifies this state for the lifetime of its references.
+    var stateIdentity: UInt { UInt(bitPattern: control) }
+
+    /// States created and not yet closed, process-wide (see `LuaStateCounter`).
+    public static var openStateCount: Int { LuaStateCounter.global.openStates }
+
+    /// Creates a state with the safe standard libraries, the sandbox and the
+    /// limits in `options`. Throws `.file` when `sandboxRoot` cannot be
+    /// resolved and `.memory` when the limit is too small to start.
+    public init(options: Options = Options()) throws(LuaError) {
+        let limit = options.memoryLimit.map { max(1, $0) } ?? 0
+        let budget = options.instructionBudget.map { Int64(max(1, $0)) } ?? 0
+        guard let control = clua_control_new(limit, budget) else {
+            throw LuaError(kind: .memory, message: "cannot allocate a Lua state")
+        }
+        if let root = options.sandboxRoot {
+            let display = LuaState.displayPath(root)
+            guard clua_control_setroot(control, display) != 0 else {
+                let reason = String(cString: strerror(errno))
+                clua_control_free(control)
+                throw LuaError(kind: .file, message: "sandbox root '\(display)' cannot be opened (\(reason))")
+            }
+        }
+        guard let L = clua_newstate(control) else {
+            clua_control_free(control)
+            throw LuaError(kind: .memory, message: "cannot allocate a Lua state")
+        }
+        mainThread = L
+        self.control = control
+        self.options = options
+        // From here on deinit closes the state, even if the rest of init throws.
+        LuaStateCounter.global.stateOpened()
+        options.counter?.stateOpened()
+        control.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        control.pointee.dispatch = { L, object in LuaState.dispatch(L!, object!) }
+        control.pointee.release = { object in Unmanaged<AnyObject>.fromOpaque(object!).release() }
+
+        let status = clua_opensandbox(L)
+        guard status == LUA_OK else { throw takeError(L, status: status) }
+        try runPrelude()
+        clua_resetbudget(L)
+    }
+
+    deinit {
+        lua_close(mainThread)
+        let unreleased = Int(control.pointee.bytes_in_use)
+        clua_control_free(control)
+        LuaStateCounter.global.stateClosed(unreleasedBytes: unreleased)
+        options.counter?.stateClosed(unreleasedBytes: unreleased)
+    }
+
+    /// A relative file URL keeps its relative spelling (short chunk names);
+    /// anything else uses the absolute path.
+    static func displayPath(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        if url.baseURL == nil || url.baseURL?.standardizedFileURL.path == URL(fileURLWithPath: cwd).standardizedFileURL.path {
+            let relative = url.relativePath
+            return relative.isEmpty ? "." : relative
+        }
+        return url.path
+    }
+
+    private func runPrelude() throws(LuaError) {
+        let L = mainThread
+        try loadChunk(L, bytes: Array(LuaSandbox.prelude.utf8), chunkName: "=navscript sandbox")
+        clua_pushsandboxhelpers(L)
+        if let root = control.pointee.root_display {
+            lua_pushstring(L, root)
+        } else {
+            lua_pushnil(L)
+        }
+        _ = try callOnStack(L, argumentCount: 3)
+    }
+
+    // MARK: - Limits
+
+    /// Gives the state a fresh instruction budget: a runner calls this before
+    /// each scenario so one long file does not starve its last scenarios.
+    /// Also clears an exhausted budget (which otherwise keeps failing every
+    /// later run, by design).
+    public func resetInstructionBudget() {
+        clua_resetbudget(mainThread)
+    }
+
+    /// VM instructions counted since creation or the last reset (granularity 1,000).
+    public var instructionsUsed: Int { Int(control.pointee.instructions) }
+
+    /// Whether the instruction budget has been exhausted (until reset).
+    public var isInstructionBudgetExhausted: Bool { control.pointee.budget_tripped != 0 }
+
+    /// Bytes currently allocated by this state.
+    public var memoryInUse: Int { Int(control.pointee.bytes_in_use) }
+
+    /// Runs a full garbage collection (host objects and callbacks no longer
+    /// referenced by Lua are released).
+    public func collectGarbage() {
+        clua_gccollect(L)
+    }
+
+    // MARK: - Running code
+
+    /// `@name` unless the caller already chose `@` or `=`: Lua then prints
+    /// positions as `name:line:`.
+    static func chunkName(_ name: String) -> String {
+        name.hasPrefix("@") || name.hasPrefix("=") ? name : "@" + name
+    }
+
+    /// Compiles `source` (text only) into a function without running it.
+    /// `chunkName` is how messages name it (`chunkName:line: …`).
+    public func load(source: String, chunkName: String) throws(LuaError) -> LuaFunction {
+        try load(bytes: Array(source.utf8), chunkName: chunkName)
+    }
+
+    /// Compiles raw bytes as a text chunk (binary chunks are refused).
+    public func load(bytes: [UInt8], chunkName: String) throws(LuaError) -> LuaFunction {
+        let L = self.L
+        let base = lua_gettop(L)
+        try loadChunk(L, bytes: bytes, chunkName: LuaState.chunkName(chunkName))
+        defer { lua_settop(L, base) }
+        return try functionReference(L)
+    }
+
+    /// Compiles and runs `source`; returns what the chunk returns.
+    public func run(source: String, chunkName: String) throws(LuaError) -> [LuaValue] {
+        let L = self.L
+        try loadChunk(L, bytes: Array(source.utf8), chunkName: LuaState.chunkName(chunkName))
+        return try callOnStack(L, argumentCount: 0)
+    }
+
+    /// Compiles a file as a text chunk. The chunk is named `@<chunkName>`,
+    /// by default the path spelled as in `url` (relative when the URL is
+    /// relative): Lua truncates names beyond 60 characters in its `file:line`
+    /// prefixes, so pass a short, suite-relative name for readable messages.
+    /// Not confined to the sandbox root: the host decides which files to run.
+    public func loadFile(at url: URL, chunkName: String? = nil) throws(LuaError) -> LuaFunction {
+        let L = self.L
+        let base = lua_gettop(L)
+        try loadFileChunk(L, url, chunkName)
+        defer { lua_settop(L, base) }
+        return try functionReference(L)
+    }
+
+    /// Compiles and runs a file (see `loadFile(at:chunkName:)`).
+    public func runFile(at url: URL, chunkName: String? = nil) throws(LuaError) -> [LuaValue] {
+        let L = self.L
+        try loadFileChunk(L, url, chunkName)
+        return try callOnStack(L, argumentCount: 0)
+    }
+
+    /// Calls a Lua function, protected, with a full traceback on error.
+    public func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws(LuaError) -> [LuaValue] {
+        let L = self.L
+        let base = lua_gettop(L)
+        let count = Int32(clamping: arguments.count)
+        guard lua_checkstack(L, count + 4) != 0 else {
+            throw LuaError(kind: .runtime, message: "too many arguments (\(arguments.count)) for a Lua call")
+        }
+        do {
+            try pushReference(L, function)
+            for argument in arguments { try push(L, argument) }
+        } catch {
+            lua_settop(L, base)
+            throw LuaError(kind: .conversion, message: "cannot pass a value to Lua: \(error.reason)")
+        }
+        return try callOnStack(L, argumentCount: count)
+    }
+
+    // MARK: - Globals
+
+    /// The global `name` (raw access: `_G` metamethods are not consulted).
+    public func global(_ name: String) throws(LuaError) -> LuaValue {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        precondition(lua_checkstack(L, 3) != 0, "Lua stack exhausted")
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        pushString(L, name)
+        lua_rawget(L, -2)
+        do {
+            return try read(L, -1)
+        } catch {
+            throw LuaError(kind: .conversion, message: "cannot convert global '\(name)' to Swift: \(error.reason)")
+        }
+    }
+
+    /// Sets the global `name` (raw access: `_G` metamethods are not consulted).
+    public func setGlobal(_ name: String, _ value: LuaValue) throws(LuaError) {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        pushString(L, name)
+        do {
+            try push(L, value)
+        } catch {
+            throw LuaError(kind: .conversion, message: "cannot set global '\(name)': \(error.reason)")
+        }
+        lua_rawset(L, -3)
+    }
+
+    /// Makes `require(name)` return `value` (sets `package.loaded[name]`), the
+    /// idiomatic way to offer a Swift-built module.
+    public func setLoadedModule(_ name: String, _ value: LuaValue) throws(LuaError) {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+        pushString(L, LUA_LOADED_TABLE)
+        lua_rawget(L, clua_registryindex())
+        guard lua_type(L, -1) == LUA_TTABLE else {
+            throw LuaError(kind: .runtime, message: "package.loaded is missing")
+        }
+        pushString(L, name)
+        do {
+            try push(L, value)
+        } catch {
+            throw LuaError(kind: .conversion, message: "cannot set module '\(name)': \(error.reason)")
+        }
+        lua_rawset(L, -3)
+    }
+
+    // MARK: - Internals shared by the bridge
+
+    /// Pushes a compiled text chunk or throws (stack unchanged on error).
+    func loadChunk(_ L: OpaquePointer, bytes: [UInt8], chunkName: String) throws(LuaError) {
+        precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
+        let status = bytes.withUnsafeBytes { buffer in
+            chunkName.withCString { name in
+                clua_loadbuffer(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, name)
+            }
+        }
+        guard status == LUA_OK else { throw takeError(L, status: status) }
+    }
+
+    private func loadFileChunk(_ L: OpaquePointer, _ url: URL, _ chunkName: String?) throws(LuaError) {
+        precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
+        let path = LuaState.displayPath(url)
+        let name = LuaState.chunkName(chunkName ?? path)
+        let status = path.withCString { path in
+            name.withCString { name in clua_loadfile(L, path, name) }
+        }
+        guard status == LUA_OK else { throw takeError(L, status: status) }
+    }
+
+    /// Runs the function below `argumentCount` arguments on top of the stack
+    /// under the bridge's protected call; pops them and returns the results.
+    func callOnStack(_ L: OpaquePointer, argumentCount: Int32) throws(LuaError) -> [LuaValue] {
+        let base = lua_gettop(L) - argumentCount - 1
+        guard lua_checkstack(L, 2) != 0 else {
+            lua_settop(L, base)
+            throw LuaError(kind: .runtime, message: "Lua stack exhausted")
+        }
+        let status = clua_bridgecall(L, argumentCount, clua_multret())
+        guard status == LUA_OK else {
+            let error = takeError(L, status: status)
+            lua_settop(L, base)
+            throw error
+        }
+        defer { lua_settop(L, base) }
+        let top = lua_gettop(L)
+        guard top > base else { return [] }
+        var results: [LuaValue] = []
+        results.reserveCapacity(Int(top - base))
+        do {
+            for index in (base + 1)...top { results.append(try read(L, index)) }
+        } catch {
+            throw LuaError(kind: .conversion, message: "cannot convert a result to Swift: \(error.reason)")
+        }
+        return results
+    }
+
+    /// Converts the error value on top (and pops it) into a `LuaError`.
+    func takeError(_ L: OpaquePointer, status: Int32) -> LuaError {
+        precondition(lua_checkstack(L, 3) != 0, "Lua stack exhausted")
+        clua_taketraceback(L)
+        var traceback: String?
+        if lua_type(L, -1) == LUA_TSTRING { traceback = stringAt(L, -1) }
+        clua_pop(L, 1)
+        let value = (try? read(L, -1, mode: .dataOnly)) ?? .string("<error value could not be converted>")
+        clua_pop(L, 1)
+
+        let kind: LuaError.Kind
+        switch status {
+        case LUA_ERRSYNTAX: kind = .syntax
+        case LUA_ERRMEM: kind = .memory
+        case LUA_ERRERR: kind = .errorInHandler
+        case LUA_ERRFILE: kind = .file
+        default: kind = control.pointee.budget_tripped != 0 ? .budget : .runtime
+        }
+        if kind == .memory {
+            let message: String
+            if control.pointee.memory_refused != 0 {
+                message = "memory limit exceeded (\(control.pointee.memory_limit) bytes): the script may grow "
+                    + "without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
+            } else {
+                message = "not enough memory"
+            }
+            return LuaError(kind: .memory, message: message, dataOnlyValue: .string(LuaString(message)))
+        }
+        let message: String
+        switch value {
+        case .string(let s): message = s.string
+        case .integer, .number: message = value.description
+        case .table(let t):
+            if case .string(let s) = t["message"] {
+                message = s.string
+            } else {
+                message = "(error object is a table value)"
+            }
+        default: message = "(error object is a \(value.typeName) value)"
+        }
+        return LuaError(kind: kind, message: message, traceback: traceback, dataOnlyValue: value)
+    }
+}

@@ -1,0 +1,164 @@
+import CLua
+
+/// The Swift context of one Lua function: retained by the userdata upvalue
+/// of its C closure, released by that userdata's `__gc`.
+final class LuaCallbackBox {
+    let name: String
+    let body: LuaCallback
+
+    init(name: String, body: @escaping LuaCallback) {
+        self.name = name
+        self.body = body
+    }
+}
+
+extension LuaState {
+    // MARK: - Registering Swift functions
+
+    /// Makes a Lua function backed by `body`. `name` is used in argument
+    /// error messages (`bad argument #1 to 'name' (…)`).
+    ///
+    /// The closure travels as an upvalue (a userdata holding one retain) —
+    /// no global registry — and is released when Lua collects the function
+    /// and the last `LuaFunction` reference to it is gone, or when the state
+    /// closes. Capture the state weakly (or use `LuaCall.state`) to avoid a
+    /// retain cycle.
+    public func makeFunction(_ name: String, _ body: @escaping LuaCallback) -> LuaFunction {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        pushFunction(L, name, body)
+        do {
+            return try functionReference(L)
+        } catch {
+            // clua_ref only fails when allocation fails, which aborts while Swift is on the stack.
+            preconditionFailure("cannot reference a new Lua function: \(error)")
+        }
+    }
+
+    /// Defines the global function `name`.
+    public func register(_ name: String, _ body: @escaping LuaCallback) {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        pushString(L, name)
+        pushFunction(L, name, body)
+        lua_rawset(L, -3)
+    }
+
+    /// A table of functions, e.g. for a module: set it with `setGlobal` or
+    /// `setLoadedModule`. Messages name each function `prefix.name` when a
+    /// prefix is given.
+    public func makeTable(of functions: [String: LuaCallback], prefix: String? = nil) -> LuaTable {
+        var table = LuaTable()
+        for (name, body) in functions {
+            let qualified = prefix.map { "\($0).\(name)" } ?? name
+            table[name] = .function(makeFunction(qualified, body))
+        }
+        return table
+    }
+
+    private func pushFunction(_ L: OpaquePointer, _ name: String, _ body: @escaping LuaCallback) {
+        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+        let box = Unmanaged.passRetained(LuaCallbackBox(name: name, body: body)).toOpaque()
+        clua_pushswiftfunction(L, box)
+    }
+
+    // MARK: - Calls from Lua
+
+    /// Entry point from `clua_trampoline` (through `clua_Control.dispatch`).
+    /// Returns a result count, or `CLUA_RAISE`/`CLUA_RAISE_WHERE` with the
+    /// error value pushed: the trampoline raises after this frame returns.
+    static func dispatch(_ L: OpaquePointer, _ object: UnsafeMutableRawPointer) -> Int32 {
+        let control = clua_control(L)!
+        let state = Unmanaged<LuaState>.fromOpaque(control.pointee.owner).takeUnretainedValue()
+        let box = Unmanaged<LuaCallbackBox>.fromOpaque(object).takeUnretainedValue()
+        return state.invoke(box, L)
+    }
+
+    private func invoke(_ box: LuaCallbackBox, _ L: OpaquePointer) -> Int32 {
+        let count = lua_gettop(L)
+        var arguments: [LuaValue] = []
+        arguments.reserveCapacity(Int(count))
+        if count > 0 {
+            for index in 1...count {
+                do {
+                    arguments.append(try read(L, index))
+                } catch {
+                    return raise(L, "bad argument #\(index) to '\(box.name)' (\(error.reason))")
+                }
+            }
+        }
+        let call = LuaCall(functionName: box.name, arguments: arguments, callerLocations: callerLocations(L), state: self)
+        let result: LuaCallResult
+        do {
+            result = try box.body(call)
+        } catch let error as LuaArgumentError {
+            result = .error(.string(LuaString(error.message)))
+        } catch let error as LuaError {
+            result = .error(error.value, addPosition: false)
+        } catch {
+            result = .error(.string(LuaString(String(describing: error))))
+        }
+
+        let top = lua_gettop(L)
+        switch result {
+        case .values(let values):
+            guard lua_checkstack(L, Int32(clamping: values.count) + 3) != 0 else {
+                return raise(L, "too many results (\(values.count)) from '\(box.name)'")
+            }
+            do {
+                for value in values { try push(L, value) }
+            } catch {
+                lua_settop(L, top)
+                return raise(L, "cannot return a value from '\(box.name)' to Lua (\(error.reason))")
+            }
+            return Int32(values.count)
+        case .error(let value, let addPosition):
+            do {
+                try push(L, value)
+            } catch {
+                lua_settop(L, top)
+                return raise(L, "cannot raise an error value from '\(box.name)' (\(error.reason))")
+            }
+            return addPosition ? CLUA_RAISE_WHERE : CLUA_RAISE
+        }
+    }
+
+    private func raise(_ L: OpaquePointer, _ message: String) -> Int32 {
+        precondition(lua_checkstack(L, 1) != 0, "Lua stack exhausted")
+        pushString(L, message)
+        return CLUA_RAISE_WHERE
+    }
+
+    /// The Lua frames above the running C function, innermost first.
+    /// `lua_getstack` and `lua_getinfo("Sl")` push nothing and never raise.
+    func callerLocations(_ L: OpaquePointer, limit: Int = 64) -> [LuaSourceLocation] {
+        var locations: [LuaSourceLocation] = []
+        var record = lua_Debug()
+        var level: Int32 = 1
+        while locations.count < limit, lua_getstack(L, level, &record) != 0 {
+            level += 1
+            guard lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else { continue }
+            locations.append(LuaSourceLocation(source: LuaState.sourceName(&record), line: Int(record.currentline)))
+        }
+        return locations
+    }
+
+    /// The chunk name without `@`/`=`, or Lua's short form for string chunks.
+    static func sourceName(_ record: inout lua_Debug) -> String {
+        if let source = record.source, record.srclen > 0 {
+            let first = UInt8(bitPattern: source.pointee)
+            if first == UInt8(ascii: "@") || first == UInt8(ascii: "=") {
+                let bytes = UnsafeRawBufferPointer(start: source + 1, count: record.srclen - 1)
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        return withUnsafeBytes(of: &record.short_src) { buffer in
+            let bytes = buffer.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

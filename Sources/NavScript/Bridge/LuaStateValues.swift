@@ -1,0 +1,195 @@
+import CLua
+
+/// Why a conversion can fail. Thrown internally and reported as a
+/// `.conversion` `LuaError` (or as a Lua error inside a callback).
+enum LuaConversionFailure: Error {
+    case tooDeep
+    case cyclic
+    case stackExhausted
+    case referenceFailed
+    case foreignReference
+
+    var reason: String {
+        switch self {
+        case .tooDeep: return "table nested deeper than \(LuaState.maxDepth) levels"
+        case .cyclic: return "cyclic table (a table contains itself)"
+        case .stackExhausted: return "Lua stack exhausted"
+        case .referenceFailed: return "cannot keep a reference to a Lua value"
+        case .foreignReference: return "the value belongs to another (or a closed) Lua state"
+        }
+    }
+}
+
+extension LuaState {
+    /// Deepest table nesting copied across the bridge (either direction).
+    static let maxDepth = 200
+
+    enum ReadMode {
+        /// Functions, host objects and other references are kept.
+        case full
+        /// Only data: references become placeholder strings (for `LuaError`).
+        case dataOnly
+    }
+
+    /// Copies the value at `index` into Swift. Only non-raising API calls:
+    /// types are checked before `lua_tolstring`, tables are walked with raw
+    /// `lua_next` (no metamethods run), references go through `clua_ref`.
+    func read(_ L: OpaquePointer, _ index: Int32, mode: ReadMode = .full) throws(LuaConversionFailure) -> LuaValue {
+        var path = Set<UnsafeRawPointer>()
+        return try read(L, lua_absindex(L, index), depth: 0, mode: mode, path: &path)
+    }
+
+    private func read(
+        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout Set<UnsafeRawPointer>
+    ) throws(LuaConversionFailure) -> LuaValue {
+        let type = lua_type(L, index)
+        switch type {
+        case LUA_TNIL, LUA_TNONE:
+            return .nil
+        case LUA_TBOOLEAN:
+            return .boolean(lua_toboolean(L, index) != 0)
+        case LUA_TNUMBER:
+            if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
+            return .number(lua_tonumberx(L, index, nil))
+        case LUA_TSTRING:
+            var length = 0
+            guard let pointer = clua_tolstring(L, index, &length) else { return .nil }
+            return .string(LuaString(bytes: UnsafeRawBufferPointer(start: pointer, count: length)))
+        case LUA_TTABLE:
+            return .table(try readTable(L, index, depth: depth, mode: mode, path: &path))
+        case LUA_TUSERDATA:
+            if let object = clua_tohostobject(L, index) {
+                if mode == .dataOnly { return "<host object>" }
+                return .hostObject(Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
+            }
+            fallthrough
+        default:
+            let name = String(cString: lua_typename(L, type))
+            if mode == .dataOnly { return .string(LuaString("<\(name)>")) }
+            let reference = try makeReference(L, index, typeName: name)
+            if let function = reference as? LuaFunction { return .function(function) }
+            return .other(reference)
+        }
+    }
+
+    private func readTable(
+        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout Set<UnsafeRawPointer>
+    ) throws(LuaConversionFailure) -> LuaTable {
+        guard depth < LuaState.maxDepth else { throw .tooDeep }
+        guard let identity = lua_topointer(L, index) else { return LuaTable() }
+        guard !path.contains(identity) else { throw .cyclic }
+        guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
+        path.insert(identity)
+        defer { path.remove(identity) }
+        var table = LuaTable()
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            let top = lua_gettop(L)
+            let key: LuaValue
+            let value: LuaValue
+            do {
+                key = try read(L, top - 1, depth: depth + 1, mode: mode, path: &path)
+                value = try read(L, top, depth: depth + 1, mode: mode, path: &path)
+            } catch {
+                clua_pop(L, 2)
+                throw error
+            }
+            table[key] = value
+            clua_pop(L, 1)
+        }
+        return table
+    }
+
+    /// A registry reference to the value at `index` (a function or another value with identity).
+    func makeReference(_ L: OpaquePointer, _ index: Int32, typeName: String) throws(LuaConversionFailure) -> LuaReference {
+        let identity = UInt(bitPattern: lua_topointer(L, index))
+        let ref = clua_ref(L, index)
+        guard ref != LUA_NOREF, ref != LUA_REFNIL else { throw .referenceFailed }
+        if lua_type(L, index) == LUA_TFUNCTION {
+            return LuaFunction(state: self, ref: ref, identity: identity, typeName: typeName)
+        }
+        return LuaReference(state: self, ref: ref, identity: identity, typeName: typeName)
+    }
+
+    /// The function on top of the stack as a `LuaFunction` (stack unchanged).
+    func functionReference(_ L: OpaquePointer) throws(LuaError) -> LuaFunction {
+        let reference: LuaReference
+        do {
+            reference = try makeReference(L, -1, typeName: "function")
+        } catch {
+            throw LuaError(kind: .conversion, message: error.reason)
+        }
+        guard let function = reference as? LuaFunction else {
+            throw LuaError(kind: .runtime, message: "expected a function, got \(reference.typeName)")
+        }
+        return function
+    }
+
+    /// Called by `LuaReference.deinit` while the state is alive.
+    func releaseReference(_ ref: Int32) {
+        clua_unref(L, ref)
+    }
+
+    /// Pushes a copy of `value`. May leave partial work on the stack when it
+    /// throws: callers restore their saved top. Allocation cannot raise here:
+    /// the memory cap is off while Swift runs.
+    func push(_ L: OpaquePointer, _ value: LuaValue, depth: Int = 0) throws(LuaConversionFailure) {
+        guard lua_checkstack(L, 3) != 0 else { throw .stackExhausted }
+        switch value {
+        case .nil:
+            lua_pushnil(L)
+        case .boolean(let b):
+            lua_pushboolean(L, b ? 1 : 0)
+        case .integer(let i):
+            lua_pushinteger(L, i)
+        case .number(let d):
+            lua_pushnumber(L, d)
+        case .string(let s):
+            pushBytes(L, s.bytes)
+        case .table(let table):
+            guard depth < LuaState.maxDepth else { throw .tooDeep }
+            lua_createtable(L, Int32(clamping: table.array.count), Int32(clamping: table.hash.count))
+            for (offset, element) in table.array.enumerated() {
+                try push(L, element, depth: depth + 1)
+                lua_rawseti(L, -2, lua_Integer(offset + 1))
+            }
+            for (key, element) in table.hash {
+                try push(L, key, depth: depth + 1)
+                try push(L, element, depth: depth + 1)
+                lua_rawset(L, -3)
+            }
+        case .function(let function):
+            try pushReference(L, function)
+        case .other(let reference):
+            try pushReference(L, reference)
+        case .hostObject(let object):
+            _ = clua_pushhostobject(L, Unmanaged.passUnretained(object).toOpaque()) { object in
+                UnsafeMutableRawPointer(Unmanaged<AnyObject>.fromOpaque(object!).retain().toOpaque())
+            }
+        }
+    }
+
+    func pushReference(_ L: OpaquePointer, _ reference: LuaReference) throws(LuaConversionFailure) {
+        guard reference.stateIdentity == stateIdentity, reference.state === self else { throw .foreignReference }
+        guard lua_checkstack(L, 1) != 0 else { throw .stackExhausted }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(reference.ref))
+    }
+
+    func pushBytes(_ L: OpaquePointer, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            // Lua never reads the pointer of an empty string, so nil is fine for count 0.
+            _ = lua_pushlstring(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
+        }
+    }
+
+    func pushString(_ L: OpaquePointer, _ string: String) {
+        pushBytes(L, Array(string.utf8))
+    }
+
+    /// The string at `index`; the caller checked `lua_type == LUA_TSTRING`.
+    func stringAt(_ L: OpaquePointer, _ index: Int32) -> String {
+        var length = 0
+        guard let pointer = clua_tolstring(L, index, &length) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+}
