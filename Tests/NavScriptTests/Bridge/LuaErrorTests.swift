@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import NavScript
+
+@Suite("Lua bridge: errors")
+struct LuaErrorTests {
+    @Test("runtime errors carry chunkname:line and a full traceback")
+    func runtimeError() throws {
+        let lua = try LuaState.forTests()
+        let error = try #require(luaError {
+            _ = try lua.run(source: "local x = 1\nlocal function f()\n  return nil + x\nend\nf()", chunkName: "scenarios/cart.lua")
+        })
+        #expect(error.kind == .runtime)
+        #expect(error.message == "scenarios/cart.lua:3: attempt to perform arithmetic on a nil value")
+        let traceback = try #require(error.traceback)
+        #expect(traceback.hasPrefix("stack traceback:"))
+        #expect(traceback.contains("scenarios/cart.lua:3: in local 'f'"))
+        #expect(traceback.contains("scenarios/cart.lua:5: in main chunk"))
+        #expect(error.value == .string(LuaString(error.message)))
+    }
+
+    @Test("syntax errors are .syntax with position, from load and run")
+    func syntaxError() throws {
+        let lua = try LuaState.forTests()
+        let error = try #require(luaError { _ = try lua.load(source: "local x = = 1", chunkName: "bad.lua") })
+        #expect(error.kind == .syntax)
+        #expect(error.message == "bad.lua:1: unexpected symbol near '='")
+        #expect(error.traceback == nil)
+        let fromRun = luaError { _ = try lua.run(source: "\n\nif then", chunkName: "=(inline)") }
+        #expect(fromRun?.kind == .syntax)
+        #expect(fromRun?.message.hasPrefix("(inline):3:") == true)
+    }
+
+    @Test("error(value) with non-string values")
+    func nonStringErrors() throws {
+        let lua = try LuaState.forTests()
+        let table = luaError { _ = try lua.run(source: "error({code = 42})", chunkName: "e.lua") }
+        #expect(table?.message == "(error object is a table value)")
+        #expect(table?.value["code"] == 42)
+        let withFunction = luaError { _ = try lua.run(source: "error({f = print, message = 'm'})", chunkName: "e.lua") }
+        #expect(withFunction?.message == "m")
+        #expect(withFunction?.value["f"] == "<function>", "error values are data only")
+        let number = luaError { _ = try lua.run(source: "error(7)", chunkName: "e.lua") }
+        #expect(number?.message == "7")
+        let level0 = luaError { _ = try lua.run(source: "error('no position', 0)", chunkName: "e.lua") }
+        #expect(level0?.message == "no position")
+    }
+
+    @Test("runFile names the chunk after the path and refuses missing files with .file")
+    func fileErrors() throws {
+        let lua = try LuaState.forTests()
+        let suite = try TemporarySuite()
+        let file = try suite.write("a.lua", "#!/usr/bin/env lua\nlocal t = {}\nreturn t.x.y")
+        let error = luaError { _ = try lua.runFile(at: file, chunkName: "suite/a.lua") }
+        #expect(error?.kind == .runtime)
+        #expect(error?.message == "suite/a.lua:3: attempt to index a nil value (field 'x')", "line 3: the #! line is skipped but counted")
+        // By default the chunk is named after the path (Lua shortens long names with "...").
+        let byPath = luaError { _ = try lua.runFile(at: file) }
+        #expect(byPath?.message.hasSuffix("/a.lua:3: attempt to index a nil value (field 'x')") == true)
+        let missing = luaError { _ = try lua.runFile(at: suite.root.appendingPathComponent("nope.lua")) }
+        #expect(missing?.kind == .file)
+        #expect(missing?.message.contains("nope.lua") == true)
+    }
+
+    @Test("stack overflow is a runtime error and the state stays usable")
+    func stackOverflow() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: nil)
+        let error = luaError { _ = try lua.run(source: "local function f() return 1 + f() end return f()", chunkName: "so.lua") }
+        #expect(error?.kind == .runtime)
+        #expect(error?.message.contains("stack overflow") == true)
+        #expect(try lua.run(source: "return 'ok'", chunkName: "so.lua") == ["ok"])
+    }
+
+    @Test("an error is a copy: it outlives its state")
+    func errorOutlivesState() throws {
+        var lua: LuaState? = try LuaState.forTests()
+        let error = luaError { _ = try lua?.run(source: "error({detail = 'kept'})", chunkName: "x.lua") }
+        lua = nil
+        #expect(error?.value["detail"] == "kept")
+    }
+
+    @Test("globals are read and written raw, bypassing _G metamethods")
+    func globals() throws {
+        let lua = try LuaState.forTests()
+        _ = try lua.run(source: "setmetatable(_G, { __index = function() error('strict') end, __newindex = function() error('strict') end })",
+                        chunkName: "g.lua")
+        #expect(try lua.global("missing") == .nil)
+        try lua.setGlobal("answer", 42)
+        #expect(try lua.global("answer") == 42)
+        #expect(try lua.run(source: "return answer", chunkName: "g.lua") == [42])
+    }
+}
