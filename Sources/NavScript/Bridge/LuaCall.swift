@@ -2,9 +2,11 @@
 /// Swift), where the call came from, and checks that produce Lua's standard
 /// argument messages.
 ///
-/// Why eager copies: a `LuaCall` never points into the Lua stack, so it stays
-/// valid even if a callback stores it. `state` lets a callback call back into
-/// Lua (e.g. a scenario body) — that nested call is protected like any other.
+/// Why eager copies: a `LuaCall` never points into the Lua stack, so its
+/// arguments and locations stay valid even if a callback stores it. `state`
+/// lets a callback call back into Lua (e.g. a scenario body) — that nested
+/// call is protected like any other; it is `unowned`, so do not use it after
+/// the state is gone.
 public struct LuaCall {
     /// The name the function was registered under, used in messages.
     public let functionName: String
