@@ -39,7 +39,7 @@ let package = Package(
         ),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"]),
         .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
-        .testTarget(name: "NavScriptTests", dependencies: ["NavScript"]),
+        .testTarget(name: "NavScriptTests", dependencies: ["NavScript"], exclude: ["Reporting/Fixtures"]),
         .testTarget(name: "navscriptTests", dependencies: ["navscript"]),
     ],
     swiftLanguageModes: [.v6]

@@ -149,9 +149,7 @@ struct LifecycleTrackerTests {
         let vm = ViewModel()
         world.tracker.track(vm, label: "vm", kind: .viewModel)
         world.tracker.track(vm, label: "vm again", kind: .viewModel)
-        withKnownIssue("LifecycleTracker.track overwrites lifecycleToken (LifecycleTracker.swift:53)") {
-            #expect(!world.log.texts.contains { $0.hasPrefix("dealloc") }, "\(world.log.texts)")
-        }
+        #expect(!world.log.texts.contains { $0.hasPrefix("dealloc") }, "\(world.log.texts)")
         #expect(world.tracker.liveLabels.contains("vm again"))
         withExtendedLifetime(vm) {}
     }

@@ -76,13 +76,15 @@ struct ReconcilerTests {
         #expect(ops == [.popTo("product"), .updateTop(step("product", id: "p2"))])
     }
 
-    @Test func popToTheLastOccurrence() throws {
+    /// Popping to the leaf is only reuse when the screens below it are the
+    /// target's ancestry; otherwise the stack is rebuilt to the canonical path.
+    @Test func popToRequiresTheCanonicalAncestryBelow() throws {
         let current = state("home", ["home": [step("home"), step("category", ["slug": "a"]),
                                               step("category", ["slug": "b"]), step("product", id: "p1")]])
-        let ops = Reconciler.plan(current: current, target: Target(tab: "home", baseRun: [step("home"), step("category", ["slug": "b"])]),
-                                  source: .internal)
-        #expect(ops == [.popTo("category")])
-        #expect(apply(ops, to: current).stack("home") == [step("home"), step("category", ["slug": "a"]), step("category", ["slug": "b"])])
+        let target = Target(tab: "home", baseRun: [step("home"), step("category", ["slug": "b"])])
+        let ops = Reconciler.plan(current: current, target: target, source: .internal)
+        #expect(ops == [.setStack("home", target.baseRun, keeping: 1)])
+        #expect(apply(ops, to: current).stack("home") == target.baseRun)
     }
 
     @Test func resetToCanonicalForExternal() throws {
@@ -243,9 +245,7 @@ struct ReconcilerTests {
             for source in [RouteSource.internal, .external] {
                 let ops = Reconciler.plan(current: current, target: track42, source: source)
                 let landed = apply(ops, to: current).stack("orders")
-                withKnownIssue("Reconciler.stackPlan: leaf test ignores ancestor params (Reconciler.swift:42-46)") {
-                    #expect(landed == track42.baseRun, "\(source): \(ops) lands on \(landed)")
-                }
+                #expect(landed == track42.baseRun, "\(source): \(ops) lands on \(landed)")
             }
         }
     }

@@ -84,8 +84,6 @@ struct RestorationArchiveTests {
         let data = try RestorationArchive(state: Self.state).encoded()
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let state = try #require(json["state"] as? [String: Any])
-        withKnownIssue("Identifier lacks CodingKeyRepresentable (Identifier.swift:4)") {
-            #expect(state["stacks"] is [String: Any], "stacks encoded as \(type(of: state["stacks"]!))")
-        }
+        #expect(state["stacks"] is [String: Any], "stacks encoded as \(type(of: state["stacks"]!))")
     }
 }

@@ -112,19 +112,16 @@ struct RouteManifestTests {
     }
 
     /// The converse of `undeclaredPatternParam`: a pattern that does not
-    /// capture a declared (required) param loads fine, yet every link
-    /// through it is refused as `validation_failed … missing`.
+    /// capture a declared (required) param would load yet refuse every link
+    /// through it, so the manifest itself is rejected, naming the pattern.
     @Test func aPatternThatCannotSupplyARequiredParamIsRejected() throws {
         let manifest = Fixture.manifest(replacing: RouteDefinition(
             "order", parent: "orders", flow: "orders", params: [Fixture.orderID],
             patterns: [RoutePattern("orders/:id"), RoutePattern("last-order")]))
-        let engine = try RoutingEngine(manifest: manifest)
-        #expect(throws: RouteError.validationFailed(destination: "order", parameter: "id", value: "", reason: "missing")) {
-            try engine.resolve(url: "shop://last-order", entry: .scheme, context: RouteContext(satisfied: [Fixture.auth]))
+        #expect(throws: ManifestError.patternMissesParam(entry: "order", pattern: "last-order", param: "id")) {
+            try manifest.validate()
         }
-        withKnownIssue("RouteManifest.validate checks pattern params one way only (RouteManifest.swift:69-73)") {
-            #expect(throws: ManifestError.self) { try manifest.validate() }
-        }
+        #expect(throws: ManifestError.self) { try RoutingEngine(manifest: manifest) }
     }
 
     @Test func entryRestrictedPatternsOnDisjointEntriesAreNotDuplicates() throws {

@@ -86,9 +86,7 @@ struct SchedulerTests {
     @Test func settlingInExactlyTheBoundIsNotAnError() {
         let scheduler = Scheduler()
         for i in 0..<3 { scheduler.schedule("t\(i)") {} }
-        withKnownIssue("Scheduler.settle throws when the last allowed task empties the queue (Scheduler.swift:44)") {
-            #expect(throws: Never.self) { try scheduler.settle(maxTasks: 3) }
-        }
+        #expect(throws: Never.self) { try scheduler.settle(maxTasks: 3) }
         #expect(scheduler.isIdle)
     }
 }

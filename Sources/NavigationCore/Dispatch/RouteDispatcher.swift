@@ -104,9 +104,12 @@ public final class RouteDispatcher {
 
     private func didFinishExecuting() {
         isExecuting = false
-        guard !queue.isEmpty else { return }
-        let (request, source) = queue.removeFirst()
-        log.record(.dequeue(request))
-        _ = run(request, source: source, gates: 0)
+        // A dequeued request may not execute (rejected, gated, loop-guarded):
+        // keep going so nothing queued behind it is stranded.
+        while !isExecuting, !queue.isEmpty {
+            let (request, source) = queue.removeFirst()
+            log.record(.dequeue(request))
+            _ = run(request, source: source, gates: 0)
+        }
     }
 }

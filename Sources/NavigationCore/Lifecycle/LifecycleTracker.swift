@@ -46,6 +46,13 @@ public final class LifecycleTracker {
     /// another tracked object: when the anchor leaves, so must this one
     /// (a view model with its screen, a child coordinator with its first screen).
     public func track(_ object: some LifecycleTracked, label: String, kind: Kind, anchoredTo anchor: AnyObject? = nil) {
+        // Tracking twice must not orphan the first token (its deinit would
+        // report a live object as deallocated): relabel the record instead.
+        if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated {
+            records[existing] = Record(label: label, kind: kind, object: object, leftAtStep: records[existing].leftAtStep,
+                                       anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] })
+            return
+        }
         let id = records.count
         records.append(Record(label: label, kind: kind, object: object,
                               anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] }))

@@ -41,7 +41,7 @@ public final class Scheduler {
         var count = 0
         while runNext() {
             count += 1
-            if count >= maxTasks { throw SchedulerError(tasksRun: count, pending: pending) }
+            if count >= maxTasks && !isIdle { throw SchedulerError(tasksRun: count, pending: pending) }
         }
     }
 

@@ -12,9 +12,12 @@
 ///
 /// Identity is the destination id **plus parameters**, for the prefix too:
 /// `order:41` is not a prefix of a path through `order:42`, so tracking
-/// order 42 never lands on top of order 41's screen. Only the five-way
-/// leaf test looks at the id first, so that a parameter-only change updates
-/// the screen in place instead of rebuilding it.
+/// order 42 never lands on top of order 41's screen. The leaf itself is
+/// matched by id first, so that a parameter-only change updates the screen
+/// in place instead of rebuilding it — but only when the screens below it
+/// are exactly the target's ancestry; otherwise the stack is rebuilt.
+/// A leaf already on top with the same parameters is a no-op whatever is
+/// below it: the user is looking at the target.
 public enum Reconciler {
     public static func plan(current: NavigationState, target: Target, source: RouteSource) -> [NavOp] {
         var ops: [NavOp] = []
@@ -39,10 +42,12 @@ public enum Reconciler {
 
     static func stackPlan(_ stack: [RouteStep], run: [RouteStep], tab: TabID, source: RouteSource) -> [NavOp] {
         guard let leaf = run.last else { return [] }
-        if let top = stack.last, top.id == leaf.id {
-            return top.params == leaf.params ? [] : [.updateTop(leaf)]
+        if stack.last == leaf { return [] }
+        let ancestry = Array(run.dropLast())
+        if let top = stack.last, top.id == leaf.id, Array(stack.dropLast()) == ancestry {
+            return [.updateTop(leaf)]
         }
-        if let index = stack.lastIndex(where: { $0.id == leaf.id }) {
+        if let index = stack.lastIndex(where: { $0.id == leaf.id }), Array(stack[..<index]) == ancestry {
             return stack[index].params == leaf.params ? [.popTo(leaf.id)] : [.popTo(leaf.id), .updateTop(leaf)]
         }
         switch source {

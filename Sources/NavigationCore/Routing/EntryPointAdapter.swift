@@ -63,7 +63,9 @@ public struct EntryPointAdapter: Sendable {
         let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let host = rest[rest.startIndex..<hostEnd].lowercased()
         guard universalHosts.contains(host) else { throw .unknownRoute(input: url) }
-        return try parse(url, rest: rest[hostEnd...], entry: entry)
+        // An https link is a universal link whichever door delivered it
+        // (Handoff, a push's url), so universal-only patterns apply to it.
+        return try parse(url, rest: rest[hostEnd...], entry: .universal)
     }
 
     private func relativeLink(_ route: String, entry: EntryPoint) throws(RouteError) -> RouteLink {

@@ -23,6 +23,20 @@ public struct Identifier<Kind>: RawRepresentable, Hashable, Comparable, Sendable
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// Lets dictionaries keyed by identifiers (a state's stacks by tab) encode
+/// as JSON objects with sorted keys, so archives are byte-stable.
+extension Identifier: CodingKeyRepresentable {
+    public var codingKey: CodingKey { AnyKey(stringValue: rawValue) }
+    public init?<T: CodingKey>(codingKey: T) { self.init(rawValue: codingKey.stringValue) }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
 public enum DestinationKind {}
 public enum TabKind {}
 public enum PreconditionKind {}

@@ -71,6 +71,9 @@ public struct RouteManifest: Hashable, Sendable, Codable {
                 for name in pattern.parameterNames where !declared.contains(name) {
                     throw .undeclaredPatternParam(entry: definition.id, pattern: pattern.template, param: name)
                 }
+                for name in declared.sorted() where !pattern.parameterNames.contains(name) {
+                    throw .patternMissesParam(entry: definition.id, pattern: pattern.template, param: name)
+                }
                 for entry in pattern.entries.map(Array.init) ?? EntryPoint.allCases {
                     let key = "\(entry.rawValue) \(pattern.shape)"
                     if let (other, otherPattern) = shapes[key] {
@@ -110,6 +113,7 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownPrecondition(entry: DestinationID, precondition: Precondition)
     case invalidParamPattern(entry: DestinationID, param: String, pattern: String)
     case undeclaredPatternParam(entry: DestinationID, pattern: String, param: String)
+    case patternMissesParam(entry: DestinationID, pattern: String, param: String)
     case duplicatePattern(entry: DestinationID, pattern: String, other: DestinationID, otherPattern: String)
     case ancestryCycle(entry: DestinationID, path: [DestinationID])
     case ancestorParamMissing(entry: DestinationID, ancestor: DestinationID, param: String)
@@ -131,6 +135,8 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
             return "route '\(entry)': parameter '\(param)' has an invalid pattern \(pattern)"
         case .undeclaredPatternParam(let entry, let pattern, let param):
             return "route '\(entry)': pattern '\(pattern)' captures ':\(param)', which is not in its params"
+        case .patternMissesParam(let entry, let pattern, let param):
+            return "route '\(entry)': pattern '\(pattern)' does not capture ':\(param)', which the route requires"
         case .duplicatePattern(let entry, let pattern, let other, let otherPattern):
             return "route '\(entry)': pattern '\(pattern)' matches the same links as '\(otherPattern)' of route '\(other)'"
         case .ancestryCycle(let entry, let path):
