@@ -1,0 +1,56 @@
+/// One declared scenario, as the prelude collected it from a file.
+struct ScenarioDefinition {
+    var name: String
+    var groups: [String]
+    var file: String
+    var line: Int
+    var tags: [String]
+    var launch: LuaTable?
+    var body: LuaFunction?
+    /// The data row of a `scenario.each` scenario, passed to its body.
+    var row: LuaValue
+    var isPending: Bool
+    var before: [LuaFunction]
+    var after: [LuaFunction]
+
+    /// Reads one entry of the prelude's `collect()` result.
+    init(_ table: LuaTable, file: String) throws(ScenarioLoadError) {
+        guard case .string(let name) = table["name"] else { throw ScenarioLoadError("a declaration has no name") }
+        self.name = name.string
+        self.groups = table["groups"].tableValue?.array.compactMap { $0.stringValue } ?? []
+        self.file = file
+        self.line = table["line"].intValue ?? 0
+        let opts = table["opts"].tableValue ?? LuaTable()
+        switch opts["tags"] {
+        case .nil: tags = []
+        case .string(let tag): tags = [tag.string]
+        case .table(let list): tags = list.array.compactMap { $0.stringValue }
+        default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": tags must be a string or a list of strings")
+        }
+        switch opts["launch"] {
+        case .nil: launch = nil
+        case .table(let launch): self.launch = launch
+        default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
+        }
+        if case .function(let body) = table["fn"] { self.body = body } else { self.body = nil }
+        row = table["row"]
+        isPending = table["pending"].isTruthy
+        before = table["before"].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        after = table["after"].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+    }
+}
+
+/// A file could not be turned into scenarios (syntax error, a runtime error
+/// at load time, a duplicate name): reported as an errored test case for
+/// that file while the other files still run.
+struct ScenarioLoadError: Error, CustomStringConvertible {
+    var description: String
+    var details: String
+    var kind: String
+
+    init(_ description: String, details: String = "", kind: String = "load_error") {
+        self.description = description
+        self.details = details
+        self.kind = kind
+    }
+}

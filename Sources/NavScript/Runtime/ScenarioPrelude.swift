@@ -1,0 +1,134 @@
+/// The structural half of the scenario language, written in Lua because it
+/// is plain Lua semantics: `describe` runs its body at once, hooks attach to
+/// the enclosing block, and nothing here touches the app. It collects
+/// scenario declarations; the runner (Swift) runs them, each against a
+/// fresh app. The driving verbs and expectations are Swift functions.
+///
+/// Loaded once per file's Lua state as the chunk `=navscript`, so Lua
+/// frames from this chunk can be skipped when reporting a user's `file:line`.
+enum ScenarioPrelude {
+    static let chunkName = "=navscript"
+    static let sourceName = "navscript"
+
+    static let source = #"""
+    local ns = ...
+    local caller = ns.caller          -- Swift: file and line of the user's call
+    local failure = ns.failure        -- Swift: raise an expectation failure
+
+    local root = { name = nil, before = {}, after = {} }
+    local frames = { root }
+    local declared = {}
+    local names = {}
+
+    local function check(value, expected, what, fname)
+      if type(value) ~= expected then
+        error(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value), 3)
+      end
+    end
+
+    local function full_name(name)
+      local parts = {}
+      for i = 2, #frames do parts[#parts + 1] = frames[i].name end
+      parts[#parts + 1] = name
+      return table.concat(parts, " "), { table.unpack(parts, 1, #parts - 1) }
+    end
+
+    local function declare(name, opts, fn, row, pending)
+      local full, groups = full_name(name)
+      local file, line = caller()
+      if names[full] then
+        error(string.format("duplicate scenario name %q (first declared at line %d); "
+          .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
+      end
+      names[full] = line
+      declared[#declared + 1] = {
+        name = full, groups = groups, file = file, line = line,
+        opts = opts or {}, fn = fn, row = row, pending = pending or false,
+        frames = { table.unpack(frames) },
+      }
+    end
+
+    function describe(name, fn)
+      check(name, "string", "name", "describe(name, fn)")
+      check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
+      frames[#frames + 1] = { name = name, before = {}, after = {} }
+      fn()
+      frames[#frames] = nil
+    end
+
+    function before_each(fn)
+      check(fn, "function", "fn", "before_each(fn)")
+      local frame = frames[#frames]
+      frame.before[#frame.before + 1] = fn
+    end
+
+    function after_each(fn)
+      check(fn, "function", "fn", "after_each(fn)")
+      local frame = frames[#frames]
+      frame.after[#frame.after + 1] = fn
+    end
+
+    function pending(name)
+      check(name, "string", "name", "pending(name)")
+      declare(name, {}, nil, nil, true)
+    end
+
+    local function split(opts, fn, fname)
+      if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
+      if opts ~= nil then check(opts, "table", "options", fname) end
+      check(fn, "function", "fn", fname)
+      return opts, fn
+    end
+
+    local function scenario_call(_, name, opts, fn)
+      check(name, "string", "name", "scenario(name, [options,] fn)")
+      opts, fn = split(opts, fn, "scenario(\"" .. name .. "\", [options,] fn)")
+      declare(name, opts, fn)
+    end
+
+    -- scenario.each(rows, name, [options,] fn): one scenario per row, named
+    -- from the row: `$key` is replaced by row[key] and `$#` by the row number;
+    -- a name without placeholders gets the row number appended.
+    local function each(rows, name, opts, fn)
+      check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
+      check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
+      opts, fn = split(opts, fn, "scenario.each(rows, \"" .. name .. "\", [options,] fn)")
+      for index, row in ipairs(rows) do
+        local label = name:gsub("%$#", tostring(index)):gsub("%$([%a_][%w_]*)", function(key)
+          local value = type(row) == "table" and row[key] or nil
+          return value == nil and ("$" .. key) or tostring(value)
+        end)
+        if label == name then label = name .. " [" .. index .. "]" end
+        declare(label, opts, fn, row)
+      end
+    end
+
+    scenario = setmetatable({ each = each }, { __call = scenario_call })
+
+    -- A failed assert is a failure (an expectation), not an error.
+    function assert(value, message, ...)
+      if not value then
+        failure(message == nil and "assertion failed!" or tostring(message))
+      end
+      return value, message, ...
+    end
+
+    -- Called by the runner after the file has run: every declaration with
+    -- its hooks resolved (outermost before first, innermost after first).
+    local function collect()
+      for _, d in ipairs(declared) do
+        local before, after = {}, {}
+        for _, frame in ipairs(d.frames) do
+          for _, h in ipairs(frame.before) do before[#before + 1] = h end
+        end
+        for i = #d.frames, 1, -1 do
+          for _, h in ipairs(d.frames[i].after) do after[#after + 1] = h end
+        end
+        d.before, d.after, d.frames = before, after, nil
+      end
+      return declared
+    end
+
+    return collect
+    """#
+}
