@@ -10,7 +10,8 @@ enum DrivingBindings {
         BindingSupport.define(state, session, "launch") { call, session in
             let world = try session.requireWorld(call)
             let options = try call.optionalTable(1) ?? LuaTable()
-            try world.launch(try launchRequest(options, call: call, host: session.host), at: session.location(of: call))
+            let request = try launchRequest(options) { call.argumentError(1, $0) }
+            try world.launch(request, at: session.location(of: call))
             return []
         }
         action(state, session, "tap") { call in
@@ -93,27 +94,32 @@ enum DrivingBindings {
 
     /// Turns `launch{}`'s table into a host request; unknown keys are left
     /// for the host to reject with its list of accepted options.
-    static func launchRequest(_ options: LuaTable, call: LuaCall, host: any ScenarioHost) throws -> LaunchRequest {
+    static func launchRequest(_ options: LuaTable, invalid: (String) -> Error) throws -> LaunchRequest {
         var request = LaunchRequest()
         for (key, value) in options.pairs {
-            guard let key = key.stringValue else { throw call.argumentError(1, "launch option names must be strings") }
+            guard let key = key.stringValue else { throw invalid("launch option names must be strings") }
             switch (key, value) {
             case ("url", .nil), ("via", .nil): continue
-            case ("url", _):
-                request.link = try BindingSupport.linkInput(value, call: call, position: 1).0
+            case ("url", .string(let url)):
+                request.link = .url(url.string)
+            case ("url", .table(let table)):
+                request.link = .payload(Dictionary(table.pairs.compactMap { pair in
+                    pair.key.stringValue.flatMap { key in pair.value.stringValue.map { (key, $0) } }
+                }, uniquingKeysWith: { first, _ in first }))
+                if options["via"].isNil { request.via = .push }
             case ("via", .string(let name)):
-                request.via = try BindingSupport.entryPoint(name.string, call: call, position: 1)
+                guard let entry = EntryPoint(rawValue: name.string) else {
+                    throw invalid("unknown entry point '\(name.string)'; expected one of: "
+                        + EntryPoint.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                request.via = entry
             case (_, .boolean(let flag)): request.options[key] = .bool(flag)
             case (_, .string(let text)): request.options[key] = .string(text.string)
             case (_, .integer(let number)): request.options[key] = .number(Double(number))
             case (_, .number(let number)): request.options[key] = .number(number)
-            case (_, .nil): continue
             default:
-                throw call.argumentError(1, "launch option '\(key)' must be a boolean, string or number, got \(value.typeName)")
+                throw invalid("launch option '\(key)' must be a boolean, string or number, got \(value.typeName)")
             }
-        }
-        if request.link != nil, options["via"].isNil, case .table = options["url"] {
-            request.via = try BindingSupport.linkInput(options["url"], call: call, position: 1).defaultEntry
         }
         return request
     }

@@ -17,7 +17,7 @@ final class ScenarioSession {
     /// navscript prelude, preferring the scenario file itself, so an
     /// expectation in a support helper still points at the scenario line.
     func location(of call: LuaCall) -> String {
-        let user = call.callerLocations.filter { !$0.source.hasPrefix("navscript") }
+        let user = call.callerLocations.filter { !Self.internalSources.contains($0.source) }
         guard let innermost = user.first else { return file }
         if innermost.source == file { return innermost.description }
         if let inFile = user.first(where: { $0.source == file }) {
@@ -25,6 +25,12 @@ final class ScenarioSession {
         }
         return innermost.description
     }
+
+    /// Chunks of navscript's own Lua (the DSL prelude, the sandbox prelude).
+    static let internalSources: Set<String> = [ScenarioPrelude.sourceName, "navscript sandbox"]
+
+    /// Output printed while the file loads (outside any scenario).
+    var loadOutput = ""
 
     func requireWorld(_ call: LuaCall) throws(BindingError) -> ScenarioWorld {
         guard let world else {

@@ -24,7 +24,7 @@ final class ScenarioWorld {
         try app?.settle()
         var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
-        record("launch{ \(described.joined(separator: ", ")) }", at: location)
+        record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
     }
 
     /// The running app, launched with defaults if the scenario did not launch one.

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What to run and how, as the `run`, `list` and `mutate` commands set it.
+public struct RunOptions: Sendable {
+    /// A regular expression matched against each scenario's full name.
+    public var filter: String?
+    /// Run only scenarios with at least one of these tags.
+    public var tags: [String]
+    public var excludeTags: [String]
+    /// Faults switched on in every launch.
+    public var faults: [String]
+    /// Stop after the first failure or error; the rest is reported skipped.
+    public var failFast: Bool
+    /// Shuffle files and scenarios with ``seed``.
+    public var shuffle: Bool
+    public var seed: UInt64
+    public var instructionBudget: Int?
+    public var memoryLimit: Int?
+
+    public init(filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
+                failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,
+                instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024) {
+        self.filter = filter
+        self.tags = tags
+        self.excludeTags = excludeTags
+        self.faults = faults
+        self.failFast = failFast
+        self.shuffle = shuffle
+        self.seed = seed
+        self.instructionBudget = instructionBudget
+        self.memoryLimit = memoryLimit
+    }
+
+    /// Whether a scenario with this name and these tags is selected.
+    func selects(name: String, tags scenarioTags: [String], filter regex: Regex<AnyRegexOutput>?) -> Bool {
+        if let regex, (try? regex.firstMatch(in: name)) == nil { return false }
+        if !tags.isEmpty && !tags.contains(where: scenarioTags.contains) { return false }
+        if excludeTags.contains(where: scenarioTags.contains) { return false }
+        return true
+    }
+}
+
+/// A small, seedable generator (SplitMix64), so `--seed` replays an order
+/// exactly on every platform.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

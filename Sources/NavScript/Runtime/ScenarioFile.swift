@@ -1,0 +1,216 @@
+import Foundation
+
+/// One scenario file loaded into its own fresh Lua state: the sandbox, the
+/// scenario language, and the scenarios the file declared. Scenarios are
+/// then run one by one, each against a fresh app.
+final class ScenarioFile {
+    let entry: ScenarioDiscovery.Entry
+    let scenarios: [ScenarioDefinition]
+    private let state: LuaState
+    private let session: ScenarioSession
+
+    /// Loads `entry`; a syntax error, an error at load time or a duplicate
+    /// name is a ``ScenarioLoadError`` for this file only.
+    init(entry: ScenarioDiscovery.Entry, host: any ScenarioHost, options: RunOptions) throws(ScenarioLoadError) {
+        self.entry = entry
+        let session = ScenarioSession(file: entry.path, host: host)
+        self.session = session
+        do {
+            state = try LuaState(options: LuaState.Options(
+                instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
+                sandboxRoot: entry.suiteRoot))
+        } catch {
+            throw ScenarioLoadError("could not create a Lua state: \(error.message)")
+        }
+        DrivingBindings.install(state, session)
+        ObservingBindings.install(state, session)
+        AssertionBindings.install(state, session)
+        Self.installPrint(state, session)
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: entry.url))
+        } catch {
+            throw ScenarioLoadError("cannot read \(entry.path): \(error.localizedDescription)")
+        }
+        do {
+            let prelude = try state.load(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
+            let collect = try state.call(prelude, [.table(Self.preludeSupport(state, session))]).first?.functionValue
+            let chunk = try state.load(bytes: bytes, chunkName: entry.path)
+            _ = try state.call(chunk)
+            guard let collect, let declared = try state.call(collect).first?.tableValue else {
+                throw ScenarioLoadError("the scenario prelude returned no declarations")
+            }
+            var scenarios: [ScenarioDefinition] = []
+            for case .table(let table) in declared.array {
+                scenarios.append(try ScenarioDefinition(table, file: entry.path))
+            }
+            self.scenarios = scenarios
+        } catch let error as LuaError {
+            let kind = error.kind == .syntax ? "syntax" : Self.kind(of: error)
+            throw ScenarioLoadError(error.message, details: error.traceback ?? "", kind: kind == "lua_error" ? "load_error" : kind)
+        } catch let error as ScenarioLoadError {
+            throw error
+        } catch {
+            throw ScenarioLoadError("\(error)")
+        }
+    }
+
+    /// The prelude's Swift helpers: where the user's call is, and raising
+    /// a failure (`assert`) at that place.
+    private static func preludeSupport(_ state: LuaState, _ session: ScenarioSession) -> LuaTable {
+        state.makeTable(of: [
+            "caller": { [weak session] call in
+                guard let session else { return .noValues }
+                let user = call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
+                return .values([.string(LuaString(user?.source ?? session.file)), .integer(Int64(user?.line ?? 0))])
+            },
+            "failure": { [weak session] call in
+                guard let session else { return .noValues }
+                let message = call[1].stringValue ?? "assertion failed!"
+                let table = BindingSupport.failureTable(ExpectationFailure(message), at: session.location(of: call))
+                return .error(.table(table), addPosition: false)
+            },
+        ], prefix: "navscript")
+    }
+
+    private static func installPrint(_ state: LuaState, _ session: ScenarioSession) {
+        state.register("print") { [weak session] call in
+            guard let session else { return .noValues }
+            let line = call.arguments.map(Self.text).joined(separator: "\t") + "\n"
+            if let world = session.world { world.output += line } else { session.loadOutput += line }
+            return .noValues
+        }
+    }
+
+    static func text(_ value: LuaValue) -> String {
+        switch value {
+        case .nil: return "nil"
+        case .boolean(let flag): return String(flag)
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .string(let text): return text.string
+        default: return value.description
+        }
+    }
+
+    // MARK: - Running
+
+    /// Runs one scenario against a fresh app and reports what happened.
+    func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String]) -> ScenarioResult {
+        let started = Date()
+        var result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
+                                    line: definition.line, tags: definition.tags, status: .passed)
+        if definition.isPending {
+            result.status = .skipped
+            result.kind = "pending"
+            result.message = "pending"
+            return result
+        }
+        let world = ScenarioWorld(host: host, faults: faults)
+        session.world = world
+        state.resetInstructionBudget()
+        defer {
+            session.world = nil
+            state.collectGarbage()
+        }
+
+        var problem: ScenarioProblem?
+        func attempt(_ phase: String, _ body: () throws -> Void) {
+            do {
+                try body()
+            } catch {
+                let found = ScenarioProblem(error, phase: phase)
+                if problem == nil || (problem?.status == .failed && found.status == .errored && found.kind == "budget") {
+                    problem = found
+                }
+            }
+        }
+        if let launch = definition.launch {
+            attempt("launch") {
+                let at = "\(definition.file):\(definition.line)"
+                let request = try DrivingBindings.launchRequest(launch) { ScenarioProblem.launch("\(at): launch option: \($0)") }
+                do { try world.launch(request, at: at) } catch { throw ScenarioProblem.launch("\(at): \(error)") }
+            }
+        }
+        for hook in definition.before where problem == nil {
+            attempt("before_each") { _ = try state.call(hook) }
+        }
+        if problem == nil, let body = definition.body {
+            attempt("scenario") { _ = try state.call(body, definition.row.isNil ? [] : [definition.row]) }
+        }
+        for hook in definition.after where !state.isInstructionBudgetExhausted {
+            attempt("after_each") { _ = try state.call(hook) }
+        }
+
+        if let problem {
+            result.status = problem.status
+            result.kind = problem.kind
+            result.message = problem.message
+            result.details = problem.details
+        }
+        result.timeline = world.timeline
+        result.output = world.output
+        result.duration = Date().timeIntervalSince(started)
+        return result
+    }
+
+    static func kind(of error: LuaError) -> String {
+        switch error.kind {
+        case .budget: return "budget"
+        case .memory: return "memory"
+        case .syntax: return "syntax"
+        default: return "lua_error"
+        }
+    }
+}
+
+/// The first thing that went wrong in a scenario, classified: an
+/// expectation failure, or an error (Lua, budget, memory, launch).
+struct ScenarioProblem: Error {
+    var status: ScenarioResult.Status
+    var kind: String
+    var message: String
+    var details: String
+
+    static func launch(_ message: String) -> ScenarioProblem {
+        ScenarioProblem(status: .errored, kind: "launch_error", message: message, details: "")
+    }
+
+    init(status: ScenarioResult.Status, kind: String, message: String, details: String) {
+        self.status = status
+        self.kind = kind
+        self.message = message
+        self.details = details
+    }
+
+    init(_ error: Error, phase: String) {
+        let suffix = phase == "scenario" ? "" : " (in \(phase))"
+        switch error {
+        case let error as LuaError:
+            if case .table(let table) = error.value, table[.string(LuaString(BindingSupport.failureMarker))].isTruthy {
+                self.init(status: .failed, kind: "expectation",
+                          message: (table["message"].stringValue ?? error.message) + suffix,
+                          details: table["details"].stringValue ?? "")
+            } else if error.kind == .budget {
+                self.init(status: .errored, kind: "budget",
+                          message: "instruction budget exceeded\(suffix): the scenario may loop forever; "
+                              + "raise the limit with --instruction-budget if it is legitimately long",
+                          details: error.message + "\n" + (error.traceback ?? ""))
+            } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
+                self.init(status: .errored, kind: "memory",
+                          message: "memory limit exceeded\(suffix): the scenario allocates without bound; "
+                              + "raise the limit with --memory-limit if it legitimately needs more",
+                          details: error.message + "\n" + (error.traceback ?? ""))
+            } else {
+                self.init(status: .errored, kind: "lua_error", message: error.message + suffix,
+                          details: error.traceback ?? "")
+            }
+        case let problem as ScenarioProblem:
+            self = problem
+        case let error as HostError:
+            self.init(status: .failed, kind: "expectation", message: error.message + suffix, details: "")
+        default:
+            self.init(status: .errored, kind: "lua_error", message: "\(error)" + suffix, details: "")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import NavScript
+
+/// `navscript list`: every scenario with its `file:line` and tags, without
+/// running anything — what a filter or a shard would select.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List scenarios with file:line and tags."
+    )
+
+    @OptionGroup var suite: SuiteOptions
+
+    func run() throws {
+        let runner = ScenarioRunner(host: try suite.makeHost(), options: suite.runOptions())
+        let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
+        do { listing = try runner.list(try suite.discover()) } catch { throw ValidationError("\(error)") }
+        var total = 0
+        var broken = 0
+        for file in listing {
+            if let error = file.loadError {
+                print("\(file.entry.path): does not load: \(error)")
+                broken += 1
+            }
+            for scenario in file.scenarios {
+                var line = "\(scenario.file):\(scenario.line)  \(scenario.name)"
+                if !scenario.tags.isEmpty { line += "  [" + scenario.tags.joined(separator: ", ") + "]" }
+                if scenario.isPending { line += "  (pending)" }
+                print(line)
+                total += 1
+            }
+        }
+        print("\(total) scenario\(total == 1 ? "" : "s") in \(listing.count) file\(listing.count == 1 ? "" : "s")")
+        if broken > 0 { throw ExitCode(2) }
+    }
+}

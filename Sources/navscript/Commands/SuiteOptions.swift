@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// The options every command that reads a suite shares.
+struct SuiteOptions: ParsableArguments {
+    @Argument(help: "Scenario files or folders (default: scenarios/). support/ folders are skipped.")
+    var paths: [String] = []
+
+    @Option(help: "Run only scenarios whose full name matches this regular expression.")
+    var filter: String?
+
+    @Option(name: .customLong("tags"), parsing: .singleValue,
+            help: "Run only scenarios with one of these tags (repeatable, or comma-separated).")
+    var tags: [String] = []
+
+    @Option(name: .customLong("exclude-tags"), parsing: .singleValue,
+            help: "Skip scenarios with any of these tags (repeatable, or comma-separated).")
+    var excludeTags: [String] = []
+
+    @Option(name: .customLong("fault"), parsing: .singleValue,
+            help: "Inject a fault of the app's catalogue into every launch (repeatable). See `navscript mutate --list`.")
+    var faults: [String] = []
+
+    @Option(help: "Lua instructions a scenario may run before it is stopped.")
+    var instructionBudget: Int = 10_000_000
+
+    @Option(help: "Bytes of Lua memory a file's state may use.")
+    var memoryLimit: Int = 64 * 1024 * 1024
+
+    func validate() throws {
+        guard instructionBudget > 0 else { throw ValidationError("--instruction-budget must be positive") }
+        guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
+    }
+
+    var resolvedPaths: [String] { paths.isEmpty ? ["scenarios"] : paths }
+
+    static func split(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func runOptions(failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0) -> RunOptions {
+        RunOptions(filter: filter, tags: Self.split(tags), excludeTags: Self.split(excludeTags), faults: faults,
+                   failFast: failFast, shuffle: shuffle, seed: seed,
+                   instructionBudget: instructionBudget, memoryLimit: memoryLimit)
+    }
+
+    /// The host, with `--fault` names checked against its catalogue.
+    func makeHost(extraFaults: [String] = []) throws -> ShopHost {
+        do {
+            return try ShopHost(faults: faults + extraFaults)
+        } catch let error as HostError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// Discovered scenario files; none at all is a usage error.
+    func discover() throws -> [ScenarioDiscovery.Entry] {
+        let entries: [ScenarioDiscovery.Entry]
+        do {
+            entries = try ScenarioDiscovery().discover(resolvedPaths)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        guard !entries.isEmpty else {
+            throw ValidationError("no scenario files (*.lua outside support/) in \(resolvedPaths.joined(separator: ", "))")
+        }
+        return entries
+    }
+}
+
+/// Writes straight to the file descriptor: progress marks must appear as
+/// they happen, not when a buffer fills.
+func writeStandardOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+func writeStandardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
