@@ -4,7 +4,7 @@ import NavigationCore
 /// headless app built on NavigationCore through these two protocols — it
 /// never imports the app — so a team plugs its own core in by writing one
 /// host (see `ShopHost` in the `navscript` executable).
-public protocol ScenarioHost {
+public protocol ScenarioHost: Sendable {
     /// Short name shown in reports (`ShopApp`).
     var name: String { get }
     /// The `launch{}` keys this host understands, for error messages and docs.

@@ -1,0 +1,33 @@
+-- Untrusted input that has no destination is rejected with the same kind
+-- of error whatever door it comes through — and never crashes.
+local links = require("links")
+
+local BAD = {
+  { path = "product/%zz", kind = "malformed" },
+  { path = "product/%ff%fe", kind = "malformed" },
+  { path = "nowhere", kind = "unknown_route" },
+  { path = "product/p1004/extra/segments", kind = "unknown_route" },
+  { path = "product/P1004", kind = "validation_failed" },
+  { path = "orders/abc", kind = "validation_failed" },
+  { path = "promo/x", kind = "validation_failed" },
+}
+
+scenario.each(links.for_every_entry_point(BAD), "$path via $via is rejected as $kind", function(row)
+  expect_error(links.shaped(row.path, row.via), row.kind, { via = row.via })
+  expect_stack{ "home" }
+  expect_no_modal()
+end)
+
+scenario("a link that is not a URL at all is malformed", function()
+  expect_error("product/p1004", "malformed")
+  expect_error("ftp://shop/product/p1004", "malformed")
+  expect_events{ "reject malformed product/p1004", "reject malformed ftp://shop/product/p1004" }
+end)
+
+scenario("a universal link to another host is an unknown route", function()
+  expect_error("https://evil.example.com/product/p1004", "unknown_route", { via = "universal" })
+end)
+
+scenario("a very long link is refused before parsing", function()
+  expect_error("shop://product/" .. string.rep("p", 3000), "malformed")
+end)
