@@ -2,6 +2,8 @@
 -- outcome and the same navigation state, through the one engine.
 local links = require("links")
 
+-- The canonical product row kills no fault on its own (push-own-vocabulary only
+-- knows this one shape); it is the baseline the alias rows are compared with.
 scenario.each({
   { url = "shop://product/p1004", family = "product" },
   { url = "shop://p/p1004", family = "product alias p/" },

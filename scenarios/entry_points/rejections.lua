@@ -2,6 +2,10 @@
 -- of error whatever door it comes through — and never crashes.
 local links = require("links")
 
+-- Guards: parsing and validation live in the engine (NavigationCore), which no
+-- ShopApp fault switches off, so most rows kill no fault today; the push rows
+-- kill push-own-vocabulary. They stay because "never crash, reject the same way
+-- everywhere" is the property a new entry point most easily breaks.
 local BAD = {
   { path = "product/%zz", kind = "malformed" },
   { path = "product/%ff%fe", kind = "malformed" },

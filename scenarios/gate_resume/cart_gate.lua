@@ -20,6 +20,8 @@ describe("cart gate", function()
     expect_events{ "gate auth cart", "drop cart" }
   end)
 
+  -- Guards: require() of support steps and launch options in a scenario header
+  -- (the example the README quotes); no fault covers a signed-in order open.
   scenario("opening an order signed in", { launch = { logged_in = true } }, function()
     flows.open_order(42)
     expect_stack("orders", { "orders", "order:42" })

@@ -19,6 +19,8 @@ describe("checkout", function()
     expect_no_leaks()
   end)
 
+  -- Guards: a cancelled second gate drops the intent (cancel-resumes only
+  -- touches the sign-in gate).
   scenario("cancelling the payment method drops the checkout", {
     launch = { logged_in = true, payment_method = false },
   }, function()

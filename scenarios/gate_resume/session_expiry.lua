@@ -22,6 +22,7 @@ describe("session expiry", function()
     flows.expect_clean_main()
   end)
 
+  -- Guards: expiry really clears the session the engine reads; no fault yet.
   scenario("the cart is gated again after expiry", { launch = { logged_in = true } }, function()
     expire_session()
     login{ cancel = true }

@@ -41,6 +41,8 @@ describe("leaving a pushed flow", function()
     expect_stack{ "orders", "order:42", "tracking:42" }
   end)
 
+  -- Guards against over-eager pop detection (a pop inside a child flow must not
+  -- tear the child down); no fault models that direction yet.
   scenario("from tracking back to the order keeps the order flow", function()
     tap("tracking")
     back()

@@ -27,6 +27,7 @@ scenario.each({
   expect_no_leaks()
 end)
 
+-- Guards: the sign_up_first branch commits a session; no fault yet.
 scenario("signing up during onboarding signs the user in", function()
   launch{ first_launch = true, experiment = "sign_up_first" }
   walk_onboarding()
@@ -42,6 +43,7 @@ scenario("a cold-start link waits until onboarding has finished", function()
   expect_events{ "note stash", "finish app/onboarding completed", "deliver scheme shop://product/p1004" }
 end)
 
+-- Guards: auth is reusable from a third parent (onboarding); no fault yet.
 scenario("the welcome screen's sign-in presents auth as onboarding's child", function()
   launch{ first_launch = true }
   tap("sign_in")

@@ -10,6 +10,7 @@ local function render(s)
   return table.concat(parts, " ")
 end
 
+-- Guards: restoration of every tab and the modal chain; no fault yet.
 scenario("restart restores tabs, stacks and modals", { launch = { logged_in = true } }, function()
   deep_link("shop://orders/42/track")
   deep_link("shop://product/p9")
@@ -33,6 +34,7 @@ scenario("restored flows work like navigated ones", { launch = { logged_in = tru
   expect_no_leaks()
 end)
 
+-- Guards: a cold start without an archive is clean; no fault yet.
 scenario("restart without restoration starts clean but keeps the session", { launch = { logged_in = true } }, function()
   deep_link("shop://orders/42")
   restart{ restore = false }

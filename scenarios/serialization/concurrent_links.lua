@@ -13,6 +13,8 @@ scenario("links arriving mid-flight run in order and the last one wins", { launc
   expect_no_leaks()
 end)
 
+-- Guards: a queued link is planned against the state its predecessor left
+-- (modal roots match, so it reconciles inside the modal); no fault yet.
 scenario("a queued link sees the state its predecessor produced", { launch = { logged_in = true } }, function()
   deep_link("shop://checkout", { settle = false })
   deep_link("shop://checkout/payment", { settle = false })

@@ -47,6 +47,7 @@ describe("deep link", function()
     expect_no_leaks()
   end)
 
+  -- Guards: canonical ancestry through a modal (push inside the modal stack).
   scenario("to a settings page presents the modal with its own stack over profile", { launch = { logged_in = true } }, function()
     deep_link("shop://settings/security")
     expect_tab("profile")

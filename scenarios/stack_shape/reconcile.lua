@@ -9,6 +9,7 @@ describe("reconcile", function()
     expect_events{ "resolve product:p2 proceed", "update product:p2" }
   end)
 
+  -- Guards: the reconciler's pop-to branch (pure, in NavigationCore); no fault yet.
   scenario("an ancestor already on the stack is popped to", function()
     tap("product", "p1004")
     tap("reviews")
@@ -34,6 +35,7 @@ describe("reconcile", function()
     expect_stack{ "home", "product:p1004" }
   end)
 
+  -- Guards: local pushes stay in the flow without a router round trip.
   scenario("in-app taps push within the browse flow", function()
     tap("category", "shoes")
     tap("product", "p1")
