@@ -44,7 +44,7 @@ public struct ScenarioDiscovery {
         var seen: Set<String> = []
         return found
             .filter { seen.insert($0.path).inserted }
-            .map { Entry(path: display($0), url: $0, suiteRoot: suiteRoot(for: $0)) }
+            .map { Entry(path: display($0), url: $0, suiteRoot: relativeToWorkingDirectory(suiteRoot(for: $0))) }
             .sorted { $0.path < $1.path }
     }
 
@@ -63,6 +63,13 @@ public struct ScenarioDiscovery {
             }
             folder = parent
         }
+    }
+
+    /// Spelled relative to the working directory when inside it, so Lua
+    /// messages from `support/` modules read `scenarios/support/x.lua:3`.
+    func relativeToWorkingDirectory(_ url: URL) -> URL {
+        let shown = display(url)
+        return shown.hasPrefix("/") ? url : URL(fileURLWithPath: shown, relativeTo: workingDirectory)
     }
 
     func display(_ url: URL) -> String {
