@@ -13,7 +13,7 @@ struct NavScriptCommand: ParsableCommand {
             Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage or load error.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ListCommand.self, MutateCommand.self, RoutesCommand.self, GraphCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, MutateCommand.self, MergeJUnitCommand.self, RoutesCommand.self, GraphCommand.self, WorkerCommand.self]
     )
 }
 

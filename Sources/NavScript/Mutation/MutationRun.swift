@@ -3,44 +3,42 @@ import Foundation
 /// Mutation testing over the host's fault catalogue: the suite must pass on
 /// the healthy app and fail under every fault. A fault nobody notices is a
 /// bug class the suite would let ship.
+///
+/// The plan is one task per (file, fault) plus the healthy tasks; whoever
+/// executes them (worker processes, so a trapping or hanging fault costs one
+/// scenario) hands the results back to ``report(results:started:)``.
 public struct MutationRun {
-    public let host: any ScenarioHost
-    public let options: RunOptions
-    /// How many fault runs execute at once (each in its own thread, each
-    /// scenario still in its own Lua state and app).
-    public let jobs: Int
+    public let faults: [HostFault]
+    public let tasks: [WorkerTask]
+    private let fileCount: Int
 
-    public init(host: any ScenarioHost, options: RunOptions, jobs: Int) {
-        self.host = host
-        self.options = options
-        self.jobs = max(1, jobs)
-    }
-
-    /// Runs the healthy suite, then the suite once per fault.
-    public func run(_ entries: [ScenarioDiscovery.Entry], faults: [HostFault]? = nil) throws(RunnerError) -> MutationReport {
-        let started = Date()
-        let healthy = try ScenarioRunner(host: host, options: options).run(entries)
-        let faults = faults ?? host.faults
-        let outcomes = ResultBox<FaultOutcome>(count: faults.count)
-        let (host, options, jobs) = (self.host, self.options, self.jobs)
-        let next = ResultBox<Int>(count: 1)
-        next.set(0, 0)
-        let workers = min(jobs, max(1, faults.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = next.claim(below: faults.count) {
-                var faulty = options
-                faulty.faults = options.faults + [faults[index].name]
-                faulty.failFast = false
-                let started = Date()
-                let result = try? ScenarioRunner(host: host, options: faulty).run(entries)
-                let killers = result?.scenarios.filter { $0.status == .failed || $0.status == .errored } ?? []
-                outcomes.set(index, FaultOutcome(
-                    fault: faults[index], killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
-                    firstMessage: killers.first?.message ?? "", duration: Date().timeIntervalSince(started)))
+    public init(entries: [ScenarioDiscovery.Entry], faults: [HostFault], baseFaults: [String] = []) {
+        self.faults = faults
+        self.fileCount = entries.count
+        var tasks: [WorkerTask] = []
+        for variant in [nil] + faults.map(Optional.some) {
+            for entry in entries {
+                tasks.append(WorkerTask(id: tasks.count, path: entry.path, suiteRoot: entry.suiteRoot.relativePath,
+                                        faults: baseFaults + (variant.map { [$0.name] } ?? [])))
             }
         }
-        return MutationReport(healthy: healthy, outcomes: outcomes.values.compactMap { $0 },
-                              duration: Date().timeIntervalSince(started))
+        self.tasks = tasks
+    }
+
+    /// Turns the results of ``tasks`` (same order) into the kill matrix.
+    public func report(results: [FileResult], started: Date) -> MutationReport {
+        let chunks = stride(from: 0, to: results.count, by: max(1, fileCount)).map {
+            Array(results[$0..<min($0 + fileCount, results.count)])
+        }
+        let healthy = RunResult(files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
+                                startedAt: started.timeIntervalSince1970)
+        let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
+            let killers = files.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
+            return FaultOutcome(fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
+                                firstMessage: killers.first?.message ?? "",
+                                duration: files.reduce(0) { $0 + $1.duration })
+        }
+        return MutationReport(healthy: healthy, outcomes: outcomes, duration: Date().timeIntervalSince(started))
     }
 }
 
@@ -132,37 +130,5 @@ public struct MutationReport: Sendable {
             kind: healthy.isSuccess ? "" : "healthy_run")
         return RunResult(files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
                          duration: duration, startedAt: healthy.startedAt)
-    }
-}
-
-/// A fixed-size, lock-protected result array for the worker threads.
-final class ResultBox<Value: Sendable>: @unchecked Sendable {
-    private var storage: [Value?]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
-    }
-
-    var values: [Value?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
-
-extension ResultBox where Value == Int {
-    /// Hands out the next index below `limit`, or nil when all are taken.
-    func claim(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        let next = storage[0] ?? 0
-        guard next < limit else { return nil }
-        storage[0] = next + 1
-        return next
     }
 }

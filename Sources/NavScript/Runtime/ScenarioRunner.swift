@@ -27,14 +27,11 @@ public struct ScenarioRunner {
     public func run(_ entries: [ScenarioDiscovery.Entry]) throws(RunnerError) -> RunResult {
         let started = Date()
         let filter = try Self.compileFilter(options.filter)
-        var generator = SeededGenerator(seed: options.seed)
-        var ordered = entries
-        if options.shuffle { ordered.shuffle(using: &generator) }
         var files: [FileResult] = []
         var stop = false
-        for entry in ordered {
+        for entry in orderedFiles(entries) {
             onFileStarted(entry.path)
-            let result = runFile(entry, filter: filter, generator: &generator, skipAll: stop)
+            let result = runFile(entry, filter: filter, skipAll: stop)
             if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
                 stop = true
             }
@@ -45,28 +42,49 @@ public struct ScenarioRunner {
                          seed: options.shuffle ? options.seed : nil, startedAt: started.timeIntervalSince1970)
     }
 
+    /// Files in run order: discovery order, or shuffled by the seed.
+    public func orderedFiles(_ entries: [ScenarioDiscovery.Entry]) -> [ScenarioDiscovery.Entry] {
+        guard options.shuffle else { return entries }
+        var generator = SeededGenerator(seed: options.seed)
+        return entries.shuffled(using: &generator)
+    }
+
+    /// Loads a file and selects its scenarios in run order. The order of a
+    /// file's scenarios depends only on the seed and the file's path, so
+    /// any number of workers runs them in the same order.
+    func load(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
+        let file = try ScenarioFile(entry: entry, host: host, options: options)
+        var selected = file.scenarios.filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
+        if options.shuffle {
+            var generator = SeededGenerator(seed: options.seed ^ Self.stableHash(entry.path))
+            selected.shuffle(using: &generator)
+        }
+        return (file, selected)
+    }
+
+    /// FNV-1a: stable across processes and platforms (unlike `Hasher`).
+    static func stableHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
     /// Runs the selected scenarios of one file, each against a fresh app.
-    public func runFile(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?,
-                        generator: inout SeededGenerator, skipAll: Bool = false) -> FileResult {
+    public func runFile(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?, skipAll: Bool = false) -> FileResult {
         let started = Date()
         let file: ScenarioFile
+        let selected: [ScenarioDefinition]
         do {
-            file = try ScenarioFile(entry: entry, host: host, options: options)
+            (file, selected) = try load(entry, filter: filter)
         } catch {
             let result = Self.loadFailure(entry.path, error)
             onScenarioFinished(result)
             return FileResult(file: entry.path, scenarios: [result], duration: Date().timeIntervalSince(started))
         }
-        var selected = file.scenarios.filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
-        if options.shuffle { selected.shuffle(using: &generator) }
         var results: [ScenarioResult] = []
         var stop = skipAll
         for definition in selected {
-            var result: ScenarioResult
+            let result: ScenarioResult
             if stop {
-                result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
-                                        line: definition.line, tags: definition.tags, status: .skipped,
-                                        message: "not run: --fail-fast stopped the run", kind: "interrupted")
+                result = Self.notRun(definition.listing, reason: "--fail-fast stopped the run")
             } else {
                 result = file.run(definition, host: host, faults: options.faults)
                 if options.failFast && (result.status == .failed || result.status == .errored) { stop = true }
@@ -77,6 +95,12 @@ public struct ScenarioRunner {
         return FileResult(file: entry.path, scenarios: results, duration: Date().timeIntervalSince(started))
     }
 
+    /// A scenario reported without running (interrupt, fail-fast).
+    public static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
+        ScenarioResult(name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
+                       tags: listing.tags, status: .skipped, message: "not run: \(reason)", kind: "interrupted")
+    }
+
     /// Lists the scenarios of each file without running them.
     public func list(_ entries: [ScenarioDiscovery.Entry]) throws(RunnerError) -> [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)] {
         let filter = try Self.compileFilter(options.filter)
@@ -85,7 +109,7 @@ public struct ScenarioRunner {
                 let file = try ScenarioFile(entry: entry, host: host, options: options)
                 let listed = file.scenarios
                     .filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
-                    .map { ScenarioListing(name: $0.name, file: $0.file, line: $0.line, tags: $0.tags, isPending: $0.isPending) }
+                    .map(\.listing)
                 return (entry, listed, nil)
             } catch {
                 return (entry, [], "\(error)")
@@ -105,13 +129,29 @@ public struct ScenarioRunner {
     }
 }
 
-/// One scenario as `navscript list` shows it.
-public struct ScenarioListing: Hashable, Sendable {
+/// One scenario as `navscript list` shows it (and as workers announce it).
+public struct ScenarioListing: Hashable, Sendable, Codable {
     public var name: String
+    public var groups: [String]
     public var file: String
     public var line: Int
     public var tags: [String]
     public var isPending: Bool
+
+    public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [], isPending: Bool = false) {
+        self.name = name
+        self.groups = groups
+        self.file = file
+        self.line = line
+        self.tags = tags
+        self.isPending = isPending
+    }
+}
+
+extension ScenarioDefinition {
+    var listing: ScenarioListing {
+        ScenarioListing(name: name, groups: groups, file: file, line: line, tags: tags, isPending: isPending)
+    }
 }
 
 public enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -45,6 +45,12 @@ final class ShopRouter {
             return DeepLinkOutcome(status: "stashed")
         }
         if entry == .push && env.has(.pushOwnVocabulary) { return deliverWithOwnPushParser(input) }
+        if entry == .widget && env.has(.forceUnwrapCrash), case .url(let url) = input,
+           let range = url.range(of: "orders/") {
+            // The bug: the widget's quick path trusts its own links.
+            let id = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
+            env.log.record(.note("widget opens order \(Int(id)!)"))
+        }
         if entry == .universal && env.has(.universalLinkSkipsGate) { return deliverSkippingGate(input) }
         if env.has(.unserializedDispatch) || env.has(.cachedDestination) {
             env.log.record(.deliver(entry, input.description))

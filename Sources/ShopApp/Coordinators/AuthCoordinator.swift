@@ -52,6 +52,13 @@ final class AuthCoordinator: ModalFlowCoordinator {
         case "two_factor":
             screen.setOutput("submit") { [weak self] _ in
                 guard let self else { return }
+                if self.env.has(.mainThreadDeadlock) {
+                    // The bug: wait, on the main thread, for a commit that is
+                    // scheduled on the main thread. It never comes.
+                    let token = self.env.auth.signIn()
+                    self.env.scheduler.schedule("commit session") { [env = self.env] in env.session.commit(token: token) }
+                    while !self.env.session.isLoggedIn {}
+                }
                 self.complete(with: self.env.auth.signIn())
             }
         default:

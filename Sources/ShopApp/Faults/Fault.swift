@@ -20,6 +20,8 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
     case unserializedDispatch = "unserialized-dispatch"
     case logoutKeepsStacks = "logout-keeps-stacks"
     case presentBeforeTab = "present-before-tab"
+    case forceUnwrapCrash = "force-unwrap-crash"
+    case mainThreadDeadlock = "main-thread-deadlock"
 
     public var description: String { rawValue }
 
@@ -52,6 +54,17 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
             return "logout clears the session but keeps the old stacks, modals and flow coordinators"
         case .presentBeforeTab:
             return "the root applies reconcile ops out of order, presenting the modal chain before dismissing stale modals and selecting the tab"
+        case .forceUnwrapCrash:
+            return "the widget handler force-unwraps the order id of its links, so a widget link with a non-numeric id crashes the app"
+        case .mainThreadDeadlock:
+            return "the two-factor step blocks the main thread until the session is committed, but the commit is scheduled on that same thread: the app hangs"
         }
+    }
+
+    /// Faults whose symptom ends the process (a trap) or never returns (a
+    /// hang): they can only be observed from outside, by the runner's worker
+    /// isolation, not inside one process.
+    public var isProcessFatal: Bool {
+        self == .forceUnwrapCrash || self == .mainThreadDeadlock
     }
 }

@@ -31,8 +31,15 @@ struct MutateCommand: ParsableCommand {
     @Flag(help: "List the host's fault catalogue and exit.")
     var list = false
 
+    @Option(help: "Seconds one scenario may run before its worker is killed (a hanging fault is killed this way).")
+    var timeout: Double = 5
+
+    @Flag(help: .hidden)
+    var inProcess = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
     func run() throws {
@@ -51,12 +58,17 @@ struct MutateCommand: ParsableCommand {
             faults = faults.filter { only.contains($0.name) }
         }
         let entries = try suite.discover()
-        let report: MutationReport
-        do {
-            report = try MutationRun(host: host, options: suite.runOptions(), jobs: jobs).run(entries, faults: faults)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
+        let options = suite.runOptions()
+        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        let stop = StopSignal()
+        stop.catchInterrupt()
+        let started = Date()
+        let results = try execution.execute(plan.tasks, host: host,
+                                            entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
+                                            stop: stop) { _ in }
+        if stop.wasInterrupted { throw ExitCode(130) }
+        let report = plan.report(results: results, started: started)
         if !report.healthy.isSuccess {
             writeStandardError("navscript mutate: the suite is not green on the healthy app (\(report.healthy.summary)); "
                 + "fix it first — run `navscript run` to see the failures\n")

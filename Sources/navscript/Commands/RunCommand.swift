@@ -28,23 +28,57 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seed for --shuffle; the same seed gives the same order. Default: random, and printed.")
     var seed: UInt64?
 
+    @Option(help: "Worker processes running scenario files in parallel (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Seconds one scenario may run before its worker is killed and it is reported as an error.")
+    var timeout: Double = 60
+
+    @Option(help: "Run only shard i of n (e.g. 2/4): a stable split of the files, balanced by scenario count.")
+    var shard: String?
+
+    @Flag(help: .hidden)
+    var inProcess = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard '\(shard)' is not of the form i/n with 1 <= i <= n (e.g. --shard 2/4)")
+        }
+    }
+
     func run() throws {
         let host = try suite.makeHost()
-        let entries = try suite.discover()
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
+        let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
+        let runner = ScenarioRunner(host: host, options: options)
+        var entries = try suite.discover()
+        if let shard = shard.flatMap(Shard.init) {
+            let counts = try Self.scenarioCounts(entries, runner: runner)
+            entries = shard.select(entries, path: \.path, scenarios: { counts[$0.path] ?? 1 })
+        }
+        let ordered = runner.orderedFiles(entries)
+        let tasks = ordered.enumerated().map { index, entry in
+            WorkerTask(id: index, path: entry.path, suiteRoot: entry.suiteRoot.relativePath, faults: options.faults)
+        }
+
         let color = ConsoleReport.shouldUseColor(environment: ProcessInfo.processInfo.environment,
                                                  isTTY: isatty(STDOUT_FILENO) == 1)
         let console = ConsoleReport(options: .init(color: color), write: writeStandardOutput)
-        var runner = ScenarioRunner(host: host, options: suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed))
-        runner.onFileStarted = console.fileStarted
-        runner.onScenarioFinished = console.scenarioFinished
-        runner.onFileFinished = console.fileFinished
-        let result: RunResult
-        do {
-            result = try runner.run(entries)
-        } catch {
-            throw ValidationError(error.description)
+        let stop = StopSignal()
+        stop.catchInterrupt()
+        let started = Date()
+        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        let files = try execution.execute(tasks, host: host,
+                                          entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
+                                          stop: stop) { file in
+            console.fileStarted(file.file)
+            file.scenarios.forEach(console.scenarioFinished)
+            console.fileFinished(file)
         }
+        let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
+                               seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
         console.finish(result)
         if let junit {
             do {
@@ -54,7 +88,20 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if stop.wasInterrupted {
+            writeStandardError("navscript: interrupted; the report covers what finished, the rest is marked skipped\n")
+            throw ExitCode(130)
+        }
         throw ExitCode(Self.exitStatus(result))
+    }
+
+    /// Scenario count per file (a file that does not load counts 1), for sharding.
+    static func scenarioCounts(_ entries: [ScenarioDiscovery.Entry], runner: ScenarioRunner) throws -> [String: Int] {
+        do {
+            return Dictionary(uniqueKeysWithValues: try runner.list(entries).map { ($0.entry.path, max(1, $0.scenarios.count)) })
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// 2 when a file did not load, 1 when a scenario failed or errored, else 0.

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The worker side of a parallel run: reads ``WorkerTask`` lines on stdin,
+/// runs them, and writes ``WorkerMessage`` lines to a private descriptor.
+///
+/// The worker's own stdout is redirected to stderr first, so nothing a
+/// scenario or the app prints (`io.write`, a stray `print` in Swift) can
+/// corrupt the protocol. SIGINT is ignored: the parent decides when a run
+/// is interrupted and tells workers with SIGTERM.
+public struct ScenarioWorker {
+    public let host: any ScenarioHost
+    public let options: RunOptions
+
+    public init(host: any ScenarioHost, options: RunOptions) {
+        self.host = host
+        self.options = options
+    }
+
+    public func serve() throws(RunnerError) {
+        signal(SIGINT, SIG_IGN)
+        let protocolFD = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        let output = FileHandle(fileDescriptor: protocolFD, closeOnDealloc: true)
+        let filter = try ScenarioRunner.compileFilter(options.filter)
+        while let line = readLine(strippingNewline: true) {
+            guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
+            run(task, filter: filter) { output.write(Data($0.line.utf8)) }
+        }
+    }
+
+    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, send: (WorkerMessage) -> Void) {
+        var options = self.options
+        options.faults = task.faults
+        let runner = ScenarioRunner(host: host, options: options)
+        let entry = ScenarioDiscovery.Entry(
+            path: task.path, url: URL(fileURLWithPath: task.path),
+            suiteRoot: URL(fileURLWithPath: task.suiteRoot, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))
+        do {
+            let (file, selected) = try runner.load(entry, filter: filter)
+            send(.loaded(task: task.id, scenarios: selected.map(\.listing)))
+            for (index, definition) in selected.enumerated() where index >= task.from {
+                send(.start(task: task.id, index: index))
+                send(.result(task: task.id, index: index, result: file.run(definition, host: host, faults: task.faults)))
+            }
+        } catch {
+            send(.loadFailed(task: task.id, result: ScenarioRunner.loadFailure(task.path, error)))
+        }
+        send(.done(task: task.id))
+    }
+}

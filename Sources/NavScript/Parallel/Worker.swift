@@ -1,0 +1,159 @@
+import Foundation
+
+/// One worker process and the pool's view of it.
+final class Worker {
+    let id: Int
+    private let process: Process
+    private let input: FileHandle
+    private(set) var task: WorkerTask?
+    private(set) var taskIndex: Int?
+    var scenarioStarted: Date?
+    var scenarioIndex: Int?
+    var isAlive = true
+    private(set) var timedOut = false
+    private var stderrBuffer = ""
+
+    private init(id: Int, process: Process, input: FileHandle) {
+        self.id = id
+        self.process = process
+        self.input = input
+    }
+
+    /// Starts a worker; its stdout and stderr are read on background
+    /// threads and turned into events for the pool.
+    static func launch(id: Int, configuration: WorkerPool.Configuration, events: EventQueue) -> Worker? {
+        let process = Process()
+        process.executableURL = configuration.command
+        process.arguments = configuration.arguments
+        // The trap's own message ("Fatal error: …") is what a report needs;
+        // Swift's backtracer would bury it and slow every crash down.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do { try process.run() } catch { return nil }
+        let worker = Worker(id: id, process: process, input: stdin.fileHandleForWriting)
+        // stderr is drained continuously (a chatty worker must never block
+        // on a full pipe); the exit is reported after both streams end, so
+        // every message a worker sent is seen before its death.
+        let streams = DispatchGroup()
+        streams.enter()
+        Thread {
+            let handle = stderr.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                events.post(.init(worker: id, kind: .stderr(String(decoding: chunk, as: UTF8.self))))
+            }
+            streams.leave()
+        }.start()
+        streams.enter()
+        Thread {
+            var buffer = Data()
+            let handle = stdout.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[buffer.startIndex..<newline]
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    if let message = WorkerMessage.parse(Substring(decoding: line, as: UTF8.self)) {
+                        events.post(.init(worker: id, kind: .message(message)))
+                    }
+                }
+            }
+            streams.leave()
+        }.start()
+        Thread {
+            streams.wait()
+            exited.wait()
+            events.post(.init(worker: id, kind: .exited(status: process.terminationStatus,
+                                                        signaled: process.terminationReason == .uncaughtSignal)))
+        }.start()
+        return worker
+    }
+
+    func assign(_ task: WorkerTask, index: Int) {
+        self.task = task
+        self.taskIndex = index
+        scenarioStarted = nil
+        scenarioIndex = nil
+        guard let data = try? JSONEncoder().encode(task) else { return }
+        do {
+            try input.write(contentsOf: data + Data("\n".utf8))
+        } catch {
+            kill(timedOut: false)
+        }
+    }
+
+    func finishTask() {
+        task = nil
+        taskIndex = nil
+        scenarioStarted = nil
+        scenarioIndex = nil
+    }
+
+    func kill(timedOut: Bool) {
+        self.timedOut = self.timedOut || timedOut
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func terminate() {
+        try? input.close()
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func appendStderr(_ text: String) {
+        stderrBuffer += text
+        if stderrBuffer.utf8.count > 4000 { stderrBuffer = String(stderrBuffer.suffix(4000)) }
+    }
+
+    /// The end of what the worker wrote to stderr — a trap's message,
+    /// without the raw stack dump that follows it.
+    var stderrTail: String {
+        let lines = stderrBuffer.split(separator: "\n", omittingEmptySubsequences: true).filter { line in
+            let trimmed = line.drop { $0 == " " }
+            let isFrame = trimmed.first?.isNumber == true && trimmed.contains("0x")
+            return !isFrame && !trimmed.hasPrefix("Stack dump") && !trimmed.hasPrefix("Current stack trace")
+        }.suffix(8)
+        return lines.isEmpty ? "" : "worker stderr:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// Events from worker threads to the pool's loop.
+final class EventQueue: @unchecked Sendable {
+    struct Event {
+        enum Kind {
+            case message(WorkerMessage)
+            case stderr(String)
+            case exited(status: Int32, signaled: Bool)
+        }
+
+        let worker: Int
+        let kind: Kind
+    }
+
+    private var events: [Event] = []
+    private let lock = NSLock()
+    private let available = DispatchSemaphore(value: 0)
+
+    func post(_ event: Event) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+        available.signal()
+    }
+
+    func next(timeout: Double) -> Event? {
+        guard available.wait(timeout: .now() + timeout) == .success else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return events.isEmpty ? nil : events.removeFirst()
+    }
+}

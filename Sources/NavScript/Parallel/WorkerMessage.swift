@@ -1,0 +1,44 @@
+import Foundation
+
+/// One unit of work for a worker process: a file, from which scenario on
+/// (a replacement worker resumes after a crashed scenario), with which faults.
+public struct WorkerTask: Hashable, Sendable, Codable {
+    public var id: Int
+    public var path: String
+    public var suiteRoot: String
+    public var faults: [String]
+    /// Index, in the file's run order, of the first scenario to run.
+    public var from: Int
+
+    public init(id: Int, path: String, suiteRoot: String, faults: [String], from: Int = 0) {
+        self.id = id
+        self.path = path
+        self.suiteRoot = suiteRoot
+        self.faults = faults
+        self.from = from
+    }
+}
+
+/// What a worker reports, one JSON object per line. `start` is sent before
+/// each scenario so that, if the worker dies, the parent knows exactly which
+/// scenario killed it.
+public enum WorkerMessage: Hashable, Sendable, Codable {
+    /// The file loaded; these scenarios will run, in this order.
+    case loaded(task: Int, scenarios: [ScenarioListing])
+    case start(task: Int, index: Int)
+    case result(task: Int, index: Int, result: ScenarioResult)
+    /// The file did not load: one errored result stands for it.
+    case loadFailed(task: Int, result: ScenarioResult)
+    case done(task: Int)
+
+    public var line: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    public static func parse(_ line: Substring) -> WorkerMessage? {
+        try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// Runs scenario files in worker processes (the executable re-invoked in
+/// worker mode) so that nothing a scenario or a faulty app does can take
+/// the run down: a worker that traps, is killed by a signal or exceeds the
+/// per-scenario timeout costs only the scenario it was running — that one
+/// is reported as an error naming the signal or the timeout, and a fresh
+/// worker picks up the rest of the file.
+///
+/// Results come back per task in task order whatever the number of jobs.
+public final class WorkerPool {
+    public struct Configuration: Sendable {
+        /// The executable and arguments that start one worker.
+        public var command: URL
+        public var arguments: [String]
+        public var jobs: Int
+        /// Seconds one scenario may run before its worker is killed.
+        public var timeout: Double
+
+        public init(command: URL, arguments: [String], jobs: Int, timeout: Double) {
+            self.command = command
+            self.arguments = arguments
+            self.jobs = max(1, jobs)
+            self.timeout = timeout
+        }
+    }
+
+    /// What the pool tells its caller as tasks complete.
+    public var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
+    /// Checked between events; returning true stops the run (interrupt, fail-fast).
+    public var shouldStop: () -> Bool = { false }
+
+    private let configuration: Configuration
+    private let events = EventQueue()
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Runs every task; tasks not finished when the run stops come back
+    /// with their remaining scenarios marked skipped (`reason`).
+    public func run(_ tasks: [WorkerTask], stopReason: @escaping () -> String = { "interrupted" }) -> [FileResult] {
+        var progress = tasks.map { TaskProgress(task: $0) }
+        var queue = Array(tasks.indices)
+        var workers: [Worker] = []
+        var nextWorkerID = 0
+        let started = Date()
+
+        func spawn() -> Worker? {
+            nextWorkerID += 1
+            return Worker.launch(id: nextWorkerID, configuration: configuration, events: events)
+        }
+
+        while progress.contains(where: { !$0.isFinished }) {
+            if shouldStop() { break }
+            // Keep every worker busy.
+            while !queue.isEmpty, workers.filter({ $0.task == nil }).isEmpty, workers.count < configuration.jobs {
+                guard let worker = spawn() else { break }
+                workers.append(worker)
+            }
+            for worker in workers where worker.task == nil && worker.isAlive {
+                guard !queue.isEmpty else { break }
+                let index = queue.removeFirst()
+                worker.assign(progress[index].resumeTask, index: index)
+            }
+            if workers.isEmpty && !queue.isEmpty {
+                // Workers cannot even start: report instead of spinning.
+                for index in queue {
+                    progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
+                }
+                queue.removeAll()
+                continue
+            }
+
+            guard let event = events.next(timeout: 0.05) else {
+                for worker in workers where worker.isAlive {
+                    if let since = worker.scenarioStarted, Date().timeIntervalSince(since) > configuration.timeout {
+                        worker.kill(timedOut: true)
+                    }
+                }
+                continue
+            }
+            guard let worker = workers.first(where: { $0.id == event.worker }) else { continue }
+            switch event.kind {
+            case .message(let message):
+                guard let index = worker.taskIndex else { continue }
+                switch message {
+                case .loaded(_, let scenarios):
+                    progress[index].scenarios = scenarios
+                case .start(_, let scenario):
+                    worker.scenarioStarted = Date()
+                    worker.scenarioIndex = scenario
+                case .result(_, let scenario, let result):
+                    worker.scenarioStarted = nil
+                    worker.scenarioIndex = nil
+                    progress[index].results[scenario] = result
+                case .loadFailed(_, let result):
+                    progress[index].loadFailure = result
+                case .done:
+                    progress[index].isFinished = true
+                    worker.finishTask()
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                }
+            case .exited(let status, let signaled):
+                worker.isAlive = false
+                workers.removeAll { $0 === worker }
+                guard let index = worker.taskIndex, !progress[index].isFinished else { continue }
+                // The worker died mid-task: the scenario it was running is
+                // the culprit; the rest of the file goes to a new worker.
+                let reason = worker.timedOut
+                    ? "timeout: the scenario ran longer than \(Self.seconds(configuration.timeout)) (--timeout); its worker was killed"
+                    : Self.describeExit(status: status, signaled: signaled)
+                let details = worker.stderrTail
+                if let scenario = worker.scenarioIndex {
+                    progress[index].crash(scenario: scenario, kind: worker.timedOut ? "timeout" : "crash",
+                                          message: reason, details: details)
+                    progress[index].resumeFrom = scenario + 1
+                    if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
+                        progress[index].isFinished = true
+                        onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                    } else {
+                        queue.insert(index, at: 0)
+                    }
+                } else {
+                    progress[index].loadFailure = ScenarioResult(
+                        name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
+                        status: .errored, message: "the worker died while loading the file: \(reason)",
+                        details: details, kind: worker.timedOut ? "timeout" : "crash")
+                    progress[index].isFinished = true
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                }
+            case .stderr(let text):
+                worker.appendStderr(text)
+            }
+        }
+
+        for worker in workers { worker.terminate() }
+        let reason = stopReason()
+        var results: [FileResult] = []
+        for index in progress.indices {
+            if !progress[index].isFinished {
+                progress[index].skipRemaining(reason: reason)
+                onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+            }
+            results.append(progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+        }
+        return results
+    }
+
+    static func describeExit(status: Int32, signaled: Bool) -> String {
+        guard signaled else { return "the worker exited with status \(status) in the middle of the scenario" }
+        let names: [Int32: String] = [
+            SIGILL: "SIGILL: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
+            SIGTRAP: "SIGTRAP: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
+            SIGABRT: "SIGABRT: the process aborted (a C abort() or an uncaught error)",
+            SIGSEGV: "SIGSEGV: invalid memory access",
+            SIGBUS: "SIGBUS: invalid memory access",
+            SIGKILL: "SIGKILL: the worker was killed",
+            SIGTERM: "SIGTERM: the worker was terminated",
+            SIGFPE: "SIGFPE: arithmetic trap",
+        ]
+        return "crash: the worker was killed by signal \(status) (\(names[status] ?? "signal \(status)"))"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))s" : String(format: "%.1fs", value)
+    }
+}
+
+/// What the pool knows about one task so far.
+private struct TaskProgress {
+    let task: WorkerTask
+    var scenarios: [ScenarioListing]?
+    var results: [Int: ScenarioResult] = [:]
+    var loadFailure: ScenarioResult?
+    var resumeFrom = 0
+    var isFinished = false
+
+    init(task: WorkerTask) { self.task = task }
+
+    var resumeTask: WorkerTask {
+        var next = task
+        next.from = resumeFrom
+        return next
+    }
+
+    mutating func crash(scenario: Int, kind: String, message: String, details: String) {
+        guard let listing = scenarios?[scenario] else { return }
+        results[scenario] = ScenarioResult(
+            name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+            status: .errored, message: message, details: details, kind: kind)
+    }
+
+    mutating func fail(all message: String) {
+        loadFailure = ScenarioResult(name: "\(task.path) (load)", file: task.path, line: 0, status: .errored,
+                                     message: message, kind: "crash")
+        isFinished = true
+    }
+
+    mutating func skipRemaining(reason: String) {
+        if let scenarios {
+            for (index, listing) in scenarios.enumerated() where results[index] == nil {
+                results[index] = ScenarioRunner.notRun(listing, reason: reason)
+            }
+        } else if loadFailure == nil {
+            loadFailure = ScenarioResult(name: "\(task.path) (not run)", file: task.path, line: 0, status: .skipped,
+                                         message: "not run: \(reason)", kind: "interrupted")
+        }
+        isFinished = true
+    }
+
+    func fileResult(duration: Double) -> FileResult {
+        if let loadFailure { return FileResult(file: task.path, scenarios: [loadFailure], duration: 0) }
+        let ordered = (scenarios ?? []).indices.compactMap { results[$0] }
+        return FileResult(file: task.path, scenarios: ordered, duration: ordered.reduce(0) { $0 + $1.duration })
+    }
+}

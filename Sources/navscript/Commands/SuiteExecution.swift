@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// How a command executes a suite: in worker processes (the default — a
+/// crash or hang costs one scenario) or in this process (`--in-process`,
+/// for debugging and for measuring the runtime alone).
+struct SuiteExecution {
+    let suite: SuiteOptions
+    let options: RunOptions
+    let jobs: Int
+    let timeout: Double
+    let inProcess: Bool
+
+    /// Arguments that make a worker run with the same options.
+    var workerArguments: [String] {
+        var arguments = ["worker", "--instruction-budget", String(suite.instructionBudget),
+                         "--memory-limit", String(suite.memoryLimit)]
+        if let filter = suite.filter { arguments += ["--filter", filter] }
+        for tag in SuiteOptions.split(suite.tags) { arguments += ["--tags", tag] }
+        for tag in SuiteOptions.split(suite.excludeTags) { arguments += ["--exclude-tags", tag] }
+        if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
+        return arguments
+    }
+
+    static var executable: URL {
+        let proc = URL(fileURLWithPath: "/proc/self/exe")
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: proc.path) {
+            return URL(fileURLWithPath: resolved)
+        }
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
+    /// Runs `tasks` and returns one FileResult per task, in task order.
+    /// `onFile` sees them in task order too, as soon as all earlier ones are done.
+    func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: ScenarioDiscovery.Entry],
+                 stop: StopSignal, onFile: @escaping (FileResult) -> Void) throws -> [FileResult] {
+        if inProcess {
+            var results: [FileResult] = []
+            let filter = try ScenarioRunner.compileFilter(options.filter)
+            for task in tasks {
+                var taskOptions = options
+                taskOptions.faults = task.faults
+                let runner = ScenarioRunner(host: host, options: taskOptions)
+                guard let entry = entries[task.path] else { continue }
+                let result: FileResult
+                if stop.isSet {
+                    result = runner.runFile(entry, filter: filter, skipAll: true)
+                } else {
+                    result = runner.runFile(entry, filter: filter)
+                }
+                if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
+                    stop.set("--fail-fast stopped the run")
+                }
+                results.append(result)
+                onFile(result)
+            }
+            return results
+        }
+        let pool = WorkerPool(.init(command: Self.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
+        var buffered: [Int: FileResult] = [:]
+        var nextToReport = 0
+        let order = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1.id, $0) })
+        pool.onTaskFinished = { task, result in
+            guard let position = order[task.id] else { return }
+            buffered[position] = result
+            if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
+                stop.set("--fail-fast stopped the run")
+            }
+            while let ready = buffered[nextToReport] {
+                onFile(ready)
+                buffered[nextToReport] = nil
+                nextToReport += 1
+            }
+        }
+        pool.shouldStop = { stop.isSet }
+        return pool.run(tasks, stopReason: { stop.reason })
+    }
+}
+
+/// Set by SIGINT or fail-fast; read by the pool between events.
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reasonText: String?
+    private var source: DispatchSourceSignal?
+
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return reasonText != nil }
+    var reason: String { lock.lock(); defer { lock.unlock() }; return reasonText ?? "interrupted" }
+    var wasInterrupted: Bool { reason == "interrupted (SIGINT)" }
+
+    func set(_ reason: String) {
+        lock.lock()
+        if reasonText == nil { reasonText = reason }
+        lock.unlock()
+    }
+
+    /// Turns Ctrl-C into a stop request instead of killing the process, so
+    /// the report is still written.
+    func catchInterrupt() {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [weak self] in self?.set("interrupted (SIGINT)") }
+        source.resume()
+        self.source = source
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import NavScript
+
+/// `navscript worker`: the process a parallel run starts per job. Not for
+/// people: it reads tasks on stdin and answers in JSON lines.
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run scenario files for a parent navscript process (internal).",
+        shouldDisplay: false
+    )
+
+    @OptionGroup var suite: SuiteOptions
+    @Flag var shuffle = false
+    @Option var seed: UInt64 = 0
+
+    func run() throws {
+        let worker = ScenarioWorker(host: try suite.makeHost(), options: suite.runOptions(shuffle: shuffle, seed: seed))
+        do { try worker.serve() } catch { throw ValidationError(error.description) }
+    }
+}
