@@ -64,7 +64,8 @@ enum AssertionBindings {
             let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 3) } ?? defaultEntry
             let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: "error")
             try app.settle()
-            world.record("expect_error(\"\(input)\", via \(entry)) → \(outcome.status) \(outcome.error ?? "")", at: world.host.name)
+            world.record("expect_error(\"\(input)\", via \(entry)) → \(outcome.status) \(outcome.error ?? "")",
+                         at: world.location ?? world.host.name)
             guard outcome.status == "error", outcome.error == kind else {
                 return ExpectationFailure(
                     "\(input) via \(entry) gave \(outcome), expected error \(kind)",
@@ -104,6 +105,7 @@ enum AssertionBindings {
                                _ check: @escaping (LuaCall, any ScenarioApp, ScenarioWorld) throws -> ExpectationFailure?) {
         BindingSupport.define(state, session, name) { call, session in
             let world = try session.requireWorld(call)
+            world.location = session.location(of: call)
             let app = try world.ensureApp(at: session.location(of: call))
             if let failure = try check(call, app, world) { throw BindingError.failure(failure) }
             return []

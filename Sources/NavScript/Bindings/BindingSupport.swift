@@ -97,13 +97,22 @@ enum BindingSupport {
     /// A link as `deep_link` accepts it: a URL string, or a table (a push
     /// payload, or an activity when it has `activity_type`).
     static func linkInput(_ value: LuaValue, call: LuaCall, position: Int) throws -> (EntryInput, defaultEntry: EntryPoint) {
+        if case .string = value {} else if case .table = value {} else {
+            throw call.typeError(position, expected: "string or table")
+        }
+        return try linkInput(value) { call.argumentError(position, $0) }
+    }
+
+    /// A URL string, or a table: an activity when it has `activity_type`
+    /// (default entry `spotlight`), else a push payload (default `push`).
+    static func linkInput(_ value: LuaValue, invalid: (String) -> Error) throws -> (EntryInput, defaultEntry: EntryPoint) {
         switch value {
         case .string(let url): return (.url(url.string), .scheme)
         case .table(let table):
             var fields: [String: String] = [:]
             for (key, value) in table.pairs {
                 guard let key = key.stringValue, let text = value.stringValue ?? value.intValue.map(String.init) else {
-                    throw call.argumentError(position, "link table keys and values must be strings")
+                    throw invalid("link table keys and values must be strings or integers")
                 }
                 fields[key] = text
             }
@@ -112,7 +121,7 @@ enum BindingSupport {
             }
             return (.payload(fields), .push)
         default:
-            throw call.typeError(position, expected: "string or table")
+            throw invalid("a link is a URL string or a table, got \(value.typeName)")
         }
     }
 

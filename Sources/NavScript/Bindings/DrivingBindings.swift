@@ -11,7 +11,11 @@ enum DrivingBindings {
             let world = try session.requireWorld(call)
             let options = try call.optionalTable(1) ?? LuaTable()
             let request = try launchRequest(options) { call.argumentError(1, $0) }
-            try world.launch(request, at: session.location(of: call))
+            do {
+                try world.launch(request, at: session.location(of: call))
+            } catch {
+                throw BindingError.error("\(error)")
+            }
             return []
         }
         action(state, session, "tap") { call in
@@ -102,11 +106,10 @@ enum DrivingBindings {
             case ("url", .nil), ("via", .nil): continue
             case ("url", .string(let url)):
                 request.link = .url(url.string)
-            case ("url", .table(let table)):
-                request.link = .payload(Dictionary(table.pairs.compactMap { pair in
-                    pair.key.stringValue.flatMap { key in pair.value.stringValue.map { (key, $0) } }
-                }, uniquingKeysWith: { first, _ in first }))
-                if options["via"].isNil { request.via = .push }
+            case ("url", .table):
+                let (input, entry) = try BindingSupport.linkInput(value, invalid: invalid)
+                request.link = input
+                if options["via"].isNil { request.via = entry }
             case ("via", .string(let name)):
                 guard let entry = EntryPoint(rawValue: name.string) else {
                     throw invalid("unknown entry point '\(name.string)'; expected one of: "

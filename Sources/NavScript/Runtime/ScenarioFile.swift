@@ -150,6 +150,11 @@ final class ScenarioFile {
         }
         result.timeline = world.timeline
         result.output = world.output
+        if !session.loadOutput.isEmpty {
+            // Printed at the file's top level: shown with its first scenario.
+            result.output = "(printed while the file loaded)\n" + session.loadOutput + result.output
+            session.loadOutput = ""
+        }
         result.duration = Date().timeIntervalSince(started)
         return result
     }

@@ -10,6 +10,8 @@ final class ScenarioWorld {
     private(set) var launchRequest = LaunchRequest()
     private(set) var timeline: [String] = []
     var output = ""
+    /// Where the binding currently running was called from.
+    var location: String?
 
     init(host: any ScenarioHost, faults: [String]) {
         self.host = host
