@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependency direction (DESIGN.md §2): navscript → {NavScript, ShopApp};
+// Dependency direction (DESIGN.md §2): navscript → {NavScript, ShopApp} (through ShopHost);
 // {NavScript, ShopApp} → NavigationCore. NavScript never imports ShopApp, so
 // any team's headless core can be plugged in through its host protocol.
 let package = Package(
@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavScript", targets: ["NavScript"]),
         .library(name: "ShopApp", targets: ["ShopApp"]),
+        .library(name: "ShopHost", targets: ["ShopHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,10 +31,13 @@ let package = Package(
             resources: [.copy("Resources/routes.json")]
         ),
         .target(name: "NavScript", dependencies: ["CLua", "NavigationCore"]),
+        // The one place ShopApp meets the scenario language (the composition
+        // root's adapter), shared by the CLI and the benchmarks.
+        .target(name: "ShopHost", dependencies: ["NavScript", "ShopApp"]),
         .executableTarget(
             name: "navscript",
             dependencies: [
-                "NavScript", "ShopApp",
+                "NavScript", "ShopHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShopHost
 
 /// `navscript graph`: the flow graph as Graphviz DOT (`navscript graph | dot -Tpng`).
 struct GraphCommand: ParsableCommand {

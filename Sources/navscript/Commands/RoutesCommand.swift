@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShopHost
 import NavigationCore
 
 /// `navscript routes`: the route table and its URL vocabulary, so scenario

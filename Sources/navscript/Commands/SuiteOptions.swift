@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import ShopHost
 
 /// The options every command that reads a suite shares.
 struct SuiteOptions: ParsableArguments {

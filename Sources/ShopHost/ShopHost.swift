@@ -4,25 +4,26 @@ import ShopApp
 
 /// Plugs ShopApp into the scenario language. This is the only place the
 /// two meet: NavScript knows the host protocols, ShopApp knows nothing of Lua.
-struct ShopHost: ScenarioHost {
-    let engine: RoutingEngine
+public struct ShopHost: ScenarioHost {
+    public let engine: RoutingEngine
     /// Faults switched on for every launch (`--fault`).
-    let runFaults: Set<Fault>
+    public let runFaults: Set<Fault>
 
-    init(faults: [String] = []) throws {
+    /// `faults` are switched on in every launch (`--fault`); unknown names throw.
+    public init(faults: [String] = []) throws {
         engine = try ShopApplication.loadEngine()
         runFaults = try Self.parse(faults)
     }
 
-    var name: String { "ShopApp" }
+    public var name: String { "ShopApp" }
 
-    var launchOptionNames: [String] {
+    public var launchOptionNames: [String] {
         ["logged_in", "first_launch", "experiment", "two_factor", "payment_method", "url", "via"]
     }
 
-    var faults: [HostFault] { Fault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
+    public var faults: [HostFault] { Fault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
 
-    static func parse(_ names: [String]) throws(HostError) -> Set<Fault> {
+    public static func parse(_ names: [String]) throws(HostError) -> Set<Fault> {
         var faults: Set<Fault> = []
         for name in names {
             guard let fault = Fault(rawValue: name) else {
@@ -34,7 +35,7 @@ struct ShopHost: ScenarioHost {
         return faults
     }
 
-    func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+    public func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
         var options = LaunchOptions(faults: runFaults.union(try Self.parse(request.faults)))
         for (key, value) in request.options.sorted(by: { $0.key < $1.key }) {
             switch (key, value) {
@@ -66,7 +67,7 @@ struct ShopHost: ScenarioHost {
         }
     }
 
-    func input(for url: String, via entry: EntryPoint) -> EntryInput {
+    public func input(for url: String, via entry: EntryPoint) -> EntryInput {
         let prefix = "shop://"
         guard url.lowercased().hasPrefix(prefix) else { return .url(url) }
         let path = String(url.dropFirst(prefix.count))
@@ -78,7 +79,7 @@ struct ShopHost: ScenarioHost {
         }
     }
 
-    func flowGraph() -> String {
+    public func flowGraph() -> String {
         FlowGraph(manifest: engine.manifest).dot()
     }
 }
