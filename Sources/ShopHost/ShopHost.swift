@@ -99,9 +99,7 @@ final class ShopAppDriver: ScenarioApp {
             case .backSwipe(let cancel, let animated): try app.backSwipe(cancel: cancel, animated: animated)
             case .dismiss: try app.dismiss()
             case .deepLink(let input, let entry):
-                let outcome = app.deepLink(input, via: entry)
-                return LinkOutcome(status: outcome.status, destination: outcome.destination,
-                                   precondition: outcome.precondition, error: outcome.error, message: outcome.message)
+                return app.deepLink(input, via: entry)
             case .login(let cancel): try app.login(cancel: cancel)
             case .logout: app.logout()
             case .expireSession: app.expireSession()

@@ -26,7 +26,7 @@ extension ShopApplication {
     var eventTexts: [String] { log.texts }
 
     @discardableResult
-    func link(_ url: String, via entry: EntryPoint = .scheme) throws -> DeepLinkOutcome {
+    func link(_ url: String, via entry: EntryPoint = .scheme) throws -> LinkOutcome {
         let outcome = deepLink(.url(url), via: entry)
         try settle()
         return outcome

@@ -104,32 +104,6 @@ public enum AppAction: Hashable, Sendable {
     case expireSession
 }
 
-/// What became of a delivered link (the value `deep_link` returns).
-public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
-    public var status: String
-    public var destination: String?
-    public var precondition: String?
-    public var error: String?
-    public var message: String?
-
-    public init(status: String, destination: String? = nil, precondition: String? = nil,
-                error: String? = nil, message: String? = nil) {
-        self.status = status
-        self.destination = destination
-        self.precondition = precondition
-        self.error = error
-        self.message = message
-    }
-
-    public var description: String {
-        var parts = ["status=\(status)"]
-        if let destination { parts.append("destination=\(destination)") }
-        if let precondition { parts.append("precondition=\(precondition)") }
-        if let error { parts.append("error=\(error)") }
-        return "{ " + parts.joined(separator: ", ") + " }"
-    }
-}
-
 /// A host refused an action: the message says what was wrong and what is
 /// possible instead; scenarios report it at the calling line.
 public struct HostError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -100,7 +100,7 @@ public final class ShopApplication {
 
     /// Delivers a link through an entry point. The app is not settled.
     @discardableResult
-    public func deepLink(_ input: EntryInput, via entry: EntryPoint = .scheme) -> DeepLinkOutcome {
+    public func deepLink(_ input: EntryInput, via entry: EntryPoint = .scheme) -> LinkOutcome {
         log.beginStep("deep_link \(input) via \(entry)")
         return router.deliver(input, via: entry)
     }

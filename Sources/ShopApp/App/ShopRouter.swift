@@ -38,11 +38,11 @@ final class ShopRouter {
     // MARK: - External door
 
     @discardableResult
-    func deliver(_ input: EntryInput, via entry: EntryPoint) -> DeepLinkOutcome {
+    func deliver(_ input: EntryInput, via entry: EntryPoint) -> LinkOutcome {
         guard isRootReady else {
             stash.append((input, entry))
             env.log.record(.note("stash \(entry) \(input)"))
-            return DeepLinkOutcome(status: "stashed")
+            return LinkOutcome(status: "stashed")
         }
         if entry == .push && env.has(.pushOwnVocabulary) { return deliverWithOwnPushParser(input) }
         if entry == .widget && env.has(.forceUnwrapCrash), case .url(let url) = input,
@@ -58,10 +58,10 @@ final class ShopRouter {
                 return route(try engine.request(for: try engine.adapter.link(for: input, via: entry)), source: .external)
             } catch {
                 env.log.record(.reject(kind: error.kind, input: input.description))
-                return DeepLinkOutcome(.rejected(error))
+                return LinkOutcome(.rejected(error))
             }
         }
-        return DeepLinkOutcome(dispatcher.deliver(input, via: entry))
+        return LinkOutcome(dispatcher.deliver(input, via: entry))
     }
 
     // MARK: - In-app door
@@ -71,23 +71,23 @@ final class ShopRouter {
         _ = route(request, source: .internal)
     }
 
-    private func route(_ request: RouteRequest, source: RouteSource) -> DeepLinkOutcome {
+    private func route(_ request: RouteRequest, source: RouteSource) -> LinkOutcome {
         guard env.has(.unserializedDispatch) || env.has(.cachedDestination), let root else {
-            return DeepLinkOutcome(dispatcher.dispatch(request, source: source))
+            return LinkOutcome(dispatcher.dispatch(request, source: source))
         }
         let resolution: RouteResolution
         do {
             resolution = try engine.resolve(request: request, context: context())
         } catch {
             env.log.record(.reject(kind: error.kind, input: request.description))
-            return DeepLinkOutcome(.rejected(error))
+            return LinkOutcome(.rejected(error))
         }
         switch resolution {
         case .proceed(let target) where env.has(.unserializedDispatch):
             // The bug: no queue — this runs even while another link is mid-flight.
             env.log.record(.resolveProceed(request))
             root.execute(target, source: source) {}
-            return DeepLinkOutcome(.proceed(target))
+            return LinkOutcome(.proceed(target))
         case .gated(let precondition, let resume) where env.has(.cachedDestination):
             // The bug: the destination is computed now and replayed after the
             // gate, so a second precondition is never evaluated.
@@ -102,9 +102,9 @@ final class ShopRouter {
                 env.log.record(.resume(resume))
                 root.execute(cached, source: source) {}
             }
-            return DeepLinkOutcome(.gated(precondition, resume: resume))
+            return LinkOutcome(.gated(precondition, resume: resume))
         default:
-            return DeepLinkOutcome(dispatcher.dispatch(request, source: source))
+            return LinkOutcome(dispatcher.dispatch(request, source: source))
         }
     }
 
@@ -112,33 +112,33 @@ final class ShopRouter {
 
     /// The push handler that predates the engine: it knows one payload
     /// shape, `route = "product/<id>"`, and nothing else.
-    private func deliverWithOwnPushParser(_ input: EntryInput) -> DeepLinkOutcome {
+    private func deliverWithOwnPushParser(_ input: EntryInput) -> LinkOutcome {
         env.log.record(.deliver(.push, input.description))
         guard case .payload(let payload) = input, let route = payload["route"], route.hasPrefix("product/") else {
             let error = RouteError.unknownRoute(input: input.description)
             env.log.record(.reject(kind: error.kind, input: input.description))
-            return DeepLinkOutcome(.rejected(error))
+            return LinkOutcome(.rejected(error))
         }
         let id = String(route.dropFirst("product/".count))
-        return DeepLinkOutcome(dispatcher.dispatch(RouteRequest("product", params: ["id": id]), source: .external))
+        return LinkOutcome(dispatcher.dispatch(RouteRequest("product", params: ["id": id]), source: .external))
     }
 
     /// The universal-link handler that builds its own context and assumes
     /// the user is signed in.
-    private func deliverSkippingGate(_ input: EntryInput) -> DeepLinkOutcome {
+    private func deliverSkippingGate(_ input: EntryInput) -> LinkOutcome {
         env.log.record(.deliver(.universal, input.description))
         let everything = RouteContext(satisfied: Set(engine.manifest.preconditions))
         do {
             let request = try engine.request(for: try engine.adapter.link(for: input, via: .universal))
             guard case .proceed(let target) = try engine.resolve(request: request, context: everything), let root else {
-                return DeepLinkOutcome(status: "error", error: "internal")
+                return LinkOutcome(status: "error", error: "internal")
             }
             env.log.record(.resolveProceed(request))
             root.execute(target, source: .external) {}
-            return DeepLinkOutcome(.proceed(target))
+            return LinkOutcome(.proceed(target))
         } catch {
             env.log.record(.reject(kind: error.kind, input: input.description))
-            return DeepLinkOutcome(.rejected(error))
+            return LinkOutcome(.rejected(error))
         }
     }
 }

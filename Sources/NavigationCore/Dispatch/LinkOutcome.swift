@@ -1,7 +1,6 @@
-import NavigationCore
-
-/// What became of one delivered link, in the shape scenarios assert on.
-public struct DeepLinkOutcome: Hashable, Sendable, CustomStringConvertible {
+/// What became of one delivered link, as data an app hands back to whoever
+/// delivered it (a test, the scenario language's `deep_link`).
+public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
     /// `proceed`, `gated`, `error`, `queued` (another link is executing) or
     /// `stashed` (cold start: waiting for the root).
     public var status: String
@@ -20,7 +19,7 @@ public struct DeepLinkOutcome: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    init(_ outcome: RouteDispatcher.Outcome) {
+    public init(_ outcome: RouteDispatcher.Outcome) {
         switch outcome {
         case .proceed(let target):
             self.init(status: "proceed", destination: target.leaf?.id.rawValue)
@@ -36,11 +35,12 @@ public struct DeepLinkOutcome: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `{ status=gated, destination=cart, precondition=auth }`
     public var description: String {
-        var parts = [status]
-        if let destination { parts.append(destination) }
+        var parts = ["status=\(status)"]
+        if let destination { parts.append("destination=\(destination)") }
         if let precondition { parts.append("precondition=\(precondition)") }
         if let error { parts.append("error=\(error)") }
-        return parts.joined(separator: " ")
+        return "{ " + parts.joined(separator: ", ") + " }"
     }
 }
