@@ -22,15 +22,20 @@ enum Main {
     /// Parses and runs, mapping every usage error to exit status 2
     /// (swift-argument-parser's default is 64) so CI sees the documented codes.
     static func main() {
+        var command: ParsableCommand?
         do {
-            var command = try NavScriptCommand.parseAsRoot()
-            try command.run()
+            command = try NavScriptCommand.parseAsRoot()
+            try command?.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {
             let code = NavScriptCommand.exitCode(for: error)
             if code == .success { NavScriptCommand.exit(withError: error) }
-            let message = NavScriptCommand.fullMessage(for: error)
+            // Errors found while running name the subcommand's usage, not the root's.
+            var message = NavScriptCommand.fullMessage(for: error)
+            if let command, let name = type(of: command).configuration.commandName {
+                message = "Error: \(NavScriptCommand.message(for: error))\nSee 'navscript \(name) --help'."
+            }
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }

@@ -84,7 +84,8 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notFound(let path): return "no such file or folder: \(path)"
+        case .notFound(let path):
+            return "no such file or folder: \(path) (run from the folder that holds the suite, or pass the suite's path)"
         case .notLua(let path): return "\(path) is not a .lua scenario file"
         }
     }

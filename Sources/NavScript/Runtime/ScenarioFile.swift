@@ -200,12 +200,12 @@ struct ScenarioProblem: Error {
                 self.init(status: .errored, kind: "budget",
                           message: "instruction budget exceeded\(suffix): the scenario may loop forever; "
                               + "raise the limit with --instruction-budget if it is legitimately long",
-                          details: error.message + "\n" + (error.traceback ?? ""))
+                          details: error.traceback ?? "")
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
                 self.init(status: .errored, kind: "memory",
                           message: "memory limit exceeded\(suffix): the scenario allocates without bound; "
                               + "raise the limit with --memory-limit if it legitimately needs more",
-                          details: error.message + "\n" + (error.traceback ?? ""))
+                          details: error.traceback ?? "")
             } else {
                 self.init(status: .errored, kind: "lua_error", message: error.message + suffix,
                           details: error.traceback ?? "")
