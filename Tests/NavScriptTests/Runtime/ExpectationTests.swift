@@ -1,0 +1,132 @@
+import Testing
+@testable import NavScript
+
+@Suite("Expectation")
+struct ExpectationTests {
+    @Test func stackMatchesIdsAndLabels() {
+        #expect(Expectation.stack(["home", "product"], actual: ["home", "product:p1004"], tab: "home") == nil)
+        #expect(Expectation.stack(["home", "product:p1004"], actual: ["home", "product:p1004"], tab: "home") == nil)
+    }
+
+    @Test func stackMismatchShowsASideBySideDiff() throws {
+        let failure = try #require(Expectation.stack(["home", "cart"], actual: ["home"], tab: "home"))
+        #expect(failure.message == #"stack of tab 'home' is { "home" }, expected { "home", "cart" }"#)
+        #expect(failure.details.contains("✗ cart"))
+        #expect(!failure.details.contains("✗ home"))
+    }
+
+    @Test func stackWithOtherParamsFails() {
+        #expect(Expectation.stack(["product:p1"], actual: ["product:p2"], tab: "home") != nil)
+        #expect(Expectation.stack(["prod"], actual: ["product:p2"], tab: "home") != nil)
+    }
+
+    @Test func eventsAreAnOrderedSubsequenceMatchedByLeadingWords() {
+        let events = ["deliver scheme shop://cart", "gate auth cart", "session-commit", "resume cart"]
+        #expect(Expectation.events(["gate auth", "session-commit", "resume cart"], actual: events) == nil)
+        #expect(Expectation.events(["gate"], actual: events) == nil)
+        #expect(Expectation.events(["gat"], actual: events) != nil, "a leading word must match whole words")
+    }
+
+    @Test func outOfOrderEventsAreReportedAsHappeningEarlier() throws {
+        let events = ["resume cart", "session-commit"]
+        let failure = try #require(Expectation.events(["session-commit", "resume cart"], actual: events))
+        #expect(failure.message == "event 'resume cart' not found after 'session-commit'")
+        #expect(failure.details.contains("did happen, but earlier (event #1)"))
+        #expect(failure.details.contains("(none)"))
+    }
+
+    @Test func coordinatorsCompareAsSets() throws {
+        #expect(Expectation.coordinators(["app/b", "app"], actual: ["app", "app/b"]) == nil)
+        let failure = try #require(Expectation.coordinators(["app", "app/x"], actual: ["app", "app/y"]))
+        #expect(failure.details.contains(#"missing (expected alive): { "app/x" }"#))
+        #expect(failure.details.contains(#"unexpected (still alive): { "app/y" }"#))
+    }
+
+    @Test func leaksAreListed() throws {
+        #expect(Expectation.noLeaks([]) == nil)
+        let failure = try #require(Expectation.noLeaks(["a", "b"]))
+        #expect(failure.message == "2 objects leaked")
+        #expect(failure.details == "  leaked: a\n  leaked: b")
+    }
+
+    @Test func equalTreatsNothingAsAMismatch() {
+        #expect(Expectation.equal("the screen", expected: "home", actual: nil)?.message == "the screen is nothing, expected 'home'")
+        #expect(Expectation.equal("the screen", expected: "order", actual: "order:42") == nil)
+    }
+
+    @Test func sameOutcomeDiffsEveryDifferingEntryAgainstTheFirst() throws {
+        #expect(Expectation.sameOutcome(url: "u", observations: [("scheme", ["a"]), ("push", ["a"])]) == nil)
+        let failure = try #require(Expectation.sameOutcome(url: "shop://p/1", observations: [
+            ("scheme", ["status=proceed", "tab home"]), ("push", ["status=error", "tab home"]), ("widget", ["status=proceed", "tab home"]),
+        ]))
+        #expect(failure.message == "shop://p/1 does not give the same outcome through scheme and push")
+        #expect(failure.details.contains("  - scheme: status=proceed\n  + push: status=error"))
+        #expect(!failure.details.contains("widget"))
+    }
+}
+
+@Suite("Shard")
+struct ShardTests {
+    @Test(arguments: ["0/2", "3/2", "1/0", "a/b", "1", "1/2/3"])
+    func rejectsMalformedSpecs(_ text: String) {
+        #expect(Shard(text) == nil)
+    }
+
+    @Test func everyFileLandsInExactlyOneShard() {
+        let files = (0..<23).map { (path: "f\($0).lua", scenarios: ($0 * 7) % 11) }
+        for count in 1...6 {
+            let shards = Shard.partition(files, count: count)
+            #expect(shards.count == count)
+            let all = shards.flatMap { $0 }
+            #expect(all.count == files.count)
+            #expect(Set(all) == Set(files.map(\.path)))
+        }
+    }
+
+    @Test func shardsAreBalancedByScenarioCount() {
+        let files = [("a", 10), ("b", 9), ("c", 5), ("d", 4), ("e", 1), ("f", 1)].map { (path: $0.0, scenarios: $0.1) }
+        let shards = Shard.partition(files, count: 2)
+        let weights = shards.map { $0.reduce(0) { total, path in total + files.first { $0.path == path }!.scenarios } }
+        #expect(abs(weights[0] - weights[1]) <= 1, "\(weights)")
+    }
+
+    @Test func selectionKeepsOriginalOrderAndIsStable() throws {
+        let entries = ["z.lua", "a.lua", "m.lua", "b.lua"]
+        let shard = try #require(Shard("2/2"))
+        let first = shard.select(entries, path: { $0 }, scenarios: { _ in 3 })
+        #expect(first == shard.select(entries, path: { $0 }, scenarios: { _ in 3 }))
+        #expect(first == entries.filter(first.contains))
+    }
+}
+
+@Suite("Worker protocol")
+struct WorkerMessageTests {
+    @Test func messagesRoundTripThroughOneLine() throws {
+        let result = ScenarioResult(name: "n \"q\"\nx", file: "f.lua", line: 3, status: .failed, message: "m",
+                                    details: "d", kind: "expectation", timeline: ["t"], output: "o", duration: 0.25)
+        let messages: [WorkerMessage] = [
+            .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
+            .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
+            .loadFailed(task: 2, result: result),
+        ]
+        for message in messages {
+            let line = message.line
+            #expect(line.hasSuffix("\n"))
+            #expect(line.dropLast().contains("\n") == false)
+            #expect(WorkerMessage.parse(line.dropLast()) == message)
+        }
+        #expect(WorkerMessage.parse("not json") == nil)
+    }
+
+    @Test func aSeedReplaysTheSameSequence() {
+        var a = SeededGenerator(seed: 7), b = SeededGenerator(seed: 7), c = SeededGenerator(seed: 8)
+        let first = (0..<5).map { _ in a.next() }
+        #expect(first == (0..<5).map { _ in b.next() })
+        #expect(first != (0..<5).map { _ in c.next() })
+    }
+
+    @Test func stableHashDoesNotDependOnTheProcess() {
+        #expect(ScenarioRunner.stableHash("") == 0xcbf2_9ce4_8422_2325)
+        #expect(ScenarioRunner.stableHash("a") == 0xaf63_dc4c_8601_ec8c)
+    }
+}
