@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// A scenario that crashes or hangs the app costs only that scenario: the
+/// run goes on, the report is complete, the exit status is 1.
+@Suite("run: crash and hang isolation")
+struct CrashIsolationTests {
+    static let fatal = #"""
+        scenario("before", function()
+          expect_screen("home")
+        end)
+
+        scenario("a widget link with a bad order id crashes the app", function()
+          deep_link("shop://orders/abc", { via = "widget" })
+        end)
+
+        scenario("two-factor deadlocks the main thread", { launch = { two_factor = true } }, function()
+          deep_link("shop://orders/42")
+          tap("submit")
+          tap("submit")
+        end)
+
+        scenario("after", function()
+          tap("product", "p1")
+          expect_stack{ "home", "product:p1" }
+        end)
+        """#
+
+    @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {
+        let fixture = try Fixture(["suite/fatal.lua": Self.fatal, "suite/other.lua": #"scenario("other file", function() end)"#])
+        let (output, junit) = try fixture.runWithJUnit([
+            "--fault", "force-unwrap-crash", "--fault", "main-thread-deadlock", "--timeout", "1", "suite",
+        ])
+        #expect(output.status == 1, "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("3 passed, 0 failed, 2 errors, 0 skipped") == true, "\(output)")
+        let crash = junit.testcase("a widget link with a bad order id crashes the app")?.child("error")
+        #expect(crash?["type"] == "crash", "\(junit.raw)")
+        #expect(crash?["message"]?.contains("signal") == true, "the signal is named\n\(junit.raw)")
+        #expect(crash?.text.contains("Fatal error") == true, "the trap's own message is kept\n\(junit.raw)")
+        let hang = junit.testcase("two-factor deadlocks the main thread")?.child("error")
+        #expect(hang?["type"] == "timeout", "\(junit.raw)")
+        #expect(hang?["message"]?.contains("--timeout") == true, "\(junit.raw)")
+        #expect(junit.outcome("before") == "passed")
+        #expect(junit.outcome("after") == "passed", "a fresh worker picks up the rest of the file")
+        #expect(junit.outcome("other file") == "passed")
+        XMLLint.expectValid(fixture.url("report.xml"))
+
+        // Without the faults, nothing crashes.
+        let clean = try fixture.run(["run", "--filter", "crashes", "suite"])
+        #expect(clean.status == 0, "\(clean)")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// The whole console report for a fixed suite and seed, compared with a
+/// golden copy (durations masked). The golden copy lives in
+/// GoldenConsoleReport.swift; after an intended change of the report,
+/// regenerate it with
+///
+///     NAVSCRIPT_UPDATE_GOLDEN=1 swift test --filter navscriptTests.GoldenReportTests
+///
+/// then review the diff and rebuild.
+@Suite("run: golden console report")
+struct GoldenReportTests {
+    static let files: [String: String] = [
+        "suite/checkout.lua": #"""
+            describe("checkout", function()
+              before_each(function()
+                launch{ logged_in = true }
+              end)
+
+              scenario("opens over the cart", function()
+                deep_link("shop://checkout")
+                expect_modal("checkout_address")
+                expect_stack("home", { "home", "cart" })
+              end)
+
+              scenario("walks to the confirmation step", function()
+                deep_link("shop://checkout")
+                tap("continue")
+                tap("continue")
+                expect_screen("checkout_payment")
+              end)
+
+              pending("pays with a gift card")
+            end)
+            """#,
+        "suite/browse.lua": #"""
+            scenario.each({
+              { id = "p1" },
+              { id = "p1004" },
+            }, "product $id opens on the home stack", function(row)
+              tap("product", row.id)
+              expect_stack{ "home", "product:" .. row.id }
+            end)
+
+            scenario("a scripting mistake is an error", function()
+              tap("category", "shoes")
+              local missing = nil
+              missing.field = 1
+            end)
+
+            scenario("reviews are one tap away", function()
+              tap("product", "p7")
+              tap("reviews")
+              print("on", screen())
+              expect_events{ "push reviews:p7" }
+            end)
+            """#,
+        "suite/orders.lua": #"""
+            scenario("an order signed out asks to sign in", function()
+              select_tab("orders")
+              tap("order", { id = 42 })
+              expect_modal("login")
+              login{}
+              expect_stack{ "orders", "order:42" }
+            end)
+            """#,
+    ]
+
+    static let arguments = ["run", "--shuffle", "--seed", "3", "suite"]
+
+    @Test func consoleReportMatchesTheGoldenCopy() throws {
+        let fixture = try Fixture(Self.files)
+        let output = try fixture.run(Self.arguments)
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stderr.isEmpty, "\(output)")
+        let report = CLI.maskDurations(output.stdout)
+
+        if ProcessInfo.processInfo.environment["NAVSCRIPT_UPDATE_GOLDEN"] == "1" {
+            try GoldenFile.write(report)
+            Issue.record("golden report regenerated at \(GoldenFile.url.path): review the diff, rebuild, and run again without NAVSCRIPT_UPDATE_GOLDEN")
+            return
+        }
+        let golden = GoldenConsoleReport.text
+        if report != golden {
+            Issue.record("""
+                the console report differs from the golden copy (GoldenConsoleReport.swift); \
+                if the change is intended, regenerate with NAVSCRIPT_UPDATE_GOLDEN=1.
+                \(GoldenFile.diff(expected: golden, actual: report))
+                --- actual ---
+                \(report)
+                """)
+        }
+        // The properties the golden copy is about, so they are checked even right after a regeneration.
+        #expect(report.contains("seed: 3\n"))
+        #expect(report.contains("X.XXXs"))
+    }
+
+    /// The same seed gives the same report, whatever the number of worker processes.
+    @Test func theSameSeedGivesTheSameReportWithAnyNumberOfJobs() throws {
+        let fixture = try Fixture(Self.files)
+        let first = CLI.maskDurations(try fixture.run(Self.arguments).stdout)
+        let second = CLI.maskDurations(try fixture.run(Self.arguments).stdout)
+        let oneJob = CLI.maskDurations(try fixture.run(Self.arguments + ["--jobs", "1"]).stdout)
+        let threeJobs = CLI.maskDurations(try fixture.run(Self.arguments + ["--jobs", "3"]).stdout)
+        #expect(first.contains("seed: 3\n") && first.contains(" passed, "), "\(first)")
+        #expect(first == second)
+        #expect(oneJob == first, "--jobs 1\n\(oneJob)")
+        #expect(threeJobs == first, "--jobs 3\n\(threeJobs)")
+    }
+}
+
+/// Reads and rewrites GoldenConsoleReport.swift, the golden copy as a Swift
+/// raw string (a plain file in the test folder would need Package.swift to
+/// exclude it).
+enum GoldenFile {
+    static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("GoldenConsoleReport.swift")
+
+    static func write(_ report: String) throws {
+        precondition(!report.contains("\"\"\"#"), "the report cannot be embedded in a raw string literal")
+        let source = """
+            // Generated by GoldenReportTests (NAVSCRIPT_UPDATE_GOLDEN=1): the console
+            // report of `navscript \(GoldenReportTests.arguments.joined(separator: " "))` on the
+            // fixture suite, NO_COLOR, durations masked. Review diffs to this file.
+
+            enum GoldenConsoleReport {
+                static let text = #\"\"\"
+            \(report)
+            \"\"\"#
+            }
+
+            """
+        try Data(source.utf8).write(to: url)
+    }
+
+    /// The first differing lines, for the failure message.
+    static func diff(expected: String, actual: String) -> String {
+        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines: [String] = []
+        for index in 0..<max(e.count, a.count) {
+            let left = index < e.count ? String(e[index]) : "<none>"
+            let right = index < a.count ? String(a[index]) : "<none>"
+            if left != right {
+                lines.append("line \(index + 1):\n  golden: \(left.debugDescription)\n  actual: \(right.debugDescription)")
+            }
+            if lines.count == 5 { break }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

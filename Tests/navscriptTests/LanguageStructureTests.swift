@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+/// The structural half of the scenario language, end to end: `describe`,
+/// hooks, `pending`, data-driven scenarios, unique full names.
+@Suite("language: describe, hooks, pending, scenario.each, names")
+struct LanguageStructureTests {
+    static let hooks = #"""
+        describe("outer", function()
+          before_each(function() print("before outer") end)
+          after_each(function() print("after outer") end)
+
+          describe("inner", function()
+            before_each(function() print("before inner") end)
+            after_each(function() print("after inner") end)
+
+            scenario("fails in the body", function() -- @fails
+              print("body")
+              expect_screen("cart")
+              print("not reached")
+            end)
+
+            scenario("errors in the body", function()
+              error("kaboom")
+            end)
+          end)
+
+          scenario("passes", function()
+            print("outer body")
+          end)
+        end)
+
+        scenario("top level, no hooks", function()
+          print("alone")
+        end)
+        """#
+
+    @Test func hooksNestOutsideInAndAfterEachRunsAfterAFailureAndAnError() throws {
+        let fixture = try Fixture(["suite/hooks.lua": Self.hooks])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        func printed(_ name: String) -> [String] {
+            let text = junit.testcase(name)?.child("system-out")?.text ?? ""
+            guard let range = text.range(of: "output:\n") else { return [] }
+            return text[range.upperBound...].split(separator: "\n").map(String.init)
+        }
+        #expect(printed("outer inner fails in the body") == ["before outer", "before inner", "body", "after inner", "after outer"],
+                "\(junit.raw)")
+        #expect(printed("outer inner errors in the body") == ["before outer", "before inner", "after inner", "after outer"],
+                "\(junit.raw)")
+        #expect(printed("outer passes") == ["before outer", "outer body", "after outer"], "\(junit.raw)")
+        #expect(printed("top level, no hooks") == ["alone"], "\(junit.raw)")
+        #expect(junit.outcome("outer inner fails in the body") == "failure")
+        #expect(junit.outcome("outer inner errors in the body") == "error")
+        // The describe chain is part of the name and, dotted, of the classname.
+        #expect(junit.testcase("outer inner fails in the body")?["classname"] == "suite.hooks.outer.inner", "\(junit.raw)")
+        #expect(junit.testcase("top level, no hooks")?["classname"] == "suite.hooks", "\(junit.raw)")
+        // The console shows what the scenario printed.
+        #expect(output.stdout.contains("FAIL suite/hooks.lua:\(Lua.line(of: "@fails", in: Self.hooks))  outer inner fails in the body"))
+        #expect(output.stdout.contains("after outer"), "\(output)")
+    }
+
+    static let hookFailures = #"""
+        describe("setup breaks", function()
+          before_each(function() error("setup broke") end)
+          after_each(function() print("cleanup ran") end)
+          scenario("body is skipped", function() print("body ran") end)
+        end)
+
+        describe("teardown fails", function()
+          after_each(function() expect_tab("orders") end)
+          scenario("body passes", function() print("body ran") end)
+        end)
+        """#
+
+    @Test func aBrokenBeforeEachIsAnErrorAndAFailingAfterEachFailsThePassingScenario() throws {
+        let fixture = try Fixture(["suite/hook_failures.lua": Self.hookFailures])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let setup = try #require(junit.testcase("setup breaks body is skipped"), "\(junit.raw)")
+        #expect(JUnit.outcome(setup) == "error")
+        #expect(setup.child("error")?["message"]?.contains("setup broke") == true)
+        #expect(setup.child("error")?["message"]?.contains("before_each") == true, "the phase is named")
+        let setupOut = setup.child("system-out")?.text ?? ""
+        #expect(setupOut.contains("cleanup ran") && !setupOut.contains("body ran"), "\(junit.raw)")
+
+        let teardown = try #require(junit.testcase("teardown fails body passes"))
+        #expect(JUnit.outcome(teardown) == "failure", "\(junit.raw)")
+        #expect(teardown.child("failure")?["message"]?.contains("after_each") == true, "\(junit.raw)")
+    }
+
+    static let pendingAndRows = #"""
+        pending("checkout with two payment methods")
+
+        describe("products", function()
+          scenario.each({ -- @rows
+            { id = "p1", url = "shop://product/p1" },
+            { id = "p22", url = "shop://p/p22" },
+            { id = "p333", url = "shop://deeplink?product=p333" },
+          }, "$url opens product $id (row $#)", function(row)
+            deep_link(row.url)
+            expect_stack{ "home", "product:" .. row.id }
+          end)
+        end)
+
+        scenario.each({ { tab = "orders" }, { tab = "profile" } }, "select a tab", function(row)
+          select_tab(row.tab)
+          expect_tab(row.tab)
+        end)
+        """#
+
+    @Test func pendingIsSkippedAndDataDrivenRowsAreNamedFromTheRow() throws {
+        let fixture = try Fixture(["suite/rows.lua": Self.pendingAndRows])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 0, "pending is not a failure\n\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("5 passed, 0 failed, 0 errors, 1 skipped") == true, "\(output)")
+        #expect(junit.caseNames == [
+            "checkout with two payment methods",
+            "products shop://product/p1 opens product p1 (row 1)",
+            "products shop://p/p22 opens product p22 (row 2)",
+            "products shop://deeplink?product=p333 opens product p333 (row 3)",
+            "select a tab [1]",
+            "select a tab [2]",
+        ], "\(junit.raw)")
+        let pending = try #require(junit.testcase("checkout with two payment methods"))
+        #expect(JUnit.outcome(pending) == "skipped")
+        #expect(pending.child("skipped")?["message"]?.isEmpty == false)
+        #expect(output.stdout.contains("PENDING suite/rows.lua:1  checkout with two payment methods"), "\(output)")
+        let rowLine = Lua.line(of: "@rows", in: Self.pendingAndRows)
+        #expect(junit.testcase("products shop://p/p22 opens product p22 (row 2)")?["line"] == String(rowLine))
+        #expect(junit.suite("suite/rows.lua")?.int("skipped") == 1)
+    }
+
+    @Test(arguments: [
+        ("same name in one describe", #"""
+            describe("g", function()
+              scenario("x", function() end)
+              scenario("x", function() end) -- @dup
+            end)
+            """#),
+        ("a describe chain colliding with a top-level name", #"""
+            describe("g", function() scenario("x", function() end) end)
+            scenario("g x", function() end) -- @dup
+            """#),
+        ("two data rows with the same label", #"""
+            scenario.each({ { k = "a" }, { k = "a" } }, "row $k", function() end) -- @dup
+            """#),
+    ])
+    func duplicateFullNamesMakeTheFileALoadError(label: String, source: String) throws {
+        let fixture = try Fixture(["suite/dup.lua": source, "suite/ok.lua": #"scenario("fine", function() end)"#])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(label)\n\(output)")
+        let cases = junit.suite("suite/dup.lua")?.children("testcase") ?? []
+        #expect(cases.count == 1 && cases.first.map(JUnit.outcome) == "error", "\(label)\n\(junit.raw)")
+        let message = cases.first?.child("error")?["message"] ?? ""
+        #expect(message.contains("duplicate"), "\(label): \(message)")
+        #expect(message.contains("suite/dup.lua:\(Lua.line(of: "@dup", in: source))"), "\(label): \(message)")
+        #expect(junit.outcome("fine") == "passed", "the other file still ran")
+    }
+
+    @Test func verbsAtTheTopLevelOfAFileAreALoadError() throws {
+        let fixture = try Fixture(["suite/top.lua": #"""
+            tap("product", "p1")
+            scenario("never", function() end)
+            """#])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stdout.contains("inside a scenario"), "the message says where verbs belong\n\(output)")
+    }
+
+    @Test func badScenarioArgumentsAreReportedAtTheCallersLine() throws {
+        let source = #"""
+            scenario("ok", function() end)
+            scenario(42, function() end) -- @bad
+            """#
+        let fixture = try Fixture(["suite/bad.lua": source])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stdout.contains("suite/bad.lua:\(Lua.line(of: "@bad", in: source)):"), "\(output)")
+        #expect(output.stdout.contains("name must be a string"), "\(output)")
+    }
+}

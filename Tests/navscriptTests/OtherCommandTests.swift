@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `navscript list`, `routes`, `graph` and `--help`.
+@Suite("list, routes, graph, help")
+struct OtherCommandTests {
+    static let suite = #"""
+        describe("cart", function()
+          scenario("gate", { tags = { "smoke", "auth" } }, function() end)
+          scenario("untagged", function() end)
+        end)
+        pending("later")
+        scenario.each({ { id = "p1" }, { id = "p2" } }, "product $id", { tags = { "rows" } }, function() end)
+        """#
+
+    @Test func listPrintsFileLineNameAndTagsWithoutRunning() throws {
+        let fixture = try Fixture(["suite/a.lua": Self.suite,
+                                   "suite/b.lua": #"scenario("would fail if run", function() error("ran") end)"#])
+        let output = try fixture.run(["list", "suite"])
+        #expect(output.status == 0, "\(output)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("suite/a.lua:2  cart gate  [smoke, auth]"), "\(output)")
+        #expect(lines.contains("suite/a.lua:3  cart untagged"), "\(output)")
+        #expect(lines.contains { $0.hasPrefix("suite/a.lua:5  later") }, "\(output)")
+        #expect(lines.contains("suite/a.lua:6  product p1  [rows]"), "\(output)")
+        #expect(lines.contains("suite/a.lua:6  product p2  [rows]"), "\(output)")
+        #expect(lines.contains("suite/b.lua:1  would fail if run"), "\(output)")
+        #expect(!output.stdout.contains("passed"), "nothing ran\n\(output)")
+
+        let filtered = try fixture.run(["list", "--tags", "smoke", "suite"])
+        #expect(filtered.status == 0)
+        #expect(filtered.stdout.split(separator: "\n").filter { $0.hasPrefix("suite/") } == ["suite/a.lua:2  cart gate  [smoke, auth]"],
+                "\(filtered)")
+    }
+
+    @Test func listReportsAFileThatDoesNotLoad() throws {
+        let fixture = try Fixture(["suite/a.lua": Self.suite, "suite/broken.lua": "scenario(\"x\" function() end)\n"])
+        let output = try fixture.run(["list", "suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.combined.contains("suite/broken.lua"), "\(output)")
+        #expect(output.stdout.contains("suite/a.lua:2  cart gate"), "the other files are still listed\n\(output)")
+    }
+
+    @Test func routesPrintsTheRouteTable() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["routes"])
+        #expect(output.status == 0, "\(output)")
+        for expected in ["shop://", "home", "product", "checkout_address", "settings_security", "orders/:id"] {
+            #expect(output.stdout.contains(expected), "routes lists \(expected)\n\(output)")
+        }
+    }
+
+    @Test func graphPrintsGraphvizDOT() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["graph"])
+        #expect(output.status == 0, "\(output)")
+        #expect(output.stdout.hasPrefix("digraph"), "\(output)")
+        #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("}"), "\(output)")
+        #expect(output.stdout.contains("->"), "edges\n\(output)")
+    }
+
+    @Test func helpListsTheSubcommands() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["--help"])
+        #expect(output.status == 0, "\(output)")
+        for subcommand in ["run", "list", "routes", "graph", "mutate"] {
+            #expect(output.stdout.contains(try Regex("(?m)^\\s+\(subcommand)\\s")), "--help lists \(subcommand)\n\(output)")
+        }
+        let runHelp = try fixture.run(["run", "--help"])
+        #expect(runHelp.status == 0, "\(runHelp)")
+        for option in ["--junit", "--junit-strict", "--filter", "--tags", "--exclude-tags", "--fault", "--fail-fast", "--seed", "--shuffle"] {
+            #expect(runHelp.stdout.contains(option), "run --help lists \(option)\n\(runHelp)")
+        }
+    }
+
+    @Test func anUnknownSubcommandOrOptionIsExitTwo() throws {
+        let fixture = try Fixture()
+        let unknown = try fixture.run(["frobnicate"])
+        #expect(unknown.status == 2, "\(unknown)")
+        let badOption = try fixture.run(["run", "--no-such-option"])
+        #expect(badOption.status == 2, "\(badOption)")
+        #expect(badOption.stderr.contains("--no-such-option"), "\(badOption)")
+    }
+}

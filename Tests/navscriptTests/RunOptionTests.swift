@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+/// `navscript run` options: selection (`--filter`, `--tags`,
+/// `--exclude-tags`), `--fail-fast`, `--fault`, `--shuffle --seed`.
+@Suite("run: options")
+struct RunOptionTests {
+    static let tagged = #"""
+        describe("checkout", function()
+          scenario("address step", { tags = { "smoke", "checkout" } }, function() end)
+          scenario("payment step", { tags = { "slow" } }, function() end)
+        end)
+
+        describe("orders", function()
+          scenario("list", { tags = { "smoke" } }, function() end)
+          scenario("detail", function() end)
+        end)
+
+        scenario("checkout-free top level", { tags = { "nightly" } }, function() end)
+        """#
+
+    static let more = #"""
+        scenario("another file", { tags = { "slow", "nightly" } }, function() end)
+        """#
+
+    private func selected(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let fixture = try Fixture(["suite/a.lua": Self.tagged, "suite/b.lua": Self.more])
+        let (output, junit) = try fixture.runWithJUnit(arguments + ["suite"], sourceLocation: sourceLocation)
+        #expect(output.status == 0, "\(output)", sourceLocation: sourceLocation)
+        return junit.caseNames
+    }
+
+    @Test func filterIsARegexOnTheFullNameIncludingTheDescribeChain() throws {
+        #expect(try selected(["--filter", "^checkout "]) == ["checkout address step", "checkout payment step"])
+        #expect(try selected(["--filter", "orders (list|detail)$"]) == ["orders list", "orders detail"])
+        #expect(try selected(["--filter", "step$"]) == ["checkout address step", "checkout payment step"])
+        #expect(try selected(["--filter", "^checkout"]) == ["checkout address step", "checkout payment step", "checkout-free top level"])
+    }
+
+    @Test func tagsSelectAndExcludeTagsDeselect() throws {
+        #expect(try selected(["--tags", "smoke"]) == ["checkout address step", "orders list"])
+        #expect(try selected(["--tags", "smoke,nightly"]) == ["checkout address step", "orders list", "checkout-free top level", "another file"])
+        #expect(try selected(["--tags", "smoke", "--tags", "slow"]) == ["checkout address step", "checkout payment step", "orders list", "another file"])
+        #expect(try selected(["--exclude-tags", "smoke"]) == ["checkout payment step", "orders detail", "checkout-free top level", "another file"])
+        #expect(try selected(["--tags", "smoke", "--exclude-tags", "checkout"]) == ["orders list"])
+        #expect(try selected(["--exclude-tags", "slow,nightly", "--filter", "^orders"]) == ["orders list", "orders detail"])
+    }
+
+    @Test func anInvalidFilterIsAUsageError() throws {
+        let fixture = try Fixture(["suite/a.lua": Self.tagged])
+        let listed = try fixture.run(["list", "--filter", "(unclosed", "suite"])
+        #expect(listed.status == 2, "\(listed)")
+        #expect(listed.stderr.contains("(unclosed"), "the message quotes the pattern\n\(listed)")
+
+        let output = try fixture.run(["run", "--filter", "(unclosed", "suite"])
+        withKnownIssue("run does not check --filter before starting workers: each worker exits 2 and the file is reported as a crashed load (exit 1)") {
+            #expect(output.status == 2, "\(output)")
+            #expect(output.stderr.contains("(unclosed"), "the message quotes the pattern\n\(output)")
+        }
+        #expect(output.status != 0, "an invalid filter never passes\n\(output)")
+    }
+
+    static let failFastFirst = #"""
+        scenario("passes first", function() end)
+        scenario("fails second", function() expect_screen("cart") end)
+        scenario("would pass third", function() end)
+        """#
+
+    /// Files that have not started when the failure is seen are skipped, so
+    /// one job keeps "the rest" well defined.
+    @Test func failFastStopsAtTheFirstFailureAndSkipsTheRest() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": Self.failFastFirst,
+            "suite/b.lua": #"scenario("next file", function() end)"#,
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--fail-fast", "--jobs", "1", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("passes first") == "passed")
+        #expect(junit.outcome("fails second") == "failure")
+        let nextFile = junit.suite("suite/b.lua")?.children("testcase") ?? []
+        #expect(!nextFile.isEmpty && nextFile.allSatisfy { JUnit.outcome($0) == "skipped" }, "\(junit.raw)")
+        #expect(output.stdout.contains("not run"), "\(output)")
+        withKnownIssue("--fail-fast is not passed to worker processes: the rest of the failing file still runs") {
+            #expect(junit.outcome("would pass third") == "skipped", "\(junit.raw)")
+            #expect(CLI.summary(output.stdout)?.hasPrefix("1 passed, 1 failed, 0 errors, 2 skipped") == true, "\(output)")
+            #expect(CLI.progressLines(output.stdout).first == "suite/a.lua  .Fs  (3)", "\(output)")
+        }
+
+        // Without it, everything runs.
+        let (all, allJUnit) = try fixture.runWithJUnit(["--jobs", "1", "suite"])
+        #expect(CLI.summary(all.stdout)?.hasPrefix("3 passed, 1 failed, 0 errors, 0 skipped") == true, "\(all)")
+        #expect(allJUnit.outcome("next file") == "passed")
+    }
+
+    @Test func failFastAlsoStopsAtAnError() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("errors", function() error("stop here") end)"#,
+            "suite/b.lua": #"scenario("skipped", function() end)"#,
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--fail-fast", "--jobs", "1", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("errors") == "error")
+        let rest = junit.suite("suite/b.lua")?.children("testcase") ?? []
+        #expect(!rest.isEmpty && rest.allSatisfy { JUnit.outcome($0) == "skipped" }, "\(junit.raw)")
+    }
+
+    static let gate = #"""
+        scenario("login commits the session before the gated cart resumes", function()
+          deep_link("shop://cart")
+          login{}
+          expect_stack{ "home", "cart" }
+          expect_events{ "gate auth cart", "session-commit", "finish app/auth completed", "resume cart" }
+        end)
+        """#
+
+    @Test func faultIsInjectedIntoEveryLaunch() throws {
+        let fixture = try Fixture(["suite/gate.lua": Self.gate])
+        let clean = try fixture.run(["run", "suite"])
+        #expect(clean.status == 0, "\(clean)")
+        let faulty = try fixture.run(["run", "--fault", "commit-after-finish", "suite"])
+        #expect(faulty.status == 1, "the fault breaks the gate-resume ordering\n\(faulty)")
+        #expect(faulty.stdout.contains("FAIL suite/gate.lua:1"), "\(faulty)")
+        let repeated = try fixture.run(["run", "--fault", "commit-after-finish", "--fault", "no-pop-detection", "suite"])
+        #expect(repeated.status == 1, "--fault is repeatable\n\(repeated)")
+    }
+
+    @Test func anUnknownFaultIsAUsageErrorListingTheKnownOnes() throws {
+        let fixture = try Fixture(["suite/gate.lua": Self.gate])
+        let output = try fixture.run(["run", "--fault", "no-such-fault", "suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("no-such-fault"), "\(output)")
+        for known in ["commit-after-finish", "no-pop-detection", "strong-back-reference", "universal-link-skips-gate"] {
+            #expect(output.stderr.contains(known), "the message lists \(known)\n\(output)")
+        }
+        #expect(!output.stdout.contains(" passed, "), "nothing ran")
+    }
+
+    static func shuffleSuite() -> [String: String] {
+        var files: [String: String] = [:]
+        for file in ["a", "b", "c"] {
+            files["suite/\(file).lua"] = (1...5).map { #"scenario("\#(file)\#($0)", function() end)"# }.joined(separator: "\n")
+        }
+        return files
+    }
+
+    @Test func shuffleWithASeedGivesTheSameOrderEveryTimeAndPrintsTheSeed() throws {
+        let fixture = try Fixture(Self.shuffleSuite())
+        let (first, firstJUnit) = try fixture.runWithJUnit(["--shuffle", "--seed", "7", "suite"], junit: "first.xml")
+        let (second, secondJUnit) = try fixture.runWithJUnit(["--shuffle", "--seed", "7", "suite"], junit: "second.xml")
+        let (_, plainJUnit) = try fixture.runWithJUnit(["suite"], junit: "plain.xml")
+        #expect(first.status == 0 && second.status == 0, "\(first)\n\(second)")
+        #expect(first.stdout.contains("seed: 7\n"), "\(first)")
+        #expect(firstJUnit.caseNames == secondJUnit.caseNames, "same seed, same order")
+        #expect(CLI.maskDurations(first.stdout) == CLI.maskDurations(second.stdout))
+        #expect(Set(firstJUnit.caseNames) == Set(plainJUnit.caseNames), "shuffling runs every scenario once")
+        #expect(firstJUnit.caseNames.count == 15)
+        let sorted = (["a", "b", "c"]).flatMap { file in (1...5).map { "\(file)\($0)" } }
+        #expect(plainJUnit.caseNames == sorted, "without --shuffle: discovery then declaration order")
+        #expect(firstJUnit.caseNames != sorted, "--shuffle --seed 7 reorders")
+        let plain = try fixture.run(["run", "suite"])
+        #expect(!plain.stdout.contains("seed:"), "no seed line without --shuffle\n\(plain)")
+
+        let (_, otherSeed) = try fixture.runWithJUnit(["--shuffle", "--seed", "8", "suite"], junit: "other.xml")
+        #expect(otherSeed.caseNames != firstJUnit.caseNames, "another seed, another order")
+    }
+}

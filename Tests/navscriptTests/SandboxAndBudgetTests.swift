@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// Runaway and hostile scripts: the instruction budget, the memory cap,
+/// the sandbox, and `require` from the suite's `support/` folder.
+@Suite("run: budgets, sandbox and support modules")
+struct SandboxAndBudgetTests {
+    static let runaway = #"""
+        scenario("before the loop", function()
+          expect_screen("home")
+        end)
+
+        scenario("spins forever", function()
+          while true do end
+        end)
+
+        scenario("swallows the budget with pcall", function()
+          pcall(function() while true do end end)
+        end)
+
+        scenario("grows a table without bound", function()
+          local hoard, i = {}, 0
+          while true do
+            i = i + 1
+            hoard[i] = string.rep("x", 64) .. i
+          end
+        end)
+
+        scenario("after the loops", function()
+          tap("product", "p1")
+          expect_stack{ "home", "product:p1" }
+        end)
+        """#
+
+    @Test func budgetsStopRunawayScenariosAndTheRestOfTheFileStillRuns() throws {
+        let fixture = try Fixture(["suite/runaway.lua": Self.runaway])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("2 passed, 0 failed, 3 errors, 0 skipped") == true, "\(output)")
+        #expect(CLI.progressLines(output.stdout) == ["suite/runaway.lua  .EEE.  (5)"], "\(output)")
+
+        for name in ["spins forever", "swallows the budget with pcall"] {
+            let error = junit.testcase(name)?.child("error")
+            #expect(error?["message"]?.contains("instruction budget exceeded") == true, "\(name): \(junit.raw)")
+            #expect(error?["type"] == "budget", "\(name)")
+        }
+        let memory = junit.testcase("grows a table without bound")?.child("error")
+        #expect(memory?["message"]?.contains("memory limit exceeded") == true, "\(junit.raw)")
+        #expect(memory?["type"] == "memory")
+        #expect(junit.outcome("before the loop") == "passed")
+        #expect(junit.outcome("after the loops") == "passed", "the file's state survives a budget and a memory error")
+        #expect(output.stdout.contains("instruction budget exceeded"), "\(output)")
+        #expect(output.stdout.contains("memory limit exceeded"), "\(output)")
+    }
+
+    static let sandbox = #"""
+        scenario("no process or shell access", function()
+          assert(os.execute == nil, "os.execute is " .. tostring(os.execute))
+          assert(io.popen == nil, "io.popen is " .. tostring(io.popen))
+        end)
+
+        scenario("no binary chunks", function()
+          local ok, chunk = pcall(load, "\27Lua")
+          assert(not (ok and chunk), "a binary chunk loaded")
+        end)
+
+        scenario("no file writes", function()
+          local handle = io.open and io.open("written-by-a-scenario.txt", "w")
+          if handle then handle:write("x") handle:close() end
+        end)
+        """#
+
+    @Test func theSandboxHasNoShellNoBinaryChunksAndNoFileWrites() throws {
+        let fixture = try Fixture(["suite/sandbox.lua": Self.sandbox])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 0, "\(output)")
+        #expect(junit.outcome("no process or shell access") == "passed", "\(junit.raw)")
+        #expect(junit.outcome("no binary chunks") == "passed", "\(junit.raw)")
+        #expect(!fixture.exists("written-by-a-scenario.txt"), "a scenario wrote a file")
+        #expect(!fixture.exists("suite/written-by-a-scenario.txt"), "a scenario wrote a file")
+    }
+
+    static let helpers = #"""
+        -- A helper module: steps and checks shared by scenarios.
+        local steps = {}
+
+        function steps.open_product(id)
+          tap("product", id)
+        end
+
+        function steps.expect_product(id)
+          expect_stack{ "home", "product:" .. id } -- @helper-expect
+        end
+
+        steps.loaded_from_support = true
+        return steps
+        """#
+
+    static let usesHelpers = #"""
+        local steps = require("steps")
+
+        scenario("require finds the suite's support module", function()
+          assert(steps.loaded_from_support, "the module loaded")
+          steps.open_product("p5")
+          steps.expect_product("p5")
+        end)
+
+        scenario("an expectation in a helper still points at the scenario line", function()
+          steps.open_product("p6")
+          steps.expect_product("p7") -- @caller
+        end)
+
+        scenario("require outside support/ is refused", function()
+          local ok = pcall(require, "outside")
+          assert(not ok, "a module outside support/ was loaded")
+        end)
+        """#
+
+    /// The scenario file sits in a subfolder of the suite, so `support/` is
+    /// found in a folder above it.
+    @Test func requireLoadsSupportModulesAndSupportIsNotRunAsScenarios() throws {
+        let fixture = try Fixture([
+            "suite/support/steps.lua": Self.helpers,
+            "suite/support/not_a_scenario.lua": #"scenario("must not run", function() error("support ran") end)"#,
+            "suite/checkout/uses_helpers.lua": Self.usesHelpers,
+            // In the working directory, where a stock `require` would look first.
+            "outside.lua": "return { leaked = true }\n",
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(junit.testcase("must not run") == nil, "support/ files are not scenarios\n\(junit.raw)")
+        #expect(junit.suites.map { $0["name"] ?? "" } == ["suite/checkout/uses_helpers.lua"], "\(junit.raw)")
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("require finds the suite's support module") == "passed", "\(output)")
+        #expect(junit.outcome("require outside support/ is refused") == "passed", "\(output)")
+
+        // The failure is reported at the scenario's line, with the helper as context.
+        let callerLine = Lua.line(of: "@caller", in: Self.usesHelpers)
+        let failure = junit.testcase("an expectation in a helper still points at the scenario line")?.child("failure")
+        #expect(failure?["message"]?.hasPrefix("suite/checkout/uses_helpers.lua:\(callerLine)") == true, "\(junit.raw)")
+        #expect(output.stdout.contains("suite/checkout/uses_helpers.lua:\(callerLine)"), "\(output)")
+    }
+
+    @Test func aWholeSuiteFolderSkipsSupport() throws {
+        let fixture = try Fixture([
+            "suite/support/steps.lua": Self.helpers,
+            "suite/support/nested/deeper.lua": #"scenario("deeper must not run", function() end)"#,
+            "suite/uses_helpers.lua": #"""
+                local steps = require("steps")
+                scenario("helper", function() steps.open_product("p1"); steps.expect_product("p1") end)
+                """#,
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 0, "\(output)")
+        #expect(junit.caseNames == ["helper"], "\(junit.raw)")
+        #expect(CLI.progressLines(output.stdout) == ["suite/uses_helpers.lua  .  (1)"], "\(output)")
+    }
+
+    /// Reports name files relative to the working directory, like every other
+    /// path in them, support modules included.
+    @Test func timelineStepsFromSupportModulesUseRelativePaths() throws {
+        let fixture = try Fixture(["suite/support/steps.lua": Self.helpers, "suite/uses_helpers.lua": Self.usesHelpers])
+        let (_, junit) = try fixture.runWithJUnit(["suite"])
+        let systemOut = junit.testcase("require finds the suite's support module")?.child("system-out")?.text ?? ""
+        #expect(systemOut.contains("suite/support/steps.lua:"), "\(junit.raw)")
+        #expect(!junit.raw.contains(fixture.root.lastPathComponent), "absolute path in the report:\n\(systemOut)")
+    }
+}
