@@ -53,10 +53,8 @@ struct RunOptionTests {
         #expect(listed.stderr.contains("(unclosed"), "the message quotes the pattern\n\(listed)")
 
         let output = try fixture.run(["run", "--filter", "(unclosed", "suite"])
-        withKnownIssue("run does not check --filter before starting workers: each worker exits 2 and the file is reported as a crashed load (exit 1)") {
-            #expect(output.status == 2, "\(output)")
-            #expect(output.stderr.contains("(unclosed"), "the message quotes the pattern\n\(output)")
-        }
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("(unclosed"), "the message quotes the pattern\n\(output)")
         #expect(output.status != 0, "an invalid filter never passes\n\(output)")
     }
 
@@ -80,11 +78,9 @@ struct RunOptionTests {
         let nextFile = junit.suite("suite/b.lua")?.children("testcase") ?? []
         #expect(!nextFile.isEmpty && nextFile.allSatisfy { JUnit.outcome($0) == "skipped" }, "\(junit.raw)")
         #expect(output.stdout.contains("not run"), "\(output)")
-        withKnownIssue("--fail-fast is not passed to worker processes: the rest of the failing file still runs") {
-            #expect(junit.outcome("would pass third") == "skipped", "\(junit.raw)")
-            #expect(CLI.summary(output.stdout)?.hasPrefix("1 passed, 1 failed, 0 errors, 2 skipped") == true, "\(output)")
-            #expect(CLI.progressLines(output.stdout).first == "suite/a.lua  .Fs  (3)", "\(output)")
-        }
+        #expect(junit.outcome("would pass third") == "skipped", "\(junit.raw)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("1 passed, 1 failed, 0 errors, 2 skipped") == true, "\(output)")
+        #expect(CLI.progressLines(output.stdout).first == "suite/a.lua  .Fs  (3)", "\(output)")
 
         // Without it, everything runs.
         let (all, allJUnit) = try fixture.runWithJUnit(["--jobs", "1", "suite"])

@@ -38,9 +38,17 @@ public struct ScenarioWorker {
         do {
             let (file, selected) = try runner.load(entry, filter: filter)
             send(.loaded(task: task.id, scenarios: selected.map(\.listing)))
+            var stopped = false
             for (index, definition) in selected.enumerated() where index >= task.from {
+                if stopped {
+                    send(.result(task: task.id, index: index,
+                                 result: ScenarioRunner.notRun(definition.listing, reason: "--fail-fast stopped the run")))
+                    continue
+                }
                 send(.start(task: task.id, index: index))
-                send(.result(task: task.id, index: index, result: file.run(definition, host: host, faults: task.faults)))
+                let result = file.run(definition, host: host, faults: task.faults)
+                send(.result(task: task.id, index: index, result: result))
+                if options.failFast && (result.status == .failed || result.status == .errored) { stopped = true }
             }
         } catch {
             send(.loadFailed(task: task.id, result: ScenarioRunner.loadFailure(task.path, error)))

@@ -20,6 +20,7 @@ struct SuiteExecution {
         for tag in SuiteOptions.split(suite.tags) { arguments += ["--tags", tag] }
         for tag in SuiteOptions.split(suite.excludeTags) { arguments += ["--exclude-tags", tag] }
         if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
+        if options.failFast { arguments.append("--fail-fast") }
         return arguments
     }
 
@@ -61,8 +62,10 @@ struct SuiteExecution {
         var buffered: [Int: FileResult] = [:]
         var nextToReport = 0
         let order = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1.id, $0) })
-        pool.onTaskFinished = { task, result in
+        let entryList = entries
+        pool.onTaskFinished = { task, finished in
             guard let position = order[task.id] else { return }
+            let result = expandNotRun([finished], host: host, entries: entryList, reason: stop.reason)[0]
             buffered[position] = result
             if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
                 stop.set("--fail-fast stopped the run")
@@ -74,7 +77,23 @@ struct SuiteExecution {
             }
         }
         pool.shouldStop = { stop.isSet }
-        return pool.run(tasks, stopReason: { stop.reason })
+        let results = pool.run(tasks, stopReason: { stop.reason })
+        return expandNotRun(results, host: host, entries: entries, reason: stop.reason)
+    }
+
+    /// A file no worker started comes back as one "not run" entry; list its
+    /// scenarios here so each is reported skipped by name.
+    private func expandNotRun(_ results: [FileResult], host: any ScenarioHost,
+                              entries: [String: ScenarioDiscovery.Entry], reason: String) -> [FileResult] {
+        let runner = ScenarioRunner(host: host, options: options)
+        return results.map { file in
+            guard file.scenarios.count == 1, file.scenarios[0].name == "\(file.file) (not run)",
+                  let entry = entries[file.file],
+                  let listing = try? runner.list([entry]).first, listing.loadError == nil, !listing.scenarios.isEmpty
+            else { return file }
+            return FileResult(file: file.file, scenarios: listing.scenarios.map { ScenarioRunner.notRun($0, reason: reason) },
+                              duration: 0)
+        }
     }
 }
 

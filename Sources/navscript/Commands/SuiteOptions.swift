@@ -30,6 +30,11 @@ struct SuiteOptions: ParsableArguments {
     var memoryLimit: Int = 64 * 1024 * 1024
 
     func validate() throws {
+        do {
+            _ = try ScenarioRunner.compileFilter(filter)
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard instructionBudget > 0 else { throw ValidationError("--instruction-budget must be positive") }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
     }

@@ -12,10 +12,12 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var suite: SuiteOptions
     @Flag var shuffle = false
+    @Flag var failFast = false
     @Option var seed: UInt64 = 0
 
     func run() throws {
-        let worker = ScenarioWorker(host: try suite.makeHost(), options: suite.runOptions(shuffle: shuffle, seed: seed))
+        let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
+        let worker = ScenarioWorker(host: try suite.makeHost(), options: options)
         do { try worker.serve() } catch { throw ValidationError(error.description) }
     }
 }
