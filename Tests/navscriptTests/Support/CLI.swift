@@ -76,6 +76,7 @@ enum CLI {
     /// kills a child that hangs (a safety net, not a timing assertion).
     static func run(_ arguments: [String], in directory: URL, noColor: Bool = true,
                     environment extraEnvironment: [String: String] = [:],
+                    duringRun: ((Int32) -> Void)? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Output {
         let executable: URL
         switch binary {
@@ -112,6 +113,7 @@ enum CLI {
         try process.run()
         let watchdog = Watchdog(process)
         DispatchQueue.global().asyncAfter(deadline: .now() + 300) { watchdog.fire() }
+        duringRun?(process.processIdentifier)
         process.waitUntilExit()
         watchdog.disarm()
         try? stdoutHandle.close()
@@ -202,15 +204,15 @@ final class Fixture {
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: url(path).path) }
 
     /// `navscript arguments…` with this folder as the working directory.
-    func run(_ arguments: [String], noColor: Bool = true,
+    func run(_ arguments: [String], noColor: Bool = true, duringRun: ((Int32) -> Void)? = nil,
              sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Output {
-        try CLI.run(arguments, in: root, noColor: noColor, sourceLocation: sourceLocation)
+        try CLI.run(arguments, in: root, noColor: noColor, duringRun: duringRun, sourceLocation: sourceLocation)
     }
 
     /// `navscript run arguments… --junit report.xml`, returning the parsed report too.
-    func runWithJUnit(_ arguments: [String], junit: String = "report.xml",
+    func runWithJUnit(_ arguments: [String], junit: String = "report.xml", duringRun: ((Int32) -> Void)? = nil,
                       sourceLocation: SourceLocation = #_sourceLocation) throws -> (CLI.Output, JUnit) {
-        let output = try run(["run"] + arguments + ["--junit", junit], sourceLocation: sourceLocation)
+        let output = try run(["run"] + arguments + ["--junit", junit], duringRun: duringRun, sourceLocation: sourceLocation)
         guard exists(junit) else {
             Issue.record("no JUnit report was written to \(junit)\n\(output)", sourceLocation: sourceLocation)
             throw CLI.NotFound(description: "no JUnit report")

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Signals from outside (a worker killed by the OS, Ctrl-C on the run) and
+/// sharding: the run still reports every scenario exactly once.
+@Suite("run: signals, interrupt and shards")
+struct SignalAndShardTests {
+    /// A scenario that hangs in Swift (two-factor deadlock) until its worker is killed.
+    static let hanging = #"""
+        scenario("first passes", function() end)
+        scenario("hangs in swift", { launch = { two_factor = true } }, function()
+          deep_link("shop://orders/42")
+          tap("submit")
+          tap("submit")
+        end)
+        scenario("third passes", function() end)
+        """#
+
+    /// Worker processes of `parent` (direct children), once at least one exists
+    /// and has been busy for a moment — synchronisation, not a timing assertion.
+    static func workers(of parent: Int32) -> [Int32] {
+        for _ in 0..<200 {
+            let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
+            let pids = children.split(separator: " ").compactMap { Int32($0) }
+            if !pids.isEmpty {
+                usleep(300_000)
+                return pids
+            }
+            usleep(50_000)
+        }
+        return []
+    }
+
+    @Test func aWorkerKilledByASignalCostsOnlyItsScenario() throws {
+        let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("other file", function() end)"#])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "main-thread-deadlock", "--timeout", "120", "--jobs", "1", "suite"]) { parent in
+                for worker in Self.workers(of: parent) { kill(worker, SIGSEGV) }
+            }
+        #expect(output.status == 1, "\(output)")
+        let killed = junit.testcase("hangs in swift")?.child("error")
+        #expect(killed?["type"] == "crash", "\(junit.raw)")
+        #expect(killed?["message"]?.contains("signal 11") == true, "\(junit.raw)")
+        #expect(junit.outcome("first passes") == "passed")
+        #expect(junit.outcome("third passes") == "passed", "a fresh worker picks up the rest")
+        #expect(junit.outcome("other file") == "passed")
+        XMLLint.expectValid(fixture.url("report.xml"))
+    }
+
+    @Test func ctrlCStopsTheRunWritesTheReportAndExits130() throws {
+        let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "main-thread-deadlock", "--timeout", "120", "--jobs", "1", "suite"]) { parent in
+                _ = Self.workers(of: parent)
+                kill(parent, SIGINT)
+            }
+        #expect(output.status == 130, "\(output)")
+        #expect(output.stderr.contains("interrupted"), "\(output)")
+        #expect(junit.outcome("first passes") == "passed", "what finished is kept")
+        for name in ["hangs in swift", "third passes", "never started"] {
+            #expect(junit.outcome(name) == "skipped", "\(name) is marked skipped\n\(junit.raw)")
+        }
+        #expect(junit.testcase("never started")?.child("skipped")?["message"]?.contains("interrupted") == true, "\(junit.raw)")
+        XMLLint.expectValid(fixture.url("report.xml"))
+        let leftovers = Self.workersStillAlive(named: fixture.root.path)
+        #expect(leftovers.isEmpty, "workers outlived the interrupted run: \(leftovers)")
+    }
+
+    static func workersStillAlive(named directory: String) -> [String] {
+        let proc = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return proc.compactMap { pid -> String? in
+            guard Int32(pid) != nil,
+                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                  cwd == directory,
+                  let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                  cmdline.contains("worker") else { return nil }
+            return pid
+        }
+    }
+
+    @Test func theShardsTogetherRunTheWholeSuiteOnce() throws {
+        var files: [String: String] = [:]
+        for file in 0..<7 {
+            let scenarios = (0...(file % 4)).map { #"scenario("f\#(file) s\#($0)", function() end)"# }
+            files["suite/f\(file).lua"] = scenarios.joined(separator: "\n")
+        }
+        let fixture = try Fixture(files)
+        let (whole, wholeJUnit) = try fixture.runWithJUnit(["suite"], junit: "whole.xml")
+        #expect(whole.status == 0, "\(whole)")
+        var seen: [String] = []
+        var reports: [String] = []
+        for shard in 1...3 {
+            let (output, junit) = try fixture.runWithJUnit(["--shard", "\(shard)/3", "suite"], junit: "shard\(shard).xml")
+            #expect(output.status == 0, "\(output)")
+            seen += junit.cases.compactMap { $0["name"] }
+            reports.append("shard\(shard).xml")
+        }
+        let all = wholeJUnit.cases.compactMap { $0["name"] }
+        #expect(seen.sorted() == all.sorted(), "the union of the shards is the suite, no scenario twice")
+        #expect(Set(seen).count == seen.count)
+
+        let merged = try fixture.run(["merge-junit"] + reports + ["-o", "merged.xml"])
+        #expect(merged.status == 0, "\(merged)")
+        let mergedReport = try JUnit(try Data(contentsOf: fixture.url("merged.xml")))
+        #expect(mergedReport.cases.compactMap { $0["name"] }.sorted() == all.sorted())
+        #expect(mergedReport.root.int("tests") == all.count)
+        XMLLint.expectValid(fixture.url("merged.xml"))
+    }
+
+    @Test func aBadShardSpecIsAUsageError() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("x", function() end)"#])
+        let output = try fixture.run(["run", "--shard", "3/2", "suite"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("i/n"), "\(output)")
+    }
+}
