@@ -28,7 +28,7 @@ public struct ScenarioWorker {
         }
     }
 
-    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, send: (WorkerMessage) -> Void) {
+    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, send: @escaping (WorkerMessage) -> Void) {
         var options = self.options
         options.faults = task.faults
         let runner = ScenarioRunner(host: host, options: options)
@@ -46,7 +46,9 @@ public struct ScenarioWorker {
                     continue
                 }
                 send(.start(task: task.id, index: index))
-                let result = file.run(definition, host: host, faults: task.faults)
+                let result = file.run(definition, host: host, faults: task.faults) { line in
+                    send(.step(task: task.id, index: index, line: line))
+                }
                 send(.result(task: task.id, index: index, result: result))
                 if options.failFast && (result.status == .failed || result.status == .errored) { stopped = true }
             }

@@ -9,6 +9,8 @@ final class Worker {
     private(set) var taskIndex: Int?
     var scenarioStarted: Date?
     var scenarioIndex: Int?
+    /// Timeline steps of the scenario running now.
+    var steps: [String] = []
     var isAlive = true
     private(set) var timedOut = false
     private var stderrBuffer = ""

@@ -26,6 +26,8 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     /// The file loaded; these scenarios will run, in this order.
     case loaded(task: Int, scenarios: [ScenarioListing])
     case start(task: Int, index: Int)
+    /// One timeline step of the running scenario.
+    case step(task: Int, index: Int, line: String)
     case result(task: Int, index: Int, result: ScenarioResult)
     /// The file did not load: one errored result stands for it.
     case loadFailed(task: Int, result: ScenarioResult)

@@ -90,6 +90,9 @@ public final class WorkerPool {
                 case .start(_, let scenario):
                     worker.scenarioStarted = Date()
                     worker.scenarioIndex = scenario
+                    worker.steps = []
+                case .step(_, _, let line):
+                    worker.steps.append(line)
                 case .result(_, let scenario, let result):
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil
@@ -113,7 +116,7 @@ public final class WorkerPool {
                 let details = worker.stderrTail
                 if let scenario = worker.scenarioIndex {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? "timeout" : "crash",
-                                          message: reason, details: details)
+                                          message: reason, details: details, timeline: worker.steps)
                     progress[index].resumeFrom = scenario + 1
                     if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
                         progress[index].isFinished = true
@@ -184,11 +187,11 @@ private struct TaskProgress {
         return next
     }
 
-    mutating func crash(scenario: Int, kind: String, message: String, details: String) {
+    mutating func crash(scenario: Int, kind: String, message: String, details: String, timeline: [String]) {
         guard let listing = scenarios?[scenario] else { return }
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-            status: .errored, message: message, details: details, kind: kind)
+            status: .errored, message: message, details: details, kind: kind, timeline: timeline)
     }
 
     mutating func fail(all message: String) {

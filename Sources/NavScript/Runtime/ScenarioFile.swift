@@ -96,7 +96,8 @@ final class ScenarioFile {
     // MARK: - Running
 
     /// Runs one scenario against a fresh app and reports what happened.
-    func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String]) -> ScenarioResult {
+    func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
+             onStep: ((String) -> Void)? = nil) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
                                     line: definition.line, tags: definition.tags, status: .passed)
@@ -107,6 +108,7 @@ final class ScenarioFile {
             return result
         }
         let world = ScenarioWorld(host: host, faults: faults)
+        world.onStep = onStep
         session.world = world
         state.resetInstructionBudget()
         defer {

@@ -8,7 +8,12 @@ final class ScenarioWorld {
     let faults: [String]
     private(set) var app: (any ScenarioApp)?
     private(set) var launchRequest = LaunchRequest()
-    private(set) var timeline: [String] = []
+    private(set) var timeline: [String] = [] {
+        didSet { if let step = timeline.last { onStep?(step) } }
+    }
+    /// Sees every step as it is recorded (a worker streams them, so a
+    /// scenario that crashes its process still has a timeline).
+    var onStep: ((String) -> Void)?
     var output = ""
     /// Where the binding currently running was called from.
     var location: String?
