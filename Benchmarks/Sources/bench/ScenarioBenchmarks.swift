@@ -1,0 +1,71 @@
+import Foundation
+import NavigationCore
+import NavScript
+import ShopApp
+import ShopHost
+
+/// (3) and (4): one representative 10-step scenario, driven from Swift and
+/// run from Lua. Both launch a fresh app, settle after every step (as the
+/// Lua verbs do) and check the same three expectations.
+enum ScenarioBenchmarks {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Steps of `scenarios/ten_steps.lua`, through ShopApplication.
+    static func swiftScenario(engine: RoutingEngine) throws {
+        let app = try ShopApplication(options: LaunchOptions(loggedIn: false), engine: engine)  // 1 launch
+        try app.settle()
+        try app.tap("category", ["id": "shoes"]); try app.settle()                              // 2
+        try app.tap("product", ["id": "p1"]); try app.settle()                                  // 3
+        try app.back(); try app.settle()                                                        // 4
+        let outcome = app.deepLink(.url("shop://cart"), via: .scheme); try app.settle()         // 5
+        guard outcome.status == "gated" else { throw Failure(description: "expected the cart to be gated") }
+        try app.login(); try app.settle()                                                       // 6
+        app.deepLink(.url("shop://orders/42/track"), via: .scheme); try app.settle()            // 7
+        let state = app.state                                                                   // 8
+        let stack = state.stack(state.selectedTab).map(\.description)
+        guard stack == ["orders", "order:42", "tracking:42"] else { throw Failure(description: "stack \(stack)") }
+        let wanted = ["gate auth cart", "session-commit", "resume cart", "resolve tracking:42 proceed"]  // 9
+        var events = app.log.texts[...]
+        for item in wanted {
+            guard let index = events.firstIndex(where: { $0 == item || $0.hasPrefix(item + " ") }) else {
+                throw Failure(description: "event '\(item)' not found")
+            }
+            events = events[(index + 1)...]
+        }
+        try app.settle()                                                                        // 10
+        guard app.leaks.isEmpty else { throw Failure(description: "leaks \(app.leaks)") }
+    }
+
+    static func swift(engine: RoutingEngine) throws -> Measurement {
+        try swiftScenario(engine: engine)  // fails loudly before measuring
+        return Bench.measure("10-step scenario, Swift (ShopApplication)", operations: 1, minSampleNs: 0) {
+            do { try swiftScenario(engine: engine) } catch { fatalError("\(error)") }
+        }
+    }
+
+    /// The scenario file, run the way `navscript run --in-process` runs a
+    /// file: a fresh Lua state (sandbox, prelude, bindings), the file loaded,
+    /// its scenario run against a fresh app, the state closed.
+    static func lua(host: ShopHost, file: URL) throws -> Measurement {
+        let entries = try ScenarioDiscovery().discover([file.path])
+        guard let entry = entries.first else { throw Failure(description: "no scenario file at \(file.path)") }
+        let runner = ScenarioRunner(host: host, options: RunOptions())
+        let first = runner.runFile(entry, filter: nil)
+        guard first.scenarios.count == 1, first.scenarios.allSatisfy({ $0.status == .passed }) else {
+            throw Failure(description: "the Lua scenario did not pass: \(first.scenarios.map { "\($0.status) \($0.message)" })")
+        }
+        let openBefore = LuaState.openStateCount
+        let result = Bench.measure("10-step scenario, Lua (NavScript, incl. Lua state)", operations: 1, minSampleNs: 0) {
+            blackHole(runner.runFile(entry, filter: nil))
+        }
+        guard LuaState.openStateCount == openBefore else { throw Failure(description: "Lua states were left open") }
+        return result
+    }
+
+    /// The fixed cost of a file: a Lua state with the sandbox, created and closed.
+    static func luaState() -> Measurement {
+        Bench.measure("Lua state create + close (sandbox only)", operations: 1, minSampleNs: 0) {
+            blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import CBenchSupport
+import Foundation
+
+/// (5) and (6): whole runs of the `navscript` CLI as a user runs it, each
+/// in a child process whose wall time and peak RSS are measured by wait4.
+struct CLIRun {
+    var scenarios: Int
+    var passed: Int
+    /// The duration the CLI reports ("… in 0.034s"): discovery excluded,
+    /// loading, running and reporting every file included.
+    var reportedSeconds: Double
+    /// Process start to exit, as the user waits for it.
+    var wallSeconds: Double
+    /// Peak RSS of the largest process in the run (the CLI or one worker).
+    var maxRSSKiB: Int
+}
+
+struct SuiteMeasurement {
+    var name: String
+    var runs: [CLIRun]
+    var scenarios: Int { runs[0].scenarios }
+    var medianReported: Double { median(runs.map(\.reportedSeconds)) }
+    var medianWall: Double { median(runs.map(\.wallSeconds)) }
+    var maxRSSMiB: Double { Double(runs.map(\.maxRSSKiB).max() ?? 0) / 1024 }
+    var scenariosPerSecond: Double { Double(scenarios) / medianReported }
+}
+
+enum SuiteBenchmarks {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Runs `navscript run <arguments>` in `directory`.
+    static func run(navscript: String, arguments: [String], in directory: String) throws -> CLIRun {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(getpid()).out").path
+        let previous = FileManager.default.currentDirectoryPath
+        guard FileManager.default.changeCurrentDirectoryPath(directory) else { throw Failure(description: "cannot cd to \(directory)") }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let argv = [navscript, "run"] + arguments
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var wall = 0.0
+        var rss = 0
+        let status = bench_spawn(&cArgs, output, "/dev/null", &wall, &rss)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: output)
+        guard status == 0 else {
+            throw Failure(description: "`\(argv.joined(separator: " "))` exited \(status):\n\(text.suffix(2000))")
+        }
+        // "125 passed, 0 failed, 0 errors, 0 skipped in 0.034s"
+        guard let line = text.split(separator: "\n").last(where: { $0.contains(" passed, ") && $0.contains(" in ") }) else {
+            throw Failure(description: "no summary line in the output of `\(argv.joined(separator: " "))`")
+        }
+        let words = line.split(separator: " ")
+        func count(before word: String) -> Int {
+            guard let i = words.firstIndex(where: { $0.hasPrefix(word) }), i > 0 else { return 0 }
+            return Int(words[i - 1]) ?? 0
+        }
+        let passed = count(before: "passed")
+        let total = passed + count(before: "failed") + count(before: "errors") + count(before: "skipped")
+        let seconds = Double(words.last!.dropLast()) ?? .nan
+        return CLIRun(scenarios: total, passed: passed, reportedSeconds: seconds, wallSeconds: wall, maxRSSKiB: rss)
+    }
+
+    static func measure(_ name: String, navscript: String, arguments: [String], in directory: String,
+                        repetitions: Int) throws -> SuiteMeasurement {
+        _ = try run(navscript: navscript, arguments: arguments, in: directory)  // warm the file cache
+        var runs: [CLIRun] = []
+        for _ in 0..<repetitions {
+            runs.append(try run(navscript: navscript, arguments: arguments, in: directory))
+        }
+        return SuiteMeasurement(name: name, runs: runs)
+    }
+}
+
+/// Writes a suite of `files` × `perFile` scenarios mixing deep links, taps,
+/// gates, modals, rejections and expectations (every one passes).
+enum SuiteGenerator {
+    static func scenario(_ n: Int) -> String {
+        switch n % 6 {
+        case 0:
+            return """
+              scenario("\(n) deep link to a product", function()
+                deep_link("shop://product/p\(n)")
+                expect_tab("home")
+                expect_stack{ "home", "product:p\(n)" }
+              end)
+
+            """
+        case 1:
+            return """
+              scenario("\(n) browse and come back", function()
+                tap("category", "c\(n)")
+                tap("product", "p\(n)")
+                tap("reviews")
+                expect_stack{ "home", "category:c\(n)", "product:p\(n)", "reviews:p\(n)" }
+                back()
+                expect_screen("product")
+              end)
+
+            """
+        case 2:
+            return """
+              scenario("\(n) gated cart resumes after sign-in", function()
+                local outcome = deep_link("shop://cart")
+                assert(outcome.status == "gated", "expected a gate")
+                expect_modal("login")
+                login{}
+                expect_stack{ "home", "cart" }
+                expect_events{ "gate auth cart", "session-commit", "resume cart" }
+              end)
+
+            """
+        case 3:
+            return """
+              scenario("\(n) tracking an order", { launch = { logged_in = true } }, function()
+                deep_link("shop://orders/\(n)/track")
+                expect_tab("orders")
+                expect_stack{ "orders", "order:\(n)", "tracking:\(n)" }
+                expect_no_leaks()
+              end)
+
+            """
+        case 4:
+            return """
+              scenario("\(n) rejects bad links", function()
+                expect_error("shop://product/x\(n)", "validation_failed")
+                expect_error("shop://nowhere/\(n)", "unknown_route")
+              end)
+
+            """
+        default:
+            return """
+              scenario("\(n) settings modal opens and closes", { launch = { logged_in = true } }, function()
+                deep_link("shop://settings/security")
+                expect_modal("settings")
+                dismiss()
+                expect_no_modal()
+                expect_no_leaks()
+              end)
+
+            """
+        }
+    }
+
+    /// Writes the suite into a fresh folder and returns it.
+    static func write(files: Int, perFile: Int, into root: URL) throws -> URL {
+        let folder = root.appendingPathComponent("generated-\(files * perFile)")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in 0..<files {
+            var text = "describe(\"generated file \(file)\", function()\n"
+            for index in 0..<perFile { text += scenario(file * perFile + index) }
+            text += "end)\n"
+            let name = String(format: "g%04d.lua", file)
+            try text.write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        return folder
+    }
+}

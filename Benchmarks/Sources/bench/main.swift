@@ -1,0 +1,175 @@
+import CBenchSupport
+import Foundation
+import NavScript
+import ShopApp
+import ShopHost
+
+// bench: every figure of Benchmarks/README.md in one run, as a Markdown table.
+//
+//   bench [--navscript PATH] [--repo PATH] [--only core,scenario,suite,generated]
+//         [--repetitions N] [--sizes 1000,5000,10000]
+//
+// Progress goes to stderr, the table to stdout.
+
+struct Arguments {
+    var navscript: String?
+    var repo: String
+    var only: Set<String> = ["core", "scenario", "suite", "generated"]
+    var repetitions = 11
+    var sizes = [1_000, 5_000, 10_000]
+
+    init(_ argv: [String]) {
+        // Sources/bench/main.swift → the main package root.
+        repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+        var rest = argv.dropFirst()
+        func value(_ flag: String) -> String {
+            guard let v = rest.popFirst() else { fail("\(flag) needs a value") }
+            return v
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--navscript": navscript = value(flag)
+            case "--repo": repo = value(flag)
+            case "--only": only = Set(value(flag).split(separator: ",").map(String.init))
+            case "--repetitions": repetitions = Int(value(flag)) ?? repetitions
+            case "--sizes": sizes = value(flag).split(separator: ",").compactMap { Int($0) }
+            default: fail("unknown argument \(flag)")
+            }
+        }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+    exit(2)
+}
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+}
+
+/// `1,234.5`: fixed decimals, thousands separated (no locale surprises).
+func format(_ value: Double, decimals: Int = 0) -> String {
+    guard value.isFinite else { return "n/a" }
+    let text = String(format: "%.\(decimals)f", abs(value))
+    let parts = text.split(separator: ".", maxSplits: 1)
+    var whole = String(parts[0])
+    var grouped = ""
+    while whole.count > 3 {
+        grouped = "," + whole.suffix(3) + grouped
+        whole = String(whole.dropLast(3))
+    }
+    let sign = value < 0 && text.contains(where: { $0 != "0" && $0 != "." }) ? "-" : ""
+    return sign + whole + grouped + (parts.count > 1 ? "." + parts[1] : "")
+}
+
+let arguments = Arguments(CommandLine.arguments)
+/// Whether allocations made inside libswiftCore reach the counting malloc
+/// (they do when the executable's malloc is the one the dynamic linker binds).
+final class Probe { var value = 0 }
+func mallocIsCounted() -> Bool {
+    bench_counting_begin()
+    blackHole(Probe())
+    return bench_counting_end().allocations >= 1
+}
+guard mallocIsCounted() else { fail("the malloc counter is not in effect; allocation counts would be wrong") }
+
+var inProcess: [(number: String, measurement: Measurement, unit: String, scale: Double, note: String)] = []
+var cliRows: [(number: String, measurement: SuiteMeasurement, note: String)] = []
+
+do {
+    let host = try ShopHost()
+    let engine = host.engine
+
+    if arguments.only.contains("core") {
+        progress("(1) RoutingEngine.resolve")
+        inProcess.append(("1", CoreBenchmarks.resolve(engine: engine), "ns/resolve", 1,
+                          "\(CoreBenchmarks.urls.count) inputs (aliases, query, universal, 3 error kinds) × signed out/in"))
+        progress("(2) Reconciler.plan")
+        inProcess.append(("2", try CoreBenchmarks.plan(engine: engine), "ns/plan", 1,
+                          "10 cases: no-op, update, pop-to, reset, shared prefix, tab switch, modals"))
+    }
+    if arguments.only.contains("scenario") {
+        progress("(3) 10-step scenario from Swift")
+        let swift = try ScenarioBenchmarks.swift(engine: engine)
+        inProcess.append(("3", swift, "µs/scenario", 1e-3, "fresh ShopApplication, settle after each step, 3 checks"))
+        progress("(4) the same scenario in Lua")
+        let file = URL(fileURLWithPath: arguments.repo).appendingPathComponent("Benchmarks/scenarios/ten_steps.lua")
+        let lua = try ScenarioBenchmarks.lua(host: host, file: file)
+        inProcess.append(("4", lua, "µs/scenario", 1e-3,
+                          "**4/3 = \(format(lua.medianNs / swift.medianNs, decimals: 2))×**; Benchmarks/scenarios/ten_steps.lua via ScenarioRunner.runFile"))
+        progress("(4a) Lua state alone")
+        inProcess.append(("4a", ScenarioBenchmarks.luaState(), "µs/state", 1e-3, "part of (4): sandboxed state, created and closed"))
+    }
+    if arguments.only.contains("suite") || arguments.only.contains("generated") {
+        guard let navscript = arguments.navscript else { fail("--navscript PATH is needed for the CLI benchmarks") }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        if arguments.only.contains("suite") {
+            for (label, extra) in [("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", []),
+                                   ("--in-process", ["--in-process"])] {
+                progress("(5) shipped suite, \(label)")
+                let m = try SuiteBenchmarks.measure("shipped suite, \(label)", navscript: navscript,
+                                                    arguments: ["scenarios"] + extra, in: arguments.repo,
+                                                    repetitions: arguments.repetitions)
+                cliRows.append(("5", m, "`navscript run scenarios \(extra.joined(separator: " "))`"))
+            }
+        }
+        if arguments.only.contains("generated") {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-bench-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: root) }
+            for size in arguments.sizes {
+                let folder = try SuiteGenerator.write(files: max(1, size / 100), perFile: min(size, 100), into: root)
+                for (label, extra) in [("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", [])] {
+                    progress("(6) generated \(size), \(label)")
+                    let m = try SuiteBenchmarks.measure("generated \(format(Double(size))), \(label)", navscript: navscript,
+                                                        arguments: [folder.path] + extra, in: root.path,
+                                                        repetitions: max(1, min(arguments.repetitions, size >= 5_000 ? 3 : 5)))
+                    guard m.runs.allSatisfy({ $0.passed == size }) else {
+                        throw ScenarioBenchmarks.Failure(description: "the generated suite of \(size) did not all pass")
+                    }
+                    cliRows.append(("6", m, "\(size / 100) files × 100 scenarios"))
+                }
+            }
+        }
+    }
+} catch {
+    fail("\(error)")
+}
+
+// MARK: - The table
+
+let date = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+var uname = utsname()
+_ = Glibc.uname(&uname)
+let machine = withUnsafeBytes(of: &uname.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+print("navscript benchmarks, \(date), \(ProcessInfo.processInfo.activeProcessorCount) cores (\(machine)), release build\n")
+if !inProcess.isEmpty {
+    print("| # | in process | median | p10–p90 | allocations | notes |")
+    print("|---|---|---:|---:|---:|---|")
+    for row in inProcess {
+        let m = row.measurement
+        let decimals = row.scale < 1 ? 1 : 0
+        let unit = row.unit
+        let perUnit = unit.split(separator: "/").last.map(String.init) ?? "op"
+        print("| \(row.number) | \(m.name) | \(format(m.medianNs * row.scale, decimals: decimals)) \(unit) "
+            + "| \(format(m.p10Ns * row.scale, decimals: decimals))–\(format(m.p90Ns * row.scale, decimals: decimals)) "
+            + "| \(format(m.allocationsPerOp, decimals: m.allocationsPerOp < 100 ? 1 : 0)) /\(perUnit) "
+            + "| \(row.note); \(m.samples) samples |")
+    }
+    print("")
+}
+if !cliRows.isEmpty {
+    print("| # | CLI run | scenarios | run time (median) | scenarios/s | wall (median) | µs/scenario (wall) | peak RSS | notes |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    for row in cliRows {
+        let m = row.measurement
+        print("| \(row.number) | \(m.name) | \(format(Double(m.scenarios))) | \(format(m.medianReported * 1000, decimals: 0)) ms "
+            + "| \(format(m.scenariosPerSecond)) | \(format(m.medianWall * 1000, decimals: 0)) ms "
+            + "| \(format(m.medianWall * 1e6 / Double(m.scenarios), decimals: 0)) "
+            + "| \(format(m.maxRSSMiB, decimals: 1)) MiB | \(row.note); \(m.runs.count) runs |")
+    }
+    print("")
+    print("run time: what the CLI reports (`… in 0.034s`: loading, running and reporting every file); "
+        + "wall: process start to exit; peak RSS: the largest single process of the run (the CLI or one worker), from wait4.")
+}

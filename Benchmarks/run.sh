@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the benchmarks and the navscript CLI in release mode, runs every
+# benchmark and prints one Markdown table (also saved to results/latest.md).
+#
+#   Benchmarks/run.sh                       # everything (about a minute after the build)
+#   Benchmarks/run.sh --only core,scenario  # in-process benchmarks only
+#   Benchmarks/run.sh --repetitions 21 --sizes 1000,5000,10000
+#
+# Extra arguments go to the bench executable (see Sources/bench/main.swift).
+set -euo pipefail
+cd "$(dirname "$0")"
+jobs="${BENCH_BUILD_JOBS:-2}"
+echo "run.sh: building bench and navscript (release, -j $jobs)…" >&2
+swift build -c release -j "$jobs" --product navscript >&2
+swift build -c release -j "$jobs" --product bench >&2
+bin="$(swift build -c release --show-bin-path)"
+mkdir -p results
+"$bin/bench" --navscript "$bin/navscript" "$@" | tee results/latest.md
