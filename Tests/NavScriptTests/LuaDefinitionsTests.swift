@@ -70,7 +70,7 @@ struct LuaDefinitionsTests {
     @Test("launch options and entry points match the host and the core")
     func vocabularies() throws {
         let text = try Self.read(Self.definitionsPath)
-        let host = try Self.read("Sources/navscript/Host/ShopHost.swift")
+        let host = try Self.read("Sources/ShopHost/ShopHost.swift")
         let hostOptions = Self.captures(#"launchOptionNames:\s*\[String\]\s*\{\s*\[([^\]]*)\]"#, in: host)
             .flatMap { Self.captures(#""(\w+)""#, in: $0[0]).map { $0[0] } }
         #expect(!hostOptions.isEmpty, "could not read ShopHost.launchOptionNames")
