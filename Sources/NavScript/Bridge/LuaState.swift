@@ -88,7 +88,7 @@ public final class LuaState {
 
     private func runPrelude() throws(LuaError) {
         let L = mainThread
-        try loadChunk(L, bytes: Array(LuaSandbox.prelude.utf8), chunkName: "=navscript sandbox")
+        try loadPrecompiled(L, source: LuaSandbox.prelude, chunkName: "=navscript sandbox")
         clua_pushsandboxhelpers(L)
         if let root = control.pointee.root_display {
             lua_pushstring(L, root)

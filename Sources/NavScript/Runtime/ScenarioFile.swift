@@ -33,7 +33,7 @@ final class ScenarioFile {
             throw ScenarioLoadError("cannot read \(entry.path): \(error.localizedDescription)")
         }
         do {
-            let prelude = try state.load(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
+            let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
             let collect = try state.call(prelude, [.table(Self.preludeSupport(state, session))]).first?.functionValue
             let chunk = try state.load(bytes: bytes, chunkName: entry.path)
             _ = try state.call(chunk)
