@@ -68,4 +68,29 @@ enum ScenarioBenchmarks {
             blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
         }
     }
+
+    /// Runs one workload `count` times, untimed, for a profiler.
+    static func profile(_ workload: String, count: Int, host: ShopHost, file: URL) throws {
+        switch workload {
+        case "swift":
+            for _ in 0..<count { try swiftScenario(engine: host.engine) }
+        case "swift-launch":
+            for _ in 0..<count {
+                let app = try ShopApplication(options: LaunchOptions(loggedIn: false), engine: host.engine)
+                try app.settle()
+                blackHole(app)
+            }
+        case "lua", "file":
+            let file = workload == "file" ? URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_FILE"] ?? file.path) : file
+            guard let entry = try ScenarioDiscovery().discover([file.path]).first else { return }
+            let runner = ScenarioRunner(host: host, options: RunOptions())
+            for _ in 0..<count { blackHole(runner.runFile(entry, filter: nil)) }
+        case "state":
+            for _ in 0..<count {
+                blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
+            }
+        default:
+            throw Failure(description: "--profile takes swift, lua or state")
+        }
+    }
 }

@@ -17,6 +17,9 @@ struct Arguments {
     var only: Set<String> = ["core", "scenario", "suite", "generated"]
     var repetitions = 11
     var sizes = [1_000, 5_000, 10_000]
+    /// `--profile lua|swift|state N`: only run that workload N times, untimed
+    /// (for `valgrind --tool=callgrind`).
+    var profile: (String, Int)?
 
     init(_ argv: [String]) {
         // Sources/bench/main.swift → the main package root.
@@ -34,6 +37,7 @@ struct Arguments {
             case "--only": only = Set(value(flag).split(separator: ",").map(String.init))
             case "--repetitions": repetitions = Int(value(flag)) ?? repetitions
             case "--sizes": sizes = value(flag).split(separator: ",").compactMap { Int($0) }
+            case "--profile": profile = (value(flag), Int(value(flag)) ?? 100)
             default: fail("unknown argument \(flag)")
             }
         }
@@ -81,6 +85,11 @@ var cliRows: [(number: String, measurement: SuiteMeasurement, note: String)] = [
 do {
     let host = try ShopHost()
     let engine = host.engine
+    if let (workload, count) = arguments.profile {
+        let file = URL(fileURLWithPath: arguments.repo).appendingPathComponent("Benchmarks/scenarios/ten_steps.lua")
+        try ScenarioBenchmarks.profile(workload, count: count, host: host, file: file)
+        exit(0)
+    }
 
     if arguments.only.contains("core") {
         progress("(1) RoutingEngine.resolve")
