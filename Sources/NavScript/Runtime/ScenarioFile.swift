@@ -45,6 +45,7 @@ final class ScenarioFile {
                 scenarios.append(try ScenarioDefinition(table, file: entry.path))
             }
             self.scenarios = scenarios
+            collectedBytes = state.memoryInUse
         } catch let error as LuaError {
             let kind = error.kind == .syntax ? "syntax" : Self.kind(of: error)
             throw ScenarioLoadError(error.message, details: error.traceback ?? "", kind: kind == "lua_error" ? "load_error" : kind)
@@ -113,7 +114,7 @@ final class ScenarioFile {
         state.resetInstructionBudget()
         defer {
             session.world = nil
-            state.collectGarbage()
+            collectGarbageIfGrown()
         }
 
         var problem: ScenarioProblem?
@@ -160,6 +161,28 @@ final class ScenarioFile {
         result.duration = Date().timeIntervalSince(started)
         return result
     }
+
+    /// Bytes in use once the file loaded, then after each full collection
+    /// between scenarios.
+    private var collectedBytes = 0
+
+    /// A full collection between scenarios only once the heap has grown by
+    /// ``collectionThreshold`` since the last one. Why: a full collection
+    /// traverses the whole state (standard library, every declaration), and
+    /// running one after every scenario was about a tenth of a scenario's
+    /// cost (callgrind); Lua's incremental collector and the memory cap's
+    /// emergency collection keep garbage bounded in between, and nothing a
+    /// scenario can observe depends on when collection happens (`__gc` is
+    /// refused by the sandbox; bindings hold no Lua values).
+    private func collectGarbageIfGrown() {
+        let inUse = state.memoryInUse
+        if inUse < collectedBytes + Self.collectionThreshold { return }
+        state.collectGarbage()
+        collectedBytes = state.memoryInUse
+    }
+
+    /// Heap growth (bytes) that triggers a full collection between scenarios.
+    static let collectionThreshold = 1 << 20
 
     static func kind(of error: LuaError) -> String {
         switch error.kind {
