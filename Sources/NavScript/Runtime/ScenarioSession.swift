@@ -17,13 +17,20 @@ final class ScenarioSession {
     /// navscript prelude, preferring the scenario file itself, so an
     /// expectation in a support helper still points at the scenario line.
     func location(of call: LuaCall) -> String {
-        let user = call.callerLocations.filter { !Self.internalSources.contains($0.source) }
-        guard let innermost = user.first else { return file }
+        // Called for every step: no filtered copy, no hashing of sources.
+        let locations = call.callerLocations
+        guard let first = locations.firstIndex(where: { !Self.isInternal($0.source) }) else { return file }
+        let innermost = locations[first]
         if innermost.source == file { return innermost.description }
-        if let inFile = user.first(where: { $0.source == file }) {
+        if let inFile = locations[first...].first(where: { $0.source == file && !Self.isInternal($0.source) }) {
             return "\(inFile) (in \(innermost))"
         }
         return innermost.description
+    }
+
+    /// `internalSources.contains(source)`, without hashing.
+    static func isInternal(_ source: String) -> Bool {
+        source == ScenarioPrelude.sourceName || source == "navscript sandbox"
     }
 
     /// Chunks of navscript's own Lua (the DSL prelude, the sandbox prelude).
