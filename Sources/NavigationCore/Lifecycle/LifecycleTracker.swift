@@ -31,6 +31,9 @@ public final class LifecycleTracker {
         let label: String
         let kind: Kind
         weak var object: AnyObject?
+        /// The object's key in `recordByObject` (kept so deallocation
+        /// finds it without scanning the dictionary).
+        let key: ObjectIdentifier
         var leftAtStep: Int?
         var deallocated = false
         var anchor: Int?
@@ -49,12 +52,13 @@ public final class LifecycleTracker {
         // Tracking twice must not orphan the first token (its deinit would
         // report a live object as deallocated): relabel the record instead.
         if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated {
-            records[existing] = Record(label: label, kind: kind, object: object, leftAtStep: records[existing].leftAtStep,
+            records[existing] = Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object),
+                                       leftAtStep: records[existing].leftAtStep,
                                        anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] })
             return
         }
         let id = records.count
-        records.append(Record(label: label, kind: kind, object: object,
+        records.append(Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object),
                               anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] }))
         recordByObject[ObjectIdentifier(object)] = id
         object.lifecycleToken = LifecycleToken(tracker: self, record: id)
@@ -79,7 +83,8 @@ public final class LifecycleTracker {
     fileprivate func didDeallocate(_ id: Int) {
         guard records.indices.contains(id), !records[id].deallocated else { return }
         records[id].deallocated = true
-        if let key = recordByObject.first(where: { $0.value == id })?.key { recordByObject[key] = nil }
+        let key = records[id].key
+        if recordByObject[key] == id { recordByObject[key] = nil }
         log.record(.dealloc(records[id].label))
     }
 

@@ -139,7 +139,7 @@ public final class SimulatedNavigation {
 
     /// What is on screen, as data.
     public var state: NavigationState {
-        var stackSteps: [TabID: [RouteStep]] = [:]
+        var stackSteps = [TabID: [RouteStep]](minimumCapacity: stacks.count)
         for (tab, stack) in stacks { stackSteps[tab] = stack.screens.map(\.step) }
         return NavigationState(selectedTab: selectedTab, tabs: tabs, stacks: stackSteps,
                                modals: modals.map { $0.stack.screens.map(\.step) })
