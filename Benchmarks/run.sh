@@ -11,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 jobs="${BENCH_BUILD_JOBS:-2}"
 echo "run.sh: building bench and navscript (release, -j $jobs)…" >&2
+# SwiftPM does not notice files added to or removed from the path dependency
+# (the main package) once it has planned a build: plan again every time.
+rm -f .build/release/description.json
 swift build -c release -j "$jobs" --product navscript >&2
 swift build -c release -j "$jobs" --product bench >&2
 bin="$(swift build -c release --show-bin-path)"

@@ -73,11 +73,12 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int bench_spawn(char *const argv[], const char *stdout_path, const char *stderr_path,
+int bench_spawn(char *const argv[], const char *stdin_path, const char *stdout_path, const char *stderr_path,
                 double *wall_seconds, long *max_rss_kib) {
     extern char **environ;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
+    if (stdin_path) posix_spawn_file_actions_addopen(&actions, 0, stdin_path, O_RDONLY, 0);
     if (stdout_path) posix_spawn_file_actions_addopen(&actions, 1, stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (stderr_path) posix_spawn_file_actions_addopen(&actions, 2, stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     double started = now_seconds();

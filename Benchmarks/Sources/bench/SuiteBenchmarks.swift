@@ -1,5 +1,6 @@
 import CBenchSupport
 import Foundation
+import NavScript
 
 /// (5) and (6): whole runs of the `navscript` CLI as a user runs it, each
 /// in a child process whose wall time and peak RSS are measured by wait4.
@@ -39,7 +40,7 @@ enum SuiteBenchmarks {
         defer { cArgs.forEach { free($0) } }
         var wall = 0.0
         var rss = 0
-        let status = bench_spawn(&cArgs, output, "/dev/null", &wall, &rss)
+        let status = bench_spawn(&cArgs, nil, output, "/dev/null", &wall, &rss)
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: output)
         guard status == 0 else {
@@ -58,6 +59,39 @@ enum SuiteBenchmarks {
         let total = passed + count(before: "failed") + count(before: "errors") + count(before: "skipped")
         let seconds = Double(words.last!.dropLast()) ?? .nan
         return CLIRun(scenarios: total, passed: passed, reportedSeconds: seconds, wallSeconds: wall, maxRSSKiB: rss)
+    }
+
+    /// One `navscript worker` process alone, fed every file of `folder` as
+    /// tasks on stdin (what a pool worker does in a `--jobs` run): its wall
+    /// time and peak RSS, without the parent that collects the results.
+    static func worker(navscript: String, folder: URL, in directory: String, repetitions: Int) throws -> SuiteMeasurement {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".lua") }.sorted()
+        let encoder = JSONEncoder()
+        var lines = Data()
+        for (index, name) in files.enumerated() {
+            let task = WorkerTask(id: index, path: folder.appendingPathComponent(name).path, suiteRoot: folder.path, faults: [])
+            lines.append(try encoder.encode(task))
+            lines.append(UInt8(ascii: "\n"))
+        }
+        let tasks = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tasks-\(getpid()).jsonl")
+        try lines.write(to: tasks)
+        defer { try? FileManager.default.removeItem(at: tasks) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-worker-\(getpid()).out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var runs: [CLIRun] = []
+        for _ in 0..<repetitions {
+            var cArgs: [UnsafeMutablePointer<CChar>?] = [strdup(navscript), strdup("worker"), nil]
+            defer { cArgs.forEach { free($0) } }
+            var wall = 0.0
+            var rss = 0
+            let status = bench_spawn(&cArgs, tasks.path, output, "/dev/null", &wall, &rss)
+            guard status == 0 else { throw Failure(description: "`navscript worker` exited \(status)") }
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let results = text.split(separator: "\n").filter { $0.hasPrefix("{\"result\"") }.count
+            let passed = text.split(separator: "\n").filter { $0.hasPrefix("{\"result\"") && $0.contains("\"status\":\"passed\"") }.count
+            runs.append(CLIRun(scenarios: results, passed: passed, reportedSeconds: .nan, wallSeconds: wall, maxRSSKiB: rss))
+        }
+        return SuiteMeasurement(name: "", runs: runs)
     }
 
     static func measure(_ name: String, navscript: String, arguments: [String], in directory: String,

@@ -139,6 +139,14 @@ do {
                     }
                     cliRows.append(("6", m, "\(size / 100) files × 100 scenarios"))
                 }
+                progress("(6) generated \(size), one worker process alone")
+                var w = try SuiteBenchmarks.worker(navscript: navscript, folder: folder, in: root.path,
+                                                   repetitions: max(1, min(arguments.repetitions, 3)))
+                w.name = "generated \(format(Double(size))), `navscript worker` alone"
+                guard w.runs.allSatisfy({ $0.scenarios == size && $0.passed == size }) else {
+                    throw ScenarioBenchmarks.Failure(description: "the worker did not pass all \(size) generated scenarios")
+                }
+                cliRows.append(("6", w, "the worker of a `--jobs 1` run, fed the \(size / 100) files on stdin"))
             }
         }
     }
@@ -173,8 +181,10 @@ if !cliRows.isEmpty {
     print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     for row in cliRows {
         let m = row.measurement
-        print("| \(row.number) | \(m.name) | \(format(Double(m.scenarios))) | \(format(m.medianReported * 1000, decimals: 0)) ms "
-            + "| \(format(m.scenariosPerSecond)) | \(format(m.medianWall * 1000, decimals: 0)) ms "
+        let reported = m.medianReported.isNaN ? "–" : format(m.medianReported * 1000, decimals: 0) + " ms"
+        let rate = m.medianReported.isNaN ? format(Double(m.scenarios) / m.medianWall) + " (wall)" : format(m.scenariosPerSecond)
+        print("| \(row.number) | \(m.name) | \(format(Double(m.scenarios))) | \(reported) "
+            + "| \(rate) | \(format(m.medianWall * 1000, decimals: 0)) ms "
             + "| \(format(m.medianWall * 1e6 / Double(m.scenarios), decimals: 0)) "
             + "| \(format(m.maxRSSMiB, decimals: 1)) MiB | \(row.note); \(m.runs.count) runs |")
     }
