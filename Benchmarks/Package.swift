@@ -12,9 +12,11 @@ let package = Package(
         .package(name: "navscript", path: ".."),
     ],
     targets: [
-        // Counts malloc-family calls (interposed in the executable) and reads
-        // peak RSS of child processes.
+        // Counts malloc-family calls (interposed in the executable).
         .target(name: "CBenchSupport"),
+        // Runs one command and reports its exit status, wall time and peak
+        // RSS (a tiny C process, so the bench's own memory is not counted).
+        .executableTarget(name: "bench-spawn"),
         .executableTarget(
             name: "bench",
             dependencies: [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the benchmarks and the navscript CLI in release mode, runs every
+# Builds the benchmarks (bench, bench-spawn) and the navscript CLI in release mode, runs every
 # benchmark and prints one Markdown table (also saved to results/latest.md).
 #
 #   Benchmarks/run.sh                       # everything (about a minute after the build)
@@ -16,6 +16,7 @@ echo "run.sh: building bench and navscript (release, -j $jobs)…" >&2
 rm -f .build/release/description.json
 swift build -c release -j "$jobs" --product navscript >&2
 swift build -c release -j "$jobs" --product bench >&2
+swift build -c release -j "$jobs" --product bench-spawn >&2
 bin="$(swift build -c release --show-bin-path)"
 mkdir -p results
 "$bin/bench" --navscript "$bin/navscript" "$@" | tee results/latest.md

@@ -1,3 +1,4 @@
+import CBenchSupport
 import Foundation
 import NavigationCore
 import NavScript
@@ -85,6 +86,15 @@ enum ScenarioBenchmarks {
             guard let entry = try ScenarioDiscovery().discover([file.path]).first else { return }
             let runner = ScenarioRunner(host: host, options: RunOptions())
             for _ in 0..<count { blackHole(runner.runFile(entry, filter: nil)) }
+        case "folder":
+            // BENCH_FILE is a folder: run every file in it `count` times, printing peak RSS.
+            let folder = ProcessInfo.processInfo.environment["BENCH_FILE"] ?? file.path
+            let entries = try ScenarioDiscovery().discover([folder])
+            let runner = ScenarioRunner(host: host, options: RunOptions())
+            for round in 0..<count {
+                for entry in entries { blackHole(runner.runFile(entry, filter: nil)) }
+                FileHandle.standardError.write(Data("round \(round): peak RSS \(bench_self_max_rss_kib()) KiB, open states \(LuaState.openStateCount)\n".utf8))
+            }
         case "state":
             for _ in 0..<count {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))

@@ -36,11 +36,7 @@ enum SuiteBenchmarks {
         guard FileManager.default.changeCurrentDirectoryPath(directory) else { throw Failure(description: "cannot cd to \(directory)") }
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let argv = [navscript, "run"] + arguments
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var wall = 0.0
-        var rss = 0
-        let status = bench_spawn(&cArgs, nil, output, "/dev/null", &wall, &rss)
+        let (status, wall, rss) = try spawn(argv, stdout: output)
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: output)
         guard status == 0 else {
@@ -80,11 +76,7 @@ enum SuiteBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: output) }
         var runs: [CLIRun] = []
         for _ in 0..<repetitions {
-            var cArgs: [UnsafeMutablePointer<CChar>?] = [strdup(navscript), strdup("worker"), nil]
-            defer { cArgs.forEach { free($0) } }
-            var wall = 0.0
-            var rss = 0
-            let status = bench_spawn(&cArgs, tasks.path, output, "/dev/null", &wall, &rss)
+            let (status, wall, rss) = try spawn([navscript, "worker"], stdin: tasks.path, stdout: output)
             guard status == 0 else { throw Failure(description: "`navscript worker` exited \(status)") }
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             let results = text.split(separator: "\n").filter { $0.hasPrefix("{\"result\"") }.count
@@ -92,6 +84,29 @@ enum SuiteBenchmarks {
             runs.append(CLIRun(scenarios: results, passed: passed, reportedSeconds: .nan, wallSeconds: wall, maxRSSKiB: rss))
         }
         return SuiteMeasurement(name: "", runs: runs)
+    }
+
+    /// Runs `argv` through `bench-spawn` (beside this executable): exit
+    /// status, wall seconds, peak RSS in KiB.
+    static func spawn(_ argv: [String], stdin: String = "-", stdout: String) throws -> (Int32, Double, Int) {
+        let helper = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("bench-spawn").path
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw Failure(description: "\(helper) is missing: build the bench-spawn product (run.sh does)")
+        }
+        let result = FileManager.default.temporaryDirectory.appendingPathComponent("bench-spawn-\(getpid()).result").path
+        defer { try? FileManager.default.removeItem(atPath: result) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = [result, stdin, stdout, "/dev/null"] + argv
+        try process.run()
+        process.waitUntilExit()
+        let fields = ((try? String(contentsOfFile: result, encoding: .utf8)) ?? "").split(separator: " ")
+        guard process.terminationStatus == 0, fields.count == 3, let status = Int32(fields[0]),
+              let wall = Double(fields[1]), let rss = Int(fields[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "bench-spawn could not run \(argv.joined(separator: " "))")
+        }
+        return (status, wall, rss)
     }
 
     static func measure(_ name: String, navscript: String, arguments: [String], in directory: String,

@@ -8,6 +8,8 @@ import ShopHost
 //
 //   bench [--navscript PATH] [--repo PATH] [--only core,scenario,suite,generated]
 //         [--repetitions N] [--sizes 1000,5000,10000]
+//   bench --generate N DIR      write the generated suite of N scenarios into DIR/generated-N
+//   bench --profile WORKLOAD N  run one workload N times, untimed (for callgrind; see README.md)
 //
 // Progress goes to stderr, the table to stdout.
 
@@ -38,6 +40,17 @@ struct Arguments {
             case "--repetitions": repetitions = Int(value(flag)) ?? repetitions
             case "--sizes": sizes = value(flag).split(separator: ",").compactMap { Int($0) }
             case "--profile": profile = (value(flag), Int(value(flag)) ?? 100)
+            case "--generate":
+                // --generate N DIR: write the generated suite of N scenarios into DIR/generated-N and exit.
+                let size = Int(value(flag)) ?? 1_000
+                let root = URL(fileURLWithPath: value(flag))
+                do {
+                    let folder = try SuiteGenerator.write(files: max(1, size / 100), perFile: min(size, 100), into: root)
+                    print(folder.path)
+                    exit(0)
+                } catch {
+                    fail("\(error)")
+                }
             default: fail("unknown argument \(flag)")
             }
         }
@@ -190,5 +203,6 @@ if !cliRows.isEmpty {
     }
     print("")
     print("run time: what the CLI reports (`… in 0.034s`: loading, running and reporting every file); "
-        + "wall: process start to exit; peak RSS: the largest single process of the run (the CLI or one worker), from wait4.")
+        + "wall: process start to exit; peak RSS: the largest single process of the run (the CLI or one worker), "
+        + "from wait4 in bench-spawn, a 1 MiB helper (Linux carries a parent's resident set into its child's ru_maxrss).")
 }
