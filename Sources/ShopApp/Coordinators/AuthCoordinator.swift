@@ -1,3 +1,4 @@
+import Dispatch
 import NavigationCore
 
 /// The reusable sign-in flow: login, then two-factor when the account has
@@ -53,11 +54,15 @@ final class AuthCoordinator: ModalFlowCoordinator {
             screen.setOutput("submit") { [weak self] _ in
                 guard let self else { return }
                 if self.env.has(.mainThreadDeadlock) {
-                    // The bug: wait, on the main thread, for a commit that is
-                    // scheduled on the main thread. It never comes.
+                    // The bug: block the main thread until a commit that is
+                    // scheduled on the main thread signals. It never can.
                     let token = self.env.auth.signIn()
-                    self.env.scheduler.schedule("commit session") { [env = self.env] in env.session.commit(token: token) }
-                    while !self.env.session.isLoggedIn {}
+                    let committed = DispatchSemaphore(value: 0)
+                    self.env.scheduler.schedule("commit session") { [env = self.env] in
+                        env.session.commit(token: token)
+                        committed.signal()
+                    }
+                    committed.wait()
                 }
                 self.complete(with: self.env.auth.signIn())
             }
