@@ -86,16 +86,27 @@ public struct EntryPointAdapter: Sendable {
         if let bad = rest.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F }) {
             throw .malformed(input: raw, reason: "contains the control or space character U+\(String(bad.value, radix: 16, uppercase: true))")
         }
-        let withoutFragment = rest.prefix { $0 != "#" }
-        let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        // ASCII input (every real link) is split by bytes: the same pieces as
+        // the Character-based split, which it avoids because grapheme
+        // breaking dominated the cost of a resolve. Other input keeps the
+        // Character semantics (a combining mark after a separator joins it).
+        let ascii = rest.utf8.allSatisfy { $0 < 0x80 }
+        func split(_ text: Substring, _ separator: Character, maxSplits: Int = .max,
+                   omittingEmpty: Bool = true) -> [Substring] {
+            ascii ? Self.splitASCII(text, separator.asciiValue!, maxSplits: maxSplits, omittingEmpty: omittingEmpty)
+                : text.split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: omittingEmpty)
+        }
+        let withoutFragment = ascii ? rest[..<(rest.utf8.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex)]
+            : rest.prefix { $0 != "#" }
+        let parts = split(withoutFragment, "?", maxSplits: 1, omittingEmpty: false)
         var path: [String] = []
-        for component in parts[0].split(separator: "/") {
+        for component in split(parts[0], "/") {
             path.append(try decode(component, raw: raw, plusIsSpace: false))
         }
         var query: [String: String] = [:]
         if parts.count > 1 {
-            for item in parts[1].split(separator: "&") {
-                let kv = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            for item in split(parts[1], "&") {
+                let kv = split(item, "=", maxSplits: 1, omittingEmpty: false)
                 let key = try decode(kv[0], raw: raw, plusIsSpace: true).lowercased()
                 let value = kv.count > 1 ? try decode(kv[1], raw: raw, plusIsSpace: true) : ""
                 if query[key] == nil { query[key] = value }
@@ -131,6 +142,24 @@ public struct EntryPointAdapter: Sendable {
             throw .malformed(input: raw, reason: "percent-escapes decode to a control character")
         }
         return decoded
+    }
+
+    /// `text.split(separator:maxSplits:omittingEmptySubsequences:)` for
+    /// ASCII `text` and an ASCII separator, by bytes.
+    static func splitASCII(_ text: Substring, _ separator: UInt8, maxSplits: Int, omittingEmpty: Bool) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = text.startIndex
+        var index = text.startIndex
+        let utf8 = text.utf8
+        while index < text.endIndex, pieces.count < maxSplits {
+            if utf8[index] == separator {
+                if !omittingEmpty || start < index { pieces.append(text[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if !omittingEmpty || start < text.endIndex { pieces.append(text[start..<text.endIndex]) }
+        return pieces
     }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
