@@ -11,7 +11,10 @@ open class Screen: LifecycleTracked {
     /// even one the user then cancels — so teardown must not hang off it.
     public var onWillDisappear: (() -> Void)?
 
-    private var outputHandlers: [String: ([String: String]) -> Void] = [:]
+    /// Handlers in declaration order, parallel to `outputs` (a screen has a
+    /// handful: a linear search beats hashing and growing a dictionary for
+    /// every screen built).
+    private var outputHandlers: [([String: String]) -> Void] = []
     /// The intents a user can trigger here, in declaration order.
     public private(set) var outputs: [String] = []
 
@@ -27,16 +30,20 @@ open class Screen: LifecycleTracked {
     /// Declares an output. The handler receives the tap's arguments (a bare
     /// id arrives as `["id": value]`).
     public func setOutput(_ name: String, _ handler: @escaping ([String: String]) -> Void) {
-        if outputHandlers[name] == nil { outputs.append(name) }
-        outputHandlers[name] = handler
+        if let index = outputs.firstIndex(of: name) {
+            outputHandlers[index] = handler
+        } else {
+            outputs.append(name)
+            outputHandlers.append(handler)
+        }
     }
 
     /// Fires an output as a user tap would.
     public func fire(_ output: String, _ args: [String: String] = [:]) throws(NavigationError) {
-        guard let handler = outputHandlers[output] else {
+        guard let index = outputs.firstIndex(of: output) else {
             throw .noSuchOutput(screen: label, output: output, available: outputs)
         }
-        handler(args)
+        outputHandlers[index](args)
     }
 
     /// Update in place: same screen, new parameters (no push, no pop).
