@@ -35,12 +35,14 @@ extension LuaState {
     /// types are checked before `lua_tolstring`, tables are walked with raw
     /// `lua_next` (no metamethods run), references go through `clua_ref`.
     func read(_ L: OpaquePointer, _ index: Int32, mode: ReadMode = .full) throws(LuaConversionFailure) -> LuaValue {
-        var path = Set<UnsafeRawPointer>()
+        // The tables being copied, outermost first: a short stack searched
+        // linearly (nesting is shallow; hashing a set cost more than the copy).
+        var path: [UnsafeRawPointer] = []
         return try read(L, lua_absindex(L, index), depth: 0, mode: mode, path: &path)
     }
 
     private func read(
-        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout Set<UnsafeRawPointer>
+        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout [UnsafeRawPointer]
     ) throws(LuaConversionFailure) -> LuaValue {
         let type = lua_type(L, index)
         switch type {
@@ -73,14 +75,14 @@ extension LuaState {
     }
 
     private func readTable(
-        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout Set<UnsafeRawPointer>
+        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout [UnsafeRawPointer]
     ) throws(LuaConversionFailure) -> LuaTable {
         guard depth < LuaState.maxDepth else { throw .tooDeep }
         guard let identity = lua_topointer(L, index) else { return LuaTable() }
         guard !path.contains(identity) else { throw .cyclic }
         guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
-        path.insert(identity)
-        defer { path.remove(identity) }
+        path.append(identity)
+        defer { path.removeLast() }
         var table = LuaTable()
         lua_pushnil(L)
         while lua_next(L, index) != 0 {

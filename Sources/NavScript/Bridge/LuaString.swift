@@ -30,6 +30,13 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral,
     /// Number of bytes (Lua's `#s`).
     public var count: Int { bytes.count }
 
+    /// The bytes as one block (the synthesized conformance combined them one
+    /// at a time, which was visible in every table lookup by name).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public var description: String { string }
 
     /// A Lua-style quoted literal with escapes for control and non-UTF-8 bytes.
