@@ -63,6 +63,41 @@ enum ScenarioBenchmarks {
         return result
     }
 
+    /// Where (4)'s time goes: a file that declares nothing (state, preludes,
+    /// bindings, compile, close) and a file whose one scenario only launches.
+    static func luaBreakdown(host: ShopHost) throws -> [Measurement] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-bench-lua-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = [
+            ("empty.lua", "-- declares nothing\n", "file with no scenario (state, preludes, bindings, compile, close)"),
+            ("launch.lua", "scenario(\"launch only\", function()\n  launch{ logged_in = false }\nend)\n",
+             "file with one scenario that only launches"),
+        ]
+        var results: [Measurement] = []
+        let runner = ScenarioRunner(host: host, options: RunOptions())
+        for (name, text, label) in files {
+            let url = folder.appendingPathComponent(name)
+            try text.write(to: url, atomically: false, encoding: .utf8)
+            guard let entry = try ScenarioDiscovery().discover([url.path]).first else { continue }
+            let first = runner.runFile(entry, filter: nil)
+            guard first.scenarios.allSatisfy({ $0.status == .passed }) else { throw Failure(description: "\(name) did not pass") }
+            results.append(Bench.measure(label, operations: 1, minSampleNs: 0) { blackHole(runner.runFile(entry, filter: nil)) })
+        }
+        return results
+    }
+
+    /// The app alone: ShopApplication launched and settled, as (3)'s first step.
+    static func swiftLaunch(engine: RoutingEngine) -> Measurement {
+        Bench.measure("ShopApplication launch + settle (Swift)", operations: 1, minSampleNs: 0) {
+            do {
+                let app = try ShopApplication(options: LaunchOptions(loggedIn: false), engine: engine)
+                try app.settle()
+                blackHole(app)
+            } catch { fatalError("\(error)") }
+        }
+    }
+
     /// The fixed cost of a file: a Lua state with the sandbox, created and closed.
     static func luaState() -> Measurement {
         Bench.measure("Lua state create + close (sandbox only)", operations: 1, minSampleNs: 0) {

@@ -121,8 +121,14 @@ do {
         let lua = try ScenarioBenchmarks.lua(host: host, file: file)
         inProcess.append(("4", lua, "µs/scenario", 1e-3,
                           "**4/3 = \(format(lua.medianNs / swift.medianNs, decimals: 2))×**; Benchmarks/scenarios/ten_steps.lua via ScenarioRunner.runFile"))
-        progress("(4a) Lua state alone")
+        progress("(4a–d) where the time of (4) goes")
         inProcess.append(("4a", ScenarioBenchmarks.luaState(), "µs/state", 1e-3, "part of (4): sandboxed state, created and closed"))
+        let breakdown = try ScenarioBenchmarks.luaBreakdown(host: host)
+        if breakdown.count == 2 {
+            inProcess.append(("4b", breakdown[0], "µs/file", 1e-3, "part of (4): 4a + scenario prelude, bindings, compile"))
+            inProcess.append(("4c", breakdown[1], "µs/file", 1e-3, "part of (4): 4b + one scenario that launches the app"))
+        }
+        inProcess.append(("3a", ScenarioBenchmarks.swiftLaunch(engine: engine), "µs/launch", 1e-3, "part of (3): compare 4c − 4b"))
     }
     if arguments.only.contains("suite") || arguments.only.contains("generated") {
         guard let navscript = arguments.navscript else { fail("--navscript PATH is needed for the CLI benchmarks") }
