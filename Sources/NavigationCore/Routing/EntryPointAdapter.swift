@@ -83,14 +83,18 @@ public struct EntryPointAdapter: Sendable {
     }
 
     private func parse(_ raw: String, rest: Substring, entry: EntryPoint) throws(RouteError) -> RouteLink {
-        if let bad = rest.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F }) {
-            throw .malformed(input: raw, reason: "contains the control or space character U+\(String(bad.value, radix: 16, uppercase: true))")
-        }
-        // ASCII input (every real link) is split by bytes: the same pieces as
-        // the Character-based split, which it avoids because grapheme
-        // breaking dominated the cost of a resolve. Other input keeps the
-        // Character semantics (a combining mark after a separator joins it).
+        // ASCII input (every real link) is checked and split by bytes: the
+        // same answers as the scalar check and the Character-based split,
+        // which it avoids because grapheme breaking dominated the cost of a
+        // resolve. Other input keeps the Character semantics (a combining
+        // mark after a separator joins it).
         let ascii = rest.utf8.allSatisfy { $0 < 0x80 }
+        let bad: UInt32? = ascii
+            ? rest.utf8.first(where: { $0 < 0x21 || $0 == 0x7F }).map(UInt32.init)
+            : rest.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F })?.value
+        if let bad {
+            throw .malformed(input: raw, reason: "contains the control or space character U+\(String(bad, radix: 16, uppercase: true))")
+        }
         func split(_ text: Substring, _ separator: Character, maxSplits: Int = .max,
                    omittingEmpty: Bool = true) -> [Substring] {
             ascii ? Self.splitASCII(text, separator.asciiValue!, maxSplits: maxSplits, omittingEmpty: omittingEmpty)
@@ -174,11 +178,17 @@ public struct EntryPointAdapter: Sendable {
     /// `text` after an ASCII `prefix` compared case-insensitively, scalar by
     /// scalar (never by `Character`, so a combining mark cannot shift it).
     private static func strip(_ prefix: String, from text: String) -> Substring? {
-        var scalars = text.unicodeScalars[...]
-        for expected in prefix.unicodeScalars {
-            guard let actual = scalars.popFirst(), lower(actual) == expected else { return nil }
+        // By bytes: an ASCII scalar is its byte, and a byte of a non-ASCII
+        // scalar (>= 0x80) never equals an ASCII one.
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        for expected in prefix.utf8 {
+            guard index < bytes.endIndex else { return nil }
+            let actual = bytes[index]
+            guard actual < 0x80, (65...90).contains(actual) ? actual + 32 == expected : actual == expected else { return nil }
+            index = bytes.index(after: index)
         }
-        return Substring(scalars)
+        return Substring(text.unicodeScalars[index...])
     }
 
     private static func lower(_ scalar: Unicode.Scalar) -> Unicode.Scalar {

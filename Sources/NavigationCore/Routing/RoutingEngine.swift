@@ -54,7 +54,8 @@ public struct RoutingEngine: Sendable {
 
     /// External door: lifts `input` as `entry` delivers it, then resolves.
     public func resolve(_ input: EntryInput, entry: EntryPoint, context: RouteContext) throws(RouteError) -> RouteResolution {
-        try resolve(request: request(for: try adapter.link(for: input, via: entry)), context: context)
+        // `request(for:)` has validated the parameters: skip the second check.
+        try resolve(request: request(for: try adapter.link(for: input, via: entry)), context: context, validated: true)
     }
 
     /// External door for URL strings (scheme, universal and widget links).
@@ -65,7 +66,11 @@ public struct RoutingEngine: Sendable {
     /// In-app door: the intent is already typed, so only validation of its
     /// parameters and precondition evaluation run.
     public func resolve(request: RouteRequest, context: RouteContext) throws(RouteError) -> RouteResolution {
-        let target = try target(for: request)
+        try resolve(request: request, context: context, validated: false)
+    }
+
+    private func resolve(request: RouteRequest, context: RouteContext, validated: Bool) throws(RouteError) -> RouteResolution {
+        let target = try target(for: request, validated: validated)
         guard let route = routes[request.destination] else { throw .unknownRoute(input: request.description) }
         if let unmet = route.preconditions.first(where: { !context.satisfied.contains($0) }) {
             return .gated(unmet, resume: request)
@@ -90,8 +95,12 @@ public struct RoutingEngine: Sendable {
     /// The canonical path for a request: ancestry from the manifest split
     /// into the tab's push run and the modal chain.
     public func target(for request: RouteRequest) throws(RouteError) -> Target {
+        try target(for: request, validated: false)
+    }
+
+    private func target(for request: RouteRequest, validated: Bool) throws(RouteError) -> Target {
         guard let route = routes[request.destination] else { throw .unknownRoute(input: request.description) }
-        try validate(request)
+        if !validated { try validate(request) }
         var baseRun: [RouteStep] = []
         var modals: [[RouteStep]] = []
         for definition in route.ancestry {
