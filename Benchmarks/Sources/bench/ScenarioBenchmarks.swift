@@ -130,6 +130,15 @@ enum ScenarioBenchmarks {
                 for entry in entries { blackHole(runner.runFile(entry, filter: nil)) }
                 FileHandle.standardError.write(Data("round \(round): peak RSS \(bench_self_max_rss_kib()) KiB, open states \(LuaState.openStateCount)\n".utf8))
             }
+        case "resolve":
+            let contexts = [RouteContext(), RouteContext(satisfied: ["auth", "payment_method"])]
+            for _ in 0..<count {
+                for context in contexts {
+                    for (url, entry) in CoreBenchmarks.urls {
+                        blackHole(try? host.engine.resolve(url: url, entry: entry, context: context))
+                    }
+                }
+            }
         case "state":
             for _ in 0..<count {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
