@@ -78,3 +78,38 @@ enum Bench {
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
+
+/// Instructions per operation of a `bench --profile` workload, counted by
+/// valgrind's callgrind (deterministic, unlike times on a shared machine):
+/// (instructions of N iterations − instructions of 0) / (N × operations).
+enum InstructionCount {
+    static var valgrind: String? {
+        ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func total(_ workload: String, count: Int, repo: String) -> Double? {
+        guard let valgrind else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: valgrind)
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        process.arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null", me,
+                             "--repo", repo, "--profile", workload, String(count)]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("I   refs:") }),
+              let number = line.split(separator: " ").last.map({ $0.replacingOccurrences(of: ",", with: "") }) else { return nil }
+        return Double(number)
+    }
+
+    static func perOperation(_ workload: String, count: Int, operations: Int, repo: String) -> Double? {
+        guard let base = total(workload, count: 0, repo: repo), let full = total(workload, count: count, repo: repo) else {
+            return nil
+        }
+        return (full - base) / Double(count * operations)
+    }
+}

@@ -139,6 +139,13 @@ enum ScenarioBenchmarks {
                     }
                 }
             }
+        case "plan":
+            let cases = try CoreBenchmarks.planCases(engine: host.engine)
+            for _ in 0..<count {
+                for (current, target, source) in cases {
+                    blackHole(Reconciler.plan(current: current, target: target, source: source))
+                }
+            }
         case "state":
             for _ in 0..<count {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))

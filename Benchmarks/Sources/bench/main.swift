@@ -19,6 +19,8 @@ struct Arguments {
     var only: Set<String> = ["core", "scenario", "suite", "generated"]
     var repetitions = 11
     var sizes = [1_000, 5_000, 10_000]
+    /// Count instructions per operation with callgrind (when valgrind is installed).
+    var callgrind = true
     /// `--profile lua|swift|state N`: only run that workload N times, untimed
     /// (for `valgrind --tool=callgrind`).
     var profile: (String, Int)?
@@ -39,6 +41,7 @@ struct Arguments {
             case "--only": only = Set(value(flag).split(separator: ",").map(String.init))
             case "--repetitions": repetitions = Int(value(flag)) ?? repetitions
             case "--sizes": sizes = value(flag).split(separator: ",").compactMap { Int($0) }
+            case "--no-callgrind": callgrind = false
             case "--profile": profile = (value(flag), Int(value(flag)) ?? 100)
             case "--generate":
                 // --generate N DIR: write the generated suite of N scenarios into DIR/generated-N and exit.
@@ -93,6 +96,8 @@ func mallocIsCounted() -> Bool {
 guard mallocIsCounted() else { fail("the malloc counter is not in effect; allocation counts would be wrong") }
 
 var inProcess: [(number: String, measurement: Measurement, unit: String, scale: Double, note: String)] = []
+/// Instructions per operation by row number, from callgrind.
+var instructions: [String: Double] = [:]
 var cliRows: [(number: String, measurement: SuiteMeasurement, note: String)] = []
 
 do {
@@ -129,6 +134,22 @@ do {
             inProcess.append(("4c", breakdown[1], "µs/file", 1e-3, "part of (4): 4b + one scenario that launches the app"))
         }
         inProcess.append(("3a", ScenarioBenchmarks.swiftLaunch(engine: engine), "µs/launch", 1e-3, "part of (3): compare 4c − 4b"))
+    }
+    if arguments.callgrind, InstructionCount.valgrind != nil {
+        // (row, workload, iterations, operations per iteration)
+        var workloads: [(String, String, Int, Int)] = []
+        if arguments.only.contains("core") {
+            workloads += [("1", "resolve", 200, CoreBenchmarks.urls.count * 2), ("2", "plan", 2_000, 10)]
+        }
+        if arguments.only.contains("scenario") {
+            workloads += [("3", "swift", 200, 1), ("3a", "swift-launch", 200, 1), ("4", "lua", 100, 1), ("4a", "state", 200, 1)]
+        }
+        for (row, workload, count, operations) in workloads {
+            progress("callgrind: \(workload) × \(count)")
+            instructions[row] = InstructionCount.perOperation(workload, count: count, operations: operations, repo: arguments.repo)
+        }
+    } else if arguments.callgrind {
+        progress("valgrind is not installed: no instruction counts (apt-get install valgrind)")
     }
     if arguments.only.contains("suite") || arguments.only.contains("generated") {
         guard let navscript = arguments.navscript else { fail("--navscript PATH is needed for the CLI benchmarks") }
@@ -181,8 +202,8 @@ _ = Glibc.uname(&uname)
 let machine = withUnsafeBytes(of: &uname.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 print("navscript benchmarks, \(date), \(ProcessInfo.processInfo.activeProcessorCount) cores (\(machine)), release build\n")
 if !inProcess.isEmpty {
-    print("| # | in process | median | p10–p90 | allocations | notes |")
-    print("|---|---|---:|---:|---:|---|")
+    print("| # | in process | median | p10–p90 | instructions | allocations | notes |")
+    print("|---|---|---:|---:|---:|---:|---|")
     for row in inProcess {
         let m = row.measurement
         let decimals = row.scale < 1 ? 1 : 0
@@ -190,6 +211,7 @@ if !inProcess.isEmpty {
         let perUnit = unit.split(separator: "/").last.map(String.init) ?? "op"
         print("| \(row.number) | \(m.name) | \(format(m.medianNs * row.scale, decimals: decimals)) \(unit) "
             + "| \(format(m.p10Ns * row.scale, decimals: decimals))–\(format(m.p90Ns * row.scale, decimals: decimals)) "
+            + "| \(instructions[row.number].map { format($0) } ?? "–") "
             + "| \(format(m.allocationsPerOp, decimals: m.allocationsPerOp < 100 ? 1 : 0)) /\(perUnit) "
             + "| \(row.note); \(m.samples) samples |")
     }
