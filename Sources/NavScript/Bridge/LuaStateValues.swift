@@ -83,7 +83,16 @@ extension LuaState {
         guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
         path.append(identity)
         defer { path.removeLast() }
-        var table = LuaTable()
+        // Count the keys bound for the hash part first (cheap in C) so the
+        // Swift dictionary is sized once instead of rehashing as it grows;
+        // integer keys are left out (a sequence goes to the array part).
+        var hashed = 0
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            if lua_isinteger(L, -2) == 0 { hashed += 1 }
+            clua_pop(L, 1)
+        }
+        var table = LuaTable(reservingCapacity: hashed)
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
             let top = lua_gettop(L)

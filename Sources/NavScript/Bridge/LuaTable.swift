@@ -21,6 +21,13 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         hash = [:]
     }
 
+    /// An empty table with room for `count` keys in its hash part (the
+    /// bridge copies tables whose size it knows).
+    init(reservingCapacity count: Int) {
+        array = []
+        hash = count > 0 ? Dictionary(minimumCapacity: count) : [:]
+    }
+
     /// Builds a table with Lua semantics: `.nil` values are absent keys, so
     /// `init(array: [1, .nil, 3])` is `{1, nil, 3}` (array `[1]`, hash `[3: 3]`).
     public init(array: [LuaValue] = [], hash: [LuaValue: LuaValue] = [:]) {
