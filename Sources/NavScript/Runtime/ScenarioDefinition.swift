@@ -13,30 +13,46 @@ struct ScenarioDefinition {
     var before: [LuaFunction]
     var after: [LuaFunction]
 
+    /// The fields of a declaration, built once (a `String` subscript builds
+    /// its key for every lookup; files declare hundreds of scenarios).
+    private enum Key {
+        nonisolated(unsafe) static let name: LuaValue = "name"
+        nonisolated(unsafe) static let groups: LuaValue = "groups"
+        nonisolated(unsafe) static let line: LuaValue = "line"
+        nonisolated(unsafe) static let opts: LuaValue = "opts"
+        nonisolated(unsafe) static let tags: LuaValue = "tags"
+        nonisolated(unsafe) static let launch: LuaValue = "launch"
+        nonisolated(unsafe) static let fn: LuaValue = "fn"
+        nonisolated(unsafe) static let row: LuaValue = "row"
+        nonisolated(unsafe) static let pending: LuaValue = "pending"
+        nonisolated(unsafe) static let before: LuaValue = "before"
+        nonisolated(unsafe) static let after: LuaValue = "after"
+    }
+
     /// Reads one entry of the prelude's `collect()` result.
     init(_ table: LuaTable, file: String) throws(ScenarioLoadError) {
-        guard case .string(let name) = table["name"] else { throw ScenarioLoadError("a declaration has no name") }
+        guard case .string(let name) = table[Key.name] else { throw ScenarioLoadError("a declaration has no name") }
         self.name = name.string
-        self.groups = table["groups"].tableValue?.array.compactMap { $0.stringValue } ?? []
+        self.groups = table[Key.groups].tableValue?.array.compactMap { $0.stringValue } ?? []
         self.file = file
-        self.line = table["line"].intValue ?? 0
-        let opts = table["opts"].tableValue ?? LuaTable()
-        switch opts["tags"] {
+        self.line = table[Key.line].intValue ?? 0
+        let opts = table[Key.opts].tableValue ?? LuaTable()
+        switch opts[Key.tags] {
         case .nil: tags = []
         case .string(let tag): tags = [tag.string]
         case .table(let list): tags = list.array.compactMap { $0.stringValue }
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": tags must be a string or a list of strings")
         }
-        switch opts["launch"] {
+        switch opts[Key.launch] {
         case .nil: launch = nil
         case .table(let launch): self.launch = launch
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
         }
-        if case .function(let body) = table["fn"] { self.body = body } else { self.body = nil }
-        row = table["row"]
-        isPending = table["pending"].isTruthy
-        before = table["before"].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
-        after = table["after"].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        if case .function(let body) = table[Key.fn] { self.body = body } else { self.body = nil }
+        row = table[Key.row]
+        isPending = table[Key.pending].isTruthy
+        before = table[Key.before].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        after = table[Key.after].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
     }
 }
 
