@@ -43,8 +43,10 @@ let package = Package(
         ),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"]),
         .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
-        .testTarget(name: "NavScriptTests", dependencies: ["NavScript"], exclude: ["Reporting/Fixtures"]),
-        .testTarget(name: "navscriptTests", dependencies: ["navscript"]),
+        // Helpers shared by test targets (xmllint validation of JUnit reports).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "TestSupport"], exclude: ["Reporting/Fixtures"]),
+        .testTarget(name: "navscriptTests", dependencies: ["navscript", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A scenario that crashes or hangs the app costs only that scenario: the

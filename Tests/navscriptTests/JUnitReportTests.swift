@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The JUnit file `navscript run --junit` writes, read the way CI reporters

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `navscript run` on passing, failing, erroring, syntax-broken, empty and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Signals from outside (a worker killed by the OS, Ctrl-C on the run) and

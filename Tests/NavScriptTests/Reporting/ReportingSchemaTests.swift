@@ -1,5 +1,6 @@
 import Foundation
 import NavScript
+import TestSupport
 import Testing
 
 /// The reports validated by `xmllint` against Fixtures/junit.xsd (strict

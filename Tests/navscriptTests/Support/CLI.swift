@@ -91,8 +91,8 @@ enum CLI {
         defer { try? fm.removeItem(at: capture) }
         let stdoutURL = capture.appendingPathComponent("stdout")
         let stderrURL = capture.appendingPathComponent("stderr")
-        fm.createFile(atPath: stdoutURL.path, contents: nil)
-        fm.createFile(atPath: stderrURL.path, contents: nil)
+        _ = fm.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = fm.createFile(atPath: stderrURL.path, contents: nil)
         let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
         let stderrHandle = try FileHandle(forWritingTo: stderrURL)
 
