@@ -34,10 +34,46 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     case done(task: Int)
 
     public var line: String {
+        // The per-scenario messages are written by hand: JSONEncoder for
+        // every step was a fifth of a worker's instructions. Same JSON as
+        // the synthesized Codable form, so one decoder reads both.
+        switch self {
+        case .start(let task, let index):
+            return #"{"start":{"index":\#(index),"task":\#(task)}}"# + "\n"
+        case .step(let task, let index, let line):
+            return #"{"step":{"index":\#(index),"line":"\#(Self.escape(line))","task":\#(task)}}"# + "\n"
+        case .done(let task):
+            return #"{"done":{"task":\#(task)}}"# + "\n"
+        default:
+            break
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A JSON string body: quotes, backslashes and control characters escaped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 
     public static func parse(_ line: Substring) -> WorkerMessage? {

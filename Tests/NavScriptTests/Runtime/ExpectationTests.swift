@@ -107,6 +107,7 @@ struct WorkerMessageTests {
         let messages: [WorkerMessage] = [
             .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
             .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
+            .step(task: 1, index: 0, line: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉"),
             .loadFailed(task: 2, result: result),
         ]
         for message in messages {
