@@ -1,17 +1,13 @@
 import Foundation
 
-/// Runs scenario files against a host and collects results: discovery
-/// order (or a seeded shuffle), filtering by name and tags, fail-fast, and
-/// nothing lost — a file that does not load becomes one errored test case
-/// and the other files still run.
+/// Runs scenario files against a host, in this process: run order (a
+/// seeded shuffle when asked), filtering by name and tags, fail-fast, and
+/// nothing lost — a file that does not load becomes one errored test case.
+/// Worker processes and the in-process path of the CLI both run files
+/// through ``runFile(_:filter:skipAll:)``.
 public struct ScenarioRunner {
     public let host: any ScenarioHost
     public let options: RunOptions
-
-    /// Progress callbacks, for the console report.
-    public var onFileStarted: (String) -> Void = { _ in }
-    public var onScenarioFinished: (ScenarioResult) -> Void = { _ in }
-    public var onFileFinished: (FileResult) -> Void = { _ in }
 
     public init(host: any ScenarioHost, options: RunOptions) {
         self.host = host
@@ -22,24 +18,6 @@ public struct ScenarioRunner {
     public static func compileFilter(_ pattern: String?) throws(RunnerError) -> Regex<AnyRegexOutput>? {
         guard let pattern else { return nil }
         do { return try Regex(pattern) } catch { throw .badFilter(pattern, "\(error)") }
-    }
-
-    public func run(_ entries: [ScenarioDiscovery.Entry]) throws(RunnerError) -> RunResult {
-        let started = Date()
-        let filter = try Self.compileFilter(options.filter)
-        var files: [FileResult] = []
-        var stop = false
-        for entry in orderedFiles(entries) {
-            onFileStarted(entry.path)
-            let result = runFile(entry, filter: filter, skipAll: stop)
-            if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
-                stop = true
-            }
-            files.append(result)
-            onFileFinished(result)
-        }
-        return RunResult(files: files, duration: Date().timeIntervalSince(started),
-                         seed: options.shuffle ? options.seed : nil, startedAt: started.timeIntervalSince1970)
     }
 
     /// Files in run order: discovery order, or shuffled by the seed.
@@ -76,7 +54,6 @@ public struct ScenarioRunner {
             (file, selected) = try load(entry, filter: filter)
         } catch {
             let result = Self.loadFailure(entry.path, error)
-            onScenarioFinished(result)
             return FileResult(file: entry.path, scenarios: [result], duration: Date().timeIntervalSince(started))
         }
         var results: [ScenarioResult] = []
@@ -89,7 +66,6 @@ public struct ScenarioRunner {
                 result = file.run(definition, host: host, faults: options.faults)
                 if options.failFast && (result.status == .failed || result.status == .errored) { stop = true }
             }
-            onScenarioFinished(result)
             results.append(result)
         }
         return FileResult(file: entry.path, scenarios: results, duration: Date().timeIntervalSince(started))
