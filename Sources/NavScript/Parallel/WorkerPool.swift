@@ -72,14 +72,14 @@ public final class WorkerPool {
                 continue
             }
 
-            guard let event = events.next(timeout: 0.05) else {
-                for worker in workers where worker.isAlive {
-                    if let since = worker.scenarioStarted, Date().timeIntervalSince(since) > configuration.timeout {
-                        worker.kill(timedOut: true)
-                    }
+            // Deadlines are checked on every turn, not only when no event
+            // comes: a chatty worker must not starve a hung one's timeout.
+            for worker in workers where worker.isAlive {
+                if let since = worker.scenarioStarted, Date().timeIntervalSince(since) > configuration.timeout {
+                    worker.kill(timedOut: true)
                 }
-                continue
             }
+            guard let event = events.next(timeout: 0.05) else { continue }
             guard let worker = workers.first(where: { $0.id == event.worker }) else { continue }
             switch event.kind {
             case .message(let message):
