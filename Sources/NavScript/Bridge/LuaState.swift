@@ -211,17 +211,25 @@ public final class LuaState {
 
     /// Sets the global `name` (raw access: `_G` metamethods are not consulted).
     public func setGlobal(_ name: String, _ value: LuaValue) throws(LuaError) {
+        try setRawGlobal(name) { L throws(LuaError) in
+            do throws(LuaConversionFailure) {
+                try push(L, value)
+            } catch {
+                throw LuaError(kind: .conversion, message: "cannot set global '\(name)': \(error.reason)")
+            }
+        }
+    }
+
+    /// `_G[name] = <what pushValue pushes>`, raw, with the stack restored:
+    /// the one place globals are written (values and registered functions).
+    func setRawGlobal<E: Error>(_ name: String, _ pushValue: (OpaquePointer) throws(E) -> Void) throws(E) {
         let L = self.L
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
         precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
         lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
         pushString(L, name)
-        do {
-            try push(L, value)
-        } catch {
-            throw LuaError(kind: .conversion, message: "cannot set global '\(name)': \(error.reason)")
-        }
+        try pushValue(L)
         lua_rawset(L, -3)
     }
 

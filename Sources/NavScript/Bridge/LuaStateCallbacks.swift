@@ -38,14 +38,7 @@ extension LuaState {
 
     /// Defines the global function `name`.
     public func register(_ name: String, _ body: @escaping LuaCallback) {
-        let L = self.L
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
-        pushString(L, name)
-        pushFunction(L, name, body)
-        lua_rawset(L, -3)
+        setRawGlobal(name) { L in pushFunction(L, name, body) }
     }
 
     /// A table of functions, e.g. for a module: set it with `setGlobal` or
