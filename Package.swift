@@ -1,16 +1,19 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependency direction (DESIGN.md §2): navscript → {NavScript, ShopApp} (through ShopHost);
-// {NavScript, ShopApp} → NavigationCore. NavScript never imports ShopApp, so
-// any team's headless core can be plugged in through its host protocol.
+// Dependency direction: the `navscript` executable → {NavScriptCLI, ShopHost};
+// NavScriptCLI → NavScript → NavigationCore; ShopHost → {NavScript, ShopApp};
+// ShopApp → NavigationCore. Nothing generic imports ShopApp: a team plugs its
+// own NavigationCore app in with a host and a one-line main over NavScriptCLI.
+// Every path is unique ignoring letter case (macOS file systems fold case).
 let package = Package(
     name: "navscript",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "navscript", targets: ["navscript"]),
+        .executable(name: "navscript", targets: ["ShopNavScript"]),
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavScript", targets: ["NavScript"]),
+        .library(name: "NavScriptCLI", targets: ["NavScriptCLI"]),
         .library(name: "ShopApp", targets: ["ShopApp"]),
         .library(name: "ShopHost", targets: ["ShopHost"]),
     ],
@@ -25,28 +28,31 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         .target(name: "NavigationCore"),
+        .target(name: "NavScript", dependencies: ["CLua", "NavigationCore"]),
+        // Every command, taking the app's host as a parameter.
+        .target(
+            name: "NavScriptCLI",
+            dependencies: [
+                "NavScript", "NavigationCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(
             name: "ShopApp",
             dependencies: ["NavigationCore"],
             resources: [.copy("Resources/routes.json")]
         ),
-        .target(name: "NavScript", dependencies: ["CLua", "NavigationCore"]),
-        // The one place ShopApp meets the scenario language (the composition
-        // root's adapter), shared by the CLI and the benchmarks.
+        // The one place ShopApp meets the scenario language.
         .target(name: "ShopHost", dependencies: ["NavScript", "ShopApp"]),
-        .executableTarget(
-            name: "navscript",
-            dependencies: [
-                "NavScript", "ShopHost",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        // ShopApp's `navscript`: one line over the CLI library.
+        .executableTarget(name: "ShopNavScript", dependencies: ["NavScriptCLI", "ShopHost"]),
+
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"]),
         .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
         // Helpers shared by test targets (xmllint validation of JUnit reports).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "TestSupport"], exclude: ["Reporting/Fixtures"]),
-        .testTarget(name: "navscriptTests", dependencies: ["navscript", "TestSupport"]),
+        .testTarget(name: "NavScriptCLITests", dependencies: ["ShopNavScript", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

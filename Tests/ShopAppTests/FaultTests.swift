@@ -104,7 +104,7 @@ import Testing
     ]
 
     /// Process-fatal faults (a trap, a hang) are proven from outside, by the
-    /// CLI's worker isolation tests in navscriptTests.
+    /// CLI's worker isolation tests in NavScriptCLITests.
     static let inProcessFaults = Fault.allCases.filter { !$0.isProcessFatal }
 
     @Test func everyFaultHasASymptomTest() {

@@ -4,7 +4,7 @@ import NavScript
 
 /// `navscript run`: the main job — run the suite, report to the terminal
 /// and (optionally) as JUnit XML, exit 0 / 1 / 2.
-struct RunCommand: ParsableCommand {
+struct RunCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run scenarios and report to the terminal and as JUnit XML.",
@@ -48,8 +48,8 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let host = try suite.makeHost()
+    func run(in context: CommandContext) throws {
+        let host = try suite.host(in: context)
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
         let runner = ScenarioRunner(host: host, options: options)

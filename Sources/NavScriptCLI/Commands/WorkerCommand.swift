@@ -3,7 +3,7 @@ import NavScript
 
 /// `navscript worker`: the process a parallel run starts per job. Not for
 /// people: it reads tasks on stdin and answers in JSON lines.
-struct WorkerCommand: ParsableCommand {
+struct WorkerCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Run scenario files for a parent navscript process (internal).",
@@ -15,9 +15,9 @@ struct WorkerCommand: ParsableCommand {
     @Flag var failFast = false
     @Option var seed: UInt64 = 0
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
-        let worker = ScenarioWorker(host: try suite.makeHost(), options: options)
+        let worker = ScenarioWorker(host: try suite.host(in: context), options: options)
         do { try worker.serve() } catch { throw ValidationError(error.description) }
     }
 }

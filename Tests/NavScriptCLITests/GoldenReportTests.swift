@@ -6,7 +6,7 @@ import Testing
 /// GoldenConsoleReport.swift; after an intended change of the report,
 /// regenerate it with
 ///
-///     NAVSCRIPT_UPDATE_GOLDEN=1 swift test --filter navscriptTests.GoldenReportTests
+///     NAVSCRIPT_UPDATE_GOLDEN=1 swift test --filter NavScriptCLITests.GoldenReportTests
 ///
 /// then review the diff and rebuild.
 @Suite("run: golden console report")

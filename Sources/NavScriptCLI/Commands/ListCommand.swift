@@ -3,7 +3,7 @@ import NavScript
 
 /// `navscript list`: every scenario with its `file:line` and tags, without
 /// running anything — what a filter or a shard would select.
-struct ListCommand: ParsableCommand {
+struct ListCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List scenarios with file:line and tags."
@@ -11,8 +11,8 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var suite: SuiteOptions
 
-    func run() throws {
-        let runner = ScenarioRunner(host: try suite.makeHost(), options: suite.runOptions())
+    func run(in context: CommandContext) throws {
+        let runner = ScenarioRunner(host: try suite.host(in: context), options: suite.runOptions())
         let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
         do { listing = try runner.list(try suite.discover()) } catch { throw ValidationError("\(error)") }
         var total = 0

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NavScript
-import ShopHost
 
 /// The options every command that reads a suite shares.
 struct SuiteOptions: ParsableArguments {
@@ -52,11 +51,19 @@ struct SuiteOptions: ParsableArguments {
     }
 
     /// The host, with `--fault` names checked against its catalogue.
-    func makeHost(extraFaults: [String] = []) throws -> ShopHost {
-        do {
-            return try ShopHost(faults: faults + extraFaults)
-        } catch let error as HostError {
-            throw ValidationError(error.message)
+    func host(in context: CommandContext) throws -> any ScenarioHost {
+        let host = try context.host()
+        try Self.checkFaults(faults, of: host)
+        return host
+    }
+
+    /// Unknown fault names are a usage error listing the catalogue.
+    static func checkFaults(_ names: [String], of host: any ScenarioHost) throws {
+        let known = Set(host.faults.map(\.name))
+        let unknown = names.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw ValidationError("unknown fault \(unknown.map { "'\($0)'" }.joined(separator: ", ")); "
+                + "\(host.name)'s faults are: " + host.faults.map(\.name).joined(separator: ", "))
         }
     }
 

@@ -1,17 +1,16 @@
 import ArgumentParser
-import ShopHost
 import NavigationCore
 
 /// `navscript routes`: the route table and its URL vocabulary, so scenario
 /// authors can see every destination, alias and gate at a glance.
-struct RoutesCommand: ParsableCommand {
+struct RoutesCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
         abstract: "Print the app's route table: destinations, URL patterns, params and gates."
     )
 
-    func run() throws {
-        let host = try ShopHost()
+    func run(in context: CommandContext) throws {
+        let host = try context.host()
         let manifest = host.engine.manifest
         print("scheme \(manifest.scheme)://   universal https://\(manifest.universalHosts.joined(separator: ", "))")
         print("tabs: \(manifest.tabs.map(\.rawValue).joined(separator: ", "))")

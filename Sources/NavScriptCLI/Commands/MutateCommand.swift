@@ -4,7 +4,7 @@ import NavScript
 
 /// `navscript mutate`: proves the suite catches every fault in the app's
 /// catalogue — a green healthy run, then one run per fault, and a kill matrix.
-struct MutateCommand: ParsableCommand {
+struct MutateCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "mutate",
         abstract: "Run the suite once healthy and once per fault; print the kill matrix and mutation score.",
@@ -42,8 +42,8 @@ struct MutateCommand: ParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
-    func run() throws {
-        let host = try suite.makeHost()
+    func run(in context: CommandContext) throws {
+        let host = try suite.host(in: context)
         if list {
             for fault in host.faults { print("\(fault.name)\n    \(fault.summary)") }
             return

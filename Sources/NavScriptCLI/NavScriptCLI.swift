@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// The whole `navscript` command line as a library: an app's scenario
+/// runner is one line over it.
+///
+/// ```swift
+/// // Sources/MyAppNavScript/main.swift
+/// import NavScriptCLI
+/// NavScriptCLI.main(host: { try MyAppHost() })
+/// ```
+///
+/// Every command (`run`, `list`, `mutate`, `merge-junit`, `routes`, `graph`,
+/// `types` and the hidden `worker`) reaches the app only through the host
+/// the factory builds. Worker processes re-invoke the same executable, so
+/// they get the same host.
+public enum NavScriptCLI {
+    /// Builds the host. Called once per process, after the arguments were
+    /// parsed (so `--help` works even when the app cannot load).
+    public typealias HostFactory = () throws -> any ScenarioHost
+
+    /// Parses `CommandLine.arguments`, runs the command and exits with its
+    /// status: 0 success, 1 failures, 2 usage or load errors, 130 interrupted.
+    public static func main(host makeHost: @escaping HostFactory) -> Never {
+        exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
+    }
+
+    /// Runs one command line (without the executable's name) and returns its
+    /// exit status instead of exiting.
+    public static func run(_ arguments: [String], host makeHost: @escaping HostFactory) -> Int32 {
+        var command: ParsableCommand?
+        do {
+            command = try RootCommand.parseAsRoot(arguments)
+            if let hosted = command as? any HostedCommand {
+                try hosted.run(in: CommandContext(makeHost: makeHost))
+            } else {
+                try command?.run()
+            }
+            return 0
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            let code = RootCommand.exitCode(for: error)
+            if code == .success {
+                // --help, --version: print and succeed.
+                print(RootCommand.fullMessage(for: error))
+                return 0
+            }
+            // Errors found while running name the subcommand's usage, not the root's.
+            var message = RootCommand.fullMessage(for: error)
+            if let command, let name = type(of: command).configuration.commandName {
+                message = "Error: \(RootCommand.message(for: error))\nSee 'navscript \(name) --help'."
+            }
+            writeStandardError(message + "\n")
+            return 2
+        }
+    }
+}
+
+/// A command that needs the app: it runs with the context the entry point
+/// built instead of ArgumentParser's argument-less `run()`.
+protocol HostedCommand: ParsableCommand {
+    func run(in context: CommandContext) throws
+}
+
+/// What the entry point hands every command: a way to build the host.
+struct CommandContext {
+    let makeHost: NavScriptCLI.HostFactory
+
+    /// The host, with a failure to build it reported as a usage error.
+    func host() throws -> any ScenarioHost {
+        do {
+            return try makeHost()
+        } catch {
+            throw UsageError("the app's host could not be created: \(error)")
+        }
+    }
+}
+
+/// A command-line error that ends the run with status 2 and a message that
+/// says what to do.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

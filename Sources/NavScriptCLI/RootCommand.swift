@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `navscript`: runs Lua navigation scenarios against a headless app.
+struct RootCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "navscript",
+        abstract: "Run Lua navigation scenarios against a headless iOS-style app.",
+        discussion: """
+            Scenarios are .lua files that drive the app (tap, back_swipe, deep_link…) \
+            and assert on stack shape, leaks, gate-resume ordering and entry-point consistency.
+
+            Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage or load error, \
+            130 interrupted.
+            """,
+        version: "0.2.0",
+        subcommands: [RunCommand.self, ListCommand.self, MutateCommand.self, MergeJUnitCommand.self,
+                      RoutesCommand.self, GraphCommand.self, WorkerCommand.self]
+    )
+}

@@ -1,0 +1,4 @@
+import NavScriptCLI
+import ShopHost
+
+NavScriptCLI.main(host: { try ShopHost() })
