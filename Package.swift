@@ -47,12 +47,19 @@ let package = Package(
         // ShopApp's `navscript`: one line over the CLI library.
         .executableTarget(name: "ShopNavScript", dependencies: ["NavScriptCLI", "ShopHost"]),
 
+        // A second, tiny app plugged in through public API only, as a team
+        // would (its host included): the CLI tests drive it end to end.
+        .target(name: "NotesApp", dependencies: ["NavigationCore", "NavScript"], path: "Tests/Fixtures/NotesApp",
+                resources: [.copy("routes.json")]),
+        .executableTarget(name: "NotesNavScript", dependencies: ["NavScriptCLI", "NotesApp"],
+                          path: "Tests/Fixtures/NotesNavScript"),
+
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"]),
         .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
         // Helpers shared by test targets (xmllint validation of JUnit reports).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "TestSupport"], exclude: ["Reporting/Fixtures"]),
-        .testTarget(name: "NavScriptCLITests", dependencies: ["ShopNavScript", "TestSupport"]),
+        .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "NotesApp", "TestSupport"], exclude: ["Reporting/Fixtures"]),
+        .testTarget(name: "NavScriptCLITests", dependencies: ["ShopNavScript", "NotesNavScript", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,25 +1,43 @@
 import Testing
 @testable import NavigationCore
 
+/// An app's own event, as a team would declare it.
+private enum TestAppEvent: AppEvent {
+    case boot
+    case marked(String)
+    var text: String {
+        switch self {
+        case .boot: return "boot"
+        case .marked(let label): return "marked \(label)"
+        }
+    }
+}
+
 @Suite("EventLog")
 struct EventLogTests {
     @Test func entriesAreOrderedAndStampedWithTheirStep() {
         let log = EventLog()
-        log.record(.note("boot"))
+        log.record(TestAppEvent.boot)
         log.beginStep("tap product")
         log.record(.push("product:p1"))
-        log.record(.note("x"))
+        log.record(TestAppEvent.marked("x"))
         log.beginStep("tap back")
         log.record(.pop("product:p1"))
         #expect(log.entries.map(\.index) == [0, 1, 2, 3])
         #expect(log.entries.map(\.step) == [0, 1, 1, 2])
-        #expect(log.texts == ["note boot", "push product:p1", "note x", "pop product:p1"])
+        #expect(log.texts == ["boot", "push product:p1", "marked x", "pop product:p1"])
         #expect(log.step == 2)
         #expect(log.stepNames == ["launch", "tap product", "tap back"])
         #expect(log.name(ofStep: 1) == "tap product")
         #expect(log.name(ofStep: 3) == "?")
         #expect(log.name(ofStep: -1) == "?")
         #expect(log.entries[1].description == "push product:p1")
+    }
+
+    @Test func appEventsAreEqualByTheirWords() {
+        #expect(NavEvent.app(TestAppEvent.marked("x")) == .app(TestAppEvent.marked("x")))
+        #expect(NavEvent.app(TestAppEvent.marked("x")) != .app(TestAppEvent.marked("y")))
+        #expect(Set([NavEvent.app(TestAppEvent.boot), .app(TestAppEvent.boot)]).count == 1)
     }
 
     @Test func theObserverSeesEveryEntryAsItIsRecorded() {
@@ -33,7 +51,22 @@ struct EventLogTests {
 
     /// The vocabulary is a public contract (scenarios match on it): each
     /// case renders exactly as documented in NavEvent.swift.
-    @Test("each event renders in the documented vocabulary", arguments: [
+    @Test("each event renders in the documented vocabulary", arguments: Self.renderings)
+    func vocabulary(_ event: NavEvent, _ text: String) {
+        #expect(event.text == text)
+        #expect(event.description == text)
+    }
+
+    /// `NavEvent.vocabulary` (what the scenario reference lists) names
+    /// exactly the leading words the core's events render with.
+    @Test func theDocumentedVocabularyCoversEveryCoreEvent() {
+        let rendered = Set(Self.renderings.filter { if case .app = $0.0 { return false } else { return true } }
+            .map { $0.1.split(separator: " ").first.map(String.init) ?? "" })
+        let documented = Set(NavEvent.vocabulary.map { $0.form.split(separator: " ").first.map(String.init) ?? "" })
+        #expect(rendered == documented)
+    }
+
+    static let renderings: [(NavEvent, String)] = [
         (NavEvent.deliver(.universal, "https://x/p"), "deliver universal https://x/p"),
         (.resolveProceed(RouteRequest("product", params: ["id": "p1"])), "resolve product:p1 proceed"),
         (.resolveGated(RouteRequest("cart"), "auth"), "resolve cart gated auth"),
@@ -66,12 +99,8 @@ struct EventLogTests {
         (.finish("app/auth", .cancelled), "finish app/auth cancelled"),
         (.release("vm cart"), "release vm cart"),
         (.dealloc("cart"), "dealloc cart"),
-        (.note("anything"), "note anything"),
-    ])
-    func vocabulary(_ event: NavEvent, _ text: String) {
-        #expect(event.text == text)
-        #expect(event.description == text)
-    }
+        (.app(TestAppEvent.marked("anything")), "marked anything"),
+    ]
 
     @Test func requestsAndStepsAreLabelledByTheirPrimaryParam() {
         #expect(RouteStep("order", params: ["id": "7", "tab": "x"]).description == "order:7")

@@ -64,7 +64,7 @@ import Testing
         .universalLinkSkipsGate: { faults in
             let app = try launch(faults: faults)
             let outcome = try app.link("https://shop.example.com/cart", via: .universal)
-            return outcome.status == "proceed" && app.screen == "cart" && !app.isLoggedIn
+            return outcome.status == .proceed && app.screen == "cart" && !app.isLoggedIn
         },
         .pushOwnVocabulary: { faults in
             let app = try launch(faults: faults)

@@ -9,7 +9,7 @@ import Testing
     @Test func coldStartLinkIsStashedUntilTheRootIsUp() throws {
         let app = try launch(LaunchOptions(url: .url("shop://product/p1004")))
         #expect(app.stack("home") == ["home", "product:p1004"])
-        let stash = try #require(app.eventIndex("note stash"))
+        let stash = try #require(app.eventIndex("stash"))
         let start = try #require(app.eventIndex("start app/profile"))
         let deliver = try #require(app.eventIndex("deliver scheme"))
         #expect(stash < start && start < deliver)
@@ -124,7 +124,7 @@ import Testing
     @Test func loginCommitsTheSessionBeforeTheGateResumes() throws {
         let app = try launch()
         let outcome = try app.link("shop://cart")
-        #expect(outcome.status == "gated" && outcome.precondition == "auth")
+        #expect(outcome.status == .gated && outcome.precondition == "auth")
         #expect(app.screen == "login")
         try app.login()
         try app.settle()
@@ -233,7 +233,7 @@ import Testing
         for entry in EntryPoint.allCases {
             let app = try launch()
             let outcome = app.deepLink(Self.input(path, for: entry), via: entry)
-            #expect(outcome.status == "error")
+            #expect(outcome.status == .error)
             kinds.insert(outcome.error ?? "none")
         }
         #expect(kinds.count == 1, "\(kinds)")

@@ -40,7 +40,7 @@ scenario("a cold-start link waits until onboarding has finished", function()
   expect_stack("home", { "home" })
   walk_onboarding()
   expect_stack{ "home", "product:p1004" }
-  expect_events{ "note stash", "finish app/onboarding completed", "deliver scheme shop://product/p1004" }
+  expect_events{ "stash", "finish app/onboarding completed", "deliver scheme shop://product/p1004" }
 end)
 
 -- Guards: auth is reusable from a third parent (onboarding); no fault yet.

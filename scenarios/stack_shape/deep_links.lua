@@ -7,7 +7,7 @@ describe("deep link", function()
   }, function()
     expect_tab("home")
     expect_stack{ "home", "product:p1004" }
-    expect_events{ "note stash", "start app/browse", "deliver scheme shop://product/p1004", "resolve product:p1004 proceed" }
+    expect_events{ "stash", "start app/browse", "deliver scheme shop://product/p1004", "resolve product:p1004 proceed" }
   end)
 
   scenario("from a cold start through a universal link builds the orders stack", {

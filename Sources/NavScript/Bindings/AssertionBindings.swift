@@ -4,8 +4,16 @@ import NavigationCore
 /// *failure* (not an error) carrying the scenario's `file:line`, expected
 /// vs actual and a diff. The checks themselves live in ``Expectation``.
 enum AssertionBindings {
-    static func install(_ state: LuaState, _ session: ScenarioSession) {
-        expect(state, session, "expect_stack") { call, app, _ in
+    static var functions: [ScriptFunction] {
+        [
+        expect("expect_stack", parameters: [ScriptParameter("entries", "navscript.StackEntry[]")], overloads: ["fun(tab: navscript.Tab, entries: navscript.StackEntry[])"],
+                documentation: """
+                    Expects a tab's stack, bottom to top, to be exactly `entries` (the selected tab by default; \
+                    `expect_stack("settings", { "settings", "about" })` for another). Each entry is `"id"` (any \
+                    parameters) or `"id:primary-param"`. The failure shows both stacks side by side. An unknown \
+                    tab is an error.
+                    """,
+                example: "expect_stack{ \"catalog\", \"item:7\" }") { call, app, _ in
             let tab: TabID
             let expected: [String]
             if case .string(let name) = call[1] {
@@ -17,14 +25,28 @@ enum AssertionBindings {
                 expected = try BindingSupport.strings(call, 1)
             }
             return Expectation.stack(expected, actual: app.state.stack(tab).map(\.description), tab: tab.rawValue)
-        }
-        expect(state, session, "expect_screen") { call, app, _ in
+        },
+        expect("expect_screen", parameters: [ScriptParameter("id", "navscript.StackEntry")], overloads: [],
+                documentation: """
+                    Expects the top visible screen to be `id` (`"id"` or `"id:primary-param"`).
+                    """,
+                example: "expect_screen(\"item:7\")") { call, app, _ in
             Expectation.equal("the screen", expected: try call.string(1), actual: app.state.visible?.description)
-        }
-        expect(state, session, "expect_tab") { call, app, _ in
+        },
+        expect("expect_tab", parameters: [ScriptParameter("name", "navscript.Tab")], overloads: [],
+                documentation: """
+                    Expects `name` to be the selected tab.
+                    """,
+                example: "expect_tab(\"catalog\")") { call, app, _ in
             Expectation.equal("the selected tab", expected: try call.string(1), actual: app.state.selectedTab.rawValue)
-        }
-        expect(state, session, "expect_modal") { call, app, _ in
+        },
+        expect("expect_modal", parameters: [ScriptParameter("id", "navscript.StackEntry")], overloads: [],
+                documentation: """
+                    Expects the topmost presented modal to contain screen `id` (`"id"` or `"id:primary-param"`) \
+                    anywhere in its stack — `expect_modal("login")` passes while a second step is pushed on it. \
+                    Fails when no modal is shown.
+                    """,
+                example: "expect_modal(\"login\")") { call, app, _ in
             let expected = try call.string(1)
             let top = app.state.modals.last ?? []
             guard top.contains(where: { Expectation.entryMatches(expected, $0.description) }) else {
@@ -35,25 +57,53 @@ enum AssertionBindings {
                     details: shown.isEmpty ? "" : "modal chain, outermost first: " + shown.joined(separator: " | "))
             }
             return nil
-        }
-        expect(state, session, "expect_no_modal") { _, app, _ in
+        },
+        expect("expect_no_modal", parameters: [], overloads: [],
+                documentation: """
+                    Expects no modal to be presented; the failure lists the modal chain.
+                    """,
+                example: "expect_no_modal()") { _, app, _ in
             guard app.state.modals.isEmpty else {
                 return ExpectationFailure("a modal is presented: "
                     + app.state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | "))
             }
             return nil
-        }
-        expect(state, session, "expect_no_leaks") { _, app, _ in
+        },
+        expect("expect_no_leaks", parameters: [], overloads: [],
+                documentation: """
+                    Settles, then expects every screen, view model and coordinator that left the navigation to \
+                    have been deallocated; the failure lists what leaked and the step at which it left.
+                    """,
+                example: "expect_no_leaks()") { _, app, _ in
             try app.settle()
             return Expectation.noLeaks(app.leaks.map(\.description))
-        }
-        expect(state, session, "expect_events") { call, app, _ in
+        },
+        expect("expect_events", parameters: [ScriptParameter("items", "string[]")], overloads: [],
+                documentation: """
+                    Expects the event log to contain `items` as an ordered subsequence (other events may come \
+                    between). An item matches an event exactly or as its leading words: `"gate auth"` matches \
+                    `"gate auth account"`, `"push item"` matches `"push item:7"`, but `"push it"` matches \
+                    nothing. The failure shows which items matched, the first that did not, whether it \
+                    happened earlier, and the events after the last match.
+                    """,
+                example: "expect_events{ \"gate auth account\", \"session-commit\", \"resume account\" }") { call, app, _ in
             Expectation.events(try BindingSupport.strings(call, 1), actual: app.events)
-        }
-        expect(state, session, "expect_coordinators") { call, app, _ in
+        },
+        expect("expect_coordinators", parameters: [ScriptParameter("paths", "string[]")], overloads: [],
+                documentation: """
+                    Expects exactly these coordinators to be alive (order does not matter); the failure lists \
+                    the missing and the unexpected ones.
+                    """,
+                example: "expect_coordinators{ \"app\", \"app/catalog\" }") { call, app, _ in
             Expectation.coordinators(try BindingSupport.strings(call, 1), actual: app.coordinatorPaths)
-        }
-        expect(state, session, "expect_error") { call, app, world in
+        },
+        expect("expect_error", parameters: [ScriptParameter("input", "navscript.LinkInput"), ScriptParameter("kind", "navscript.ErrorKind"), ScriptParameter("options", "navscript.ErrorOptions", optional: true)], overloads: [],
+                documentation: """
+                    Delivers `input` (like `deep_link`, settled) and expects it to be rejected with `kind`. Fails \
+                    when it proceeds, is gated or gives another error; the failure shows the outcome and the \
+                    engine's message. An unknown `kind` or `via` is an error.
+                    """,
+                example: "expect_error(\"myapp://item/abc\", \"validation_failed\")") { call, app, world in
             let (input, defaultEntry) = try BindingSupport.linkInput(call[1], call: call, position: 1)
             let kind = try call.string(2)
             let known = ["malformed", "unknown_route", "validation_failed"]
@@ -61,25 +111,34 @@ enum AssertionBindings {
                 throw call.argumentError(2, "unknown error kind '\(kind)'; expected one of: " + known.joined(separator: ", "))
             }
             let options = try call.optionalTable(3) ?? LuaTable()
-            let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 3) } ?? defaultEntry
-            let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: "error")
+            let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 3, host: world.host) } ?? defaultEntry
+            let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error)
             try app.settle()
             world.record("expect_error(\"\(input)\", via \(entry)) → \(outcome.status) \(outcome.error ?? "")",
                          at: world.location ?? world.host.name)
-            guard outcome.status == "error", outcome.error == kind else {
+            guard outcome.status == .error, outcome.error == kind else {
                 return ExpectationFailure(
                     "\(input) via \(entry) gave \(outcome), expected error \(kind)",
                     details: outcome.message.map { "message: \($0)" } ?? "")
             }
             return nil
-        }
-        expect(state, session, "expect_same_outcome") { call, _, world in
+        },
+        expect("expect_same_outcome", parameters: [ScriptParameter("url", "string"), ScriptParameter("entries", "navscript.EntryPoint[]", optional: true)], overloads: [],
+                documentation: """
+                    Expects `url` (a link with the app's scheme) to give the same result through every listed \
+                    entry point (all of the app's by default): for each one, a fresh app is launched with the \
+                    scenario's launch options (without its cold-start link), the link is delivered in that \
+                    entry point's shape (universal link, push payload, activity…) and the outcome, tab, stack, \
+                    modals and screen are compared with the first entry point's. The scenario's own app is \
+                    left untouched.
+                    """,
+                example: "expect_same_outcome(\"myapp://item/7\")") { call, _, world in
             let url = try call.string(1)
             let names = try call.optionalTable(2).map { _ in try BindingSupport.strings(call, 2) }
-                ?? EntryPoint.allCases.map(\.rawValue)
+                ?? world.host.entryPoints.map(\.rawValue)
             var observations: [(entry: String, observation: [String])] = []
             for name in names {
-                let entry = try BindingSupport.entryPoint(name, call: call, position: 2)
+                let entry = try BindingSupport.entryPoint(name, call: call, position: 2, host: world.host)
                 var request = world.launchRequest
                 request.link = nil
                 let app = try world.host.launch(request)
@@ -96,19 +155,22 @@ enum AssertionBindings {
                 ]))
             }
             return Expectation.sameOutcome(url: url, observations: observations)
-        }
+        },
+        ]
     }
 
     /// An expectation: settles nothing itself (verbs already settled), runs
     /// `check`, raises its failure, records a passing check on the timeline.
-    private static func expect(_ state: LuaState, _ session: ScenarioSession, _ name: String,
-                               _ check: @escaping (LuaCall, any ScenarioApp, ScenarioWorld) throws -> ExpectationFailure?) {
-        BindingSupport.define(state, session, name) { call, session in
+    private static func expect(_ name: String, parameters: [ScriptParameter], overloads: [String],
+                               documentation: String, example: String,
+                               _ check: @escaping (LuaCall, any ScenarioApp, ScenarioWorld) throws -> ExpectationFailure?) -> ScriptFunction {
+        ScriptFunction(name, .asserting, parameters: parameters, overloads: overloads, documentation: documentation,
+                       example: example, body: .binding { call, session in
             let world = try session.requireWorld(call)
             world.location = session.location(of: call)
             let app = try world.ensureApp(at: session.location(of: call))
             if let failure = try check(call, app, world) { throw BindingError.failure(failure) }
             return []
-        }
+        })
     }
 }

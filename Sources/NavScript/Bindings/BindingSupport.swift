@@ -1,35 +1,11 @@
 import NavigationCore
 
-/// Shared plumbing for the scenario functions: turning Swift outcomes into
-/// Lua results, raising failures as structured tables the runner can tell
-/// from runtime errors, and converting between Lua values and host types.
+/// Shared plumbing for the scenario functions: raising failures as
+/// structured tables the runner can tell from runtime errors, and
+/// converting between Lua values and host types.
 enum BindingSupport {
     /// The marker field that makes an error value an expectation failure.
     static let failureMarker = "__navscript_failure"
-
-    /// Registers `body` under `name`; thrown binding errors become Lua
-    /// errors (scenario mistakes) or failure tables (expectations).
-    static func define(_ state: LuaState, _ session: ScenarioSession, _ name: String,
-                       _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue]) {
-        state.register(name) { [weak session] call in
-            guard let session else { return .error("navscript: \(name) called after its file finished") }
-            do {
-                return .values(try body(call, session))
-            } catch let error as BindingError {
-                switch error {
-                case .error(let message):
-                    return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
-                case .failure(let failure):
-                    return .error(.table(failureTable(failure, at: session.location(of: call))), addPosition: false)
-                }
-            } catch let error as HostError {
-                // The app refused a step the scenario asked for: the app is
-                // not where the scenario expected it to be.
-                let failure = ExpectationFailure("\(name): \(error.message)")
-                return .error(.table(failureTable(failure, at: session.location(of: call))), addPosition: false)
-            }
-        }
-    }
 
     static func failureTable(_ failure: ExpectationFailure, at location: String) -> LuaTable {
         [
@@ -85,11 +61,11 @@ enum BindingSupport {
         }
     }
 
-    /// An entry point name (`"scheme"`, `"universal"`, …).
-    static func entryPoint(_ name: String, call: LuaCall, position: Int) throws -> EntryPoint {
-        guard let entry = EntryPoint(rawValue: name) else {
-            throw call.argumentError(position, "unknown entry point '\(name)'; expected one of: "
-                + EntryPoint.allCases.map(\.rawValue).joined(separator: ", "))
+    /// An entry point name (`"scheme"`, `"universal"`, …) of one of the host's doors.
+    static func entryPoint(_ name: String, call: LuaCall, position: Int, host: any ScenarioHost) throws -> EntryPoint {
+        guard let entry = EntryPoint(rawValue: name), host.entryPoints.contains(entry) else {
+            throw call.argumentError(position, "unknown entry point '\(name)'; \(host.name)'s entry points are: "
+                + host.entryPoints.map(\.rawValue).joined(separator: ", "))
         }
         return entry
     }
@@ -126,7 +102,7 @@ enum BindingSupport {
     }
 
     static func outcomeTable(_ outcome: LinkOutcome) -> LuaValue {
-        var table: LuaTable = ["status": .string(LuaString(outcome.status))]
+        var table: LuaTable = ["status": .string(LuaString(outcome.status.rawValue))]
         if let destination = outcome.destination { table["destination"] = .string(LuaString(destination)) }
         if let precondition = outcome.precondition { table["precondition"] = .string(LuaString(precondition)) }
         if let error = outcome.error { table["error"] = .string(LuaString(error)) }

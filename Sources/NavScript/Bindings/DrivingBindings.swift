@@ -1,85 +1,131 @@
 import NavigationCore
 
-/// The verbs that drive the app: `launch`, `tap`, `select_tab`, `back`,
-/// `back_swipe`, `dismiss`, `deep_link`, `login`, `logout`,
-/// `expire_session`, `settle`, `restart`. Each one is a user step: it is
-/// recorded on the timeline and, unless told otherwise, the app is settled
-/// afterwards so the next line sees the finished transition.
+/// The built-in verbs that drive the app: `launch`, `tap`, `select_tab`,
+/// `back`, `back_swipe`, `dismiss`, `deep_link`, `settle`, `restart`. Each
+/// one is a user step: it is recorded on the timeline and, unless told
+/// otherwise, the app is settled afterwards so the next line sees the
+/// finished transition. Hosts add their own (`ScriptFunction.verb`).
 enum DrivingBindings {
-    static func install(_ state: LuaState, _ session: ScenarioSession) {
-        BindingSupport.define(state, session, "launch") { call, session in
-            let world = try session.requireWorld(call)
-            let options = try call.optionalTable(1) ?? LuaTable()
-            let request = try launchRequest(options) { call.argumentError(1, $0) }
-            do {
-                try world.launch(request, at: session.location(of: call))
-            } catch {
-                throw BindingError.error("\(error)")
-            }
-            return []
-        }
-        action(state, session, "tap") { call in
-            let output = try call.string(1)
-            let args = try BindingSupport.params(call[2], call: call, position: 2)
-            let described = args.isEmpty ? "tap(\"\(output)\")" : "tap(\"\(output)\", \(args.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))"
-            return (.tap(output: output, args: args), described)
-        }
-        action(state, session, "select_tab") { call in
-            let tab = try call.string(1)
-            return (.selectTab(tab), "select_tab(\"\(tab)\")")
-        }
-        action(state, session, "back") { _ in (.back, "back()") }
-        action(state, session, "back_swipe") { call in
-            let options = try call.optionalTable(1) ?? LuaTable()
-            let cancel = options["cancel"].isTruthy
-            let animated = options["animated"].isNil ? true : options["animated"].isTruthy
-            return (.backSwipe(cancel: cancel, animated: animated),
-                    "back_swipe{ cancel = \(cancel), animated = \(animated) }")
-        }
-        action(state, session, "dismiss") { _ in (.dismiss, "dismiss()") }
-        action(state, session, "logout") { _ in (.logout, "logout()") }
-        action(state, session, "expire_session") { _ in (.expireSession, "expire_session()") }
-        action(state, session, "login") { call in
-            let options = try call.optionalTable(1) ?? LuaTable()
-            let cancel = options["cancel"].isTruthy
-            return (.login(cancel: cancel), cancel ? "login{ cancel = true }" : "login{}")
-        }
-        BindingSupport.define(state, session, "deep_link") { call, session in
-            let world = try session.requireWorld(call)
-            let location = session.location(of: call)
-            let app = try world.ensureApp(at: location)
-            let (input, defaultEntry) = try BindingSupport.linkInput(call[1], call: call, position: 1)
-            let options = try call.optionalTable(2) ?? LuaTable()
-            let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 2) } ?? defaultEntry
-            let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
-            let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: "error", error: "internal")
-            if shouldSettle { try app.settle() }
-            world.record("deep_link(\"\(input)\", via \(entry)) → \(outcome.status)"
-                + (outcome.precondition.map { " \($0)" } ?? "") + (outcome.error.map { " \($0)" } ?? ""), at: location)
-            return [BindingSupport.outcomeTable(outcome)]
-        }
-        BindingSupport.define(state, session, "settle") { call, session in
-            let world = try session.requireWorld(call)
-            try world.ensureApp(at: session.location(of: call)).settle()
-            return []
-        }
-        BindingSupport.define(state, session, "restart") { call, session in
-            let world = try session.requireWorld(call)
-            let location = session.location(of: call)
-            let options = try call.optionalTable(1) ?? LuaTable()
-            let restore = options["restore"].isNil ? true : options["restore"].isTruthy
-            let next = try world.ensureApp(at: location).relaunch(restore: restore)
-            try next.settle()
-            world.replaceApp(next)
-            world.record("restart{ restore = \(restore) }", at: location)
-            return []
-        }
+    static var functions: [ScriptFunction] {
+        [
+            ScriptFunction("launch", .driving,
+                parameters: [ScriptParameter("options", "navscript.LaunchOptions", optional: true)],
+                documentation: """
+                    Cold-starts a fresh app with `options` (the host's launch options; see                     `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state;                     without it, the first verb, observer or expectation launches the app with defaults. An                     optional `url` is a cold-start link delivered through `via`. The app is settled afterwards.                     A value that is not a boolean, string or number is an error; an unknown option, or a value                     of the wrong kind, is a failure at this line.
+                    """,
+                example: "launch{ url = \"myapp://item/7\", via = \"universal\" }",
+                body: .binding { call, session in
+                    let world = try session.requireWorld(call)
+                    let options = try call.optionalTable(1) ?? LuaTable()
+                    let request = try launchRequest(options) { call.argumentError(1, $0) }
+                    do {
+                        try world.launch(request, at: session.location(of: call))
+                    } catch {
+                        throw BindingError.error("\(error)")
+                    }
+                    return []
+                }),
+            action("tap",
+                parameters: [ScriptParameter("output", "navscript.Output"),
+                             ScriptParameter("args", "string|integer|table<string, string|number|boolean>", optional: true)],
+                documentation: """
+                    Fires output `output` of the top visible screen, then settles. `args` is an id                     (`tap("item", "7")` is `{ id = "7" }`) or a table of params (strings, numbers or booleans).                     A screen without that output is a failure listing the outputs it has.
+                    """,
+                example: "tap(\"item\", \"7\")") { call in
+                let output = try call.string(1)
+                let args = try BindingSupport.params(call[2], call: call, position: 2)
+                let described = args.isEmpty ? "tap(\"\(output)\")" : "tap(\"\(output)\", \(args.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))"
+                return (.tap(output: output, args: args), described)
+            },
+            action("select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],
+                documentation: """
+                    Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a                     failure naming the tabs.
+                    """,
+                example: "select_tab(\"settings\")") { call in
+                let tab = try call.string(1)
+                return (.selectTab(tab), "select_tab(\"\(tab)\")")
+            },
+            action("back",
+                documentation: """
+                    Taps the navigation bar's back button of the top visible stack, then settles. Fails when                     there is nothing to pop.
+                    """,
+                example: "back()") { _ in (.back, "back()") },
+            action("back_swipe", parameters: [ScriptParameter("options", "navscript.BackSwipeOptions", optional: true)],
+                documentation: """
+                    Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true`                     lifts the finger early (the screen stays; the app sees `will-disappear` and                     `swipe-cancelled`); `animated = false` pops without a transition. Fails when there is                     nothing to pop.
+                    """,
+                example: "back_swipe{ cancel = true }") { call in
+                let options = try call.optionalTable(1) ?? LuaTable()
+                let cancel = options["cancel"].isTruthy
+                let animated = options["animated"].isNil ? true : options["animated"].isTruthy
+                return (.backSwipe(cancel: cancel, animated: animated),
+                        "back_swipe{ cancel = \(cancel), animated = \(animated) }")
+            },
+            action("dismiss",
+                documentation: """
+                    Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is                     presented.
+                    """,
+                example: "dismiss()") { _ in (.dismiss, "dismiss()") },
+            ScriptFunction("deep_link", .driving,
+                parameters: [ScriptParameter("input", "navscript.LinkInput"),
+                             ScriptParameter("options", "navscript.LinkOptions", optional: true)],
+                returns: [ScriptReturn("navscript.LinkOutcome", name: "outcome")],
+                documentation: """
+                    Delivers a link through an entry point and returns what became of it. A URL string goes                     through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default                     `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected                     link is not a failure: check the outcome (or use `expect_error`). With `settle = false`                     the scheduler is not drained, so a second link can arrive while this one still executes                     (it is then `"queued"`); call `settle()` before observing. An unknown `via` is an error.
+                    """,
+                example: """
+                    local outcome = deep_link("myapp://account")
+                    assert(outcome.status == "gated" and outcome.precondition == "auth")
+                    """,
+                body: .binding { call, session in
+                    let world = try session.requireWorld(call)
+                    let location = session.location(of: call)
+                    let app = try world.ensureApp(at: location)
+                    let (input, defaultEntry) = try BindingSupport.linkInput(call[1], call: call, position: 1)
+                    let options = try call.optionalTable(2) ?? LuaTable()
+                    let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 2, host: session.host) } ?? defaultEntry
+                    let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
+                    let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error, error: "internal")
+                    if shouldSettle { try app.settle() }
+                    world.record("deep_link(\"\(input)\", via \(entry)) → \(outcome.status)"
+                        + (outcome.precondition.map { " \($0)" } ?? "") + (outcome.error.map { " \($0)" } ?? ""), at: location)
+                    return [BindingSupport.outcomeTable(outcome)]
+                }),
+            ScriptFunction("settle", .driving,
+                documentation: """
+                    Drains the app's virtual-time scheduler: transitions finish, async work (commits,                     deliveries) runs. Verbs already settle; use it after `deep_link(..., { settle = false })`.                     Fails if the app never goes idle.
+                    """,
+                example: "settle()",
+                body: .binding { call, session in
+                    let world = try session.requireWorld(call)
+                    try world.ensureApp(at: session.location(of: call)).settle()
+                    return []
+                }),
+            ScriptFunction("restart", .driving,
+                parameters: [ScriptParameter("options", "navscript.RestartOptions", optional: true)],
+                documentation: """
+                    Cold-starts the same device again: what the app persists survives, it is not a first                     launch, and no link is delivered. With `restore = true` (the default) the navigation is                     restored from the state-restoration archive of the app being replaced; `restore = false`                     starts from the root. The new app is settled.
+                    """,
+                example: "restart{ restore = false }",
+                body: .binding { call, session in
+                    let world = try session.requireWorld(call)
+                    let location = session.location(of: call)
+                    let options = try call.optionalTable(1) ?? LuaTable()
+                    let restore = options["restore"].isNil ? true : options["restore"].isTruthy
+                    let next = try world.ensureApp(at: location).relaunch(restore: restore)
+                    try next.settle()
+                    world.replaceApp(next)
+                    world.record("restart{ restore = \(restore) }", at: location)
+                    return []
+                }),
+        ]
     }
 
     /// A verb that performs one app action, settles, and records the step.
-    private static func action(_ state: LuaState, _ session: ScenarioSession, _ name: String,
-                               _ parse: @escaping (LuaCall) throws -> (AppAction, String)) {
-        BindingSupport.define(state, session, name) { call, session in
+    private static func action(_ name: String, parameters: [ScriptParameter] = [], documentation: String,
+                               example: String, _ parse: @escaping (LuaCall) throws -> (AppAction, String)) -> ScriptFunction {
+        ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
+                       body: .binding { call, session in
             let world = try session.requireWorld(call)
             let location = session.location(of: call)
             let (action, described) = try parse(call)
@@ -93,7 +139,7 @@ enum DrivingBindings {
             }
             world.record(described, at: location)
             return []
-        }
+        })
     }
 
     /// Turns `launch{}`'s table into a host request; unknown keys are left

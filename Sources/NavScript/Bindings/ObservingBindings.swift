@@ -1,55 +1,75 @@
 import NavigationCore
 
-/// The observers: `screen`, `stack`, `tab`, `modals`, `coordinators`,
-/// `events`, `snapshot`, `session` — the app's state as plain Lua values,
-/// for custom assertions and for printing while writing a scenario.
+/// The built-in observers: `screen`, `stack`, `tab`, `modals`,
+/// `coordinators`, `events`, `snapshot` — the app's state as plain Lua
+/// values, for custom assertions and for printing while writing a scenario.
 enum ObservingBindings {
-    static func install(_ state: LuaState, _ session: ScenarioSession) {
-        observe(state, session, "screen") { _, app in
-            [BindingSupport.string(app.state.visible?.id.rawValue)]
-        }
-        observe(state, session, "stack") { call, app in
-            let tab = try call.optionalString(1).map { TabID($0) } ?? app.state.selectedTab
-            try requireTab(tab, in: app, call: call)
-            return [BindingSupport.list(app.state.stack(tab).map(\.id.rawValue))]
-        }
-        observe(state, session, "tab") { _, app in [BindingSupport.string(app.state.selectedTab.rawValue)] }
-        observe(state, session, "modals") { _, app in
-            [BindingSupport.list(app.state.modals.flatMap { $0.map(\.id.rawValue) })]
-        }
-        observe(state, session, "coordinators") { _, app in [BindingSupport.list(app.coordinatorPaths)] }
-        observe(state, session, "events") { _, app in [BindingSupport.list(app.events)] }
-        observe(state, session, "session") { _, app in
-            var table = LuaTable()
-            for (key, value) in app.session {
-                switch value {
-                case .bool(let flag): table[key] = .boolean(flag)
-                case .string(let text): table[key] = .string(LuaString(text))
-                case .number(let number): table[key] = .number(number)
-                }
-            }
-            return [.table(table)]
-        }
-        observe(state, session, "snapshot") { _, app in
-            let state = app.state
-            var stacks = LuaTable()
-            for tab in state.tabs { stacks[tab.rawValue] = BindingSupport.list(state.stack(tab).map(\.description)) }
-            let modals = LuaTable(array: state.modals.map { BindingSupport.list($0.map(\.description)) })
-            return [.table([
-                "root": .string(LuaString(app.rootFlow)),
-                "tab": .string(LuaString(state.selectedTab.rawValue)),
-                "stacks": .table(stacks),
-                "modals": .table(modals),
-            ])]
-        }
+    static var functions: [ScriptFunction] {
+        [
+            observe("screen", returns: [ScriptReturn("navscript.ScreenId?", name: "id")],
+                documentation: """
+                    Returns the id of the top visible screen (without parameters), or nil when nothing is on                     screen. For printing and custom checks; prefer `expect_screen` for assertions.
+                    """,
+                example: "if screen() == \"login\" then login{} end") { _, app in
+                [BindingSupport.string(app.state.visible?.id.rawValue)]
+            },
+            observe("stack", parameters: [ScriptParameter("tab", "navscript.Tab", optional: true)],
+                returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
+                documentation: """
+                    Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by                     default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
+                    """,
+                example: "assert(#stack() == 1)") { call, app in
+                let tab = try call.optionalString(1).map { TabID($0) } ?? app.state.selectedTab
+                try requireTab(tab, in: app, call: call)
+                return [BindingSupport.list(app.state.stack(tab).map(\.id.rawValue))]
+            },
+            observe("tab", returns: [ScriptReturn("navscript.Tab")],
+                documentation: "Returns the selected tab's name.",
+                example: "print(tab())") { _, app in [BindingSupport.string(app.state.selectedTab.rawValue)] },
+            observe("modals", returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
+                documentation: """
+                    Returns the ids of every presented modal screen, outermost modal first (each modal's own                     stack bottom to top); empty when none.
+                    """,
+                example: "assert(#modals() == 0)") { _, app in
+                [BindingSupport.list(app.state.modals.flatMap { $0.map(\.id.rawValue) })]
+            },
+            observe("coordinators", returns: [ScriptReturn("string[]", name: "paths")],
+                documentation: """
+                    Returns the live coordinator tree as paths (`{ "app", "app/catalog" }`), depth-first,                     parents before their children.
+                    """,
+                example: "print(table.concat(coordinators(), \", \"))") { _, app in [BindingSupport.list(app.coordinatorPaths)] },
+            observe("events", returns: [ScriptReturn("string[]", name: "events")],
+                documentation: """
+                    Returns the event log, oldest first, as the texts `expect_events` matches (see there for                     the vocabulary). Handy with `print` while writing a scenario.
+                    """,
+                example: "print(table.concat(events(), \"\\n\"))") { _, app in [BindingSupport.list(app.events)] },
+            observe("snapshot", returns: [ScriptReturn("navscript.Snapshot")],
+                documentation: """
+                    Returns the whole navigation state: the root flow, the selected tab, every tab's stack and                     the modal chain, as labels (`"item:7"`).
+                    """,
+                example: "assert(snapshot().root == \"main\")") { _, app in
+                let state = app.state
+                var stacks = LuaTable()
+                for tab in state.tabs { stacks[tab.rawValue] = BindingSupport.list(state.stack(tab).map(\.description)) }
+                let modals = LuaTable(array: state.modals.map { BindingSupport.list($0.map(\.description)) })
+                return [.table([
+                    "root": .string(LuaString(app.rootFlow)),
+                    "tab": .string(LuaString(state.selectedTab.rawValue)),
+                    "stacks": .table(stacks),
+                    "modals": .table(modals),
+                ])]
+            },
+        ]
     }
 
-    private static func observe(_ state: LuaState, _ session: ScenarioSession, _ name: String,
-                                _ body: @escaping (LuaCall, any ScenarioApp) throws -> [LuaValue]) {
-        BindingSupport.define(state, session, name) { call, session in
+    private static func observe(_ name: String, parameters: [ScriptParameter] = [], returns: [ScriptReturn],
+                                documentation: String, example: String,
+                                _ body: @escaping (LuaCall, any ScenarioApp) throws -> [LuaValue]) -> ScriptFunction {
+        ScriptFunction(name, .observing, parameters: parameters, returns: returns, documentation: documentation,
+                       example: example, body: .binding { call, session in
             let world = try session.requireWorld(call)
             return try body(call, try world.ensureApp(at: session.location(of: call)))
-        }
+        })
     }
 
     static func requireTab(_ tab: TabID, in app: any ScenarioApp, call: LuaCall) throws {

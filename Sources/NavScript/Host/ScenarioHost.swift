@@ -2,28 +2,110 @@ import NavigationCore
 
 /// The seam between the scenario language and an app. NavScript drives any
 /// headless app built on NavigationCore through these two protocols — it
-/// never imports the app — so a team plugs its own core in by writing one
-/// host (see `ShopHost` in the `navscript` executable).
+/// never imports the app — so a team plugs its own app in by writing one
+/// host (launch options, faults, app verbs) and a one-line main over
+/// `NavScriptCLI`:
+///
+/// ```swift
+/// struct MyAppHost: ScenarioHost {
+///     let engine = try! RoutingEngine(manifest: MyApp.manifest)
+///     var name: String { "MyApp" }
+///     var launchOptions: [LaunchOption] {
+///         [.boolean("logged_in", "signed in at start (default false)")]
+///     }
+///     var faults: [HostFault] { MyFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
+///     func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+///         MyAppDriver(MyApp(loggedIn: request.bool("logged_in") ?? false, faults: request.faults))
+///     }
+/// }
+/// ```
+///
+/// Everything else has a default derived from the route manifest: the
+/// entry points, how a link is spelled at each of them, the flow graph.
 public protocol ScenarioHost: Sendable {
-    /// Short name shown in reports (`ShopApp`).
+    /// Short name shown in reports and messages (`MyApp`).
     var name: String { get }
-    /// The `launch{}` keys this host understands, for error messages and docs.
-    var launchOptionNames: [String] { get }
+    /// The `launch{}` options this host understands. The runtime checks a
+    /// scenario's options against them (unknown names, wrong types, values
+    /// outside a list) before ``launch(_:)`` sees the request; `url` and
+    /// `via` (a cold-start link) are the runtime's own.
+    var launchOptions: [LaunchOption] { get }
     /// The app's injectable faults, for `--fault` and `navscript mutate`.
     var faults: [HostFault] { get }
-    /// The engine behind the app's entry points (for `navscript routes`).
+    /// The engine behind the app's entry points (for `routes`, `graph`, `types`).
     var engine: RoutingEngine { get }
+    /// The doors the app has; `expect_same_outcome` tries these by default.
+    var entryPoints: [EntryPoint] { get }
+    /// Verbs and observers the app adds to the language (``ScriptFunction/verb(_:parameters:documentation:example:perform:)``).
+    var functions: [ScriptFunction] { get }
+    /// Types the host's functions name in their LuaLS definitions.
+    var types: [ScriptType] { get }
+    /// The outputs each screen offers a `tap`, for editor types and docs.
+    var screens: [ScreenDeclaration] { get }
+    /// The app's own events (``AppEvent``), documented with `expect_events`.
+    var events: [EventDeclaration] { get }
 
-    /// Cold-starts a fresh app. Unknown options or faults are a
-    /// ``HostError`` naming what is accepted.
-    func launch(_ options: LaunchRequest) throws(HostError) -> any ScenarioApp
+    /// Cold-starts a fresh app. `request.options` were already checked
+    /// against ``launchOptions``; `request.faults` against ``faults``.
+    func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp
 
-    /// How `entry` would deliver the link spelled `url` (a `shop://…` URL):
-    /// the same intent through another door, for `expect_same_outcome`.
+    /// How `entry` would deliver the link spelled `url` (a URL with the
+    /// app's scheme): the same intent through another door.
     func input(for url: String, via entry: EntryPoint) -> EntryInput
 
     /// The coordinator/flow graph as Graphviz DOT (for `navscript graph`).
     func flowGraph() -> String
+}
+
+extension ScenarioHost {
+    public var entryPoints: [EntryPoint] { EntryPoint.allCases }
+    public var functions: [ScriptFunction] { [] }
+    public var types: [ScriptType] { [] }
+    public var screens: [ScreenDeclaration] { [] }
+    public var events: [EventDeclaration] { [] }
+
+    /// The manifest's spelling: its scheme and first universal host.
+    public func input(for url: String, via entry: EntryPoint) -> EntryInput {
+        EntryLinkSpelling(manifest: engine.manifest).input(for: url, via: entry)
+    }
+
+    public func flowGraph() -> String {
+        FlowGraph(manifest: engine.manifest).dot()
+    }
+}
+
+/// The outputs a screen offers, as a host declares them.
+public struct ScreenDeclaration: Hashable, Sendable {
+    public var id: DestinationID
+    public var outputs: [Output]
+
+    /// One output: its tap name and the parameters it takes.
+    public struct Output: Hashable, Sendable {
+        public var name: String
+        public var parameters: [String]
+
+        public init(_ name: String, parameters: [String] = []) {
+            self.name = name
+            self.parameters = parameters
+        }
+    }
+
+    public init(_ id: DestinationID, _ outputs: [Output]) {
+        self.id = id
+        self.outputs = outputs
+    }
+}
+
+/// One event of an app's own vocabulary, for the reference.
+public struct EventDeclaration: Hashable, Sendable {
+    /// How it reads (`stash <entry> <input>`).
+    public var form: String
+    public var meaning: String
+
+    public init(_ form: String, _ meaning: String) {
+        self.form = form
+        self.meaning = meaning
+    }
 }
 
 /// One fault the host can inject.
@@ -53,6 +135,24 @@ public struct LaunchRequest: Hashable, Sendable {
         self.via = via
         self.faults = faults
     }
+
+    /// A boolean option's value, if the scenario set it.
+    public func bool(_ name: String) -> Bool? {
+        if case .bool(let value)? = options[name] { return value }
+        return nil
+    }
+
+    /// A string option's value, if the scenario set it.
+    public func string(_ name: String) -> String? {
+        if case .string(let value)? = options[name] { return value }
+        return nil
+    }
+
+    /// A number option's value, if the scenario set it.
+    public func number(_ name: String) -> Double? {
+        if case .number(let value)? = options[name] { return value }
+        return nil
+    }
 }
 
 /// A launch option's value: the scripting language's scalars.
@@ -70,28 +170,46 @@ public enum LaunchValue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One running app. Every call is synchronous; ``settle()`` drains the
-/// app's virtual-time scheduler.
+/// One running app, as a scenario drives it. ``NavigationDriver``
+/// implements most of it for an app built on `SimulatedNavigation`.
+///
+/// The contract:
+/// - **Steps.** Every user action opens a new step of the app's event log
+///   before it does anything (`EventLog.beginStep`), so events, releases
+///   and leaks name the step that caused them; ``step`` is its number.
+/// - **Settling.** ``perform(_:)`` does not drain the scheduler; the
+///   runtime calls ``settle()`` after each verb (a `deep_link` with
+///   `settle = false` leaves work pending on purpose). `settle` throws when
+///   the app never goes idle.
+/// - **Restarting.** ``relaunch(restore:)`` is a cold start of the same
+///   device: what the app persists (the session, say) survives, it is not a
+///   first launch, no link is delivered; with `restore` the navigation is
+///   restored from the archive of the app being replaced, without it the
+///   app starts at its root.
+/// - **Observing.** Everything else is read-only and cheap: the runtime
+///   reads it after every step for the timeline.
 public protocol ScenarioApp: AnyObject {
+    /// Performs one built-in user action; a link's outcome for `deepLink`.
+    /// A ``HostError`` means the action is impossible on the current screen.
     func perform(_ action: AppAction) throws(HostError) -> LinkOutcome?
     func settle() throws(HostError)
     /// A fresh app as after a cold start of the same device.
     func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp
 
     var state: NavigationState { get }
-    /// The label of the top visible screen (`product:p1004`).
+    /// The label of the top visible screen (`item:7`).
     var visibleScreen: String? { get }
+    /// The live coordinator tree as paths (`app`, `app/catalog`), parents first.
     var coordinatorPaths: [String] { get }
     var events: [String] { get }
     /// The current user step number (advanced by every action).
     var step: Int { get }
     /// `main`, or the name of a flow that replaces it (`onboarding`).
     var rootFlow: String { get }
-    var session: [String: LaunchValue] { get }
     var leaks: [LifecycleTracker.Leak] { get }
 }
 
-/// A user action, as the scenario verbs spell them.
+/// A user action of the built-in verbs; hosts add their own as script functions.
 public enum AppAction: Hashable, Sendable {
     case tap(output: String, args: [String: String])
     case selectTab(String)
@@ -99,9 +217,6 @@ public enum AppAction: Hashable, Sendable {
     case backSwipe(cancel: Bool, animated: Bool)
     case dismiss
     case deepLink(EntryInput, via: EntryPoint)
-    case login(cancel: Bool)
-    case logout
-    case expireSession
 }
 
 /// A host refused an action: the message says what was wrong and what is

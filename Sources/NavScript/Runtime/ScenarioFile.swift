@@ -22,10 +22,7 @@ final class ScenarioFile {
         } catch {
             throw ScenarioLoadError("could not create a Lua state: \(error.message)")
         }
-        DrivingBindings.install(state, session)
-        ObservingBindings.install(state, session)
-        AssertionBindings.install(state, session)
-        Self.installPrint(state, session)
+        ScriptLibrary(host: host).install(state, session)
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: entry.url))
@@ -74,13 +71,13 @@ final class ScenarioFile {
         ], prefix: "navscript")
     }
 
-    private static func installPrint(_ state: LuaState, _ session: ScenarioSession) {
-        state.register("print") { [weak session] call in
-            guard let session else { return .noValues }
-            let line = call.arguments.map(Self.text).joined(separator: "\t") + "\n"
-            if let world = session.world { world.output += line } else { session.loadOutput += line }
-            return .noValues
-        }
+    /// The names of every global the file's state defines (the standard
+    /// library, the scenario language, the file's own), sorted.
+    func definedGlobals() throws(LuaError) -> [String] {
+        let chunk = try state.load(bytes: Array("local n = {} for k in pairs(_G) do n[#n + 1] = k end return n".utf8),
+                                   chunkName: "=globals")
+        let names = try state.call(chunk).first?.tableValue?.array.compactMap(\.stringValue) ?? []
+        return names.sorted()
     }
 
     static func text(_ value: LuaValue) -> String {

@@ -26,6 +26,7 @@ final class ScenarioWorld {
     func launch(_ request: LaunchRequest, at location: String) throws(HostError) {
         var request = request
         request.faults = faults
+        try host.check(request)
         launchRequest = request
         app = try host.launch(request)
         try app?.settle()

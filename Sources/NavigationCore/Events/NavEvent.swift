@@ -1,30 +1,11 @@
 /// Every decision and side effect of the core, in one stable vocabulary.
 ///
 /// This enum is the single place the vocabulary is defined: scenarios match
-/// on the rendered ``text`` (`expect_events{ "gate auth cart", "session-commit" }`
-/// matches an event exactly or by its leading words), so the words below are a
-/// public contract. Renderings, one per case:
-///
-/// | event | text |
-/// |---|---|
-/// | an input arrived at an entry point | `deliver <entry> <input>` |
-/// | the engine resolved a request | `resolve <dest> proceed` / `resolve <dest> gated <precondition>` |
-/// | the engine rejected input | `reject <kind> <input>` (`malformed`, `unknown_route`, `validation_failed`) |
-/// | a request waited for the one executing | `queue <dest>` then `dequeue <dest>` |
-/// | the root was asked to satisfy a gate | `gate <precondition> <dest>` |
-/// | a satisfied gate re-dispatched its intent | `resume <dest>` |
-/// | a cancelled gate dropped its intent | `drop <dest>` |
-/// | a gate re-gated past the bound | `loop-guard <dest> <precondition> <count>` |
-/// | the root started executing a target | `execute <dest> <source>` |
-/// | navigation side effects | `select-tab <tab>`, `push <screen>`, `pop <screen>`, `pop-to <screen>`, `set-stack <tab> <screen>…`, `update <screen>`, `present <screen>`, `dismiss <screen>` |
-/// | UIKit refused a present during a transition | `present-rejected <screen>` |
-/// | an interactive back-swipe was cancelled | `swipe-cancelled <screen>` |
-/// | a screen is about to disappear | `will-disappear <screen>` |
-/// | the session changed | `session-commit`, `session-clear`, `session-expire` |
-/// | a coordinator started / finished | `start <path>`, `finish <path> completed|cancelled` |
-/// | an object left the navigation and should be freed | `release <label>` |
-/// | an object was deallocated | `dealloc <label>` |
-/// | anything app-specific | `note <text>` |
+/// on the rendered ``text`` (`expect_events{ "gate auth account", "session-commit" }`
+/// matches an event exactly or by its leading words), so the words are a
+/// public contract. ``vocabulary`` lists every form with its meaning (the
+/// scenario language's reference is generated from it); apps add their own
+/// events through ``AppEvent``.
 public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case deliver(EntryPoint, String)
     case resolveProceed(RouteRequest)
@@ -55,7 +36,8 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case finish(String, FlowResult)
     case release(String)
     case dealloc(String)
-    case note(String)
+    /// An event of the app's own vocabulary.
+    case app(any AppEvent)
 
     public var text: String {
         switch self {
@@ -88,11 +70,50 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         case .finish(let path, let result): return "finish \(path) \(result)"
         case .release(let label): return "release \(label)"
         case .dealloc(let label): return "dealloc \(label)"
-        case .note(let text): return "note \(text)"
+        case .app(let event): return event.text
         }
     }
 
     public var description: String { text }
+
+    /// Every rendering form with what it means, in the order of the cases.
+    public static let vocabulary: [(form: String, meaning: String)] = [
+        ("deliver <entry> <input>", "an input arrived at an entry point"),
+        ("resolve <dest> proceed", "the engine resolved a request"),
+        ("resolve <dest> gated <precondition>", "the engine gated a request"),
+        ("reject <kind> <input>", "the engine rejected input (`malformed`, `unknown_route`, `validation_failed`)"),
+        ("queue <dest>", "a request waited for the one executing"),
+        ("dequeue <dest>", "a waiting request started executing"),
+        ("gate <precondition> <dest>", "the root was asked to satisfy a gate"),
+        ("resume <dest>", "a satisfied gate re-dispatched its intent"),
+        ("drop <dest>", "a cancelled gate dropped its intent"),
+        ("loop-guard <dest> <precondition> <count>", "a gate re-gated past the bound"),
+        ("execute <dest> <source>", "the root started executing a target (`external`, `internal`)"),
+        ("select-tab <tab>", "the selected tab changed"),
+        ("push <screen>", "a screen was pushed"),
+        ("pop <screen>", "a screen was popped"),
+        ("pop-to <screen>", "a stack was popped down to a screen"),
+        ("set-stack <tab> <screen>…", "a stack was replaced"),
+        ("update <screen>", "a screen was updated in place"),
+        ("present <screen>", "a modal was presented"),
+        ("present-rejected <screen>", "UIKit refused a present during a transition"),
+        ("dismiss <screen>", "a modal was dismissed"),
+        ("swipe-cancelled <screen>", "an interactive back-swipe was cancelled"),
+        ("will-disappear <screen>", "a screen is about to disappear (even if the swipe is then cancelled)"),
+        ("session-commit", "the session was committed"),
+        ("session-clear", "the session was cleared"),
+        ("session-expire", "the session expired"),
+        ("start <path>", "a coordinator started"),
+        ("finish <path> completed|cancelled", "a coordinator finished"),
+        ("release <label>", "an object left the navigation and should be freed"),
+        ("dealloc <label>", "an object was deallocated"),
+    ]
+
+    /// Events are equal when they render the same words (an app event has
+    /// no other identity a scenario could observe).
+    public static func == (lhs: NavEvent, rhs: NavEvent) -> Bool { lhs.text == rhs.text }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
 
 /// How a flow ended, reported by a child coordinator to its parent.

@@ -5,6 +5,7 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
     case nothingToPop(screen: String)
     case noModal
     case noScreen
+    case unknownTab(String, tabs: [String])
 
     public var description: String {
         switch self {
@@ -17,6 +18,8 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
             return "no modal is presented, so there is nothing to dismiss"
         case .noScreen:
             return "nothing is on screen (was the app launched?)"
+        case .unknownTab(let tab, let tabs):
+            return "unknown tab '\(tab)'; tabs are: " + tabs.joined(separator: ", ")
         }
     }
 }

@@ -65,44 +65,44 @@ public final class ShopApplication {
 
     // MARK: - Driving
 
+    /// The user's gestures on this app's navigation.
+    public var user: SimulatedUser { SimulatedUser(navigation: navigation) }
+
     /// Fires an output of the top visible screen.
     public func tap(_ output: String, _ args: [String: String] = [:]) throws(ShopError) {
-        log.beginStep("tap \(output)")
-        guard let screen = navigation.visibleScreen else { throw ShopError(NavigationError.noScreen.description) }
-        do { try screen.fire(output, args) } catch { throw ShopError(error.description) }
+        do { try user.tap(output, args) } catch { throw ShopError(error.description) }
     }
 
     public func selectTab(_ name: String) throws(ShopError) {
-        log.beginStep("select_tab \(name)")
-        let tab = TabID(name)
-        guard navigation.tabs.contains(tab) else {
-            throw ShopError("unknown tab '\(name)'; tabs are: " + navigation.tabs.map(\.rawValue).joined(separator: ", "))
-        }
-        navigation.select(tab)
+        do { try user.selectTab(TabID(name)) } catch { throw ShopError(error.description) }
     }
 
     /// The navigation bar's back button.
     public func back() throws(ShopError) {
-        log.beginStep("back")
-        do { try navigation.backButton() } catch { throw ShopError(error.description) }
+        do { try user.back() } catch { throw ShopError(error.description) }
     }
 
     public func backSwipe(cancel: Bool = false, animated: Bool = true) throws(ShopError) {
-        log.beginStep(cancel ? "back_swipe (cancelled)" : animated ? "back_swipe" : "back_swipe (not animated)")
-        do { try navigation.backSwipe(cancel: cancel, animated: animated) } catch { throw ShopError(error.description) }
+        do { try user.backSwipe(cancel: cancel, animated: animated) } catch { throw ShopError(error.description) }
     }
 
     /// The user swipes the top modal down.
     public func dismiss() throws(ShopError) {
-        log.beginStep("dismiss")
-        do { try navigation.interactiveDismiss() } catch { throw ShopError(error.description) }
+        do { try user.dismiss() } catch { throw ShopError(error.description) }
     }
 
     /// Delivers a link through an entry point. The app is not settled.
     @discardableResult
     public func deepLink(_ input: EntryInput, via entry: EntryPoint = .scheme) -> LinkOutcome {
         log.beginStep("deep_link \(input) via \(entry)")
-        return router.deliver(input, via: entry)
+        return receive(input, via: entry)
+    }
+
+    /// Hands a link to the router within the current step (whoever drives
+    /// the app opened the step). The app is not settled.
+    @discardableResult
+    public func receive(_ input: EntryInput, via entry: EntryPoint) -> LinkOutcome {
+        router.deliver(input, via: entry)
     }
 
     /// Completes (or cancels) the sign-in flow on screen; with none on

@@ -41,15 +41,15 @@ final class ShopRouter {
     func deliver(_ input: EntryInput, via entry: EntryPoint) -> LinkOutcome {
         guard isRootReady else {
             stash.append((input, entry))
-            env.log.record(.note("stash \(entry) \(input)"))
-            return LinkOutcome(status: "stashed")
+            env.log.record(ShopEvent.stash(entry, input))
+            return LinkOutcome(status: .stashed)
         }
         if entry == .push && env.has(.pushOwnVocabulary) { return deliverWithOwnPushParser(input) }
         if entry == .widget && env.has(.forceUnwrapCrash), case .url(let url) = input,
            let range = url.range(of: "orders/") {
             // The bug: the widget's quick path trusts its own links.
             let id = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
-            env.log.record(.note("widget opens order \(Int(id)!)"))
+            env.log.record(ShopEvent.widgetOpensOrder(Int(id)!))
         }
         if entry == .universal && env.has(.universalLinkSkipsGate) { return deliverSkippingGate(input) }
         if env.has(.unserializedDispatch) || env.has(.cachedDestination) {
@@ -131,7 +131,7 @@ final class ShopRouter {
         do {
             let request = try engine.request(for: try engine.adapter.link(for: input, via: .universal))
             guard case .proceed(let target) = try engine.resolve(request: request, context: everything), let root else {
-                return LinkOutcome(status: "error", error: "internal")
+                return LinkOutcome(status: .error, error: "internal")
             }
             env.log.record(.resolveProceed(request))
             root.execute(target, source: .external) {}

@@ -120,7 +120,7 @@ final class AppCoordinator: FlowCoordinator, RootCoordinating {
             return
         }
         guard let flow = makeModalFlow(for: root.id) else {
-            log.record(.note("no modal flow for \(root)"))
+            log.record(ShopEvent.noModalFlow(root))
             return presentChain(chain.dropFirst(), completion: completion)
         }
         startModalFlow(flow, steps: steps, animated: chain.count == 1) { [weak self] _ in
@@ -203,7 +203,7 @@ final class AppCoordinator: FlowCoordinator, RootCoordinating {
             payment.materialize([RouteStep("add_payment")])
             payment.present(animated: true) { [weak payment] ok in if !ok { payment?.finish(.cancelled) } }
         default:
-            log.record(.note("no way to satisfy \(precondition)"))
+            log.record(ShopEvent.unsatisfiable(precondition))
             completion(false)
         }
     }

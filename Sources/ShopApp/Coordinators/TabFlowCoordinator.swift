@@ -79,7 +79,7 @@ class TabFlowCoordinator: FlowCoordinator, NavigationStackDelegate {
                 }
                 built.append(screen)
             } else {
-                log.record(.note("\(path) cannot build \(step)"))
+                log.record(ShopEvent.cannotBuild(path: path, step))
             }
         }
         return built

@@ -27,11 +27,15 @@ enum CLI {
     /// The `navscript` executable of this build: the file next to the test
     /// bundle in the build products folder (`<scratch>/debug/navscript`,
     /// whatever `--scratch-path` was). `NAVSCRIPT_BINARY` overrides it.
-    static let binary: Result<URL, NotFound> = locate()
+    static let binary: Result<URL, NotFound> = locate("navscript")
 
-    static func locate() -> Result<URL, NotFound> {
+    /// The notes fixture app's executable (`Tests/Fixtures/NotesNavScript`):
+    /// the CLI library with another team's host.
+    static let notesBinary: Result<URL, NotFound> = locate("NotesNavScript")
+
+    static func locate(_ product: String) -> Result<URL, NotFound> {
         let fm = FileManager.default
-        if let override = ProcessInfo.processInfo.environment["NAVSCRIPT_BINARY"], !override.isEmpty {
+        if product == "navscript", let override = ProcessInfo.processInfo.environment["NAVSCRIPT_BINARY"], !override.isEmpty {
             return fm.isExecutableFile(atPath: override)
                 ? .success(URL(fileURLWithPath: override))
                 : .failure(NotFound(description: "NAVSCRIPT_BINARY=\(override) is not an executable file"))
@@ -47,7 +51,7 @@ enum CLI {
             var folder = start.standardizedFileURL
             // Walk up from the bundle (or the runner executable) to the products folder.
             for _ in 0..<6 {
-                let candidate = folder.appendingPathComponent("navscript")
+                let candidate = folder.appendingPathComponent(product)
                 var isDirectory: ObjCBool = false
                 if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                    fm.isExecutableFile(atPath: candidate.path) {
@@ -62,7 +66,7 @@ enum CLI {
         var seen = Set<String>()
         let unique = searched.filter { seen.insert($0).inserted }
         return .failure(NotFound(description: """
-            the navscript executable was not found next to the test bundle; build it first \
+            the \(product) executable was not found next to the test bundle; build it first \
             (swift build --build-tests --scratch-path <path>) or set NAVSCRIPT_BINARY. Searched: \
             \(unique.joined(separator: ", "))
             """))
@@ -76,7 +80,7 @@ enum CLI {
     /// kills a child that hangs (a safety net, not a timing assertion).
     static func run(_ arguments: [String], in directory: URL, noColor: Bool = true,
                     environment extraEnvironment: [String: String] = [:],
-                    duringRun: ((Int32) -> Void)? = nil,
+                    duringRun: ((Int32) -> Void)? = nil, binary: Result<URL, NotFound> = CLI.binary,
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Output {
         let executable: URL
         switch binary {
@@ -205,8 +209,10 @@ final class Fixture {
 
     /// `navscript arguments…` with this folder as the working directory.
     func run(_ arguments: [String], noColor: Bool = true, duringRun: ((Int32) -> Void)? = nil,
+             binary: Result<URL, CLI.NotFound> = CLI.binary,
              sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Output {
-        try CLI.run(arguments, in: root, noColor: noColor, duringRun: duringRun, sourceLocation: sourceLocation)
+        try CLI.run(arguments, in: root, noColor: noColor, duringRun: duringRun, binary: binary,
+                    sourceLocation: sourceLocation)
     }
 
     /// `navscript run arguments… --junit report.xml`, returning the parsed report too.

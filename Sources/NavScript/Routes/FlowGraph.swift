@@ -1,12 +1,17 @@
 import NavigationCore
 
-/// Renders ShopApp's flows and destinations as Graphviz DOT: one cluster
-/// per flow, destinations inside, edges for declared ancestry (dashed for
-/// modal presentation), gated destinations marked with their preconditions.
-struct FlowGraph {
-    let manifest: RouteManifest
+/// Renders an app's flows and destinations, from its route manifest, as
+/// Graphviz DOT: one cluster per flow, destinations inside, edges for
+/// declared ancestry (dashed for modal presentation), gated destinations
+/// marked with their preconditions.
+public struct FlowGraph: Sendable {
+    public let manifest: RouteManifest
 
-    func dot() -> String {
+    public init(manifest: RouteManifest) {
+        self.manifest = manifest
+    }
+
+    public func dot() -> String {
         var lines = ["digraph navigation {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         let flows = manifest.destinations.reduce(into: [String: [RouteDefinition]]()) { $0[$1.flow, default: []].append($1) }
         for flow in flows.keys.sorted() {

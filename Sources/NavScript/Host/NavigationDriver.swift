@@ -1,0 +1,80 @@
+import NavigationCore
+
+/// A ready-made ``ScenarioApp`` for an app whose screens live in a
+/// ``SimulatedNavigation``: the built-in gestures (tap, select_tab, back,
+/// back_swipe, dismiss) go through a ``SimulatedUser``, each opening a step
+/// of the event log; settling drains the app's scheduler; state, events,
+/// leaks and the step number are read from the navigation.
+///
+/// A host subclasses it and overrides what only the app knows: how a link
+/// is delivered, the coordinator tree, restarting.
+///
+/// ```swift
+/// final class MyAppDriver: NavigationDriver {
+///     let app: MyApp
+///     init(_ app: MyApp) { self.app = app; super.init(navigation: app.navigation) }
+///     override func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
+///         app.router.deliver(input, via: entry)
+///     }
+///     override var coordinatorPaths: [String] { app.root.treePaths() }
+/// }
+/// ```
+open class NavigationDriver: ScenarioApp {
+    public let navigation: SimulatedNavigation
+
+    public init(navigation: SimulatedNavigation) {
+        self.navigation = navigation
+    }
+
+    /// The user's thumb on ``navigation``.
+    public var user: SimulatedUser { SimulatedUser(navigation: navigation) }
+
+    open func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? {
+        do {
+            switch action {
+            case .tap(let output, let args): try user.tap(output, args)
+            case .selectTab(let tab): try user.selectTab(TabID(tab))
+            case .back: try user.back()
+            case .backSwipe(let cancel, let animated): try user.backSwipe(cancel: cancel, animated: animated)
+            case .dismiss: try user.dismiss()
+            case .deepLink(let input, let entry):
+                navigation.log.beginStep("deep_link \(input) via \(entry)")
+                return try deliver(input, via: entry)
+            }
+        } catch let error as NavigationError {
+            throw HostError(error.description)
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw HostError("\(error)")
+        }
+        return nil
+    }
+
+    /// Delivers a link through an entry point, without settling. Override:
+    /// only the app knows its router.
+    open func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
+        throw HostError("\(type(of: self)) does not deliver links: override deliver(_:via:)")
+    }
+
+    /// Drains the virtual-time scheduler.
+    open func settle() throws(HostError) {
+        do { try navigation.scheduler.settle() } catch { throw HostError("\(error)") }
+    }
+
+    /// A fresh app as after a cold start. Override to support `restart`.
+    open func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
+        throw HostError("\(type(of: self)) cannot restart: override relaunch(restore:)")
+    }
+
+    public var state: NavigationState { navigation.state }
+    public var visibleScreen: String? { navigation.visibleScreen?.label }
+    public var events: [String] { navigation.log.texts }
+    public var step: Int { navigation.log.step }
+    public var leaks: [LifecycleTracker.Leak] { navigation.tracker.leaks() }
+
+    /// The live coordinator tree as paths. Override: only the app knows its root.
+    open var coordinatorPaths: [String] { [] }
+    /// `main`, or the flow that replaces it. Override when the app has such flows.
+    open var rootFlow: String { "main" }
+}

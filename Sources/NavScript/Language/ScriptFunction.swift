@@ -1,0 +1,109 @@
+/// One function of the scenario language, declared once: its name,
+/// parameters, documentation and body. The runtime registers it from this
+/// declaration, `navscript types` writes its LuaLS definition from it and
+/// the README's reference table lists it — so the three cannot drift.
+///
+/// Built-in functions are declared by the runtime; a host adds its own app
+/// verbs and observers with ``verb(_:parameters:documentation:example:perform:)``
+/// and ``observer(_:returns:documentation:example:observe:)``.
+public struct ScriptFunction {
+    /// Where a function belongs in the reference.
+    public enum Category: String, CaseIterable, Sendable {
+        /// Declaring scenarios and hooks.
+        case structure
+        /// User steps: each is recorded on the timeline and settles the app.
+        case driving
+        /// Reading the app's state.
+        case observing
+        /// Checks that fail the scenario with expected vs actual.
+        case asserting
+    }
+
+    /// The global's name (`expect_stack`, or `scenario.each` for a field of a global table).
+    public let name: String
+    public let category: Category
+    public let parameters: [ScriptParameter]
+    public let returns: [ScriptReturn]
+    /// Further LuaLS signatures (`fun(tab: navscript.Tab, entries: string[])`).
+    public let overloads: [String]
+    /// A LuaLS generic name the signature uses (`T`), if any.
+    public let generic: String?
+    /// What the function does, in prose (Markdown). The first sentence is
+    /// the summary in the reference table.
+    public let documentation: String
+    /// A short Lua example, shown in the editor and the reference.
+    public let example: String?
+    let body: Body
+
+    /// How the function is implemented.
+    enum Body {
+        /// In navscript's Lua prelude (the structural functions).
+        case prelude
+        /// A global table the prelude defines (`scenario`), declared for docs.
+        case preludeTable
+        /// A Swift binding with access to the file being run.
+        case binding((LuaCall, ScenarioSession) throws -> [LuaValue])
+    }
+
+    init(_ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],
+         overloads: [String] = [], generic: String? = nil, documentation: String, example: String? = nil, body: Body) {
+        self.name = name
+        self.category = category
+        self.parameters = parameters
+        self.returns = returns
+        self.overloads = overloads
+        self.generic = generic
+        self.documentation = documentation
+        self.example = example
+        self.body = body
+    }
+
+    /// The first sentence of the documentation.
+    public var summary: String {
+        let text = documentation.replacingOccurrences(of: "\n", with: " ")
+        guard let end = text.range(of: ". ") else { return text }
+        return String(text[..<end.lowerBound]) + "."
+    }
+
+    /// `name(a, b)` as the reference shows a call.
+    public var signature: String {
+        if case .preludeTable = body { return name }
+        return name + "(" + parameters.map { $0.isOptional ? "[\($0.name)]" : $0.name }.joined(separator: ", ") + ")"
+    }
+
+    /// Whether the runtime defines this name as a global function (not a
+    /// table or a field of one).
+    var isGlobalFunction: Bool {
+        if case .preludeTable = body { return false }
+        return !name.contains(".")
+    }
+}
+
+/// A parameter of a ``ScriptFunction``.
+public struct ScriptParameter: Sendable {
+    public let name: String
+    /// The LuaLS type (`string`, `navscript.Tab`, `navscript.LinkOptions`).
+    public let type: String
+    public let isOptional: Bool
+    public let documentation: String
+
+    public init(_ name: String, _ type: String, optional: Bool = false, _ documentation: String = "") {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.documentation = documentation
+    }
+}
+
+/// A value a ``ScriptFunction`` returns.
+public struct ScriptReturn: Sendable {
+    public let type: String
+    public let name: String?
+    public let documentation: String
+
+    public init(_ type: String, name: String? = nil, _ documentation: String = "") {
+        self.type = type
+        self.name = name
+        self.documentation = documentation
+    }
+}

@@ -1,0 +1,72 @@
+/// Every function a scenario file sees for one host: the built-in
+/// declarations and the host's own, in reference order. Registration,
+/// the LuaLS definitions and the README's reference table all read this
+/// one list.
+public struct ScriptLibrary {
+    public let functions: [ScriptFunction]
+    /// The names a host declared that the language already has; the host's
+    /// declaration is ignored (reported by `navscript types`).
+    public let conflicts: [String]
+
+    public init(host: any ScenarioHost) {
+        let builtIn = Self.builtIn
+        let taken = Set(builtIn.map(\.name))
+        var seen = taken
+        var conflicts: [String] = []
+        var added: [ScriptFunction] = []
+        for function in host.functions {
+            guard seen.insert(function.name).inserted else {
+                conflicts.append(function.name)
+                continue
+            }
+            added.append(function)
+        }
+        functions = builtIn + added
+        self.conflicts = conflicts
+    }
+
+    /// The language's own functions.
+    static var builtIn: [ScriptFunction] {
+        StructureFunctions.functions + DrivingBindings.functions + ObservingBindings.functions
+            + AssertionBindings.functions
+    }
+
+    /// The functions of one category, in declaration order.
+    public func functions(in category: ScriptFunction.Category) -> [ScriptFunction] {
+        functions.filter { $0.category == category }
+    }
+
+    /// Registers every Swift-backed function in `state` for `session`.
+    func install(_ state: LuaState, _ session: ScenarioSession) {
+        for function in functions {
+            guard case .binding(let body) = function.body else { continue }
+            Self.register(function.name, body, in: state, session)
+        }
+    }
+
+    /// Registers `body` under `name`; thrown binding errors become Lua
+    /// errors (scenario mistakes) or failure tables (expectations).
+    private static func register(_ name: String, _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue],
+                                 in state: LuaState, _ session: ScenarioSession) {
+        state.register(name) { [weak session] call in
+            guard let session else { return .error("navscript: \(name) called after its file finished") }
+            do {
+                return .values(try body(call, session))
+            } catch let error as BindingError {
+                switch error {
+                case .error(let message):
+                    return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
+                case .failure(let failure):
+                    return .error(.table(BindingSupport.failureTable(failure, at: session.location(of: call))),
+                                  addPosition: false)
+                }
+            } catch let error as HostError {
+                // The app refused a step the scenario asked for: the app is
+                // not where the scenario expected it to be.
+                let failure = ExpectationFailure("\(name): \(error.message)")
+                return .error(.table(BindingSupport.failureTable(failure, at: session.location(of: call))),
+                              addPosition: false)
+            }
+        }
+    }
+}

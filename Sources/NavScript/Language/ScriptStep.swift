@@ -1,0 +1,72 @@
+/// What a host's verb or observer works with: the running app and the
+/// call's arguments.
+///
+/// Throw ``HostError`` when the app cannot do what the scenario asked (the
+/// scenario fails at its line, as a user's thumb would find the button
+/// missing); an argument of the wrong type (``LuaCall``'s accessors throw
+/// ``LuaArgumentError``) is an error in the scenario itself.
+public final class ScriptStep {
+    /// The app of the running scenario (launched with defaults if the
+    /// scenario did not launch one).
+    public let app: any ScenarioApp
+    /// The Lua call: arguments with typed accessors.
+    public let arguments: LuaCall
+    /// How the step appears on the timeline. Defaults to `name()`; a verb
+    /// sets it to a readable form of its arguments (`login{ cancel = true }`).
+    public var description: String
+
+    init(app: any ScenarioApp, arguments: LuaCall, description: String) {
+        self.app = app
+        self.arguments = arguments
+        self.description = description
+    }
+
+    /// The app as the host's own driver type.
+    public func app<App>(as type: App.Type) throws(HostError) -> App {
+        guard let app = app as? App else {
+            throw HostError("\(arguments.functionName): the running app is a \(Swift.type(of: app)), not a \(App.self)")
+        }
+        return app
+    }
+}
+
+extension ScriptFunction {
+    /// A user step a host adds to the language (`login{}`, `logout()`).
+    ///
+    /// Like the built-in verbs, it runs against the scenario's app, then
+    /// the app is settled and the step is recorded on the timeline with
+    /// ``ScriptStep/description``; a ``HostError`` fails the scenario at
+    /// the calling line.
+    public static func verb(_ name: String, parameters: [ScriptParameter] = [], documentation: String,
+                            example: String? = nil,
+                            perform: @escaping (ScriptStep) throws -> Void) -> ScriptFunction {
+        ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
+                       body: .binding { call, session in
+            let world = try session.requireWorld(call)
+            let location = session.location(of: call)
+            let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: "\(name)()")
+            do {
+                try perform(step)
+                try step.app.settle()
+            } catch {
+                world.record("\(step.description) ✗ \((error as? HostError)?.message ?? "\(error)")", at: location)
+                throw error
+            }
+            world.record(step.description, at: location)
+            return []
+        })
+    }
+
+    /// A way of reading the app's state a host adds (`session()`).
+    public static func observer(_ name: String, parameters: [ScriptParameter] = [], returns: ScriptReturn,
+                                documentation: String, example: String? = nil,
+                                observe: @escaping (ScriptStep) throws -> LuaValue) -> ScriptFunction {
+        ScriptFunction(name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
+                       example: example, body: .binding { call, session in
+            let world = try session.requireWorld(call)
+            let step = ScriptStep(app: try world.ensureApp(at: session.location(of: call)), arguments: call,
+                                  description: "\(name)()")
+            return [try observe(step)]
+        })
+    }
+}

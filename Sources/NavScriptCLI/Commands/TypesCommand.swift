@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// `navscript types`: the scenario language for this app, generated from
+/// the function declarations and the host — LuaLS definitions for editors,
+/// or the Markdown reference table.
+struct TypesCommand: HostedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "types",
+        abstract: "Write the LuaLS definitions (or the Markdown reference) of the scenario language for this app.",
+        discussion: """
+            The definitions list the app's tabs, screen ids, tap outputs, entry points and launch options as \
+            literal types, so an editor running lua-language-server flags a misspelt one. Point .luarc.json's \
+            workspace.library at the written file.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case luals
+        case markdown
+    }
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "luals (definition file) or markdown (reference table).")
+    var format: Format = .luals
+
+    func run(in context: CommandContext) throws {
+        let host = try context.host()
+        let library = ScriptLibrary(host: host)
+        if !library.conflicts.isEmpty {
+            writeStandardError("navscript types: \(host.name) declares functions the language already has (ignored): "
+                + library.conflicts.joined(separator: ", ") + "\n")
+        }
+        let text = format == .luals ? LuaDefinitions(host: host).render() : LanguageReference(host: host).markdown()
+        guard let output else { return writeStandardOutput(text) }
+        do {
+            let url = URL(fileURLWithPath: output)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}

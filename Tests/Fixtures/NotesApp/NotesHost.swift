@@ -1,0 +1,70 @@
+import NavScript
+import NavigationCore
+
+/// The notes app's host: one launch option, two faults, one verb and one
+/// observer of its own. Everything else comes from the toolkit.
+public struct NotesHost: ScenarioHost {
+    public let engine: RoutingEngine
+
+    public init() throws {
+        engine = try NotesApp.loadEngine()
+    }
+
+    public var name: String { "NotesApp" }
+    public var launchOptions: [LaunchOption] { [.boolean("signed_in", "signed in at start (default false)")] }
+    public var entryPoints: [EntryPoint] { [.scheme, .universal, .push] }
+    public var faults: [HostFault] {
+        [
+            HostFault(name: NotesFault.signInWithoutCommit.rawValue, summary: "sign-in succeeds without committing the session"),
+            HostFault(name: NotesFault.keepPoppedNotes.rawValue, summary: "popped note screens stay cached and leak"),
+        ]
+    }
+    public var screens: [ScreenDeclaration] {
+        [ScreenDeclaration("notes", [.init("note", parameters: ["id"])]), ScreenDeclaration("note", []),
+         ScreenDeclaration("settings", [.init("account")]), ScreenDeclaration("account", [])]
+    }
+
+    public func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+        let app = NotesApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
+                           faults: Set(request.faults.compactMap(NotesFault.init(rawValue:))))
+        if let link = request.link { _ = app.dispatcher.deliver(link, via: request.via) }
+        return NotesDriver(app)
+    }
+
+    public var functions: [ScriptFunction] {
+        [
+            .verb("sign_in", documentation: "Submits the sign-in sheet on screen.", example: "sign_in()") { step in
+                let driver = try step.app(as: NotesDriver.self)
+                guard driver.navigation.visibleScreen?.destination == "sign_in" else {
+                    throw HostError("no sign-in sheet is on screen")
+                }
+                _ = try driver.perform(.tap(output: "submit", args: [:]))
+            },
+            .observer("signed_in", returns: ScriptReturn("boolean"), documentation: "Whether the session is committed.",
+                      example: "assert(signed_in())") { step in
+                .boolean(try step.app(as: NotesDriver.self).app.session.isLoggedIn)
+            },
+        ]
+    }
+}
+
+/// Drives one NotesApp for a scenario.
+final class NotesDriver: NavigationDriver {
+    let app: NotesApp
+
+    init(_ app: NotesApp) {
+        self.app = app
+        super.init(navigation: app.navigation)
+    }
+
+    override func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
+        LinkOutcome(app.dispatcher.deliver(input, via: entry))
+    }
+
+    override func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
+        NotesDriver(NotesApp(engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: [],
+                             restoring: restore ? app.navigation.state : nil))
+    }
+
+    override var coordinatorPaths: [String] { app.coordinatorPaths }
+}

@@ -1,0 +1,4 @@
+import NavScriptCLI
+import NotesApp
+
+NavScriptCLI.main(host: { try NotesHost() })

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// A team's own app through the CLI library: the notes fixture
+/// (`Tests/Fixtures/NotesApp`, a NavigationCore app with a host written
+/// against NavScript's public API, and a one-line main) runs every command
+/// end to end — in worker processes, since its executable re-invokes
+/// itself — and nothing of ShopApp leaks into it.
+@Suite("Bring your own app: the notes fixture through the CLI")
+struct OwnAppTests {
+    static let suiteSource = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/NotesSuite")
+
+    /// The notes suite copied into a fresh working directory as `suite/`.
+    static func fixture(extra: [String: String] = [:]) throws -> Fixture {
+        var files: [String: String] = [:]
+        let fm = FileManager.default
+        for case let url as URL in fm.enumerator(at: suiteSource, includingPropertiesForKeys: nil) ?? .init()
+        where url.pathExtension == "lua" {
+            let relative = String(url.standardizedFileURL.path.dropFirst(suiteSource.standardizedFileURL.path.count + 1))
+            files["suite/" + relative] = try String(contentsOf: url, encoding: .utf8)
+        }
+        for (path, text) in extra { files[path] = text }
+        return try Fixture(files)
+    }
+
+    func notes(_ fixture: Fixture, _ arguments: [String]) throws -> CLI.Output {
+        try fixture.run(arguments, binary: CLI.notesBinary)
+    }
+
+    @Test("run: the whole suite passes in worker processes and writes JUnit")
+    func runWithWorkers() throws {
+        let fixture = try Self.fixture()
+        let output = try notes(fixture, ["run", "suite", "--jobs", "2", "--junit", "report.xml"])
+        #expect(output.status == 0, "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("9 passed, 0 failed, 0 errors, 0 skipped") == true, "\(output)")
+        let junit = try JUnit(try Data(contentsOf: fixture.url("report.xml")))
+        let cases = junit.root.children("testsuite").flatMap { $0.children("testcase") }
+        #expect(cases.count == 9)
+        #expect(cases.contains { $0["name"] == "the account is gated and opens after signing in" })
+    }
+
+    @Test("run --fault: the host's fault is injected and caught")
+    func runWithFault() throws {
+        let output = try notes(try Self.fixture(), ["run", "suite", "--fault", "keep-popped-notes"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("FAIL suite/notes.lua:8  backing out of a note releases it"), "\(output)")
+        #expect(output.stdout.contains("leaked: note:7 (screen)"), "\(output)")
+    }
+
+    @Test("run --fault with a name of another app's catalogue is a usage error naming this app's")
+    func unknownFault() throws {
+        let output = try notes(try Self.fixture(), ["run", "suite", "--fault", "commit-after-finish"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("NotesApp's faults are: sign-in-without-commit, keep-popped-notes"), "\(output)")
+    }
+
+    @Test("list and mutate with one fault")
+    func listAndMutate() throws {
+        let fixture = try Self.fixture()
+        let list = try notes(fixture, ["list", "suite"])
+        #expect(list.status == 0, "\(list)")
+        #expect(list.stdout.contains("9 scenarios in 2 files"), "\(list)")
+        let mutate = try notes(fixture, ["mutate", "suite", "--only", "sign-in-without-commit"])
+        #expect(mutate.status == 0, "\(mutate)")
+        #expect(mutate.stdout.contains("mutation score: 1/1 faults killed (100%)"), "\(mutate)")
+        let catalogue = try notes(fixture, ["mutate", "--list"])
+        #expect(catalogue.stdout.contains("keep-popped-notes"), "\(catalogue)")
+        #expect(!catalogue.stdout.contains("commit-after-finish"), "\(catalogue)")
+    }
+
+    @Test("routes, graph and types describe this app, not ShopApp")
+    func describeTheApp() throws {
+        let fixture = try Self.fixture()
+        let routes = try notes(fixture, ["routes"])
+        #expect(routes.status == 0 && routes.stdout.contains("scheme notes://"), "\(routes)")
+        let graph = try notes(fixture, ["graph"])
+        #expect(graph.status == 0 && graph.stdout.contains("subgraph \"cluster_settings\""), "\(graph)")
+        let types = try notes(fixture, ["types"])
+        #expect(types.status == 0, "\(types)")
+        #expect(types.stdout.contains("function sign_in() end") && !types.stdout.contains("function login("), "\(types)")
+        for output in [routes, graph, types] {
+            #expect(!output.stdout.lowercased().contains("shop"), "ShopApp leaked into \(output.arguments)")
+        }
+    }
+
+    @Test("the host's launch options and entry points bound what a scenario may ask for")
+    func hostVocabulary() throws {
+        let fixture = try Self.fixture(extra: ["other/wrong.lua": """
+            scenario("an option of another app", { launch = { logged_in = true } }, function() end)
+            scenario("a door this app does not have", function() deep_link("notes://notes", { via = "widget" }) end)
+            scenario("a wrongly typed option", function() launch{ signed_in = "yes" } end)
+            """])
+        let output = try notes(fixture, ["run", "other"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("unknown option 'logged_in'; NotesApp accepts: signed_in, url, via"), "\(output)")
+        #expect(output.stdout.contains("unknown entry point 'widget'; NotesApp's entry points are: scheme, universal, push"), "\(output)")
+        #expect(output.stdout.contains("launch{ signed_in = \"yes\" }: expected a boolean"), "\(output)")
+    }
+}
