@@ -187,7 +187,7 @@
 
 ---Declares a scenario: `scenario(name, fn)` or `scenario(name, options, fn)`. The body runs later, once, against a fresh app, after the enclosing `before_each` hooks and before the `after_each` hooks; with `options.launch` the app is cold-started with those options first (a bad launch option is then an error of the scenario). The full name (enclosing `describe` names and `name`, space-separated) must be unique within the file, or the file fails to load.
 ---```lua
----scenario("the cart is gated when signed out", { tags = { "gate" } }, function()
+---scenario("the account is gated when signed out", { tags = { "gate" } }, function()
 ---  expect_no_modal()
 ---end)
 ---```
@@ -235,7 +235,7 @@ function after_each(fn) end
 
 ---Declares a scenario that is not written yet: reported as skipped ("pending"), never run. Its full name counts for uniqueness.
 ---```lua
----pending("restoring a checkout in progress")
+---pending("restoring a draft in progress")
 ---```
 ---@param name string
 function pending(name) end

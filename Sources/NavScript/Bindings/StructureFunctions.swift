@@ -16,7 +16,7 @@ enum StructureFunctions {
                     fails to load.
                     """,
                 example: """
-                    scenario("the cart is gated when signed out", { tags = { "gate" } }, function()
+                    scenario("the account is gated when signed out", { tags = { "gate" } }, function()
                       expect_no_modal()
                     end)
                     """,
@@ -69,7 +69,7 @@ enum StructureFunctions {
                     Declares a scenario that is not written yet: reported as skipped ("pending"), never run. \
                     Its full name counts for uniqueness.
                     """,
-                example: "pending(\"restoring a checkout in progress\")",
+                example: "pending(\"restoring a draft in progress\")",
                 body: .prelude),
             ScriptFunction("assert", .structure,
                 parameters: [ScriptParameter("value", "T"), ScriptParameter("message", "any", optional: true),

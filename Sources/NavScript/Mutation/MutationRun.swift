@@ -117,17 +117,15 @@ public struct MutationReport: Sendable {
     public func junit() -> RunResult {
         let cases = outcomes.map { outcome in
             ScenarioResult(name: outcome.fault.name, file: "mutate", line: 0,
-                           status: outcome.isKilled ? .passed : .failed,
+                           outcome: outcome.isKilled ? .passed : .failed(.survived),
                            message: outcome.isKilled ? "" : "fault \(outcome.fault.name) survived: no scenario failed with it on",
                            details: outcome.isKilled ? "" : outcome.fault.summary,
-                           kind: outcome.isKilled ? "" : "survived",
                            timeline: outcome.killedBy, duration: outcome.duration)
         }
         let healthyCase = ScenarioResult(
             name: "healthy suite passes", file: "mutate", line: 0,
-            status: healthy.isSuccess ? .passed : .failed,
-            message: healthy.isSuccess ? "" : "the suite is not green on the healthy app: \(healthy.summary)",
-            kind: healthy.isSuccess ? "" : "healthy_run")
+            outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),
+            message: healthy.isSuccess ? "" : "the suite is not green on the healthy app: \(healthy.summary)")
         return RunResult(files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
                          duration: duration, startedAt: healthy.startedAt)
     }

@@ -115,7 +115,7 @@ public final class WorkerPool {
                     : Self.describeExit(status: status, signaled: signaled)
                 let details = worker.stderrTail
                 if let scenario = worker.scenarioIndex {
-                    progress[index].crash(scenario: scenario, kind: worker.timedOut ? "timeout" : "crash",
+                    progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                                           message: reason, details: details, timeline: worker.steps)
                     progress[index].resumeFrom = scenario + 1
                     if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
@@ -127,8 +127,8 @@ public final class WorkerPool {
                 } else {
                     progress[index].loadFailure = ScenarioResult(
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
-                        status: .errored, message: "the worker died while loading the file: \(reason)",
-                        details: details, kind: worker.timedOut ? "timeout" : "crash")
+                        outcome: .errored(worker.timedOut ? .timeout : .crash),
+                        message: "the worker died while loading the file: \(reason)", details: details)
                     progress[index].isFinished = true
                     onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
                 }
@@ -187,16 +187,16 @@ private struct TaskProgress {
         return next
     }
 
-    mutating func crash(scenario: Int, kind: String, message: String, details: String, timeline: [String]) {
+    mutating func crash(scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String]) {
         guard let listing = scenarios?[scenario] else { return }
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-            status: .errored, message: message, details: details, kind: kind, timeline: timeline)
+            outcome: .errored(kind), message: message, details: details, timeline: timeline)
     }
 
     mutating func fail(all message: String) {
-        loadFailure = ScenarioResult(name: "\(task.path) (load)", file: task.path, line: 0, status: .errored,
-                                     message: message, kind: "crash")
+        loadFailure = ScenarioResult(name: "\(task.path) (load)", file: task.path, line: 0, outcome: .errored(.crash),
+                                     message: message)
         isFinished = true
     }
 
@@ -206,8 +206,8 @@ private struct TaskProgress {
                 results[index] = ScenarioRunner.notRun(listing, reason: reason)
             }
         } else if loadFailure == nil {
-            loadFailure = ScenarioResult(name: "\(task.path) (not run)", file: task.path, line: 0, status: .skipped,
-                                         message: "not run: \(reason)", kind: "interrupted")
+            loadFailure = ScenarioResult(name: "\(task.path) (not run)", file: task.path, line: 0,
+                                         outcome: .skipped(.notStarted), message: "not run: \(reason)")
         }
         isFinished = true
     }

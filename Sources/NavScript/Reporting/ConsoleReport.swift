@@ -137,8 +137,8 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             var sections: [String] = []
 
             let skipped = run.scenarios.filter { $0.status == .skipped }
-            let notRun = skipped.filter { $0.kind == "interrupted" }
-            let pending = skipped.filter { $0.kind != "interrupted" }
+            let notRun = skipped.filter { $0.outcome != .skipped(.pending) }
+            let pending = skipped.filter { $0.outcome == .skipped(.pending) }
             if !pending.isEmpty {
                 sections.append(pending.map(pendingLine).joined())
             }

@@ -62,9 +62,9 @@ struct ScenarioDefinition {
 struct ScenarioLoadError: Error, CustomStringConvertible {
     var description: String
     var details: String
-    var kind: String
+    var kind: ScenarioOutcome.ErrorKind
 
-    init(_ description: String, details: String = "", kind: String = "load_error") {
+    init(_ description: String, details: String = "", kind: ScenarioOutcome.ErrorKind = .loadError) {
         self.description = description
         self.details = details
         self.kind = kind

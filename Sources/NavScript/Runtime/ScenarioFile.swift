@@ -44,8 +44,8 @@ final class ScenarioFile {
             self.scenarios = scenarios
             collectedBytes = state.memoryInUse
         } catch let error as LuaError {
-            let kind = error.kind == .syntax ? "syntax" : Self.kind(of: error)
-            throw ScenarioLoadError(error.message, details: error.traceback ?? "", kind: kind == "lua_error" ? "load_error" : kind)
+            let kind = Self.kind(of: error)
+            throw ScenarioLoadError(error.message, details: error.traceback ?? "", kind: kind == .luaError ? .loadError : kind)
         } catch let error as ScenarioLoadError {
             throw error
         } catch {
@@ -98,10 +98,9 @@ final class ScenarioFile {
              onStep: ((String) -> Void)? = nil) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
-                                    line: definition.line, tags: definition.tags, status: .passed)
+                                    line: definition.line, tags: definition.tags, outcome: .passed)
         if definition.isPending {
-            result.status = .skipped
-            result.kind = "pending"
+            result.outcome = .skipped(.pending)
             result.message = "pending"
             return result
         }
@@ -120,7 +119,7 @@ final class ScenarioFile {
                 try body()
             } catch {
                 let found = ScenarioProblem(error, phase: phase)
-                if problem == nil || (problem?.status == .failed && found.status == .errored && found.kind == "budget") {
+                if problem == nil || (problem?.outcome.status == .failed && found.outcome == .errored(.budget)) {
                     problem = found
                 }
             }
@@ -143,8 +142,7 @@ final class ScenarioFile {
         }
 
         if let problem {
-            result.status = problem.status
-            result.kind = problem.kind
+            result.outcome = problem.outcome
             result.message = problem.message
             result.details = problem.details
         }
@@ -181,12 +179,12 @@ final class ScenarioFile {
     /// Heap growth (bytes) that triggers a full collection between scenarios.
     static let collectionThreshold = 1 << 20
 
-    static func kind(of error: LuaError) -> String {
+    static func kind(of error: LuaError) -> ScenarioOutcome.ErrorKind {
         switch error.kind {
-        case .budget: return "budget"
-        case .memory: return "memory"
-        case .syntax: return "syntax"
-        default: return "lua_error"
+        case .budget: return .budget
+        case .memory: return .memory
+        case .syntax: return .syntax
+        default: return .luaError
         }
     }
 }
@@ -194,18 +192,16 @@ final class ScenarioFile {
 /// The first thing that went wrong in a scenario, classified: an
 /// expectation failure, or an error (Lua, budget, memory, launch).
 struct ScenarioProblem: Error {
-    var status: ScenarioResult.Status
-    var kind: String
+    var outcome: ScenarioOutcome
     var message: String
     var details: String
 
     static func launch(_ message: String) -> ScenarioProblem {
-        ScenarioProblem(status: .errored, kind: "launch_error", message: message, details: "")
+        ScenarioProblem(outcome: .errored(.launchError), message: message, details: "")
     }
 
-    init(status: ScenarioResult.Status, kind: String, message: String, details: String) {
-        self.status = status
-        self.kind = kind
+    init(outcome: ScenarioOutcome, message: String, details: String) {
+        self.outcome = outcome
         self.message = message
         self.details = details
     }
@@ -215,29 +211,29 @@ struct ScenarioProblem: Error {
         switch error {
         case let error as LuaError:
             if case .table(let table) = error.value, table[.string(LuaString(BindingSupport.failureMarker))].isTruthy {
-                self.init(status: .failed, kind: "expectation",
+                self.init(outcome: .failed(.expectation),
                           message: (table["message"].stringValue ?? error.message) + suffix,
                           details: table["details"].stringValue ?? "")
             } else if error.kind == .budget {
-                self.init(status: .errored, kind: "budget",
+                self.init(outcome: .errored(.budget),
                           message: "instruction budget exceeded\(suffix): the scenario may loop forever; "
                               + "raise the limit with --instruction-budget if it is legitimately long",
                           details: error.traceback ?? "")
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
-                self.init(status: .errored, kind: "memory",
+                self.init(outcome: .errored(.memory),
                           message: "memory limit exceeded\(suffix): the scenario allocates without bound; "
                               + "raise the limit with --memory-limit if it legitimately needs more",
                           details: error.traceback ?? "")
             } else {
-                self.init(status: .errored, kind: "lua_error", message: error.message + suffix,
+                self.init(outcome: .errored(.luaError), message: error.message + suffix,
                           details: error.traceback ?? "")
             }
         case let problem as ScenarioProblem:
             self = problem
         case let error as HostError:
-            self.init(status: .failed, kind: "expectation", message: error.message + suffix, details: "")
+            self.init(outcome: .failed(.expectation), message: error.message + suffix, details: "")
         default:
-            self.init(status: .errored, kind: "lua_error", message: "\(error)" + suffix, details: "")
+            self.init(outcome: .errored(.luaError), message: "\(error)" + suffix, details: "")
         }
     }
 }

@@ -19,14 +19,15 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     public var file: String
     public var line: Int
     public var tags: [String]
-    public var status: Status
+    public var outcome: ScenarioOutcome
+    /// The coarse status (``ScenarioOutcome/status``).
+    public var status: Status { outcome.status }
     /// One line: what went wrong. Empty when passed.
     public var message: String
     /// The full explanation: expected vs actual, diffs, traceback.
     public var details: String
-    /// A short classifier for reporters: `expectation`, `lua_error`,
-    /// `budget`, `memory`, `load_error`, `crash`, `timeout`, `pending`, `interrupted`.
-    public var kind: String
+    /// The stable string form of the outcome's kind (``ScenarioOutcome/kind``).
+    public var kind: String { outcome.kind }
     /// Step timeline, one line per driving step, oldest first.
     public var timeline: [String]
     /// What the scenario printed.
@@ -35,20 +36,63 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     public var duration: Double
 
     public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
-                status: Status, message: String = "", details: String = "", kind: String = "",
+                outcome: ScenarioOutcome, message: String = "", details: String = "",
                 timeline: [String] = [], output: String = "", duration: Double = 0) {
         self.name = name
         self.groups = groups
         self.file = file
         self.line = line
         self.tags = tags
-        self.status = status
+        self.outcome = outcome
         self.message = message
         self.details = details
-        self.kind = kind
         self.timeline = timeline
         self.output = output
         self.duration = duration
+    }
+}
+
+extension ScenarioResult {
+    private enum CodingKeys: String, CodingKey {
+        case name, groups, file, line, tags, status, kind, message, details, timeline, output, duration
+    }
+
+    /// Encoded with the outcome's two stable string forms, `status` and `kind`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(groups, forKey: .groups)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(status, forKey: .status)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(message, forKey: .message)
+        try container.encode(details, forKey: .details)
+        try container.encode(timeline, forKey: .timeline)
+        try container.encode(output, forKey: .output)
+        try container.encode(duration, forKey: .duration)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let status = try container.decode(Status.self, forKey: .status)
+        let kind = try container.decode(String.self, forKey: .kind)
+        guard let outcome = ScenarioOutcome(status: status, kind: kind) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
+                                                   debugDescription: "no outcome is \(status) with kind '\(kind)'")
+        }
+        self.init(name: try container.decode(String.self, forKey: .name),
+                  groups: try container.decode([String].self, forKey: .groups),
+                  file: try container.decode(String.self, forKey: .file),
+                  line: try container.decode(Int.self, forKey: .line),
+                  tags: try container.decode([String].self, forKey: .tags),
+                  outcome: outcome,
+                  message: try container.decode(String.self, forKey: .message),
+                  details: try container.decode(String.self, forKey: .details),
+                  timeline: try container.decode([String].self, forKey: .timeline),
+                  output: try container.decode(String.self, forKey: .output),
+                  duration: try container.decode(Double.self, forKey: .duration))
     }
 }
 

@@ -74,7 +74,7 @@ public struct ScenarioRunner {
     /// A scenario reported without running (interrupt, fail-fast).
     public static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
         ScenarioResult(name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
-                       tags: listing.tags, status: .skipped, message: "not run: \(reason)", kind: "interrupted")
+                       tags: listing.tags, outcome: .skipped(.interrupted), message: "not run: \(reason)")
     }
 
     /// Lists the scenarios of each file without running them.
@@ -95,7 +95,7 @@ public struct ScenarioRunner {
 
     static func loadFailure(_ path: String, _ error: ScenarioLoadError) -> ScenarioResult {
         ScenarioResult(name: "\(path) (load)", file: path, line: Self.line(in: error.description, of: path) ?? 0,
-                       status: .errored, message: error.description, details: error.details, kind: error.kind)
+                       outcome: .errored(error.kind), message: error.description, details: error.details)
     }
 
     /// The line of `path` a Lua message points at (`path:12: …`), if any.

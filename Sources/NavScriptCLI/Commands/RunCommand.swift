@@ -106,8 +106,11 @@ struct RunCommand: HostedCommand {
 
     /// 2 when a file did not load, 1 when a scenario failed or errored, else 0.
     static func exitStatus(_ result: RunResult) -> Int32 {
-        let loadKinds: Set<String> = ["load_error", "syntax"]
-        if result.scenarios.contains(where: { loadKinds.contains($0.kind) }) { return 2 }
+        let loadFailed = result.scenarios.contains { scenario in
+            if case .errored(let kind) = scenario.outcome { return kind.isLoadError }
+            return false
+        }
+        if loadFailed { return 2 }
         return result.isSuccess ? 0 : 1
     }
 }

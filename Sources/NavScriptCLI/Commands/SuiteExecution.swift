@@ -87,7 +87,7 @@ struct SuiteExecution {
                               entries: [String: ScenarioDiscovery.Entry], reason: String) -> [FileResult] {
         let runner = ScenarioRunner(host: host, options: options)
         return results.map { file in
-            guard file.scenarios.count == 1, file.scenarios[0].name == "\(file.file) (not run)",
+            guard file.scenarios.count == 1, file.scenarios[0].outcome == .skipped(.notStarted),
                   let entry = entries[file.file],
                   let listing = try? runner.list([entry]).first, listing.loadError == nil, !listing.scenarios.isEmpty
             else { return file }

@@ -2,9 +2,9 @@
 /// shape but all of them feed the same engine, which is what keeps their
 /// behaviour consistent.
 public enum EntryPoint: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
-    /// A custom-scheme URL (`shop://product/p1004`).
+    /// A custom-scheme URL (`myapp://item/7`).
     case scheme
-    /// A universal link (`https://shop.example.com/product/p1004`).
+    /// A universal link (`https://myapp.example.com/item/7`).
     case universal
     /// A push-notification payload carrying a route.
     case push

@@ -4,7 +4,7 @@ import Foundation
 /// routes without an app release; validating it at load turns a broken
 /// table into one clear error instead of a crash on some later link.
 public struct RouteManifest: Hashable, Sendable, Codable {
-    /// The custom URL scheme, without `://` (e.g. `shop`).
+    /// The custom URL scheme, without `://` (e.g. `myapp`).
     public var scheme: String
     /// Hosts whose https links are this app's universal links.
     public var universalHosts: [String]

@@ -89,7 +89,7 @@ struct ReportingConsoleTests {
         let files = (0..<8).map { index in
             let path = "scenarios/f\(index).lua"
             return FileResult(file: path, scenarios: (0..<20).map { n in
-                ScenarioResult(name: "s\(n)", file: path, line: n + 1, status: n % 7 == 3 ? .failed : .passed)
+                ScenarioResult(name: "s\(n)", file: path, line: n + 1, outcome: n % 7 == 3 ? .failed(.expectation) : .passed)
             }, duration: 0)
         }
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -123,12 +123,11 @@ struct ReportingConsoleTests {
         let console = ConsoleReport(write: capture.write)
         let file = "scenarios/a.lua"
         console.fileStarted(file)
-        console.scenarioFinished(ScenarioResult(name: "a", file: file, line: 1, status: .passed))
+        console.scenarioFinished(ScenarioResult(name: "a", file: file, line: 1, outcome: .passed))
         console.fileStarted("scenarios/b.lua")
-        let notRun = ScenarioResult(name: "b", file: file, line: 5, status: .skipped, message: "not run",
-                                    kind: "interrupted")
+        let notRun = ScenarioResult(name: "b", file: file, line: 5, outcome: .skipped(.interrupted), message: "not run")
         console.finish(RunResult(files: [FileResult(file: file, scenarios: [
-            ScenarioResult(name: "a", file: file, line: 1, status: .passed), notRun,
+            ScenarioResult(name: "a", file: file, line: 1, outcome: .passed), notRun,
         ], duration: 0)], duration: 1, startedAt: 0))
         #expect(capture.text == """
             scenarios/a.lua  .

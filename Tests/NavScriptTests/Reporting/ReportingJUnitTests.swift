@@ -93,11 +93,11 @@ struct ReportingJUnitTests {
     }
 
     @Test func errorTypeIsTheKind() throws {
-        for kind in ["lua_error", "budget", "memory", "load_error", "crash", "timeout"] {
+        for kind in ScenarioOutcome.ErrorKind.allCases {
             let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
-                ScenarioResult(name: "x", file: "s.lua", line: 1, status: .errored, message: "m", kind: kind),
+                ScenarioResult(name: "x", file: "s.lua", line: 1, outcome: .errored(kind), message: "m"),
             ], duration: 0)], duration: 0, startedAt: 0)
-            #expect(report.render(run).contains(#"<error message="m" type="\#(kind)">m</error>"#))
+            #expect(report.render(run).contains(#"<error message="m" type="\#(kind.rawValue)">m</error>"#))
         }
     }
 
@@ -132,15 +132,15 @@ struct ReportingJUnitTests {
     @Test func everySpecialCharacterIsEscaped() throws {
         let nasty = #"a&b<c>d"e'f"#
         let run = RunResult(files: [FileResult(file: "s/\(nasty).lua", scenarios: [
-            ScenarioResult(name: nasty, groups: [nasty], file: "s/\(nasty).lua", line: 2, status: .failed,
-                           message: nasty, details: nasty, kind: nasty, output: nasty),
+            ScenarioResult(name: nasty, groups: [nasty], file: "s/\(nasty).lua", line: 2, outcome: .failed(.expectation),
+                           message: nasty, details: nasty, output: nasty),
         ], duration: 0)], duration: 0, startedAt: 0)
         let xml = report.render(run)
         let escaped = "a&amp;b&lt;c&gt;d&quot;e&apos;f"
         #expect(xml.contains(#"<testcase name="\#(escaped)" classname="s.a_b_c_d_e_f.a_b_c_d_e_f""#))
         #expect(xml.contains(#"<testsuite name="s/\#(escaped).lua""#))
         #expect(xml.contains(#"file="s/\#(escaped).lua""#))
-        #expect(xml.contains(#"<failure message="\#(escaped)" type="\#(escaped)">\#(escaped)</failure>"#))
+        #expect(xml.contains(#"<failure message="\#(escaped)" type="expectation">\#(escaped)</failure>"#))
         #expect(xml.contains("<system-out>output:\n\(escaped)</system-out>"))
         #expect(!xml.contains(nasty))
 
@@ -152,7 +152,7 @@ struct ReportingJUnitTests {
 
     @Test func whitespaceInAttributesIsEncoded() throws {
         let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
-            ScenarioResult(name: "two\nlines\tand\rcr", file: "s.lua", line: 1, status: .failed,
+            ScenarioResult(name: "two\nlines\tand\rcr", file: "s.lua", line: 1, outcome: .failed(.expectation),
                            message: "line 1\nline 2\r\n\tindented", details: "a\r\nb\tc\nd"),
         ], duration: 0)], duration: 0, startedAt: 0)
         let xml = report.render(run)
@@ -170,10 +170,9 @@ struct ReportingJUnitTests {
     @Test func ansiEscapesAndForbiddenCharactersAreStripped() throws {
         let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
             ScenarioResult(name: "a\u{1}b \u{1B}[31mred\u{1B}[0m\u{FFFE}\u{FFFF}", file: "s.lua", line: 1,
-                           status: .errored,
+                           outcome: .errored(.luaError),
                            message: "\u{1B}[1;31merror:\u{1B}[0m bad \u{0}byte \u{FFFD} kept",
-                           details: "\u{1B}]8;;https://x\u{7}link\u{1B}]8;;\u{7}\u{1B}[2K\u{7F}\u{9B}1mz\u{1B}",
-                           kind: "lua_error"),
+                           details: "\u{1B}]8;;https://x\u{7}link\u{1B}]8;;\u{7}\u{1B}[2K\u{7F}\u{9B}1mz\u{1B}"),
         ], duration: 0)], duration: 0, startedAt: 0)
         let xml = report.render(run)
         #expect(xml.contains(#"name="ab red""#))
@@ -192,7 +191,7 @@ struct ReportingJUnitTests {
     @Test func classnamesAreDottedAndSafe() throws {
         func classname(_ file: String, _ groups: [String]) throws -> String? {
             let run = RunResult(files: [FileResult(file: file, scenarios: [
-                ScenarioResult(name: "n", groups: groups, file: file, line: 1, status: .passed),
+                ScenarioResult(name: "n", groups: groups, file: file, line: 1, outcome: .passed),
             ], duration: 0)], duration: 0, startedAt: 0)
             let suite = children(try parse(report.render(run)), "testsuite")[0]
             return attributes(children(suite, "testcase")[0])["classname"]
@@ -208,9 +207,9 @@ struct ReportingJUnitTests {
 
     @Test func namesAreNeverEmptyOrDuplicated() throws {
         let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
-            ScenarioResult(name: "same", file: "s.lua", line: 1, status: .passed),
-            ScenarioResult(name: "same", file: "s.lua", line: 2, status: .passed),
-            ScenarioResult(name: " \u{1B}[0m ", file: "s.lua", line: 3, status: .errored, kind: "load_error"),
+            ScenarioResult(name: "same", file: "s.lua", line: 1, outcome: .passed),
+            ScenarioResult(name: "same", file: "s.lua", line: 2, outcome: .passed),
+            ScenarioResult(name: " \u{1B}[0m ", file: "s.lua", line: 3, outcome: .errored(.loadError)),
         ], duration: 0)], duration: 0, startedAt: 0)
         let suite = children(try parse(report.render(run)), "testsuite")[0]
         #expect(children(suite, "testcase").map { attributes($0)["name"] } == ["same", "same (2)", "(unnamed)"])
@@ -226,7 +225,7 @@ struct ReportingJUnitTests {
         ]
         for (seconds, expected) in cases {
             let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
-                ScenarioResult(name: "n", file: "s.lua", line: 1, status: .passed, duration: seconds),
+                ScenarioResult(name: "n", file: "s.lua", line: 1, outcome: .passed, duration: seconds),
             ], duration: seconds)], duration: seconds, startedAt: 0)
             let xml = report.render(run)
             #expect(xml.contains(#"<testcase name="n" classname="s" time="\#(expected)""#), "\(seconds)")

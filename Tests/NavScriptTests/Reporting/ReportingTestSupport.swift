@@ -24,23 +24,21 @@ enum ReportingFixtures {
             files: [
                 FileResult(file: login, scenarios: [
                     ScenarioResult(name: "login shows the form", groups: ["login"], file: login, line: 4,
-                                   status: .passed, duration: 0.0042),
+                                   outcome: .passed, duration: 0.0042),
                     ScenarioResult(name: "login cart gate resumes the cart", groups: ["login", "cart gate"],
-                                   file: login, line: 12, tags: ["gate"], status: .failed,
+                                   file: login, line: 12, tags: ["gate"], outcome: .failed(.expectation),
                                    message: "expect_stack: stacks differ",
-                                   details: "expected: Home > Cart\n  actual: Home\n\n  - Cart (missing)",
-                                   kind: "expectation", timeline: timeline,
+                                   details: "expected: Home > Cart\n  actual: Home\n\n  - Cart (missing)", timeline: timeline,
                                    output: "cart has 2 items\n", duration: 0.0125),
                     ScenarioResult(name: "login remembers the user", groups: ["login"], file: login, line: 30,
-                                   status: .skipped, message: "needs the keychain fake", kind: "pending"),
+                                   outcome: .skipped(.pending), message: "needs the keychain fake"),
                 ], duration: 0.0201),
                 FileResult(file: tabs, scenarios: [
-                    ScenarioResult(name: "tabs keep their stacks", file: tabs, line: 3, status: .passed,
+                    ScenarioResult(name: "tabs keep their stacks", file: tabs, line: 3, outcome: .passed,
                                    duration: 0.003),
-                    ScenarioResult(name: "tabs deep link loops", file: tabs, line: 9, status: .errored,
+                    ScenarioResult(name: "tabs deep link loops", file: tabs, line: 9, outcome: .errored(.budget),
                                    message: "instruction budget exceeded (1000000)",
-                                   details: "stack traceback:\n\tscenarios/tabs.lua:11: in function <scenarios/tabs.lua:9>",
-                                   kind: "budget", timeline: ["launch", "deep_link shop://home"],
+                                   details: "stack traceback:\n\tscenarios/tabs.lua:11: in function <scenarios/tabs.lua:9>", timeline: ["launch", "deep_link shop://home"],
                                    duration: 0.5),
                 ], duration: 0.5031),
             ],
@@ -55,14 +53,15 @@ enum ReportingFixtures {
     static func hostileRun() -> RunResult {
         let file = "scenarios/wé<ird> & \"odd\"/fi'le\u{1B}[1m.lua"
         var scenarios: [ScenarioResult] = []
-        for (index, status) in [ScenarioResult.Status.passed, .failed, .errored, .skipped].enumerated() {
+        let outcomes: [ScenarioOutcome] = [.passed, .failed(.expectation), .errored(.luaError), .skipped(.pending)]
+        for (index, outcome) in outcomes.enumerated() {
             scenarios.append(ScenarioResult(
                 name: "\(index) \(hostile)", groups: [hostile, "", "..", "."], file: file, line: index + 1,
-                tags: [hostile], status: status, message: hostile, details: hostile, kind: hostile,
+                tags: [hostile], outcome: outcome, message: hostile, details: hostile,
                 timeline: [hostile, hostile], output: hostile, duration: 0.25))
         }
-        scenarios.append(ScenarioResult(name: "", file: file, line: 0, status: .errored, kind: "load_error"))
-        scenarios.append(ScenarioResult(name: "\u{1B}[0m", file: file, line: -3, status: .failed))
+        scenarios.append(ScenarioResult(name: "", file: file, line: 0, outcome: .errored(.loadError)))
+        scenarios.append(ScenarioResult(name: "\u{1B}[0m", file: file, line: -3, outcome: .failed(.expectation)))
         return RunResult(
             files: [FileResult(file: file, scenarios: scenarios, duration: .nan),
                     FileResult(file: "", scenarios: [], duration: -1)],

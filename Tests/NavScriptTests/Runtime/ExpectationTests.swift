@@ -102,8 +102,8 @@ struct ShardTests {
 @Suite("Worker protocol")
 struct WorkerMessageTests {
     @Test func messagesRoundTripThroughOneLine() throws {
-        let result = ScenarioResult(name: "n \"q\"\nx", file: "f.lua", line: 3, status: .failed, message: "m",
-                                    details: "d", kind: "expectation", timeline: ["t"], output: "o", duration: 0.25)
+        let result = ScenarioResult(name: "n \"q\"\nx", file: "f.lua", line: 3, outcome: .failed(.expectation), message: "m",
+                                    details: "d", timeline: ["t"], output: "o", duration: 0.25)
         let messages: [WorkerMessage] = [
             .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
             .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
