@@ -19,7 +19,7 @@ enum ScenarioBenchmarks {
         try app.tap("product", ["id": "p1"]); try app.settle()                                  // 3
         try app.back(); try app.settle()                                                        // 4
         let outcome = app.deepLink(.url("shop://cart"), via: .scheme); try app.settle()         // 5
-        guard outcome.status == "gated" else { throw Failure(description: "expected the cart to be gated") }
+        guard outcome.status == .gated else { throw Failure(description: "expected the cart to be gated") }
         try app.login(); try app.settle()                                                       // 6
         app.deepLink(.url("shop://orders/42/track"), via: .scheme); try app.settle()            // 7
         let state = app.state                                                                   // 8

@@ -8,7 +8,8 @@ import NavigationCore
 ///
 /// ```swift
 /// struct MyAppHost: ScenarioHost {
-///     let engine = try! RoutingEngine(manifest: MyApp.manifest)
+///     let engine: RoutingEngine
+///     init() throws { engine = try RoutingEngine(manifest: MyApp.manifest) }
 ///     var name: String { "MyApp" }
 ///     var launchOptions: [LaunchOption] {
 ///         [.boolean("logged_in", "signed in at start (default false)")]
