@@ -56,6 +56,7 @@ let package = Package(
 
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"]),
         .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
+        .testTarget(name: "ShopHostTests", dependencies: ["ShopHost"]),
         // Helpers shared by test targets (xmllint validation of JUnit reports).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "NotesApp", "TestSupport"], exclude: ["Reporting/Fixtures"]),

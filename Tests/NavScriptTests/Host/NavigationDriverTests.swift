@@ -1,0 +1,62 @@
+import NavigationCore
+import NotesApp
+import Testing
+@testable import NavScript
+
+/// The ready-made ScenarioApp: gestures through SimulatedUser, links and
+/// restarts only where the host overrides them.
+@Suite("NavigationDriver")
+struct NavigationDriverTests {
+    @Test func gesturesDriveTheNavigationAndOpenSteps() throws {
+        let app = try NotesHost().launch(LaunchRequest())
+        try app.settle()
+        #expect(try app.perform(.tap(output: "note", args: ["id": "7"])) == nil)
+        try app.settle()
+        #expect(app.visibleScreen == "note:7")
+        #expect(app.step == 1)
+        _ = try app.perform(.back)
+        _ = try app.perform(.selectTab("settings"))
+        #expect(app.state.selectedTab == "settings")
+        #expect(app.step == 3)
+        #expect(app.events.contains("pop note:7"))
+        let outcome = try app.perform(.deepLink(.url("notes://account"), via: .scheme))
+        #expect(outcome?.status == .gated)
+        #expect(app.step == 4, "a delivered link is a step of its own")
+    }
+
+    @Test func refusalsAreHostErrorsWithTheCoresMessage() throws {
+        let app = try NotesHost().launch(LaunchRequest())
+        #expect(throws: HostError("'notes' is the root of its stack: there is no back button and nothing to swipe back to")) {
+            _ = try app.perform(.back)
+        }
+        #expect(throws: HostError("unknown tab 'x'; tabs are: notes, settings")) { _ = try app.perform(.selectTab("x")) }
+    }
+
+    @Test func whatOnlyTheAppKnowsMustBeOverridden() throws {
+        let log = EventLog()
+        let navigation = SimulatedNavigation(tabs: ["a"], log: log, tracker: LifecycleTracker(log: log), scheduler: Scheduler())
+        let driver = NavigationDriver(navigation: navigation)
+        #expect(throws: HostError("NavigationDriver does not deliver links: override deliver(_:via:)")) {
+            _ = try driver.perform(.deepLink(.url("x://y"), via: .scheme))
+        }
+        #expect(throws: HostError("NavigationDriver cannot restart: override relaunch(restore:)")) {
+            _ = try driver.relaunch(restore: true)
+        }
+        #expect(driver.coordinatorPaths.isEmpty && driver.rootFlow == "main")
+    }
+
+    @Test func launchOptionsAreCheckedAgainstTheHostsDeclarations() throws {
+        let host = try NotesHost()
+        #expect(throws: Never.self) { try host.check(LaunchRequest(options: ["signed_in": .bool(true)])) }
+        #expect(throws: HostError("launch{}: unknown option 'x'; NotesApp accepts: signed_in, url, via")) {
+            try host.check(LaunchRequest(options: ["x": .bool(true)]))
+        }
+        #expect(throws: HostError("launch{ signed_in = 1.0 }: expected a boolean")) {
+            try host.check(LaunchRequest(options: ["signed_in": .number(1)]))
+        }
+        let choice = LaunchOption.oneOf("mode", ["a", "b"], "")
+        #expect(throws: HostError("launch{ mode = \"c\" }: expected one of \"a\", \"b\"")) { try choice.check(.string("c")) }
+        #expect(throws: HostError("launch{ mode = true }: expected a string")) { try choice.check(.bool(true)) }
+        #expect(throws: HostError("launch{ n = \"1\" }: expected a number")) { try LaunchOption.number("n", "").check(.string("1")) }
+    }
+}
