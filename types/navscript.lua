@@ -462,6 +462,7 @@ function expect_no_leaks() end
 ---* `queue <dest>` — a request waited for the one executing
 ---* `dequeue <dest>` — a waiting request started executing
 ---* `gate <precondition> <dest>` — the root was asked to satisfy a gate
+---* `join-gate <precondition>` — a gated request joined the flow already satisfying that precondition
 ---* `resume <dest>` — a satisfied gate re-dispatched its intent
 ---* `drop <dest>` — a cancelled gate dropped its intent
 ---* `loop-guard <dest> <precondition> <count>` — a gate re-gated past the bound
@@ -484,11 +485,11 @@ function expect_no_leaks() end
 ---* `finish <path> completed|cancelled` — a coordinator finished
 ---* `release <label>` — an object left the navigation and should be freed
 ---* `dealloc <label>` — an object was deallocated
----* `stash <entry> <input>` — a cold-start link held until the root is up (ShopApp)
+---* `stash <entry> <input>` — a cold-start link is held until the root is up
+---* `cannot-build <path> <screen>` — a flow was asked for a screen it does not build
+---* `no-modal-flow <screen>` — no modal flow presents that destination
+---* `unsatisfiable <precondition>` — nothing in the app can satisfy that precondition
 ---* `widget-opens-order <id>` — the widget's quick path opened an order (ShopApp)
----* `no-modal-flow <screen>` — no modal flow presents that destination (ShopApp)
----* `unsatisfiable <precondition>` — the root has no flow for a gate (ShopApp)
----* `cannot-build <path> <screen>` — a flow was asked for a screen it does not own (ShopApp)
 ---```lua
 ---expect_events{ "gate auth account", "session-commit", "resume account" }
 ---```

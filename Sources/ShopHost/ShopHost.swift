@@ -48,13 +48,7 @@ public struct ShopHost: ScenarioHost {
     public var types: [ScriptType] { ShopVerbs.types }
     public var screens: [ScreenDeclaration] { ShopScreens.declarations }
     public var events: [EventDeclaration] {
-        [
-            EventDeclaration("stash <entry> <input>", "a cold-start link held until the root is up"),
-            EventDeclaration("widget-opens-order <id>", "the widget's quick path opened an order"),
-            EventDeclaration("no-modal-flow <screen>", "no modal flow presents that destination"),
-            EventDeclaration("unsatisfiable <precondition>", "the root has no flow for a gate"),
-            EventDeclaration("cannot-build <path> <screen>", "a flow was asked for a screen it does not own"),
-        ]
+        [EventDeclaration("widget-opens-order <id>", "the widget's quick path opened an order")]
     }
 }
 

@@ -99,6 +99,11 @@ struct EventLogTests {
         (.finish("app/auth", .cancelled), "finish app/auth cancelled"),
         (.release("vm cart"), "release vm cart"),
         (.dealloc("cart"), "dealloc cart"),
+        (.joinGate("auth"), "join-gate auth"),
+        (.stash(.push, "{route=cart}"), "stash push {route=cart}"),
+        (.cannotBuild("app/browse", step("cart")), "cannot-build app/browse cart"),
+        (.noModalFlow(step("settings")), "no-modal-flow settings"),
+        (.unsatisfiable("payment_method"), "unsatisfiable payment_method"),
         (.app(TestAppEvent.marked("anything")), "marked anything"),
     ]
 

@@ -61,6 +61,16 @@ import Testing
             try app.settle()
             return app.screen == "checkout_address" && !app.hasPaymentMethod
         },
+        .duplicateSignIn: { faults in
+            let app = try launch(faults: faults)
+            try app.link("shop://cart")
+            try app.link("shop://orders/7")
+            let sheets = app.state.modals.count
+            try app.login()
+            try app.settle()
+            let commits = app.eventTexts.filter { $0 == "session-commit" }.count
+            return sheets == 2 || commits > 1 || app.screen != "order:7"
+        },
         .universalLinkSkipsGate: { faults in
             let app = try launch(faults: faults)
             let outcome = try app.link("https://shop.example.com/cart", via: .universal)

@@ -14,6 +14,8 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case queue(RouteRequest)
     case dequeue(RouteRequest)
     case gate(Precondition, RouteRequest)
+    /// A gated request joined the flow already satisfying its precondition.
+    case joinGate(Precondition)
     case resume(RouteRequest)
     case drop(RouteRequest)
     case loopGuard(RouteRequest, Precondition, count: Int)
@@ -36,6 +38,14 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case finish(String, FlowResult)
     case release(String)
     case dealloc(String)
+    /// A link held during a cold start until the root is up.
+    case stash(EntryPoint, String)
+    /// A flow was asked for a screen it does not build.
+    case cannotBuild(String, RouteStep)
+    /// A modal chain named a destination no modal flow presents.
+    case noModalFlow(RouteStep)
+    /// Nothing in the app can satisfy a precondition.
+    case unsatisfiable(Precondition)
     /// An event of the app's own vocabulary.
     case app(any AppEvent)
 
@@ -48,6 +58,7 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         case .queue(let request): return "queue \(request)"
         case .dequeue(let request): return "dequeue \(request)"
         case .gate(let precondition, let request): return "gate \(precondition) \(request)"
+        case .joinGate(let precondition): return "join-gate \(precondition)"
         case .resume(let request): return "resume \(request)"
         case .drop(let request): return "drop \(request)"
         case .loopGuard(let request, let precondition, let count): return "loop-guard \(request) \(precondition) \(count)"
@@ -70,6 +81,10 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         case .finish(let path, let result): return "finish \(path) \(result)"
         case .release(let label): return "release \(label)"
         case .dealloc(let label): return "dealloc \(label)"
+        case .stash(let entry, let input): return "stash \(entry) \(input)"
+        case .cannotBuild(let path, let step): return "cannot-build \(path) \(step)"
+        case .noModalFlow(let step): return "no-modal-flow \(step)"
+        case .unsatisfiable(let precondition): return "unsatisfiable \(precondition)"
         case .app(let event): return event.text
         }
     }
@@ -85,6 +100,7 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         ("queue <dest>", "a request waited for the one executing"),
         ("dequeue <dest>", "a waiting request started executing"),
         ("gate <precondition> <dest>", "the root was asked to satisfy a gate"),
+        ("join-gate <precondition>", "a gated request joined the flow already satisfying that precondition"),
         ("resume <dest>", "a satisfied gate re-dispatched its intent"),
         ("drop <dest>", "a cancelled gate dropped its intent"),
         ("loop-guard <dest> <precondition> <count>", "a gate re-gated past the bound"),
@@ -107,6 +123,10 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         ("finish <path> completed|cancelled", "a coordinator finished"),
         ("release <label>", "an object left the navigation and should be freed"),
         ("dealloc <label>", "an object was deallocated"),
+        ("stash <entry> <input>", "a cold-start link is held until the root is up"),
+        ("cannot-build <path> <screen>", "a flow was asked for a screen it does not build"),
+        ("no-modal-flow <screen>", "no modal flow presents that destination"),
+        ("unsatisfiable <precondition>", "nothing in the app can satisfy that precondition"),
     ]
 
     /// Events are equal when they render the same words (an app event has

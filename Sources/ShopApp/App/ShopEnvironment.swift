@@ -48,9 +48,4 @@ final class ShopEnvironment {
         }
         return screen
     }
-
-    /// Registers a coordinator once it has its place (path) in the tree.
-    func track(_ coordinator: FlowCoordinator, anchoredTo anchor: Screen? = nil) {
-        tracker.track(coordinator, label: coordinator.path, kind: .coordinator, anchoredTo: anchor)
-    }
 }

@@ -15,8 +15,7 @@ final class ShopRouter {
     private let env: ShopEnvironment
     private weak var root: AppCoordinator?
     private let context: () -> RouteContext
-    private var stash: [(EntryInput, EntryPoint)] = []
-    private var isRootReady = false
+    private let readyGate: ReadyGate
 
     init(engine: RoutingEngine, dispatcher: RouteDispatcher, env: ShopEnvironment, root: AppCoordinator,
          context: @escaping () -> RouteContext) {
@@ -25,25 +24,19 @@ final class ShopRouter {
         self.env = env
         self.root = root
         self.context = context
+        self.readyGate = ReadyGate(log: env.log)
     }
 
     /// The root is up: deliver what arrived during the cold start.
     func rootDidBecomeReady() {
-        isRootReady = true
-        let pending = stash
-        stash = []
-        for (input, entry) in pending { deliver(input, via: entry) }
+        readyGate.open { input, entry in deliver(input, via: entry) }
     }
 
     // MARK: - External door
 
     @discardableResult
     func deliver(_ input: EntryInput, via entry: EntryPoint) -> LinkOutcome {
-        guard isRootReady else {
-            stash.append((input, entry))
-            env.log.record(ShopEvent.stash(entry, input))
-            return LinkOutcome(status: .stashed)
-        }
+        if readyGate.hold(input, via: entry) { return LinkOutcome(status: .stashed) }
         if entry == .push && env.has(.pushOwnVocabulary) { return deliverWithOwnPushParser(input) }
         if entry == .widget && env.has(.forceUnwrapCrash), case .url(let url) = input,
            let range = url.range(of: "orders/") {

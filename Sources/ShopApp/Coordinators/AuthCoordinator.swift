@@ -8,7 +8,7 @@ import NavigationCore
 ///
 /// Order is load-bearing: the session is committed *before* the flow
 /// reports success, so whoever resumes a gate reads a logged-in context.
-final class AuthCoordinator: ModalFlowCoordinator {
+final class AuthCoordinator: ShopModalFlow {
     init(env: ShopEnvironment) {
         super.init(name: "auth", env: env)
     }

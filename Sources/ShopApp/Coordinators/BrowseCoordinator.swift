@@ -3,7 +3,7 @@ import NavigationCore
 /// The home tab: home → category → product → reviews, promos, related
 /// products. Ungated pushes stay local; the cart (auth) goes through the
 /// router so the engine's policy decides.
-final class BrowseCoordinator: TabFlowCoordinator {
+final class BrowseCoordinator: ShopTabFlow {
     init(env: ShopEnvironment) {
         super.init(name: "browse", tab: "home", root: "home", env: env)
     }
@@ -34,7 +34,7 @@ final class BrowseCoordinator: TabFlowCoordinator {
         return screen
     }
 
-    override func makeChildFlow(for step: RouteStep) -> PushedFlowCoordinator? {
+    override func makeChildFlow(for step: RouteStep) -> PushedFlow? {
         step.id == "cart" ? CartCoordinator(env: env) : nil
     }
 
@@ -49,7 +49,7 @@ final class BrowseCoordinator: TabFlowCoordinator {
 
 /// The cart, pushed on the home tab; its `checkout` output asks the router
 /// for the checkout flow (gated by auth, then by a payment method).
-final class CartCoordinator: PushedFlowCoordinator {
+final class CartCoordinator: ShopPushedFlow {
     init(env: ShopEnvironment) {
         super.init(name: "cart", tab: "home", entry: "cart", destinations: ["cart"], env: env)
     }

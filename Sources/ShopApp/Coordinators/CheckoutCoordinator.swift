@@ -3,7 +3,7 @@ import NavigationCore
 /// Checkout as a modal flow: address → payment → confirm. Paying places
 /// the order and completes the flow with its id, which the root hands
 /// across flows to the orders tab.
-final class CheckoutCoordinator: ModalFlowCoordinator {
+final class CheckoutCoordinator: ShopModalFlow {
     private(set) var placedOrder: Int?
 
     init(env: ShopEnvironment) {
@@ -33,7 +33,7 @@ final class CheckoutCoordinator: ModalFlowCoordinator {
 
 /// Adds a payment method; presented by the root to satisfy the
 /// `payment_method` gate of checkout.
-final class PaymentCoordinator: ModalFlowCoordinator {
+final class PaymentCoordinator: ShopModalFlow {
     init(env: ShopEnvironment) {
         super.init(name: "payment", env: env)
     }

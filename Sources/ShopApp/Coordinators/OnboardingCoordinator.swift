@@ -22,7 +22,7 @@ public enum OnboardingExperiment: String, CaseIterable, Hashable, Sendable, Coda
 /// First-launch onboarding, presented full screen over the main flow and
 /// branching by experiment. Signing up commits a session; "sign in" on the
 /// welcome screen presents the reusable auth flow as this flow's child.
-final class OnboardingCoordinator: ModalFlowCoordinator {
+final class OnboardingCoordinator: ShopModalFlow {
     init(env: ShopEnvironment) {
         super.init(name: "onboarding", env: env)
     }

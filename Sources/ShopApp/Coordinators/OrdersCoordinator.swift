@@ -3,7 +3,7 @@ import NavigationCore
 /// The orders tab: the order list, and one pushed child flow per opened
 /// order (detail → tracking). Orders need auth, so opening one goes
 /// through the router.
-final class OrdersCoordinator: TabFlowCoordinator {
+final class OrdersCoordinator: ShopTabFlow {
     init(env: ShopEnvironment) {
         super.init(name: "orders", tab: "orders", root: "orders", env: env)
     }
@@ -17,13 +17,13 @@ final class OrdersCoordinator: TabFlowCoordinator {
         return screen
     }
 
-    override func makeChildFlow(for step: RouteStep) -> PushedFlowCoordinator? {
+    override func makeChildFlow(for step: RouteStep) -> PushedFlow? {
         step.id == "order" ? OrderCoordinator(env: env) : nil
     }
 }
 
 /// One order's detail and tracking, pushed on the orders tab.
-final class OrderCoordinator: PushedFlowCoordinator {
+final class OrderCoordinator: ShopPushedFlow {
     init(env: ShopEnvironment) {
         super.init(name: "order", tab: "orders", entry: "order", destinations: ["order", "tracking"], env: env)
     }

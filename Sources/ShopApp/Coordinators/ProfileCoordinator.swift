@@ -3,7 +3,7 @@ import NavigationCore
 /// The profile tab. Its own sign-in button presents the reusable auth flow
 /// as this coordinator's child; settings and the edit sheet are modal
 /// flows the root presents through the router.
-final class ProfileCoordinator: TabFlowCoordinator {
+final class ProfileCoordinator: ShopTabFlow {
     init(env: ShopEnvironment) {
         super.init(name: "profile", tab: "profile", root: "profile", env: env)
     }

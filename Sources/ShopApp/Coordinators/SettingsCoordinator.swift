@@ -2,7 +2,7 @@ import NavigationCore
 
 /// Settings: a modal over the profile tab with its own stack. Security
 /// needs auth, so it is asked of the router rather than pushed directly.
-final class SettingsCoordinator: ModalFlowCoordinator {
+final class SettingsCoordinator: ShopModalFlow {
     init(env: ShopEnvironment) {
         super.init(name: "settings", env: env)
     }
@@ -23,7 +23,7 @@ final class SettingsCoordinator: ModalFlowCoordinator {
 }
 
 /// The profile edit sheet (auth).
-final class ProfileEditCoordinator: ModalFlowCoordinator {
+final class ProfileEditCoordinator: ShopModalFlow {
     init(env: ShopEnvironment) {
         super.init(name: "profile_edit", env: env)
     }

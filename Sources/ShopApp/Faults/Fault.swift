@@ -20,6 +20,7 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
     case unserializedDispatch = "unserialized-dispatch"
     case logoutKeepsStacks = "logout-keeps-stacks"
     case presentBeforeTab = "present-before-tab"
+    case duplicateSignIn = "duplicate-sign-in"
     case forceUnwrapCrash = "force-unwrap-crash"
     case mainThreadDeadlock = "main-thread-deadlock"
 
@@ -54,6 +55,8 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
             return "logout clears the session but keeps the old stacks, modals and flow coordinators"
         case .presentBeforeTab:
             return "the root applies reconcile ops out of order, presenting the modal chain before dismissing stale modals and selecting the tab"
+        case .duplicateSignIn:
+            return "the root presents a new sign-in for every gated request, so two gated links stack two sign-in sheets and commit the session twice"
         case .forceUnwrapCrash:
             return "the widget handler force-unwraps the order id of its links, so a widget link with a non-numeric id crashes the app"
         case .mainThreadDeadlock:
