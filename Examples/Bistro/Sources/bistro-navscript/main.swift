@@ -1,0 +1,4 @@
+import BistroHost
+import NavScriptCLI
+
+NavScriptCLI.main(host: { try BistroHost() })

@@ -1,0 +1,57 @@
+-- Flow swaps: sign-out, expiry and restarts leave nothing stale behind.
+local bistro = require("bistro")
+
+describe("flow swaps", function()
+  scenario("signing out resets every module", { launch = { signed_in = true } }, function()
+    deep_link("bistro://orders/7/track")
+    deep_link("bistro://r/luigi")
+    sign_out()
+    assert(not signed_in())
+    expect_tab("catalog")
+    expect_stack{ "restaurants" }
+    expect_stack("orders", { "orders" })
+    expect_coordinators(bistro.base)
+    expect_no_leaks()
+  end)
+
+  scenario("signing out with settings open dismisses it", { launch = { signed_in = true } }, function()
+    deep_link("bistro://settings/addresses")
+    sign_out()
+    expect_no_modal()
+    expect_coordinators(bistro.base)
+    expect_no_leaks()
+  end)
+
+  scenario("session expiry mid-order returns to a clean app and asks to sign in", { launch = { signed_in = true } }, function()
+    deep_link("bistro://orders/7")
+    expire_session()
+    expect_modal("sign_in")
+    expect_stack("orders", { "orders" })
+    sign_in{}
+    expect_coordinators(bistro.base)
+    expect_no_leaks()
+  end)
+
+  scenario("a restart restores every tab's stack", { launch = { signed_in = true } }, function()
+    deep_link("bistro://orders/7/track")
+    deep_link("bistro://r/luigi/menu")
+    restart{}
+    expect_tab("catalog")
+    expect_stack{ "restaurants", "restaurant:luigi", "menu:luigi" }
+    expect_stack("orders", { "orders", "order:7", "tracking:7" })
+  end)
+
+  scenario("a restart without restoration starts at the roots", { launch = { signed_in = true } }, function()
+    deep_link("bistro://orders/7")
+    restart{ restore = false }
+    expect_tab("catalog")
+    expect_stack("orders", { "orders" })
+  end)
+
+  scenario("a restart signed out does not restore what needs sign-in", function()
+    deep_link("bistro://r/luigi")
+    restart{}
+    expect_stack{ "restaurants", "restaurant:luigi" }
+    expect_no_modal()
+  end)
+end)
