@@ -14,6 +14,8 @@ describe("entry points", function()
     expect_same_outcome("bistro://orders/7")
   end)
 
+  -- Guards: parsing and validation live in the engine (NavigationCore), which no
+  -- Bistro fault touches; these pin the module vocabularies the manifest merges.
   scenario.each({
     { input = "other://orders/7", kind = "malformed" },
     { input = "bistro://nowhere", kind = "unknown_route" },

@@ -58,6 +58,7 @@ describe("sign-in", function()
     expect_stack{ "orders", "order:7" }
   end)
 
+  -- Guards: a gate on a screen inside a modal resumes into that modal's stack.
   scenario("addresses inside settings open after sign-in", function()
     deep_link("bistro://settings")
     tap("addresses")

@@ -43,6 +43,7 @@ describe("leaving", function()
     expect_no_leaks()
   end)
 
+  -- Guards: the close button path of a modal flow (the swipe path has a fault).
   scenario("settings closed with its button releases the settings flow", function()
     deep_link("bistro://settings")
     tap("close")

@@ -2,6 +2,7 @@
 local bistro = require("bistro")
 
 describe("stack shape", function()
+  -- Guards: in-module pushes and the pushed restaurant flow's place in the tree.
   scenario("tapping through the catalog builds restaurants, restaurant, menu", function()
     bistro.open_restaurant("luigi")
     tap("menu")
@@ -21,6 +22,7 @@ describe("stack shape", function()
     expect_stack{ "restaurants", "restaurant:luigi", "menu:luigi" }
   end)
 
+  -- Guards: the reconciler keeps the shared prefix and releases what it replaced.
   scenario("an external link replaces a deep stack with its canonical path", function()
     bistro.open_restaurant("luigi")
     tap("menu")
@@ -47,6 +49,7 @@ describe("stack shape", function()
     expect_stack{ "orders", "order:7", "tracking:7" }
   end)
 
+  -- Guards: a modal chain two screens deep from one link.
   scenario("a settings link presents settings with its own stack", function()
     deep_link("bistro://settings/privacy")
     expect_tab("account")

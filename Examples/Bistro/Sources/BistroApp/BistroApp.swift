@@ -72,6 +72,17 @@ public final class BistroApp {
     @discardableResult
     public func deliver(_ input: EntryInput, via entry: EntryPoint) -> LinkOutcome {
         if !faults.contains(.linkBeforeOnboarding), readyGate.hold(input, via: entry) { return LinkOutcome(status: .stashed) }
+        if faults.contains(.pushOwnParser), entry == .push, case .payload(let payload) = input {
+            // The bug: the push handler predates the catalog's aliases.
+            log.record(.deliver(entry, input.description))
+            guard let route = payload["route"], route.hasPrefix("restaurants/"), !route.dropFirst(12).contains("/") else {
+                let error = RouteError.unknownRoute(input: input.description)
+                log.record(.reject(kind: error.kind, input: input.description))
+                return LinkOutcome(.rejected(error))
+            }
+            return LinkOutcome(dispatcher.dispatch(RouteRequest("restaurant", params: ["id": String(route.dropFirst(12))]),
+                                                   source: .external))
+        }
         if faults.contains(.ordersParserSkipsGate), case .url(let url) = input,
            let request = OrdersModule.quickTrackingRequest(url), let target = try? dispatcher.engine.target(for: request) {
             // The bug: the orders module's quick path executes its own parse.
@@ -85,7 +96,21 @@ public final class BistroApp {
     /// The dish's "order" button: a new order, shown on the orders tab.
     private func placeOrder() {
         nextOrder += 1
-        dispatcher.dispatch(RouteRequest("order", params: ["id": String(nextOrder)]), source: .internal)
+        let request = RouteRequest("order", params: ["id": String(nextOrder)])
+        if faults.contains(.orderHandoffSkipsGate), let target = try? dispatcher.engine.target(for: request) {
+            // The bug: "we just placed it, of course the user may see it".
+            root.execute(target, source: .internal) {}
+            return
+        }
+        dispatcher.dispatch(request, source: .internal)
+    }
+
+    /// A cold start of the same device: the session persists; with
+    /// `restore` the navigation comes back from this app's archive.
+    public func relaunched(restore: Bool) -> BistroApp {
+        // The bug (restart-always-restores): the archive is read whatever the setting.
+        let archive = restore || faults.contains(.restartAlwaysRestores) ? navigation.state : nil
+        return BistroApp(engine: dispatcher.engine, signedIn: session.isLoggedIn, faults: faults, restoring: archive)
     }
 
     public func signOut() {

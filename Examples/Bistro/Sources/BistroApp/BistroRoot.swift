@@ -42,13 +42,19 @@ final class BistroRoot: RootFlow {
 
     private func startModules() {
         startTabFlow(CatalogFlow(navigation: navigation, placeOrder: placeOrder,
-                                 observersNeverRemoved: faults.contains(.observerNeverRemoved)))
+                                 observersNeverRemoved: faults.contains(.observerNeverRemoved),
+                                 endsOnDisappear: faults.contains(.teardownOnDisappear)))
         startTabFlow(OrdersFlow(navigation: navigation, send: services.send))
         startTabFlow(AccountFlow(navigation: navigation, services: services))
     }
 
     override func plan(current: NavigationState, target: Target, source: RouteSource) -> [NavOp] {
-        let ops = super.plan(current: current, target: target, source: source)
+        var ops = super.plan(current: current, target: target, source: source)
+        if faults.contains(.linkResetsOtherTab), current.selectedTab != target.tab,
+           let root = current.stack(current.selectedTab).first {
+            // The bug: "clean up" the tab being left.
+            ops.insert(.setStack(current.selectedTab, [root], keeping: 1), at: 0)
+        }
         guard faults.contains(.linkGraftsStack), source == .external else { return ops }
         // The bug: the link's path goes on top of whatever is there.
         return ops.map { op in
@@ -81,9 +87,11 @@ final class BistroRoot: RootFlow {
     }
 
     override func satisfy(_ precondition: Precondition, completion: @escaping (Bool) -> Void) {
+        // The bug: whatever the user did, the gate is "satisfied".
+        let report: (Bool) -> Void = faults.contains(.cancelResumes) ? { _ in completion(true) } : completion
         // The bug: a sheet per gated link.
-        if faults.contains(.signInPerLink) { return presentSatisfyingFlow(for: precondition, completion: completion) }
-        super.satisfy(precondition, completion: completion)
+        if faults.contains(.signInPerLink) { return presentSatisfyingFlow(for: precondition, completion: report) }
+        super.satisfy(precondition, completion: report)
     }
 
     /// Sign-out or expiry: every module starts afresh on its root.

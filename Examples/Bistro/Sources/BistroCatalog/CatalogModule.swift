@@ -26,6 +26,7 @@ public enum CatalogModule {
 public final class CatalogFlow: TabFlow {
     let placeOrder: (String) -> Void
     let observersNeverRemoved: Bool
+    let endsOnDisappear: Bool
     /// Flows that want to hear when a favourite changes.
     private var favouriteObservers: [AnyObject] = []
 
@@ -33,9 +34,13 @@ public final class CatalogFlow: TabFlow {
     /// `observersNeverRemoved` is a bug switch: a restaurant flow registers
     /// for favourite changes and nobody unregisters it, so it outlives its
     /// screens.
-    public init(navigation: SimulatedNavigation, placeOrder: @escaping (String) -> Void, observersNeverRemoved: Bool = false) {
+    /// `endsOnDisappear` is a bug switch: a restaurant flow ends when its
+    /// first screen starts to disappear, even if the swipe is cancelled.
+    public init(navigation: SimulatedNavigation, placeOrder: @escaping (String) -> Void, observersNeverRemoved: Bool = false,
+                endsOnDisappear: Bool = false) {
         self.placeOrder = placeOrder
         self.observersNeverRemoved = observersNeverRemoved
+        self.endsOnDisappear = endsOnDisappear
         super.init(name: "catalog", tab: CatalogModule.tab, root: "restaurants", navigation: navigation)
     }
 
@@ -54,6 +59,13 @@ public final class CatalogFlow: TabFlow {
         let flow = RestaurantFlow(navigation: navigation, placeOrder: placeOrder)
         if observersNeverRemoved { favouriteObservers.append(flow) }
         return flow
+    }
+
+    public override func didStartChildFlow(_ child: PushedFlow, rootScreen: Screen) {
+        guard endsOnDisappear else { return }
+        rootScreen.onWillDisappear = { [weak self, weak child] in
+            if let self, let child { self.tearDown(child) }
+        }
     }
 }
 

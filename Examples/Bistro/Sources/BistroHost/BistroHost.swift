@@ -93,8 +93,7 @@ final class BistroDriver: NavigationDriver {
     }
 
     override func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
-        BistroDriver(BistroApp(engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: app.faults,
-                               restoring: restore ? app.navigation.state : nil))
+        BistroDriver(app.relaunched(restore: restore))
     }
 
     override var coordinatorPaths: [String] { app.coordinatorPaths }
