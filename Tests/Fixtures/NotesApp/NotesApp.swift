@@ -44,94 +44,99 @@ public enum NotesFault: String, CaseIterable, Sendable {
     case keepPoppedNotes = "keep-popped-notes"
 }
 
-/// The root flow: builds every screen, executes targets, satisfies `auth`.
-final class NotesRoot: FlowCoordinator, RootCoordinating, ModalPresentationDelegate {
-    let navigation: SimulatedNavigation
+/// The root: two tab flows, and the sign-in sheet that satisfies `auth`.
+final class NotesRoot: RootFlow {
     let session: SessionStore
     let faults: Set<NotesFault>
     weak var dispatcher: RouteDispatcher?
-    private var cache: [Screen] = []
-    private var pendingSignIn: ((Bool) -> Void)?
 
     init(navigation: SimulatedNavigation, session: SessionStore, faults: Set<NotesFault>) {
-        self.navigation = navigation
         self.session = session
         self.faults = faults
-        super.init(name: "app", log: navigation.log)
+        super.init(name: "app", navigation: navigation)
     }
 
     func start(restoring state: NavigationState?) {
         super.start()
-        for tab in navigation.tabs {
-            let steps = state?.stack(tab).isEmpty == false ? state!.stack(tab) : [RouteStep(DestinationID(tab.rawValue))]
-            navigation.stack(tab).setScreens(steps.map(makeScreen), animated: false)
-        }
-        if let tab = state?.selectedTab { navigation.select(tab) }
+        let send: (RouteRequest) -> Void = { [weak self] in _ = self?.dispatcher?.dispatch($0, source: .internal) }
+        startTabFlow(NotesTab(navigation: navigation, send: send, cachesNotes: faults.contains(.keepPoppedNotes)))
+        startTabFlow(SettingsTab(navigation: navigation, send: send))
+        if let state { restore(state, isRestorable: { _ in true }) {} }
     }
 
-    func makeScreen(_ step: RouteStep) -> Screen {
-        let screen = Screen(step.id, params: step.params)
-        navigation.tracker.track(screen, label: screen.label, kind: .screen)
-        switch step.id {
-        case "notes":
-            screen.setOutput("note") { [weak self] args in
-                self?.dispatcher?.dispatch(RouteRequest("note", params: ["id": args["id"] ?? ""]), source: .internal)
-            }
-        case "note" where faults.contains(.keepPoppedNotes):
-            cache.append(screen)
-        case "settings":
-            screen.setOutput("account") { [weak self] _ in self?.dispatcher?.dispatch(RouteRequest("account"), source: .internal) }
-        default:
-            break
+    override func isSatisfied(_ precondition: Precondition) -> Bool { session.isLoggedIn }
+
+    override func satisfyingFlow(for precondition: Precondition) -> (flow: ModalFlow, steps: [RouteStep])? {
+        let session = self.session
+        let commits = !faults.contains(.signInWithoutCommit)
+        return (SignInSheet(navigation: navigation) { if commits { session.commit(token: "token") } }, [RouteStep("sign_in")])
+    }
+}
+
+/// A screen registered for leak tracking.
+func trackedScreen(_ step: RouteStep, _ navigation: SimulatedNavigation) -> Screen {
+    let screen = Screen(step.id, params: step.params)
+    navigation.tracker.track(screen, label: screen.label, kind: .screen)
+    return screen
+}
+
+/// The notes tab: the list and the notes it opens.
+final class NotesTab: TabFlow {
+    let send: (RouteRequest) -> Void
+    let cachesNotes: Bool
+    private var cache: [Screen] = []
+
+    init(navigation: SimulatedNavigation, send: @escaping (RouteRequest) -> Void, cachesNotes: Bool) {
+        self.send = send
+        self.cachesNotes = cachesNotes
+        super.init(name: "notes", tab: "notes", root: "notes", navigation: navigation)
+    }
+
+    override func makeOwnScreen(_ step: RouteStep) -> Screen? {
+        let screen = trackedScreen(step, navigation)
+        if step.id == "notes" {
+            screen.setOutput("note") { [weak self] args in self?.send(RouteRequest("note", params: ["id": args["id"] ?? ""])) }
+        } else if cachesNotes {
+            cache.append(screen)   // the bug: "for a faster reopen"
         }
         return screen
     }
+}
 
-    func execute(_ target: Target, source: RouteSource, completion: @escaping () -> Void) {
-        navigation.select(target.tab)
-        let stack = navigation.stack(target.tab)
-        let screens = target.baseRun.enumerated().map { index, step in
-            index < stack.screens.count && stack.screens[index].step == step ? stack.screens[index] : makeScreen(step)
-        }
-        stack.setScreens(screens, animated: false)
-        completion()
+/// The settings tab: settings and the account behind sign-in.
+final class SettingsTab: TabFlow {
+    let send: (RouteRequest) -> Void
+
+    init(navigation: SimulatedNavigation, send: @escaping (RouteRequest) -> Void) {
+        self.send = send
+        super.init(name: "settings", tab: "settings", root: "settings", navigation: navigation)
     }
 
-    func satisfy(_ precondition: Precondition, completion: @escaping (Bool) -> Void) {
-        let flow = FlowCoordinator(name: "auth", log: log)
-        startChild(flow)
-        let stack = navigation.makeStack(name: "sign_in")
-        let screen = Screen("sign_in")
-        navigation.tracker.track(screen, label: "sign_in", kind: .screen)
-        navigation.tracker.track(flow, label: flow.path, kind: .coordinator, anchoredTo: screen)
-        // Weak captures: the stack owns the screen, so the screen's outputs
-        // must not own the stack or the flow (a retain cycle that leaks both).
-        screen.setOutput("submit") { [weak self, weak flow, weak stack] _ in
-            if let flow, let stack { self?.endSignIn(flow, stack, signedIn: true) }
+    override func makeOwnScreen(_ step: RouteStep) -> Screen? {
+        let screen = trackedScreen(step, navigation)
+        if step.id == "settings" {
+            screen.setOutput("account") { [weak self] _ in self?.send(RouteRequest("account")) }
         }
-        screen.setOutput("close") { [weak self, weak flow, weak stack] _ in
-            if let flow, let stack { self?.endSignIn(flow, stack, signedIn: false) }
-        }
-        stack.setScreens([screen], animated: false)
-        pendingSignIn = completion
-        navigation.present(stack, delegate: self)
+        return screen
+    }
+}
+
+/// The sign-in sheet: `submit` signs in (through `signIn`), `close` cancels.
+final class SignInSheet: ModalFlow {
+    let signIn: () -> Void
+
+    init(navigation: SimulatedNavigation, signIn: @escaping () -> Void) {
+        self.signIn = signIn
+        super.init(name: "auth", navigation: navigation)
     }
 
-    private func endSignIn(_ flow: FlowCoordinator, _ stack: NavigationStack, signedIn: Bool) {
-        if signedIn && !faults.contains(.signInWithoutCommit) { session.commit(token: "token") }
-        flow.finish(signedIn ? .completed : .cancelled)
-        removeChild(flow)
-        let completion = pendingSignIn
-        pendingSignIn = nil
-        navigation.dismiss(stack) { completion?(signedIn) }
-    }
-
-    func modalDidDismissInteractively(_ stack: NavigationStack) {
-        guard let flow = childFlows.first(where: { $0.name == "auth" }) else { return }
-        flow.finish(.cancelled)
-        removeChild(flow)
-        let completion = pendingSignIn
-        pendingSignIn = nil
-        completion?(false)
+    override func makeScreen(_ step: RouteStep) -> Screen {
+        let screen = trackedScreen(step, navigation)
+        wireClose(screen)
+        screen.setOutput("submit") { [weak self] _ in
+            self?.signIn()
+            self?.finish(.completed)
+        }
+        return screen
     }
 }
