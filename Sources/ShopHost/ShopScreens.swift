@@ -6,13 +6,13 @@ import NavScript
 enum ShopScreens {
     typealias Output = ScreenDeclaration.Output
 
-    static let product = Output("product", parameters: ["id"])
+    static let product = Output("product", parameters: ["id"], opens: "product")
     static let cart = Output("cart")
     static let close = Output("close")
 
     static var declarations: [ScreenDeclaration] {
         [
-            ScreenDeclaration("home", [product, Output("category", parameters: ["id"]), Output("promo", parameters: ["code"]), cart]),
+            ScreenDeclaration("home", [product, Output("category", parameters: ["id"], opens: "category"), Output("promo", parameters: ["code"], opens: "promo"), cart]),
             ScreenDeclaration("category", [product, cart]),
             ScreenDeclaration("promo", [product, cart]),
             ScreenDeclaration("product", [Output("reviews"), product, cart]),
@@ -22,7 +22,7 @@ enum ShopScreens {
             ScreenDeclaration("checkout_payment", [close, Output("continue")]),
             ScreenDeclaration("checkout_confirm", [close, Output("pay")]),
             ScreenDeclaration("add_payment", [close, Output("done")]),
-            ScreenDeclaration("orders", [Output("order", parameters: ["id"])]),
+            ScreenDeclaration("orders", [Output("order", parameters: ["id"], opens: "order")]),
             ScreenDeclaration("order", [Output("tracking")]),
             ScreenDeclaration("tracking", []),
             ScreenDeclaration("profile", [Output("settings"), Output("profile_edit"), Output("sign_in")]),

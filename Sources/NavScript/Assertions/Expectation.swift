@@ -62,15 +62,59 @@ public enum Expectation {
         event == item || (event.hasPrefix(item) && event.dropFirst(item.count).first == " ")
     }
 
-    /// `expect_coordinators`: exactly these are alive (order does not matter).
+    /// `expect_coordinators`: exactly these are alive, as a multiset (order
+    /// does not matter; a coordinator alive twice is a mismatch).
     public static func coordinators(_ expected: [String], actual: [String]) -> ExpectationFailure? {
-        let missing = expected.filter { !actual.contains($0) }
-        let unexpected = actual.filter { !expected.contains($0) }
+        var unexpected = actual
+        var missing: [String] = []
+        for path in expected {
+            if let index = unexpected.firstIndex(of: path) { unexpected.remove(at: index) } else { missing.append(path) }
+        }
         guard !missing.isEmpty || !unexpected.isEmpty else { return nil }
         var details = "alive: \(render(actual))\n"
         if !missing.isEmpty { details += "missing (expected alive): \(render(missing))\n" }
         if !unexpected.isEmpty { details += "unexpected (still alive): \(render(unexpected))\n" }
         return ExpectationFailure("live coordinators differ from \(render(expected))", details: details)
+    }
+
+    /// `expect_event_count` / `expect_no_event`: how many events match `item`
+    /// (exactly or as leading words).
+    public static func eventCount(_ item: String, expected: Int, actual events: [String], since mark: Int = 0)
+        -> ExpectationFailure? {
+        let considered = Array(events.dropFirst(mark))
+        let matching = considered.enumerated().filter { eventMatches(item, $0.element) }
+        guard matching.count != expected else { return nil }
+        let what = expected == 0 ? "no event '\(item)'" : "\(expected) event\(expected == 1 ? "" : "s") '\(item)'"
+        return ExpectationFailure(
+            "expected \(what), found \(matching.count)",
+            details: matching.isEmpty ? "" : matching.map { "  #\(mark + $0.offset + 1) \($0.element)" }.joined(separator: "\n"))
+    }
+
+    /// `expect_modals`: the exact modal chain, outermost first, each modal
+    /// written by the screen at its bottom (`"id"` or `"id:primary"`).
+    public static func modals(_ expected: [String], actual: [[String]]) -> ExpectationFailure? {
+        let roots = actual.map { $0.first ?? "?" }
+        let matches = expected.count == roots.count && zip(expected, roots).allSatisfy { entryMatches($0, $1) }
+        guard !matches else { return nil }
+        return ExpectationFailure(
+            "the modal chain is \(render(roots)), expected \(render(expected))",
+            details: actual.isEmpty ? "no modal is presented" : "modal stacks, outermost first:\n"
+                + actual.map { "  " + render($0) }.joined(separator: "\n"))
+    }
+
+    /// `expect_snapshot`: each given part of the navigation state equals the
+    /// actual one; parts left out are not compared.
+    public static func snapshot(_ expected: [String: [String]], actual: [String: [String]]) -> ExpectationFailure? {
+        var lines: [String] = []
+        for key in expected.keys.sorted() {
+            let want = expected[key] ?? []
+            let have = actual[key] ?? []
+            let same = want.count == have.count && zip(want, have).allSatisfy { entryMatches($0, $1) }
+            if !same { lines.append("\(key): \(render(have)), expected \(render(want))") }
+        }
+        guard !lines.isEmpty else { return nil }
+        return ExpectationFailure("the navigation state differs in " + lines.map { String($0.prefix { $0 != ":" }) }
+            .joined(separator: ", "), details: lines.map { "  " + $0 }.joined(separator: "\n"))
     }
 
     /// `expect_no_leaks`: everything that left the navigation was released.

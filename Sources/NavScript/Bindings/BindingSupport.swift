@@ -7,9 +7,12 @@ enum BindingSupport {
     /// The marker field that makes an error value an expectation failure.
     static let failureMarker = "__navscript_failure"
 
-    static func failureTable(_ failure: ExpectationFailure, at location: String) -> LuaTable {
+    /// The value raised in Lua for a failure already recorded on the world
+    /// as number `id`. The runner trusts the record, not this table: a
+    /// script raising a look-alike table raises an error, not a failure.
+    static func failureTable(_ failure: ExpectationFailure, at location: String, id: Int) -> LuaTable {
         [
-            .string(LuaString(failureMarker)): true,
+            .string(LuaString(failureMarker)): .integer(Int64(id)),
             "message": .string(LuaString("\(location): \(failure.message)")),
             "details": .string(LuaString(failure.details)),
             "location": .string(LuaString(location)),

@@ -88,7 +88,8 @@ enum DrivingBindings {
                     let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error, error: "internal")
                     if shouldSettle { try app.settle() }
                     world.record("deep_link(\"\(input)\", via \(entry)) → \(outcome.status)"
-                        + (outcome.precondition.map { " \($0)" } ?? "") + (outcome.error.map { " \($0)" } ?? ""), at: location)
+                        + (outcome.precondition.map { " \($0)" } ?? "") + (outcome.error.map { " \($0)" } ?? ""),
+                        at: location, settled: shouldSettle)
                     return [BindingSupport.outcomeTable(outcome)]
                 }),
             ScriptFunction("settle", .driving,

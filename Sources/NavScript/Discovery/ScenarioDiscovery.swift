@@ -48,7 +48,10 @@ public struct ScenarioDiscovery {
             .sorted { $0.path < $1.path }
     }
 
-    /// The nearest folder at or above the file's that has a `support/` folder.
+    /// The nearest folder at or above the file's that has a `support/`
+    /// folder, wherever the working directory is (so `require` finds the
+    /// suite's helpers when one file is run from inside the suite or from
+    /// outside the repository).
     func suiteRoot(for file: URL) -> URL {
         var folder = file.deletingLastPathComponent()
         let fm = FileManager.default
@@ -58,7 +61,7 @@ public struct ScenarioDiscovery {
                 return folder
             }
             let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path || !folder.path.hasPrefix(workingDirectory.path) || folder.path == workingDirectory.path {
+            if parent.path == folder.path {
                 return file.deletingLastPathComponent()
             }
             folder = parent

@@ -72,6 +72,16 @@ open class NavigationDriver: ScenarioApp {
     public var events: [String] { navigation.log.texts }
     public var step: Int { navigation.log.step }
     public var leaks: [LifecycleTracker.Leak] { navigation.tracker.leaks() }
+    public var isIdle: Bool { navigation.scheduler.isIdle }
+
+    /// Every screen of every tab and modal, with its owner's path (a
+    /// finished owner counts as none).
+    public var screenOwners: [ScreenOwner]? {
+        let stacks = navigation.tabs.map { navigation.stack($0) } + navigation.modals.map(\.stack)
+        return stacks.flatMap(\.screens).map { screen in
+            ScreenOwner(screen: screen.label, owner: screen.owner.flatMap { $0.isFinished ? nil : $0.path })
+        }
+    }
 
     /// The live coordinator tree as paths. Override: only the app knows its root.
     open var coordinatorPaths: [String] { [] }

@@ -80,14 +80,18 @@ public struct ScreenDeclaration: Hashable, Sendable {
     public var id: DestinationID
     public var outputs: [Output]
 
-    /// One output: its tap name and the parameters it takes.
+    /// One output: its tap name, the parameters it takes and, when it opens
+    /// a destination of the manifest with those parameters, that destination
+    /// (a tap is then checked against the destination's param specs).
     public struct Output: Hashable, Sendable {
         public var name: String
         public var parameters: [String]
+        public var destination: DestinationID?
 
-        public init(_ name: String, parameters: [String] = []) {
+        public init(_ name: String, parameters: [String] = [], opens destination: DestinationID? = nil) {
             self.name = name
             self.parameters = parameters
+            self.destination = destination
         }
     }
 
@@ -208,6 +212,27 @@ public protocol ScenarioApp: AnyObject {
     /// `main`, or the name of a flow that replaces it (`onboarding`).
     var rootFlow: String { get }
     var leaks: [LifecycleTracker.Leak] { get }
+    /// Whether nothing is pending (no transition, no scheduled work).
+    var isIdle: Bool { get }
+    /// Every screen on screen with the path of the flow that owns it (nil:
+    /// none), for the `flow_ownership` invariant; nil when the app cannot tell.
+    var screenOwners: [ScreenOwner]? { get }
+}
+
+extension ScenarioApp {
+    public var isIdle: Bool { true }
+    public var screenOwners: [ScreenOwner]? { nil }
+}
+
+/// A screen on screen and the coordinator path of the flow that owns it.
+public struct ScreenOwner: Hashable, Sendable {
+    public var screen: String
+    public var owner: String?
+
+    public init(screen: String, owner: String?) {
+        self.screen = screen
+        self.owner = owner
+    }
 }
 
 /// A user action of the built-in verbs; hosts add their own as script functions.

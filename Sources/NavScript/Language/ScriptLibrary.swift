@@ -57,15 +57,12 @@ public struct ScriptLibrary {
                 case .error(let message):
                     return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
                 case .failure(let failure):
-                    return .error(.table(BindingSupport.failureTable(failure, at: session.location(of: call))),
-                                  addPosition: false)
+                    return session.raise(failure, at: session.location(of: call))
                 }
             } catch let error as HostError {
                 // The app refused a step the scenario asked for: the app is
                 // not where the scenario expected it to be.
-                let failure = ExpectationFailure("\(name): \(error.message)")
-                return .error(.table(BindingSupport.failureTable(failure, at: session.location(of: call))),
-                              addPosition: false)
+                return session.raise(ExpectationFailure("\(name): \(error.message)"), at: session.location(of: call))
             }
         }
     }

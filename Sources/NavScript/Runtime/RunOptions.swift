@@ -16,10 +16,15 @@ public struct RunOptions: Sendable {
     public var seed: UInt64
     public var instructionBudget: Int?
     public var memoryLimit: Int?
+    /// Invariants allowed for every scenario (`--allow leaks`).
+    public var allow: [String]
+    /// Check the invariants after every step, not only after each scenario.
+    public var strictSteps: Bool
 
     public init(filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
                 failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,
-                instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024) {
+                instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024,
+                allow: [String] = [], strictSteps: Bool = false) {
         self.filter = filter
         self.tags = tags
         self.excludeTags = excludeTags
@@ -29,6 +34,8 @@ public struct RunOptions: Sendable {
         self.seed = seed
         self.instructionBudget = instructionBudget
         self.memoryLimit = memoryLimit
+        self.allow = allow
+        self.strictSteps = strictSteps
     }
 
     /// Whether a scenario with this name and these tags is selected.

@@ -6,6 +6,8 @@ struct ScenarioDefinition {
     var line: Int
     var tags: [String]
     var launch: LuaTable?
+    /// Invariants the scenario allows, with its reasons (`allow = { leaks = "why" }`).
+    var allow: [(Invariant, String)]
     var body: LuaFunction?
     /// The data row of a `scenario.each` scenario, passed to its body.
     var row: LuaValue
@@ -22,6 +24,7 @@ struct ScenarioDefinition {
         nonisolated(unsafe) static let opts: LuaValue = "opts"
         nonisolated(unsafe) static let tags: LuaValue = "tags"
         nonisolated(unsafe) static let launch: LuaValue = "launch"
+        nonisolated(unsafe) static let allow: LuaValue = "allow"
         nonisolated(unsafe) static let fn: LuaValue = "fn"
         nonisolated(unsafe) static let row: LuaValue = "row"
         nonisolated(unsafe) static let pending: LuaValue = "pending"
@@ -48,11 +51,40 @@ struct ScenarioDefinition {
         case .table(let launch): self.launch = launch
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
         }
+        allow = try Self.allowances(opts[Key.allow], at: "\(file):\(line): scenario \"\(self.name)\"")
         if case .function(let body) = table[Key.fn] { self.body = body } else { self.body = nil }
         row = table[Key.row]
         isPending = table[Key.pending].isTruthy
         before = table[Key.before].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         after = table[Key.after].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+    }
+}
+
+extension ScenarioDefinition {
+    /// `allow = { "leaks" }` or `allow = { leaks = "the cache is meant to live" }`.
+    static func allowances(_ value: LuaValue, at place: String) throws(ScenarioLoadError) -> [(Invariant, String)] {
+        guard case .table(let table) = value else {
+            if value.isNil { return [] }
+            throw ScenarioLoadError("\(place): allow must be a list of invariant names or a table of name = reason")
+        }
+        var result: [(Invariant, String)] = []
+        func invariant(_ name: String) throws(ScenarioLoadError) -> Invariant {
+            guard let invariant = Invariant(rawValue: name) else {
+                throw ScenarioLoadError("\(place): allow: unknown invariant '\(name)'; the invariants are: "
+                    + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return invariant
+        }
+        for (key, reason) in table.pairs {
+            if case .integer = key, let name = reason.stringValue {
+                result.append((try invariant(name), "allowed by the scenario"))
+            } else if let name = key.stringValue, let text = reason.stringValue {
+                result.append((try invariant(name), text))
+            } else {
+                throw ScenarioLoadError("\(place): allow must be a list of invariant names or a table of name = reason")
+            }
+        }
+        return result.sorted { $0.0.rawValue < $1.0.rawValue }
     }
 }
 

@@ -6,6 +6,7 @@ import Foundation
 final class ScenarioFile {
     let entry: ScenarioDiscovery.Entry
     let scenarios: [ScenarioDefinition]
+    let options: RunOptions
     private let state: LuaState
     private let session: ScenarioSession
 
@@ -13,6 +14,7 @@ final class ScenarioFile {
     /// name is a ``ScenarioLoadError`` for this file only.
     init(entry: ScenarioDiscovery.Entry, host: any ScenarioHost, options: RunOptions) throws(ScenarioLoadError) {
         self.entry = entry
+        self.options = options
         let session = ScenarioSession(file: entry.path, host: host)
         self.session = session
         do {
@@ -65,8 +67,7 @@ final class ScenarioFile {
             "failure": { [weak session] call in
                 guard let session else { return .noValues }
                 let message = call[1].stringValue ?? "assertion failed!"
-                let table = BindingSupport.failureTable(ExpectationFailure(message), at: session.location(of: call))
-                return .error(.table(table), addPosition: false)
+                return session.raise(ExpectationFailure(message), at: session.location(of: call))
             },
         ], prefix: "navscript")
     }
@@ -94,6 +95,13 @@ final class ScenarioFile {
     // MARK: - Running
 
     /// Runs one scenario against a fresh app and reports what happened.
+    ///
+    /// Failures are read from the world, where each was recorded when it
+    /// happened — a `pcall` around an expectation cannot hide one. After
+    /// the body and the `after_each` hooks, the invariants not allowed are
+    /// checked on the settled app. The outcome is the first thing that went
+    /// wrong: a failure, or an error that came before any failure (a budget
+    /// or memory error always wins); everything else is listed after it.
     func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
              onStep: ((String) -> Void)? = nil) -> ScenarioResult {
         let started = Date()
@@ -106,6 +114,9 @@ final class ScenarioFile {
         }
         let world = ScenarioWorld(host: host, faults: faults)
         world.onStep = onStep
+        world.strictSteps = options.strictSteps
+        for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
+        for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         session.world = world
         state.resetInstructionBudget()
         defer {
@@ -113,38 +124,62 @@ final class ScenarioFile {
             collectGarbageIfGrown()
         }
 
-        var problem: ScenarioProblem?
+        var error: ScenarioProblem?
+        var failuresBeforeError = 0
         func attempt(_ phase: String, _ body: () throws -> Void) {
+            world.phase = phase
+            defer { world.phase = "scenario" }
             do {
                 try body()
-            } catch {
-                let found = ScenarioProblem(error, phase: phase)
-                if problem == nil || (problem?.outcome.status == .failed && found.outcome == .errored(.budget)) {
-                    problem = found
+            } catch let thrown {
+                let found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count)
+                guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
+                if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
+                    if error == nil { failuresBeforeError = world.failures.count }
+                    error = found
                 }
             }
         }
+        let at = "\(definition.file):\(definition.line)"
         if let launch = definition.launch {
             attempt("launch") {
-                let at = "\(definition.file):\(definition.line)"
                 let request = try DrivingBindings.launchRequest(launch) { ScenarioProblem.launch("\(at): launch option: \($0)") }
                 do { try world.launch(request, at: at) } catch { throw ScenarioProblem.launch("\(at): \(error)") }
             }
         }
-        for hook in definition.before where problem == nil {
+        let clean = { error == nil && world.failures.isEmpty }
+        for hook in definition.before where clean() {
             attempt("before_each") { _ = try state.call(hook) }
         }
-        if problem == nil, let body = definition.body {
+        if clean(), let body = definition.body {
             attempt("scenario") { _ = try state.call(body, definition.row.isNil ? [] : [definition.row]) }
         }
         for hook in definition.after where !state.isInstructionBudgetExhausted {
             attempt("after_each") { _ = try state.call(hook) }
         }
+        if error == nil, let app = world.app {
+            do {
+                try app.settle()
+            } catch {
+                world.recordFailure(ExpectationFailure("\(at): invariant 'idle' violated after the scenario: \(error.message)"))
+            }
+            world.checkInvariants(after: "after the scenario", at: at)
+        }
 
-        if let problem {
-            result.outcome = problem.outcome
-            result.message = problem.message
-            result.details = problem.details
+        let failures = world.failures
+        if let error, error.outcome != .errored(.luaError) || failuresBeforeError == 0 {
+            result.outcome = error.outcome
+            result.message = error.message
+            result.details = Self.joined(error.details, also: failures)
+        } else if let first = failures.first {
+            result.outcome = .failed(.expectation)
+            result.message = first.message + (failures.count > 1 ? " (and \(failures.count - 1) more)" : "")
+            result.details = Self.joined(first.details, also: Array(failures.dropFirst())
+                + (error.map { [ExpectationFailure("then an error: " + $0.message, details: $0.details)] } ?? []))
+        }
+        if !world.allowed.isEmpty {
+            world.note("invariants allowed: " + world.allowed.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) (\($0.value))" }.joined(separator: ", "))
         }
         result.timeline = world.timeline
         result.output = world.output
@@ -155,6 +190,17 @@ final class ScenarioFile {
         }
         result.duration = Date().timeIntervalSince(started)
         return result
+    }
+
+    /// `details`, then every further failure, each under "also failed".
+    static func joined(_ details: String, also failures: [ExpectationFailure]) -> String {
+        var text = details
+        for failure in failures {
+            if !text.isEmpty { text += "\n" }
+            text += "also failed: " + failure.message
+            if !failure.details.isEmpty { text += "\n" + failure.details }
+        }
+        return text
     }
 
     /// Bytes in use once the file loaded, then after each full collection
@@ -206,14 +252,26 @@ struct ScenarioProblem: Error {
         self.details = details
     }
 
-    init(_ error: Error, phase: String) {
+    /// Classifies what a phase threw. A table marked as a failure is the
+    /// failure the world recorded (number `id`); one the world did not
+    /// record was raised by the script itself — an error, not a failure.
+    init(_ error: Error, phase: String, recordedFailures: Int = 0) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
         case let error as LuaError:
-            if case .table(let table) = error.value, table[.string(LuaString(BindingSupport.failureMarker))].isTruthy {
-                self.init(outcome: .failed(.expectation),
-                          message: (table["message"].stringValue ?? error.message) + suffix,
-                          details: table["details"].stringValue ?? "")
+            if case .table(let table) = error.value, !table[.string(LuaString(BindingSupport.failureMarker))].isNil {
+                let id = table[.string(LuaString(BindingSupport.failureMarker))].intValue ?? 0
+                if (1...max(1, recordedFailures)).contains(id) && recordedFailures > 0 {
+                    self.init(outcome: .failed(.expectation),
+                              message: (table["message"].stringValue ?? error.message) + suffix,
+                              details: table["details"].stringValue ?? "")
+                } else {
+                    self.init(outcome: .errored(.luaError),
+                              message: "a table marked as a navscript failure was raised by the script, not by an "
+                                  + "expectation (\(table["message"].stringValue ?? "no message"))" + suffix
+                                  + "; fail with assert or expect_*, raise errors with error(\"…\")",
+                              details: error.traceback ?? "")
+                }
             } else if error.kind == .budget {
                 self.init(outcome: .errored(.budget),
                           message: "instruction budget exceeded\(suffix): the scenario may loop forever; "

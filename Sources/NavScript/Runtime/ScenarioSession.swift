@@ -36,6 +36,15 @@ final class ScenarioSession {
     /// Chunks of navscript's own Lua (the DSL prelude, the sandbox prelude).
     static let internalSources: Set<String> = [ScenarioPrelude.sourceName, "navscript sandbox"]
 
+    /// Records `failure` on the running scenario at once (so `pcall`
+    /// cannot swallow it) and returns the value to raise in Lua.
+    func raise(_ failure: ExpectationFailure, at location: String) -> LuaCallResult {
+        let phase = world.map { $0.phase == "scenario" ? "" : " (in \($0.phase))" } ?? ""
+        let located = ExpectationFailure("\(location): \(failure.message)\(phase)", details: failure.details)
+        let id = world?.recordFailure(located) ?? 0
+        return .error(.table(BindingSupport.failureTable(failure, at: location, id: id)), addPosition: false)
+    }
+
     /// Output printed while the file loads (outside any scenario).
     var loadOutput = ""
 

@@ -1,7 +1,9 @@
 import NavigationCore
 
 /// Everything one scenario run owns: its app (fresh for every scenario),
-/// the launch it asked for, the step timeline and what it printed.
+/// the launch it asked for, the step timeline, what it printed, and the
+/// failures recorded so far — recorded the moment an expectation fails, so
+/// no `pcall` can make them go away.
 final class ScenarioWorld {
     let host: any ScenarioHost
     /// Faults switched on for this run (`--fault`, or the fault `mutate` is testing).
@@ -17,6 +19,18 @@ final class ScenarioWorld {
     var output = ""
     /// Where the binding currently running was called from.
     var location: String?
+    /// The part of the scenario running: `launch`, `before_each`, `scenario`, `after_each`.
+    var phase = "scenario"
+    /// Every failed expectation, refused verb and violated invariant, in order.
+    private(set) var failures: [ExpectationFailure] = []
+    /// Invariants this scenario (or run) allows, with the reason given.
+    var allowed: [Invariant: String] = [:]
+    /// Check the invariants after every step (`--strict-steps`), not only at the end.
+    var strictSteps = false
+    /// Invariants already reported, so a lasting violation is reported once.
+    private var reported: Set<Invariant> = []
+    /// The timeline number of each of the current app's log steps.
+    private var timelineNumberOfAppStep: [Int: Int] = [:]
 
     init(host: any ScenarioHost, faults: [String]) {
         self.host = host
@@ -29,6 +43,7 @@ final class ScenarioWorld {
         try host.check(request)
         launchRequest = request
         app = try host.launch(request)
+        timelineNumberOfAppStep = [:]
         try app?.settle()
         var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
@@ -45,16 +60,58 @@ final class ScenarioWorld {
 
     func replaceApp(_ app: any ScenarioApp) {
         self.app = app
+        timelineNumberOfAppStep = [:]
     }
 
-    /// Adds a step to the timeline, with where the app ended up.
-    func record(_ step: String, at location: String) {
+    /// Adds a step to the timeline, with where the app ended up; with
+    /// ``strictSteps``, then checks the invariants.
+    func record(_ step: String, at location: String, settled: Bool = true) {
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.state.selectedTab.rawValue ?? "-"
+        if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
         timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
+        if strictSteps { checkInvariants(after: "step \(timeline.count)", at: location, settled: settled) }
     }
 
     func note(_ line: String) {
         timeline.append(line)
+    }
+
+    /// Records a failure; returns its number (1-based), which the value
+    /// raised in Lua carries.
+    @discardableResult
+    func recordFailure(_ failure: ExpectationFailure) -> Int {
+        failures.append(failure)
+        return failures.count
+    }
+
+    /// `step 3 (tap close)`: a step of the app's log as the timeline numbers it.
+    func stepName(_ appStep: Int, during name: String) -> String {
+        timelineNumberOfAppStep[appStep].map { "step \($0) (\(name))" } ?? "app step \(appStep) (\(name))"
+    }
+
+    /// The invariants checked for this scenario, in a stable order.
+    var checkedInvariants: [Invariant] {
+        Invariant.allCases.filter { allowed[$0] == nil }
+    }
+
+    /// Checks the invariants not yet reported or allowed and records each
+    /// violation as a failure at `location`. `settled` is false after a
+    /// step that left work pending on purpose (`deep_link{ settle = false }`).
+    func checkInvariants(after moment: String, at location: String, settled: Bool = true) {
+        guard let app else { return }
+        let due = checkedInvariants.filter { !reported.contains($0) && (settled || $0 != .idle) }
+        let violations = Invariant.violations(of: app, checking: due) { [leaks = app.leaks] step in
+            let name = leaks.first { $0.leftAtStep == step }?.leftDuring ?? "?"
+            return self.stepName(step, during: name)
+        }
+        for (invariant, failure) in violations {
+            reported.insert(invariant)
+            recordFailure(ExpectationFailure(
+                "\(location): invariant '\(invariant.rawValue)' violated \(moment): \(failure.message)",
+                details: failure.details + (failure.details.isEmpty ? "" : "\n")
+                    + "to fix: \(invariant.summary); or allow it with scenario(name, { allow = { "
+                    + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)"))
+        }
     }
 }

@@ -26,7 +26,7 @@ open class ModalFlow: FlowCoordinator, ModalPresentationDelegate {
             if index < stack.screens.count, stack.screens[index].step == step, screens.count == index {
                 screens.append(stack.screens[index])
             } else {
-                screens.append(makeScreen(step))
+                screens.append(ownScreen(step))
             }
         }
         stack.setScreens(screens, animated: !stack.screens.isEmpty)
@@ -34,7 +34,14 @@ open class ModalFlow: FlowCoordinator, ModalPresentationDelegate {
     }
 
     public func push(_ step: RouteStep) {
-        stack.push(makeScreen(step))
+        stack.push(ownScreen(step))
+    }
+
+    /// A screen built by this flow and owned by it.
+    private func ownScreen(_ step: RouteStep) -> Screen {
+        let screen = makeScreen(step)
+        screen.owner = screen.owner ?? self
+        return screen
     }
 
     /// Registers the flow for leak tracking, anchored to its first screen:

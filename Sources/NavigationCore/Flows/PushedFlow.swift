@@ -27,6 +27,7 @@ open class PushedFlow: FlowCoordinator {
     /// Builds the first screen and anchors the flow to it.
     public func makeRootScreen(_ step: RouteStep) -> Screen {
         let screen = makeScreen(step)
+        screen.owner = screen.owner ?? self
         rootScreen = screen
         return screen
     }

@@ -74,12 +74,16 @@ open class TabFlow: FlowCoordinator, NavigationStackDelegate {
             if let child = pushedFlows.last(where: { child in
                 child.handles(step.id) && child.entry != step.id && context.contains { $0 === child.rootScreen }
             }) {
-                built.append(child.makeScreen(step))
+                let screen = child.makeScreen(step)
+                screen.owner = screen.owner ?? child
+                built.append(screen)
             } else if let screen = makeOwnScreen(step) {
+                screen.owner = screen.owner ?? self
                 built.append(screen)
             } else if let child = makeChildFlow(for: step) {
                 startChild(child)
                 let screen = child.makeRootScreen(step)
+                screen.owner = screen.owner ?? child
                 navigation.tracker.track(child, label: child.path, kind: .coordinator, anchoredTo: screen)
                 didStartChildFlow(child, rootScreen: screen)
                 built.append(screen)

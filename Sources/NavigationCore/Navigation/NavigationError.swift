@@ -6,6 +6,7 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
     case noModal
     case noScreen
     case unknownTab(String, tabs: [String])
+    case tabBarCovered(by: String)
 
     public var description: String {
         switch self {
@@ -18,6 +19,8 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
             return "no modal is presented, so there is nothing to dismiss"
         case .noScreen:
             return "nothing is on screen (was the app launched?)"
+        case .tabBarCovered(let modal):
+            return "the tab bar is covered by the modal '\(modal)'; dismiss it first (dismiss(), or its close output)"
         case .unknownTab(let tab, let tabs):
             return "unknown tab '\(tab)'; tabs are: " + tabs.joined(separator: ", ")
         }

@@ -10,6 +10,10 @@ open class Screen: LifecycleTracked {
     /// UIKit's `viewWillDisappear`: fired when a pop or back-swipe begins,
     /// even one the user then cancels — so teardown must not hang off it.
     public var onWillDisappear: (() -> Void)?
+    /// The flow that built the screen and wires its outputs (weak: flows own
+    /// screens through their stacks, never the other way round). Every
+    /// screen on screen should have a live owner — scenarios check it.
+    public weak var owner: FlowCoordinator?
 
     /// Handlers in declaration order, parallel to `outputs` (a screen has a
     /// handful: a linear search beats hashing and growing a dictionary for

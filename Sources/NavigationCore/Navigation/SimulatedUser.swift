@@ -29,6 +29,10 @@ public struct SimulatedUser {
         guard navigation.tabs.contains(tab) else {
             throw .unknownTab(tab.rawValue, tabs: navigation.tabs.map(\.rawValue))
         }
+        // A thumb cannot reach a tab bar a modal covers.
+        if let modal = navigation.modals.last {
+            throw .tabBarCovered(by: modal.stack.root?.label ?? modal.stack.name)
+        }
         navigation.select(tab)
     }
 

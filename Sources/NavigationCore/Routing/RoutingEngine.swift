@@ -127,6 +127,13 @@ public struct RoutingEngine: Sendable {
         routes[destination]?.definition
     }
 
+    /// Checks a request's parameters against its destination's specs —
+    /// what a tap that opens `request.destination` must satisfy. Throws the
+    /// same ``RouteError`` a link with those parameters would.
+    public func validateParams(of request: RouteRequest) throws(RouteError) {
+        try validate(request)
+    }
+
     private func validate(_ request: RouteRequest) throws(RouteError) {
         guard let route = routes[request.destination] else { throw .unknownRoute(input: request.description) }
         for param in route.params {

@@ -41,6 +41,7 @@ final class ShopEnvironment {
         let model = ScreenModel(step: step)
         tracker.track(model, label: "\(screen.label) view-model", kind: .viewModel, anchoredTo: screen)
         screen.viewModel = model
+        screen.owner = owner as? FlowCoordinator
         if has(.strongBackReference) {
             screen.retainedDelegate = owner
         } else {

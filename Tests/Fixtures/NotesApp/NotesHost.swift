@@ -20,7 +20,7 @@ public struct NotesHost: ScenarioHost {
         ]
     }
     public var screens: [ScreenDeclaration] {
-        [ScreenDeclaration("notes", [.init("note", parameters: ["id"])]), ScreenDeclaration("note", []),
+        [ScreenDeclaration("notes", [.init("note", parameters: ["id"], opens: "note")]), ScreenDeclaration("note", []),
          ScreenDeclaration("settings", [.init("account")]), ScreenDeclaration("account", [])]
     }
 

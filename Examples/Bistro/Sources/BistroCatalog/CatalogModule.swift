@@ -84,7 +84,9 @@ final class RestaurantFlow: PushedFlow {
         if step.id == "restaurant" {
             screen.setOutput("menu") { [weak self] _ in
                 guard let self else { return }
-                self.stack.push(self.makeScreen(RouteStep("menu", params: ["id": id])))
+                let menu = self.makeScreen(RouteStep("menu", params: ["id": id]))
+                menu.owner = self
+                self.stack.push(menu)
             }
         } else {
             screen.setOutput("order") { [weak self] _ in self?.placeOrder(id) }

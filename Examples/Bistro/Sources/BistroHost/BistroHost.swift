@@ -22,11 +22,12 @@ public struct BistroHost: ScenarioHost {
     public var screens: [ScreenDeclaration] {
         let close = ScreenDeclaration.Output("close")
         return [
-            ScreenDeclaration("restaurants", [.init("restaurant", parameters: ["id"]), .init("search", parameters: ["q"])]),
-            ScreenDeclaration("search", [.init("restaurant", parameters: ["id"])]),
+            ScreenDeclaration("restaurants", [.init("restaurant", parameters: ["id"], opens: "restaurant"),
+                                               .init("search", parameters: ["q"], opens: "search")]),
+            ScreenDeclaration("search", [.init("restaurant", parameters: ["id"], opens: "restaurant")]),
             ScreenDeclaration("restaurant", [.init("menu")]),
             ScreenDeclaration("menu", [.init("order")]),
-            ScreenDeclaration("orders", [.init("order", parameters: ["id"])]),
+            ScreenDeclaration("orders", [.init("order", parameters: ["id"], opens: "order")]),
             ScreenDeclaration("order", [.init("track")]),
             ScreenDeclaration("tracking", []),
             ScreenDeclaration("account", [.init("settings"), .init("sign_in"), .init("sign_out")]),

@@ -1,0 +1,85 @@
+import NavigationCore
+
+/// What must hold of any app at rest, checked after every scenario (after
+/// every step with `--strict-steps`) without a scenario asking — so a green
+/// run means nothing leaked, nothing is doubled, nothing hangs, whether or
+/// not someone wrote the expectation. A scenario or a run may allow one by
+/// name, with a reason.
+public enum Invariant: String, CaseIterable, Hashable, Sendable {
+    /// No screen, view model or coordinator outlives its place in the navigation.
+    case leaks
+    /// No coordinator path is alive twice.
+    case uniqueCoordinators = "unique_coordinators"
+    /// Every screen on screen belongs to a live flow, and every live flow
+    /// (but the root) owns something on screen.
+    case flowOwnership = "flow_ownership"
+    /// The app goes idle: no transition or async work left pending.
+    case idle
+    /// No gate re-gated until the loop guard stopped it.
+    case loopGuard = "loop_guard"
+
+    /// What it checks, for reports and `--help`.
+    public var summary: String {
+        switch self {
+        case .leaks: return "nothing that left the navigation is still alive"
+        case .uniqueCoordinators: return "no coordinator path is alive twice"
+        case .flowOwnership: return "every screen belongs to a live flow and every live flow owns a screen"
+        case .idle: return "the app settles: no transition or async work left pending"
+        case .loopGuard: return "no gate looped until the loop guard stopped it"
+        }
+    }
+
+    /// The invariants that do not hold for `app`, each as a failure that
+    /// says what to fix. `stepName` renders the step an object left at.
+    static func violations(of app: any ScenarioApp, checking invariants: [Invariant],
+                           stepName: (Int) -> String) -> [(Invariant, ExpectationFailure)] {
+        var found: [(Invariant, ExpectationFailure)] = []
+        for invariant in invariants {
+            if let failure = check(invariant, app: app, stepName: stepName) { found.append((invariant, failure)) }
+        }
+        return found
+    }
+
+    private static func check(_ invariant: Invariant, app: any ScenarioApp, stepName: (Int) -> String) -> ExpectationFailure? {
+        switch invariant {
+        case .leaks:
+            let leaks = app.leaks
+            guard !leaks.isEmpty else { return nil }
+            return ExpectationFailure("\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
+                                      details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
+        case .uniqueCoordinators:
+            var seen: Set<String> = []
+            let doubled = app.coordinatorPaths.filter { !seen.insert($0).inserted }
+            guard !doubled.isEmpty else { return nil }
+            return ExpectationFailure("coordinator \(Expectation.render(Array(Set(doubled)).sorted())) is alive twice",
+                                      details: "alive: \(Expectation.render(app.coordinatorPaths))")
+        case .flowOwnership:
+            guard let owners = app.screenOwners else { return nil }
+            let live = Set(app.coordinatorPaths)
+            let orphans = owners.filter { owner in owner.owner.map { !live.contains($0) } ?? true }
+            let owning = Set(owners.compactMap(\.owner))
+            let root = app.coordinatorPaths.first
+            let idle = app.coordinatorPaths.filter { $0 != root && !owning.contains($0) }
+            guard !orphans.isEmpty || !idle.isEmpty else { return nil }
+            var lines: [String] = []
+            for orphan in orphans {
+                lines.append("  \(orphan.screen) belongs to " + (orphan.owner.map { "\($0), which is not alive" } ?? "no flow"))
+            }
+            for path in idle { lines.append("  \(path) is alive but owns nothing on screen") }
+            return ExpectationFailure(orphans.isEmpty ? "a flow is alive without a screen" : "a screen on screen belongs to no live flow",
+                                      details: lines.joined(separator: "\n"))
+        case .idle:
+            guard !app.isIdle else { return nil }
+            return ExpectationFailure("the app did not go idle", details: "settle() left work pending")
+        case .loopGuard:
+            guard let event = app.events.first(where: { $0.hasPrefix("loop-guard ") }) else { return nil }
+            return ExpectationFailure("a gate looped until the loop guard stopped it: \(event)",
+                                      details: "the satisfying flow reported success but the precondition still did not hold")
+        }
+    }
+
+    /// A leak with the step named as the timeline numbers it.
+    static func describe(_ leak: LifecycleTracker.Leak, _ stepName: (Int) -> String) -> String {
+        "\(leak.label) (\(leak.kind.rawValue)) left the navigation at \(stepName(leak.leftAtStep)) and is still alive"
+    }
+}
