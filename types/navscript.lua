@@ -161,6 +161,13 @@
 ---@field error? navscript.ErrorKind|"loop_guard" # set when status is "error"
 ---@field message? string # a readable explanation of an error
 
+---The parts of the state `expect_snapshot` compares.
+---@class navscript.SnapshotExpectation
+---@field root? string # the root flow
+---@field tab? navscript.Tab # the selected tab
+---@field stacks? table<navscript.Tab, navscript.StackEntry[]> # stacks of the tabs given, bottom to top
+---@field modals? navscript.StackEntry[] # the modal screens, outermost first ({} for none)
+
 ---The whole navigation state.
 ---@class navscript.Snapshot
 ---@field root string # the root flow ("main" or a flow replacing it)
@@ -393,6 +400,15 @@ function coordinators() end
 ---@return string[] events
 function events() end
 
+---Returns a mark in the event log (the number of events so far), to check only what happens after it with `expect_events_since`, `expect_no_event` and `expect_event_count`.
+---```lua
+---local before = mark()
+---back()
+---expect_events_since(before, { "pop item:7" })
+---```
+---@return integer mark
+function mark() end
+
 ---Returns the whole navigation state: the root flow, the selected tab, every tab's stack and                     the modal chain, as labels (`"item:7"`).
 ---```lua
 ---assert(snapshot().root == "main")
@@ -446,7 +462,48 @@ function expect_modal(id) end
 ---```
 function expect_no_modal() end
 
----Settles, then expects every screen, view model and coordinator that left the navigation to have been deallocated; the failure lists what leaked and the step at which it left.
+---Expects exactly these modal screens, outermost modal first (each modal's own stack bottom to top, as `modals()` lists them); `expect_modals{}` expects none. Entries are `"id"` or `"id:primary-param"`.
+---```lua
+---expect_modals{ "settings", "privacy" }
+---```
+---@param ids navscript.StackEntry[]
+function expect_modals(ids) end
+
+---Expects the navigation state to match every part given — `root`, `tab`, `stacks` (per tab) and `modals` (as `expect_modals`); parts left out are not compared. The failure lists each part that differs.
+---```lua
+---expect_snapshot{ tab = "orders", stacks = { orders = { "orders", "order:7" } }, modals = {} }
+---```
+---@param parts navscript.SnapshotExpectation
+function expect_snapshot(parts) end
+
+---Like `expect_events`, but only among the events after `mark` (from `mark()`): anchors an item such as a `release` to what happened since.
+---```lua
+---local m = mark()
+---back()
+---expect_events_since(m, { "release item:7" })
+---```
+---@param mark integer
+---@param items string[]
+function expect_events_since(mark, items) end
+
+---Expects no event matching `item` (exactly or as leading words) in the log, or after `mark` when given; the failure lists the matching events.
+---```lua
+---expect_no_event("present sign_in")
+---```
+---@param item string
+---@param mark? integer
+function expect_no_event(item, mark) end
+
+---Expects exactly `count` events matching `item` (exactly or as leading words), in the whole log or after `mark`.
+---```lua
+---expect_event_count("session-commit", 1)
+---```
+---@param item string
+---@param count integer
+---@param mark? integer
+function expect_event_count(item, count, mark) end
+
+---Settles, then expects every screen, view model and coordinator that left the navigation to have been deallocated; the failure lists what leaked and the step at which it left. (The `leaks` invariant checks this after every scenario anyway; use it mid-scenario.)
 ---```lua
 ---expect_no_leaks()
 ---```

@@ -26,6 +26,7 @@ FAIL suite/checkout.lua:12  checkout walks to the confirmation step
       3. suite/checkout.lua:14  tap("continue")  → checkout_payment [tab home]
       4. suite/checkout.lua:15  tap("continue")  → checkout_confirm [tab home]
 
+invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard
 seed: 3
 5 passed, 1 failed, 1 errors, 1 skipped in X.XXXs
 

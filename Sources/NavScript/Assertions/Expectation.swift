@@ -58,8 +58,16 @@ public enum Expectation {
         return nil
     }
 
+    /// An item matches an event exactly, or as its leading words; a last
+    /// word without parameters (`push item`) matches a labelled one
+    /// (`push item:7 …`), as stack entries do.
     static func eventMatches(_ item: String, _ event: String) -> Bool {
-        event == item || (event.hasPrefix(item) && event.dropFirst(item.count).first == " ")
+        guard event.hasPrefix(item) else { return false }
+        switch event.dropFirst(item.count).first {
+        case nil, " ": return true
+        case ":": return !(item.split(separator: " ").last?.contains(":") ?? true)
+        default: return false
+        }
     }
 
     /// `expect_coordinators`: exactly these are alive, as a multiset (order
@@ -90,14 +98,14 @@ public enum Expectation {
             details: matching.isEmpty ? "" : matching.map { "  #\(mark + $0.offset + 1) \($0.element)" }.joined(separator: "\n"))
     }
 
-    /// `expect_modals`: the exact modal chain, outermost first, each modal
-    /// written by the screen at its bottom (`"id"` or `"id:primary"`).
+    /// `expect_modals`: exactly these modal screens, outermost modal first
+    /// (each modal's own stack bottom to top, as `modals()` lists them).
     public static func modals(_ expected: [String], actual: [[String]]) -> ExpectationFailure? {
-        let roots = actual.map { $0.first ?? "?" }
-        let matches = expected.count == roots.count && zip(expected, roots).allSatisfy { entryMatches($0, $1) }
+        let screens = actual.flatMap { $0 }
+        let matches = expected.count == screens.count && zip(expected, screens).allSatisfy { entryMatches($0, $1) }
         guard !matches else { return nil }
         return ExpectationFailure(
-            "the modal chain is \(render(roots)), expected \(render(expected))",
+            "the modal chain is \(render(screens)), expected \(render(expected))",
             details: actual.isEmpty ? "no modal is presented" : "modal stacks, outermost first:\n"
                 + actual.map { "  " + render($0) }.joined(separator: "\n"))
     }

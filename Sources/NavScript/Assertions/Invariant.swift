@@ -59,7 +59,9 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             let orphans = owners.filter { owner in owner.owner.map { !live.contains($0) } ?? true }
             let owning = Set(owners.compactMap(\.owner))
             let root = app.coordinatorPaths.first
-            let idle = app.coordinatorPaths.filter { $0 != root && !owning.contains($0) }
+            // A leaked flow owns nothing either; the leak is the cause, reported as such.
+            let leaked = Set(app.leaks.filter { $0.kind == .coordinator }.map(\.label))
+            let idle = app.coordinatorPaths.filter { $0 != root && !owning.contains($0) && !leaked.contains($0) }
             guard !orphans.isEmpty || !idle.isEmpty else { return nil }
             var lines: [String] = []
             for orphan in orphans {

@@ -69,14 +69,83 @@ enum AssertionBindings {
             }
             return nil
         },
+        expect("expect_modals", parameters: [ScriptParameter("ids", "navscript.StackEntry[]")], overloads: [],
+                documentation: """
+                    Expects exactly these modal screens, outermost modal first (each modal's own stack bottom to \
+                    top, as `modals()` lists them); `expect_modals{}` expects none. Entries are `"id"` or \
+                    `"id:primary-param"`.
+                    """,
+                example: "expect_modals{ \"settings\", \"privacy\" }") { call, app, _ in
+            Expectation.modals(try BindingSupport.strings(call, 1), actual: app.state.modals.map { $0.map(\.description) })
+        },
+        expect("expect_snapshot", parameters: [ScriptParameter("parts", "navscript.SnapshotExpectation")], overloads: [],
+                documentation: """
+                    Expects the navigation state to match every part given — `root`, `tab`, `stacks` (per tab) \
+                    and `modals` (as `expect_modals`); parts left out are not compared. The failure lists each \
+                    part that differs.
+                    """,
+                example: "expect_snapshot{ tab = \"orders\", stacks = { orders = { \"orders\", \"order:7\" } }, modals = {} }") { call, app, _ in
+            let parts = try call.table(1)
+            var expected: [String: [String]] = [:]
+            if let root = parts["root"].stringValue { expected["root"] = [root] }
+            if let tab = parts["tab"].stringValue { expected["tab"] = [tab] }
+            if case .table(let stacks) = parts["stacks"] {
+                for (key, value) in stacks.pairs {
+                    guard let tab = key.stringValue, case .table(let list) = value else {
+                        throw call.argumentError(1, "stacks must map tab names to lists of screens")
+                    }
+                    try ObservingBindings.requireTab(TabID(tab), in: app, call: call)
+                    expected["stacks." + tab] = list.array.compactMap(\.stringValue)
+                }
+            }
+            if case .table(let modals) = parts["modals"] { expected["modals"] = modals.array.compactMap(\.stringValue) }
+            let state = app.state
+            var actual: [String: [String]] = ["root": [app.rootFlow], "tab": [state.selectedTab.rawValue],
+                                              "modals": state.modals.flatMap { $0.map(\.description) }]
+            for tab in state.tabs { actual["stacks." + tab.rawValue] = state.stack(tab).map(\.description) }
+            return Expectation.snapshot(expected, actual: actual)
+        },
+        expect("expect_events_since", parameters: [ScriptParameter("mark", "integer"), ScriptParameter("items", "string[]")],
+                overloads: [],
+                documentation: """
+                    Like `expect_events`, but only among the events after `mark` (from `mark()`): anchors an \
+                    item such as a `release` to what happened since.
+                    """,
+                example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })") { call, app, _ in
+            let mark = max(0, try call.integer(1))
+            return Expectation.events(try BindingSupport.strings(call, 2), actual: Array(app.events.dropFirst(mark)))
+        },
+        expect("expect_no_event", parameters: [ScriptParameter("item", "string"), ScriptParameter("mark", "integer", optional: true)],
+                overloads: [],
+                documentation: """
+                    Expects no event matching `item` (exactly or as leading words) in the log, or after `mark` \
+                    when given; the failure lists the matching events.
+                    """,
+                example: "expect_no_event(\"present sign_in\")") { call, app, _ in
+            Expectation.eventCount(try call.string(1), expected: 0, actual: app.events, since: max(0, try call.optionalInteger(2) ?? 0))
+        },
+        expect("expect_event_count", parameters: [ScriptParameter("item", "string"), ScriptParameter("count", "integer"),
+                                                  ScriptParameter("mark", "integer", optional: true)],
+                overloads: [],
+                documentation: """
+                    Expects exactly `count` events matching `item` (exactly or as leading words), in the whole \
+                    log or after `mark`.
+                    """,
+                example: "expect_event_count(\"session-commit\", 1)") { call, app, _ in
+            Expectation.eventCount(try call.string(1), expected: try call.integer(2), actual: app.events,
+                                   since: max(0, try call.optionalInteger(3) ?? 0))
+        },
         expect("expect_no_leaks", parameters: [], overloads: [],
                 documentation: """
                     Settles, then expects every screen, view model and coordinator that left the navigation to \
-                    have been deallocated; the failure lists what leaked and the step at which it left.
+                    have been deallocated; the failure lists what leaked and the step at which it left. (The \
+                    `leaks` invariant checks this after every scenario anyway; use it mid-scenario.)
                     """,
-                example: "expect_no_leaks()") { _, app, _ in
+                example: "expect_no_leaks()") { _, app, world in
             try app.settle()
-            return Expectation.noLeaks(app.leaks.map(\.description))
+            return Expectation.noLeaks(app.leaks.map { leak in
+                Invariant.describe(leak) { world.stepName($0, during: leak.leftDuring) }
+            })
         },
         expect("expect_events", parameters: [ScriptParameter("items", "string[]")], overloads: [],
                 documentation: """

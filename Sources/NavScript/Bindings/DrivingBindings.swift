@@ -31,9 +31,10 @@ enum DrivingBindings {
                 documentation: """
                     Fires output `output` of the top visible screen, then settles. `args` is an id                     (`tap("item", "7")` is `{ id = "7" }`) or a table of params (strings, numbers or booleans).                     A screen without that output is a failure listing the outputs it has.
                     """,
-                example: "tap(\"item\", \"7\")") { call in
+                example: "tap(\"item\", \"7\")") { call, app, host in
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
+                try checkTap(output, args, app: app, host: host)
                 let described = args.isEmpty ? "tap(\"\(output)\")" : "tap(\"\(output)\", \(args.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))"
                 return (.tap(output: output, args: args), described)
             },
@@ -41,7 +42,7 @@ enum DrivingBindings {
                 documentation: """
                     Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a                     failure naming the tabs.
                     """,
-                example: "select_tab(\"settings\")") { call in
+                example: "select_tab(\"settings\")") { call, _, _ in
                 let tab = try call.string(1)
                 return (.selectTab(tab), "select_tab(\"\(tab)\")")
             },
@@ -49,12 +50,12 @@ enum DrivingBindings {
                 documentation: """
                     Taps the navigation bar's back button of the top visible stack, then settles. Fails when                     there is nothing to pop.
                     """,
-                example: "back()") { _ in (.back, "back()") },
+                example: "back()") { _, _, _ in (.back, "back()") },
             action("back_swipe", parameters: [ScriptParameter("options", "navscript.BackSwipeOptions", optional: true)],
                 documentation: """
                     Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true`                     lifts the finger early (the screen stays; the app sees `will-disappear` and                     `swipe-cancelled`); `animated = false` pops without a transition. Fails when there is                     nothing to pop.
                     """,
-                example: "back_swipe{ cancel = true }") { call in
+                example: "back_swipe{ cancel = true }") { call, _, _ in
                 let options = try call.optionalTable(1) ?? LuaTable()
                 let cancel = options["cancel"].isTruthy
                 let animated = options["animated"].isNil ? true : options["animated"].isTruthy
@@ -65,7 +66,7 @@ enum DrivingBindings {
                 documentation: """
                     Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is                     presented.
                     """,
-                example: "dismiss()") { _ in (.dismiss, "dismiss()") },
+                example: "dismiss()") { _, _, _ in (.dismiss, "dismiss()") },
             ScriptFunction("deep_link", .driving,
                 parameters: [ScriptParameter("input", "navscript.LinkInput"),
                              ScriptParameter("options", "navscript.LinkOptions", optional: true)],
@@ -123,14 +124,21 @@ enum DrivingBindings {
     }
 
     /// A verb that performs one app action, settles, and records the step.
-    private static func action(_ name: String, parameters: [ScriptParameter] = [], documentation: String,
-                               example: String, _ parse: @escaping (LuaCall) throws -> (AppAction, String)) -> ScriptFunction {
+    private static func action(_ name: String, parameters: [ScriptParameter] = [], documentation: String, example: String,
+                               _ parse: @escaping (LuaCall, any ScenarioApp, any ScenarioHost) throws -> (AppAction, String))
+        -> ScriptFunction {
         ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
                        body: .binding { call, session in
             let world = try session.requireWorld(call)
             let location = session.location(of: call)
-            let (action, described) = try parse(call)
             let app = try world.ensureApp(at: location)
+            let (action, described): (AppAction, String)
+            do {
+                (action, described) = try parse(call, app, world.host)
+            } catch let error as HostError {
+                world.record("\(name) ✗ \(error.message)", at: location)
+                throw error
+            }
             do {
                 _ = try app.perform(action)
                 try app.settle()
@@ -141,6 +149,32 @@ enum DrivingBindings {
             world.record(described, at: location)
             return []
         })
+    }
+
+    /// Strict like a thumb: a tap must give the parameters its output
+    /// declares, and values the destination it opens accepts. A bare id
+    /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
+    static func checkTap(_ output: String, _ args: [String: String], app: any ScenarioApp,
+                         host: any ScenarioHost) throws(HostError) {
+        guard let screen = app.state.visible?.id,
+              let declaration = host.screens.first(where: { $0.id == screen })?.outputs.first(where: { $0.name == output })
+        else { return }
+        var params = args
+        if let bare = args["id"], args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id" {
+            params = [declaration.parameters[0]: bare]
+        }
+        let missing = declaration.parameters.filter { params[$0] == nil }
+        guard missing.isEmpty else {
+            throw HostError("output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
+                + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
+        }
+        guard let destination = declaration.destination else { return }
+        let request = RouteRequest(destination, params: params.filter { declaration.parameters.contains($0.key) })
+        do {
+            try host.engine.validateParams(of: request)
+        } catch {
+            throw HostError("output '\(output)' of '\(screen)' opens '\(destination)', whose spec refuses it: \(error)")
+        }
     }
 
     /// Turns `launch{}`'s table into a host request; unknown keys are left

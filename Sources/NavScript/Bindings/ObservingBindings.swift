@@ -43,6 +43,14 @@ enum ObservingBindings {
                     Returns the event log, oldest first, as the texts `expect_events` matches (see there for                     the vocabulary). Handy with `print` while writing a scenario.
                     """,
                 example: "print(table.concat(events(), \"\\n\"))") { _, app in [BindingSupport.list(app.events)] },
+            observe("mark", returns: [ScriptReturn("integer", name: "mark")],
+                documentation: """
+                    Returns a mark in the event log (the number of events so far), to check only what happens \
+                    after it with `expect_events_since`, `expect_no_event` and `expect_event_count`.
+                    """,
+                example: "local before = mark()\nback()\nexpect_events_since(before, { \"pop item:7\" })") { _, app in
+                [.integer(Int64(app.events.count))]
+            },
             observe("snapshot", returns: [ScriptReturn("navscript.Snapshot")],
                 documentation: """
                     Returns the whole navigation state: the root flow, the selected tab, every tab's stack and                     the modal chain, as labels (`"item:7"`).

@@ -166,6 +166,12 @@ public struct LuaDefinitions {
                 .init("error", "navscript.ErrorKind|\"loop_guard\"", "set when status is \"error\""),
                 .init("message", "string", "a readable explanation of an error"),
             ]),
+            .fields("navscript.SnapshotExpectation", "The parts of the state `expect_snapshot` compares.", [
+                .init("root", "string", "the root flow"),
+                .init("tab", "navscript.Tab", "the selected tab"),
+                .init("stacks", "table<navscript.Tab, navscript.StackEntry[]>", "stacks of the tabs given, bottom to top"),
+                .init("modals", "navscript.StackEntry[]", "the modal screens, outermost first ({} for none)"),
+            ]),
             .fields("navscript.Snapshot", "The whole navigation state.", [
                 .init("root", "string", optional: false, "the root flow (\"main\" or a flow replacing it)"),
                 .init("tab", "navscript.Tab", optional: false, "the selected tab"),

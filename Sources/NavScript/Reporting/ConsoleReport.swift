@@ -28,16 +28,24 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
         public var color: Bool
         /// How many of the last timeline steps a failure shows.
         public var timelineLimit: Int
+        /// Also show what passing scenarios printed (`--show-output`).
+        public var showOutput: Bool
+        /// The invariants checked after every scenario, for the closing lines.
+        public var invariants: [String]
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
         public var formatDuration: @Sendable (Double) -> String
 
         public init(
             color: Bool = false,
             timelineLimit: Int = 15,
+            showOutput: Bool = false,
+            invariants: [String] = [],
             formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
         ) {
             self.color = color
             self.timelineLimit = timelineLimit
+            self.showOutput = showOutput
+            self.invariants = invariants
             self.formatDuration = formatDuration
         }
     }
@@ -145,12 +153,20 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             for scenario in run.scenarios where scenario.status == .failed || scenario.status == .errored {
                 sections.append(problemBlock(scenario))
             }
+            if options.showOutput {
+                for scenario in run.scenarios where scenario.status == .passed && !scenario.output.isEmpty {
+                    sections.append(outputBlock(scenario))
+                }
+            }
             if !notRun.isEmpty {
                 let noun = notRun.count == 1 ? "scenario" : "scenarios"
                 sections.append(paint("\(notRun.count) \(noun) not run (interrupted or --fail-fast)", .yellow) + "\n")
             }
 
             var closing = ""
+            if !options.invariants.isEmpty {
+                closing += "invariants checked after every scenario: " + options.invariants.joined(separator: ", ") + "\n"
+            }
             if let seed = run.seed { closing += "seed: \(seed)\n" }
             let summary = run.summary + " in " + options.formatDuration(run.duration)
             closing += paint(summary, run.isSuccess ? .boldGreen : .boldRed) + "\n"
@@ -256,6 +272,12 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     ///     output:
     ///       …
     /// ```
+    /// What a passing scenario printed (`--show-output`).
+    private func outputBlock(_ scenario: ScenarioResult) -> String {
+        paint("PASS", .boldGreen) + " " + location(scenario) + "  " + paint(displayName(scenario), .bold) + "\n"
+            + "    " + paint("output:", .bold) + "\n" + indented(trimmedLines(scenario.output), by: 6)
+    }
+
     private func problemBlock(_ scenario: ScenarioResult) -> String {
         let label = scenario.status == .failed ? "FAIL" : "ERROR"
         var block = paint(label, .boldRed) + " " + location(scenario) + "  "

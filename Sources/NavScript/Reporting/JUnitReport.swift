@@ -34,10 +34,14 @@ public struct JUnitReport: Sendable {
         /// The `hostname` of every `<testsuite>`; nil asks the system. Set it
         /// in tests for reproducible output.
         public var hostname: String?
+        /// The invariants checked after every scenario, written as the
+        /// `navscript.invariants` property of every `<testsuite>`.
+        public var invariants: [String]
 
-        public init(includeFileAttributes: Bool = true, hostname: String? = nil) {
+        public init(includeFileAttributes: Bool = true, hostname: String? = nil, invariants: [String] = []) {
             self.includeFileAttributes = includeFileAttributes
             self.hostname = hostname
+            self.invariants = invariants
         }
     }
 
@@ -81,6 +85,10 @@ public struct JUnitReport: Sendable {
                 continue
             }
             xml += ">\n"
+            if !options.invariants.isEmpty {
+                xml += "    <properties>\n      <property" + attribute("name", "navscript.invariants")
+                    + attribute("value", options.invariants.joined(separator: ",")) + "/>\n    </properties>\n"
+            }
             var usedNames: Set<String> = []
             for scenario in file.scenarios {
                 xml += testcase(scenario, name: uniqueName(scenario.name, in: &usedNames))

@@ -47,7 +47,8 @@ final class ScenarioFile {
             collectedBytes = state.memoryInUse
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
-            throw ScenarioLoadError(error.message, details: error.traceback ?? "", kind: kind == .luaError ? .loadError : kind)
+            throw ScenarioLoadError(error.message, details: Self.userTraceback(error.traceback),
+                                    kind: kind == .luaError ? .loadError : kind)
         } catch let error as ScenarioLoadError {
             throw error
         } catch {
@@ -58,10 +59,12 @@ final class ScenarioFile {
     /// The prelude's Swift helpers: where the user's call is, and raising
     /// a failure (`assert`) at that place.
     private static func preludeSupport(_ state: LuaState, _ session: ScenarioSession) -> LuaTable {
-        state.makeTable(of: [
+        var table = state.makeTable(of: [
             "caller": { [weak session] call in
                 guard let session else { return .noValues }
-                let user = call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
+                // The scenario file's own line, even when a support/ helper declared it.
+                let user = call.callerLocations.first { $0.source == session.file }
+                    ?? call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
                 return .values([.string(LuaString(user?.source ?? session.file)), .integer(Int64(user?.line ?? 0))])
             },
             "failure": { [weak session] call in
@@ -70,6 +73,8 @@ final class ScenarioFile {
                 return session.raise(ExpectationFailure(message), at: session.location(of: call))
             },
         ], prefix: "navscript")
+        table["marker"] = .string(LuaString(BindingSupport.failureMarker))
+        return table
     }
 
     /// The names of every global the file's state defines (the standard
@@ -225,6 +230,25 @@ final class ScenarioFile {
     /// Heap growth (bytes) that triggers a full collection between scenarios.
     static let collectionThreshold = 1 << 20
 
+    /// A traceback without navscript's own frames (the scenario prelude, the
+    /// sandbox) and the `error` call they raised through: what is left
+    /// points at the user's lines only.
+    static func userTraceback(_ traceback: String?) -> String {
+        guard let traceback else { return "" }
+        let lines = traceback.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var kept: [String] = []
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if ScenarioSession.internalSources.contains(where: { trimmed.hasPrefix($0 + ":") }) { continue }
+            let next = index + 1 < lines.count ? lines[index + 1].trimmingCharacters(in: .whitespaces) : ""
+            if trimmed.hasPrefix("[C]:") && ScenarioSession.internalSources.contains(where: { next.hasPrefix($0 + ":") }) {
+                continue
+            }
+            kept.append(line)
+        }
+        return kept == ["stack traceback:"] ? "" : kept.joined(separator: "\n")
+    }
+
     static func kind(of error: LuaError) -> ScenarioOutcome.ErrorKind {
         switch error.kind {
         case .budget: return .budget
@@ -270,21 +294,21 @@ struct ScenarioProblem: Error {
                               message: "a table marked as a navscript failure was raised by the script, not by an "
                                   + "expectation (\(table["message"].stringValue ?? "no message"))" + suffix
                                   + "; fail with assert or expect_*, raise errors with error(\"…\")",
-                              details: error.traceback ?? "")
+                              details: ScenarioFile.userTraceback(error.traceback))
                 }
             } else if error.kind == .budget {
                 self.init(outcome: .errored(.budget),
                           message: "instruction budget exceeded\(suffix): the scenario may loop forever; "
                               + "raise the limit with --instruction-budget if it is legitimately long",
-                          details: error.traceback ?? "")
+                          details: ScenarioFile.userTraceback(error.traceback))
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
                 self.init(outcome: .errored(.memory),
                           message: "memory limit exceeded\(suffix): the scenario allocates without bound; "
                               + "raise the limit with --memory-limit if it legitimately needs more",
-                          details: error.traceback ?? "")
+                          details: ScenarioFile.userTraceback(error.traceback))
             } else {
                 self.init(outcome: .errored(.luaError), message: error.message + suffix,
-                          details: error.traceback ?? "")
+                          details: ScenarioFile.userTraceback(error.traceback))
             }
         case let problem as ScenarioProblem:
             self = problem

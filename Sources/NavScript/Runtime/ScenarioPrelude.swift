@@ -14,6 +14,32 @@ enum ScenarioPrelude {
     local ns = ...
     local caller = ns.caller          -- Swift: file and line of the user's call
     local failure = ns.failure        -- Swift: raise an expectation failure
+    local marker = ns.marker          -- the field that marks a raised failure
+
+    -- What a pcall sees when an expectation fails inside it: a failure
+    -- object that prints as its message. (The scenario has failed already:
+    -- Swift recorded the failure when it happened.)
+    local failure_mt = {
+      __name = "navscript.failure",
+      __tostring = function(f) return "navscript failure: " .. tostring(rawget(f, "message")) end,
+    }
+    local function as_failure(e)
+      if type(e) == "table" and rawget(e, marker) ~= nil and getmetatable(e) == nil then
+        setmetatable(e, failure_mt)
+      end
+      return e
+    end
+    local rawpcall, rawxpcall = pcall, xpcall
+    local function caught(ok, ...)
+      if ok then return ok, ... end
+      return ok, as_failure((...)), select(2, ...)
+    end
+    function pcall(f, ...)
+      return caught(rawpcall(f, ...))
+    end
+    function xpcall(f, handler, ...)
+      return rawxpcall(f, function(e) return handler(as_failure(e)) end, ...)
+    end
 
     local root = { name = nil, before = {}, after = {} }
     local frames = { root }
@@ -95,8 +121,10 @@ enum ScenarioPrelude {
       opts, fn = split(opts, fn, "scenario.each(rows, \"" .. name .. "\", [options,] fn)")
       for index, row in ipairs(rows) do
         local label = name:gsub("%$#", tostring(index)):gsub("%$([%a_][%w_]*)", function(key)
-          local value = type(row) == "table" and row[key] or nil
-          return value == nil and ("$" .. key) or tostring(value)
+          local value = nil
+          if type(row) == "table" then value = row[key] end   -- `false` fills in too
+          if value == nil then return "$" .. key end
+          return tostring(value)
         end)
         if label == name then label = name .. " [" .. index .. "]" end
         declare(label, opts, fn, row)

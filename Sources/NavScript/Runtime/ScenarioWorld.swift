@@ -70,7 +70,7 @@ final class ScenarioWorld {
         let tab = app?.state.selectedTab.rawValue ?? "-"
         if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
         timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
-        if strictSteps { checkInvariants(after: "step \(timeline.count)", at: location, settled: settled) }
+        if strictSteps { checkInvariants(after: "after step \(timeline.count)", at: location, settled: settled) }
     }
 
     func note(_ line: String) {

@@ -19,6 +19,9 @@ struct RunCommand: HostedCommand {
     @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
     var junitStrict = false
 
+    @Flag(help: "Also show what passing scenarios printed.")
+    var showOutput = false
+
     @Flag(help: "Stop at the first failure or error; the rest is reported as skipped.")
     var failFast = false
 
@@ -65,7 +68,9 @@ struct RunCommand: HostedCommand {
 
         let color = ConsoleReport.shouldUseColor(environment: ProcessInfo.processInfo.environment,
                                                  isTTY: isatty(STDOUT_FILENO) == 1)
-        let console = ConsoleReport(options: .init(color: color), write: writeStandardOutput)
+        let checked = Invariant.allCases.map(\.rawValue).filter { !options.allow.contains($0) }
+        let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked),
+                                    write: writeStandardOutput)
         let stop = StopSignal()
         stop.catchInterrupt()
         let started = Date()
@@ -82,7 +87,8 @@ struct RunCommand: HostedCommand {
         console.finish(result)
         if let junit {
             do {
-                try JUnitReport(.init(includeFileAttributes: !junitStrict)).write(result, to: URL(fileURLWithPath: junit))
+                try JUnitReport(.init(includeFileAttributes: !junitStrict, invariants: checked))
+                    .write(result, to: URL(fileURLWithPath: junit))
             } catch {
                 writeStandardError("navscript: could not write the JUnit report: \(error)\n")
                 throw ExitCode(2)

@@ -19,6 +19,8 @@ struct SuiteExecution {
         if let filter = suite.filter { arguments += ["--filter", filter] }
         for tag in SuiteOptions.split(suite.tags) { arguments += ["--tags", tag] }
         for tag in SuiteOptions.split(suite.excludeTags) { arguments += ["--exclude-tags", tag] }
+        for invariant in SuiteOptions.split(suite.allow) { arguments += ["--allow", invariant] }
+        if suite.strictSteps { arguments.append("--strict-steps") }
         if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
         if options.failFast { arguments.append("--fail-fast") }
         return arguments

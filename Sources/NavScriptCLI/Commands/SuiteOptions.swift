@@ -22,6 +22,14 @@ struct SuiteOptions: ParsableArguments {
             help: "Inject a fault of the app's catalogue into every launch (repeatable). See `navscript mutate --list`.")
     var faults: [String] = []
 
+    @Option(name: .customLong("allow"), parsing: .singleValue,
+            help: ArgumentHelp("Do not check this invariant after scenarios (repeatable, or comma-separated): "
+                + Invariant.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "invariant"))
+    var allow: [String] = []
+
+    @Flag(help: "Check the invariants after every step, not only after each scenario (for exploring).")
+    var strictSteps = false
+
     @Option(help: "Lua instructions a scenario may run before it is stopped.")
     var instructionBudget: Int = 10_000_000
 
@@ -35,6 +43,11 @@ struct SuiteOptions: ParsableArguments {
             throw ValidationError(error.description)
         }
         guard instructionBudget > 0 else { throw ValidationError("--instruction-budget must be positive") }
+        let unknown = Self.split(allow).filter { Invariant(rawValue: $0) == nil }
+        guard unknown.isEmpty else {
+            throw ValidationError("--allow: unknown invariant \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the invariants are: "
+                + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
     }
 
@@ -47,7 +60,8 @@ struct SuiteOptions: ParsableArguments {
     func runOptions(failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0) -> RunOptions {
         RunOptions(filter: filter, tags: Self.split(tags), excludeTags: Self.split(excludeTags), faults: faults,
                    failFast: failFast, shuffle: shuffle, seed: seed,
-                   instructionBudget: instructionBudget, memoryLimit: memoryLimit)
+                   instructionBudget: instructionBudget, memoryLimit: memoryLimit,
+                   allow: Self.split(allow), strictSteps: strictSteps)
     }
 
     /// The host, with `--fault` names checked against its catalogue.

@@ -22,6 +22,13 @@ public final class LifecycleTracker {
         public let leftAtStep: Int
         public let leftDuring: String
 
+        public init(label: String, kind: Kind, leftAtStep: Int, leftDuring: String) {
+            self.label = label
+            self.kind = kind
+            self.leftAtStep = leftAtStep
+            self.leftDuring = leftDuring
+        }
+
         public var description: String {
             "\(label) (\(kind.rawValue)) left the navigation at step \(leftAtStep) (\(leftDuring)) and is still alive"
         }

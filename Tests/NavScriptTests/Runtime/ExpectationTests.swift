@@ -35,6 +35,49 @@ struct ExpectationTests {
         #expect(failure.details.contains("(none)"))
     }
 
+    @Test func aBareLastWordMatchesALabelledOne() {
+        let events = ["push product:p1004", "pop-to home", "release product:p1004 view-model"]
+        #expect(Expectation.events(["push product"], actual: events) == nil)
+        #expect(Expectation.events(["push product:p1004"], actual: events) == nil)
+        #expect(Expectation.events(["push product:p1"], actual: events) != nil, "a labelled word must match whole")
+        #expect(Expectation.events(["pop"], actual: events) != nil, "pop is not pop-to")
+        #expect(Expectation.events(["release product"], actual: events) == nil)
+    }
+
+    @Test func eventCountsAndAbsencesCountSinceAMark() throws {
+        let events = ["session-commit", "push cart", "session-commit"]
+        #expect(Expectation.eventCount("session-commit", expected: 2, actual: events) == nil)
+        #expect(Expectation.eventCount("session-commit", expected: 1, actual: events, since: 1) == nil)
+        let failure = try #require(Expectation.eventCount("session-commit", expected: 1, actual: events))
+        #expect(failure.message == "expected 1 event 'session-commit', found 2")
+        #expect(failure.details == "  #1 session-commit\n  #3 session-commit")
+        #expect(Expectation.eventCount("present", expected: 0, actual: events) == nil)
+        #expect(Expectation.eventCount("push", expected: 0, actual: events)?.message == "expected no event 'push', found 1")
+    }
+
+    @Test func modalsCompareTheWholeChain() throws {
+        #expect(Expectation.modals([], actual: []) == nil)
+        #expect(Expectation.modals(["settings", "privacy"], actual: [["settings", "privacy"]]) == nil)
+        #expect(Expectation.modals(["cart", "login"], actual: [["cart"], ["login"]]) == nil)
+        let failure = try #require(Expectation.modals(["login"], actual: [["login"], ["login"]]))
+        #expect(failure.message == #"the modal chain is { "login", "login" }, expected { "login" }"#)
+        #expect(Expectation.modals(["settings"], actual: [])?.details == "no modal is presented")
+    }
+
+    @Test func snapshotsCompareOnlyTheGivenParts() throws {
+        let actual = ["tab": ["home"], "stacks.home": ["home", "product:p1"], "modals": [String]()]
+        #expect(Expectation.snapshot(["tab": ["home"]], actual: actual) == nil)
+        #expect(Expectation.snapshot(["stacks.home": ["home", "product"], "modals": []], actual: actual) == nil)
+        let failure = try #require(Expectation.snapshot(["tab": ["orders"], "modals": ["login"]], actual: actual))
+        #expect(failure.message == "the navigation state differs in modals, tab")
+    }
+
+    @Test func coordinatorsCompareAsMultisets() throws {
+        #expect(Expectation.coordinators(["app", "app/b"], actual: ["app", "app/b", "app/b"]) != nil,
+                "a coordinator alive twice is a mismatch")
+        #expect(Expectation.coordinators(["app/b", "app/b"], actual: ["app/b"]) != nil)
+    }
+
     @Test func coordinatorsCompareAsSets() throws {
         #expect(Expectation.coordinators(["app/b", "app"], actual: ["app", "app/b"]) == nil)
         let failure = try #require(Expectation.coordinators(["app", "app/x"], actual: ["app", "app/y"]))

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+/// Exhaustive by default: failures nothing can swallow, invariants checked
+/// without being asked, driving as strict as a thumb, and the language
+/// details a first-time user tripped on.
+@Suite("exhaustive by default")
+struct ExhaustiveTests {
+    // MARK: - Failures nothing can swallow
+
+    @Test func pcallCannotSwallowAFailureAndSeesAFailureObject() throws {
+        let fixture = try Fixture(["suite/p.lua": """
+            scenario("swallowed expectation", function()
+              local ok, err = pcall(expect_screen, "cart")
+              print(ok, tostring(err), getmetatable(err) ~= nil)
+            end)
+            scenario("swallowed refusal", function()
+              pcall(tap, "no_such_output")
+            end)
+            scenario("xpcall too", function()
+              xpcall(expect_tab, function(e) print("handler", tostring(e)) end, "orders")
+            end)
+            scenario("a fake failure is an error", function()
+              error({ __navscript_failure = 1, message = "I pretend" })
+            end)
+            """])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.testcase("swallowed expectation")?.child("failure") != nil, "\(output)")
+        #expect(junit.testcase("swallowed expectation")?.child("system-out")?.text
+            .contains("false\tnavscript failure: suite/p.lua:2: the screen is 'home', expected 'cart'\ttrue") == true, "\(output)")
+        #expect(junit.testcase("swallowed refusal")?.child("failure")?["message"]?.contains("no output 'no_such_output'") == true)
+        #expect(junit.testcase("xpcall too")?.child("failure") != nil)
+        #expect(junit.testcase("xpcall too")?.child("system-out")?.text.contains("handler\tnavscript failure:") == true)
+        let fake = try #require(junit.testcase("a fake failure is an error")?.child("error"))
+        #expect(fake["message"]?.contains("a table marked as a navscript failure was raised by the script") == true)
+    }
+
+    @Test func aFailingBodyAndAFailingAfterEachAreBothReported() throws {
+        let fixture = try Fixture(["suite/a.lua": """
+            after_each(function() expect_screen("cart") end)
+            scenario("both", function() expect_tab("orders") end)
+            """])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.stdout.contains("suite/a.lua:2: the selected tab is 'home', expected 'orders' (and 1 more)"), "\(output)")
+        #expect(output.stdout.contains("also failed: suite/a.lua:1: the screen is 'home', expected 'cart' (in after_each)"), "\(output)")
+    }
+
+    // MARK: - Invariants
+
+    static let leaky = """
+        scenario("backs out of an order", { launch = { logged_in = true } }, function()
+          deep_link("shop://orders/42")
+          back_swipe{}
+        end)
+        """
+
+    @Test func aLeakFailsTheScenarioWithoutExpectNoLeaks() throws {
+        let fixture = try Fixture(["suite/leak.lua": Self.leaky])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
+        #expect(output.status == 1, "\(output)")
+        let failure = try #require(junit.testcase("backs out of an order")?.child("failure"))
+        #expect(failure["message"]?.contains("suite/leak.lua:1: invariant 'leaks' violated after the scenario: 1 object leaked") == true,
+                "\(output)")
+        #expect(output.stdout.contains("app/orders/order (coordinator) left the navigation at step 3 (back_swipe)"),
+                "the step is numbered as the timeline numbers it\n\(output)")
+        #expect(output.stdout.contains("3. suite/leak.lua:3  back_swipe"), "\(output)")
+        #expect(junit.raw.contains(#"<property name="navscript.invariants" value="leaks,unique_coordinators,flow_ownership,idle,loop_guard"/>"#))
+        #expect(output.stdout.contains("invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard"))
+    }
+
+    @Test func anInvariantCanBeAllowedByTheScenarioOrTheRun() throws {
+        let allowed = Self.leaky.replacingOccurrences(of: "{ launch = { logged_in = true } }",
+                                                      with: #"{ launch = { logged_in = true }, allow = { leaks = "known bug #12" } }"#)
+        let fixture = try Fixture(["suite/leak.lua": allowed, "other/leak.lua": Self.leaky])
+        let (scenario, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
+        #expect(scenario.status == 0, "\(scenario)")
+        #expect(junit.testcase("backs out of an order")?.child("system-out")?.text
+            .contains("invariants allowed: leaks (known bug #12)") == true)
+        let run = try fixture.run(["run", "other", "--fault", "no-pop-detection", "--allow", "leaks"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("invariants checked after every scenario: unique_coordinators, flow_ownership, idle, loop_guard"))
+        let bad = try fixture.run(["run", "other", "--allow", "leak"])
+        #expect(bad.status == 2 && bad.stderr.contains("--allow: unknown invariant 'leak'"), "\(bad)")
+    }
+
+    @Test func strictStepsReportsTheViolationAtTheStep() throws {
+        let fixture = try Fixture(["suite/leak.lua": Self.leaky + "\n"])
+        let output = try fixture.run(["run", "suite", "--fault", "no-pop-detection", "--strict-steps"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("suite/leak.lua:3: invariant 'leaks' violated after step 3"), "\(output)")
+    }
+
+    @Test func aLoopingGateBreaksItsInvariant() throws {
+        let fixture = try Fixture(["suite/loop.lua": """
+            scenario("a gate that loops", function()
+              deep_link("shop://cart")
+              login{}
+            end)
+            """])
+        let loop = try fixture.run(["run", "suite/loop.lua", "--fault", "commit-after-finish"])
+        #expect(loop.stdout.contains("invariant 'loop_guard' violated after the scenario: a gate looped"), "\(loop)")
+    }
+
+    @Test func withEveryExpectNoLeaksDeletedTheLeakFaultsAreStillKilled() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scenarios")
+        var files: [String: String] = [:]
+        for case let url as URL in FileManager.default.enumerator(at: source, includingPropertiesForKeys: nil) ?? .init()
+        where url.pathExtension == "lua" {
+            let relative = String(url.standardizedFileURL.path.dropFirst(source.standardizedFileURL.path.count + 1))
+            let text = try String(contentsOf: url, encoding: .utf8)
+            files["scenarios/" + relative] = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { $0.trimmingCharacters(in: .whitespaces) != "expect_no_leaks()" }.joined(separator: "\n")
+        }
+        #expect(!files.values.contains { $0.contains("expect_no_leaks()") && !$0.contains("expect_no_leaks() end") },
+                "every expect_no_leaks() line was removed")
+        let fixture = try Fixture(files)
+        let output = try fixture.run(["mutate", "scenarios", "--only", "no-pop-detection", "--only", "strong-back-reference",
+                                      "--only", "animated-pop-only"])
+        #expect(output.status == 0, "\(output)")
+        #expect(output.stdout.contains("mutation score: 3/3 faults killed (100%)"), "\(output)")
+    }
+
+    // MARK: - Strict driving
+
+    @Test func drivingIsAsStrictAsAThumb() throws {
+        let fixture = try Fixture(["suite/d.lua": """
+            scenario("a tap without its parameter", function() tap("product") end)
+            scenario("a tap the destination refuses", function() tap("product", "shoe") end)
+            scenario("a bare id fills the output's one parameter", function() tap("promo", "SALE10") end)
+            scenario("a tab switch under a modal", function()
+              deep_link("shop://settings")
+              select_tab("home")
+            end)
+            scenario("a doubled coordinator is a mismatch", function()
+              expect_coordinators{ "app", "app", "app/browse", "app/orders", "app/profile" }
+            end)
+            """])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(junit.testcase("a tap without its parameter")?.child("failure")?["message"]?
+            .contains("output 'product' of 'home' takes id; missing id") == true, "\(output)")
+        #expect(junit.testcase("a tap the destination refuses")?.child("failure")?["message"]?
+            .contains("opens 'product', whose spec refuses it: validation_failed: product.id = shoe: does not match p[0-9]{1,8}") == true,
+                "\(output)")
+        #expect(junit.testcase("a bare id fills the output's one parameter")?.child("failure") == nil, "\(output)")
+        #expect(junit.testcase("a tab switch under a modal")?.child("failure")?["message"]?
+            .contains("the tab bar is covered by the modal 'settings'") == true, "\(output)")
+        #expect(junit.testcase("a doubled coordinator is a mismatch")?.child("failure") != nil)
+    }
+
+    // MARK: - Language details
+
+    @Test func theDetailsAFirstTimeUserTrippedOn() throws {
+        let fixture = try Fixture([
+            "suite/support/helpers.lua": """
+                local h = {}
+                function h.declare(name) scenario(name, function() print("from " .. name) end) end
+                return h
+                """,
+            "suite/deep/l.lua": """
+                local h = require("helpers")
+                h.declare("declared by a helper")
+                scenario.each({ { flag = false }, { flag = true } }, "flag is $flag", function() end)
+                scenario("marks and counts", function()
+                  tap("product", "p1")
+                  local m = mark()
+                  back()
+                  expect_events_since(m, { "pop product:p1" })
+                  expect_no_event("present")
+                  expect_event_count("push product", 1)
+                  expect_no_event("push product", m)
+                  expect_modals{}
+                  expect_snapshot{ root = "main", tab = "home", stacks = { home = { "home" } }, modals = {} }
+                end)
+                scenario("a snapshot that differs", function()
+                  expect_snapshot{ tab = "orders", modals = { "settings" } }
+                end)
+                """,
+            "suite/dup.lua": "scenario(\"same\", function() end)\nscenario(\"same\", function() end)\n",
+        ])
+        let list = try fixture.run(["list", "suite/deep"])
+        #expect(list.stdout.contains("suite/deep/l.lua:2  declared by a helper"), "\(list)")
+        #expect(list.stdout.contains("flag is false") && list.stdout.contains("flag is true"), "\(list)")
+
+        // support/ is found from the file's own suite, from another working directory.
+        let elsewhere = try Fixture()
+        let absolute = fixture.url("suite/deep/l.lua").path
+        let run = try elsewhere.run(["run", absolute, "--show-output"])
+        #expect(run.stdout.contains("PASS"), "\(run)")
+        #expect(run.stdout.contains("from declared by a helper"), "--show-output shows passing output\n\(run)")
+        #expect(run.stdout.contains("the navigation state differs in modals, tab"), "\(run)")
+        #expect(run.stdout.contains("4 passed, 1 failed"), "\(run)")
+
+        let duplicate = try fixture.run(["run", "suite/dup.lua"])
+        #expect(duplicate.stdout.contains("duplicate scenario name \"same\""), "\(duplicate)")
+        #expect(!duplicate.stdout.contains("navscript:"), "no prelude frames in the traceback\n\(duplicate)")
+    }
+}
