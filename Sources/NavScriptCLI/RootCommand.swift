@@ -10,7 +10,7 @@ struct RootCommand: ParsableCommand {
             and assert on stack shape, leaks, gate-resume ordering and entry-point consistency.
 
             Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage or load error, \
-            130 interrupted.
+            130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.2.0",
         subcommands: [RunCommand.self, ListCommand.self, MutateCommand.self, MergeJUnitCommand.self,

@@ -38,9 +38,14 @@ struct CrashIsolationTests {
         #expect(crash?["type"] == "crash", "\(junit.raw)")
         #expect(crash?["message"]?.contains("signal") == true, "the signal is named\n\(junit.raw)")
         #expect(crash?.text.contains("Fatal error") == true, "the trap's own message is kept\n\(junit.raw)")
+        #expect(crash?["message"]?.contains("ShopRouter.swift:45: Fatal error: Unexpectedly found nil") == true,
+                "the trap's line, with its source location, leads the message\n\(junit.raw)")
+        #expect(crash?["message"]?.contains("the last call was suite/fatal.lua:6  deep_link(…)") == true, "\(junit.raw)")
         let hang = junit.testcase("two-factor deadlocks the main thread")?.child("error")
         #expect(hang?["type"] == "timeout", "\(junit.raw)")
         #expect(hang?["message"]?.contains("--timeout") == true, "\(junit.raw)")
+        #expect(hang?["message"]?.contains("the last call was suite/fatal.lua:12  tap(…)") == true,
+                "a hang names the call that hung\n\(junit.raw)")
         #expect(junit.outcome("before") == "passed")
         #expect(junit.outcome("after") == "passed", "a fresh worker picks up the rest of the file")
         #expect(junit.outcome("other file") == "passed")

@@ -197,3 +197,51 @@ struct ExhaustiveTests {
         #expect(!duplicate.stdout.contains("navscript:"), "no prelude frames in the traceback\n\(duplicate)")
     }
 }
+
+/// Exit codes that catch mistakes, and the console's colour choice.
+@Suite("exit codes and colour")
+struct ExitCodeTests {
+    @Test func aSelectionThatMatchesNothingIsAUsageError() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", { tags = { "smoke" } }, function() end)"#])
+        let filter = try fixture.run(["run", "suite", "--filter", "onee"])
+        #expect(filter.status == 2 && filter.stderr.contains("--filter 'onee' selects no scenario in 1 file"), "\(filter)")
+        let tags = try fixture.run(["run", "suite", "--tags", "smok"])
+        #expect(tags.status == 2 && tags.stderr.contains("--tags smok selects no scenario"), "\(tags)")
+        #expect(try fixture.run(["run", "suite", "--tags", "smoke"]).status == 0)
+    }
+
+    @Test func listExitsTwoWhenAFileDoesNotLoad() throws {
+        let fixture = try Fixture(["suite/a.lua": "scenario(\"ok\", function() end)", "suite/b.lua": "this is not lua"])
+        let list = try fixture.run(["list", "suite"])
+        #expect(list.status == 2, "\(list)")
+        #expect(list.stdout.contains("suite/b.lua: does not load"), "\(list)")
+    }
+
+    @Test func mutateRefusesToScoreASuiteThatIsNotGreen() throws {
+        let fixture = try Fixture(["suite/a.lua": """
+            scenario("green", function() end)
+            scenario("red", function() expect_tab("orders") end)
+            """])
+        let output = try fixture.run(["mutate", "suite", "--only", "graft-external-link"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("not green on the healthy app"), "\(output)")
+        #expect(output.stderr.contains("suite/a.lua:2  red"), "\(output)")
+        #expect(!output.stdout.contains("mutation score"), "\(output)")
+    }
+
+    @Test func colourCanBeForcedInAPipe() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
+        let always = try fixture.run(["run", "suite", "--color", "always"])
+        #expect(always.stdout.contains("\u{1B}["), "\(always)")
+        let never = try CLI.run(["run", "suite", "--color", "never"], in: fixture.root, environment: ["FORCE_COLOR": "1"])
+        #expect(!never.stdout.contains("\u{1B}["), "\(never)")
+        let forced = try CLI.run(["run", "suite"], in: fixture.root, noColor: false, environment: ["FORCE_COLOR": "1"])
+        #expect(forced.stdout.contains("\u{1B}["), "\(forced)")
+    }
+
+    @Test func helpShowsEachDefaultOnceAndTheSignalStatuses() throws {
+        let help = try CLI.run(["run", "--help"], in: URL(fileURLWithPath: NSTemporaryDirectory()))
+        #expect(!help.stdout.contains("(default: the number of cores). (default:"), "\(help)")
+        #expect(help.stdout.contains("130, 143 or 129"), "\(help)")
+    }
+}

@@ -48,6 +48,24 @@ struct SignalAndShardTests {
         XMLLint.expectValid(fixture.url("report.xml"))
     }
 
+    @Test("SIGTERM and SIGHUP stop the run like Ctrl-C, with their own exit status",
+          arguments: [(SIGTERM, Int32(143), "SIGTERM"), (SIGHUP, Int32(129), "SIGHUP")])
+    func terminationSignals(_ signal: Int32, _ status: Int32, _ name: String) throws {
+        let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "main-thread-deadlock", "--timeout", "120", "--jobs", "1", "suite"]) { parent in
+                _ = Self.workers(of: parent)
+                kill(parent, signal)
+            }
+        #expect(output.status == status, "\(output)")
+        #expect(output.stderr.contains("interrupted (\(name))"), "\(output)")
+        #expect(output.stdout.contains("interrupted (\(name)): 1 passed"), "the summary says so\n\(output)")
+        #expect(junit.outcome("first passes") == "passed", "what finished is kept")
+        #expect(junit.testcase("never started")?.child("skipped")?["message"]?.contains("interrupted (\(name))") == true,
+                "\(junit.raw)")
+        XMLLint.expectValid(fixture.url("report.xml"))
+    }
+
     @Test func ctrlCStopsTheRunWritesTheReportAndExits130() throws {
         let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit(

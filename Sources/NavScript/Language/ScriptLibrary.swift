@@ -40,16 +40,18 @@ public struct ScriptLibrary {
     func install(_ state: LuaState, _ session: ScenarioSession) {
         for function in functions {
             guard case .binding(let body) = function.body else { continue }
-            Self.register(function.name, body, in: state, session)
+            let announced = function.category == .driving || function.category == .asserting
+            Self.register(function.name, body, announced: announced, in: state, session)
         }
     }
 
     /// Registers `body` under `name`; thrown binding errors become Lua
     /// errors (scenario mistakes) or failure tables (expectations).
     private static func register(_ name: String, _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue],
-                                 in state: LuaState, _ session: ScenarioSession) {
+                                 announced: Bool, in state: LuaState, _ session: ScenarioSession) {
         state.register(name) { [weak session] call in
             guard let session else { return .error("navscript: \(name) called after its file finished") }
+            if announced, let onCall = session.world?.onCall { onCall("\(session.location(of: call))  \(name)(…)") }
             do {
                 return .values(try body(call, session))
             } catch let error as BindingError {

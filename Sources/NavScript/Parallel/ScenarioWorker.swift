@@ -46,9 +46,11 @@ public struct ScenarioWorker {
                     continue
                 }
                 send(.start(task: task.id, index: index))
-                let result = file.run(definition, host: host, faults: task.faults) { line in
+                let result = file.run(definition, host: host, faults: task.faults, onStep: { line in
                     send(.step(task: task.id, index: index, line: line))
-                }
+                }, onCall: { line in
+                    send(.running(task: task.id, index: index, line: line))
+                })
                 send(.result(task: task.id, index: index, result: result))
                 if options.failFast && (result.status == .failed || result.status == .errored) { stopped = true }
             }

@@ -11,6 +11,8 @@ final class Worker {
     var scenarioIndex: Int?
     /// Timeline steps of the scenario running now.
     var steps: [String] = []
+    /// The last driving or asserting call the scenario made.
+    var running: String?
     var isAlive = true
     private(set) var timedOut = false
     private var stderrBuffer = ""
@@ -62,13 +64,18 @@ final class Worker {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffer[buffer.startIndex..<newline]
-                    buffer.removeSubrange(buffer.startIndex...newline)
+                // Lines are sliced off a moving start and the buffer is
+                // compacted once per chunk: removing each line from the
+                // front would copy the rest of the buffer per line.
+                var start = buffer.startIndex
+                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[start..<newline]
+                    start = buffer.index(after: newline)
                     if let message = WorkerMessage.parse(Substring(decoding: line, as: UTF8.self)) {
                         events.post(.init(worker: id, kind: .message(message)))
                     }
                 }
+                buffer.removeSubrange(buffer.startIndex..<start)
             }
             streams.leave()
         }.start()
@@ -116,6 +123,13 @@ final class Worker {
         if stderrBuffer.utf8.count > 4000 { stderrBuffer = String(stderrBuffer.suffix(4000)) }
     }
 
+    /// The Swift runtime's trap line (`Fatal error: … file.swift:52`), if
+    /// the worker wrote one.
+    var trapMessage: String? {
+        stderrBuffer.split(separator: "\n").last { $0.contains("Fatal error:") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
     /// The end of what the worker wrote to stderr — a trap's message,
     /// without the raw stack dump that follows it.
     var stderrTail: String {
@@ -141,7 +155,11 @@ final class EventQueue: @unchecked Sendable {
         let kind: Kind
     }
 
+    /// A queue read from `head`: taking the first element is O(1) (an
+    /// array's `removeFirst` moves every element behind it, which made a
+    /// long scenario's steps cost quadratic time when they queued up).
     private var events: [Event] = []
+    private var head = 0
     private let lock = NSLock()
     private let available = DispatchSemaphore(value: 0)
 
@@ -156,6 +174,13 @@ final class EventQueue: @unchecked Sendable {
         guard available.wait(timeout: .now() + timeout) == .success else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        return events.isEmpty ? nil : events.removeFirst()
+        guard head < events.count else { return nil }
+        let event = events[head]
+        head += 1
+        if head >= 4096 && head * 2 >= events.count {
+            events.removeFirst(head)
+            head = 0
+        }
+        return event
     }
 }

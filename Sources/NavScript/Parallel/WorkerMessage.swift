@@ -28,6 +28,8 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     case start(task: Int, index: Int)
     /// One timeline step of the running scenario.
     case step(task: Int, index: Int, line: String)
+    /// The call about to run (so a crash or hang can name it).
+    case running(task: Int, index: Int, line: String)
     case result(task: Int, index: Int, result: ScenarioResult)
     /// The file did not load: one errored result stands for it.
     case loadFailed(task: Int, result: ScenarioResult)
@@ -42,6 +44,8 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
             return #"{"start":{"index":\#(index),"task":\#(task)}}"# + "\n"
         case .step(let task, let index, let line):
             return #"{"step":{"index":\#(index),"line":"\#(Self.escape(line))","task":\#(task)}}"# + "\n"
+        case .running(let task, let index, let line):
+            return #"{"running":{"index":\#(index),"line":"\#(Self.escape(line))","task":\#(task)}}"# + "\n"
         case .done(let task):
             return #"{"done":{"task":\#(task)}}"# + "\n"
         default:

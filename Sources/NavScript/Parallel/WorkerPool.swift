@@ -27,6 +27,8 @@ public final class WorkerPool {
 
     /// What the pool tells its caller as tasks complete.
     public var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
+    /// Each scenario's result as soon as its worker reports it (or dies running it).
+    public var onScenarioFinished: (ScenarioResult) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
 
@@ -91,12 +93,16 @@ public final class WorkerPool {
                     worker.scenarioStarted = Date()
                     worker.scenarioIndex = scenario
                     worker.steps = []
+                    worker.running = nil
                 case .step(_, _, let line):
                     worker.steps.append(line)
+                case .running(_, _, let line):
+                    worker.running = line
                 case .result(_, let scenario, let result):
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil
                     progress[index].results[scenario] = result
+                    onScenarioFinished(result)
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                 case .done:
@@ -110,13 +116,16 @@ public final class WorkerPool {
                 guard let index = worker.taskIndex, !progress[index].isFinished else { continue }
                 // The worker died mid-task: the scenario it was running is
                 // the culprit; the rest of the file goes to a new worker.
-                let reason = worker.timedOut
+                var reason = worker.timedOut
                     ? "timeout: the scenario ran longer than \(Self.seconds(configuration.timeout)) (--timeout); its worker was killed"
                     : Self.describeExit(status: status, signaled: signaled)
+                if !worker.timedOut, let trap = worker.trapMessage { reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count) }
+                if let running = worker.running { reason += "; the last call was \(running)" }
                 let details = worker.stderrTail
                 if let scenario = worker.scenarioIndex {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                                           message: reason, details: details, timeline: worker.steps)
+                    if let crashed = progress[index].results[scenario] { onScenarioFinished(crashed) }
                     progress[index].resumeFrom = scenario + 1
                     if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
                         progress[index].isFinished = true

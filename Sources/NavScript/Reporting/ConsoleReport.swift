@@ -50,11 +50,28 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
         }
     }
 
-    /// Whether the CLI should colour its output: only on a terminal, never
-    /// when `NO_COLOR` is set to anything non-empty (https://no-color.org),
-    /// never for `TERM=dumb`.
-    public static func shouldUseColor(environment: [String: String], isTTY: Bool) -> Bool {
+    /// `--color`: whether to colour the report.
+    public enum ColorChoice: String, CaseIterable, Sendable {
+        /// On a terminal, unless the environment says otherwise.
+        case auto
+        case always
+        case never
+    }
+
+    /// Whether the CLI should colour its output. `always` and `never` win;
+    /// `auto` follows the environment's conventions: `NO_COLOR` (non-empty)
+    /// turns colour off (https://no-color.org), `FORCE_COLOR` (non-empty,
+    /// not `0`) or `CLICOLOR_FORCE` (not `0`) turns it on even in a pipe (CI
+    /// logs that render ANSI), `TERM=dumb` turns it off, else a terminal.
+    public static func shouldUseColor(_ choice: ColorChoice = .auto, environment: [String: String], isTTY: Bool) -> Bool {
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto: break
+        }
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if let force = environment["FORCE_COLOR"], !force.isEmpty, force != "0" { return true }
+        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
         if environment["TERM"] == "dumb" { return false }
         return isTTY
     }
@@ -138,8 +155,10 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
 
     /// After the run: pending scenarios, every failure and error with its
     /// context, then the seed (when the run was ordered by one) and the
-    /// summary line, which is always the last line.
-    public func finish(_ run: RunResult) {
+    /// summary line, which is always the last line. `interruptedBy` (e.g.
+    /// "interrupted (SIGTERM)") turns the summary yellow and says so — an
+    /// interrupted run is never green.
+    public func finish(_ run: RunResult, interruptedBy: String? = nil) {
         locked {
             closeProgress()
             var sections: [String] = []
@@ -169,7 +188,11 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             }
             if let seed = run.seed { closing += "seed: \(seed)\n" }
             let summary = run.summary + " in " + options.formatDuration(run.duration)
-            closing += paint(summary, run.isSuccess ? .boldGreen : .boldRed) + "\n"
+            if let interruptedBy {
+                closing += paint("\(interruptedBy): " + summary, .yellow) + "\n"
+            } else {
+                closing += paint(summary, run.isSuccess ? .boldGreen : .boldRed) + "\n"
+            }
             sections.append(closing)
 
             emit((wroteSomething ? "\n" : "") + sections.joined(separator: "\n"))

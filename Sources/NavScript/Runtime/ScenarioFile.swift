@@ -108,7 +108,7 @@ final class ScenarioFile {
     /// wrong: a failure, or an error that came before any failure (a budget
     /// or memory error always wins); everything else is listed after it.
     func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
-             onStep: ((String) -> Void)? = nil) -> ScenarioResult {
+             onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
                                     line: definition.line, tags: definition.tags, outcome: .passed)
@@ -119,6 +119,7 @@ final class ScenarioFile {
         }
         let world = ScenarioWorld(host: host, faults: faults)
         world.onStep = onStep
+        world.onCall = onCall
         world.strictSteps = options.strictSteps
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }

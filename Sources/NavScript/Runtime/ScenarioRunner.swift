@@ -46,7 +46,8 @@ public struct ScenarioRunner {
     }
 
     /// Runs the selected scenarios of one file, each against a fresh app.
-    public func runFile(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?, skipAll: Bool = false) -> FileResult {
+    public func runFile(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?, skipAll: Bool = false,
+                        onScenario: (ScenarioResult) -> Void = { _ in }) -> FileResult {
         let started = Date()
         let file: ScenarioFile
         let selected: [ScenarioDefinition]
@@ -67,6 +68,7 @@ public struct ScenarioRunner {
                 if options.failFast && (result.status == .failed || result.status == .errored) { stop = true }
             }
             results.append(result)
+            onScenario(result)
         }
         return FileResult(file: entry.path, scenarios: results, duration: Date().timeIntervalSince(started))
     }

@@ -16,6 +16,9 @@ final class ScenarioWorld {
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
     var onStep: ((String) -> Void)?
+    /// Sees every driving or asserting call before it runs (a worker
+    /// streams them, so a crash or a hang names the call it happened in).
+    var onCall: ((String) -> Void)?
     var output = ""
     /// Where the binding currently running was called from.
     var location: String?

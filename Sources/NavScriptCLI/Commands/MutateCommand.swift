@@ -8,13 +8,19 @@ struct MutateCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "mutate",
         abstract: "Run the suite once healthy and once per fault; print the kill matrix and mutation score.",
-        discussion: "Exit status: 0 every fault killed and the healthy run green, 1 otherwise, 2 usage error."
+        discussion: """
+            The suite must be green on the healthy app first: mutate refuses to score a failing suite (exit 2, \
+            naming the failing scenarios).
+
+            Exit status: 0 every fault killed, 1 a fault survived, 2 usage error or a suite that is not green, \
+            130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
+            """
     )
 
     @OptionGroup var suite: SuiteOptions
 
     @Option(help: "Fault runs executed at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(name: .customLong("only"), parsing: .singleValue, help: "Test only these faults (repeatable).")
     var only: [String] = []
@@ -38,7 +44,7 @@ struct MutateCommand: HostedCommand {
     var inProcess = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
@@ -60,19 +66,26 @@ struct MutateCommand: HostedCommand {
         let entries = try suite.discover()
         let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
-        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout, inProcess: inProcess)
         let stop = StopSignal()
-        stop.catchInterrupt()
+        stop.catchSignals()
         let started = Date()
-        let results = try execution.execute(plan.tasks, host: host,
-                                            entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
+        let byPath = Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) })
+        // The healthy run first: a suite that fails without any fault cannot score faults.
+        let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath,
                                             stop: stop) { _ in }
-        if stop.wasInterrupted { throw ExitCode(130) }
-        let report = plan.report(results: results, started: started)
-        if !report.healthy.isSuccess {
-            writeStandardError("navscript mutate: the suite is not green on the healthy app (\(report.healthy.summary)); "
-                + "fix it first — run `navscript run` to see the failures\n")
+        if let status = stop.exitStatus { throw ExitCode(status) }
+        let failing = healthy.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
+        guard failing.isEmpty else {
+            writeStandardError("navscript mutate: the suite is not green on the healthy app, so no fault can be scored; "
+                + "fix these first (navscript run shows why):\n"
+                + failing.map { "  \($0.file):\($0.line)  \($0.name)\n" }.joined())
+            throw ExitCode(2)
         }
+        let faulty = try execution.execute(Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath,
+                                           stop: stop) { _ in }
+        if let status = stop.exitStatus { throw ExitCode(status) }
+        let report = plan.report(results: healthy + faulty, started: started)
         print(markdown ? report.markdown() : report.text(verbose: verbose), terminator: "")
         if verbose {
             let idle = report.scenariosKillingNothing

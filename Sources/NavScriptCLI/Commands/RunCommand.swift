@@ -8,7 +8,11 @@ struct RunCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run scenarios and report to the terminal and as JUnit XML.",
-        discussion: "Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage error or a file that did not load."
+        discussion: """
+            Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage error, a file that did not load, \
+            or a --filter/--tags selection that matches no scenario; 130, 143 or 129 when SIGINT, SIGTERM or \
+            SIGHUP stopped the run (the report covers what finished, the rest is marked skipped).
+            """
     )
 
     @OptionGroup var suite: SuiteOptions
@@ -18,6 +22,10 @@ struct RunCommand: HostedCommand {
 
     @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
     var junitStrict = false
+
+    @Option(help: ArgumentHelp("When to colour the report: auto (a terminal, honouring NO_COLOR, FORCE_COLOR and "
+        + "CLICOLOR_FORCE), always or never.", valueName: "when"))
+    var color: ConsoleReport.ColorChoice = .auto
 
     @Flag(help: "Also show what passing scenarios printed.")
     var showOutput = false
@@ -32,7 +40,7 @@ struct RunCommand: HostedCommand {
     var seed: UInt64?
 
     @Option(help: "Worker processes running scenario files in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(help: "Seconds one scenario may run before its worker is killed and it is reported as an error.")
     var timeout: Double = 60
@@ -44,7 +52,7 @@ struct RunCommand: HostedCommand {
     var inProcess = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard '\(shard)' is not of the form i/n with 1 <= i <= n (e.g. --shard 2/4)")
@@ -57,6 +65,7 @@ struct RunCommand: HostedCommand {
         let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
+        try suite.requireSelection(entries, runner: runner)
         if let shard = shard.flatMap(Shard.init) {
             let counts = try Self.scenarioCounts(entries, runner: runner)
             entries = shard.select(entries, path: \.path, scenarios: { counts[$0.path] ?? 1 })
@@ -66,25 +75,24 @@ struct RunCommand: HostedCommand {
             WorkerTask(id: index, path: entry.path, suiteRoot: entry.suiteRoot.relativePath, faults: options.faults)
         }
 
-        let color = ConsoleReport.shouldUseColor(environment: ProcessInfo.processInfo.environment,
+        let color = ConsoleReport.shouldUseColor(self.color, environment: ProcessInfo.processInfo.environment,
                                                  isTTY: isatty(STDOUT_FILENO) == 1)
         let checked = Invariant.allCases.map(\.rawValue).filter { !options.allow.contains($0) }
         let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked),
                                     write: writeStandardOutput)
         let stop = StopSignal()
-        stop.catchInterrupt()
+        stop.catchSignals()
         let started = Date()
-        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout, inProcess: inProcess)
+        // Files are announced in run order first, so marks stream per
+        // scenario and still print file by file whatever finishes first.
+        for entry in ordered { console.fileStarted(entry.path) }
         let files = try execution.execute(tasks, host: host,
                                           entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
-                                          stop: stop) { file in
-            console.fileStarted(file.file)
-            file.scenarios.forEach(console.scenarioFinished)
-            console.fileFinished(file)
-        }
+                                          stop: stop, onScenario: console.scenarioFinished, onFile: console.fileFinished)
         let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
                                seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
-        console.finish(result)
+        console.finish(result, interruptedBy: stop.interruptingSignal == nil ? nil : stop.reason)
         if let junit {
             do {
                 try JUnitReport(.init(includeFileAttributes: !junitStrict, invariants: checked))
@@ -94,9 +102,9 @@ struct RunCommand: HostedCommand {
                 throw ExitCode(2)
             }
         }
-        if stop.wasInterrupted {
-            writeStandardError("navscript: interrupted; the report covers what finished, the rest is marked skipped\n")
-            throw ExitCode(130)
+        if let status = stop.exitStatus {
+            writeStandardError("navscript: \(stop.reason); the report covers what finished, the rest is marked skipped\n")
+            throw ExitCode(status)
         }
         throw ExitCode(Self.exitStatus(result))
     }
@@ -120,3 +128,5 @@ struct RunCommand: HostedCommand {
         return result.isSuccess ? 0 : 1
     }
 }
+
+extension ConsoleReport.ColorChoice: ExpressibleByArgument {}

@@ -36,8 +36,11 @@ struct SuiteExecution {
 
     /// Runs `tasks` and returns one FileResult per task, in task order.
     /// `onFile` sees them in task order too, as soon as all earlier ones are done.
+    /// `onScenario` sees each scenario's result as soon as it is known, in
+    /// any order across files.
     func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: ScenarioDiscovery.Entry],
-                 stop: StopSignal, onFile: @escaping (FileResult) -> Void) throws -> [FileResult] {
+                 stop: StopSignal, onScenario: @escaping (ScenarioResult) -> Void = { _ in },
+                 onFile: @escaping (FileResult) -> Void) throws -> [FileResult] {
         if inProcess {
             var results: [FileResult] = []
             let filter = try ScenarioRunner.compileFilter(options.filter)
@@ -47,11 +50,7 @@ struct SuiteExecution {
                 let runner = ScenarioRunner(host: host, options: taskOptions)
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult
-                if stop.isSet {
-                    result = runner.runFile(entry, filter: filter, skipAll: true)
-                } else {
-                    result = runner.runFile(entry, filter: filter)
-                }
+                result = runner.runFile(entry, filter: filter, skipAll: stop.isSet, onScenario: onScenario)
                 if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
                     stop.set("--fail-fast stopped the run")
                 }
@@ -78,6 +77,7 @@ struct SuiteExecution {
                 nextToReport += 1
             }
         }
+        pool.onScenarioFinished = onScenario
         pool.shouldStop = { stop.isSet }
         let results = pool.run(tasks, stopReason: { stop.reason })
         return expandNotRun(results, host: host, entries: entries, reason: stop.reason)
@@ -99,29 +99,40 @@ struct SuiteExecution {
     }
 }
 
-/// Set by SIGINT or fail-fast; read by the pool between events.
+/// Set by SIGINT, SIGTERM, SIGHUP or fail-fast; read by the pool between events.
 final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var reasonText: String?
-    private var source: DispatchSourceSignal?
+    private var signalNumber: Int32?
+    private var sources: [DispatchSourceSignal] = []
 
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return reasonText != nil }
     var reason: String { lock.lock(); defer { lock.unlock() }; return reasonText ?? "interrupted" }
-    var wasInterrupted: Bool { reason == "interrupted (SIGINT)" }
+    /// The signal that stopped the run, if one did.
+    var interruptingSignal: Int32? { lock.lock(); defer { lock.unlock() }; return signalNumber }
+    /// The conventional exit status of a run a signal stopped: 128 + its
+    /// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+    var exitStatus: Int32? { interruptingSignal.map { 128 + $0 } }
 
-    func set(_ reason: String) {
+    func set(_ reason: String, signal: Int32? = nil) {
         lock.lock()
-        if reasonText == nil { reasonText = reason }
+        if reasonText == nil {
+            reasonText = reason
+            signalNumber = signal
+        }
         lock.unlock()
     }
 
-    /// Turns Ctrl-C into a stop request instead of killing the process, so
-    /// the report is still written.
-    func catchInterrupt() {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in self?.set("interrupted (SIGINT)") }
-        source.resume()
-        self.source = source
+    /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP into
+    /// a stop request instead of killing the process, so the report for
+    /// what finished is still written.
+    func catchSignals() {
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.set("interrupted (\(name))", signal: number) }
+            source.resume()
+            sources.append(source)
+        }
     }
 }

@@ -81,6 +81,21 @@ struct SuiteOptions: ParsableArguments {
         }
     }
 
+    /// A `--filter`, `--tags` or `--exclude-tags` that selects nothing is a
+    /// usage error: a typo in a CI job must not pass as an empty green run.
+    func requireSelection(_ entries: [ScenarioDiscovery.Entry], runner: ScenarioRunner) throws {
+        guard filter != nil || !tags.isEmpty || !excludeTags.isEmpty else { return }
+        let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
+        do { listing = try runner.list(entries) } catch { throw ValidationError("\(error)") }
+        guard listing.allSatisfy({ $0.scenarios.isEmpty && $0.loadError == nil }) else { return }
+        var given: [String] = []
+        if let filter { given.append("--filter '\(filter)'") }
+        if !tags.isEmpty { given.append("--tags \(Self.split(tags).joined(separator: ","))") }
+        if !excludeTags.isEmpty { given.append("--exclude-tags \(Self.split(excludeTags).joined(separator: ","))") }
+        throw ValidationError("\(given.joined(separator: " with ")) selects no scenario in \(entries.count) file"
+            + (entries.count == 1 ? "" : "s") + "; `navscript list` shows every scenario's full name and tags")
+    }
+
     /// Discovered scenario files; none at all is a usage error.
     func discover() throws -> [ScenarioDiscovery.Entry] {
         let entries: [ScenarioDiscovery.Entry]
