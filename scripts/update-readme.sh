@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product navscript >/dev/null
 .build/release/navscript types -o types/navscript.lua
+.build/release/navscript types --format luacheck -o .luacheckrc
 reference=$(.build/release/navscript types --format markdown)
 matrix=$(.build/release/navscript mutate --markdown scenarios/ || true)
 python3 - "$reference" "$matrix" <<'PY'

@@ -150,8 +150,8 @@
 ---@field webpage_url? string
 ---@field [string] string|integer
 
----What `deep_link` accepts.
----@alias navscript.LinkInput string|navscript.PushPayload|navscript.Activity
+---What `deep_link` accepts: a URL, a push payload or a user activity.
+---@alias navscript.LinkInput string|navscript.PushPayload|navscript.Activity|table<string, string|integer>
 
 ---What became of a delivered link (the value `deep_link` returns).
 ---@class navscript.LinkOutcome

@@ -31,3 +31,45 @@ struct GeneratedDocsTests {
                 "README's reference table is stale: run scripts/update-readme.sh")
     }
 }
+
+/// The shipped scenarios lint clean with the generated `.luacheckrc`.
+@Suite("Lint")
+struct LintTests {
+    static let root = GeneratedDocsTests.root
+
+    @Test(".luacheckrc is what `navscript types --format luacheck` writes")
+    func config() throws {
+        let output = try CLI.run(["types", "--format", "luacheck"], in: Self.root)
+        let committed = try String(contentsOf: Self.root.appendingPathComponent(".luacheckrc"), encoding: .utf8)
+        #expect(committed == output.stdout, ".luacheckrc is stale: run `swift run navscript types --format luacheck -o .luacheckrc`")
+    }
+
+    @Test("luacheck finds nothing in the shipped suite, and does flag a misspelt verb")
+    func shippedSuiteIsClean() throws {
+        guard let luacheck = ["/usr/bin/luacheck", "/usr/local/bin/luacheck"].first(where: FileManager.default.isExecutableFile)
+        else {
+            Issue.record("luacheck is not installed (scripts/bootstrap.sh installs lua-check); cannot lint the suite")
+            return
+        }
+        func lint(_ paths: [String], in folder: URL) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: luacheck)
+            process.arguments = ["--no-color", "--formatter", "plain"] + paths
+            process.currentDirectoryURL = folder
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let (status, text) = try lint(["scenarios"], in: Self.root)
+        #expect(status == 0, "luacheck scenarios/:\n\(text)")
+
+        let fixture = try Fixture([".luacheckrc": try String(contentsOf: Self.root.appendingPathComponent(".luacheckrc"), encoding: .utf8),
+                                   "suite/typo.lua": "scenario(\"x\", function() tapp(\"cart\") end)\n"])
+        let (typoStatus, typo) = try lint(["suite"], in: fixture.root)
+        #expect(typoStatus != 0 && typo.contains("tapp"), "\(typo)")
+    }
+}

@@ -157,8 +157,10 @@ public struct LuaDefinitions {
                 .init("activity_type", "string", optional: false), .init("identifier", "string"),
                 .init("webpage_url", "string"), .init("[string]", "string|integer", optional: false),
             ]),
-            ScriptType("navscript.LinkInput", "What `deep_link` accepts.",
-                       .union(["string", "navscript.PushPayload", "navscript.Activity"])),
+            // The plain table member keeps any payload or activity a door
+            // accepts valid, whatever keys it carries.
+            ScriptType("navscript.LinkInput", "What `deep_link` accepts: a URL, a push payload or a user activity.",
+                       .union(["string", "navscript.PushPayload", "navscript.Activity", "table<string, string|integer>"])),
             .fields("navscript.LinkOutcome", "What became of a delivered link (the value `deep_link` returns).", [
                 .init("status", "navscript.LinkStatus", optional: false),
                 .init("destination", "navscript.ScreenId", "the destination id (no parameters)"),

@@ -19,12 +19,13 @@ struct TypesCommand: HostedCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case luals
         case markdown
+        case luacheck
     }
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
-    @Option(help: "luals (definition file) or markdown (reference table).")
+    @Option(help: "luals (definition file), markdown (reference table) or luacheck (a .luacheckrc).")
     var format: Format = .luals
 
     func run(in context: CommandContext) throws {
@@ -34,7 +35,12 @@ struct TypesCommand: HostedCommand {
             writeStandardError("navscript types: \(host.name) declares functions the language already has (ignored): "
                 + library.conflicts.joined(separator: ", ") + "\n")
         }
-        let text = format == .luals ? LuaDefinitions(host: host).render() : LanguageReference(host: host).markdown()
+        let text: String
+        switch format {
+        case .luals: text = LuaDefinitions(host: host).render()
+        case .markdown: text = LanguageReference(host: host).markdown()
+        case .luacheck: text = LanguageReference(host: host).luacheckConfig(hostName: host.name)
+        }
         guard let output else { return writeStandardOutput(text) }
         do {
             let url = URL(fileURLWithPath: output)
