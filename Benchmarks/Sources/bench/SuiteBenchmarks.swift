@@ -123,6 +123,24 @@ enum SuiteBenchmarks {
 /// Writes a suite of `files` × `perFile` scenarios mixing deep links, taps,
 /// gates, modals, rejections and expectations (every one passes).
 enum SuiteGenerator {
+    /// One file holding one scenario of `steps` steps (tap and back, alternately).
+    static func writeLong(steps: Int, into root: URL) throws -> URL {
+        let folder = root.appendingPathComponent("long")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("long.lua")
+        let text = """
+            scenario("\(steps) steps", function()
+              for _ = 1, \(steps / 2) do
+                tap("product", "p1")
+                back()
+              end
+            end)
+
+            """
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
     static func scenario(_ n: Int) -> String {
         switch n % 6 {
         case 0:

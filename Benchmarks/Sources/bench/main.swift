@@ -16,7 +16,7 @@ import ShopHost
 struct Arguments {
     var navscript: String?
     var repo: String
-    var only: Set<String> = ["core", "scenario", "suite", "generated"]
+    var only: Set<String> = ["core", "scenario", "suite", "generated", "long"]
     var repetitions = 11
     var sizes = [1_000, 5_000, 10_000]
     /// Count instructions per operation with callgrind (when valgrind is installed).
@@ -151,7 +151,7 @@ do {
     } else if arguments.callgrind {
         progress("valgrind is not installed: no instruction counts (apt-get install valgrind)")
     }
-    if arguments.only.contains("suite") || arguments.only.contains("generated") {
+    if arguments.only.contains("suite") || arguments.only.contains("generated") || arguments.only.contains("long") {
         guard let navscript = arguments.navscript else { fail("--navscript PATH is needed for the CLI benchmarks") }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if arguments.only.contains("suite") {
@@ -187,6 +187,20 @@ do {
                     throw ScenarioBenchmarks.Failure(description: "the worker did not pass all \(size) generated scenarios")
                 }
                 cliRows.append(("6", w, "the worker of a `--jobs 1` run, fed the \(size / 100) files on stdin"))
+            }
+        }
+        if arguments.only.contains("long") {
+            // One scenario of 20,000 steps: streaming its timeline from a
+            // worker must cost O(1) per step, so the two rows stay close.
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-bench-long-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let file = try SuiteGenerator.writeLong(steps: 20_000, into: root)
+            for (label, extra) in [("--jobs 1 (a worker)", ["--jobs", "1"]), ("--in-process", ["--in-process"])] {
+                progress("(7) one scenario of 20,000 steps, \(label)")
+                let m = try SuiteBenchmarks.measure("20,000-step scenario, \(label)", navscript: navscript,
+                                                    arguments: [file.path, "--instruction-budget", "1000000000"] + extra,
+                                                    in: root.path, repetitions: max(1, min(arguments.repetitions, 3)))
+                cliRows.append(("7", m, "tap/back × 10,000 in one scenario"))
             }
         }
     }

@@ -51,7 +51,10 @@ public struct ScenarioWorker {
                 }, onCall: { line in
                     send(.running(task: task.id, index: index, line: line))
                 })
-                send(.result(task: task.id, index: index, result: result))
+                // The timeline went out step by step already; the parent puts it back.
+                var streamed = result
+                streamed.timeline = []
+                send(.result(task: task.id, index: index, result: streamed))
                 if options.failFast && (result.status == .failed || result.status == .errored) { stopped = true }
             }
         } catch {

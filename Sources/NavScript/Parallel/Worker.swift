@@ -58,24 +58,24 @@ final class Worker {
         }.start()
         streams.enter()
         Thread {
-            var buffer = Data()
+            // Only the bytes of each new chunk are searched for line ends: a
+            // long line spread over many chunks is never rescanned.
+            var pending: [UInt8] = []
             let handle = stdout.fileHandleForReading
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                buffer.append(chunk)
-                // Lines are sliced off a moving start and the buffer is
-                // compacted once per chunk: removing each line from the
-                // front would copy the rest of the buffer per line.
-                var start = buffer.startIndex
-                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffer[start..<newline]
-                    start = buffer.index(after: newline)
-                    if let message = WorkerMessage.parse(Substring(decoding: line, as: UTF8.self)) {
+                let bytes = [UInt8](chunk)
+                var lineStart = 0
+                for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+                    pending.append(contentsOf: bytes[lineStart..<index])
+                    if let message = WorkerMessage.parse(Substring(decoding: pending, as: UTF8.self)) {
                         events.post(.init(worker: id, kind: .message(message)))
                     }
+                    pending.removeAll(keepingCapacity: true)
+                    lineStart = index + 1
                 }
-                buffer.removeSubrange(buffer.startIndex..<start)
+                pending.append(contentsOf: bytes[lineStart...])
             }
             streams.leave()
         }.start()

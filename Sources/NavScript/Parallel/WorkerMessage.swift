@@ -80,7 +80,97 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
         return out
     }
 
+    /// Reads one line. The per-step lines (written by hand above) are read
+    /// by hand too — a JSONDecoder per step made a long scenario's stream
+    /// cost more than running it; anything else goes through the decoder.
     public static func parse(_ line: Substring) -> WorkerMessage? {
-        try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
+        if let fast = parseHandWritten(line.utf8) { return fast }
+        return try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
+    }
+
+    /// `{"step":{"index":N,"line":"…","task":N}}`, `running` alike,
+    /// `{"start":{"index":N,"task":N}}`, `{"done":{"task":N}}`; nil for
+    /// anything else (which the decoder then reads).
+    static func parseHandWritten(_ bytes: Substring.UTF8View) -> WorkerMessage? {
+        var scanner = LineScanner(bytes: Array(bytes))
+        guard scanner.take("{\"") else { return nil }
+        if scanner.take("step\":{\"index\":") || scanner.take("running\":{\"index\":") {
+            let isStep = scanner.bytes[2] == UInt8(ascii: "s")
+            guard let index = scanner.integer(), scanner.take(",\"line\":"), let text = scanner.string(),
+                  scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return isStep ? .step(task: task, index: index, line: text) : .running(task: task, index: index, line: text)
+        }
+        if scanner.take("start\":{\"index\":") {
+            guard let index = scanner.integer(), scanner.take(",\"task\":"), let task = scanner.integer(),
+                  scanner.take("}}"), scanner.atEnd else { return nil }
+            return .start(task: task, index: index)
+        }
+        if scanner.take("done\":{\"task\":") {
+            guard let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return .done(task: task)
+        }
+        return nil
+    }
+}
+
+/// A cursor over one protocol line, for the hand-written messages.
+private struct LineScanner {
+    let bytes: [UInt8]
+    var position = 0
+
+    var atEnd: Bool { position == bytes.count }
+
+    mutating func take(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        let matches = literal.withUTF8Buffer { buffer in
+            buffer.indices.allSatisfy { bytes[position + $0] == buffer[$0] }
+        }
+        if matches { position += count }
+        return matches
+    }
+
+    mutating func integer() -> Int? {
+        var value = 0
+        let start = position
+        while position < bytes.count, bytes[position] >= 48, bytes[position] <= 57 {
+            value = value &* 10 &+ Int(bytes[position] - 48)
+            position += 1
+        }
+        return position > start ? value : nil
+    }
+
+    /// A JSON string with the escapes ``WorkerMessage/escape(_:)`` writes.
+    mutating func string() -> String? {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        position += 1
+        var out: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { return nil }
+                let escaped = bytes[position]
+                position += 1
+                switch escaped {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "u"):
+                    guard position + 4 <= bytes.count,
+                          let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
+                          let scalar = Unicode.Scalar(code) else { return nil }
+                    position += 4
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: out.append(escaped)
+                }
+            default:
+                out.append(byte)
+            }
+        }
+        return nil
     }
 }

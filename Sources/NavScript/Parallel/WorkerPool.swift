@@ -98,9 +98,10 @@ public final class WorkerPool {
                     worker.steps.append(line)
                 case .running(_, _, let line):
                     worker.running = line
-                case .result(_, let scenario, let result):
+                case .result(_, let scenario, var result):
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil
+                    if result.timeline.isEmpty { result.timeline = worker.steps }
                     progress[index].results[scenario] = result
                     onScenarioFinished(result)
                 case .loadFailed(_, let result):

@@ -48,6 +48,10 @@ public final class LifecycleTracker {
 
     private var records: [Record] = []
     private var recordByObject: [ObjectIdentifier: Int] = [:]
+    /// The records anchored to each record, so a departure reaches its
+    /// dependents without scanning every record (a long scenario builds
+    /// tens of thousands).
+    private var dependents: [Int: [Int]] = [:]
     private let log: EventLog
 
     public init(log: EventLog) { self.log = log }
@@ -58,15 +62,17 @@ public final class LifecycleTracker {
     public func track(_ object: some LifecycleTracked, label: String, kind: Kind, anchoredTo anchor: AnyObject? = nil) {
         // Tracking twice must not orphan the first token (its deinit would
         // report a live object as deallocated): relabel the record instead.
+        let anchorID = anchor.flatMap { recordByObject[ObjectIdentifier($0)] }
         if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated {
+            if let old = records[existing].anchor { dependents[old]?.removeAll { $0 == existing } }
             records[existing] = Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object),
-                                       leftAtStep: records[existing].leftAtStep,
-                                       anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] })
+                                       leftAtStep: records[existing].leftAtStep, anchor: anchorID)
+            if let anchorID { dependents[anchorID, default: []].append(existing) }
             return
         }
         let id = records.count
-        records.append(Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object),
-                              anchor: anchor.flatMap { recordByObject[ObjectIdentifier($0)] }))
+        records.append(Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object), anchor: anchorID))
+        if let anchorID { dependents[anchorID, default: []].append(id) }
         recordByObject[ObjectIdentifier(object)] = id
         object.lifecycleToken = LifecycleToken(tracker: self, record: id)
     }
@@ -82,7 +88,7 @@ public final class LifecycleTracker {
         guard records[id].leftAtStep == nil else { return }
         records[id].leftAtStep = log.step
         if !records[id].deallocated { log.record(.release(records[id].label)) }
-        for dependent in records.indices where records[dependent].anchor == id {
+        for dependent in dependents[id] ?? [] where records[dependent].anchor == id {
             markLeft(dependent)
         }
     }
