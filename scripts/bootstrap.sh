@@ -24,3 +24,14 @@ if ((${#missing[@]})); then
 fi
 
 command -v swift >/dev/null 2>&1 || { echo "bootstrap: swift is not on PATH (Swift 6.0 or newer is required)" >&2; exit 2; }
+
+# The JUnit consumer checks run Python's junitparser, junit2html and
+# Codecov's test-results-parser on a report; without them those tests are
+# skipped (with a note), so a missing PyPI is not fatal.
+if command -v python3 >/dev/null 2>&1 \
+    && ! python3 -c "import junitparser, junit2htmlreport, test_results_parser" >/dev/null 2>&1; then
+    echo "bootstrap: installing junitparser, junit2html, test-results-parser (pip)" >&2
+    python3 -m pip install -q junitparser junit2html test-results-parser >/dev/null 2>&1 \
+        || python3 -m pip install -q --break-system-packages junitparser junit2html test-results-parser >/dev/null 2>&1 \
+        || echo "bootstrap: could not install the JUnit consumers; their checks will be skipped" >&2
+fi

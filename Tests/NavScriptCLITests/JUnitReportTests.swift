@@ -114,7 +114,9 @@ struct JUnitReportTests {
         XMLLint.expectValid(file)
         let junit = try JUnit(try Data(contentsOf: file))
         #expect(junit.cases.count == 5, "\(junit.raw)")
-        #expect(junit.root.int("failures") == 2 && junit.root.int("errors") == 1 && junit.root.int("skipped") == 1)
+        #expect(junit.root.int("failures") == 2 && junit.root.int("errors") == 1)
+        // Jenkins xunit's schema forbids a skipped total on <testsuites>; each <testsuite> has it.
+        #expect(junit.root.int("skipped") == (strict ? nil : 1))
         #expect(!junit.raw.contains("\u{1B}"), "no escape character survives")
         #expect(!junit.raw.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" },
                 "no control character survives")

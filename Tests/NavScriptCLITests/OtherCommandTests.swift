@@ -82,3 +82,24 @@ struct OtherCommandTests {
         #expect(badOption.stderr.contains("--no-such-option"), "\(badOption)")
     }
 }
+
+/// merge-junit keeps the shards' layout and warns about cases run twice.
+@Suite("merge-junit")
+struct MergeJUnitTests {
+    @Test func aMergedReportReadsLikeItsPartsAndDuplicatesAreFlagged() throws {
+        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"#,
+                                   "b/two.lua": #"scenario("two", function() end)"#])
+        _ = try fixture.run(["run", "a", "--junit", "a.xml"])
+        _ = try fixture.run(["run", "b", "--junit", "b.xml"])
+        let merged = try fixture.run(["merge-junit", "a.xml", "b.xml", "-o", "all.xml"])
+        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
+        let text = try fixture.read("all.xml")
+        #expect(text.contains("\n  <testsuite name=\"a/one.lua\" tests=\"1\""), "one line per suite header, as written\n\(text)")
+        #expect(text.contains("\n    <testcase name=\"two\""), "\(text)")
+        #expect(text.contains(#"<testsuites name="navscript" tests="2" failures="0" errors="0" skipped="0""#))
+
+        let twice = try fixture.run(["merge-junit", "a.xml", "a.xml", "b.xml", "-o", "twice.xml"])
+        #expect(twice.status == 0, "\(twice)")
+        #expect(twice.stderr.contains("warning: a/one.lua › a.one › one appears more than once"), "\(twice)")
+    }
+}

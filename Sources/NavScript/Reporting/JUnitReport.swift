@@ -21,27 +21,34 @@ import Foundation
 /// formatted without the locale.
 ///
 /// ```swift
-/// try JUnitReport(.init(includeFileAttributes: false)).write(run, to: url)
+/// try JUnitReport(.init(strict: true)).write(run, to: url)
 /// ```
 public struct JUnitReport: Sendable {
     /// What to put in the report beyond the fixed structure.
     public struct Options: Hashable, Sendable {
-        /// Emit `file` and `line` on each `<testcase>`, which GitLab and
-        /// GitHub reporters use to annotate the scenario line. Strict
-        /// validators (Jenkins' xunit plugin) reject these attributes, hence
-        /// the switch.
-        public var includeFileAttributes: Bool
+        /// Validate against Jenkins' xunit plugin schema (`junit-10.xsd`),
+        /// which rejects what other consumers read: `file` and `line` on
+        /// `<testcase>` (mikepenz's reporter and GitLab use them), a
+        /// `skipped` total on `<testsuites>`, `<properties>` in a test case.
+        public var strict: Bool
         /// The `hostname` of every `<testsuite>`; nil asks the system. Set it
         /// in tests for reproducible output.
         public var hostname: String?
         /// The invariants checked after every scenario, written as the
         /// `navscript.invariants` property of every `<testsuite>`.
         public var invariants: [String]
+        /// The command line that replays one scenario, without its
+        /// `--filter` (e.g. `["navscript", "run", "--fault", "x"]`); when
+        /// set, every `<testcase>` gets `navscript.replay` and, on a
+        /// shuffled run, `navscript.seed` properties.
+        public var replayCommand: [String]?
 
-        public init(includeFileAttributes: Bool = true, hostname: String? = nil, invariants: [String] = []) {
-            self.includeFileAttributes = includeFileAttributes
+        public init(strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
+                    replayCommand: [String]? = nil) {
+            self.strict = strict
             self.hostname = hostname
             self.invariants = invariants
+            self.replayCommand = replayCommand
         }
     }
 
@@ -66,8 +73,9 @@ public struct JUnitReport: Sendable {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += "<testsuites"
         xml += attribute("name", "navscript")
-        xml += counts(tests: run.scenarios.count, failures: run.count(.failed),
-                      errors: run.count(.errored), skipped: run.count(.skipped))
+        xml += attribute("tests", String(run.scenarios.count)) + attribute("failures", String(run.count(.failed)))
+            + attribute("errors", String(run.count(.errored)))
+        if !options.strict { xml += attribute("skipped", String(run.count(.skipped))) }
         xml += attribute("time", ReportText.seconds(run.duration))
         guard !run.files.isEmpty else { return xml + "/>\n" }
         xml += ">\n"
@@ -91,7 +99,7 @@ public struct JUnitReport: Sendable {
             }
             var usedNames: Set<String> = []
             for scenario in file.scenarios {
-                xml += testcase(scenario, name: uniqueName(scenario.name, in: &usedNames))
+                xml += testcase(scenario, name: uniqueName(scenario.name, in: &usedNames), seed: run.seed)
             }
             xml += "  </testsuite>\n"
         }
@@ -122,17 +130,26 @@ public struct JUnitReport: Sendable {
 
     // MARK: Test cases
 
-    private func testcase(_ scenario: ScenarioResult, name: String) -> String {
+    private func testcase(_ scenario: ScenarioResult, name: String, seed: UInt64?) -> String {
         var xml = "    <testcase"
         xml += attribute("name", name)
         xml += attribute("classname", Self.classname(file: scenario.file, groups: scenario.groups))
         xml += attribute("time", ReportText.seconds(scenario.duration))
-        if options.includeFileAttributes {
+        if !options.strict {
             if !scenario.file.isEmpty { xml += attribute("file", scenario.file) }
             if scenario.line > 0 { xml += attribute("line", String(scenario.line)) }
         }
 
         var body = ""
+        if let command = options.replayCommand, !options.strict {
+            var properties = ["navscript.replay": Self.replay(scenario, command: command, seed: seed)]
+            if let seed { properties["navscript.seed"] = String(seed) }
+            body += "      <properties>\n"
+            for (name, value) in properties.sorted(by: { $0.key < $1.key }) {
+                body += "        <property" + attribute("name", name) + attribute("value", value) + "/>\n"
+            }
+            body += "      </properties>\n"
+        }
         switch scenario.status {
         case .passed:
             break
@@ -141,8 +158,10 @@ public struct JUnitReport: Sendable {
         case .errored:
             body += problem("error", scenario, defaultType: "error")
         case .skipped:
+            // Never self-closing: released Codecov parsers read `<skipped/>`
+            // as a pass, and GitLab shows only the element's text.
             let reason = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: "skipped"))
-            body += "      <skipped" + attribute("message", reason) + "/>\n"
+            body += "      <skipped" + attribute("message", reason) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
         }
         let systemOut = Self.systemOut(scenario)
         if !systemOut.isEmpty {
@@ -153,13 +172,62 @@ public struct JUnitReport: Sendable {
         return xml + ">\n" + body + "    </testcase>\n"
     }
 
+    /// The shell command that runs this one scenario again: its file and an
+    /// anchored `--filter` on its full name (and the seed of a shuffled run).
+    static func replay(_ scenario: ScenarioResult, command: [String], seed: UInt64?) -> String {
+        let pattern = "^" + escapeRegex(scenario.name) + "$"
+        var words = command + [scenario.file, "--filter", pattern]
+        if let seed { words += ["--shuffle", "--seed", String(seed)] }
+        return words.map(shellQuote).joined(separator: " ")
+    }
+
+    static func escapeRegex(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A word as a POSIX shell reads it back unchanged.
+    static func shellQuote(_ word: String) -> String {
+        let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=,@".contains($0) }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// A `<failure>`/`<error>`: the `message` attribute, and a body that
+    /// starts with the same message — GitLab shows only the body — then the
+    /// explanation (expected vs actual, traceback).
     private func problem(_ element: String, _ scenario: ScenarioResult, defaultType: String) -> String {
         let message = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: defaultType))
-        let text = nonEmpty(scenario.details, else: scenario.message)
+        var text = scenario.details.isEmpty || scenario.details == message ? message : message + "\n" + scenario.details
+        if let frame = Self.frame(scenario) { text += "\n" + frame }
         return "      <\(element)"
             + attribute("message", message)
             + attribute("type", nonEmpty(scenario.kind, else: defaultType))
             + ">" + ReportText.xmlText(text) + "</\(element)>\n"
+    }
+
+    /// A Java-style stack line naming the scenario's file and failing line
+    /// (`at scenarios.gate.cart.scenario(cart.lua:12)`): the only place
+    /// GitHub's dorny test-reporter reads a location from, mapping the
+    /// package onto the repository's folders.
+    static func frame(_ scenario: ScenarioResult) -> String? {
+        guard scenario.file.hasSuffix(".lua"), !scenario.file.hasPrefix("/") else { return nil }
+        var line = scenario.line
+        // The failing line, when the message starts with this file's `path:line:`.
+        if scenario.message.hasPrefix(scenario.file + ":"),
+           let number = Int(scenario.message.dropFirst(scenario.file.count + 1).prefix { $0.isNumber }) {
+            line = number
+        }
+        guard line > 0 else { return nil }
+        let parts = scenario.file.split(separator: "/").map(String.init)
+        let base = parts.last ?? scenario.file
+        let stem = String(base.dropLast(4))
+        let package = parts.dropLast().joined(separator: ".")
+        guard !stem.contains("."), !package.contains(" "), !stem.contains(" ") else { return nil }
+        return "    at \(package.isEmpty ? "" : package + ".")\(stem).scenario(\(base):\(line))"
     }
 
     /// The step timeline, then what the scenario printed; empty when both are.

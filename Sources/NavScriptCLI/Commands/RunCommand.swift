@@ -95,7 +95,8 @@ struct RunCommand: HostedCommand {
         console.finish(result, interruptedBy: stop.interruptingSignal == nil ? nil : stop.reason)
         if let junit {
             do {
-                try JUnitReport(.init(includeFileAttributes: !junitStrict, invariants: checked))
+                try JUnitReport(.init(strict: junitStrict, invariants: checked,
+                                      replayCommand: junitStrict ? nil : replayCommand))
                     .write(result, to: URL(fileURLWithPath: junit))
             } catch {
                 writeStandardError("navscript: could not write the JUnit report: \(error)\n")
@@ -107,6 +108,17 @@ struct RunCommand: HostedCommand {
             throw ExitCode(status)
         }
         throw ExitCode(Self.exitStatus(result))
+    }
+
+    /// How to run one scenario of this run again: this executable, `run`,
+    /// and the options that change a scenario's outcome.
+    var replayCommand: [String] {
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "navscript").lastPathComponent
+        var words = [executable, "run"]
+        for fault in suite.faults { words += ["--fault", fault] }
+        for invariant in SuiteOptions.split(suite.allow) { words += ["--allow", invariant] }
+        if suite.strictSteps { words.append("--strict-steps") }
+        return words
     }
 
     /// Scenario count per file (a file that does not load counts 1), for sharding.
