@@ -51,7 +51,13 @@ public struct ScriptLibrary {
                                  announced: Bool, in state: LuaState, _ session: ScenarioSession) {
         state.register(name) { [weak session] call in
             guard let session else { return .error("navscript: \(name) called after its file finished") }
-            if announced, let onCall = session.world?.onCall { onCall("\(session.location(of: call))  \(name)(…)") }
+            if announced, let onCall = session.world?.onCall {
+                // Computed once for the announcement and the call itself.
+                let location = session.location(of: call)
+                onCall("\(location)  \(name)(…)")
+                session.currentCallLocation = location
+            }
+            defer { session.currentCallLocation = nil }
             do {
                 return .values(try body(call, session))
             } catch let error as BindingError {

@@ -16,7 +16,12 @@ final class ScenarioSession {
     /// The user's line for a call: the innermost frame that is not the
     /// navscript prelude, preferring the scenario file itself, so an
     /// expectation in a support helper still points at the scenario line.
+    /// The location of the binding call running now, when it was already
+    /// computed (to announce the call to a worker's parent).
+    var currentCallLocation: String?
+
     func location(of call: LuaCall) -> String {
+        if let currentCallLocation { return currentCallLocation }
         // Called for every step: no filtered copy, no hashing of sources.
         let locations = call.callerLocations
         guard let first = locations.firstIndex(where: { !Self.isInternal($0.source) }) else { return file }
