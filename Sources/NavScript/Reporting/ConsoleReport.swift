@@ -32,6 +32,9 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
         public var showOutput: Bool
         /// The invariants checked after every scenario, for the closing lines.
         public var invariants: [String]
+        /// On a terminal: end each file's line with the running count and
+        /// the elapsed time, for long runs (`[412 done, 3.2s]`).
+        public var runningTotals: Bool
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
         public var formatDuration: @Sendable (Double) -> String
 
@@ -40,12 +43,14 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             timelineLimit: Int = 15,
             showOutput: Bool = false,
             invariants: [String] = [],
+            runningTotals: Bool = false,
             formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
         ) {
             self.color = color
             self.timelineLimit = timelineLimit
             self.showOutput = showOutput
             self.invariants = invariants
+            self.runningTotals = runningTotals
             self.formatDuration = formatDuration
         }
     }
@@ -98,6 +103,9 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     private var openReported = 0
     private var waiting: [PendingLine] = []
     private var wroteSomething = false
+    /// Scenarios whose file line is finished, and when the report began.
+    private var finishedCount = 0
+    private let started = Date()
 
     /// - Parameters:
     ///   - write: receives the report in pieces (progress marks arrive without
@@ -254,7 +262,12 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     }
 
     private func lineEnd(count: Int, hasMarks: Bool) -> String {
-        (hasMarks ? "  " : "") + "(\(count))\n"
+        finishedCount += count
+        var end = (hasMarks ? "  " : "") + "(\(count))"
+        if options.runningTotals {
+            end += paint("  [\(finishedCount) done, " + options.formatDuration(Date().timeIntervalSince(started)) + "]", .yellow)
+        }
+        return end + "\n"
     }
 
     private func progressMark(_ status: ScenarioResult.Status) -> String {

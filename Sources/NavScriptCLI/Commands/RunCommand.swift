@@ -78,7 +78,8 @@ struct RunCommand: HostedCommand {
         let color = ConsoleReport.shouldUseColor(self.color, environment: ProcessInfo.processInfo.environment,
                                                  isTTY: isatty(STDOUT_FILENO) == 1)
         let checked = Invariant.allCases.map(\.rawValue).filter { !options.allow.contains($0) }
-        let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked),
+        let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked,
+                                                   runningTotals: isatty(STDOUT_FILENO) == 1),
                                     write: writeStandardOutput)
         let stop = StopSignal()
         stop.catchSignals()

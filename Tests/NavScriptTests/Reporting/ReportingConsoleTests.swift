@@ -57,6 +57,18 @@ struct ReportingConsoleTests {
         #expect(capture.text == "scenarios/gate_resume/login.lua  .F")
     }
 
+    @Test func onATerminalEachFileLineEndsWithTheRunningTotals() {
+        let capture = OutputCapture()
+        let console = ConsoleReport(options: .init(runningTotals: true, formatDuration: { _ in "T" }), write: capture.write)
+        for (file, count) in [("a.lua", 2), ("b.lua", 3)] {
+            console.fileStarted(file)
+            let results = (0..<count).map { ScenarioResult(name: "s\($0)", file: file, line: $0 + 1, outcome: .passed) }
+            results.forEach(console.scenarioFinished)
+            console.fileFinished(FileResult(file: file, scenarios: results, duration: 0))
+        }
+        #expect(capture.text == "a.lua  ..  (2)  [2 done, T]\nb.lua  ...  (3)  [5 done, T]\n")
+    }
+
     @Test func concurrentFilesKeepTheirLinesWhole() {
         let capture = OutputCapture()
         let console = ConsoleReport(write: capture.write)
