@@ -14,6 +14,6 @@ struct RootCommand: ParsableCommand {
             """,
         version: "0.2.0",
         subcommands: [RunCommand.self, ListCommand.self, MutateCommand.self, MergeJUnitCommand.self,
-                      RoutesCommand.self, GraphCommand.self, TypesCommand.self, WorkerCommand.self]
+                      RoutesCommand.self, GraphCommand.self, TypesCommand.self, ExploreCommand.self, WorkerCommand.self]
     )
 }

@@ -45,6 +45,7 @@ public struct ShopHost: ScenarioHost {
     }
 
     public var functions: [ScriptFunction] { ShopVerbs.functions }
+    public var explorationActions: [String] { ["login{}", "login{ cancel = true }", "logout()", "expire_session()"] }
     public var types: [ScriptType] { ShopVerbs.types }
     public var screens: [ScreenDeclaration] { ShopScreens.declarations }
     public var events: [EventDeclaration] {

@@ -66,6 +66,30 @@ describe("queued behind one sign-in", function()
     expect_no_leaks()
   end)
 
+  -- Found by `navscript explore --seed 1`: a sign-in opened by a link was
+  -- not the one gated links waited for, so they presented a second one.
+  scenario("a sign-in opened by a link is the one gated links wait for", function()
+    deep_link("shop://login")
+    assert(deep_link("shop://cart").status == "gated")
+    expect_one_sign_in()
+    login{}
+    expect_stack{ "home", "cart" }
+    expect_no_modal()
+  end)
+
+  -- Found by `navscript explore --seed 7`: the profile tab's own sign-in
+  -- was not the one a gated link waited for.
+  scenario("a gated link waits for the sign-in the profile tab opened", function()
+    select_tab("profile")
+    tap("sign_in")
+    assert(deep_link("shop://orders/7").status == "gated")
+    expect_modals{ "login" }
+    login{}
+    expect_stack{ "orders", "order:7" }
+    expect_no_modal()
+    expect_event_count("session-commit", 1)
+  end)
+
   scenario("a chained gate behind a shared sign-in still asks for the payment method",
     { launch = { payment_method = false } }, function()
     deep_link("shop://cart")

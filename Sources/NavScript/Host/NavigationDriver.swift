@@ -73,6 +73,7 @@ open class NavigationDriver: ScenarioApp {
     public var step: Int { navigation.log.step }
     public var leaks: [LifecycleTracker.Leak] { navigation.tracker.leaks() }
     public var isIdle: Bool { navigation.scheduler.isIdle }
+    public var visibleOutputs: [String] { navigation.visibleScreen?.outputs ?? [] }
 
     /// Every screen of every tab and modal, with its owner's path (a
     /// finished owner counts as none).

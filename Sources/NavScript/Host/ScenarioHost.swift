@@ -45,6 +45,10 @@ public protocol ScenarioHost: Sendable {
     var screens: [ScreenDeclaration] { get }
     /// The app's own events (``AppEvent``), documented with `expect_events`.
     var events: [EventDeclaration] { get }
+    /// Lines of Lua `navscript explore` may run as steps, for the host's
+    /// own verbs (`login{ cancel = true }`). Default: each driving verb
+    /// whose parameters are all optional, called without arguments.
+    var explorationActions: [String] { get }
 
     /// Cold-starts a fresh app. `request.options` were already checked
     /// against ``launchOptions``; `request.faults` against ``faults``.
@@ -64,6 +68,9 @@ extension ScenarioHost {
     public var types: [ScriptType] { [] }
     public var screens: [ScreenDeclaration] { [] }
     public var events: [EventDeclaration] { [] }
+    public var explorationActions: [String] {
+        functions.filter { $0.category == .driving && $0.parameters.allSatisfy(\.isOptional) }.map { "\($0.name)()" }
+    }
 
     /// The manifest's spelling: its scheme and first universal host.
     public func input(for url: String, via entry: EntryPoint) -> EntryInput {
@@ -214,6 +221,8 @@ public protocol ScenarioApp: AnyObject {
     var leaks: [LifecycleTracker.Leak] { get }
     /// Whether nothing is pending (no transition, no scheduled work).
     var isIdle: Bool { get }
+    /// The outputs the top visible screen really has (what a thumb could tap).
+    var visibleOutputs: [String] { get }
     /// Every screen on screen with the path of the flow that owns it (nil:
     /// none), for the `flow_ownership` invariant; nil when the app cannot tell.
     var screenOwners: [ScreenOwner]? { get }
@@ -222,6 +231,7 @@ public protocol ScenarioApp: AnyObject {
 extension ScenarioApp {
     public var isIdle: Bool { true }
     public var screenOwners: [ScreenOwner]? { nil }
+    public var visibleOutputs: [String] { [] }
 }
 
 /// A screen on screen and the coordinator path of the flow that owns it.

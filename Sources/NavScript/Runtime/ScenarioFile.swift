@@ -7,12 +7,15 @@ final class ScenarioFile {
     let entry: ScenarioDiscovery.Entry
     let scenarios: [ScenarioDefinition]
     let options: RunOptions
-    private let state: LuaState
-    private let session: ScenarioSession
+    let state: LuaState
+    let session: ScenarioSession
 
     /// Loads `entry`; a syntax error, an error at load time or a duplicate
     /// name is a ``ScenarioLoadError`` for this file only.
-    init(entry: ScenarioDiscovery.Entry, host: any ScenarioHost, options: RunOptions) throws(ScenarioLoadError) {
+    /// `source` stands in for the file's bytes (exploration runs generated
+    /// code under the entry's name).
+    init(entry: ScenarioDiscovery.Entry, host: any ScenarioHost, options: RunOptions,
+         source: [UInt8]? = nil) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
         let session = ScenarioSession(file: entry.path, host: host)
@@ -26,10 +29,14 @@ final class ScenarioFile {
         }
         ScriptLibrary(host: host).install(state, session)
         let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: entry.url))
-        } catch {
-            throw ScenarioLoadError("cannot read \(entry.path): \(error.localizedDescription)")
+        if let source {
+            bytes = source
+        } else {
+            do {
+                bytes = Array(try Data(contentsOf: entry.url))
+            } catch {
+                throw ScenarioLoadError("cannot read \(entry.path): \(error.localizedDescription)")
+            }
         }
         do {
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)

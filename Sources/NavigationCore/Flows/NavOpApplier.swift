@@ -56,7 +56,7 @@ public struct NavOpApplier {
             return presentChain(chain.dropFirst(), completion: completion)
         }
         let root = self.root
-        root.startModalFlow(flow, steps: steps, animated: chain.count == 1) { [weak root] _ in
+        root.presentModalFlow(flow, steps: steps, animated: chain.count == 1) { [weak root] _ in
             guard let root else { return completion() }
             NavOpApplier(root: root).presentChain(chain.dropFirst(), completion: completion)
         }

@@ -49,6 +49,11 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
     /// Whether `precondition` already holds (no flow needed).
     open func isSatisfied(_ precondition: Precondition) -> Bool { false }
 
+    /// The precondition a modal flow satisfies when a link presents it
+    /// directly (a `login` destination), so it is the one gated requests
+    /// wait for. Default: none.
+    open func precondition(satisfiedBy flow: ModalFlow) -> Precondition? { nil }
+
     /// Called when a modal flow the root started has ended and its modal is gone.
     open func modalFlowDidFinish(_ flow: ModalFlow, result: FlowResult) {}
 
@@ -91,6 +96,23 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
             if !ok { flow?.finish(.cancelled) }
             presented(ok)
         }
+    }
+
+    /// Presents a modal flow of a target's modal chain. A flow that
+    /// satisfies a precondition goes through ``gates``: if that
+    /// precondition's flow is already on screen, nothing more is presented;
+    /// otherwise this flow becomes the one gated requests wait for.
+    public func presentModalFlow(_ flow: ModalFlow, steps: [RouteStep], animated: Bool,
+                                 presented: @escaping (Bool) -> Void) {
+        guard let precondition = precondition(satisfiedBy: flow) else {
+            return startModalFlow(flow, steps: steps, animated: animated, presented: presented)
+        }
+        if gates.isSatisfying(precondition) { return presented(true) }
+        gates.satisfy(precondition, start: { [weak self] done in
+            guard let self else { return done(false) }
+            self.startModalFlow(flow, steps: steps, animated: animated, presented: presented,
+                                finished: { done($0 == .completed) })
+        }, completion: { _ in })
     }
 
     /// Dismisses the whole modal chain at once, then tells each modal flow

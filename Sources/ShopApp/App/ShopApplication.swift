@@ -32,6 +32,7 @@ public final class ShopApplication {
                               session: session, account: account, auth: AuthService(), faults: options.faults,
                               experiment: options.experiment ?? .minimal)
         root = AppCoordinator(env: env, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
+        env.gates = root.gates
         let (session, env) = (self.session, self.env)
         let context: () -> RouteContext = {
             var satisfied: Set<Precondition> = []

@@ -16,6 +16,9 @@ final class ShopEnvironment {
     let experiment: OnboardingExperiment
     /// Sends an in-app intent through the router (and so the engine's policy).
     var sink: (RouteRequest) -> Void = { _ in }
+    /// The root's gate satisfiers: a sign-in any flow presents is the one
+    /// gated requests wait for.
+    var gates: GateSatisfier?
 
     init(log: EventLog, tracker: LifecycleTracker, scheduler: Scheduler, navigation: SimulatedNavigation,
          session: SessionStore, account: AccountStore, auth: AuthService, faults: Set<Fault>,

@@ -84,6 +84,14 @@ final class AppCoordinator: RootFlow {
         }
     }
 
+    override func precondition(satisfiedBy flow: ModalFlow) -> Precondition? {
+        switch flow {
+        case is AuthCoordinator: return "auth"
+        case is PaymentCoordinator: return "payment_method"
+        default: return nil
+        }
+    }
+
     override func modalFlowDidFinish(_ flow: ModalFlow, result: FlowResult) {
         if let order = (flow as? CheckoutCoordinator)?.placedOrder, result == .completed {
             // Cross-flow handoff: the new order opens on the orders tab.

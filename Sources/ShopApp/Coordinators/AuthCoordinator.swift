@@ -14,8 +14,24 @@ final class AuthCoordinator: ShopModalFlow {
     }
 
     /// Starts the flow as `parent`'s child, presents it unless it completed
-    /// at once, and reports the result after its modal is gone.
+    /// at once, and reports the result after its modal is gone. The flow is
+    /// registered as the `auth` gate's, so a gated request arriving while
+    /// it is up waits for it instead of presenting a second sign-in; when a
+    /// sign-in is already up, nothing more is presented.
     static func run(from parent: FlowCoordinator, env: ShopEnvironment, completion: @escaping (FlowResult) -> Void) {
+        guard let gates = env.gates, !env.has(.duplicateSignIn) else {
+            return present(from: parent, env: env, completion: completion)
+        }
+        if gates.isSatisfying("auth") { return }
+        gates.satisfy("auth", start: { done in
+            present(from: parent, env: env) { result in
+                completion(result)
+                done(result == .completed)
+            }
+        }, completion: { _ in })
+    }
+
+    private static func present(from parent: FlowCoordinator, env: ShopEnvironment, completion: @escaping (FlowResult) -> Void) {
         let auth = AuthCoordinator(env: env)
         auth.onFinish = { [weak parent, weak auth] result in
             guard let auth else { return }

@@ -14,6 +14,7 @@ public struct BistroHost: ScenarioHost {
 
     public var name: String { "Bistro" }
     public var entryPoints: [EntryPoint] { [.scheme, .universal, .push] }
+    public var explorationActions: [String] { ["sign_in{}", "sign_in{ cancel = true }", "sign_out()", "expire_session()"] }
     public var launchOptions: [LaunchOption] {
         [.boolean("signed_in", "signed in at start (default false)"),
          .boolean("first_launch", "first launch: onboarding replaces the main UI (default false)")]

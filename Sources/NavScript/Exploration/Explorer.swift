@@ -1,0 +1,336 @@
+import Foundation
+import NavigationCore
+
+/// Model-based exploration: seeded random walks over the app's action
+/// space, the invariants and differential properties checked after every
+/// step, and every violation shrunk (delta debugging) to a minimal walk
+/// written as an ordinary scenario. Same seed, same walks, same reproducer.
+public final class Explorer {
+    public struct Configuration: Sendable {
+        public var seed: UInt64
+        /// Stop after this many seconds of exploring (0: no limit).
+        public var seconds: Double
+        /// Stop after this many steps in all (0: no limit).
+        public var steps: Int
+        /// Steps per walk before a fresh launch.
+        public var walkLength: Int
+        public var faults: [String]
+        /// Stop as soon as everything the app offers was covered.
+        public var untilCovered: Bool
+        /// Stop at the first violation (mutate --explore).
+        public var stopAtFirst: Bool
+        public var options: RunOptions
+
+        public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = 25, faults: [String] = [],
+                    untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions()) {
+            self.seed = seed
+            self.seconds = seconds
+            self.steps = steps
+            self.walkLength = walkLength
+            self.faults = faults
+            self.untilCovered = untilCovered
+            self.stopAtFirst = stopAtFirst
+            self.options = options
+        }
+    }
+
+    /// A violation, shrunk, with its reproducer.
+    public struct Finding: Sendable {
+        public var property: String
+        public var message: String
+        /// The walk as found, then shrunk.
+        public var originalSteps: Int
+        public var steps: [String]
+        /// The scenario file's text.
+        public var reproducer: String
+        /// The reproducer fails with the run's faults and passes without them.
+        public var verified: Bool
+        /// Seconds from the start of the exploration to the violation.
+        public var timeToFind: Double
+    }
+
+    /// What was reached.
+    public struct Coverage: Sendable {
+        public var covered: Set<String>
+        public var all: Set<String>
+        public var missing: [String] { all.subtracting(covered).sorted() }
+    }
+
+    public struct Report: Sendable {
+        public var findings: [Finding]
+        public var walks: Int
+        public var steps: Int
+        public var seconds: Double
+        public var coverage: Coverage
+    }
+
+    let host: any ScenarioHost
+    let configuration: Configuration
+
+    public init(host: any ScenarioHost, configuration: Configuration) {
+        self.host = host
+        self.configuration = configuration
+    }
+
+    /// Explores until the budget is spent; `onFinding` hears each shrunk violation.
+    public func run(onFinding: (Finding) -> Void = { _ in }) -> Report {
+        var generator = SeededGenerator(seed: configuration.seed)
+        var space = ActionSpace(host: host, seed: configuration.seed)
+        var covered: Set<String> = []
+        var findings: [Finding] = []
+        var seen: Set<String> = []
+        var walks = 0
+        var steps = 0
+        let started = Date()
+        let all = space.allCoverage
+        func spent() -> Bool {
+            if configuration.steps > 0 && steps >= configuration.steps { return true }
+            if configuration.seconds > 0 && Date().timeIntervalSince(started) >= configuration.seconds { return true }
+            if configuration.untilCovered && all.isSubset(of: covered) { return true }
+            return configuration.stopAtFirst && !findings.isEmpty
+        }
+        while !spent() {
+            walks += 1
+            guard let session = try? ExplorationSession(host: host, faults: configuration.faults, options: configuration.options)
+            else { break }
+            defer { session.close() }
+            var lines: [String] = []
+            let launch = space.launch(&generator)
+            var violation = step(session, launch, action: nil, lines: &lines)
+            steps += 1
+            var length = 0
+            while violation == nil, length < configuration.walkLength, !spent(), let app = session.app {
+                if let screen = app.state.visible?.id { covered.insert("screen \(screen)") }
+                let candidates = space.candidates(app: app, generator: &generator)
+                guard let action = pick(candidates, covered: covered, generator: &generator) else { break }
+                violation = step(session, action.lua, action: action, lines: &lines)
+                if !lines.isEmpty, lines.last == action.lua { covered.insert(action.coverage) }
+                if violation == nil, let link = action.link, link.schemeURL != nil,
+                   Int.random(in: 0..<6, using: &generator) == 0 {
+                    violation = step(session, "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", action: nil, lines: &lines)
+                }
+                steps += 1
+                length += 1
+            }
+            if let screen = session.app?.state.visible?.id { covered.insert("screen \(screen)") }
+            guard let violation else { continue }
+            let key = "\(violation.property)"
+            guard seen.insert(key).inserted else { continue }
+            let finding = shrink(lines, violation: violation, elapsed: Date().timeIntervalSince(started))
+            findings.append(finding)
+            onFinding(finding)
+        }
+        return Report(findings: findings, walks: walks, steps: steps, seconds: Date().timeIntervalSince(started),
+                      coverage: Coverage(covered: covered, all: all))
+    }
+
+    /// Favours actions whose coverage is new.
+    private func pick(_ actions: [ExplorationAction], covered: Set<String>,
+                      generator: inout SeededGenerator) -> ExplorationAction? {
+        guard !actions.isEmpty else { return nil }
+        let weights = actions.map { covered.contains($0.coverage) ? 1 : 6 }
+        var roll = Int.random(in: 0..<weights.reduce(0, +), using: &generator)
+        for (action, weight) in zip(actions, weights) {
+            if roll < weight { return action }
+            roll -= weight
+        }
+        return actions.last
+    }
+
+    // MARK: - One step and its properties
+
+    /// Runs `line`, keeps it in `lines` unless the app refused it, and
+    /// returns the first property it broke.
+    private func step(_ session: ExplorationSession, _ line: String, action: ExplorationAction?,
+                      lines: inout [String]) -> ExplorationViolation? {
+        let before = session.app?.state
+        let result = session.run(line)
+        let broken = result.failures.filter { $0.message.contains("invariant '") }
+        let refused = result.error != nil || result.failures.count > broken.count
+        if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
+            return nil   // the app could not take this step: it is not part of the walk
+        }
+        lines.append(line)
+        if let failure = broken.first {
+            let name = failure.message.components(separatedBy: "invariant '").dropFirst().first?
+                .prefix { $0 != "'" } ?? "?"
+            return ExplorationViolation(property: .invariant(String(name)), step: lines.count - 1, message: failure.message,
+                                        assertion: ["-- the invariant '\(name)' is checked after the scenario"])
+        }
+        if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
+            return ExplorationViolation(property: .sameOutcome, step: lines.count - 1, message: failure.message, assertion: [])
+        }
+        guard let app = session.app, let action else { return nil }
+        if let link = action.link, let violation = checkLanding(link, app: app, step: lines.count - 1) {
+            return violation
+        }
+        if action.restoresState, let before, !Self.sameNavigation(before, app.state) {
+            return ExplorationViolation(
+                property: .restoration, step: lines.count - 1,
+                message: "after restart{}, the navigation is \(Self.describe(app.state)); before it was \(Self.describe(before))",
+                assertion: [Self.snapshotAssertion(before)])
+        }
+        return nil
+    }
+
+    /// A link that proceeded must land on its canonical target.
+    private func checkLanding(_ link: ExplorationAction.Link, app: any ScenarioApp, step: Int) -> ExplorationViolation? {
+        let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
+        guard let timeline = app.events.last(where: { $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ") }),
+              timeline.hasPrefix("resolve"), timeline.hasSuffix(" proceed"),
+              case .proceed(let target)? = try? host.engine.resolve(link.input, entry: link.entry, context: everything),
+              app.isIdle, app.rootFlow == "main"
+        else { return nil }
+        let state = app.state
+        let stack = state.stack(target.tab).map(\.description)
+        let expected = target.baseRun.map(\.description)
+        let modals = state.modals.flatMap { $0.map(\.description) }
+        let expectedModals = target.modals.flatMap { $0.map(\.description) }
+        guard state.selectedTab != target.tab || stack != expected || modals != expectedModals else { return nil }
+        return ExplorationViolation(
+            property: .canonicalLanding, step: step,
+            message: "the link landed on tab \(state.selectedTab) \(Expectation.render(stack)) "
+                + (modals.isEmpty ? "" : "under modals \(Expectation.render(modals)) ")
+                + "instead of \(target.tab) \(Expectation.render(expected))"
+                + (expectedModals.isEmpty ? "" : " with modals \(Expectation.render(expectedModals))"),
+            assertion: ["expect_tab(\(LuaSource.string(target.tab.rawValue)))",
+                        "expect_stack(\(LuaSource.string(target.tab.rawValue)), { " + expected.map(LuaSource.string).joined(separator: ", ") + " })",
+                        "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
+    }
+
+    static func sameNavigation(_ a: NavigationState, _ b: NavigationState) -> Bool {
+        a.selectedTab == b.selectedTab && a.modals == b.modals && a.tabs.allSatisfy { a.stack($0) == b.stack($0) }
+    }
+
+    static func describe(_ state: NavigationState) -> String {
+        "tab \(state.selectedTab), " + state.tabs.map { "\($0) \(Expectation.render(state.stack($0).map(\.description)))" }
+            .joined(separator: ", ") + (state.modals.isEmpty ? "" : ", modals \(Expectation.render(state.modals.flatMap { $0.map(\.description) }))")
+    }
+
+    static func snapshotAssertion(_ state: NavigationState) -> String {
+        let stacks = state.tabs.map { tab in
+            "\(tab) = { " + state.stack(tab).map { LuaSource.string($0.description) }.joined(separator: ", ") + " }"
+        }.joined(separator: ", ")
+        let modals = state.modals.flatMap { $0.map { LuaSource.string($0.description) } }.joined(separator: ", ")
+        return "expect_snapshot{ tab = \(LuaSource.string(state.selectedTab.rawValue)), stacks = { \(stacks) }, modals = { \(modals) } }"
+    }
+
+    // MARK: - Replaying and shrinking
+
+    /// Replays `lines` in a fresh walk; the first property broken, if any.
+    func replay(_ lines: [String], faults: [String]) -> ExplorationViolation? {
+        guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return nil }
+        defer { session.close() }
+        var kept: [String] = []
+        var generator = SeededGenerator(seed: 0)
+        var space = ActionSpace(host: host, seed: 0)
+        _ = space.launch(&generator)
+        for line in lines {
+            let action = Self.action(for: line, host: host)
+            if let violation = step(session, line, action: action, lines: &kept) { return violation }
+        }
+        return nil
+    }
+
+    /// The action a line performs, for the properties checked after it.
+    static func action(for line: String, host: any ScenarioHost) -> ExplorationAction? {
+        if line == "restart{}" { return ExplorationAction(lua: line, coverage: "", restoresState: true) }
+        guard line.hasPrefix("deep_link("), !line.contains("settle = false") else { return nil }
+        // deep_link(<input>, { via = "<entry>" })
+        guard let viaRange = line.range(of: ", { via = \""),
+              let entry = EntryPoint(rawValue: String(line[viaRange.upperBound...].prefix { $0 != "\"" })) else { return nil }
+        let literal = String(line[line.index(line.startIndex, offsetBy: "deep_link(".count)..<viaRange.lowerBound])
+        guard let input = parseInput(literal) else { return nil }
+        return ExplorationAction(lua: line, coverage: "", link: .init(input: input, entry: entry, schemeURL: nil))
+    }
+
+    /// Reads back what ``LuaSource/input(_:)`` wrote.
+    static func parseInput(_ literal: String) -> EntryInput? {
+        if literal.hasPrefix("\"") { return unquote(literal).map(EntryInput.url) }
+        guard literal.hasPrefix("{ "), literal.hasSuffix(" }") else { return nil }
+        var fields: [String: String] = [:]
+        for item in literal.dropFirst(2).dropLast(2).components(separatedBy: "\", ") {
+            let parts = item.components(separatedBy: " = ")
+            guard parts.count >= 2 else { return nil }
+            let value = parts.dropFirst().joined(separator: " = ")
+            fields[parts[0]] = unquote(value.hasSuffix("\"") ? value : value + "\"")
+        }
+        if let type = fields.removeValue(forKey: "activity_type") { return .activity(type: type, userInfo: fields) }
+        return .payload(fields)
+    }
+
+    static func unquote(_ literal: String) -> String? {
+        guard literal.count >= 2, literal.hasPrefix("\""), literal.hasSuffix("\"") else { return nil }
+        var out = ""
+        var escaping = false
+        for character in literal.dropFirst().dropLast() {
+            if escaping {
+                switch character {
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                default: out.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Delta debugging: the smallest walk found that still breaks the same
+    /// property, then the reproducer checked both ways.
+    private func shrink(_ lines: [String], violation: ExplorationViolation, elapsed: Double) -> Finding {
+        let property = violation.property
+        var current = Array(lines.prefix(violation.step + 1))
+        func stillFails(_ candidate: [String]) -> Bool {
+            replay(candidate, faults: configuration.faults)?.property == property
+        }
+        var granularity = 2
+        while current.count >= 2 {
+            let chunk = max(1, current.count / granularity)
+            var reduced = false
+            var start = 0
+            while start < current.count {
+                var candidate = current
+                candidate.removeSubrange(start..<min(current.count, start + chunk))
+                if !candidate.isEmpty, stillFails(candidate) {
+                    current = candidate
+                    reduced = true
+                    granularity = max(granularity - 1, 2)
+                    break
+                }
+                start += chunk
+            }
+            if !reduced {
+                if chunk == 1 { break }
+                granularity = min(current.count, granularity * 2)
+            }
+        }
+        let final = replay(current, faults: configuration.faults) ?? violation
+        let reproducer = Self.reproducer(current, violation: final, seed: configuration.seed, faults: configuration.faults,
+                                         originalSteps: lines.count, host: host)
+        let passesWithout = configuration.faults.isEmpty || replay(current, faults: []) == nil
+        return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
+                       reproducer: reproducer, verified: stillFails(current) && passesWithout, timeToFind: elapsed)
+    }
+
+    /// The reproducer as a scenario file.
+    static func reproducer(_ lines: [String], violation: ExplorationViolation, seed: UInt64, faults: [String],
+                           originalSteps: Int, host: any ScenarioHost) -> String {
+        var text = "-- Found by `navscript explore --seed \(seed)"
+        text += faults.map { " --fault \($0)" }.joined() + "` against \(host.name).\n"
+        text += "-- Property: \(violation.property).\n"
+        text += "-- Shrunk from \(originalSteps) steps to \(lines.count).\n"
+        text += "-- \(violation.message.replacingOccurrences(of: "\n", with: " "))\n\n"
+        let name = "explore seed \(seed): \(violation.property)"
+        text += "scenario(\(LuaSource.string(name)), function()\n"
+        for line in lines { text += "  \(line)\n" }
+        for line in violation.assertion { text += "  \(line)\n" }
+        text += "end)\n"
+        return text
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// `navscript explore`: find navigation bugs without writing a scenario —
+/// seeded walks, invariants and differential properties after every step,
+/// violations shrunk to runnable reproducers.
+struct ExploreCommand: HostedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Walk the app at random, check its properties after every step, shrink what breaks to a scenario.",
+        discussion: """
+            Walks: a random launch, then steps drawn from what the app offers where it is — the visible \
+            screen's outputs (with valid, boundary and invalid parameters), back, back-swipes, dismiss, tab \
+            switches, links from the manifest through every entry point (and hostile ones), the host's own \
+            verbs, restarts, two links mid-flight — favouring what is not covered yet. Checked after every \
+            step: the invariants, a link landing on its canonical stack, the same outcome through every \
+            entry point, a restart restoring the archived state. A violation is shrunk by delta debugging \
+            and written as a scenario to --out, checked to fail with the faults and pass without.
+
+            Exit status: 0 no violation, 1 violations found, 2 usage error.
+            """
+    )
+
+    @Option(help: "Seed of the walks; the same seed gives the same walks and reproducers. Default: random, and printed.")
+    var seed: UInt64?
+
+    @Option(help: "Seconds to explore.")
+    var time: Double = 10
+
+    @Option(help: "Stop after this many steps in all (0: only --time limits).")
+    var steps: Int = 0
+
+    @Option(help: "Steps per walk before a fresh launch.")
+    var walkLength: Int = 25
+
+    @Option(name: .customLong("fault"), parsing: .singleValue,
+            help: "Inject a fault of the app's catalogue (repeatable).")
+    var faults: [String] = []
+
+    @Option(help: "Folder for the reproducers.")
+    var out: String = "explore-findings"
+
+    @Flag(help: "Stop once every screen, output, entry point and link pattern was covered.")
+    var untilCovered = false
+
+    @Option(help: "Write a JUnit report: one failing test case per violation.")
+    var junit: String?
+
+    func validate() throws {
+        guard time >= 0, steps >= 0 else { throw ValidationError("--time and --steps must not be negative") }
+        guard time > 0 || steps > 0 || untilCovered else { throw ValidationError("give --time, --steps or --until-covered") }
+        guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
+    }
+
+    func run(in context: CommandContext) throws {
+        let host = try context.host()
+        try SuiteOptions.checkFaults(faults, of: host)
+        let seed = self.seed ?? UInt64.random(in: 1...999_999)
+        let explorer = Explorer(host: host, configuration: .init(
+            seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered))
+        writeStandardOutput("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
+            + " (replay with --seed \(seed))\n")
+        let folder = URL(fileURLWithPath: out)
+        var written: [(Explorer.Finding, String)] = []
+        let report = explorer.run { finding in
+            let file = folder.appendingPathComponent("seed\(seed)-\(written.count + 1).lua")
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(finding.reproducer.utf8).write(to: file)
+            } catch {
+                writeStandardError("navscript explore: cannot write \(file.path): \(error.localizedDescription)\n")
+            }
+            written.append((finding, file.relativePath))
+            writeStandardOutput(ExploreReport.finding(finding, file: file.relativePath))
+        }
+        writeStandardOutput(ExploreReport.summary(report, host: host))
+        if let junit {
+            let cases = written.map { finding, file in
+                ScenarioResult(name: finding.property, file: file, line: 1, outcome: .failed(.expectation),
+                               message: finding.message, timeline: finding.steps, duration: finding.timeToFind)
+            }
+            let result = RunResult(files: [FileResult(file: "explore", scenarios: cases.isEmpty
+                ? [ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed)] : cases,
+                duration: report.seconds)], duration: report.seconds, seed: seed, startedAt: Date().timeIntervalSince1970)
+            try JUnitReport().write(result, to: URL(fileURLWithPath: junit))
+        }
+        throw ExitCode(report.findings.isEmpty ? 0 : 1)
+    }
+}
+
+/// The console text of an exploration.
+enum ExploreReport {
+    static func finding(_ finding: Explorer.Finding, file: String) -> String {
+        var text = "\nVIOLATION \(finding.property) (after \(String(format: "%.1f", finding.timeToFind))s)\n"
+        text += "    \(finding.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
+        text += "    shrunk from \(finding.originalSteps) steps to \(finding.steps.count):\n"
+        for (index, step) in finding.steps.enumerated() { text += "      \(index + 1). \(step)\n" }
+        text += "    reproducer: \(file)" + (finding.verified ? " (fails with the faults, passes without)" : " (not verified)") + "\n"
+        return text
+    }
+
+    static func summary(_ report: Explorer.Report, host: any ScenarioHost) -> String {
+        let perSecond = report.seconds > 0 ? Int(Double(report.steps) / report.seconds) : 0
+        var text = "\n\(report.walks) walks, \(report.steps) steps in \(String(format: "%.1f", report.seconds))s (\(perSecond) steps/s)\n"
+        let coverage = report.coverage
+        for (label, prefix) in [("screens reached", "screen "), ("outputs fired", "tap "), ("link patterns and entry points", "link ")] {
+            let all = coverage.all.filter { $0.hasPrefix(prefix) }
+            let done = coverage.covered.filter { $0.hasPrefix(prefix) }.intersection(all)
+            text += "coverage: \(label) \(done.count)/\(all.count)"
+            let missing = all.subtracting(done).sorted().prefix(6).map { String($0.dropFirst(prefix.count)) }
+            text += missing.isEmpty ? "\n" : " (not yet: \(missing.joined(separator: ", "))\(all.count - done.count > 6 ? ", …" : ""))\n"
+        }
+        text += report.findings.isEmpty ? "no property violated\n" : "\(report.findings.count) violation\(report.findings.count == 1 ? "" : "s") found\n"
+        return text
+    }
+}
