@@ -54,4 +54,17 @@ describe("flow swaps", function()
     expect_stack{ "restaurants", "restaurant:luigi" }
     expect_no_modal()
   end)
+
+  -- Found by `bistro-navscript explore`: a restart dropped the sign-in sheet
+  -- and the onboarding it had archived.
+  scenario("a restart restores a sign-in sheet that was up", function()
+    deep_link("bistro://orders/7")
+    restart{}
+    expect_modals{ "sign_in" }
+  end)
+
+  scenario("a restart restores onboarding that was up", { launch = { first_launch = true } }, function()
+    restart{}
+    expect_modals{ "welcome" }
+  end)
 end)

@@ -85,4 +85,24 @@ describe("sign-in", function()
     sign_in{}
     expect_stack{ "orders", "order:101" }
   end)
+
+  -- Found by `bistro-navscript explore --seed 1`: a sign-in opened by a
+  -- link was not the one a gated link waited for.
+  scenario("a gated link waits for the sign-in a link opened", function()
+    deep_link("bistro://sign-in")
+    assert(deep_link("bistro://orders/7").status == "gated")
+    expect_modals{ "sign_in" }
+    sign_in{}
+    expect_stack{ "orders", "order:7" }
+    expect_event_count("session-commit", 1)
+  end)
+
+  scenario("a gated link waits for the sign-in the account tab opened", function()
+    select_tab("account")
+    tap("sign_in")
+    deep_link("bistro://orders/7")
+    expect_modals{ "sign_in" }
+    sign_in{}
+    expect_stack{ "orders", "order:7" }
+  end)
 end)

@@ -37,6 +37,9 @@ public struct AccountServices {
     public var settingsIgnoresSwipe = false
     /// Runs work later on the app's main queue (the keychain write).
     public var later: (@escaping () -> Void) -> Void
+    /// The app's `auth` gate: a sign-in the module presents is the one gated
+    /// links wait for (nil: the module presents its own).
+    public var gates: () -> GateSatisfier? = { nil }
 
     public init(isSignedIn: @escaping () -> Bool, commitSession: @escaping () -> Void, signOut: @escaping () -> Void,
                 send: @escaping (RouteRequest) -> Void, later: @escaping (@escaping () -> Void) -> Void) {
@@ -112,9 +115,25 @@ public final class SignInFlow: ModalFlow {
         super.init(name: "auth", navigation: navigation)
     }
 
-    /// Presents the flow as `parent`'s child and reports its result once its modal is gone.
+    /// Presents the flow as `parent`'s child and reports its result once its
+    /// modal is gone — as the app's `auth` gate flow, so gated links arriving
+    /// meanwhile wait for it; nothing when a sign-in is already up.
     public static func run(from parent: FlowCoordinator, navigation nav: SimulatedNavigation, services: AccountServices,
                            completion: @escaping (FlowResult) -> Void) {
+        guard let gates = services.gates() else {
+            return present(from: parent, navigation: nav, services: services, completion: completion)
+        }
+        if gates.isSatisfying("auth") { return }
+        gates.satisfy("auth", start: { done in
+            present(from: parent, navigation: nav, services: services) { result in
+                completion(result)
+                done(result == .completed)
+            }
+        }, completion: { _ in })
+    }
+
+    private static func present(from parent: FlowCoordinator, navigation nav: SimulatedNavigation,
+                                services: AccountServices, completion: @escaping (FlowResult) -> Void) {
         let flow = SignInFlow(navigation: nav, services: services)
         flow.onFinish = { [weak parent, weak flow] result in
             guard let flow else { return }

@@ -50,8 +50,10 @@ public final class BistroApp {
             later: { work in scheduler.schedule(after: 200, "keychain write", work) })
         services.signalsBeforeCommit = faults.contains(.signalBeforeCommit)
         services.settingsIgnoresSwipe = faults.contains(.settingsIgnoresSwipe)
+        if !faults.contains(.signInPerLink) { services.gates = { wiring.gates } }
         root = BistroRoot(navigation: navigation, services: services, faults: faults) { wiring.placeOrder($0) }
         root.isSignedIn = { session.isLoggedIn }
+        wiring.gates = root.gates
         dispatcher = RouteDispatcher(engine: engine, root: root, log: log) {
             RouteContext(satisfied: session.isLoggedIn ? ["auth"] : [])
         }
@@ -132,4 +134,5 @@ private final class Wiring {
     var send: (RouteRequest) -> Void = { _ in }
     var signOut: () -> Void = {}
     var placeOrder: (String) -> Void = { _ in }
+    weak var gates: GateSatisfier?
 }

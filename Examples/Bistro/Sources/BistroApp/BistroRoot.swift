@@ -33,7 +33,7 @@ final class BistroRoot: RootFlow {
         } else if let state {
             let signedIn = isSignedIn()
             restore(state, isRestorable: { step in
-                step.id != "sign_in" && (signedIn || !["order", "tracking", "addresses"].contains(step.id))
+                signedIn || !["order", "tracking", "addresses"].contains(step.id)
             }, completion: { [weak self] in self?.onReady() })
         } else {
             onReady()
@@ -67,8 +67,14 @@ final class BistroRoot: RootFlow {
         switch destination {
         case "settings": return SettingsFlow(navigation: navigation, services: services)
         case "sign_in": return SignInFlow(navigation: navigation, services: services)
+        case "welcome": return OnboardingFlow(navigation: navigation, services: services)
         default: return nil
         }
+    }
+
+    /// A sign-in a link opens is the one gated links wait for.
+    override func precondition(satisfiedBy flow: ModalFlow) -> Precondition? {
+        flow is SignInFlow && !faults.contains(.signInPerLink) ? "auth" : nil
     }
 
     override func modalFlowDidFinish(_ flow: ModalFlow, result: FlowResult) {
