@@ -240,14 +240,18 @@ struct GateSatisfierTests {
         #expect(starts == 2 && heard.last == "d false")
     }
 
-    @Test func preconditionsAreIndependentAndResetForgetsWaiters() {
+    @Test func preconditionsAreIndependentAndResetDropsWaiters() {
         let gates = GateSatisfier(log: EventLog())
         var heard: [String] = []
-        gates.satisfy("auth", start: { _ in }) { heard.append("auth \($0)") }
+        var finish: ((Bool) -> Void)?
+        gates.satisfy("auth", start: { finish = $0 }) { heard.append("auth \($0)") }
         gates.satisfy("payment_method", start: { done in done(true) }) { heard.append("pay \($0)") }
         #expect(heard == ["pay true"])
         gates.reset()
+        #expect(heard == ["pay true", "auth false"], "a waiter hears that its gate was dropped")
         #expect(!gates.isSatisfying("auth"))
+        finish?(true)
+        #expect(heard.count == 2, "the torn-down flow's late report reaches nobody")
     }
 }
 

@@ -7,7 +7,11 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case canonicalLanding
     /// The same link gives the same outcome through every entry point.
     case sameOutcome
-    /// A restart with restoration brings the navigation back as it was.
+    /// A gated request resumed after its precondition was satisfied lands
+    /// where it would have landed with it satisfied — it is not gated by
+    /// the same precondition again.
+    case gateResume
+    /// A restart with restoration brings the tab and every stack back as they were.
     case restoration
     /// The app crashed or hung.
     case noCrash
@@ -17,7 +21,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .invariant(let name): return "invariant '\(name)'"
         case .canonicalLanding: return "a deep link lands on its destination's canonical stack"
         case .sameOutcome: return "the same link gives the same outcome through every entry point"
-        case .restoration: return "a restored app equals the archived state"
+        case .gateResume: return "a request resumed after its gate was satisfied is not gated by it again"
+        case .restoration: return "a restored app has the archived tab and stacks"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }
     }

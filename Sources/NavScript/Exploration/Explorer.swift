@@ -144,6 +144,7 @@ public final class Explorer {
     private func step(_ session: ExplorationSession, _ line: String, action: ExplorationAction?,
                       lines: inout [String]) -> ExplorationViolation? {
         let before = session.app?.state
+        let eventsBefore = session.app?.events.count ?? 0
         let result = session.run(line)
         let broken = result.failures.filter { $0.message.contains("invariant '") }
         let refused = result.error != nil || result.failures.count > broken.count
@@ -160,6 +161,9 @@ public final class Explorer {
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
             return ExplorationViolation(property: .sameOutcome, step: lines.count - 1, message: failure.message, assertion: [])
         }
+        if let app = session.app, let violation = checkResumes(app.events, since: eventsBefore, step: lines.count - 1) {
+            return violation
+        }
         guard let app = session.app, let action else { return nil }
         if let link = action.link, let violation = checkLanding(link, app: app, step: lines.count - 1) {
             return violation
@@ -168,7 +172,40 @@ public final class Explorer {
             return ExplorationViolation(
                 property: .restoration, step: lines.count - 1,
                 message: "after restart{}, the navigation is \(Self.describe(app.state)); before it was \(Self.describe(before))",
-                assertion: [Self.snapshotAssertion(before)])
+                assertion: ["expect_snapshot{ tab = before.tab, stacks = before.stacks }"])
+        }
+        return nil
+    }
+
+    /// `gate P R … resume R`, then `resolve R gated P`: the gate reported
+    /// success but the resumed request meets the same gate again (a session
+    /// committed too late, a cancelled sign-in reported as done). Gates are
+    /// matched to resumes first in, first out per request, as the
+    /// dispatcher resumes waiters in arrival order.
+    private func checkResumes(_ events: [String], since start: Int, step: Int) -> ExplorationViolation? {
+        guard start < events.count else { return nil }
+        var pending: [String: [Substring]] = [:]
+        for index in events.indices {
+            let event = events[index]
+            if event.hasPrefix("gate ") {
+                let rest = event.dropFirst("gate ".count)
+                let precondition = rest.prefix { $0 != " " }
+                pending[String(rest.dropFirst(precondition.count + 1)), default: []].append(precondition)
+            } else if event.hasPrefix("drop ") {
+                let request = String(event.dropFirst("drop ".count))
+                if pending[request]?.isEmpty == false { pending[request]?.removeFirst() }
+            } else if event.hasPrefix("resume ") {
+                let request = String(event.dropFirst("resume ".count))
+                guard pending[request]?.isEmpty == false, let precondition = pending[request]?.removeFirst() else { continue }
+                guard index >= start,
+                      let next = events[(index + 1)...].first(where: { $0.hasPrefix("resolve \(request) ") }),
+                      next == "resolve \(request) gated \(precondition)" else { continue }
+                let count = events.filter { $0 == next }.count
+                return ExplorationViolation(
+                    property: .gateResume, step: step,
+                    message: "the gate \(precondition) reported success, but \(request) was gated by \(precondition) again when it resumed",
+                    assertion: ["expect_event_count(\(LuaSource.string(next)), \(max(0, count - 1)))"])
+            }
         }
         return nil
     }
@@ -198,8 +235,10 @@ public final class Explorer {
                         "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
     }
 
+    /// The selected tab and every tab's stack. Modals are left out: an app
+    /// may rightly not bring a sheet (a sign-in, onboarding) back on a cold start.
     static func sameNavigation(_ a: NavigationState, _ b: NavigationState) -> Bool {
-        a.selectedTab == b.selectedTab && a.modals == b.modals && a.tabs.allSatisfy { a.stack($0) == b.stack($0) }
+        a.selectedTab == b.selectedTab && a.tabs.allSatisfy { a.stack($0) == b.stack($0) }
     }
 
     static func describe(_ state: NavigationState) -> String {
@@ -211,8 +250,7 @@ public final class Explorer {
         let stacks = state.tabs.map { tab in
             "\(tab) = { " + state.stack(tab).map { LuaSource.string($0.description) }.joined(separator: ", ") + " }"
         }.joined(separator: ", ")
-        let modals = state.modals.flatMap { $0.map { LuaSource.string($0.description) } }.joined(separator: ", ")
-        return "expect_snapshot{ tab = \(LuaSource.string(state.selectedTab.rawValue)), stacks = { \(stacks) }, modals = { \(modals) } }"
+        return "expect_snapshot{ tab = \(LuaSource.string(state.selectedTab.rawValue)), stacks = { \(stacks) } }"
     }
 
     // MARK: - Replaying and shrinking
@@ -313,9 +351,31 @@ public final class Explorer {
         let final = replay(current, faults: configuration.faults) ?? violation
         let reproducer = Self.reproducer(current, violation: final, seed: configuration.seed, faults: configuration.faults,
                                          originalSteps: lines.count, host: host)
-        let passesWithout = configuration.faults.isEmpty || replay(current, faults: []) == nil
         return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
-                       reproducer: reproducer, verified: stillFails(current) && passesWithout, timeToFind: elapsed)
+                       reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
+    }
+
+    /// Runs the reproducer as the runner would: it must fail with the
+    /// exploration's faults and, when there are faults, pass without them.
+    func verify(_ reproducer: String) -> Bool {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("reproducer.lua")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(reproducer.utf8).write(to: url)
+        } catch {
+            return false
+        }
+        let entry = ScenarioDiscovery.Entry(path: url.path, url: url, suiteRoot: folder)
+        func status(_ faults: [String]) -> ScenarioResult.Status? {
+            var options = configuration.options
+            options.faults = faults
+            options.strictSteps = false
+            return ScenarioRunner(host: host, options: options).runFile(entry, filter: nil).scenarios.first?.status
+        }
+        guard status(configuration.faults) == .failed else { return false }
+        return configuration.faults.isEmpty || status([]) == .passed
     }
 
     /// The reproducer as a scenario file.
@@ -328,7 +388,10 @@ public final class Explorer {
         text += "-- \(violation.message.replacingOccurrences(of: "\n", with: " "))\n\n"
         let name = "explore seed \(seed): \(violation.property)"
         text += "scenario(\(LuaSource.string(name)), function()\n"
-        for line in lines { text += "  \(line)\n" }
+        for (index, line) in lines.enumerated() {
+            if case .restoration = violation.property, index == lines.count - 1 { text += "  local before = snapshot()\n" }
+            text += "  \(line)\n"
+        }
         for line in violation.assertion { text += "  \(line)\n" }
         text += "end)\n"
         return text

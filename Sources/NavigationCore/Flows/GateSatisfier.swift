@@ -43,9 +43,12 @@ public final class GateSatisfier {
         }
     }
 
-    /// Forgets every waiter without telling them (a flow swap tore the
-    /// satisfying flows down; their intents are void).
+    /// Tells every waiter its gate was not satisfied and forgets them: a
+    /// flow swap tore the satisfying flows down, so their intents are
+    /// dropped (and the dispatcher logs each `drop`).
     public func reset() {
+        let dropped = waiting.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap(\.value)
         waiting.removeAll()
+        for waiter in dropped { waiter(false) }
     }
 }

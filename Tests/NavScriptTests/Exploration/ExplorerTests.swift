@@ -1,0 +1,88 @@
+import Foundation
+import NavigationCore
+import NotesApp
+import Testing
+@testable import NavScript
+
+/// Exploration on the notes app: it finds what its faults break with no
+/// scenario written, shrinks it to a reproducer that fails with the fault
+/// and passes without, replays the same walks from the same seed, and
+/// reports nothing on the healthy app.
+@Suite("Explorer")
+struct ExplorerTests {
+    func explore(faults: [String], seed: UInt64 = 11, steps: Int = 3_000) throws -> Explorer.Report {
+        let explorer = Explorer(host: try NotesHost(), configuration: .init(
+            seed: seed, seconds: 0, steps: steps, walkLength: 20, faults: faults, stopAtFirst: !faults.isEmpty))
+        return explorer.run()
+    }
+
+    @Test("each fault of the notes app is found and shrunk to a verified reproducer",
+          arguments: NotesFault.allCases.map(\.rawValue))
+    func findsEveryFault(_ fault: String) throws {
+        let report = try explore(faults: [fault])
+        let finding = try #require(report.findings.first, "\(fault) was not found in \(report.steps) steps")
+        #expect(finding.verified, "the reproducer must fail with the fault and pass without:\n\(finding.reproducer)")
+        #expect(finding.steps.count <= 4, "shrunk to a few steps:\n\(finding.reproducer)")
+        #expect(finding.steps.count < finding.originalSteps || finding.originalSteps <= 2)
+        #expect(finding.reproducer.contains("scenario(\"explore seed 11:"))
+        #expect(finding.reproducer.contains("--fault \(fault)"))
+    }
+
+    @Test func theHealthyAppBreaksNoProperty() throws {
+        let report = try explore(faults: [], steps: 2_000)
+        #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
+        #expect(report.coverage.missing.isEmpty, "not covered: \(report.coverage.missing)")
+        #expect(report.steps >= 2_000)
+    }
+
+    @Test func theSameSeedGivesTheSameWalksAndReproducer() throws {
+        let first = try explore(faults: ["keep-popped-notes"], seed: 5)
+        let second = try explore(faults: ["keep-popped-notes"], seed: 5)
+        #expect(first.steps == second.steps)
+        #expect(first.findings.map(\.reproducer) == second.findings.map(\.reproducer))
+    }
+
+    @Test func aReproducerIsAScenarioTheRunnerFailsWithTheFault() throws {
+        let finding = try #require(try explore(faults: ["sign-in-without-commit"]).findings.first)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("repro.lua")
+        try Data(finding.reproducer.utf8).write(to: url)
+        let entry = ScenarioDiscovery.Entry(path: url.path, url: url, suiteRoot: folder)
+        let host = try NotesHost()
+        let faulty = ScenarioRunner(host: host, options: RunOptions(faults: ["sign-in-without-commit"]))
+            .runFile(entry, filter: nil)
+        #expect(faulty.scenarios.first?.status == .failed, "\(faulty.scenarios.first?.message ?? "")")
+        let healthy = ScenarioRunner(host: host, options: RunOptions()).runFile(entry, filter: nil)
+        #expect(healthy.scenarios.first?.status == .passed, "\(healthy.scenarios.first?.message ?? "")")
+    }
+
+    @Test func valuesAreDrawnFromTheSpecs() {
+        var sampler = ValueSampler(seed: 3)
+        for pattern in ["p[0-9]{1,8}", "[a-z][a-z0-9-]*", "[A-Z0-9]+", "(ab|cd)"] {
+            let regex = try? Regex("^(?:\(pattern))$")
+            if pattern.contains("|") {
+                #expect(sampler.sample(pattern) == nil, "alternation is outside the subset")
+                continue
+            }
+            for _ in 0..<20 {
+                let value = sampler.sample(pattern) ?? ""
+                #expect((try? regex?.wholeMatch(in: value)) != nil, "\(value) does not match \(pattern)")
+            }
+        }
+        let spec = ParamSpec("code", pattern: "[A-Z0-9]+", minLength: 4, maxLength: 12)
+        #expect(sampler.invalid(spec).contains("9999999999999"))
+        let bounds = sampler.boundary(spec, from: "SALE10") { $0.count >= 4 && $0.count <= 12 }
+        #expect(bounds.map(\.count).sorted() == [4, 12])
+    }
+
+    @Test func luaLiteralsReadBackAsTheInput() {
+        #expect(LuaSource.string("a\"b\\c\nd") == #""a\"b\\c\nd""#)
+        #expect(LuaSource.table(["route": "cart", "x-y": "1"]) == #"{ route = "cart", ["x-y"] = "1" }"#)
+        for input in [EntryInput.url("myapp://a/\"b\""), .payload(["route": "note/7"]),
+                      .activity(type: "myapp.link", userInfo: ["identifier": "note/7"])] {
+            #expect(Explorer.parseInput(LuaSource.input(input)) == input, "\(LuaSource.input(input))")
+        }
+    }
+}
