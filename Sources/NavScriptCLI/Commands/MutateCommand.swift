@@ -43,6 +43,15 @@ struct MutateCommand: HostedCommand {
     @Flag(help: .hidden)
     var inProcess = false
 
+    @Flag(help: "Score the faults by exploration alone (no scenarios): `navscript explore` per fault, in its own process.")
+    var explore = false
+
+    @Option(help: "With --explore: seconds of exploration per fault.")
+    var exploreTime: Double = 30
+
+    @Option(help: "With --explore: the seed of every fault's exploration.")
+    var seed: UInt64 = 1
+
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
@@ -62,6 +71,10 @@ struct MutateCommand: HostedCommand {
                     + faults.map(\.name).joined(separator: ", "))
             }
             faults = faults.filter { only.contains($0.name) }
+        }
+        if explore {
+            return try ExploreMatrix(faults: faults, seconds: exploreTime, seed: seed, timeout: max(timeout, exploreTime * 4))
+                .run(markdown: markdown)
         }
         let entries = try suite.discover()
         let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)

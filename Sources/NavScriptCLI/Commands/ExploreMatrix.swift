@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// `navscript mutate --explore`: the kill matrix from exploration alone.
+/// Each fault is explored in a child `navscript explore` process — a fault
+/// that traps or hangs the app costs only its own row — and the row says
+/// how long the first violation took and how short its reproducer is.
+struct ExploreMatrix {
+    let faults: [HostFault]
+    let seconds: Double
+    let seed: UInt64
+    /// Seconds before a child that hangs is killed.
+    let timeout: Double
+
+    struct Row {
+        var fault: String
+        var property: String?
+        var timeToKill: String?
+        var reproducerSteps: Int?
+        var note: String
+        var isKilled: Bool { property != nil }
+    }
+
+    func run(markdown: Bool) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-mutate-explore-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var rows: [Row] = []
+        for fault in faults {
+            rows.append(explore(fault.name, out: folder.appendingPathComponent(fault.name)))
+        }
+        let killed = rows.filter(\.isKilled).count
+        if markdown {
+            print("| fault | found as | time to kill | reproducer steps |")
+            print("|---|---|---:|---:|")
+            for row in rows {
+                print("| `\(row.fault)` | \(row.property ?? "— " + row.note) | \(row.timeToKill ?? "–") | \(row.reproducerSteps.map(String.init) ?? "–") |")
+            }
+            print("\nExploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each).")
+        } else {
+            let width = (rows.map(\.fault.count).max() ?? 0) + 2
+            for row in rows {
+                let name = row.fault.padding(toLength: width, withPad: " ", startingAt: 0)
+                if let property = row.property {
+                    let how = [row.timeToKill.map { "in \($0)" }, row.reproducerSteps.map { "\($0)-step reproducer" }]
+                        .compactMap { $0 }.joined(separator: ", ")
+                    print("\(name) killed    " + (how.isEmpty ? "" : how + ": ") + property)
+                } else {
+                    print("\(name) SURVIVED  \(row.note)")
+                }
+            }
+            print("\nexploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each)")
+        }
+        throw ExitCode(killed == rows.count ? 0 : 1)
+    }
+
+    /// Runs `explore --fault NAME` in a child and reads its report.
+    private func explore(_ fault: String, out: URL) -> Row {
+        let process = Process()
+        process.executableURL = SuiteExecution.executable
+        process.arguments = ["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds), "--out", out.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(fault).out")
+        FileManager.default.createFile(atPath: capture.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: capture) }
+        guard let handle = try? FileHandle(forWritingTo: capture) else { return Row(fault: fault, note: "cannot capture output") }
+        process.standardOutput = handle
+        process.standardError = handle
+        do { try process.run() } catch { return Row(fault: fault, note: "cannot start explore: \(error)") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return Row(fault: fault, property: "a hang (every input gets an outcome)", timeToKill: "≤\(Int(timeout))s",
+                       reproducerSteps: nil, note: "")
+        }
+        try? handle.close()
+        let text = (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
+        if process.terminationReason == .uncaughtSignal {
+            return Row(fault: fault, property: "a crash (every input gets an outcome)", timeToKill: nil, reproducerSteps: nil, note: "")
+        }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VIOLATION ") }) else {
+            return Row(fault: fault, note: "no violation in \(Int(seconds))s")
+        }
+        // "VIOLATION <property> (after 1.2s)"
+        let body = line.dropFirst("VIOLATION ".count)
+        let property = body.range(of: " (after ").map { String(body[..<$0.lowerBound]) } ?? String(body)
+        let time = body.range(of: " (after ").map { String(body[$0.upperBound...].dropLast()) }
+        let steps = text.split(separator: "\n").first { $0.contains("shrunk from") }
+            .flatMap { Int($0.split(separator: " ").last(where: { Int($0.dropLast()) != nil })?.dropLast() ?? "") }
+        return Row(fault: fault, property: property, timeToKill: time, reproducerSteps: steps, note: "")
+    }
+}
