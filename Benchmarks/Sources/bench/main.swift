@@ -16,7 +16,7 @@ import ShopHost
 struct Arguments {
     var navscript: String?
     var repo: String
-    var only: Set<String> = ["core", "scenario", "suite", "generated", "long"]
+    var only: Set<String> = ["core", "scenario", "suite", "generated", "long", "explore"]
     var repetitions = 11
     var sizes = [1_000, 5_000, 10_000]
     /// Count instructions per operation with callgrind (when valgrind is installed).
@@ -99,6 +99,7 @@ var inProcess: [(number: String, measurement: Measurement, unit: String, scale: 
 /// Instructions per operation by row number, from callgrind.
 var instructions: [String: Double] = [:]
 var cliRows: [(number: String, measurement: SuiteMeasurement, note: String)] = []
+var exploreRate: Double?
 
 do {
     let host = try ShopHost()
@@ -134,6 +135,16 @@ do {
             inProcess.append(("4c", breakdown[1], "µs/file", 1e-3, "part of (4): 4b + one scenario that launches the app"))
         }
         inProcess.append(("3a", ScenarioBenchmarks.swiftLaunch(engine: engine), "µs/launch", 1e-3, "part of (3): compare 4c − 4b"))
+    }
+    if arguments.only.contains("explore") {
+        progress("(8) explore: steps per second, invariants and properties after every step")
+        var rates: [Double] = []
+        for run in 0..<3 {
+            let explorer = Explorer(host: host, configuration: .init(seed: UInt64(run + 1), seconds: 0, steps: 20_000))
+            let report = explorer.run()
+            rates.append(Double(report.steps) / report.seconds)
+        }
+        exploreRate = rates.sorted()[1]
     }
     if arguments.callgrind, InstructionCount.valgrind != nil {
         // (row, workload, iterations, operations per iteration)
@@ -230,6 +241,9 @@ if !inProcess.isEmpty {
             + "| \(row.note); \(m.samples) samples |")
     }
     print("")
+}
+if let exploreRate {
+    print("| 8 | `navscript explore` on ShopApp, one core | \(format(exploreRate)) steps/s (median of 3 × 20,000 steps) |\n")
 }
 if !cliRows.isEmpty {
     print("| # | CLI run | scenarios | run time (median) | scenarios/s | wall (median) | µs/scenario (wall) | peak RSS | notes |")

@@ -232,7 +232,8 @@ public final class Explorer {
                 + (expectedModals.isEmpty ? "" : " with modals \(Expectation.render(expectedModals))"),
             assertion: ["expect_tab(\(LuaSource.string(target.tab.rawValue)))",
                         "expect_stack(\(LuaSource.string(target.tab.rawValue)), { " + expected.map(LuaSource.string).joined(separator: ", ") + " })",
-                        "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
+                        expectedModals.isEmpty ? "expect_modals{}"
+                            : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
     }
 
     /// The selected tab and every tab's stack. Modals are left out: an app

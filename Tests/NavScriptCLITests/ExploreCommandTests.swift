@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// `navscript explore` end to end: with no scenario, a fault is found,
+/// shrunk and written as a scenario the runner fails with the fault and
+/// passes without; the healthy app gives exit 0; any host is explorable.
+@Suite("explore")
+struct ExploreCommandTests {
+    @Test func aFaultIsFoundAndItsReproducerRunsAsAScenario() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+                                      "--time", "0", "--out", "found", "--junit", "explore.xml"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("VIOLATION a deep link lands on its destination's canonical stack"), "\(output)")
+        #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
+        #expect(output.stdout.contains("coverage: screens reached"), "\(output)")
+        #expect(fixture.exists("found/seed1-1.lua"))
+        let faulty = try fixture.run(["run", "found/seed1-1.lua", "--fault", "graft-external-link"])
+        #expect(faulty.status == 1, "\(faulty)")
+        let healthy = try fixture.run(["run", "found/seed1-1.lua"])
+        #expect(healthy.status == 0, "\(healthy)")
+        let junit = try fixture.read("explore.xml")
+        #expect(junit.contains("<failure message="), "\(junit)")
+
+        let again = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+                                     "--time", "0", "--out", "again"])
+        #expect(try fixture.read("again/seed1-1.lua") == fixture.read("found/seed1-1.lua"), "same seed, same reproducer")
+    }
+
+    @Test func theHealthyAppBreaksNothingAndAnotherHostIsExplorableToo() throws {
+        let fixture = try Fixture()
+        let healthy = try fixture.run(["explore", "--seed", "2", "--steps", "1500", "--time", "0", "--out", "none"])
+        #expect(healthy.status == 0, "\(healthy)")
+        #expect(healthy.stdout.contains("no property violated"), "\(healthy)")
+        let notes = try fixture.run(["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
+                                     "--out", "notes"], binary: CLI.notesBinary)
+        #expect(notes.status == 1 && notes.stdout.contains("VIOLATION invariant 'leaks'"), "\(notes)")
+        let bad = try fixture.run(["explore", "--fault", "nope", "--steps", "10"])
+        #expect(bad.status == 2, "\(bad)")
+    }
+}
