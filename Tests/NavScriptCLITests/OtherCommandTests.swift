@@ -103,3 +103,70 @@ struct MergeJUnitTests {
         #expect(twice.stderr.contains("warning: a/one.lua › a.one › one appears more than once"), "\(twice)")
     }
 }
+
+/// Server-driven manifests: checked before rollout, diffed, and run against.
+@Suite("routes check, routes diff, --manifest")
+struct ManifestCommandTests {
+    static let shipped = GeneratedDocsTests.root.appendingPathComponent("Sources/ShopApp/Resources/routes.json")
+
+    static func variant(_ edit: (inout [String: Any]) -> Void) throws -> String {
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as! [String: Any]
+        edit(&json)
+        return String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+    }
+
+    static func destinations(_ json: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+        var list = json["destinations"] as! [[String: Any]]
+        for index in list.indices { change(&list[index]) }
+        json["destinations"] = list
+    }
+
+    @Test func checkExitsZeroOneOrTwo() throws {
+        let overlapping = try Self.variant { json in
+            var list = json["destinations"] as! [[String: Any]]
+            list.append(["id": "order_latest", "parent": "orders", "flow": "order", "patterns": ["orders/latest"]])
+            json["destinations"] = list
+        }
+        let fixture = try Fixture(["overlap.json": overlapping, "broken.json": "{ \"scheme\": \"shop\",, }"])
+        let clean = try fixture.run(["routes", "check", Self.shipped.path])
+        #expect(clean.status == 0 && clean.stdout.contains("no problem"), "\(clean)")
+        let overlap = try fixture.run(["routes", "check", "overlap.json"])
+        #expect(overlap.status == 1, "\(overlap)")
+        #expect(overlap.stdout.contains("(order_latest): \"orders/latest\" overlaps \"orders/:id\" of order"), "\(overlap)")
+        let broken = try fixture.run(["routes", "check", "broken.json"])
+        #expect(broken.status == 2 && broken.stderr.contains("line 1, column"), "\(broken)")
+    }
+
+    @Test func diffShowsWhatARolloutChanges() throws {
+        let new = try Self.variant { json in
+            Self.destinations(&json) { destination in
+                if destination["id"] as? String == "product" { destination["patterns"] = ["product/:id"] }
+            }
+        }
+        let fixture = try Fixture(["new.json": new])
+        let output = try fixture.run(["routes", "diff", Self.shipped.path, "new.json", "--markdown"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("| `shop://p/"), "the removed alias p/:id is listed\n\(output)")
+        #expect(output.stdout.contains("error unknown_route |"), "\(output)")
+        let same = try fixture.run(["routes", "diff", Self.shipped.path, Self.shipped.path])
+        #expect(same.status == 0 && same.stdout.contains("no link changes its outcome"), "\(same)")
+    }
+
+    @Test func aSuiteRunsAgainstAnotherManifestAndABrokenOneIsRefused() throws {
+        let noAlias = try Self.variant { json in
+            Self.destinations(&json) { destination in
+                if destination["id"] as? String == "product" { destination["patterns"] = ["product/:id"] }
+            }
+        }
+        let fixture = try Fixture([
+            "m.json": noAlias,
+            "bad.json": try Self.variant { json in json["tabs"] = "home" },
+            "suite/alias.lua": #"scenario("the p/ alias", function() deep_link("shop://p/p1"); expect_screen("product:p1") end)"#,
+        ])
+        #expect(try fixture.run(["run", "suite"]).status == 0)
+        let without = try fixture.run(["run", "suite", "--manifest", "m.json"])
+        #expect(without.status == 1, "the alias is gone from m.json\n\(without)")
+        let bad = try fixture.run(["run", "suite", "--manifest", "bad.json"])
+        #expect(bad.status == 2 && bad.stderr.contains("$.tabs"), "\(bad)")
+    }
+}

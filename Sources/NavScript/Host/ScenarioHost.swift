@@ -60,6 +60,10 @@ public protocol ScenarioHost: Sendable {
 
     /// The coordinator/flow graph as Graphviz DOT (for `navscript graph`).
     func flowGraph() -> String
+
+    /// This host with its engine built from `manifest` instead of the app's
+    /// own (`--manifest FILE`: a server-driven manifest tried before rollout).
+    func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost
 }
 
 extension ScenarioHost {
@@ -79,6 +83,10 @@ extension ScenarioHost {
 
     public func flowGraph() -> String {
         FlowGraph(manifest: engine.manifest).dot()
+    }
+
+    public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
+        throw HostError("\(name) cannot run with another manifest: its host does not implement replacingManifest(_:)")
     }
 }
 

@@ -47,6 +47,9 @@ struct ExploreCommand: HostedCommand {
     @Option(help: "Write a JUnit report: one failing test case per violation.")
     var junit: String?
 
+    @Option(help: "Explore with this route manifest instead of the app's own.")
+    var manifest: String?
+
     func validate() throws {
         guard time >= 0, steps >= 0 else { throw ValidationError("--time and --steps must not be negative") }
         guard time > 0 || steps > 0 || untilCovered else { throw ValidationError("give --time, --steps or --until-covered") }
@@ -54,8 +57,9 @@ struct ExploreCommand: HostedCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let host = try context.host()
+        var host = try context.host()
         try SuiteOptions.checkFaults(faults, of: host)
+        if let manifest { host = try ManifestOption.load(manifest, into: host) }
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         let explorer = Explorer(host: host, configuration: .init(
             seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered))

@@ -1,22 +1,40 @@
 import ArgumentParser
+import Foundation
+import NavScript
 import NavigationCore
 
-/// `navscript routes`: the route table and its URL vocabulary, so scenario
-/// authors can see every destination, alias and gate at a glance.
-struct RoutesCommand: HostedCommand {
+/// `navscript routes`: the route table, a manifest check before rollout,
+/// and what a new manifest changes.
+struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
-        abstract: "Print the app's route table: destinations, URL patterns, params and gates."
+        abstract: "The app's route table; check a manifest before rollout; diff two manifests.",
+        subcommands: [RoutesListCommand.self, RoutesCheckCommand.self, RoutesDiffCommand.self],
+        defaultSubcommand: RoutesListCommand.self
+    )
+}
+
+/// `navscript routes [list]`: every destination with its URL patterns,
+/// params, gates and the outputs its screen offers (the tap names).
+struct RoutesListCommand: HostedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Print the route table: destinations, URL patterns, params, gates and tap outputs."
     )
 
+    @Option(help: "A manifest to show instead of the app's own.")
+    var manifest: String?
+
     func run(in context: CommandContext) throws {
-        let host = try context.host()
-        let manifest = host.engine.manifest
-        print("scheme \(manifest.scheme)://   universal https://\(manifest.universalHosts.joined(separator: ", "))")
-        print("tabs: \(manifest.tabs.map(\.rawValue).joined(separator: ", "))")
+        var host = try context.host()
+        if let manifest { host = try ManifestOption.load(manifest, into: host) }
+        let engine = host.engine
+        let table = engine.manifest
+        let outputs = Dictionary(host.screens.map { ($0.id, $0.outputs) }, uniquingKeysWith: { first, _ in first })
+        print("scheme \(table.scheme)://   universal https://\(table.universalHosts.joined(separator: ", "))")
+        print("tabs: \(table.tabs.map(\.rawValue).joined(separator: ", "))")
         print("")
-        for definition in manifest.destinations {
-            let ancestry = host.engine.target(forDisplay: definition.id)
+        for definition in table.destinations {
             var line = "\(definition.id)"
             line += "  [\(definition.presentation.rawValue), flow \(definition.flow)]"
             if !definition.params.isEmpty {
@@ -24,12 +42,51 @@ struct RoutesCommand: HostedCommand {
                     p.name + (p.kind == .integer ? ":int" : "") + (p.pattern.map { " /\($0)/" } ?? "")
                 }.joined(separator: ", ")
             }
-            let gates = host.engine.preconditions(of: definition.id)
+            let gates = engine.preconditions(of: definition.id)
             if !gates.isEmpty { line += "  gates: " + gates.map(\.rawValue).joined(separator: ", ") }
             print(line)
-            print("    path: \(ancestry)")
+            print("    path: \(engine.target(forDisplay: definition.id))")
             for pattern in definition.patterns { print("    \(pattern)") }
+            if let taps = outputs[definition.id] {
+                let text = taps.map { output in
+                    output.name + (output.parameters.isEmpty ? "" : "(" + output.parameters.joined(separator: ", ") + ")")
+                        + (output.destination.map { " → \($0)" } ?? "")
+                }
+                print("    taps: " + (text.isEmpty ? "(none)" : text.joined(separator: ", ")))
+            }
         }
+    }
+}
+
+/// `navscript routes check FILE.json`: a manifest checked before rollout.
+struct RoutesCheckCommand: HostedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a route manifest before rollout: syntax, schema, rules, overlaps, reachability.",
+        discussion: "Exit status: 0 no problem, 1 problems (each with its line, JSON path and destination), 2 unreadable."
+    )
+
+    @Argument(help: "The manifest to check.")
+    var file: String
+
+    func run(in context: CommandContext) throws {
+        let host = try context.host()
+        let text: String
+        do {
+            text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+        } catch {
+            throw UsageError("cannot read \(file): \(error.localizedDescription)")
+        }
+        let problems: [ManifestProblem]
+        do {
+            problems = try ManifestCheck(host: host).check(text)
+        } catch {
+            writeStandardError("\(file): not valid JSON: \(error)\n")
+            throw ExitCode(2)
+        }
+        for problem in problems { print("\(file): \(problem)") }
+        print(problems.isEmpty ? "\(file): no problem" : "\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        throw ExitCode(problems.isEmpty ? 0 : 1)
     }
 }
 
@@ -37,8 +94,6 @@ extension RoutingEngine {
     /// The canonical path of a destination, spelled for people.
     func target(forDisplay id: DestinationID) -> String {
         guard let definition = definition(of: id) else { return "?" }
-        var params: [String: String] = [:]
-        for spec in definition.params { params[spec.name] = ":" + spec.name }
         var chain: [String] = []
         var current: RouteDefinition? = definition
         while let step = current {
@@ -46,5 +101,52 @@ extension RoutingEngine {
             current = step.parent.flatMap { self.definition(of: $0) }
         }
         return "\(chain.joined(separator: " > "))"
+    }
+}
+
+/// `navscript routes diff OLD.json NEW.json`: what a rollout changes.
+struct RoutesDiffCommand: HostedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two manifests link by link: every pattern and suite link, every entry point, signed out and in.",
+        discussion: "Exit status: 0 no outcome changes, 1 some do, 2 a manifest is unreadable or broken."
+    )
+
+    @Argument(help: "The manifest in production.")
+    var old: String
+
+    @Argument(help: "The manifest to roll out.")
+    var new: String
+
+    @Option(help: "Also compare every link string the scenarios in this folder use.")
+    var suite: String?
+
+    @Flag(help: "Print the changes as a Markdown table (for a pull request).")
+    var markdown = false
+
+    func run(in context: CommandContext) throws {
+        let host = try context.host()
+        let before = try ManifestOption.load(old, into: host).engine
+        let after = try ManifestOption.load(new, into: host).engine
+        let diff = ManifestDiff(old: before, new: after, entries: host.entryPoints)
+        let changes = diff.changes(extra: try suiteLinks(scheme: before.manifest.scheme))
+        print(ManifestDiff.render(changes, markdown: markdown), terminator: "")
+        throw ExitCode(changes.isEmpty ? 0 : 1)
+    }
+
+    /// Every `"scheme://…"` string literal in the suite's Lua files.
+    func suiteLinks(scheme: String) throws -> [String] {
+        guard let suite else { return [] }
+        let entries: [ScenarioDiscovery.Entry]
+        do { entries = try ScenarioDiscovery().discover([suite]) } catch { throw ValidationError("\(error)") }
+        let pattern = try Regex("\"(\(scheme)://[^\"\\s]*)\"")
+        var links: [String] = []
+        for entry in entries {
+            let text = (try? String(contentsOf: entry.url, encoding: .utf8)) ?? ""
+            for match in text.matches(of: pattern) {
+                if let link = match.output[1].substring { links.append(String(link)) }
+            }
+        }
+        return links
     }
 }

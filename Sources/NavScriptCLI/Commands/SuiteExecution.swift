@@ -21,6 +21,7 @@ struct SuiteExecution {
         for tag in SuiteOptions.split(suite.excludeTags) { arguments += ["--exclude-tags", tag] }
         for invariant in SuiteOptions.split(suite.allow) { arguments += ["--allow", invariant] }
         if suite.strictSteps { arguments.append("--strict-steps") }
+        if let manifest = suite.manifest { arguments += ["--manifest", manifest] }
         if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
         if options.failFast { arguments.append("--fail-fast") }
         return arguments

@@ -30,6 +30,9 @@ struct SuiteOptions: ParsableArguments {
     @Flag(help: "Check the invariants after every step, not only after each scenario (for exploring).")
     var strictSteps = false
 
+    @Option(help: "Run against this route manifest instead of the app's own (checked first, like `routes check`).")
+    var manifest: String?
+
     @Option(help: "Lua instructions a scenario may run before it is stopped.")
     var instructionBudget: Int = 10_000_000
 
@@ -66,8 +69,9 @@ struct SuiteOptions: ParsableArguments {
 
     /// The host, with `--fault` names checked against its catalogue.
     func host(in context: CommandContext) throws -> any ScenarioHost {
-        let host = try context.host()
+        var host = try context.host()
         try Self.checkFaults(faults, of: host)
+        if let manifest { host = try ManifestOption.load(manifest, into: host) }
         return host
     }
 

@@ -4,10 +4,16 @@ import NavigationCore
 /// The notes app's host: one launch option, two faults, one verb and one
 /// observer of its own. Everything else comes from the toolkit.
 public struct NotesHost: ScenarioHost {
-    public let engine: RoutingEngine
+    public private(set) var engine: RoutingEngine
 
     public init() throws {
         engine = try NotesApp.loadEngine()
+    }
+
+    public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
+        var host = self
+        do { host.engine = try RoutingEngine(manifest: manifest) } catch { throw HostError("\(error)") }
+        return host
     }
 
     public var name: String { "NotesApp" }

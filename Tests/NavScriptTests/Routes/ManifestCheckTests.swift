@@ -1,0 +1,142 @@
+import Foundation
+import NavigationCore
+import Testing
+@testable import NavScript
+
+/// `routes check`: one fixture manifest per problem kind, each reported
+/// with its JSON path, line and destination — and a clean one reported clean.
+@Suite("Manifest check")
+struct ManifestCheckTests {
+    /// A clean manifest; each case below breaks it in one way.
+    static let base = """
+        {
+          "scheme": "myapp",
+          "universal_hosts": ["myapp.example.com"],
+          "tabs": ["home", "account"],
+          "preconditions": ["auth"],
+          "destinations": [
+            { "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] },
+            { "id": "item", "parent": "home", "flow": "home",
+              "params": [{ "name": "id", "pattern": "[0-9]{1,6}" }], "patterns": ["item/:id", "i/:id"] },
+            { "id": "account", "tab": "account", "flow": "account", "preconditions": ["auth"], "patterns": ["account"] }
+          ]
+        }
+        """
+
+    func problems(_ text: String) throws -> [ManifestProblem] {
+        try ManifestCheck().check(text)
+    }
+
+    func replacing(_ old: String, with new: String) -> String {
+        if !Self.base.contains(old) { Issue.record("fixture edit does not apply: \(old)") }
+        return Self.base.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func theCleanManifestHasNoProblem() throws {
+        #expect(try problems(Self.base).isEmpty)
+    }
+
+    @Test func syntaxErrorsHaveALineAndAColumn() {
+        let broken = Self.base.replacingOccurrences(of: "\"account\"] }", with: "\"account\"], }")
+        #expect(throws: JSONText.SyntaxError.self) { try problems(broken) }
+        do {
+            _ = try ManifestCheck().check("{\n  \"scheme\": \"x\",\n  \"tabs\": [1,]\n}")
+            Issue.record("a trailing comma was accepted")
+        } catch {
+            #expect(error.line == 3 && error.column == 14 && error.reason.contains("trailing comma"), "\(error)")
+        }
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var old: String
+        var new: String
+        var path: String
+        var destination: String?
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "unknown key", old: #""flow": "home", "patterns": ["home"]"#, new: #""flow": "home", "colour": 1, "patterns": ["home"]"#,
+             path: "$.destinations[0].colour", destination: "home", message: "unknown key \"colour\""),
+        Case(name: "wrong type", old: #""tabs": ["home", "account"]"#, new: #""tabs": "home""#,
+             path: "$.tabs", destination: nil, message: "expected an array of strings, got a string"),
+        Case(name: "missing required key", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
+             new: #"{ "id": "home", "tab": "home", "patterns": ["home"] }"#,
+             path: "$.destinations[0]", destination: "home", message: "the required key \"flow\" is missing"),
+        Case(name: "unknown tab", old: #""tab": "account", "flow""#, new: #""tab": "acount", "flow""#,
+             path: "$.destinations[2].tab", destination: "account", message: "unknown tab \"acount\""),
+        Case(name: "unknown parent", old: #""parent": "home""#, new: #""parent": "hom""#,
+             path: "$.destinations[1].parent", destination: "item", message: "unknown parent \"hom\""),
+        Case(name: "unknown precondition", old: #""preconditions": ["auth"], "patterns""#, new: #""preconditions": ["vip"], "patterns""#,
+             path: "$.destinations[2].preconditions", destination: "account", message: "unknown precondition \"vip\""),
+        Case(name: "ancestry cycle", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
+             new: #"{ "id": "home", "parent": "item", "flow": "home", "patterns": ["home"] }"#,
+             path: "$.destinations[0].parent", destination: "home", message: "ancestry cycle"),
+        Case(name: "pattern param not declared", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": ["item/:id", "i/:ident"]"#,
+             path: "$.destinations[1].patterns[1]", destination: "item", message: "uses :ident, which params does not declare"),
+        Case(name: "invalid regular expression", old: #""pattern": "[0-9]{1,6}""#, new: #""pattern": "[0-9""#,
+             path: "$.destinations[1].params[0].pattern", destination: "item", message: "invalid regular expression /[0-9/"),
+        Case(name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,
+             path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home"),
+        Case(name: "overlapping patterns", old: #""patterns": ["account"]"#, new: #""patterns": ["item/latest"]"#,
+             path: "$.destinations[2].patterns[0]", destination: "account", message: "overlaps \"item/:id\" of item"),
+        Case(name: "unreachable destination", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": []"#,
+             path: "$.destinations[1].patterns", destination: "item", message: "nothing reaches this destination"),
+        Case(name: "ancestor param missing", old: #"{ "id": "account", "tab": "account""#, new: #"{ "id": "account", "parent": "item""#,
+             path: "$.destinations[2].params", destination: "account", message: "ancestor \"item\" needs the param id"),
+        Case(name: "duplicate id", old: #""id": "account""#, new: #""id": "home""#,
+             path: "$.destinations[2].id", destination: "home", message: "duplicate destination id"),
+    ]
+
+    @Test("each problem kind is reported with its path, line and destination", arguments: cases)
+    func problemKind(_ c: Case) throws {
+        let found = try problems(replacing(c.old, with: c.new))
+        let match = found.first { $0.path == c.path && $0.message.contains(c.message) }
+        let listing = found.map(\.description).joined(separator: "\n")
+        #expect(match != nil, "expected \(c.path): \(c.message) in\n\(listing)")
+        #expect(match?.destination == c.destination)
+        #expect((match?.line ?? 0) > 1, "a line number points into the file")
+    }
+
+    @Test func everyProblemIsReportedNotOnlyTheFirst() throws {
+        let broken = replacing(#""parent": "home""#, with: #""parent": "hom""#)
+            .replacingOccurrences(of: #""tab": "account", "flow""#, with: #""tab": "acount", "flow""#)
+        #expect(try problems(broken).count >= 2)
+    }
+
+    @Test func aHostsScreensAndTapsMakeADestinationReachable() throws {
+        let manifest = replacing(#""patterns": ["item/:id", "i/:id"]"#, with: #""patterns": []"#)
+        struct Host: ScenarioHost {
+            var name: String { "T" }
+            var engine: RoutingEngine
+            var launchOptions: [LaunchOption] { [] }
+            var faults: [HostFault] { [] }
+            var screens: [ScreenDeclaration] { [ScreenDeclaration("home", [.init("item", parameters: ["id"], opens: "item")])] }
+            func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { throw HostError("no") }
+        }
+        let host = Host(engine: try RoutingEngine(manifest: RouteManifest.load(json: Data(Self.base.utf8))))
+        #expect(try ManifestCheck(host: host).check(manifest).isEmpty, "a tap opens item")
+    }
+}
+
+/// `routes diff`: what a rollout changes, link by link.
+@Suite("Manifest diff")
+struct ManifestDiffTests {
+    @Test func aRemovedAliasAndARemovedGateAreBothReported() throws {
+        let old = try RoutingEngine(manifest: RouteManifest.load(json: Data(ManifestCheckTests.base.utf8)))
+        let new = try RoutingEngine(manifest: RouteManifest.load(json: Data(ManifestCheckTests.base
+            .replacingOccurrences(of: #""patterns": ["item/:id", "i/:id"]"#, with: #""patterns": ["item/:id"]"#)
+            .replacingOccurrences(of: #""preconditions": ["auth"], "patterns""#, with: #""patterns""#).utf8)))
+        let diff = ManifestDiff(old: old, new: new, entries: [.scheme, .push])
+        let changes = diff.changes()
+        #expect(changes.contains { $0.link.hasPrefix("myapp://i/") && $0.after == "error unknown_route" && $0.entry == .push })
+        #expect(changes.contains { $0.link == "myapp://account" && $0.context == "signed out"
+            && $0.before.hasPrefix("gated auth") && $0.after.hasPrefix("proceed") })
+        #expect(!changes.contains { $0.link == "myapp://account" && $0.context == "signed in" }, "signed in nothing changes")
+        #expect(ManifestDiff(old: old, new: old).changes().isEmpty)
+        #expect(ManifestDiff.render(changes, markdown: true).hasPrefix("| link | entry point | session | before | after |"))
+        #expect(diff.changes(extra: ["myapp://i/9"]).filter { $0.link == "myapp://i/9" }.count == 4)
+    }
+}
