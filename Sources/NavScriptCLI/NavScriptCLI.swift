@@ -50,7 +50,9 @@ public enum NavScriptCLI {
             // Errors found while running name the subcommand's usage, not the root's.
             var message = RootCommand.fullMessage(for: error)
             if let command, let name = type(of: command).configuration.commandName {
-                message = "Error: \(RootCommand.message(for: error))\nSee 'navscript \(name) --help'."
+                let path = command is RoutesListCommand || command is RoutesCheckCommand || command is RoutesDiffCommand
+                    ? "routes \(name)" : name
+                message = "Error: \(RootCommand.message(for: error))\nSee 'navscript \(path) --help'."
             }
             writeStandardError(message + "\n")
             return 2

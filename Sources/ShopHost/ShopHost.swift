@@ -51,6 +51,17 @@ public struct ShopHost: ScenarioHost {
     }
 
     public var functions: [ScriptFunction] { ShopVerbs.functions }
+
+    /// The root-flow swaps: onboarding (three experiment branches) hands
+    /// over to the main flows; logout and session expiry swap them afresh.
+    public func flowGraph() -> FlowGraph {
+        var swaps: [(from: String, to: String, label: String)] = OnboardingExperiment.allCases.map {
+            ("welcome", "home", "experiment \($0.rawValue), then done")
+        }
+        swaps.append(("profile", "home", "logout: every flow swapped"))
+        swaps.append(("home", "login", "session expiry: flows swapped, sign in"))
+        return FlowGraph(manifest: engine.manifest, screens: screens, swaps: swaps)
+    }
     public var explorationActions: [String] { ["login{}", "login{ cancel = true }", "logout()", "expire_session()"] }
     public var types: [ScriptType] { ShopVerbs.types }
     public var screens: [ScreenDeclaration] { ShopScreens.declarations }

@@ -170,3 +170,23 @@ struct ManifestCommandTests {
         #expect(bad.status == 2 && bad.stderr.contains("$.tabs"), "\(bad)")
     }
 }
+
+/// `navscript graph`: the real flow graph, as DOT and as Mermaid.
+@Suite("graph")
+struct GraphCommandTests {
+    @Test func theGraphHasTabsFlowsTapsGatesAndSwaps() throws {
+        let root = GeneratedDocsTests.root
+        let dot = try CLI.run(["graph"], in: root)
+        #expect(dot.status == 0)
+        for part in ["subgraph \"cluster_tab_home\"", "subgraph \"cluster_checkout\"", "\"home\" -> \"product\" [color=blue",
+                     "label=\"tap product\"", "cart [gate auth]", "[style=dashed, label=\"modal\"]",
+                     "label=\"experiment video_first, then done\"", "logout: every flow swapped"] {
+            #expect(dot.stdout.contains(part), "DOT lacks \(part)")
+        }
+        let mermaid = try CLI.run(["graph", "--format", "mermaid"], in: root)
+        #expect(mermaid.stdout.hasPrefix("flowchart LR\n"), "\(mermaid)")
+        #expect(mermaid.stdout.contains("home -->|tap product| product"))
+        #expect(mermaid.stdout.contains("cart -.->|modal| checkout_address"))
+        #expect(mermaid.stdout.contains("subgraph tab_orders[\"tab orders\"]"))
+    }
+}

@@ -58,8 +58,9 @@ public protocol ScenarioHost: Sendable {
     /// app's scheme): the same intent through another door.
     func input(for url: String, via entry: EntryPoint) -> EntryInput
 
-    /// The coordinator/flow graph as Graphviz DOT (for `navscript graph`).
-    func flowGraph() -> String
+    /// The app's flow graph (for `navscript graph`). Default: from the
+    /// manifest and ``screens``; a host adds its root-flow swaps.
+    func flowGraph() -> FlowGraph
 
     /// This host with its engine built from `manifest` instead of the app's
     /// own (`--manifest FILE`: a server-driven manifest tried before rollout).
@@ -81,8 +82,8 @@ extension ScenarioHost {
         EntryLinkSpelling(manifest: engine.manifest).input(for: url, via: entry)
     }
 
-    public func flowGraph() -> String {
-        FlowGraph(manifest: engine.manifest).dot()
+    public func flowGraph() -> FlowGraph {
+        FlowGraph(manifest: engine.manifest, screens: screens)
     }
 
     public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
