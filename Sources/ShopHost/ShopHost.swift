@@ -60,7 +60,8 @@ public struct ShopHost: ScenarioHost {
         }
         swaps.append(("profile", "home", "logout: every flow swapped"))
         swaps.append(("home", "login", "session expiry: flows swapped, sign in"))
-        return FlowGraph(manifest: engine.manifest, screens: screens, swaps: swaps)
+        return FlowGraph(manifest: engine.manifest, screens: screens, swaps: swaps,
+                         gates: ["auth": "login", "payment_method": "add_payment"])
     }
     public var explorationActions: [String] { ["login{}", "login{ cancel = true }", "logout()", "expire_session()"] }
     public var types: [ScriptType] { ShopVerbs.types }

@@ -35,6 +35,11 @@ struct ExploreCommandTests {
         let notes = try fixture.run(["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
                                      "--out", "notes"], binary: CLI.notesBinary)
         #expect(notes.status == 1 && notes.stdout.contains("VIOLATION invariant 'leaks'"), "\(notes)")
+        let parallel = try fixture.run(["explore", "--jobs", "2", "--seed", "5", "--steps", "400", "--time", "0",
+                                        "--fault", "graft-external-link", "--out", "both"])
+        #expect(parallel.status == 1, "\(parallel)")
+        #expect(parallel.stdout.contains("seed 5,") && parallel.stdout.contains("seed 6,"), "one exploration per job\n\(parallel)")
+        #expect(fixture.exists("both/seed5-1.lua") && fixture.exists("both/seed6-1.lua"))
         let bad = try fixture.run(["explore", "--fault", "nope", "--steps", "10"])
         #expect(bad.status == 2, "\(bad)")
     }

@@ -188,5 +188,6 @@ struct GraphCommandTests {
         #expect(mermaid.stdout.contains("home -->|tap product| product"))
         #expect(mermaid.stdout.contains("cart -.->|modal| checkout_address"))
         #expect(mermaid.stdout.contains("subgraph tab_orders[\"tab orders\"]"))
+        #expect(mermaid.stdout.contains("cart -.->|gate auth| login"), "gates point at their satisfying flow")
     }
 }

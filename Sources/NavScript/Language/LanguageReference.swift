@@ -9,11 +9,13 @@ public struct LanguageReference {
     }
 
     public func markdown() -> String {
-        var lines = ["| | function | what it does |", "|---|---|---|"]
+        var lines = ["| | function | what it does | example |", "|---|---|---|---|"]
         for category in ScriptFunction.Category.allCases {
             for function in library.functions(in: category) {
                 let summary = function.summary.replacingOccurrences(of: "|", with: "\\|")
-                lines.append("| \(category.rawValue) | `\(function.signature)` | \(summary) |")
+                let example = (function.example ?? "").split(separator: "\n").map(String.init).joined(separator: " ")
+                    .replacingOccurrences(of: "|", with: "\\|")
+                lines.append("| \(category.rawValue) | `\(function.signature)` | \(summary) | `\(example)` |")
             }
         }
         return lines.joined(separator: "\n") + "\n"

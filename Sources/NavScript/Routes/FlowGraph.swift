@@ -13,11 +13,23 @@ public struct FlowGraph: Sendable {
     /// Root-flow swaps and other app-level transitions a host describes
     /// (`onboarding → main`), drawn as labelled edges between flows.
     public let swaps: [(from: String, to: String, label: String)]
+    /// The first screen of the flow that satisfies each precondition
+    /// (`auth` → `login`): every gated screen gets a gate edge to it.
+    public let gates: [Precondition: DestinationID]
 
-    public init(manifest: RouteManifest, screens: [ScreenDeclaration] = [], swaps: [(from: String, to: String, label: String)] = []) {
+    public init(manifest: RouteManifest, screens: [ScreenDeclaration] = [], swaps: [(from: String, to: String, label: String)] = [],
+                gates: [Precondition: DestinationID] = [:]) {
         self.manifest = manifest
         self.screens = screens
         self.swaps = swaps
+        self.gates = gates
+    }
+
+    /// Gated screen → the satisfying flow's first screen, per precondition.
+    var gateEdges: [(from: DestinationID, precondition: Precondition, to: DestinationID)] {
+        manifest.destinations.flatMap { definition in
+            definition.preconditions.compactMap { precondition in gates[precondition].map { (definition.id, precondition, $0) } }
+        }
     }
 
     /// The tab a destination lives under (through its ancestry), if any.
@@ -97,6 +109,9 @@ public struct FlowGraph: Sendable {
         for swap in swaps {
             lines.append("  \"\(swap.from)\" -> \"\(swap.to)\" [style=bold, color=gray40, label=\"\(swap.label)\"];")
         }
+        for gate in gateEdges {
+            lines.append("  \"\(gate.from)\" -> \"\(gate.to)\" [style=dotted, color=darkorange, fontcolor=darkorange, label=\"gate \(gate.precondition)\"];")
+        }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -127,6 +142,9 @@ public struct FlowGraph: Sendable {
         }
         for swap in swaps {
             lines.append("  \(id(swap.from)) ==>|\(swap.label)| \(id(swap.to))")
+        }
+        for gate in gateEdges {
+            lines.append("  \(id(gate.from.rawValue)) -.->|gate \(gate.precondition)| \(id(gate.to.rawValue))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -50,10 +50,14 @@ struct ExploreCommand: HostedCommand {
     @Option(help: "Explore with this route manifest instead of the app's own.")
     var manifest: String?
 
+    @Option(help: "Explorations run at once, each in its own process with its own seed (seed, seed+1, …).")
+    var jobs: Int = 1
+
     func validate() throws {
         guard time >= 0, steps >= 0 else { throw ValidationError("--time and --steps must not be negative") }
         guard time > 0 || steps > 0 || untilCovered else { throw ValidationError("give --time, --steps or --until-covered") }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run(in context: CommandContext) throws {
@@ -61,6 +65,7 @@ struct ExploreCommand: HostedCommand {
         try SuiteOptions.checkFaults(faults, of: host)
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
+        if jobs > 1 { return try runInParallel(seed: seed) }
         let explorer = Explorer(host: host, configuration: .init(
             seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered))
         writeStandardOutput("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
@@ -90,6 +95,51 @@ struct ExploreCommand: HostedCommand {
             try JUnitReport().write(result, to: URL(fileURLWithPath: junit))
         }
         throw ExitCode(report.findings.isEmpty ? 0 : 1)
+    }
+}
+
+extension ExploreCommand {
+    /// `--jobs N`: N explorations, each a child `explore --jobs 1` with its
+    /// own seed, run at once; their reports are printed in seed order. A
+    /// child that crashes or hangs costs only its own walks.
+    func runInParallel(seed: UInt64) throws {
+        var children: [(Process, URL)] = []
+        for job in 0..<jobs {
+            let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(job).out")
+            FileManager.default.createFile(atPath: capture.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: capture)
+            let process = Process()
+            process.executableURL = SuiteExecution.executable
+            var arguments = ["explore", "--seed", String(seed + UInt64(job)), "--time", String(time), "--steps", String(steps),
+                             "--walk-length", String(walkLength), "--out", out]
+            for fault in faults { arguments += ["--fault", fault] }
+            if untilCovered { arguments.append("--until-covered") }
+            if let manifest { arguments += ["--manifest", manifest] }
+            process.arguments = arguments
+            process.standardOutput = handle
+            process.standardError = handle
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            process.environment = environment
+            try process.run()
+            children.append((process, capture))
+        }
+        var found = false
+        for (process, capture) in children {
+            process.waitUntilExit()
+            defer { try? FileManager.default.removeItem(at: capture) }
+            writeStandardOutput((try? String(contentsOf: capture, encoding: .utf8)) ?? "")
+            if process.terminationReason == .uncaughtSignal {
+                writeStandardOutput("VIOLATION every input gets an outcome: an exploration crashed (signal \(process.terminationStatus))\n")
+                found = true
+            } else if process.terminationStatus == 1 {
+                found = true
+            } else if process.terminationStatus != 0 {
+                throw ExitCode(process.terminationStatus)
+            }
+            writeStandardOutput("\n")
+        }
+        throw ExitCode(found ? 1 : 0)
     }
 }
 

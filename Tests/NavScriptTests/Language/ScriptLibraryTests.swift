@@ -110,7 +110,7 @@ struct ScriptLibraryTests {
         let table = LanguageReference(host: host).markdown()
         let rows = table.split(separator: "\n").dropFirst(2)
         #expect(rows.count == ScriptLibrary(host: host).functions.count)
-        #expect(table.contains("| driving | `sign_in()` | Submits the sign-in sheet on screen. |"))
+        #expect(table.contains("| driving | `sign_in()` | Submits the sign-in sheet on screen. | `sign_in()` |"))
         #expect(table.contains("| asserting | `expect_stack(entries)` |"))
     }
 
