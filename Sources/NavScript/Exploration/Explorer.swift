@@ -165,7 +165,7 @@ public final class Explorer {
             return violation
         }
         guard let app = session.app, let action else { return nil }
-        if let link = action.link, let violation = checkLanding(link, app: app, step: lines.count - 1) {
+        if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: lines.count - 1) {
             return violation
         }
         if action.restoresState, let before, !Self.sameNavigation(before, app.state) {
@@ -179,10 +179,25 @@ public final class Explorer {
 
     /// `gate P R … resume R`, then `resolve R gated P`: the gate reported
     /// success but the resumed request meets the same gate again (a session
-    /// committed too late, a cancelled sign-in reported as done). Gates are
-    /// matched to resumes first in, first out per request, as the
-    /// dispatcher resumes waiters in arrival order.
+    /// committed too late, a cancelled sign-in reported as done).
     private func checkResumes(_ events: [String], since start: Int, step: Int) -> ExplorationViolation? {
+        guard let regated = Self.regatedResume(in: events, since: start) else { return nil }
+        let count = events.filter { $0 == regated.event }.count
+        return ExplorationViolation(
+            property: .gateResume, step: step,
+            message: "the gate \(regated.precondition) reported success, but \(regated.request) was gated by \(regated.precondition) again when it resumed",
+            assertion: ["expect_event_count(\(LuaSource.string(regated.event)), \(max(0, count - 1)))"])
+    }
+
+    /// The first `resume R` at or after `start` whose request is gated again
+    /// by the precondition it waited on. Gates are matched to resumes first
+    /// in, first out per request, as the dispatcher resumes waiters in
+    /// arrival order. `drop R` does not say which gate was cancelled: when
+    /// R waits on more than one precondition, the match is ambiguous and R's
+    /// waiters are forgotten rather than guessed — a missed finding costs
+    /// less than a false one, which teaches a team to ignore the explorer.
+    static func regatedResume(in events: [String], since start: Int)
+        -> (precondition: String, request: String, event: String)? {
         guard start < events.count else { return nil }
         var pending: [String: [Substring]] = [:]
         for index in events.indices {
@@ -193,25 +208,25 @@ public final class Explorer {
                 pending[String(rest.dropFirst(precondition.count + 1)), default: []].append(precondition)
             } else if event.hasPrefix("drop ") {
                 let request = String(event.dropFirst("drop ".count))
-                if pending[request]?.isEmpty == false { pending[request]?.removeFirst() }
+                guard let waiting = pending[request], !waiting.isEmpty else { continue }
+                if Set(waiting).count == 1 { pending[request]?.removeFirst() } else { pending[request] = nil }
             } else if event.hasPrefix("resume ") {
                 let request = String(event.dropFirst("resume ".count))
                 guard pending[request]?.isEmpty == false, let precondition = pending[request]?.removeFirst() else { continue }
                 guard index >= start,
                       let next = events[(index + 1)...].first(where: { $0.hasPrefix("resolve \(request) ") }),
                       next == "resolve \(request) gated \(precondition)" else { continue }
-                let count = events.filter { $0 == next }.count
-                return ExplorationViolation(
-                    property: .gateResume, step: step,
-                    message: "the gate \(precondition) reported success, but \(request) was gated by \(precondition) again when it resumed",
-                    assertion: ["expect_event_count(\(LuaSource.string(next)), \(max(0, count - 1)))"])
+                return (String(precondition), request, next)
             }
         }
         return nil
     }
 
-    /// A link that proceeded must land on its canonical target.
-    private func checkLanding(_ link: ExplorationAction.Link, app: any ScenarioApp, step: Int) -> ExplorationViolation? {
+    /// A link that proceeded must land on its canonical target — or, as the
+    /// reconciler rules, leave the stack alone when its top already was the
+    /// target: the user is looking at it.
+    private func checkLanding(_ link: ExplorationAction.Link, app: any ScenarioApp, before: NavigationState?,
+                              step: Int) -> ExplorationViolation? {
         let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
         guard let timeline = app.events.last(where: { $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ") }),
               timeline.hasPrefix("resolve"), timeline.hasSuffix(" proceed"),
@@ -223,7 +238,9 @@ public final class Explorer {
         let expected = target.baseRun.map(\.description)
         let modals = state.modals.flatMap { $0.map(\.description) }
         let expectedModals = target.modals.flatMap { $0.map(\.description) }
-        guard state.selectedTab != target.tab || stack != expected || modals != expectedModals else { return nil }
+        let stackBefore = before.map { $0.stack(target.tab).map(\.description) }
+        guard state.selectedTab != target.tab || !Self.landed(stack, expected: expected, stackBefore: stackBefore)
+                || modals != expectedModals else { return nil }
         return ExplorationViolation(
             property: .canonicalLanding, step: step,
             message: "the link landed on tab \(state.selectedTab) \(Expectation.render(stack)) "
@@ -234,6 +251,12 @@ public final class Explorer {
                         "expect_stack(\(LuaSource.string(target.tab.rawValue)), { " + expected.map(LuaSource.string).joined(separator: ", ") + " })",
                         expectedModals.isEmpty ? "expect_modals{}"
                             : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
+    }
+
+    /// Whether a link's target tab shows `stack` rightly: the canonical
+    /// stack, or an untouched stack whose top already was the target's leaf.
+    static func landed(_ stack: [String], expected: [String], stackBefore: [String]?) -> Bool {
+        stack == expected || (stack == stackBefore && stack.last != nil && stack.last == expected.last)
     }
 
     /// The selected tab and every tab's stack. Modals are left out: an app

@@ -81,7 +81,7 @@ struct ExploreCommand: HostedCommand {
                 writeStandardError("navscript explore: cannot write \(file.path): \(error.localizedDescription)\n")
             }
             written.append((finding, file.relativePath))
-            writeStandardOutput(ExploreReport.finding(finding, file: file.relativePath))
+            writeStandardOutput(ExploreReport.finding(finding, file: file.relativePath, withFaults: !faults.isEmpty))
         }
         writeStandardOutput(ExploreReport.summary(report, host: host))
         if let junit {
@@ -145,12 +145,13 @@ extension ExploreCommand {
 
 /// The console text of an exploration.
 enum ExploreReport {
-    static func finding(_ finding: Explorer.Finding, file: String) -> String {
+    static func finding(_ finding: Explorer.Finding, file: String, withFaults: Bool) -> String {
         var text = "\nVIOLATION \(finding.property) (after \(String(format: "%.1f", finding.timeToFind))s)\n"
         text += "    \(finding.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
         text += "    shrunk from \(finding.originalSteps) steps to \(finding.steps.count):\n"
         for (index, step) in finding.steps.enumerated() { text += "      \(index + 1). \(step)\n" }
-        text += "    reproducer: \(file)" + (finding.verified ? " (fails with the faults, passes without)" : " (not verified)") + "\n"
+        text += "    reproducer: \(file)" + (!finding.verified ? " (not verified)"
+            : withFaults ? " (fails with the faults, passes without)" : " (fails on this build)") + "\n"
         return text
     }
 

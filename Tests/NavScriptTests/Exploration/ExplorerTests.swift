@@ -58,6 +58,43 @@ struct ExplorerTests {
         #expect(healthy.scenarios.first?.status == .passed, "\(healthy.scenarios.first?.message ?? "")")
     }
 
+    @Test func aResumeGatedAgainByItsOwnGateIsFound() throws {
+        let events = ["gate auth cart", "present login", "session-commit", "resume cart", "resolve cart gated auth"]
+        let found = try #require(Explorer.regatedResume(in: events, since: 0))
+        #expect(found.precondition == "auth" && found.request == "cart" && found.event == "resolve cart gated auth")
+        #expect(Explorer.regatedResume(in: events, since: events.count) == nil, "only resumes in this step count")
+        let onward = ["gate auth cart", "resume cart", "resolve cart gated payment_method"]
+        #expect(Explorer.regatedResume(in: onward, since: 0) == nil, "a different gate is the next precondition")
+    }
+
+    /// Seen on ShopApp after 7 s of exploring: two checkouts wait on auth;
+    /// the first moves on to payment_method, whose flow a later link
+    /// cancels. The `drop` belongs to the payment_method gate, not the
+    /// oldest auth one, so the second checkout's resume is not a re-gate.
+    @Test func aDropThatCannotBeMatchedIsNotReportedAsARegate() {
+        let events = [
+            "gate auth checkout_address", "gate auth checkout_address", "session-commit",
+            "resume checkout_address", "resolve checkout_address gated payment_method",
+            "gate payment_method checkout_address", "finish app/payment cancelled", "drop checkout_address",
+            "resume checkout_address", "queue checkout_address", "dequeue checkout_address",
+            "resolve checkout_address gated payment_method",
+        ]
+        #expect(Explorer.regatedResume(in: events, since: 0) == nil)
+        let single = ["gate auth cart", "gate auth cart", "drop cart", "resume cart", "resolve cart gated auth"]
+        #expect(Explorer.regatedResume(in: single, since: 0) != nil, "one precondition: the drop is unambiguous")
+    }
+
+    @Test func aLinkLandsOnTheCanonicalStackOrLeavesItsTargetOnTop() {
+        let canonical = ["home", "product:p5"]
+        #expect(Explorer.landed(canonical, expected: canonical, stackBefore: nil))
+        let viaPromo = ["home", "promo:Z", "product:p5"]
+        #expect(Explorer.landed(viaPromo, expected: canonical, stackBefore: viaPromo),
+                "already looking at the target: the reconciler leaves the stack alone")
+        #expect(!Explorer.landed(viaPromo, expected: canonical, stackBefore: ["home", "promo:Z"]),
+                "a link that grafted its target onto a stale stack")
+        #expect(!Explorer.landed(["home", "cart"], expected: canonical, stackBefore: ["home", "cart"]))
+    }
+
     @Test func valuesAreDrawnFromTheSpecs() {
         var sampler = ValueSampler(seed: 3)
         for pattern in ["p[0-9]{1,8}", "[a-z][a-z0-9-]*", "[A-Z0-9]+", "(ab|cd)"] {
