@@ -11,6 +11,10 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     /// where it would have landed with it satisfied — it is not gated by
     /// the same precondition again.
     case gateResume
+    /// A resumed request is resolved again against the state its gate left,
+    /// not replayed from a destination computed before the gate (which
+    /// skips a second, chained precondition).
+    case resumeResolves
     /// A restart with restoration brings the tab and every stack back as they were.
     case restoration
     /// The app crashed or hung.
@@ -22,6 +26,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .canonicalLanding: return "a deep link lands on its destination's canonical stack"
         case .sameOutcome: return "the same link gives the same outcome through every entry point"
         case .gateResume: return "a request resumed after its gate was satisfied is not gated by it again"
+        case .resumeResolves: return "a resumed request is resolved again, not replayed from before its gate"
         case .restoration: return "a restored app has the archived tab and stacks"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }

@@ -164,6 +164,13 @@ public final class Explorer {
         if let app = session.app, let violation = checkResumes(app.events, since: eventsBefore, step: lines.count - 1) {
             return violation
         }
+        if let app = session.app, let replayed = Self.unresolvedResume(in: app.events, since: eventsBefore) {
+            return ExplorationViolation(
+                property: .resumeResolves, step: lines.count - 1,
+                message: "\(replayed.request) resumed after its gate and went on with '\(replayed.next)' without being resolved again",
+                assertion: ["expect_events_since(0, { \(LuaSource.string("resume " + replayed.request)), "
+                            + "\(LuaSource.string("resolve " + replayed.request)) })"])
+        }
         guard let app = session.app, let action else { return nil }
         if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: lines.count - 1) {
             return violation
@@ -218,6 +225,22 @@ public final class Explorer {
                       next == "resolve \(request) gated \(precondition)" else { continue }
                 return (String(precondition), request, next)
             }
+        }
+        return nil
+    }
+
+    /// The first `resume R` at or after `start` not followed at once by R's
+    /// own dispatch — `resolve R …`, `queue R` or `reject <kind> R` — which
+    /// is what the dispatcher does with a satisfied gate's request; anything
+    /// else means the app acted on a destination from before the gate.
+    static func unresolvedResume(in events: [String], since start: Int) -> (request: String, next: String)? {
+        guard start < events.count else { return nil }
+        for index in start..<events.count where events[index].hasPrefix("resume ") {
+            let request = String(events[index].dropFirst("resume ".count))
+            let next = index + 1 < events.count ? events[index + 1] : "nothing"
+            if next.hasPrefix("resolve \(request) ") || next == "queue \(request)"
+                || (next.hasPrefix("reject ") && next.hasSuffix(" \(request)")) { continue }
+            return (request, next)
         }
         return nil
     }

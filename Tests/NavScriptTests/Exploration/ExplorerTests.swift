@@ -84,6 +84,19 @@ struct ExplorerTests {
         #expect(Explorer.regatedResume(in: single, since: 0) != nil, "one precondition: the drop is unambiguous")
     }
 
+    @Test func aResumedRequestMustBeResolvedAgain() throws {
+        for healthy in [["resume cart", "resolve cart proceed"], ["resume cart", "queue cart"],
+                        ["resume order:9", "reject unknown-destination order:9"]] {
+            #expect(Explorer.unresolvedResume(in: healthy, since: 0) == nil, "\(healthy)")
+        }
+        let cached = ["gate auth checkout_address", "session-commit", "resume checkout_address",
+                      "execute checkout_address external"]
+        let found = try #require(Explorer.unresolvedResume(in: cached, since: 0))
+        #expect(found.request == "checkout_address" && found.next == "execute checkout_address external")
+        #expect(Explorer.unresolvedResume(in: cached, since: 3) == nil, "only this step's events count")
+        #expect(Explorer.unresolvedResume(in: ["resume cart"], since: 0)?.next == "nothing")
+    }
+
     @Test func aLinkLandsOnTheCanonicalStackOrLeavesItsTargetOnTop() {
         let canonical = ["home", "product:p5"]
         #expect(Explorer.landed(canonical, expected: canonical, stackBefore: nil))
