@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# The test command (README, .ci/run): the package's tests, then the Bistro
-# example as a team would run it — its own package, built from a clean
-# state, its scenario suite, and mutate proving the suite kills every one of
-# its faults.
+# The test command (README, .ci/run): the package's tests, then every
+# example package under Examples/ as a team would run it — its own package,
+# built from a clean state, its unit tests if it has any, its scenario suite
+# through its `*-navscript` executable, and mutate proving the suite kills
+# every one of its faults.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build
 swift test
-echo "== Examples/Bistro: build, scenarios, mutate" >&2
-cd Examples/Bistro
-swift build
-.build/debug/bistro-navscript run scenarios/ --junit .build/bistro-junit.xml
-.build/debug/bistro-navscript mutate scenarios/
+for example in Examples/*/; do
+    [ -f "$example/Package.swift" ] || continue
+    echo "== $example: build, tests, scenarios, mutate" >&2
+    (
+        cd "$example"
+        swift build
+        if [ -d Tests ]; then swift test; fi
+        bin="$(swift build --show-bin-path)"
+        for tool in "$bin"/*-navscript; do
+            [ -x "$tool" ] || { echo "test.sh: $example has no *-navscript executable" >&2; exit 1; }
+            "$tool" run scenarios/ --junit .build/junit.xml
+            "$tool" mutate scenarios/
+        done
+    )
+done
