@@ -41,33 +41,6 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral,
 
     /// A Lua-style quoted literal with escapes for control and non-UTF-8 bytes.
     public var debugDescription: String {
-        var out = "\""
-        if let text = validUTF8 {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case "\r": out += "\\r"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F {
-                        out += "\\\(scalar.value)"
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-        } else {
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): out += "\\\""
-                case UInt8(ascii: "\\"): out += "\\\\"
-                case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(byte))
-                default: out += "\\\(byte)"
-                }
-            }
-        }
-        return out + "\""
+        LuaSource.literal(bytes, keepingHighBytes: validUTF8 != nil)
     }
 }

@@ -20,29 +20,8 @@ struct ExplorationAction: Hashable {
     }
 }
 
-/// Lua source text.
-enum LuaSource {
-    /// A Lua string literal that reads back as `text`.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\\(scalar.value)"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
+/// Lua source for the explorer's reproducers.
+extension LuaSource {
     /// A table literal of string fields, keys sorted (`{ route = "cart" }`).
     static func table(_ fields: [String: String]) -> String {
         let items = fields.sorted { $0.key < $1.key }.map { key, value in

@@ -44,6 +44,15 @@ struct LuaValueRoundTripTests {
         #expect(check == [true, "integer"])
     }
 
+    @Test("a string's debugDescription is a Lua literal that reads back as the same bytes",
+          arguments: [[0x01, 0x32], [0x00, 0x39, 0x39], [0xFF, 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x7F], Array("héllo \"x\"".utf8)])
+    func debugDescriptionReadsBack(bytes: [UInt8]) throws {
+        let lua = try LuaState.forTests()
+        let original = LuaString(bytes: bytes)
+        let results = try lua.run(source: "return " + original.debugDescription, chunkName: "t.lua")
+        #expect(results == [.string(original)], "\(original.debugDescription)")
+    }
+
     @Test("strings keep embedded zeros and invalid UTF-8")
     func rawStrings() throws {
         let lua = try LuaState.forTests()
