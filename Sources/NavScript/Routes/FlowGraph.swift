@@ -76,76 +76,102 @@ public struct FlowGraph: Sendable {
         screens.flatMap { screen in screen.outputs.compactMap { output in output.destination.map { (screen.id, output.name, $0) } } }
     }
 
-    // MARK: - DOT
+    /// An edge of the drawing, in drawing order: ancestry first (a modal's
+    /// dashed), then taps, root-flow swaps and gates.
+    enum Edge {
+        case ancestry(from: String, to: String, modal: Bool)
+        case tap(from: String, to: String, output: String)
+        case swap(from: String, to: String, label: String)
+        case gate(from: String, to: String, precondition: String)
+    }
 
-    public func dot() -> String {
-        var lines = ["digraph navigation {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];",
-                     "  edge [fontname=\"Helvetica\", fontsize=10];"]
+    var edges: [Edge] {
+        manifest.destinations.compactMap { definition in
+            definition.parent.map { .ancestry(from: $0.rawValue, to: definition.id.rawValue, modal: definition.presentation == .modal) }
+        }
+        + tapEdges.map { .tap(from: $0.from.rawValue, to: $0.to.rawValue, output: $0.output) }
+        + swaps.map { .swap(from: $0.from, to: $0.to, label: $0.label) }
+        + gateEdges.map { .gate(from: $0.from.rawValue, to: $0.to.rawValue, precondition: $0.precondition.rawValue) }
+    }
+
+    /// How one format writes the parts of the drawing; ``render(_:)`` walks
+    /// the clusters and edges once for every format.
+    struct Syntax {
+        var header: [String]
+        /// Opens a tab's cluster (at the outer level).
+        var openTab: (TabID) -> String
+        /// Opens a flow's cluster, as lines at the given indent.
+        var openFlow: (_ name: String, _ indent: String) -> [String]
+        var node: (RouteDefinition, _ indent: String) -> String
+        var close: String
+        var edge: (Edge) -> String
+        var footer: [String]
+        /// Whether a flow outside every tab sits at the tab level (DOT) or
+        /// one level deeper, like every flow (Mermaid).
+        var untabbedFlowsAtTabLevel: Bool
+    }
+
+    func render(_ syntax: Syntax) -> String {
+        var lines = syntax.header
         for group in groups {
-            let indent = group.tab == nil ? "  " : "    "
-            if let tab = group.tab {
-                lines.append("  subgraph \"cluster_tab_\(tab)\" {")
-                lines.append("    label=\"tab \(tab)\"; style=rounded;")
-            }
+            if let tab = group.tab { lines.append(syntax.openTab(tab)) }
+            let indent = group.tab == nil && syntax.untabbedFlowsAtTabLevel ? "  " : "    "
             for flow in group.flows {
-                lines.append("\(indent)subgraph \"cluster_\(flow.name)\" {")
-                lines.append("\(indent)  label=\"flow \(flow.name)\"; style=dashed;")
-                for definition in flow.screens {
-                    let shape = definition.preconditions.isEmpty ? "" : ", color=darkorange"
-                    lines.append("\(indent)  \"\(definition.id)\" [label=\"\(label(definition))\"\(shape)];")
-                }
-                lines.append("\(indent)}")
+                lines += syntax.openFlow(flow.name, indent)
+                lines += flow.screens.map { syntax.node($0, indent + "  ") }
+                lines.append(indent + syntax.close)
             }
-            if group.tab != nil { lines.append("  }") }
+            if group.tab != nil { lines.append("  " + syntax.close) }
         }
-        for definition in manifest.destinations {
-            guard let parent = definition.parent else { continue }
-            let style = definition.presentation == .modal ? " [style=dashed, label=\"modal\"]" : ""
-            lines.append("  \"\(parent)\" -> \"\(definition.id)\"\(style);")
-        }
-        for edge in tapEdges {
-            lines.append("  \"\(edge.from)\" -> \"\(edge.to)\" [color=blue, fontcolor=blue, label=\"tap \(edge.output)\"];")
-        }
-        for swap in swaps {
-            lines.append("  \"\(swap.from)\" -> \"\(swap.to)\" [style=bold, color=gray40, label=\"\(swap.label)\"];")
-        }
-        for gate in gateEdges {
-            lines.append("  \"\(gate.from)\" -> \"\(gate.to)\" [style=dotted, color=darkorange, fontcolor=darkorange, label=\"gate \(gate.precondition)\"];")
-        }
-        lines.append("}")
+        lines += edges.map(syntax.edge)
+        lines += syntax.footer
         return lines.joined(separator: "\n") + "\n"
     }
 
-    // MARK: - Mermaid
+    /// Graphviz DOT: clusters for tabs and flows, edges styled by kind.
+    public func dot() -> String {
+        render(Syntax(
+            header: ["digraph navigation {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];",
+                     "  edge [fontname=\"Helvetica\", fontsize=10];"],
+            openTab: { "  subgraph \"cluster_tab_\($0)\" {\n    label=\"tab \($0)\"; style=rounded;" },
+            openFlow: { name, indent in ["\(indent)subgraph \"cluster_\(name)\" {", "\(indent)  label=\"flow \(name)\"; style=dashed;"] },
+            node: { definition, indent in
+                let shape = definition.preconditions.isEmpty ? "" : ", color=darkorange"
+                return "\(indent)\"\(definition.id)\" [label=\"\(label(definition))\"\(shape)];"
+            },
+            close: "}",
+            edge: { edge in
+                switch edge {
+                case .ancestry(let from, let to, let modal):
+                    return "  \"\(from)\" -> \"\(to)\"" + (modal ? " [style=dashed, label=\"modal\"]" : "") + ";"
+                case .tap(let from, let to, let output):
+                    return "  \"\(from)\" -> \"\(to)\" [color=blue, fontcolor=blue, label=\"tap \(output)\"];"
+                case .swap(let from, let to, let label):
+                    return "  \"\(from)\" -> \"\(to)\" [style=bold, color=gray40, label=\"\(label)\"];"
+                case .gate(let from, let to, let precondition):
+                    return "  \"\(from)\" -> \"\(to)\" [style=dotted, color=darkorange, fontcolor=darkorange, label=\"gate \(precondition)\"];"
+                }
+            },
+            footer: ["}"], untabbedFlowsAtTabLevel: true))
+    }
 
+    /// Mermaid flowchart (GitHub and GitLab draw it in Markdown).
     public func mermaid() -> String {
         func id(_ name: String) -> String { name.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() }
-        var lines = ["flowchart LR"]
-        for group in groups {
-            if let tab = group.tab { lines.append("  subgraph tab_\(id(tab.rawValue))[\"tab \(tab)\"]") }
-            for flow in group.flows {
-                lines.append("    subgraph flow_\(id(flow.name))[\"flow \(flow.name)\"]")
-                for definition in flow.screens {
-                    lines.append("      \(id(definition.id.rawValue))[\"\(label(definition))\"]")
+        return render(Syntax(
+            header: ["flowchart LR"],
+            openTab: { "  subgraph tab_\(id($0.rawValue))[\"tab \($0)\"]" },
+            openFlow: { name, indent in ["\(indent)subgraph flow_\(id(name))[\"flow \(name)\"]"] },
+            node: { definition, indent in "\(indent)\(id(definition.id.rawValue))[\"\(label(definition))\"]" },
+            close: "end",
+            edge: { edge in
+                switch edge {
+                case .ancestry(let from, let to, let modal): return "  \(id(from))" + (modal ? " -.->|modal| " : " --> ") + id(to)
+                case .tap(let from, let to, let output): return "  \(id(from)) -->|tap \(output)| \(id(to))"
+                case .swap(let from, let to, let label): return "  \(id(from)) ==>|\(label)| \(id(to))"
+                case .gate(let from, let to, let precondition): return "  \(id(from)) -.->|gate \(precondition)| \(id(to))"
                 }
-                lines.append("    end")
-            }
-            if group.tab != nil { lines.append("  end") }
-        }
-        for definition in manifest.destinations {
-            guard let parent = definition.parent else { continue }
-            let arrow = definition.presentation == .modal ? " -.->|modal| " : " --> "
-            lines.append("  \(id(parent.rawValue))\(arrow)\(id(definition.id.rawValue))")
-        }
-        for edge in tapEdges {
-            lines.append("  \(id(edge.from.rawValue)) -->|tap \(edge.output)| \(id(edge.to.rawValue))")
-        }
-        for swap in swaps {
-            lines.append("  \(id(swap.from)) ==>|\(swap.label)| \(id(swap.to))")
-        }
-        for gate in gateEdges {
-            lines.append("  \(id(gate.from.rawValue)) -.->|gate \(gate.precondition)| \(id(gate.to.rawValue))")
-        }
-        return lines.joined(separator: "\n") + "\n"
+            },
+            footer: [], untabbedFlowsAtTabLevel: false))
     }
 }
