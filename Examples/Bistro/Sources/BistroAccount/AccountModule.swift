@@ -66,10 +66,7 @@ public final class AccountFlow: TabFlow {
         let screen = Screen(step.id, params: step.params)
         navigation.tracker.track(screen, label: screen.label, kind: .screen)
         screen.setOutput("settings") { [weak self] _ in self?.services.send(RouteRequest("settings")) }
-        screen.setOutput("sign_in") { [weak self] _ in
-            guard let self, !self.services.isSignedIn() else { return }
-            SignInFlow.run(from: self, navigation: self.navigation, services: self.services) { _ in }
-        }
+        SignInFlow.wireOutput(of: screen, from: self, navigation: navigation, services: services)
         screen.setOutput("sign_out") { [weak self] _ in self?.services.signOut() }
         return screen
     }
@@ -132,6 +129,16 @@ public final class SignInFlow: ModalFlow {
         }, completion: { _ in })
     }
 
+    /// Wires a screen's `sign_in` output: starts the flow from `parent`
+    /// unless the user is signed in already.
+    static func wireOutput(of screen: Screen, from parent: FlowCoordinator, navigation: SimulatedNavigation,
+                           services: AccountServices) {
+        screen.setOutput("sign_in") { [weak parent, weak navigation] _ in
+            guard let parent, let navigation, !services.isSignedIn() else { return }
+            run(from: parent, navigation: navigation, services: services) { _ in }
+        }
+    }
+
     private static func present(from parent: FlowCoordinator, navigation nav: SimulatedNavigation,
                                 services: AccountServices, completion: @escaping (FlowResult) -> Void) {
         let flow = SignInFlow(navigation: nav, services: services)
@@ -180,10 +187,7 @@ public final class OnboardingFlow: ModalFlow {
         navigation.tracker.track(screen, label: screen.label, kind: .screen)
         if step.id == "welcome" {
             screen.setOutput("continue") { [weak self] _ in self?.push(RouteStep("location")) }
-            screen.setOutput("sign_in") { [weak self] _ in
-                guard let self, !self.services.isSignedIn() else { return }
-                SignInFlow.run(from: self, navigation: self.navigation, services: self.services) { _ in }
-            }
+            SignInFlow.wireOutput(of: screen, from: self, navigation: navigation, services: services)
         } else {
             screen.setOutput("allow") { [weak self] _ in self?.finish(.completed) }
             screen.setOutput("skip") { [weak self] _ in self?.finish(.completed) }
