@@ -113,8 +113,8 @@ public struct MutationReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// One JUnit test case per fault: a surviving fault is a failure.
-    public func junit() -> RunResult {
+    /// One test case per fault, for the reports: a surviving fault is a failure.
+    public func runResult() -> RunResult {
         let cases = outcomes.map { outcome in
             ScenarioResult(name: outcome.fault.name, file: "mutate", line: 0,
                            outcome: outcome.isKilled ? .passed : .failed(.survived),

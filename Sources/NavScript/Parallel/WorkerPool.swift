@@ -25,10 +25,13 @@ public final class WorkerPool {
         }
     }
 
-    /// What the pool tells its caller as tasks complete.
+    /// Each task's file result as soon as it is complete (or given up).
     public var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
-    /// Each scenario's result as soon as its worker reports it (or dies running it).
-    public var onScenarioFinished: (ScenarioResult) -> Void = { _ in }
+    /// What the workers report, republished as run events as it arrives:
+    /// a file started, each scenario started, its steps and its result
+    /// (also for a scenario whose worker died running it). Files finishing
+    /// are the caller's to publish, from ``onTaskFinished``.
+    public var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
 
@@ -63,6 +66,10 @@ public final class WorkerPool {
             for worker in workers where worker.task == nil && worker.isAlive {
                 guard !queue.isEmpty else { break }
                 let index = queue.removeFirst()
+                if !progress[index].isAnnounced {
+                    progress[index].isAnnounced = true
+                    publish(.fileStarted(file: progress[index].task.path))
+                }
                 worker.assign(progress[index].resumeTask, index: index)
             }
             if workers.isEmpty && !queue.isEmpty {
@@ -94,8 +101,12 @@ public final class WorkerPool {
                     worker.scenarioIndex = scenario
                     worker.steps = []
                     worker.running = nil
-                case .step(_, _, let line):
+                    if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
+                case .step(_, let scenario, let line):
                     worker.steps.append(line)
+                    if let listing = progress[index].scenarios?[scenario] {
+                        publish(.step(file: listing.file, scenario: listing.name, number: worker.steps.count, text: line))
+                    }
                 case .running(_, _, let line):
                     worker.running = line
                 case .result(_, let scenario, var result):
@@ -103,9 +114,10 @@ public final class WorkerPool {
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
                     progress[index].results[scenario] = result
-                    onScenarioFinished(result)
+                    publish(.scenarioFinished(result))
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
+                    publish(.scenarioFinished(result))
                 case .done:
                     progress[index].isFinished = true
                     worker.finishTask()
@@ -126,7 +138,7 @@ public final class WorkerPool {
                 if let scenario = worker.scenarioIndex {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                                           message: reason, details: details, timeline: worker.steps)
-                    if let crashed = progress[index].results[scenario] { onScenarioFinished(crashed) }
+                    if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
                     progress[index].resumeFrom = scenario + 1
                     if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
                         progress[index].isFinished = true
@@ -139,6 +151,7 @@ public final class WorkerPool {
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
                         outcome: .errored(worker.timedOut ? .timeout : .crash),
                         message: "the worker died while loading the file: \(reason)", details: details)
+                    progress[index].loadFailure.map { publish(.scenarioFinished($0)) }
                     progress[index].isFinished = true
                     onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
                 }
@@ -188,6 +201,8 @@ private struct TaskProgress {
     var loadFailure: ScenarioResult?
     var resumeFrom = 0
     var isFinished = false
+    /// Whether the file's start was published (a resumed task is not announced again).
+    var isAnnounced = false
 
     init(task: WorkerTask) { self.task = task }
 

@@ -398,3 +398,21 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
         return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
     }
 }
+
+extension ConsoleReport: RunReporter {
+    public var name: String { "the console report" }
+
+    /// Every file gets its progress line in run order when the run starts,
+    /// so marks stream per scenario and still print file by file whatever
+    /// finishes first.
+    public func receive(_ event: RunEvent) {
+        switch event {
+        case .runStarted(let plan): for file in plan.files { fileStarted(file) }
+        case .fileStarted(let file): fileStarted(file)
+        case .scenarioFinished(let result): scenarioFinished(result)
+        case .fileFinished(let result): fileFinished(result)
+        case .runFinished(let result, let interruption): finish(result, interruptedBy: interruption)
+        case .scenarioStarted, .step: break
+        }
+    }
+}

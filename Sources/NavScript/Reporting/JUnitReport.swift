@@ -52,13 +52,6 @@ public struct JUnitReport: Sendable {
         }
     }
 
-    /// Writing the report failed; `description` names the file and the reason.
-    public struct WriteError: Error, CustomStringConvertible, Sendable {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write JUnit report to \(path): \(reason)" }
-    }
-
     public var options: Options
 
     public init(_ options: Options = Options()) {
@@ -106,26 +99,9 @@ public struct JUnitReport: Sendable {
         return xml + "</testsuites>\n"
     }
 
-    /// Writes `render(run)` to `url` atomically: a temporary file in the same
-    /// folder, then a rename, so a reader (or a CI step after an interrupted
-    /// run) never sees half a report. Missing parent folders are created.
-    public func write(_ run: RunResult, to url: URL) throws {
-        let destination = url.standardizedFileURL
-        let folder = destination.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(
-            ".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(render(run).utf8).write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw WriteError(path: destination.path, reason: "\(error.localizedDescription)")
-        }
-        if rename(temporary.path, destination.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw WriteError(path: destination.path, reason: reason)
-        }
+    /// Writes `render(run)` to `url` atomically (``ReportFile/write(_:to:kind:)``).
+    public func write(_ run: RunResult, to url: URL) throws(ReportFile.WriteError) {
+        try ReportFile.write(render(run), to: url, kind: "JUnit report")
     }
 
     // MARK: Test cases

@@ -20,11 +20,14 @@ public struct RunOptions: Sendable {
     public var allow: [String]
     /// Check the invariants after every step, not only after each scenario.
     public var strictSteps: Bool
+    /// Record the navigation after every step of a scenario that fails or
+    /// errors (``ScenarioResult/frames``), for the HTML storyboard.
+    public var recordsFrames: Bool
 
     public init(filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
                 failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,
                 instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024,
-                allow: [String] = [], strictSteps: Bool = false) {
+                allow: [String] = [], strictSteps: Bool = false, recordsFrames: Bool = false) {
         self.filter = filter
         self.tags = tags
         self.excludeTags = excludeTags
@@ -36,6 +39,7 @@ public struct RunOptions: Sendable {
         self.memoryLimit = memoryLimit
         self.allow = allow
         self.strictSteps = strictSteps
+        self.recordsFrames = recordsFrames
     }
 
     /// Whether a scenario with this name and these tags is selected.

@@ -128,6 +128,7 @@ final class ScenarioFile {
         world.onStep = onStep
         world.onCall = onCall
         world.strictSteps = options.strictSteps
+        world.recordsFrames = options.recordsFrames
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         session.world = world
@@ -194,7 +195,12 @@ final class ScenarioFile {
             world.note("invariants allowed: " + world.allowed.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue) (\($0.value))" }.joined(separator: ", "))
         }
+        if let error, result.status == .errored {
+            world.attachToLastFrame(StepFrame.Problem(kind: "error", message: error.message, details: error.details))
+        }
         result.timeline = world.timeline
+        // Frames are for storyboards of what went wrong: a passing scenario drops them.
+        if result.status == .failed || result.status == .errored { result.frames = world.frames }
         result.output = world.output
         if !session.loadOutput.isEmpty {
             // Printed at the file's top level: shown with its first scenario.

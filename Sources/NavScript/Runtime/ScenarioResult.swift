@@ -30,6 +30,10 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     public var kind: String { outcome.kind }
     /// Step timeline, one line per driving step, oldest first.
     public var timeline: [String]
+    /// The navigation after every step, for a storyboard: recorded only
+    /// when asked (``RunOptions/recordsFrames``) and only for a scenario
+    /// that failed or errored.
+    public var frames: [StepFrame]
     /// What the scenario printed.
     public var output: String
     /// Seconds of wall time.
@@ -37,7 +41,7 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
 
     public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
                 outcome: ScenarioOutcome, message: String = "", details: String = "",
-                timeline: [String] = [], output: String = "", duration: Double = 0) {
+                timeline: [String] = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0) {
         self.name = name
         self.groups = groups
         self.file = file
@@ -47,6 +51,7 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
         self.message = message
         self.details = details
         self.timeline = timeline
+        self.frames = frames
         self.output = output
         self.duration = duration
     }
@@ -54,7 +59,7 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
 
 extension ScenarioResult {
     private enum CodingKeys: String, CodingKey {
-        case name, groups, file, line, tags, status, kind, message, details, timeline, output, duration
+        case name, groups, file, line, tags, status, kind, message, details, timeline, frames, output, duration
     }
 
     /// Encoded with the outcome's two stable string forms, `status` and `kind`.
@@ -70,6 +75,7 @@ extension ScenarioResult {
         try container.encode(message, forKey: .message)
         try container.encode(details, forKey: .details)
         try container.encode(timeline, forKey: .timeline)
+        if !frames.isEmpty { try container.encode(frames, forKey: .frames) }
         try container.encode(output, forKey: .output)
         try container.encode(duration, forKey: .duration)
     }
@@ -91,6 +97,7 @@ extension ScenarioResult {
                   message: try container.decode(String.self, forKey: .message),
                   details: try container.decode(String.self, forKey: .details),
                   timeline: try container.decode([String].self, forKey: .timeline),
+                  frames: try container.decodeIfPresent([StepFrame].self, forKey: .frames) ?? [],
                   output: try container.decode(String.self, forKey: .output),
                   duration: try container.decode(Double.self, forKey: .duration))
     }

@@ -4,7 +4,7 @@ import Foundation
 /// seeded shuffle when asked), filtering by name and tags, fail-fast, and
 /// nothing lost — a file that does not load becomes one errored test case.
 /// Worker processes and the in-process path of the CLI both run files
-/// through ``runFile(_:filter:skipAll:)``.
+/// through ``runFile(_:filter:skipAll:publish:)``.
 public struct ScenarioRunner {
     public let host: any ScenarioHost
     public let options: RunOptions
@@ -45,17 +45,23 @@ public struct ScenarioRunner {
         text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
-    /// Runs the selected scenarios of one file, each against a fresh app.
+    /// Runs the selected scenarios of one file, each against a fresh app,
+    /// publishing the file's events as they happen (file started, each
+    /// scenario started, its steps and result, file finished).
     public func runFile(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?, skipAll: Bool = false,
-                        onScenario: (ScenarioResult) -> Void = { _ in }) -> FileResult {
+                        publish: @escaping (RunEvent) -> Void = { _ in }) -> FileResult {
         let started = Date()
+        publish(.fileStarted(file: entry.path))
         let file: ScenarioFile
         let selected: [ScenarioDefinition]
         do {
             (file, selected) = try load(entry, filter: filter)
         } catch {
             let result = Self.loadFailure(entry.path, error)
-            return FileResult(file: entry.path, scenarios: [result], duration: Date().timeIntervalSince(started))
+            publish(.scenarioFinished(result))
+            let finished = FileResult(file: entry.path, scenarios: [result], duration: Date().timeIntervalSince(started))
+            publish(.fileFinished(finished))
+            return finished
         }
         var results: [ScenarioResult] = []
         var stop = skipAll
@@ -64,13 +70,20 @@ public struct ScenarioRunner {
             if stop {
                 result = Self.notRun(definition.listing, reason: "--fail-fast stopped the run")
             } else {
-                result = file.run(definition, host: host, faults: options.faults)
+                publish(.scenarioStarted(definition.listing))
+                var number = 0
+                result = file.run(definition, host: host, faults: options.faults, onStep: { text in
+                    number += 1
+                    publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
+                })
                 if options.failFast && (result.status == .failed || result.status == .errored) { stop = true }
             }
             results.append(result)
-            onScenario(result)
+            publish(.scenarioFinished(result))
         }
-        return FileResult(file: entry.path, scenarios: results, duration: Date().timeIntervalSince(started))
+        let finished = FileResult(file: entry.path, scenarios: results, duration: Date().timeIntervalSince(started))
+        publish(.fileFinished(finished))
+        return finished
     }
 
     /// A scenario reported without running (interrupt, fail-fast).

@@ -34,6 +34,12 @@ final class ScenarioWorld {
     private var reported: Set<Invariant> = []
     /// The timeline number of each of the current app's log steps.
     private var timelineNumberOfAppStep: [Int: Int] = [:]
+    /// Record a ``StepFrame`` after every step (for storyboards).
+    var recordsFrames = false
+    /// The navigation after each step, when ``recordsFrames``.
+    private(set) var frames: [StepFrame] = []
+    /// How many of the current app's events the frames have shown.
+    private var eventsShown = 0
 
     init(host: any ScenarioHost, faults: [String]) {
         self.host = host
@@ -47,6 +53,7 @@ final class ScenarioWorld {
         launchRequest = request
         app = try host.launch(request)
         timelineNumberOfAppStep = [:]
+        eventsShown = 0
         try app?.settle()
         var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
@@ -64,6 +71,7 @@ final class ScenarioWorld {
     func replaceApp(_ app: any ScenarioApp) {
         self.app = app
         timelineNumberOfAppStep = [:]
+        eventsShown = 0
     }
 
     /// Adds a step to the timeline, with where the app ended up; with
@@ -73,6 +81,12 @@ final class ScenarioWorld {
         let tab = app?.state.selectedTab.rawValue ?? "-"
         if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
         timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
+        if recordsFrames {
+            let events = app?.events ?? []
+            let new = Array(events.dropFirst(min(eventsShown, events.count)))
+            eventsShown = events.count
+            frames.append(StepFrame(number: timeline.count, location: location, action: step, app: app, events: new))
+        }
         if strictSteps { checkInvariants(after: "after step \(timeline.count)", at: location, settled: settled) }
     }
 
@@ -85,7 +99,18 @@ final class ScenarioWorld {
     @discardableResult
     func recordFailure(_ failure: ExpectationFailure) -> Int {
         failures.append(failure)
+        attachToLastFrame(StepFrame.Problem(kind: "failure", message: failure.message, details: failure.details))
         return failures.count
+    }
+
+    /// Shows a problem on the frame of the step it followed (a frame
+    /// "before the first step" when none was recorded yet).
+    func attachToLastFrame(_ problem: StepFrame.Problem) {
+        guard recordsFrames else { return }
+        if frames.isEmpty {
+            frames.append(StepFrame(number: 0, location: location ?? "", action: "(before the first step)", app: app, events: []))
+        }
+        frames[frames.count - 1].problems.append(problem)
     }
 
     /// `step 3 (tap close)`: a step of the app's log as the timeline numbers it.

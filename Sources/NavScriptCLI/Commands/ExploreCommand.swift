@@ -44,8 +44,8 @@ struct ExploreCommand: HostedCommand {
     @Flag(help: "Stop once every screen, output, entry point and link pattern was covered.")
     var untilCovered = false
 
-    @Option(help: "Write a JUnit report: one failing test case per violation.")
-    var junit: String?
+    /// `--junit`, `--json`, `--html`: one failing test case per violation.
+    @OptionGroup var report: ReportOptions
 
     @Option(help: "Explore with this route manifest instead of the app's own.")
     var manifest: String?
@@ -71,30 +71,38 @@ struct ExploreCommand: HostedCommand {
         writeStandardOutput("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
             + " (replay with --seed \(seed))\n")
         let folder = URL(fileURLWithPath: out)
-        var written: [(Explorer.Finding, String)] = []
-        let report = explorer.run { finding in
-            let file = folder.appendingPathComponent("seed\(seed)-\(written.count + 1).lua")
+        var cases: [ScenarioResult] = []
+        let started = Date()
+        let stream = RunEventStream(try report.reporters())
+        stream.publish(.runStarted(RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
+                                           startedAt: started.timeIntervalSince1970)))
+        stream.publish(.fileStarted(file: "explore"))
+        let explored = explorer.run { finding in
+            let file = folder.appendingPathComponent("seed\(seed)-\(cases.count + 1).lua")
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try Data(finding.reproducer.utf8).write(to: file)
             } catch {
                 writeStandardError("navscript explore: cannot write \(file.path): \(error.localizedDescription)\n")
             }
-            written.append((finding, file.relativePath))
+            let found = ScenarioResult(name: finding.property, file: file.relativePath, line: 1, outcome: .failed(.expectation),
+                                       message: finding.message, timeline: finding.steps, duration: finding.timeToFind)
+            cases.append(found)
+            stream.publish(.scenarioFinished(found))
             writeStandardOutput(ExploreReport.finding(finding, file: file.relativePath, withFaults: !faults.isEmpty))
         }
-        writeStandardOutput(ExploreReport.summary(report, host: host))
-        if let junit {
-            let cases = written.map { finding, file in
-                ScenarioResult(name: finding.property, file: file, line: 1, outcome: .failed(.expectation),
-                               message: finding.message, timeline: finding.steps, duration: finding.timeToFind)
-            }
-            let result = RunResult(files: [FileResult(file: "explore", scenarios: cases.isEmpty
-                ? [ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed)] : cases,
-                duration: report.seconds)], duration: report.seconds, seed: seed, startedAt: Date().timeIntervalSince1970)
-            try JUnitReport().write(result, to: URL(fileURLWithPath: junit))
+        writeStandardOutput(ExploreReport.summary(explored, host: host))
+        if cases.isEmpty {
+            cases = [ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed,
+                                    duration: explored.seconds)]
+            stream.publish(.scenarioFinished(cases[0]))
         }
-        throw ExitCode(report.findings.isEmpty ? 0 : 1)
+        let file = FileResult(file: "explore", scenarios: cases, duration: explored.seconds)
+        stream.publish(.fileFinished(file))
+        stream.publish(.runFinished(RunResult(files: [file], duration: explored.seconds, seed: seed,
+                                              startedAt: started.timeIntervalSince1970), interruption: nil))
+        try ReportOptions.requireWritten(stream)
+        throw ExitCode(explored.findings.isEmpty ? 0 : 1)
     }
 }
 

@@ -25,8 +25,8 @@ struct MutateCommand: HostedCommand {
     @Option(name: .customLong("only"), parsing: .singleValue, help: "Test only these faults (repeatable).")
     var only: [String] = []
 
-    @Option(help: "Write a JUnit report with one test case per fault (a surviving fault fails).")
-    var junit: String?
+    /// `--junit`, `--json`, `--html`: one test case per fault (a surviving fault fails).
+    @OptionGroup var report: ReportOptions
 
     @Flag(help: "Print the matrix as a Markdown table (for the README).")
     var markdown = false
@@ -85,8 +85,7 @@ struct MutateCommand: HostedCommand {
         let started = Date()
         let byPath = Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) })
         // The healthy run first: a suite that fails without any fault cannot score faults.
-        let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath,
-                                            stop: stop) { _ in }
+        let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath, stop: stop)
         if let status = stop.exitStatus { throw ExitCode(status) }
         let failing = healthy.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
         guard failing.isEmpty else {
@@ -95,19 +94,20 @@ struct MutateCommand: HostedCommand {
                 + failing.map { "  \($0.file):\($0.line)  \($0.name)\n" }.joined())
             throw ExitCode(2)
         }
-        let faulty = try execution.execute(Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath,
-                                           stop: stop) { _ in }
+        let faulty = try execution.execute(Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop)
         if let status = stop.exitStatus { throw ExitCode(status) }
-        let report = plan.report(results: healthy + faulty, started: started)
-        print(markdown ? report.markdown() : report.text(verbose: verbose), terminator: "")
+        let matrix = plan.report(results: healthy + faulty, started: started)
+        print(markdown ? matrix.markdown() : matrix.text(verbose: verbose), terminator: "")
         if verbose {
-            let idle = report.scenariosKillingNothing
+            let idle = matrix.scenariosKillingNothing
             print("\n\(idle.count) scenario\(idle.count == 1 ? "" : "s") killing no fault\(idle.isEmpty ? "" : ":")")
             for scenario in idle { print("    \(scenario)") }
         }
-        if let junit {
-            try JUnitReport().write(report.junit(), to: URL(fileURLWithPath: junit))
-        }
-        throw ExitCode(report.isSuccess ? 0 : 1)
+        let stream = RunEventStream(try report.reporters())
+        let cases = matrix.runResult()
+        stream.publish(cases, plan: RunPlan(command: "mutate", app: host.name, files: cases.files.map(\.file),
+                                            startedAt: started.timeIntervalSince1970))
+        try ReportOptions.requireWritten(stream)
+        throw ExitCode(matrix.isSuccess ? 0 : 1)
     }
 }

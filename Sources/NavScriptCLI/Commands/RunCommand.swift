@@ -17,11 +17,7 @@ struct RunCommand: HostedCommand {
 
     @OptionGroup var suite: SuiteOptions
 
-    @Option(help: "Write a JUnit XML report to this file.")
-    var junit: String?
-
-    @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
-    var junitStrict = false
+    @OptionGroup var report: ReportOptions
 
     @Option(help: ArgumentHelp("When to colour the report: auto (a terminal, honouring NO_COLOR, FORCE_COLOR and "
         + "CLICOLOR_FORCE), always or never.", valueName: "when"))
@@ -62,7 +58,8 @@ struct RunCommand: HostedCommand {
     func run(in context: CommandContext) throws {
         let host = try suite.host(in: context)
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
-        let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
+        var options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
+        options.recordsFrames = report.recordsFrames
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
         try suite.requireSelection(entries, runner: runner)
@@ -75,35 +72,28 @@ struct RunCommand: HostedCommand {
             WorkerTask(id: index, path: entry.path, suiteRoot: entry.suiteRoot.relativePath, faults: options.faults)
         }
 
-        let color = ConsoleReport.shouldUseColor(self.color, environment: ProcessInfo.processInfo.environment,
-                                                 isTTY: isatty(STDOUT_FILENO) == 1)
         let checked = Invariant.allCases.map(\.rawValue).filter { !options.allow.contains($0) }
+        let onTerminal = isatty(report.json == "-" ? STDERR_FILENO : STDOUT_FILENO) == 1
+        let color = ConsoleReport.shouldUseColor(self.color, environment: ProcessInfo.processInfo.environment, isTTY: onTerminal)
         let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked,
-                                                   runningTotals: isatty(STDOUT_FILENO) == 1),
-                                    write: writeStandardOutput)
+                                                   runningTotals: onTerminal),
+                                    write: report.terminal)
+        let stream = RunEventStream([console] + (try report.reporters(
+            junit: .init(invariants: checked, replayCommand: replayCommand))))
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()
-        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout, inProcess: inProcess)
-        // Files are announced in run order first, so marks stream per
-        // scenario and still print file by file whatever finishes first.
-        for entry in ordered { console.fileStarted(entry.path) }
+        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                       timeout: timeout, inProcess: inProcess)
+        stream.publish(.runStarted(RunPlan(command: "run", app: host.name, files: ordered.map(\.path),
+                                           seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)))
         let files = try execution.execute(tasks, host: host,
                                           entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
-                                          stop: stop, onScenario: console.scenarioFinished, onFile: console.fileFinished)
+                                          stop: stop, stream: stream)
         let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
                                seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
-        console.finish(result, interruptedBy: stop.interruptingSignal == nil ? nil : stop.reason)
-        if let junit {
-            do {
-                try JUnitReport(.init(strict: junitStrict, invariants: checked,
-                                      replayCommand: junitStrict ? nil : replayCommand))
-                    .write(result, to: URL(fileURLWithPath: junit))
-            } catch {
-                writeStandardError("navscript: could not write the JUnit report: \(error)\n")
-                throw ExitCode(2)
-            }
-        }
+        stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
+        try ReportOptions.requireWritten(stream)
         if let status = stop.exitStatus {
             writeStandardError("navscript: \(stop.reason); the report covers what finished, the rest is marked skipped\n")
             throw ExitCode(status)

@@ -24,6 +24,7 @@ struct SuiteExecution {
         if let manifest = suite.manifest { arguments += ["--manifest", manifest] }
         if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
         if options.failFast { arguments.append("--fail-fast") }
+        if options.recordsFrames { arguments.append("--record-frames") }
         return arguments
     }
 
@@ -35,13 +36,20 @@ struct SuiteExecution {
         return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     }
 
-    /// Runs `tasks` and returns one FileResult per task, in task order.
-    /// `onFile` sees them in task order too, as soon as all earlier ones are done.
-    /// `onScenario` sees each scenario's result as soon as it is known, in
-    /// any order across files.
+    /// Runs `tasks` and returns one FileResult per task, in task order,
+    /// publishing the run's file and scenario events on `stream` as they
+    /// happen (files in any order when several workers run). Every file
+    /// gets its started and finished events and every scenario its
+    /// finished event, also those an interruption kept from running.
     func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: ScenarioDiscovery.Entry],
-                 stop: StopSignal, onScenario: @escaping (ScenarioResult) -> Void = { _ in },
-                 onFile: @escaping (FileResult) -> Void) throws -> [FileResult] {
+                 stop: StopSignal, stream: RunEventStream = RunEventStream()) throws -> [FileResult] {
+        let ledger = EventLedger(stream: stream)
+        func finished(_ result: FileResult) {
+            if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
+                stop.set("--fail-fast stopped the run")
+            }
+            ledger.fileFinished(result)
+        }
         if inProcess {
             var results: [FileResult] = []
             let filter = try ScenarioRunner.compileFilter(options.filter)
@@ -50,35 +58,17 @@ struct SuiteExecution {
                 taskOptions.faults = task.faults
                 let runner = ScenarioRunner(host: host, options: taskOptions)
                 guard let entry = entries[task.path] else { continue }
-                let result: FileResult
-                result = runner.runFile(entry, filter: filter, skipAll: stop.isSet, onScenario: onScenario)
-                if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
-                    stop.set("--fail-fast stopped the run")
-                }
+                let result = runner.runFile(entry, filter: filter, skipAll: stop.isSet, publish: ledger.publish)
                 results.append(result)
-                onFile(result)
+                finished(result)
             }
             return results
         }
         let pool = WorkerPool(.init(command: Self.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
-        var buffered: [Int: FileResult] = [:]
-        var nextToReport = 0
-        let order = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1.id, $0) })
-        let entryList = entries
-        pool.onTaskFinished = { task, finished in
-            guard let position = order[task.id] else { return }
-            let result = expandNotRun([finished], host: host, entries: entryList, reason: stop.reason)[0]
-            buffered[position] = result
-            if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
-                stop.set("--fail-fast stopped the run")
-            }
-            while let ready = buffered[nextToReport] {
-                onFile(ready)
-                buffered[nextToReport] = nil
-                nextToReport += 1
-            }
+        pool.publish = ledger.publish
+        pool.onTaskFinished = { _, result in
+            finished(expandNotRun([result], host: host, entries: entries, reason: stop.reason)[0])
         }
-        pool.onScenarioFinished = onScenario
         pool.shouldStop = { stop.isSet }
         let results = pool.run(tasks, stopReason: { stop.reason })
         return expandNotRun(results, host: host, entries: entries, reason: stop.reason)
@@ -135,5 +125,34 @@ final class StopSignal: @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
+    }
+}
+
+/// Completes the event stream of one execution: a file finished without
+/// having started (never picked up) is announced first, and its scenarios
+/// that never got a finished event (not run: interrupt, fail-fast) get
+/// one, so every consumer sees the same shape of stream.
+private final class EventLedger {
+    let stream: RunEventStream
+    private var startedFiles: Set<String> = []
+    private var finishedScenarios: Set<[String]> = []
+
+    init(stream: RunEventStream) { self.stream = stream }
+
+    func publish(_ event: RunEvent) {
+        switch event {
+        case .fileStarted(let file): startedFiles.insert(file)
+        case .scenarioFinished(let result): finishedScenarios.insert([result.file, result.name])
+        default: break
+        }
+        stream.publish(event)
+    }
+
+    func fileFinished(_ result: FileResult) {
+        if !startedFiles.contains(result.file) { publish(.fileStarted(file: result.file)) }
+        for scenario in result.scenarios where !finishedScenarios.contains([scenario.file, scenario.name]) {
+            publish(.scenarioFinished(scenario))
+        }
+        publish(.fileFinished(result))
     }
 }

@@ -14,9 +14,11 @@ struct WorkerCommand: HostedCommand {
     @Flag var shuffle = false
     @Flag var failFast = false
     @Option var seed: UInt64 = 0
+    @Flag var recordFrames = false
 
     func run(in context: CommandContext) throws {
-        let options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
+        var options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
+        options.recordsFrames = recordFrames
         let worker = ScenarioWorker(host: try suite.host(in: context), options: options)
         do { try worker.serve() } catch { throw ValidationError(error.description) }
     }

@@ -303,7 +303,7 @@ struct ReportingJUnitTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: target.appendingPathComponent("child"),
                                                 withIntermediateDirectories: true)
-        let error = try #require(throws: JUnitReport.WriteError.self) {
+        let error = try #require(throws: ReportFile.WriteError.self) {
             try report.write(ReportingFixtures.mixedRun(), to: target)
         }
         #expect(error.description.contains("is-a-folder"))

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import NavScript
+
+/// The report files a run, a mutation run or an exploration can write,
+/// each a subscriber of the run's event stream.
+struct ReportOptions: ParsableArguments {
+    @Option(help: "Write a JUnit XML report to this file.")
+    var junit: String?
+
+    @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
+    var junitStrict = false
+
+    @Option(help: ArgumentHelp("Stream every run event as one line of JSON to this file, or to standard output with "
+        + "'-' (the terminal report then goes to standard error).", valueName: "file"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Write one self-contained HTML report to this file: filters, every scenario's steps, "
+        + "and a storyboard of the navigation after each step of every failing scenario.", valueName: "file"))
+    var html: String?
+
+    /// The storyboard needs the navigation after every step.
+    var recordsFrames: Bool { html != nil }
+
+    /// Where the terminal report goes: standard error when the JSON
+    /// stream has standard output.
+    var terminal: @Sendable (String) -> Void { json == "-" ? writeStandardError : writeStandardOutput }
+
+    /// The file reporters asked for; a JSON file that cannot be created is
+    /// a usage error before anything runs.
+    func reporters(junit junitOptions: JUnitReport.Options = .init()) throws -> [any RunReporter] {
+        var reporters: [any RunReporter] = []
+        if let junit {
+            var options = junitOptions
+            options.strict = junitStrict
+            if junitStrict { options.replayCommand = nil }
+            let report = JUnitReport(options)
+            reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result) })
+        }
+        if let html {
+            reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })
+        }
+        if let json {
+            do { reporters.append(try JSONLinesReport(path: json)) } catch { throw ValidationError("--json: \(error)") }
+        }
+        return reporters
+    }
+
+    /// After the run: each report that could not be written, then exit 2.
+    static func requireWritten(_ stream: RunEventStream) throws {
+        let failures = stream.failures
+        guard !failures.isEmpty else { return }
+        for failure in failures { writeStandardError("navscript: \(failure)\n") }
+        throw ExitCode(2)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import NavScript
+import Testing
+
+@Suite("Reporting: HTML report")
+struct HTMLReportTests {
+    /// The mixed fixture with a storyboard on its failing scenario: three
+    /// steps, a leak and the failure on the last.
+    static func runWithFrames() -> RunResult {
+        var run = ReportingFixtures.mixedRun()
+        let stacks = [["home"], ["home", "product:p1"], ["home", "product:p1"]]
+        run.files[0].scenarios[1].frames = stacks.enumerated().map { index, stack in
+            StepFrame(number: index + 1, location: "scenarios/gate_resume/login.lua:\(13 + index)",
+                      action: ["launch{}", "tap(\"product\", id=p1)", "back_swipe{}"][index],
+                      selectedTab: "home",
+                      tabs: [.init(name: "home", stack: stack), .init(name: "cart", stack: ["cart"])],
+                      modals: index == 1 ? [["sign_in"]] : [],
+                      coordinators: ["app", "app/main", "app/main/checkout"],
+                      events: ["push product:p1"],
+                      leaks: index == 2 ? [.init(label: "checkout", kind: "coordinator", leftDuring: "back_swipe")] : [],
+                      problems: index == 2 ? [.init(kind: "failure", message: "stack of tab 'home' is { \"home\", \"product:p1\" }",
+                                                    details: "  expected  actual\n  home      home\n✗ cart      product:p1")] : [])
+        }
+        return run
+    }
+
+    static func render(_ run: RunResult, interruption: String? = nil) -> String {
+        HTMLReport().render(.init(plan: RunPlan(command: "run", app: "ShopApp", files: run.files.map(\.file), startedAt: 0),
+                                  result: run, interruption: interruption))
+    }
+
+    static func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test func isOneSelfContainedDocument() {
+        let html = Self.render(Self.runWithFrames())
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+        #expect(html.hasSuffix("</html>\n"))
+        for external in ["src=", "href=\"http", "@import", "url(", "<link"] {
+            #expect(!html.contains(external), "fetches nothing: found \(external)")
+        }
+        for tag in ["details", "section", "figure", "div", "ul", "ol", "pre", "svg", "form", "select", "script", "style"] {
+            #expect(Self.count("<\(tag)", in: html) == Self.count("</\(tag)>", in: html), "balanced <\(tag)>")
+        }
+    }
+
+    @Test func summarySaysTheCountsAndLinksEveryProblem() {
+        let html = Self.render(Self.runWithFrames())
+        #expect(html.contains("<title>navscript run · ShopApp: 2 passed, 1 failed, 1 errors, 1 skipped</title>"))
+        #expect(html.contains("<b>1</b> failed") && html.contains("<b>2</b> passed"))
+        #expect(html.contains("class=\"summary red\""))
+        #expect(Self.count("<li><a href=\"#s-", in: html) == 2, "the failure and the error are listed at the top")
+        #expect(html.contains("seed 42"))
+    }
+
+    @Test func everyScenarioIsFilterableByOutcomeFileAndTag() {
+        let html = Self.render(Self.runWithFrames())
+        #expect(Self.count("<details class=\"scenario", in: html) == 5)
+        for status in ["passed", "failed", "errored", "skipped"] {
+            #expect(html.contains("data-status=\"\(status)\""))
+            #expect(html.contains("name=\"status\" value=\"\(status)\""))
+        }
+        #expect(html.contains("<option value=\"scenarios/tabs.lua\">"))
+        #expect(html.contains("<option value=\"gate\">gate</option>"))
+        #expect(html.contains("data-tags=\"gate\""))
+    }
+
+    @Test func aFailingScenarioHasAStoryboardWithTheFailingFrameMarked() throws {
+        let html = Self.render(Self.runWithFrames())
+        #expect(Self.count("<figure class=\"frame", in: html) == 3)
+        #expect(Self.count("<figure class=\"frame failing\"", in: html) == 1)
+        let failing = try #require(html.range(of: "<figure class=\"frame failing\"").map { String(html[$0.lowerBound...]) })
+        let frame = String(failing[..<failing.range(of: "</figure>")!.upperBound])
+        #expect(frame.contains("Step 3"))
+        #expect(frame.contains("<span class=\"differs\">✗ cart      product:p1</span>"), "expected vs actual: the differing row")
+        #expect(frame.contains("⚠ leaked: checkout (coordinator, left during back_swipe)"))
+        #expect(frame.contains("<li class=\"node leaked\""), "the leaked coordinator is marked in the tree")
+        #expect(frame.contains("<div class=\"stack selected\">"), "the selected tab's stack")
+        #expect(frame.contains("<span class=\"selected\">home</span>"), "the tab bar")
+        #expect(html.contains("jump to step 3"))
+    }
+
+    @Test func framesShowModalsAndWhatIsNew() {
+        let html = Self.render(Self.runWithFrames())
+        #expect(Self.count("<div class=\"modal\">", in: html) == 1)
+        #expect(html.contains("<div class=\"card top new\">product:p1</div>"), "pushed in step 2")
+        #expect(html.contains("<div class=\"card top\">product:p1</div>"), "unchanged in step 3")
+    }
+
+    @Test func aScenarioWithoutFramesShowsItsSteps() {
+        let html = Self.render(ReportingFixtures.mixedRun())
+        #expect(!html.contains("<figure"))
+        #expect(html.contains("<ol class=\"steps\"><li>launch</li><li>deep_link shop://home</li></ol>"))
+    }
+
+    @Test func hostileTextIsEscaped() {
+        let html = Self.render(ReportingFixtures.hostileRun())
+        #expect(!html.contains("<tag>"))
+        #expect(!html.contains("\u{1B}"))
+        #expect(html.contains("a&amp;b &lt;tag&gt;"))
+    }
+
+    @Test func anInterruptedRunSaysSoAndIsNotGreen() {
+        var run = ReportingFixtures.mixedRun()
+        run.files = [run.files[1]]
+        run.files[0].scenarios = [run.files[0].scenarios[0]]
+        let html = Self.render(run, interruption: "interrupted (SIGTERM)")
+        #expect(html.contains("class=\"summary red\""))
+        #expect(html.contains("<p class=\"interrupted\">interrupted (SIGTERM): the report covers what finished"))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import NavScript
+import Testing
+
+@Suite("Reporting: run event stream")
+struct RunEventStreamTests {
+    final class Recorder: RunReporter {
+        let name: String
+        let failOn: String?
+        var kinds: [String] = []
+
+        init(_ name: String, failOn: String? = nil) {
+            self.name = name
+            self.failOn = failOn
+        }
+
+        func receive(_ event: RunEvent) throws {
+            if event.kind == failOn { throw ReportFile.WriteError(kind: "test report", path: "/x", reason: "disk full") }
+            kinds.append(event.kind)
+        }
+    }
+
+    @Test func everyReporterSeesEveryEventInOrder() {
+        let first = Recorder("first")
+        let second = Recorder("second")
+        let stream = RunEventStream([first, second])
+        stream.publish(ReportingFixtures.mixedRun(), plan: RunPlan(command: "mutate", app: "X", files: [], startedAt: 0))
+        let expected = ["run_started"] + ["file_started"] + Array(repeating: "scenario_finished", count: 3) + ["file_finished"]
+            + ["file_started"] + Array(repeating: "scenario_finished", count: 2) + ["file_finished", "run_finished"]
+        #expect(first.kinds == expected)
+        #expect(second.kinds == expected)
+        #expect(stream.failures.isEmpty)
+    }
+
+    @Test func aReporterThatFailsIsDroppedAndNamedWhileTheOthersGoOn() {
+        let failing = Recorder("the HTML report x.html", failOn: "file_started")
+        let healthy = Recorder("healthy")
+        let stream = RunEventStream([failing, healthy])
+        stream.publish(ReportingFixtures.mixedRun(), plan: RunPlan(command: "run", app: "X", files: [], startedAt: 0))
+        #expect(failing.kinds == ["run_started"])
+        #expect(healthy.kinds.last == "run_finished")
+        #expect(stream.failures == ["could not write the HTML report x.html: cannot write the test report to /x: disk full"])
+    }
+
+    @Test func eventsEncodeAsOneJSONObjectEach() throws {
+        let result = ReportingFixtures.mixedRun().files[0].scenarios[1]
+        let line = try JSONLinesReport.line(.scenarioFinished(result))
+        #expect(!line.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "scenario_finished")
+        let scenario = try #require(object["scenario"] as? [String: Any])
+        #expect(scenario["status"] as? String == "failed" && scenario["name"] as? String == result.name)
+        let step = try JSONLinesReport.line(.step(file: "a.lua", scenario: "s", number: 2, text: "tap(\"x\")"))
+        #expect(step == #"{"event":"step","file":"a.lua","number":2,"scenario":"s","text":"tap(\"x\")"}"#)
+        let finished = try JSONLinesReport.line(.runFinished(ReportingFixtures.mixedRun(), interruption: nil))
+        #expect(finished.contains(#""success":false"#) && finished.contains(#""failed":1"#) && finished.contains(#""interrupted":null"#))
+    }
+
+    @Test func aScenarioResultWithFramesSurvivesTheWorkerEncoding() throws {
+        let result = HTMLReportTests.runWithFrames().files[0].scenarios[1]
+        let decoded = try JSONDecoder().decode(ScenarioResult.self, from: JSONEncoder().encode(result))
+        #expect(decoded == result)
+        #expect(decoded.frames.count == 3)
+    }
+}
