@@ -2,7 +2,9 @@
 # Installs what navscript needs on a fresh Debian/Ubuntu machine, and only
 # what is missing: Lua 5.4's headers and library (liblua5.4-dev, found
 # through pkg-config), xmllint (libxml2-utils, used by the JUnit schema
-# tests) and luacheck (lua-check, which lints the shipped scenarios).
+# tests), luacheck (lua-check, which lints the shipped scenarios) and
+# Chromium (the HTML report's browser test; optional — without it that
+# test is skipped with a note).
 # Swift itself must already be on PATH.
 set -euo pipefail
 
@@ -21,6 +23,15 @@ if ((${#missing[@]})); then
     echo "bootstrap: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Chromium is large and optional: a failed install only skips the browser test.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo"
+    echo "bootstrap: installing chromium (for the HTML report's browser test)" >&2
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null; } \
+        || echo "bootstrap: could not install chromium; the browser test will be skipped" >&2
 fi
 
 command -v swift >/dev/null 2>&1 || { echo "bootstrap: swift is not on PATH (Swift 6.0 or newer is required)" >&2; exit 2; }

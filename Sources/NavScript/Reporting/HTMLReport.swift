@@ -94,9 +94,12 @@ public struct HTMLReport: Sendable {
     private func filters(_ run: RunResult) -> String {
         let tags = Set(run.scenarios.flatMap(\.tags)).sorted()
         var html = "<form class=\"filters\" id=\"filters\">\n<fieldset><legend>Outcome</legend>"
+        // A run with problems opens on them: passing scenarios are one click away.
+        let hasProblems = run.count(.failed) + run.count(.errored) > 0
         for status in [ScenarioResult.Status.passed, .failed, .errored, .skipped] where run.count(status) > 0 {
-            html += "<label><input type=\"checkbox\" name=\"status\" value=\"\(status.rawValue)\" checked> \(status.rawValue)"
-                + " (\(run.count(status)))</label>"
+            let checked = status != .passed || !hasProblems
+            html += "<label><input type=\"checkbox\" name=\"status\" value=\"\(status.rawValue)\"\(checked ? " checked" : "")> "
+                + "\(status.rawValue) (\(run.count(status)))</label>"
         }
         html += "</fieldset>\n<label>File <select name=\"file\"><option value=\"\">all files</option>"
         for file in run.files {
@@ -204,14 +207,14 @@ public struct HTMLReport: Sendable {
         body{margin:0 auto;max-width:1400px;padding:0 16px 32px}
         h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:20px 0 6px;font-family:ui-monospace,Menlo,monospace}
         h2 small{font-family:inherit;font-weight:normal;color:var(--muted)}h3{font-size:13px;margin:10px 0 4px;color:var(--muted)}
-        .summary{position:sticky;top:0;background:#fff;border-bottom:1px solid var(--line);padding:8px 0;z-index:2}
+        .summary{border-bottom:1px solid var(--line);padding:8px 0}
         .bar{width:100%;height:8px;display:block;border-radius:4px;background:var(--bg)}
         .bar .passed{fill:var(--pass)}.bar .failed{fill:var(--fail)}.bar .errored{fill:var(--error)}.bar .skipped{fill:var(--skip)}
         .counts{margin:4px 0}.count{margin-right:10px}.count.passed b{color:var(--pass)}.count.failed b{color:var(--fail)}
         .count.errored b{color:var(--error)}.count.skipped b{color:var(--skip)}.time,.seed,.where{color:var(--muted)}
         .interrupted{background:#fff8c5;border:1px solid #d4a72c;padding:6px 10px;border-radius:6px}
         .problems{margin:4px 0;padding-left:22px;max-height:140px;overflow:auto}.problems a{color:var(--fail)}
-        .filters{display:flex;gap:16px;align-items:center;flex-wrap:wrap;margin:10px 0;padding:8px;background:var(--bg);border-radius:6px}
+        .filters{position:sticky;top:0;z-index:2;display:flex;gap:16px;align-items:center;flex-wrap:wrap;margin:10px 0;padding:8px;background:var(--bg);border-radius:6px}
         fieldset{border:0;padding:0;margin:0;display:flex;gap:10px}legend{float:left;margin-right:6px;font-weight:600}
         .scenario{border:1px solid var(--line);border-left:4px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}
         .scenario.passed{border-left-color:var(--pass)}.scenario.failed{border-left-color:var(--fail)}
@@ -225,11 +228,11 @@ public struct HTMLReport: Sendable {
         pre .differs{color:var(--fail);font-weight:700;background:#ffebe9}pre .heading{color:var(--muted)}pre .advice{color:var(--accent)}
         .steps{font-family:ui-monospace,Menlo,monospace;font-size:12px;padding-left:28px}
         .storyboard{display:flex;gap:10px;overflow-x:auto;padding:6px 2px 10px;scroll-snap-type:x proximity}
-        .frame{flex:0 0 250px;border:1px solid var(--line);border-radius:10px;padding:8px;background:#fff;scroll-snap-align:start;margin:0}
+        .frame{flex:0 0 280px;width:280px;min-width:0;box-sizing:border-box;overflow:hidden;border:1px solid var(--line);border-radius:10px;padding:8px;background:#fff;scroll-snap-align:start;margin:0}
         .frame.failing{border:2px solid var(--fail);box-shadow:0 0 0 3px #ffebe9}
         .frame figcaption{font-size:12px;margin-bottom:6px}.frame .n{font-weight:700}.frame .act{font-family:ui-monospace,Menlo,monospace;\
         word-break:break-word}.frame .loc{color:var(--muted);display:block}
-        .device{border:2px solid #1f2328;border-radius:14px;padding:6px;background:var(--bg);display:flex;flex-direction:column;gap:6px;min-height:150px}
+        .device{border:2px solid #1f2328;border-radius:14px;padding:6px;background:var(--bg);display:flex;flex-direction:column;gap:6px;min-height:90px}
         .modal{border:1px dashed var(--accent);border-radius:8px;padding:4px;background:#ddf4ff}.modal .label{font-size:11px;color:var(--accent)}
         .stacks{display:flex;gap:4px}.stack{flex:1;display:flex;flex-direction:column-reverse;gap:3px;min-width:0}
         .stack.selected{outline:2px solid var(--accent);outline-offset:2px;border-radius:4px}
@@ -241,7 +244,7 @@ public struct HTMLReport: Sendable {
         .tree,.events,.leaks{font-size:11px;margin:6px 0 0;padding:0;list-style:none}.tree li{font-family:ui-monospace,Menlo,monospace}
         .events li{color:var(--muted);font-family:ui-monospace,Menlo,monospace;overflow-wrap:anywhere}.leaks li{color:var(--fail);font-weight:600}
         .problem{margin-top:6px;border:1px solid var(--fail);background:#ffebe9;border-radius:6px;padding:4px 6px;font-size:12px}
-        .problem pre{background:#fff}
+        .problem pre{background:#fff;white-space:pre-wrap;overflow-wrap:anywhere}
         .none{color:var(--muted)}footer{margin-top:24px;color:var(--muted);font-size:12px}
         """
 

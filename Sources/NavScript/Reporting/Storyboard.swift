@@ -5,7 +5,7 @@
 /// tinted), the tab bar with the selected tab, the coordinator tree, the
 /// app events the step caused and what leaked. The frame a failure or an
 /// error was reported at is outlined, with the message and the expected
-/// vs actual details under it.
+/// vs actual details right under the drawing.
 struct Storyboard {
     let frames: [StepFrame]
     /// The scenario's id in the page; frames get `<anchor>-step-N`.
@@ -50,21 +50,21 @@ struct Storyboard {
             html += "</div>\n"
         }
         html += "</div>\n"
-        html += tree(frame)
-        if !frame.events.isEmpty {
-            html += "<ul class=\"events\" title=\"app events during this step\">"
-                + frame.events.map { "<li>\(HTMLReport.text($0))</li>" }.joined() + "</ul>\n"
+        for problem in frame.problems {
+            html += "<div class=\"problem \(problem.kind)\"><b>\(problem.kind == "error" ? "Error" : "Failed"):</b> "
+                + HTMLReport.text(problem.message) + "\n"
+            if !problem.details.isEmpty { html += HTMLReport.details(problem.details) }
+            html += "</div>\n"
         }
         if !frame.leaks.isEmpty {
             html += "<ul class=\"leaks\">" + frame.leaks.map { leak in
                 "<li>⚠ leaked: \(HTMLReport.text(leak.label)) (\(HTMLReport.text(leak.kind)), left during \(HTMLReport.text(leak.leftDuring)))</li>"
             }.joined() + "</ul>\n"
         }
-        for problem in frame.problems {
-            html += "<div class=\"problem \(problem.kind)\"><b>\(problem.kind == "error" ? "Error" : "Failed"):</b> "
-                + HTMLReport.text(problem.message) + "\n"
-            if !problem.details.isEmpty { html += HTMLReport.details(problem.details) }
-            html += "</div>\n"
+        html += tree(frame)
+        if !frame.events.isEmpty {
+            html += "<ul class=\"events\" title=\"app events during this step\">"
+                + frame.events.map { "<li>\(HTMLReport.text($0))</li>" }.joined() + "</ul>\n"
         }
         return html + "</figure>\n"
     }

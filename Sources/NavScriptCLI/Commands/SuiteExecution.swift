@@ -131,10 +131,12 @@ final class StopSignal: @unchecked Sendable {
 /// Completes the event stream of one execution: a file finished without
 /// having started (never picked up) is announced first, and its scenarios
 /// that never got a finished event (not run: interrupt, fail-fast) get
-/// one, so every consumer sees the same shape of stream.
+/// one, so every consumer sees the same shape of stream; a file the
+/// runner already reported finished is not reported twice.
 private final class EventLedger {
     let stream: RunEventStream
     private var startedFiles: Set<String> = []
+    private var finishedFiles: Set<String> = []
     private var finishedScenarios: Set<[String]> = []
 
     init(stream: RunEventStream) { self.stream = stream }
@@ -143,12 +145,14 @@ private final class EventLedger {
         switch event {
         case .fileStarted(let file): startedFiles.insert(file)
         case .scenarioFinished(let result): finishedScenarios.insert([result.file, result.name])
+        case .fileFinished(let result): finishedFiles.insert(result.file)
         default: break
         }
         stream.publish(event)
     }
 
     func fileFinished(_ result: FileResult) {
+        guard !finishedFiles.contains(result.file) else { return }
         if !startedFiles.contains(result.file) { publish(.fileStarted(file: result.file)) }
         for scenario in result.scenarios where !finishedScenarios.contains([scenario.file, scenario.name]) {
             publish(.scenarioFinished(scenario))
