@@ -117,9 +117,12 @@ struct ExhaustiveTests {
                 "every expect_no_leaks() line was removed")
         let fixture = try Fixture(files)
         let output = try fixture.run(["mutate", "scenarios", "--only", "no-pop-detection", "--only", "strong-back-reference",
-                                      "--only", "animated-pop-only"])
+                                      "--only", "animated-pop-only", "--html", "mutate.html"])
         #expect(output.status == 0, "\(output)")
         #expect(output.stdout.contains("mutation score: 3/3 faults killed (100%)"), "\(output)")
+        // The matrix reaches the reports through the run-event stream: the healthy run and one case per fault.
+        let html = try fixture.read("mutate.html")
+        #expect(html.contains("<title>navscript mutate · ShopApp: 4 passed, 0 failed"), "\(html.prefix(400))")
     }
 
     // MARK: - Strict driving

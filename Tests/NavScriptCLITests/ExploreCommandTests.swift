@@ -9,7 +9,7 @@ struct ExploreCommandTests {
     @Test func aFaultIsFoundAndItsReproducerRunsAsAScenario() throws {
         let fixture = try Fixture()
         let output = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
-                                      "--time", "0", "--out", "found", "--junit", "explore.xml"])
+                                      "--time", "0", "--out", "found", "--junit", "explore.xml", "--json", "explore.jsonl"])
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("VIOLATION a deep link lands on its destination's canonical stack"), "\(output)")
         #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
@@ -21,6 +21,10 @@ struct ExploreCommandTests {
         #expect(healthy.status == 0, "\(healthy)")
         let junit = try fixture.read("explore.xml")
         #expect(junit.contains("<failure message="), "\(junit)")
+        // The same finding on the run-event stream, named by its reproducer.
+        let events = try fixture.read("explore.jsonl").split(separator: "\n")
+        #expect(events.first?.contains(#""command":"explore""#) == true && events.last?.contains(#""success":false"#) == true)
+        #expect(events.contains { $0.contains(#""event":"scenario_finished","file":"found/seed1-1.lua""#) }, "\(events)")
 
         let again = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
                                      "--time", "0", "--out", "again"])

@@ -58,6 +58,9 @@ struct ExploreCommand: HostedCommand {
         guard time > 0 || steps > 0 || untilCovered else { throw ValidationError("give --time, --steps or --until-covered") }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {
+            throw ValidationError("--junit, --json and --html report one exploration: use them with --jobs 1")
+        }
     }
 
     func run(in context: CommandContext) throws {
@@ -68,7 +71,7 @@ struct ExploreCommand: HostedCommand {
         if jobs > 1 { return try runInParallel(seed: seed) }
         let explorer = Explorer(host: host, configuration: .init(
             seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered))
-        writeStandardOutput("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
+        report.terminal("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
             + " (replay with --seed \(seed))\n")
         let folder = URL(fileURLWithPath: out)
         var cases: [ScenarioResult] = []
@@ -89,9 +92,9 @@ struct ExploreCommand: HostedCommand {
                                        message: finding.message, timeline: finding.steps, duration: finding.timeToFind)
             cases.append(found)
             stream.publish(.scenarioFinished(found))
-            writeStandardOutput(ExploreReport.finding(finding, file: file.relativePath, withFaults: !faults.isEmpty))
+            report.terminal(ExploreReport.finding(finding, file: file.relativePath, withFaults: !faults.isEmpty))
         }
-        writeStandardOutput(ExploreReport.summary(explored, host: host))
+        report.terminal(ExploreReport.summary(explored, host: host))
         if cases.isEmpty {
             cases = [ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed,
                                     duration: explored.seconds)]

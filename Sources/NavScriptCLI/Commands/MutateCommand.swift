@@ -97,11 +97,12 @@ struct MutateCommand: HostedCommand {
         let faulty = try execution.execute(Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop)
         if let status = stop.exitStatus { throw ExitCode(status) }
         let matrix = plan.report(results: healthy + faulty, started: started)
-        print(markdown ? matrix.markdown() : matrix.text(verbose: verbose), terminator: "")
+        let terminal = report.terminal
+        terminal(markdown ? matrix.markdown() : matrix.text(verbose: verbose))
         if verbose {
             let idle = matrix.scenariosKillingNothing
-            print("\n\(idle.count) scenario\(idle.count == 1 ? "" : "s") killing no fault\(idle.isEmpty ? "" : ":")")
-            for scenario in idle { print("    \(scenario)") }
+            terminal("\n\(idle.count) scenario\(idle.count == 1 ? "" : "s") killing no fault\(idle.isEmpty ? "" : ":")\n")
+            for scenario in idle { terminal("    \(scenario)\n") }
         }
         let stream = RunEventStream(try report.reporters())
         let cases = matrix.runResult()
