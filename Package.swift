@@ -28,7 +28,9 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         .target(name: "NavigationCore"),
-        .target(name: "NavScript", dependencies: ["CLua", "NavigationCore"]),
+        // The worker's protocol buffer, written from a signal handler on a crash.
+        .target(name: "CWorkerOutbox"),
+        .target(name: "NavScript", dependencies: ["CLua", "CWorkerOutbox", "NavigationCore"]),
         // Every command, taking the app's host as a parameter.
         .target(
             name: "NavScriptCLI",

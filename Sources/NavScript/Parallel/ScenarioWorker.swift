@@ -1,7 +1,9 @@
 import Foundation
 
 /// The worker side of a parallel run: reads ``WorkerTask`` lines on stdin,
-/// runs them, and writes ``WorkerMessage`` lines to a private descriptor.
+/// runs them, and writes ``WorkerMessage`` lines to a private descriptor,
+/// through a ``WorkerOutbox`` (buffered; flushed by a signal handler on a
+/// crash, and on the parent's SIGUSR1 before it kills a hung worker).
 ///
 /// The worker's own stdout is redirected to stderr first, so nothing a
 /// scenario or the app prints (`io.write`, a stray `print` in Swift) can
@@ -20,11 +22,19 @@ public struct ScenarioWorker {
         signal(SIGINT, SIG_IGN)
         let protocolFD = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
-        let output = FileHandle(fileDescriptor: protocolFD, closeOnDealloc: true)
+        guard let outbox = WorkerOutbox(descriptor: protocolFD) else { throw .workerSetup("cannot allocate the protocol buffer") }
         let filter = try ScenarioRunner.compileFilter(options.filter)
         while let line = readLine(strippingNewline: true) {
             guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
-            run(task, filter: filter) { output.write(Data($0.line.utf8)) }
+            run(task, filter: filter) { message in
+                outbox.append(message.line)
+                // Steps and calls wait in the buffer (a crash or the parent's
+                // SIGUSR1 still gets them out); everything else goes at once.
+                switch message {
+                case .step, .running: break
+                default: outbox.flush()
+                }
+            }
         }
     }
 

@@ -25,7 +25,7 @@ final class Worker {
 
     /// Starts a worker; its stdout and stderr are read on background
     /// threads and turned into events for the pool.
-    static func launch(id: Int, configuration: WorkerPool.Configuration, events: EventQueue) -> Worker? {
+    static func launch(id: Int, configuration: WorkerPool.Configuration, events: WorkerEventQueue) -> Worker? {
         let process = Process()
         process.executableURL = configuration.command
         process.arguments = configuration.arguments
@@ -52,7 +52,7 @@ final class Worker {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                events.post(.init(worker: id, kind: .stderr(String(decoding: chunk, as: UTF8.self))))
+                events.post([.init(worker: id, kind: .stderr(String(decoding: chunk, as: UTF8.self)))])
             }
             streams.leave()
         }.start()
@@ -67,23 +67,27 @@ final class Worker {
                 if chunk.isEmpty { break }
                 let bytes = [UInt8](chunk)
                 var lineStart = 0
+                // A chunk's messages go to the pool in one post: one wake-up
+                // per read, not per step.
+                var batch: [WorkerEventQueue.Event] = []
                 for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
                     pending.append(contentsOf: bytes[lineStart..<index])
                     if let message = WorkerMessage.parse(Substring(decoding: pending, as: UTF8.self)) {
-                        events.post(.init(worker: id, kind: .message(message)))
+                        batch.append(.init(worker: id, kind: .message(message)))
                     }
                     pending.removeAll(keepingCapacity: true)
                     lineStart = index + 1
                 }
                 pending.append(contentsOf: bytes[lineStart...])
+                events.post(batch)
             }
             streams.leave()
         }.start()
         Thread {
             streams.wait()
             exited.wait()
-            events.post(.init(worker: id, kind: .exited(status: process.terminationStatus,
-                                                        signaled: process.terminationReason == .uncaughtSignal)))
+            events.post([.init(worker: id, kind: .exited(status: process.terminationStatus,
+                                                         signaled: process.terminationReason == .uncaughtSignal))])
         }.start()
         return worker
     }
@@ -113,6 +117,29 @@ final class Worker {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 
+    /// When the worker was asked to flush before being killed for a timeout.
+    private var flushRequestedAt: Date?
+
+    /// Seconds a hung worker gets to send what it buffered before SIGKILL
+    /// (it is killed at once when its `flushed` line arrives; the grace only
+    /// matters when the handler cannot run).
+    static let flushGrace = 2.0
+
+    /// Kills a worker whose scenario ran past `timeout`: first SIGUSR1, on
+    /// which the worker writes out the steps and the call it buffered (so
+    /// the report names the call that hung) and says `flushed`, then
+    /// SIGKILL — on that line, or after ``flushGrace``.
+    func enforce(timeout: Double, now: Date) {
+        if let asked = flushRequestedAt {
+            if now.timeIntervalSince(asked) > Self.flushGrace { kill(timedOut: true) }
+            return
+        }
+        guard let since = scenarioStarted, now.timeIntervalSince(since) > timeout else { return }
+        timedOut = true
+        flushRequestedAt = now
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGUSR1) }
+    }
+
     func terminate() {
         try? input.close()
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
@@ -139,48 +166,5 @@ final class Worker {
             return !isFrame && !trimmed.hasPrefix("Stack dump") && !trimmed.hasPrefix("Current stack trace")
         }.suffix(8)
         return lines.isEmpty ? "" : "worker stderr:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
-    }
-}
-
-/// Events from worker threads to the pool's loop.
-final class EventQueue: @unchecked Sendable {
-    struct Event {
-        enum Kind {
-            case message(WorkerMessage)
-            case stderr(String)
-            case exited(status: Int32, signaled: Bool)
-        }
-
-        let worker: Int
-        let kind: Kind
-    }
-
-    /// A queue read from `head`: taking the first element is O(1) (an
-    /// array's `removeFirst` moves every element behind it, which made a
-    /// long scenario's steps cost quadratic time when they queued up).
-    private var events: [Event] = []
-    private var head = 0
-    private let lock = NSLock()
-    private let available = DispatchSemaphore(value: 0)
-
-    func post(_ event: Event) {
-        lock.lock()
-        events.append(event)
-        lock.unlock()
-        available.signal()
-    }
-
-    func next(timeout: Double) -> Event? {
-        guard available.wait(timeout: .now() + timeout) == .success else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        guard head < events.count else { return nil }
-        let event = events[head]
-        head += 1
-        if head >= 4096 && head * 2 >= events.count {
-            events.removeFirst(head)
-            head = 0
-        }
-        return event
     }
 }

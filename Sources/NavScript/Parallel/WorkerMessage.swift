@@ -34,6 +34,9 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     /// The file did not load: one errored result stands for it.
     case loadFailed(task: Int, result: ScenarioResult)
     case done(task: Int)
+    /// Sent by the worker's signal handler after the parent's SIGUSR1 (a
+    /// timeout): everything buffered is out, the worker may be killed now.
+    case flushed
 
     public var line: String {
         // The per-scenario messages are written by hand: JSONEncoder for

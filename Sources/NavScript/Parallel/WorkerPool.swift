@@ -36,7 +36,7 @@ public final class WorkerPool {
     public var shouldStop: () -> Bool = { false }
 
     private let configuration: Configuration
-    private let events = EventQueue()
+    private let events = WorkerEventQueue()
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -56,43 +56,12 @@ public final class WorkerPool {
             return Worker.launch(id: nextWorkerID, configuration: configuration, events: events)
         }
 
-        while progress.contains(where: { !$0.isFinished }) {
-            if shouldStop() { break }
-            // Keep every worker busy.
-            while !queue.isEmpty, workers.filter({ $0.task == nil }).isEmpty, workers.count < configuration.jobs {
-                guard let worker = spawn() else { break }
-                workers.append(worker)
-            }
-            for worker in workers where worker.task == nil && worker.isAlive {
-                guard !queue.isEmpty else { break }
-                let index = queue.removeFirst()
-                if !progress[index].isAnnounced {
-                    progress[index].isAnnounced = true
-                    publish(.fileStarted(file: progress[index].task.path))
-                }
-                worker.assign(progress[index].resumeTask, index: index)
-            }
-            if workers.isEmpty && !queue.isEmpty {
-                // Workers cannot even start: report instead of spinning.
-                for index in queue {
-                    progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
-                }
-                queue.removeAll()
-                continue
-            }
-
-            // Deadlines are checked on every turn, not only when no event
-            // comes: a chatty worker must not starve a hung one's timeout.
-            for worker in workers where worker.isAlive {
-                if let since = worker.scenarioStarted, Date().timeIntervalSince(since) > configuration.timeout {
-                    worker.kill(timedOut: true)
-                }
-            }
-            guard let event = events.next(timeout: 0.05) else { continue }
-            guard let worker = workers.first(where: { $0.id == event.worker }) else { continue }
+        /// One event from a worker's reader threads.
+        func handle(_ event: WorkerEventQueue.Event) {
+            guard let worker = workers.first(where: { $0.id == event.worker }) else { return }
             switch event.kind {
             case .message(let message):
-                guard let index = worker.taskIndex else { continue }
+                guard let index = worker.taskIndex else { return }
                 switch message {
                 case .loaded(_, let scenarios):
                     progress[index].scenarios = scenarios
@@ -118,7 +87,10 @@ public final class WorkerPool {
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publish(.scenarioFinished(result))
-                case .done:
+                case .flushed:
+                // A timed-out worker sent what it had buffered: kill it now.
+                worker.kill(timedOut: true)
+            case .done:
                     progress[index].isFinished = true
                     worker.finishTask()
                     onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
@@ -126,7 +98,7 @@ public final class WorkerPool {
             case .exited(let status, let signaled):
                 worker.isAlive = false
                 workers.removeAll { $0 === worker }
-                guard let index = worker.taskIndex, !progress[index].isFinished else { continue }
+                guard let index = worker.taskIndex, !progress[index].isFinished else { return }
                 // The worker died mid-task: the scenario it was running is
                 // the culprit; the rest of the file goes to a new worker.
                 var reason = worker.timedOut
@@ -158,6 +130,38 @@ public final class WorkerPool {
             case .stderr(let text):
                 worker.appendStderr(text)
             }
+        }
+
+        while progress.contains(where: { !$0.isFinished }) {
+            if shouldStop() { break }
+            // Keep every worker busy.
+            while !queue.isEmpty, !workers.contains(where: { $0.task == nil }), workers.count < configuration.jobs {
+                guard let worker = spawn() else { break }
+                workers.append(worker)
+            }
+            for worker in workers where worker.task == nil && worker.isAlive {
+                guard !queue.isEmpty else { break }
+                let index = queue.removeFirst()
+                if !progress[index].isAnnounced {
+                    progress[index].isAnnounced = true
+                    publish(.fileStarted(file: progress[index].task.path))
+                }
+                worker.assign(progress[index].resumeTask, index: index)
+            }
+            if workers.isEmpty && !queue.isEmpty {
+                // Workers cannot even start: report instead of spinning.
+                for index in queue {
+                    progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
+                }
+                queue.removeAll()
+                continue
+            }
+
+            // Deadlines are checked on every turn, not only when no event
+            // comes: a chatty worker must not starve a hung one's timeout.
+            let now = Date()
+            for worker in workers where worker.isAlive { worker.enforce(timeout: configuration.timeout, now: now) }
+            for event in events.take(timeout: 0.05) { handle(event) }
         }
 
         for worker in workers { worker.terminate() }

@@ -147,11 +147,15 @@ extension ScenarioDefinition {
 
 public enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
     case badFilter(String, String)
+    /// A worker process could not set itself up.
+    case workerSetup(String)
 
     public var description: String {
         switch self {
         case .badFilter(let pattern, let reason):
             return "--filter '\(pattern)' is not a valid regular expression: \(reason)"
+        case .workerSetup(let reason):
+            return "navscript worker: \(reason)"
         }
     }
 }
