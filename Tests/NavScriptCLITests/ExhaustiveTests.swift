@@ -232,6 +232,24 @@ struct ExitCodeTests {
         #expect(!output.stdout.contains("mutation score"), "\(output)")
     }
 
+    @Test func mutateStopsAFaultAtItsFirstKillUnlessTheFullMatrixIsAsked() throws {
+        let killer = """
+            scenario("a link lands on the canonical stack", function()
+              deep_link("shop://product/p1004")
+              expect_stack{ "home", "product:p1004" }
+            end)
+            """
+        let fixture = try Fixture(["suite/a.lua": killer, "suite/b.lua": killer, "suite/c.lua": killer])
+        let first = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--jobs", "1"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.contains("graft-external-link  killed    by 1 scenario\n"), "\(first)")
+        #expect(first.stdout.contains("--full-matrix runs every scenario under every fault"), "\(first)")
+        let full = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--jobs", "1", "--full-matrix"])
+        #expect(full.status == 0, "\(full)")
+        #expect(full.stdout.contains("graft-external-link  killed    by 3 scenarios"), "\(full)")
+        #expect(!full.stdout.contains("--full-matrix runs"), "\(full)")
+    }
+
     @Test func colourCanBeForcedInAPipe() throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
         let always = try fixture.run(["run", "suite", "--color", "always"])

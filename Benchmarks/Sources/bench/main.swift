@@ -19,6 +19,8 @@ struct Arguments {
     var only: Set<String> = ["core", "scenario", "suite", "generated", "long", "explore"]
     var repetitions = 11
     var sizes = [1_000, 5_000, 10_000]
+    /// Scenarios per generated file (`--per-file`; the busted comparison used 10).
+    var perFile = 100
     /// Count instructions per operation with callgrind (when valgrind is installed).
     var callgrind = true
     /// `--profile lua|swift|state N`: only run that workload N times, untimed
@@ -41,6 +43,7 @@ struct Arguments {
             case "--only": only = Set(value(flag).split(separator: ",").map(String.init))
             case "--repetitions": repetitions = Int(value(flag)) ?? repetitions
             case "--sizes": sizes = value(flag).split(separator: ",").compactMap { Int($0) }
+            case "--per-file": perFile = max(1, Int(value(flag)) ?? perFile)
             case "--no-callgrind": callgrind = false
             case "--profile": profile = (value(flag), Int(value(flag)) ?? 100)
             case "--generate":
@@ -179,8 +182,10 @@ do {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-bench-\(getpid())")
             defer { try? FileManager.default.removeItem(at: root) }
             for size in arguments.sizes {
-                let folder = try SuiteGenerator.write(files: max(1, size / 100), perFile: min(size, 100), into: root)
-                for (label, extra) in [("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", [])] {
+                let perFile = min(size, arguments.perFile)
+                let folder = try SuiteGenerator.write(files: max(1, size / perFile), perFile: perFile, into: root)
+                for (label, extra) in [("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", []),
+                                       ("--in-process", ["--in-process"])] {
                     progress("(6) generated \(size), \(label)")
                     let m = try SuiteBenchmarks.measure("generated \(format(Double(size))), \(label)", navscript: navscript,
                                                         arguments: [folder.path] + extra, in: root.path,
@@ -188,7 +193,7 @@ do {
                     guard m.runs.allSatisfy({ $0.passed == size }) else {
                         throw ScenarioBenchmarks.Failure(description: "the generated suite of \(size) did not all pass")
                     }
-                    cliRows.append(("6", m, "\(size / 100) files × 100 scenarios"))
+                    cliRows.append(("6", m, "\(size / perFile) files × \(perFile) scenarios"))
                 }
                 progress("(6) generated \(size), one worker process alone")
                 var w = try SuiteBenchmarks.worker(navscript: navscript, folder: folder, in: root.path,
@@ -197,7 +202,7 @@ do {
                 guard w.runs.allSatisfy({ $0.scenarios == size && $0.passed == size }) else {
                     throw ScenarioBenchmarks.Failure(description: "the worker did not pass all \(size) generated scenarios")
                 }
-                cliRows.append(("6", w, "the worker of a `--jobs 1` run, fed the \(size / 100) files on stdin"))
+                cliRows.append(("6", w, "the worker of a `--jobs 1` run, fed the \(size / perFile) files on stdin"))
             }
         }
         if arguments.only.contains("long") {

@@ -34,6 +34,10 @@ public final class WorkerPool {
     public var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
+    /// Asked when a task is about to start: a reason means it is not run
+    /// (its scenarios are reported skipped with it) — `mutate` skips the
+    /// files of a fault that is already killed.
+    public var skipReason: (WorkerTask) -> String? = { _ in nil }
 
     private let configuration: Configuration
     private let events = WorkerEventQueue()
@@ -138,6 +142,12 @@ public final class WorkerPool {
             while !queue.isEmpty, !workers.contains(where: { $0.task == nil }), workers.count < configuration.jobs {
                 guard let worker = spawn() else { break }
                 workers.append(worker)
+            }
+            // Tasks the caller no longer needs are settled here, without a worker.
+            while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
+                queue.removeFirst()
+                progress[index].skipRemaining(reason: reason)
+                onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
             }
             for worker in workers where worker.task == nil && worker.isAlive {
                 guard !queue.isEmpty else { break }

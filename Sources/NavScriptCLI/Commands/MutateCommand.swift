@@ -31,8 +31,12 @@ struct MutateCommand: HostedCommand {
     @Flag(help: "Print the matrix as a Markdown table (for the README).")
     var markdown = false
 
-    @Flag(help: "List every killing scenario, and the scenarios that kill nothing.")
+    @Flag(help: "List every killing scenario, and the scenarios that kill nothing (runs the full matrix).")
     var verbose = false
+
+    @Flag(help: ArgumentHelp("Run every scenario under every fault. Without it a fault's remaining files are skipped "
+        + "once a scenario killed it (the verdicts are the same; --verbose and --markdown imply it)."))
+    var fullMatrix = false
 
     @Flag(help: "List the host's fault catalogue and exit.")
     var list = false
@@ -94,11 +98,20 @@ struct MutateCommand: HostedCommand {
                 + failing.map { "  \($0.file):\($0.line)  \($0.name)\n" }.joined())
             throw ExitCode(2)
         }
-        let faulty = try execution.execute(Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop)
+        // Faults run in parallel across the jobs; a killed fault's files not yet started are skipped.
+        let kills = KillLedger()
+        let complete = fullMatrix || verbose || markdown
+        let faulty = try execution.execute(
+            Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop,
+            skipReason: { complete || !kills.isKilled($0.faults) ? nil : "its fault is already killed (--full-matrix runs it)" },
+            onTaskFinished: { task, result in kills.record(task.faults, result) })
         if let status = stop.exitStatus { throw ExitCode(status) }
         let matrix = plan.report(results: healthy + faulty, started: started)
         let terminal = report.terminal
         terminal(markdown ? matrix.markdown() : matrix.text(verbose: verbose))
+        if !complete {
+            terminal("(each fault stopped at its first killing file; --full-matrix runs every scenario under every fault)\n")
+        }
         if verbose {
             let idle = matrix.scenariosKillingNothing
             terminal("\n\(idle.count) scenario\(idle.count == 1 ? "" : "s") killing no fault\(idle.isEmpty ? "" : ":")\n")
@@ -110,5 +123,17 @@ struct MutateCommand: HostedCommand {
                                             startedAt: started.timeIntervalSince1970))
         try ReportOptions.requireWritten(stream)
         throw ExitCode(matrix.isSuccess ? 0 : 1)
+    }
+}
+
+/// Which faults (by the fault list their tasks run with) a scenario has
+/// already killed, as tasks finish.
+private final class KillLedger {
+    private var killed: Set<[String]> = []
+
+    func isKilled(_ faults: [String]) -> Bool { killed.contains(faults) }
+
+    func record(_ faults: [String], _ result: FileResult) {
+        if result.scenarios.contains(where: { $0.status == .failed || $0.status == .errored }) { killed.insert(faults) }
     }
 }

@@ -41,13 +41,19 @@ struct SuiteExecution {
     /// happen (files in any order when several workers run). Every file
     /// gets its started and finished events and every scenario its
     /// finished event, also those an interruption kept from running.
+    ///
+    /// `skipReason` is asked before each task starts (a reason skips it);
+    /// `onTaskFinished` sees each task's result as soon as it is complete.
     func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: ScenarioDiscovery.Entry],
-                 stop: StopSignal, stream: RunEventStream = RunEventStream()) throws -> [FileResult] {
+                 stop: StopSignal, stream: RunEventStream = RunEventStream(),
+                 skipReason: @escaping (WorkerTask) -> String? = { _ in nil },
+                 onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {
         let ledger = EventLedger(stream: stream)
-        func finished(_ result: FileResult) {
+        func finished(_ task: WorkerTask, _ result: FileResult) {
             if options.failFast && !result.scenarios.allSatisfy({ $0.status == .passed || $0.status == .skipped }) {
                 stop.set("--fail-fast stopped the run")
             }
+            onTaskFinished(task, result)
             ledger.fileFinished(result)
         }
         if inProcess {
@@ -58,32 +64,44 @@ struct SuiteExecution {
                 taskOptions.faults = task.faults
                 let runner = ScenarioRunner(host: host, options: taskOptions)
                 guard let entry = entries[task.path] else { continue }
-                let result = runner.runFile(entry, filter: filter, skipAll: stop.isSet, publish: ledger.publish)
+                let result: FileResult
+                if let reason = skipReason(task) {
+                    let skipped = FileResult(file: task.path, scenarios: [ScenarioResult(
+                        name: "\(task.path) (not run)", file: task.path, line: 0, outcome: .skipped(.notStarted),
+                        message: "not run: \(reason)")], duration: 0)
+                    result = expandNotRun([skipped], host: host, entries: entries)[0]
+                } else {
+                    result = runner.runFile(entry, filter: filter, skipAll: stop.isSet, publish: ledger.publish)
+                }
                 results.append(result)
-                finished(result)
+                finished(task, result)
             }
             return results
         }
         let pool = WorkerPool(.init(command: Self.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
         pool.publish = ledger.publish
-        pool.onTaskFinished = { _, result in
-            finished(expandNotRun([result], host: host, entries: entries, reason: stop.reason)[0])
+        pool.onTaskFinished = { task, result in
+            finished(task, expandNotRun([result], host: host, entries: entries)[0])
         }
+        pool.skipReason = skipReason
         pool.shouldStop = { stop.isSet }
         let results = pool.run(tasks, stopReason: { stop.reason })
-        return expandNotRun(results, host: host, entries: entries, reason: stop.reason)
+        return expandNotRun(results, host: host, entries: entries)
     }
 
     /// A file no worker started comes back as one "not run" entry; list its
     /// scenarios here so each is reported skipped by name.
+    /// Each keeps the reason its one entry gives (`not run: <reason>`).
     private func expandNotRun(_ results: [FileResult], host: any ScenarioHost,
-                              entries: [String: ScenarioDiscovery.Entry], reason: String) -> [FileResult] {
+                              entries: [String: ScenarioDiscovery.Entry]) -> [FileResult] {
         let runner = ScenarioRunner(host: host, options: options)
         return results.map { file in
             guard file.scenarios.count == 1, file.scenarios[0].outcome == .skipped(.notStarted),
                   let entry = entries[file.file],
                   let listing = try? runner.list([entry]).first, listing.loadError == nil, !listing.scenarios.isEmpty
             else { return file }
+            let message = file.scenarios[0].message
+            let reason = message.hasPrefix("not run: ") ? String(message.dropFirst("not run: ".count)) : message
             return FileResult(file: file.file, scenarios: listing.scenarios.map { ScenarioRunner.notRun($0, reason: reason) },
                               duration: 0)
         }
