@@ -34,13 +34,22 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
     static func violations(of app: any ScenarioApp, checking invariants: [Invariant],
                            stepName: (Int) -> String) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
+        // The tree is walked once for all the invariants that read it.
+        var paths: [String]?
         for invariant in invariants {
-            if let failure = check(invariant, app: app, stepName: stepName) { found.append((invariant, failure)) }
+            if let failure = check(invariant, app: app, paths: &paths, stepName: stepName) { found.append((invariant, failure)) }
         }
         return found
     }
 
-    private static func check(_ invariant: Invariant, app: any ScenarioApp, stepName: (Int) -> String) -> ExpectationFailure? {
+    private static func check(_ invariant: Invariant, app: any ScenarioApp, paths cachedPaths: inout [String]?,
+                              stepName: (Int) -> String) -> ExpectationFailure? {
+        func coordinatorPaths() -> [String] {
+            if let cachedPaths { return cachedPaths }
+            let paths = app.coordinatorPaths
+            cachedPaths = paths
+            return paths
+        }
         switch invariant {
         case .leaks:
             let leaks = app.leaks
@@ -49,19 +58,21 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
                                       details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
         case .uniqueCoordinators:
             var seen: Set<String> = []
-            let doubled = app.coordinatorPaths.filter { !seen.insert($0).inserted }
+            let paths = coordinatorPaths()
+            let doubled = paths.filter { !seen.insert($0).inserted }
             guard !doubled.isEmpty else { return nil }
             return ExpectationFailure("coordinator \(Expectation.render(Array(Set(doubled)).sorted())) is alive twice",
-                                      details: "alive: \(Expectation.render(app.coordinatorPaths))")
+                                      details: "alive: \(Expectation.render(paths))")
         case .flowOwnership:
             guard let owners = app.screenOwners else { return nil }
-            let live = Set(app.coordinatorPaths)
+            let paths = coordinatorPaths()
+            let live = Set(paths)
             let orphans = owners.filter { owner in owner.owner.map { !live.contains($0) } ?? true }
             let owning = Set(owners.compactMap(\.owner))
-            let root = app.coordinatorPaths.first
+            let root = paths.first
             // A leaked flow owns nothing either; the leak is the cause, reported as such.
             let leaked = Set(app.leaks.filter { $0.kind == .coordinator }.map(\.label))
-            let idle = app.coordinatorPaths.filter { $0 != root && !owning.contains($0) && !leaked.contains($0) }
+            let idle = paths.filter { $0 != root && !owning.contains($0) && !leaked.contains($0) }
             guard !orphans.isEmpty || !idle.isEmpty else { return nil }
             var lines: [String] = []
             for orphan in orphans {
@@ -74,7 +85,7 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             guard !app.isIdle else { return nil }
             return ExpectationFailure("the app did not go idle", details: "settle() left work pending")
         case .loopGuard:
-            guard let event = app.events.first(where: { $0.hasPrefix("loop-guard ") }) else { return nil }
+            guard let event = app.loopGuardEvent else { return nil }
             return ExpectationFailure("a gate looped until the loop guard stopped it: \(event)",
                                       details: "the satisfying flow reported success but the precondition still did not hold")
         }

@@ -235,9 +235,14 @@ public protocol ScenarioApp: AnyObject {
     /// Every screen on screen with the path of the flow that owns it (nil:
     /// none), for the `flow_ownership` invariant; nil when the app cannot tell.
     var screenOwners: [ScreenOwner]? { get }
+    /// The first `loop-guard …` event, for the `loop_guard` invariant checked
+    /// after every scenario. The default searches ``events``; an app whose
+    /// log is structured can answer without rendering every event's text.
+    var loopGuardEvent: String? { get }
 }
 
 extension ScenarioApp {
+    public var loopGuardEvent: String? { events.first { $0.hasPrefix("loop-guard ") } }
     public var isIdle: Bool { true }
     public var screenOwners: [ScreenOwner]? { nil }
     public var visibleOutputs: [String] { [] }

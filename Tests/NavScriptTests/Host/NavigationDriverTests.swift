@@ -32,6 +32,19 @@ struct NavigationDriverTests {
         #expect(throws: HostError("unknown tab 'x'; tabs are: notes, settings")) { _ = try app.perform(.selectTab("x")) }
     }
 
+    @Test func theLoopGuardEventIsFoundWithoutRenderingTheLog() throws {
+        let log = EventLog()
+        let navigation = SimulatedNavigation(tabs: ["a"], log: log, tracker: LifecycleTracker(log: log), scheduler: Scheduler())
+        let driver = NavigationDriver(navigation: navigation)
+        log.record(.selectTab("a"))
+        #expect(driver.loopGuardEvent == nil)
+        log.record(.loopGuard(RouteRequest("cart"), "auth", count: 3))
+        log.record(.loopGuard(RouteRequest("orders"), "auth", count: 4))
+        // The same answer as the protocol's default, which searches the rendered texts.
+        #expect(driver.loopGuardEvent == driver.events.first { $0.hasPrefix("loop-guard ") })
+        #expect(driver.loopGuardEvent == "loop-guard cart auth 3")
+    }
+
     @Test func whatOnlyTheAppKnowsMustBeOverridden() throws {
         let log = EventLog()
         let navigation = SimulatedNavigation(tabs: ["a"], log: log, tracker: LifecycleTracker(log: log), scheduler: Scheduler())
