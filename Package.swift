@@ -28,8 +28,9 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         .target(name: "NavigationCore"),
-        // The worker's protocol buffer, written from a signal handler on a crash.
-        .target(name: "CWorkerOutbox"),
+        // The worker's protocol buffer, written from a signal handler on a
+        // crash: header-only, like CLua's shim.
+        .systemLibrary(name: "CWorkerOutbox", path: "CWorkerOutbox"),
         .target(name: "NavScript", dependencies: ["CLua", "CWorkerOutbox", "NavigationCore"]),
         // Every command, taking the app's host as a parameter.
         .target(

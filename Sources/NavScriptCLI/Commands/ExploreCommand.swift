@@ -117,7 +117,7 @@ extension ExploreCommand {
         var children: [(Process, URL)] = []
         for job in 0..<jobs {
             let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(job).out")
-            FileManager.default.createFile(atPath: capture.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
             let handle = try FileHandle(forWritingTo: capture)
             let process = Process()
             process.executableURL = SuiteExecution.executable

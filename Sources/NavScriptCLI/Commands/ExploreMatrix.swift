@@ -64,7 +64,7 @@ struct ExploreMatrix {
         environment["NO_COLOR"] = "1"
         process.environment = environment
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(fault).out")
-        FileManager.default.createFile(atPath: capture.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: capture) }
         guard let handle = try? FileHandle(forWritingTo: capture) else { return Row(fault: fault, note: "cannot capture output") }
         process.standardOutput = handle

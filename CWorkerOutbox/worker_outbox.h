@@ -1,8 +1,32 @@
-#include "worker_outbox.h"
+#ifndef NAVSCRIPT_WORKER_OUTBOX_H
+#define NAVSCRIPT_WORKER_OUTBOX_H
+
+/// The worker's protocol output, buffered in C so that a signal handler can
+/// still send it: a worker writes its messages here instead of one write(2)
+/// each (a step per message made a long scenario twice as slow in a worker
+/// as in process), and whatever is buffered is written out
+///
+///  - when the buffer is full, when `navscript_outbox_flush` is called (the
+///    Swift side does at every message that is not a step or a call), and
+///    at the first append 50 ms after the last write (so reports stay live);
+///  - from a signal handler when the process traps or faults (SIGILL,
+///    SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE — then the signal's default
+///    action runs, so the parent still sees the signal) and on SIGUSR1,
+///    which the parent sends a hung worker before it kills it; the handler
+///    then adds the line `{"flushed":{}}` so the parent need not wait.
+///
+/// The state is process-wide because a signal handler can reach nothing
+/// else; a worker process has exactly one protocol stream.
+
+///
+/// Header-only on purpose (imported like CLua's shim): the functions are
+/// compiled into the one Swift module that uses them, NavScript, so the
+/// state below exists once per process.
 
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,14 +41,14 @@ static volatile sig_atomic_t outbox_count = 0;
 static volatile sig_atomic_t outbox_writing = 0;
 static long long outbox_last_write_ns = 0;
 
-static long long now_ns(void) {
+static inline long long now_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
 /// write(2) until done; async-signal-safe.
-static void write_all(int fd, const char *bytes, size_t count) {
+static inline void write_all(int fd, const char *bytes, size_t count) {
     while (count > 0) {
         ssize_t written = write(fd, bytes, count);
         if (written < 0) {
@@ -36,7 +60,7 @@ static void write_all(int fd, const char *bytes, size_t count) {
     }
 }
 
-int navscript_outbox_open(int fd, size_t capacity) {
+static inline int navscript_outbox_open(int fd, size_t capacity) {
     outbox_bytes = malloc(capacity);
     if (outbox_bytes == NULL) return -1;
     outbox_fd = fd;
@@ -46,7 +70,7 @@ int navscript_outbox_open(int fd, size_t capacity) {
     return 0;
 }
 
-void navscript_outbox_flush(void) {
+static inline void navscript_outbox_flush(void) {
     if (outbox_count == 0 || outbox_fd < 0) return;
     outbox_writing = 1;
     atomic_signal_fence(memory_order_seq_cst);
@@ -57,7 +81,7 @@ void navscript_outbox_flush(void) {
     outbox_last_write_ns = now_ns();
 }
 
-void navscript_outbox_append(const char *bytes, size_t count) {
+static inline void navscript_outbox_append(const char *bytes, size_t count) {
     if (outbox_fd < 0) return;
     if ((size_t)outbox_count + count > outbox_capacity) {
         navscript_outbox_flush();
@@ -96,7 +120,7 @@ static void outbox_on_signal(int number) {
     }
 }
 
-void navscript_outbox_flush_on_signals(void) {
+static inline void navscript_outbox_flush_on_signals(void) {
     const int numbers[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGUSR1};
     for (size_t index = 0; index < sizeof numbers / sizeof numbers[0]; index++) {
         struct sigaction action;
@@ -113,3 +137,5 @@ void navscript_outbox_flush_on_signals(void) {
     for (size_t index = 0; index < sizeof numbers / sizeof numbers[0]; index++) sigaddset(&wanted, numbers[index]);
     sigprocmask(SIG_UNBLOCK, &wanted, NULL);
 }
+
+#endif
