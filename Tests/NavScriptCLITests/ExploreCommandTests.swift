@@ -9,7 +9,8 @@ struct ExploreCommandTests {
     @Test func aFaultIsFoundAndItsReproducerRunsAsAScenario() throws {
         let fixture = try Fixture()
         let output = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
-                                      "--time", "0", "--out", "found", "--junit", "explore.xml", "--json", "explore.jsonl"])
+                                      "--time", "0", "--out", "found", "--junit", "explore.xml", "--json", "explore.jsonl",
+                                      "--html", "explore.html"])
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("VIOLATION a deep link lands on its destination's canonical stack"), "\(output)")
         #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
@@ -25,6 +26,9 @@ struct ExploreCommandTests {
         let events = try fixture.read("explore.jsonl").split(separator: "\n")
         #expect(events.first?.contains(#""command":"explore""#) == true && events.last?.contains(#""success":false"#) == true)
         #expect(events.contains { $0.contains(#""event":"scenario_finished","file":"found/seed1-1.lua""#) }, "\(events)")
+        // The HTML report draws the reproducer's run: a storyboard failing at its last frame.
+        let html = try fixture.read("explore.html")
+        #expect(html.contains("<h3>Storyboard") && html.contains("<figure class=\"frame failing\""), "\(html.prefix(3000))")
 
         let again = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
                                      "--time", "0", "--out", "again"])

@@ -124,14 +124,16 @@ public struct HTMLReport: Sendable {
             html += ", \(file.count(status)) \(label)"
         }
         html += " · \(ReportText.seconds(file.duration))s</small></h2>\n"
-        for scenario in file.scenarios { html += scenarioBlock(scenario) }
+        for scenario in file.scenarios { html += scenarioBlock(scenario, group: file.file) }
         return html + "</section>\n"
     }
 
-    private func scenarioBlock(_ scenario: ScenarioResult) -> String {
+    /// `group` is the file section the scenario is listed under — what the
+    /// file filter selects (for mutate and explore it is not the scenario's file).
+    private func scenarioBlock(_ scenario: ScenarioResult, group: String) -> String {
         let isProblem = scenario.status == .failed || scenario.status == .errored
         var html = "<details class=\"scenario \(scenario.status.rawValue)\" id=\"\(Self.anchor(scenario))\""
-            + " data-status=\"\(scenario.status.rawValue)\" data-file=\"\(Self.attribute(scenario.file))\""
+            + " data-status=\"\(scenario.status.rawValue)\" data-file=\"\(Self.attribute(group))\""
             + " data-tags=\"\(Self.attribute(scenario.tags.joined(separator: " ")))\"\(isProblem ? " open" : "")>\n"
         html += "<summary><span class=\"mark\">\(Self.mark(scenario.status))</span> \(Self.text(scenario.name))"
             + " <span class=\"where\">\(Self.text("\(scenario.file):\(scenario.line)"))</span>"

@@ -88,8 +88,14 @@ struct ExploreCommand: HostedCommand {
             } catch {
                 writeStandardError("navscript explore: cannot write \(file.path): \(error.localizedDescription)\n")
             }
-            let found = ScenarioResult(name: finding.property, file: file.relativePath, line: 1, outcome: .failed(.expectation),
+            var found = ScenarioResult(name: finding.property, file: file.relativePath, line: 1, outcome: .failed(.expectation),
                                        message: finding.message, timeline: finding.steps, duration: finding.timeToFind)
+            if report.recordsFrames, let replayed = Self.replay(file, host: host, faults: faults) {
+                // The storyboard of the shrunk reproducer, failing where the property did.
+                found.details = replayed.details
+                found.timeline = replayed.timeline
+                found.frames = replayed.frames
+            }
             cases.append(found)
             stream.publish(.scenarioFinished(found))
             report.terminal(ExploreReport.finding(finding, file: file.relativePath, withFaults: !faults.isEmpty))
@@ -110,6 +116,16 @@ struct ExploreCommand: HostedCommand {
 }
 
 extension ExploreCommand {
+    /// Runs a written reproducer in this process with frames recorded (for
+    /// the HTML storyboard); nil when it did not fail as expected.
+    static func replay(_ file: URL, host: any ScenarioHost, faults: [String]) -> ScenarioResult? {
+        guard let entry = try? ScenarioDiscovery().discover([file.relativePath]).first else { return nil }
+        let options = RunOptions(faults: faults, recordsFrames: true)
+        let result = ScenarioRunner(host: host, options: options).runFile(entry, filter: nil).scenarios.first
+        return result?.status == .failed ? result : nil
+    }
+
+
     /// `--jobs N`: N explorations, each a child `explore --jobs 1` with its
     /// own seed, run at once; their reports are printed in seed order. A
     /// child that crashes or hangs costs only its own walks.

@@ -66,6 +66,15 @@ struct HTMLReportTests {
         #expect(html.contains("data-tags=\"gate\""))
     }
 
+    @Test func theFileFilterSelectsTheSectionAScenarioIsListedIn() {
+        // mutate and explore group their cases under one name that is not a scenario file.
+        let found = ScenarioResult(name: "a property", file: "found/seed1-1.lua", line: 1, outcome: .failed(.expectation))
+        let run = RunResult(files: [FileResult(file: "explore", scenarios: [found], duration: 0)], duration: 0, startedAt: 0)
+        let html = Self.render(run)
+        #expect(html.contains("<option value=\"explore\">explore</option>"))
+        #expect(html.contains("data-file=\"explore\""), "the scenario carries its section's name")
+    }
+
     @Test func aFailingScenarioHasAStoryboardWithTheFailingFrameMarked() throws {
         let html = Self.render(Self.runWithFrames())
         #expect(Self.count("<figure class=\"frame", in: html) == 3)
