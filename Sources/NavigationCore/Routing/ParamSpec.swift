@@ -40,10 +40,13 @@ struct CompiledParam: @unchecked Sendable {
     // `Regex` is immutable once built; the engine never mutates it.
     let spec: ParamSpec
     let regex: Regex<AnyRegexOutput>?
+    /// The pattern without `Regex`, when it is of the common kind.
+    let simple: SimplePattern?
 
     init(_ spec: ParamSpec) throws {
         self.spec = spec
         self.regex = try spec.pattern.map { try Regex($0) }
+        self.simple = spec.pattern.flatMap(SimplePattern.init)
     }
 
     /// Returns why `value` is invalid, or nil when it is acceptable.
@@ -56,8 +59,9 @@ struct CompiledParam: @unchecked Sendable {
            !(value.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && Int64(value) != nil) {
             return "expected an integer"
         }
-        if let regex, (try? regex.wholeMatch(in: value)) == nil {
-            return "does not match \(spec.pattern ?? "")"
+        if let regex {
+            let matches = simple?.wholeMatch(value) ?? ((try? regex.wholeMatch(in: value)) != nil)
+            if !matches { return "does not match \(spec.pattern ?? "")" }
         }
         return nil
     }

@@ -56,18 +56,30 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
         var captured: [String: String] = [:]
         for (segment, component) in zip(path, link.path) {
             switch segment {
-            case .literal(let literal): if literal != component.lowercased() { return nil }
+            case .literal(let literal): if !Self.matches(literal, component) { return nil }
             case .param(let name): captured[name] = component
             }
         }
         for (key, segment) in query {
             guard let value = link.query[key] else { return nil }
             switch segment {
-            case .literal(let literal): if literal != value.lowercased() { return nil }
+            case .literal(let literal): if !Self.matches(literal, value) { return nil }
             case .param(let name): captured[name] = value
             }
         }
         return captured
+    }
+
+    /// Whether `text` is the (lowercase) `literal` ignoring case, without
+    /// lowercasing a copy when both are ASCII (most links).
+    static func matches(_ literal: String, _ text: String) -> Bool {
+        var literalBytes = literal.utf8.makeIterator()
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return literal == text.lowercased() }
+            let lowered = byte >= 65 && byte <= 90 ? byte + 32 : byte
+            guard literalBytes.next() == lowered else { return false }
+        }
+        return literalBytes.next() == nil
     }
 
     public var description: String {

@@ -13,7 +13,9 @@ public struct RoutingEngine: Sendable {
     public let adapter: EntryPointAdapter
     private let routes: [DestinationID: CompiledRoute]
     /// Patterns in manifest order, so matching is deterministic.
-    private let patterns: [(pattern: RoutePattern, destination: DestinationID)]
+    /// The patterns by number of path segments (a link can only match
+    /// those of its own length), manifest order kept within each.
+    private let patternsByLength: [Int: [(pattern: RoutePattern, destination: DestinationID)]]
 
     private struct CompiledRoute: Sendable {
         let definition: RouteDefinition
@@ -47,7 +49,8 @@ public struct RoutingEngine: Sendable {
                 tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions)
         }
         self.routes = routes
-        self.patterns = manifest.destinations.flatMap { d in d.patterns.map { ($0, d.id) } }
+        self.patternsByLength = Dictionary(grouping: manifest.destinations.flatMap { d in d.patterns.map { ($0, d.id) } },
+                                           by: { $0.pattern.path.count })
     }
 
     // MARK: - Front doors
@@ -83,7 +86,7 @@ public struct RoutingEngine: Sendable {
     /// Matches a link against the manifest's patterns and validates the
     /// captured parameters; no precondition is evaluated.
     public func request(for link: RouteLink) throws(RouteError) -> RouteRequest {
-        for (pattern, destination) in patterns {
+        for (pattern, destination) in patternsByLength[link.path.count] ?? [] {
             guard let captured = pattern.match(link) else { continue }
             let request = RouteRequest(destination, params: captured)
             try validate(request)
