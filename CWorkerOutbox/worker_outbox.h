@@ -8,24 +8,29 @@
 ///
 ///  - when the buffer is full, when `navscript_outbox_flush` is called (the
 ///    Swift side does at every message that is not a step or a call), and
-///    at the first append 50 ms after the last write (so reports stay live);
+///    at an append 50 ms or more after the last write (a step followed by
+///    a long blocking call stays buffered until one of the next two cases);
 ///  - from a signal handler when the process traps or faults (SIGILL,
 ///    SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE — then the signal's default
-///    action runs, so the parent still sees the signal) and on SIGUSR1,
+///    action runs, so the parent still sees the signal; the handler runs on
+///    its own stack, so a stack overflow is covered too) and on SIGUSR1,
 ///    which the parent sends a hung worker before it kills it; the handler
 ///    then adds the line `{"flushed":{}}` so the parent need not wait.
 ///
-/// The state is process-wide because a signal handler can reach nothing
-/// else; a worker process has exactly one protocol stream.
-
+/// One party writes at a time: the normal path holds `outbox_busy` for the
+/// whole of an append or a flush; a handler that finds it held only asks
+/// (`outbox_flush_requested`) and the normal path answers when it lets go —
+/// so no byte is sent twice and no line is cut by another.
 ///
-/// Header-only on purpose (imported like CLua's shim): the functions are
-/// compiled into the one Swift module that uses them, NavScript, so the
-/// state below exists once per process.
+/// Header-only on purpose (imported like CLua's shim), with the state in
+/// `static` variables: that state exists once per translation unit that
+/// calls these functions. Only `WorkerOutbox.swift` in NavScript may call
+/// them, which keeps it to one per process — a signal handler can reach
+/// nothing but such globals, and a worker has exactly one protocol stream.
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,22 +40,26 @@
 static int outbox_fd = -1;
 static char *outbox_bytes = NULL;
 static size_t outbox_capacity = 0;
-/// Bytes appended completely: the only count the handler trusts.
-static volatile sig_atomic_t outbox_count = 0;
-/// Set while the normal path writes, so the handler does not send the same bytes twice.
-static volatile sig_atomic_t outbox_writing = 0;
+static size_t outbox_count = 0;
+/// 1 while the normal path or a handler owns the buffer (atomic exchange).
+static int outbox_busy = 0;
+/// A handler found the buffer busy: 1 to flush, 2 to flush and say `flushed`.
+static volatile sig_atomic_t outbox_flush_requested = 0;
 static long long outbox_last_write_ns = 0;
 
-static inline long long now_ns(void) {
+static const int outbox_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGUSR1};
+#define OUTBOX_SIGNAL_COUNT (sizeof outbox_signals / sizeof outbox_signals[0])
+
+static inline long long outbox_now_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
 /// write(2) until done; async-signal-safe.
-static inline void write_all(int fd, const char *bytes, size_t count) {
+static inline void outbox_write_all(const char *bytes, size_t count) {
     while (count > 0) {
-        ssize_t written = write(fd, bytes, count);
+        ssize_t written = write(outbox_fd, bytes, count);
         if (written < 0) {
             if (errno == EINTR) continue;
             return;
@@ -60,57 +69,84 @@ static inline void write_all(int fd, const char *bytes, size_t count) {
     }
 }
 
+static inline int outbox_acquire(void) { return __atomic_exchange_n(&outbox_busy, 1, __ATOMIC_SEQ_CST) == 0; }
+static inline void outbox_release(void) { __atomic_store_n(&outbox_busy, 0, __ATOMIC_SEQ_CST); }
+
+/// Writes the buffer and empties it; call owning the buffer.
+static inline void outbox_drain(void) {
+    if (outbox_count > 0) {
+        outbox_write_all(outbox_bytes, outbox_count);
+        outbox_count = 0;
+    }
+}
+
+static inline void outbox_say_flushed(void) {
+    static const char flushed[] = "{\"flushed\":{}}\n";
+    outbox_write_all(flushed, sizeof flushed - 1);
+}
+
+/// Lets go of the buffer, first answering a handler that asked meanwhile.
+static inline void outbox_release_answering(void) {
+    int requested = outbox_flush_requested;
+    if (requested) {
+        outbox_flush_requested = 0;
+        outbox_drain();
+        if (requested == 2) outbox_say_flushed();
+    }
+    outbox_release();
+}
+
+/// Starts buffering for `fd` with room for `capacity` bytes; 0 on success.
 static inline int navscript_outbox_open(int fd, size_t capacity) {
     outbox_bytes = malloc(capacity);
     if (outbox_bytes == NULL) return -1;
     outbox_fd = fd;
     outbox_capacity = capacity;
     outbox_count = 0;
-    outbox_last_write_ns = now_ns();
+    outbox_last_write_ns = outbox_now_ns();
     return 0;
 }
 
+/// Writes everything buffered.
 static inline void navscript_outbox_flush(void) {
-    if (outbox_count == 0 || outbox_fd < 0) return;
-    outbox_writing = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-    write_all(outbox_fd, outbox_bytes, (size_t)outbox_count);
-    outbox_count = 0;
-    atomic_signal_fence(memory_order_seq_cst);
-    outbox_writing = 0;
-    outbox_last_write_ns = now_ns();
+    if (outbox_fd < 0 || !outbox_acquire()) return;
+    outbox_drain();
+    outbox_last_write_ns = outbox_now_ns();
+    outbox_release_answering();
 }
 
+/// Buffers `count` bytes: whole messages only.
 static inline void navscript_outbox_append(const char *bytes, size_t count) {
-    if (outbox_fd < 0) return;
-    if ((size_t)outbox_count + count > outbox_capacity) {
-        navscript_outbox_flush();
-        if (count > outbox_capacity) {
-            outbox_writing = 1;
-            atomic_signal_fence(memory_order_seq_cst);
-            write_all(outbox_fd, bytes, count);
-            atomic_signal_fence(memory_order_seq_cst);
-            outbox_writing = 0;
-            return;
+    if (outbox_fd < 0 || !outbox_acquire()) return;
+    if (outbox_count + count > outbox_capacity) {
+        outbox_drain();
+        outbox_last_write_ns = outbox_now_ns();
+    }
+    if (count > outbox_capacity) {
+        outbox_write_all(bytes, count);
+    } else {
+        memcpy(outbox_bytes + outbox_count, bytes, count);
+        outbox_count += count;
+        if (outbox_now_ns() - outbox_last_write_ns > 50000000LL) {
+            outbox_drain();
+            outbox_last_write_ns = outbox_now_ns();
         }
     }
-    memcpy(outbox_bytes + outbox_count, bytes, count);
-    // The copy is complete before the count says so.
-    atomic_signal_fence(memory_order_seq_cst);
-    outbox_count += (sig_atomic_t)count;
-    if (now_ns() - outbox_last_write_ns > 50000000LL) navscript_outbox_flush();
+    outbox_release_answering();
 }
 
-static void outbox_on_signal(int number) {
+static inline void outbox_on_signal(int number) {
     int saved = errno;
-    if (!outbox_writing && outbox_count > 0 && outbox_fd >= 0) {
-        write_all(outbox_fd, outbox_bytes, (size_t)outbox_count);
-        outbox_count = 0;
-    }
-    if (number == SIGUSR1 && outbox_fd >= 0) {
-        // Tells the parent it may kill this worker now (WorkerMessage.flushed).
-        static const char flushed[] = "{\"flushed\":{}}\n";
-        write_all(outbox_fd, flushed, sizeof flushed - 1);
+    if (outbox_fd >= 0) {
+        if (outbox_acquire()) {
+            outbox_drain();
+            if (number == SIGUSR1) outbox_say_flushed();
+            outbox_release();
+        } else {
+            // The normal path is mid-write on another thread (or this one):
+            // it answers when it lets go.
+            outbox_flush_requested = number == SIGUSR1 ? 2 : 1;
+        }
     }
     errno = saved;
     if (number != SIGUSR1) {
@@ -120,22 +156,28 @@ static void outbox_on_signal(int number) {
     }
 }
 
+/// Installs the signal handlers described above, on an alternate stack.
 static inline void navscript_outbox_flush_on_signals(void) {
-    const int numbers[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGUSR1};
-    for (size_t index = 0; index < sizeof numbers / sizeof numbers[0]; index++) {
+    stack_t alternate;
+    memset(&alternate, 0, sizeof alternate);
+    alternate.ss_size = 64 * 1024;
+    alternate.ss_sp = malloc(alternate.ss_size);
+    if (alternate.ss_sp != NULL) sigaltstack(&alternate, NULL);
+    sigset_t all;
+    sigemptyset(&all);
+    for (size_t index = 0; index < OUTBOX_SIGNAL_COUNT; index++) sigaddset(&all, outbox_signals[index]);
+    for (size_t index = 0; index < OUTBOX_SIGNAL_COUNT; index++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = outbox_on_signal;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESTART;
-        sigaction(numbers[index], &action, NULL);
+        // One handler at a time: a SIGUSR1 must not interrupt a crash's flush.
+        action.sa_mask = all;
+        action.sa_flags = SA_RESTART | SA_ONSTACK;
+        sigaction(outbox_signals[index], &action, NULL);
     }
     // A blocked mask is inherited through exec (a test runner or CI agent
     // may block SIGUSR1): unblock, or the parent's request never arrives.
-    sigset_t wanted;
-    sigemptyset(&wanted);
-    for (size_t index = 0; index < sizeof numbers / sizeof numbers[0]; index++) sigaddset(&wanted, numbers[index]);
-    sigprocmask(SIG_UNBLOCK, &wanted, NULL);
+    pthread_sigmask(SIG_UNBLOCK, &all, NULL);
 }
 
 #endif

@@ -55,4 +55,30 @@ struct CrashIsolationTests {
         let clean = try fixture.run(["run", "--filter", "crashes", "suite"])
         #expect(clean.status == 0, "\(clean)")
     }
+
+    /// A hung worker's buffered steps and last call reach the parent when it
+    /// asks (SIGUSR1), followed by the `flushed` line the parent kills on.
+    @Test func aHungWorkerSendsWhatItBufferedWhenAsked() throws {
+        let fixture = try Fixture(["suite/hang.lua": #"""
+            scenario("two-factor deadlocks the main thread", { launch = { two_factor = true } }, function()
+              deep_link("shop://orders/42")
+              tap("submit")
+              tap("submit")
+            end)
+            """#])
+        let navscript = try CLI.binary.get()
+        try fixture.write("task.json", #"{"id":0,"path":"suite/hang.lua","suiteRoot":"suite","faults":["main-thread-deadlock"],"from":0}"# + "\n")
+        // `exec`, so the pid the test signals is the worker's own.
+        let output = try CLI.run(["-c", "exec '\(navscript.path)' worker < task.json"], in: fixture.root,
+                                 duringRun: { pid in
+                                     Thread.sleep(forTimeInterval: 1.5)
+                                     kill(pid, SIGUSR1)
+                                     Thread.sleep(forTimeInterval: 0.5)
+                                     kill(pid, SIGKILL)
+                                 }, binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.last == #"{"flushed":{}}"#, "\(output)")
+        #expect(lines.contains { $0.hasPrefix(#"{"running":"#) && $0.contains("hang.lua:4  tap(") }, "the call that hung\n\(output)")
+        #expect(lines.contains { $0.hasPrefix(#"{"step":"#) && $0.contains("deep_link") }, "the steps before it\n\(output)")
+    }
 }

@@ -120,6 +120,9 @@ final class Worker {
     /// When the worker was asked to flush before being killed for a timeout.
     private var flushRequestedAt: Date?
 
+    /// Being killed for a timeout: it gets no more work.
+    var isRetiring: Bool { flushRequestedAt != nil }
+
     /// Seconds a hung worker gets to send what it buffered before SIGKILL
     /// (it is killed at once when its `flushed` line arrives; the grace only
     /// matters when the handler cannot run).

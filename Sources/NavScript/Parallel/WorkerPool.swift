@@ -34,8 +34,9 @@ public final class WorkerPool {
     public var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
-    /// Asked when a task is about to start: a reason means it is not run
-    /// (its scenarios are reported skipped with it) — `mutate` skips the
+    /// Asked before a task is given to a worker (a task that is being
+    /// resumed after a crash is not asked again): a reason means it is not
+    /// run, its scenarios reported skipped with it — `mutate` skips the
     /// files of a fault that is already killed.
     public var skipReason: (WorkerTask) -> String? = { _ in nil }
 
@@ -60,10 +61,25 @@ public final class WorkerPool {
             return Worker.launch(id: nextWorkerID, configuration: configuration, events: events)
         }
 
+        /// The rest of task `index` after `scenario` goes to a fresh worker
+        /// (first in line); the file is finished when nothing is left.
+        func resume(_ index: Int, after scenario: Int) {
+            progress[index].resumeFrom = scenario + 1
+            if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
+                progress[index].isFinished = true
+                onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+            } else {
+                queue.insert(index, at: 0)
+            }
+        }
+
         /// One event from a worker's reader threads.
         func handle(_ event: WorkerEventQueue.Event) {
             guard let worker = workers.first(where: { $0.id == event.worker }) else { return }
             switch event.kind {
+            case .message(.flushed):
+                // A timed-out worker sent what it had buffered: kill it now.
+                worker.kill(timedOut: true)
             case .message(let message):
                 guard let index = worker.taskIndex else { return }
                 switch message {
@@ -88,13 +104,19 @@ public final class WorkerPool {
                     if result.timeline.isEmpty { result.timeline = worker.steps }
                     progress[index].results[scenario] = result
                     publish(.scenarioFinished(result))
+                    if worker.isRetiring {
+                        // It finished just as its time ran out: it is killed
+                        // all the same, so the rest of the file goes elsewhere.
+                        worker.kill(timedOut: true)
+                        worker.finishTask()
+                        resume(index, after: scenario)
+                    }
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publish(.scenarioFinished(result))
                 case .flushed:
-                // A timed-out worker sent what it had buffered: kill it now.
-                worker.kill(timedOut: true)
-            case .done:
+                    break  // handled above, whatever the worker's task
+                case .done:
                     progress[index].isFinished = true
                     worker.finishTask()
                     onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
@@ -115,13 +137,7 @@ public final class WorkerPool {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                                           message: reason, details: details, timeline: worker.steps)
                     if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
-                    progress[index].resumeFrom = scenario + 1
-                    if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
-                        progress[index].isFinished = true
-                        onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
-                    } else {
-                        queue.insert(index, at: 0)
-                    }
+                    resume(index, after: scenario)
                 } else {
                     progress[index].loadFailure = ScenarioResult(
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
@@ -138,18 +154,19 @@ public final class WorkerPool {
 
         while progress.contains(where: { !$0.isFinished }) {
             if shouldStop() { break }
-            // Keep every worker busy.
-            while !queue.isEmpty, !workers.contains(where: { $0.task == nil }), workers.count < configuration.jobs {
+            // Keep every worker busy (a worker being killed for a timeout takes nothing).
+            while !queue.isEmpty, !workers.contains(where: { $0.task == nil && !$0.isRetiring }),
+                  workers.count < configuration.jobs {
                 guard let worker = spawn() else { break }
                 workers.append(worker)
             }
-            // Tasks the caller no longer needs are settled here, without a worker.
-            while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
-                queue.removeFirst()
-                progress[index].skipRemaining(reason: reason)
-                onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
-            }
-            for worker in workers where worker.task == nil && worker.isAlive {
+            for worker in workers where worker.task == nil && worker.isAlive && !worker.isRetiring {
+                // Tasks the caller no longer needs are settled here, without a worker.
+                while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
+                    queue.removeFirst()
+                    progress[index].skipRemaining(reason: reason)
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+                }
                 guard !queue.isEmpty else { break }
                 let index = queue.removeFirst()
                 if !progress[index].isAnnounced {
@@ -162,6 +179,7 @@ public final class WorkerPool {
                 // Workers cannot even start: report instead of spinning.
                 for index in queue {
                     progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
                 }
                 queue.removeAll()
                 continue

@@ -134,7 +134,7 @@ public struct HTMLReport: Sendable {
         let isProblem = scenario.status == .failed || scenario.status == .errored
         var html = "<details class=\"scenario \(scenario.status.rawValue)\" id=\"\(Self.anchor(scenario))\""
             + " data-status=\"\(scenario.status.rawValue)\" data-file=\"\(Self.attribute(group))\""
-            + " data-tags=\"\(Self.attribute(scenario.tags.joined(separator: " ")))\"\(isProblem ? " open" : "")>\n"
+            + " data-tags=\"\(Self.attribute(Self.jsonArray(scenario.tags)))\"\(isProblem ? " open" : "")>\n"
         html += "<summary><span class=\"mark\">\(Self.mark(scenario.status))</span> \(Self.text(scenario.name))"
             + " <span class=\"where\">\(Self.text("\(scenario.file):\(scenario.line)"))</span>"
         for tag in scenario.tags { html += " <span class=\"tag\">\(Self.text(tag))</span>" }
@@ -175,6 +175,11 @@ public struct HTMLReport: Sendable {
             return kind.map { "<span class=\"\($0)\">\(text(String(line)))</span>" } ?? text(String(line))
         }
         return "<pre class=\"details\">" + lines.joined(separator: "\n") + "</pre>\n"
+    }
+
+    /// `["a","b c"]`: the tags as the filter script reads them (a tag may hold a space).
+    static func jsonArray(_ values: [String]) -> String {
+        "[" + values.map { "\"" + WorkerMessage.escape(ReportText.clean($0)) + "\"" }.joined(separator: ",") + "]"
     }
 
     static func text(_ value: String) -> String { ReportText.xmlText(value) }
@@ -258,7 +263,7 @@ public struct HTMLReport: Sendable {
         function apply(){var statuses=[].slice.call(form.querySelectorAll('input[name=status]:checked')).map(function(i){return i.value});
         var file=form.elements.file?form.elements.file.value:'';var tag=form.elements.tag?form.elements.tag.value:'';var shown=0;
         document.querySelectorAll('.scenario').forEach(function(s){var ok=statuses.indexOf(s.dataset.status)>=0&&(!file||s.dataset.file===file)&&\
-        (!tag||(' '+s.dataset.tags+' ').indexOf(' '+tag+' ')>=0);s.hidden=!ok;if(ok)shown++});
+        (!tag||JSON.parse(s.dataset.tags||'[]').indexOf(tag)>=0);s.hidden=!ok;if(ok)shown++});
         document.querySelectorAll('section.file').forEach(function(f){f.hidden=!f.querySelector('.scenario:not([hidden])')});
         document.getElementById('none-shown').hidden=shown>0}
         form.addEventListener('change',apply);apply();

@@ -6,6 +6,8 @@ import Foundation
 /// ``RunEvent``'s encoding.
 public final class JSONLinesReport: RunReporter {
     public let name: String
+    /// The file, or `standard output`, for messages.
+    private let destination: String
     private let handle: FileHandle
     private let encoder: JSONEncoder
 
@@ -14,9 +16,18 @@ public final class JSONLinesReport: RunReporter {
     public init(path: String) throws(ReportFile.WriteError) {
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        destination = path == "-" ? "standard output" : path
         if path == "-" {
             name = "the JSON lines on standard output"
-            handle = FileHandle.standardOutput
+            // The stream keeps standard output to itself: whatever else
+            // writes there (a scenario's io.write, a stray print in the app
+            // when running in process) goes to standard error instead.
+            let stream = dup(STDOUT_FILENO)
+            dup2(STDERR_FILENO, STDOUT_FILENO)
+            handle = FileHandle(fileDescriptor: stream, closeOnDealloc: true)
+            // A reader that goes away (`| head`) is a write error for this
+            // reporter, not a signal that kills the run before its reports.
+            signal(SIGPIPE, SIG_IGN)
             return
         }
         name = "the JSON lines report \(path)"
@@ -36,7 +47,11 @@ public final class JSONLinesReport: RunReporter {
     public func receive(_ event: RunEvent) throws {
         var line = try encoder.encode(event)
         line.append(UInt8(ascii: "\n"))
-        try handle.write(contentsOf: line)
+        do {
+            try handle.write(contentsOf: line)
+        } catch {
+            throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: error.localizedDescription)
+        }
     }
 
     /// One event's line, without the newline (for tests and tools).

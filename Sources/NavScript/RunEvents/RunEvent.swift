@@ -46,9 +46,11 @@ public struct RunPlan: Hashable, Sendable, Codable {
 /// The JSON-lines form (`--json`): one object per event, its kind under
 /// `event` (`run_started`, `file_started`, `scenario_started`, `step`,
 /// `scenario_finished`, `file_finished`, `run_finished`), keys in
-/// snake_case. A scenario's result is nested under `scenario` with the
-/// fields of the JUnit-independent result (status, kind, message,
-/// details, timeline, frames when recorded).
+/// snake_case. A scenario is named by `file` and `name` (in `step` too);
+/// its result is nested under `scenario` (status, kind, message, details,
+/// timeline, frames when recorded). For `mutate` and `explore`, the file
+/// events name the report's group (`mutate`, `explore`) while a case's
+/// `file` is its own (the reproducer, for a finding).
 extension RunEvent: Encodable {
     private enum Key: String, CodingKey {
         case event, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
@@ -86,7 +88,7 @@ extension RunEvent: Encodable {
             try container.encode(listing.tags, forKey: .tags)
         case .step(let file, let scenario, let number, let text):
             try container.encode(file, forKey: .file)
-            try container.encode(scenario, forKey: .scenario)
+            try container.encode(scenario, forKey: .name)
             try container.encode(number, forKey: .number)
             try container.encode(text, forKey: .text)
         case .scenarioFinished(let result):

@@ -36,11 +36,14 @@ public final class RunEventStream: @unchecked Sendable {  // state guarded by `l
         }
     }
 
-    /// `could not write the JUnit report report.xml: …`, one per reporter that failed.
+    /// Why each reporter that failed stopped (`cannot write the JUnit
+    /// report to /ci/report.xml: …`), in order.
     public var failures: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return failed.map { "could not write \($0.reporter): \($0.error)" }
+        return failed.map { failure in
+            failure.error is ReportFile.WriteError ? "\(failure.error)" : "\(failure.reporter): \(failure.error)"
+        }
     }
 
     /// A plain result (mutate's and explore's reports) as the events of a

@@ -82,9 +82,8 @@ final class ScenarioWorld {
         if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
         timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
         if recordsFrames {
-            let events = app?.events ?? []
-            let new = Array(events.dropFirst(min(eventsShown, events.count)))
-            eventsShown = events.count
+            let new = app?.events(since: eventsShown) ?? []
+            eventsShown = app?.eventCount ?? 0
             frames.append(StepFrame(number: timeline.count, location: location, action: step, app: app, events: new))
         }
         if strictSteps { checkInvariants(after: "after step \(timeline.count)", at: location, settled: settled) }

@@ -2,8 +2,9 @@ import NavigationCore
 
 /// The whole navigation state right after one step of a scenario: what a
 /// storyboard draws instead of a screenshot. Recorded only when a report
-/// asks for it (``RunOptions/recordsFrames``) and kept only for scenarios
-/// that did not pass, so a green run pays nothing.
+/// asks for it (``RunOptions/recordsFrames``, `--html`) and kept only for
+/// scenarios that did not pass: a run without `--html` pays nothing, and
+/// its reports and worker messages carry no frames for passing scenarios.
 public struct StepFrame: Hashable, Sendable, Codable {
     /// The step's number in the scenario's timeline (1-based; 0 when a
     /// problem came before any step).

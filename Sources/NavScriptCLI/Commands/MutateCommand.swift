@@ -58,6 +58,9 @@ struct MutateCommand: HostedCommand {
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard !explore || (report.junit == nil && report.json == nil && report.html == nil) else {
+            throw ValidationError("--junit, --json and --html are not written with --explore (each fault's exploration reports to the terminal)")
+        }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
@@ -81,6 +84,8 @@ struct MutateCommand: HostedCommand {
                 .run(markdown: markdown)
         }
         let entries = try suite.discover()
+        // Opened first: a report file that cannot be created fails before hours of runs.
+        let stream = RunEventStream(try report.reporters())
         let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
         let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout, inProcess: inProcess)
@@ -117,7 +122,6 @@ struct MutateCommand: HostedCommand {
             terminal("\n\(idle.count) scenario\(idle.count == 1 ? "" : "s") killing no fault\(idle.isEmpty ? "" : ":")\n")
             for scenario in idle { terminal("    \(scenario)\n") }
         }
-        let stream = RunEventStream(try report.reporters())
         let cases = matrix.runResult()
         stream.publish(cases, plan: RunPlan(command: "mutate", app: host.name, files: cases.files.map(\.file),
                                             startedAt: started.timeIntervalSince1970))

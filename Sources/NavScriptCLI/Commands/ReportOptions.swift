@@ -46,11 +46,17 @@ struct ReportOptions: ParsableArguments {
         return reporters
     }
 
-    /// After the run: each report that could not be written, then exit 2.
-    static func requireWritten(_ stream: RunEventStream) throws {
+    /// After the run: says which reports could not be written; true when
+    /// one could not (the command then exits 2, unless a signal's status
+    /// takes precedence).
+    static func reportFailures(_ stream: RunEventStream) -> Bool {
         let failures = stream.failures
-        guard !failures.isEmpty else { return }
         for failure in failures { writeStandardError("navscript: \(failure)\n") }
-        throw ExitCode(2)
+        return !failures.isEmpty
+    }
+
+    /// ``reportFailures(_:)``, then exit 2 when there were any.
+    static func requireWritten(_ stream: RunEventStream) throws {
+        if reportFailures(stream) { throw ExitCode(2) }
     }
 }

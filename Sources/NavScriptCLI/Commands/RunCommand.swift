@@ -3,15 +3,16 @@ import Foundation
 import NavScript
 
 /// `navscript run`: the main job — run the suite, report to the terminal
-/// and (optionally) as JUnit XML, exit 0 / 1 / 2.
+/// and (optionally) as JUnit XML, HTML and JSON lines, exit 0 / 1 / 2.
 struct RunCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run scenarios and report to the terminal and as JUnit XML.",
+        abstract: "Run scenarios and report to the terminal, as JUnit XML, HTML or JSON lines.",
         discussion: """
             Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage error, a file that did not load, \
-            or a --filter/--tags selection that matches no scenario; 130, 143 or 129 when SIGINT, SIGTERM or \
-            SIGHUP stopped the run (the report covers what finished, the rest is marked skipped).
+            a --filter/--tags selection that matches no scenario, or a report (--junit, --html, --json) that could \
+            not be written; 130, 143 or 129 when SIGINT, SIGTERM or SIGHUP stopped the run (the report covers \
+            what finished, the rest is marked skipped) — these take precedence.
             """
     )
 
@@ -93,12 +94,12 @@ struct RunCommand: HostedCommand {
         let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
                                seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
         stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
-        try ReportOptions.requireWritten(stream)
+        let unwritten = ReportOptions.reportFailures(stream)
         if let status = stop.exitStatus {
             writeStandardError("navscript: \(stop.reason); the report covers what finished, the rest is marked skipped\n")
             throw ExitCode(status)
         }
-        throw ExitCode(Self.exitStatus(result))
+        throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
     }
 
     /// How to run one scenario of this run again: this executable, `run`,

@@ -80,13 +80,17 @@ struct SuiteExecution {
         }
         let pool = WorkerPool(.init(command: Self.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
         pool.publish = ledger.publish
+        // Each task's result as reported (its not-run scenarios listed once, here).
+        let reported = ReportedResults()
         pool.onTaskFinished = { task, result in
-            finished(task, expandNotRun([result], host: host, entries: entries)[0])
+            let expanded = expandNotRun([result], host: host, entries: entries)[0]
+            reported.byTask[task.id] = expanded
+            finished(task, expanded)
         }
         pool.skipReason = skipReason
         pool.shouldStop = { stop.isSet }
         let results = pool.run(tasks, stopReason: { stop.reason })
-        return expandNotRun(results, host: host, entries: entries)
+        return zip(tasks, results).map { task, result in reported.byTask[task.id] ?? result }
     }
 
     /// A file no worker started comes back as one "not run" entry; list its
@@ -144,6 +148,11 @@ final class StopSignal: @unchecked Sendable {
             sources.append(source)
         }
     }
+}
+
+/// The results the pool reported, by task id.
+private final class ReportedResults {
+    var byTask: [Int: FileResult] = [:]
 }
 
 /// Completes the event stream of one execution: a file finished without

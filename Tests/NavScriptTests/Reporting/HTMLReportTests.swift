@@ -63,7 +63,7 @@ struct HTMLReportTests {
         }
         #expect(html.contains("<option value=\"scenarios/tabs.lua\">"))
         #expect(html.contains("<option value=\"gate\">gate</option>"))
-        #expect(html.contains("data-tags=\"gate\""))
+        #expect(html.contains("data-tags=\"[&quot;gate&quot;]\""), "tags as a JSON array: a tag may hold a space")
     }
 
     @Test func theFileFilterSelectsTheSectionAScenarioIsListedIn() {
@@ -104,10 +104,19 @@ struct HTMLReportTests {
     }
 
     @Test func hostileTextIsEscaped() {
-        let html = Self.render(ReportingFixtures.hostileRun())
+        var run = ReportingFixtures.hostileRun()
+        let hostile = ReportingFixtures.hostile
+        // Every storyboard field too.
+        run.files[0].scenarios[1].frames = [StepFrame(
+            number: 1, location: hostile, action: hostile, selectedTab: hostile,
+            tabs: [.init(name: hostile, stack: [hostile])], modals: [[hostile]], coordinators: [hostile + "/" + hostile],
+            events: [hostile], leaks: [.init(label: hostile, kind: hostile, leftDuring: hostile)],
+            problems: [.init(kind: "failure", message: hostile, details: hostile)])]
+        let html = Self.render(run)
         #expect(!html.contains("<tag>"))
         #expect(!html.contains("\u{1B}"))
         #expect(html.contains("a&amp;b &lt;tag&gt;"))
+        #expect(Self.count("<figure", in: html) == 1)
     }
 
     @Test func anInterruptedRunSaysSoAndIsNotGreen() {
