@@ -22,11 +22,9 @@
 /// (`outbox_flush_requested`) and the normal path answers when it lets go —
 /// so no byte is sent twice and no line is cut by another.
 ///
-/// Header-only on purpose (imported like CLua's shim), with the state in
-/// `static` variables: that state exists once per translation unit that
-/// calls these functions. Only `WorkerOutbox.swift` in NavScript may call
-/// them, which keeps it to one per process — a signal handler can reach
-/// nothing but such globals, and a worker has exactly one protocol stream.
+/// Header-only on purpose (imported like CLua's shim; a compiled C file
+/// carried DWARF 5 debug information, which valgrind cannot read, and the
+/// benchmarks count instructions with it).
 
 #include <errno.h>
 #include <pthread.h>
@@ -37,15 +35,32 @@
 #include <time.h>
 #include <unistd.h>
 
-static int outbox_fd = -1;
-static char *outbox_bytes = NULL;
-static size_t outbox_capacity = 0;
-static size_t outbox_count = 0;
-/// 1 while the normal path or a handler owns the buffer (atomic exchange).
-static int outbox_busy = 0;
-/// A handler found the buffer busy: 1 to flush, 2 to flush and say `flushed`.
-static volatile sig_atomic_t outbox_flush_requested = 0;
-static long long outbox_last_write_ns = 0;
+/// The outbox's state, defined `weak` in this header: every module that
+/// compiles these inline functions emits a definition and the linker keeps
+/// one, so the process has exactly one — which a signal handler, reaching
+/// nothing but globals, needs. (With `static` state, a release build that
+/// inlined a caller into another module got a second, empty outbox, and
+/// the worker's messages were dropped.)
+struct navscript_outbox_state {
+    int fd;
+    char *bytes;
+    size_t capacity;
+    size_t count;
+    /// 1 while the normal path or a handler owns the buffer (atomic exchange).
+    int busy;
+    /// A handler found the buffer busy: 1 to flush, 2 to flush and say `flushed`.
+    volatile sig_atomic_t flush_requested;
+    long long last_write_ns;
+};
+__attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1, NULL, 0, 0, 0, 0, 0};
+
+#define outbox_fd navscript_outbox_state.fd
+#define outbox_bytes navscript_outbox_state.bytes
+#define outbox_capacity navscript_outbox_state.capacity
+#define outbox_count navscript_outbox_state.count
+#define outbox_busy navscript_outbox_state.busy
+#define outbox_flush_requested navscript_outbox_state.flush_requested
+#define outbox_last_write_ns navscript_outbox_state.last_write_ns
 
 static const int outbox_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGUSR1};
 #define OUTBOX_SIGNAL_COUNT (sizeof outbox_signals / sizeof outbox_signals[0])

@@ -3,7 +3,9 @@
 # example package under Examples/ as a team would run it — its own package,
 # built from a clean state, its unit tests if it has any, its scenario suite
 # through its `*-navscript` executable, and mutate proving the suite kills
-# every one of its faults.
+# every one of its faults. Last, a release build runs the shipped suite in
+# worker processes: what users run, and optimisation has broken what debug
+# builds did not (a C header's state duplicated across modules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build
@@ -23,3 +25,8 @@ for example in Examples/*/; do
         done
     )
 done
+echo "== release: the shipped suite in worker processes, and a crash and a hang isolated" >&2
+swift build -c release --product navscript
+release="$(swift build -c release --show-bin-path)/navscript"
+"$release" run scenarios/ --jobs 2
+"$release" mutate scenarios/ --only force-unwrap-crash --only main-thread-deadlock --only graft-external-link

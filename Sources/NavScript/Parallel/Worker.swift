@@ -95,6 +95,7 @@ final class Worker {
     func assign(_ task: WorkerTask, index: Int) {
         self.task = task
         self.taskIndex = index
+        lastHeard = Date()
         scenarioStarted = nil
         scenarioIndex = nil
         guard let data = try? JSONEncoder().encode(task) else { return }
@@ -120,6 +121,9 @@ final class Worker {
     /// When the worker was asked to flush before being killed for a timeout.
     private var flushRequestedAt: Date?
 
+    /// When the worker last reported anything about its task.
+    var lastHeard: Date?
+
     /// Being killed for a timeout: it gets no more work.
     var isRetiring: Bool { flushRequestedAt != nil }
 
@@ -137,7 +141,10 @@ final class Worker {
             if now.timeIntervalSince(asked) > Self.flushGrace { kill(timedOut: true) }
             return
         }
-        guard let since = scenarioStarted, now.timeIntervalSince(since) > timeout else { return }
+        // A scenario's time runs from its start; between scenarios (loading
+        // a file) from the worker's last word, so a worker that never
+        // answers its task is not waited for forever.
+        guard task != nil, let since = scenarioStarted ?? lastHeard, now.timeIntervalSince(since) > timeout else { return }
         timedOut = true
         flushRequestedAt = now
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGUSR1) }

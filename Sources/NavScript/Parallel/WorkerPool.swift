@@ -82,6 +82,7 @@ public final class WorkerPool {
                 worker.kill(timedOut: true)
             case .message(let message):
                 guard let index = worker.taskIndex else { return }
+                worker.lastHeard = Date()
                 switch message {
                 case .loaded(_, let scenarios):
                     progress[index].scenarios = scenarios
