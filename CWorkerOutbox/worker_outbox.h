@@ -11,9 +11,11 @@
 ///    at an append 50 ms or more after the last write (a step followed by
 ///    a long blocking call stays buffered until one of the next two cases);
 ///  - from a signal handler when the process traps or faults (SIGILL,
-///    SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE — then the signal's default
-///    action runs, so the parent still sees the signal; the handler runs on
-///    its own stack, so a stack overflow is covered too) and on SIGUSR1,
+///    SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE) or is terminated (SIGTERM,
+///    SIGHUP — a CI runner signalling the whole process group) — then the
+///    signal's default action runs, so the parent still sees the signal;
+///    the handler runs on its own stack, so a stack overflow is covered
+///    too — and on SIGUSR1,
 ///    which the parent sends a hung worker before it kills it; the handler
 ///    then adds the line `{"flushed":{}}` so the parent need not wait.
 ///
@@ -62,7 +64,7 @@ __attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1
 #define outbox_flush_requested navscript_outbox_state.flush_requested
 #define outbox_last_write_ns navscript_outbox_state.last_write_ns
 
-static const int outbox_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGUSR1};
+static const int outbox_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGTERM, SIGHUP, SIGUSR1};
 #define OUTBOX_SIGNAL_COUNT (sizeof outbox_signals / sizeof outbox_signals[0])
 
 static inline long long outbox_now_ns(void) {

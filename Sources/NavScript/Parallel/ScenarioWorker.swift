@@ -28,11 +28,13 @@ public struct ScenarioWorker {
             guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
             run(task, filter: filter) { message in
                 outbox.append(message.line)
-                // Steps and calls wait in the buffer (a crash or the parent's
-                // SIGUSR1 still gets them out); everything else goes at once.
+                // Everything waits in the buffer (written when full or 50 ms
+                // after the last write; a crash or the parent's SIGUSR1 gets
+                // it out too) except the end of a file, which the parent
+                // waits for to hand out the next one.
                 switch message {
-                case .step, .running: break
-                default: outbox.flush()
+                case .done, .loadFailed: outbox.flush()
+                default: break
                 }
             }
         }

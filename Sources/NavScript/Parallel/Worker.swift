@@ -121,6 +121,14 @@ final class Worker {
     /// When the worker was asked to flush before being killed for a timeout.
     private var flushRequestedAt: Date?
 
+    /// The worker answered a flush request (SIGUSR1) with `flushed`.
+    var hasFlushed = false
+
+    /// Asks the worker to write out what it buffered (it answers `flushed`).
+    func requestFlush() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGUSR1) }
+    }
+
     /// When the worker last reported anything about its task.
     var lastHeard: Date?
 

@@ -78,8 +78,9 @@ public final class WorkerPool {
             guard let worker = workers.first(where: { $0.id == event.worker }) else { return }
             switch event.kind {
             case .message(.flushed):
+                worker.hasFlushed = true
                 // A timed-out worker sent what it had buffered: kill it now.
-                worker.kill(timedOut: true)
+                if worker.isRetiring { worker.kill(timedOut: true) }
             case .message(let message):
                 guard let index = worker.taskIndex else { return }
                 worker.lastHeard = Date()
@@ -193,6 +194,14 @@ public final class WorkerPool {
             for event in events.take(timeout: 0.05) { handle(event) }
         }
 
+        // Stopped early (a signal, fail-fast): workers hold the results of
+        // scenarios that did finish in their buffers — ask for them, then stop them.
+        let buffering = workers.filter { $0.isAlive && $0.task != nil }
+        for worker in buffering { worker.requestFlush() }
+        let deadline = Date().addingTimeInterval(Worker.flushGrace)
+        while buffering.contains(where: { $0.isAlive && !$0.hasFlushed }), Date() < deadline {
+            for event in events.take(timeout: 0.05) { handle(event) }
+        }
         for worker in workers { worker.terminate() }
         let reason = stopReason()
         var results: [FileResult] = []
