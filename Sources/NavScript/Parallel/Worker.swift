@@ -84,8 +84,11 @@ final class Worker {
             streams.leave()
         }.start()
         Thread {
-            streams.wait()
+            // Every message is read before the exit is reported — but a
+            // child the worker left behind may hold its pipes open: after
+            // the worker's own exit, its streams get a second to end.
             exited.wait()
+            _ = streams.wait(timeout: .now() + 1)
             events.post([.init(worker: id, kind: .exited(status: process.terminationStatus,
                                                          signaled: process.terminationReason == .uncaughtSignal))])
         }.start()

@@ -1,0 +1,36 @@
+import Foundation
+import NavScript
+import Testing
+
+/// The pool against workers that misbehave at the protocol level, played by
+/// shell commands: one that never answers, one that cannot start.
+@Suite("WorkerPool")
+struct WorkerPoolTests {
+    static let task = WorkerTask(id: 0, path: "suite/a.lua", suiteRoot: "suite", faults: [])
+
+    @Test func aWorkerThatNeverAnswersItsTaskIsTimedOutNotWaitedForForever() throws {
+        // Reads its task, then says nothing and ignores the request to flush (a worker
+        // stuck before loading the file): killed after the grace.
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "trap \"\" USR1; read task; exec sleep 30"],
+                                    jobs: 1, timeout: 0.5))
+        var events: [String] = []
+        pool.publish = { if case .scenarioFinished(let result) = $0 { events.append(result.kind) } }
+        let started = Date()
+        let results = pool.run([Self.task])
+        #expect(Date().timeIntervalSince(started) < 20, "not the worker's 30 s")
+        let result = try #require(results.first?.scenarios.first)
+        #expect(result.status == .errored && result.kind == "timeout", "\(result)")
+        #expect(result.message.contains("the worker died while loading the file: timeout"), "\(result.message)")
+        #expect(events == ["timeout"], "the stream has it too")
+    }
+
+    @Test func filesWhoseWorkerCannotStartAreReportedAndFinished() throws {
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/nonexistent/navscript"), arguments: [],
+                                    jobs: 1, timeout: 5))
+        var finished: [String] = []
+        pool.onTaskFinished = { task, _ in finished.append(task.path) }
+        let results = pool.run([Self.task])
+        #expect(results.first?.scenarios.first?.message.contains("could not start a worker process") == true, "\(results)")
+        #expect(finished == ["suite/a.lua"], "the caller hears of it, so the file's events close")
+    }
+}
