@@ -273,8 +273,7 @@ private struct TaskProgress {
                 results[index] = ScenarioRunner.notRun(listing, reason: reason)
             }
         } else if loadFailure == nil {
-            loadFailure = ScenarioResult(name: "\(task.path) (not run)", file: task.path, line: 0,
-                                         outcome: .skipped(.notStarted), message: "not run: \(reason)")
+            loadFailure = ScenarioRunner.fileNotRun(task.path, reason: reason)
         }
         isFinished = true
     }

@@ -66,9 +66,8 @@ struct SuiteExecution {
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult
                 if let reason = skipReason(task) {
-                    let skipped = FileResult(file: task.path, scenarios: [ScenarioResult(
-                        name: "\(task.path) (not run)", file: task.path, line: 0, outcome: .skipped(.notStarted),
-                        message: "not run: \(reason)")], duration: 0)
+                    let skipped = FileResult(file: task.path, scenarios: [ScenarioRunner.fileNotRun(task.path, reason: reason)],
+                                             duration: 0)
                     result = expandNotRun([skipped], host: host, entries: entries)[0]
                 } else {
                     result = runner.runFile(entry, filter: filter, skipAll: stop.isSet, publish: ledger.publish)
@@ -100,12 +99,10 @@ struct SuiteExecution {
                               entries: [String: ScenarioDiscovery.Entry]) -> [FileResult] {
         let runner = ScenarioRunner(host: host, options: options)
         return results.map { file in
-            guard file.scenarios.count == 1, file.scenarios[0].outcome == .skipped(.notStarted),
+            guard file.scenarios.count == 1, let reason = ScenarioRunner.notRunReason(file.scenarios[0]),
                   let entry = entries[file.file],
                   let listing = try? runner.list([entry]).first, listing.loadError == nil, !listing.scenarios.isEmpty
             else { return file }
-            let message = file.scenarios[0].message
-            let reason = message.hasPrefix("not run: ") ? String(message.dropFirst("not run: ".count)) : message
             return FileResult(file: file.file, scenarios: listing.scenarios.map { ScenarioRunner.notRun($0, reason: reason) },
                               duration: 0)
         }
