@@ -2,11 +2,18 @@
 # Installs what navscript needs on a fresh Debian/Ubuntu machine, and only
 # what is missing: Lua 5.4's headers and library (liblua5.4-dev, found
 # through pkg-config), xmllint (libxml2-utils, used by the JUnit schema
-# tests), luacheck (lua-check, which lints the shipped scenarios) and
-# Chromium (the HTML report's browser test; optional — without it that
-# test is skipped with a note).
+# tests) and luacheck (lua-check, which lints the shipped scenarios).
+# With --browser (the test command passes it), also Chromium, for the HTML
+# report's browser test — optional: without it that test is skipped with a note.
 # Swift itself must already be on PATH.
 set -euo pipefail
+browser=false
+for argument in "$@"; do
+    case "$argument" in
+        --browser) browser=true ;;
+        *) echo "bootstrap: unknown option $argument (known: --browser)" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 pkg-config --exists lua5.4 2>/dev/null || missing+=(liblua5.4-dev)
@@ -26,7 +33,7 @@ if ((${#missing[@]})); then
 fi
 
 # Chromium is large and optional: a failed install only skips the browser test.
-if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+if $browser && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo"
     echo "bootstrap: installing chromium (for the HTML report's browser test)" >&2

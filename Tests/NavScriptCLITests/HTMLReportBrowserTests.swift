@@ -7,7 +7,7 @@ import Testing
 @Suite("run --html in a browser")
 struct HTMLReportBrowserTests {
     /// Debian's `chromium` (or another Chromium on PATH); nil skips the
-    /// test — `scripts/bootstrap.sh` installs it.
+    /// test — `scripts/bootstrap.sh --browser` installs it.
     static let chromium: URL? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for name in ["chromium", "chromium-browser", "google-chrome"] {
@@ -41,7 +41,7 @@ struct HTMLReportBrowserTests {
         return (String(decoding: try Data(contentsOf: out), as: UTF8.self), String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
-    @Test(.enabled(if: chromium != nil, "chromium is not installed (scripts/bootstrap.sh installs Debian's chromium)"))
+    @Test(.enabled(if: chromium != nil, "chromium is not installed (scripts/bootstrap.sh --browser installs Debian's chromium)"))
     func theReportLoadsWithoutErrorsAndItsFiltersWork() throws {
         let fixture = try Fixture(RunEventReportTests.suite)
         let output = try fixture.run(["run", "suite", "--html", "report.html"])
