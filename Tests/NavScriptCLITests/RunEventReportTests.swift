@@ -95,6 +95,16 @@ struct RunEventReportTests {
         #expect(workers == inProcess)
     }
 
+    @Test func withFailFastWorkersAndTheInProcessRunnerStillPublishTheSameEvents() throws {
+        let fixture = try Fixture(Self.suite)
+        _ = try fixture.run(["run", "suite", "--jobs", "1", "--fail-fast", "--json", "workers.jsonl"])
+        _ = try fixture.run(["run", "suite", "--in-process", "--fail-fast", "--json", "in-process.jsonl"])
+        let workers = Self.shape(try Self.events(try fixture.read("workers.jsonl")))
+        let inProcess = Self.shape(try Self.events(try fixture.read("in-process.jsonl")))
+        #expect(workers == inProcess)
+        #expect(workers.contains { $0.hasPrefix("scenario_finished suite/b.lua errors skipped") }, "\(workers)")
+    }
+
     @Test func jsonOnStandardOutputSendsTheConsoleToStandardError() throws {
         let fixture = try Fixture(Self.suite)
         let output = try fixture.run(["run", "suite", "--json", "-"])
