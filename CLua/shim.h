@@ -236,15 +236,16 @@ static inline int clua_box_gc(lua_State *L) {
 }
 
 /* The C function behind every Swift callback: calls Swift, then raises (if asked) after Swift has returned. */
-static inline int clua_trampoline(lua_State *L) {
+/* Calls the Swift context `object` for the running C function and raises
+   its error, if any, from here — after the Swift frame has returned. */
+static inline int clua_invoke(lua_State *L, void *object) {
     clua_Control *c = clua_control(L);
-    clua_Box *box = (clua_Box *)lua_touserdata(L, lua_upvalueindex(1));
     int saved_side = c->lua_side;
     lua_State *saved_current = c->current;
     int n;
     c->lua_side = 0; /* Swift is on the stack: the allocator must not refuse */
     c->current = L;
-    n = c->dispatch(L, box->object);
+    n = c->dispatch(L, object);
     c->lua_side = saved_side;
     c->current = saved_current;
     if (n >= 0) return n;
@@ -254,6 +255,26 @@ static inline int clua_trampoline(lua_State *L) {
         lua_concat(L, 2);
     }
     return lua_error(L);
+}
+
+/* A function whose upvalue is a box (a full userdata that owns its Swift context). */
+static inline int clua_trampoline(lua_State *L) {
+    clua_Box *box = (clua_Box *)lua_touserdata(L, lua_upvalueindex(1));
+    return clua_invoke(L, box->object);
+}
+
+/* A function whose upvalue is the Swift context itself (a light userdata),
+   owned by the LuaState for as long as the state lives. */
+static inline int clua_trampoline_owned(lua_State *L) {
+    return clua_invoke(L, lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+/* Push a Lua function over `object`, which the state keeps alive until it
+   closes: no userdata, metatable or finalizer per function (scripts cannot
+   reach a C function's upvalues, the debug library being absent). */
+static inline void clua_pushownedswiftfunction(lua_State *L, void *object) {
+    lua_pushlightuserdata(L, object);
+    lua_pushcclosure(L, clua_trampoline_owned, 1);
 }
 
 /* Push a Lua function whose upvalue is a box owning `retained` (one Unmanaged retain of the Swift context). */

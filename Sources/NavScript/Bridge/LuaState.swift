@@ -67,8 +67,13 @@ public final class LuaState {
         clua_resetbudget(L)
     }
 
+    /// The Swift contexts of the global functions `register` defined,
+    /// released when the state closes (after Lua, which can call them until then).
+    var ownedCallbacks: [Unmanaged<LuaCallbackBox>] = []
+
     deinit {
         lua_close(mainThread)
+        for box in ownedCallbacks { box.release() }
         let unreleased = Int(control.pointee.bytes_in_use)
         clua_control_free(control)
         LuaStateCounter.global.stateClosed(unreleasedBytes: unreleased)

@@ -1,7 +1,9 @@
 import CLua
 
 /// The Swift context of one Lua function: retained by the userdata upvalue
-/// of its C closure, released by that userdata's `__gc`.
+/// of its C closure and released by that userdata's `__gc` (`makeFunction`),
+/// or, for a global defined with `register`, owned by the state and
+/// released when it closes.
 final class LuaCallbackBox {
     let name: String
     let body: LuaCallback
@@ -36,9 +38,16 @@ extension LuaState {
         }
     }
 
-    /// Defines the global function `name`.
+    /// Defines the global function `name`. Its Swift context lives as long
+    /// as the state (no userdata and finalizer per function: a file's state
+    /// registers some fifty of them, and both showed in its cost).
     public func register(_ name: String, _ body: @escaping LuaCallback) {
-        setRawGlobal(name) { L in pushFunction(L, name, body) }
+        setRawGlobal(name) { L in
+            precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+            let box = Unmanaged.passRetained(LuaCallbackBox(name: name, body: body))
+            ownedCallbacks.append(box)
+            clua_pushownedswiftfunction(L, box.toOpaque())
+        }
     }
 
     /// A table of functions, e.g. for a module: set it with `setGlobal` or

@@ -177,19 +177,35 @@ struct LuaCallbackTests {
         #expect(results == [5, "app", "bad argument #1 to 'app.add' (number expected, got string)"])
     }
 
-    @Test("a callback's captured Swift objects are released when Lua drops the function")
+    @Test("a function's captured Swift objects are released when Lua drops the function")
     func callbackContextReleased() throws {
         let lua = try LuaState.forTests()
         let released = Flag()
         do {
             let context = Tracked { released.set() }
-            lua.register("ctx") { _ in .value(.string(LuaString(context.name))) }
+            try lua.setGlobal("ctx", .function(lua.makeFunction("ctx") { _ in .value(.string(LuaString(context.name))) }))
         }
         #expect(try lua.run(source: "return ctx()", chunkName: "c.lua") == ["tracked"])
         lua.collectGarbage()
         #expect(!released.value)
         _ = try lua.run(source: "ctx = nil", chunkName: "c.lua")
         lua.collectGarbage()
+        #expect(released.count == 1)
+    }
+
+    @Test("a registered global's Swift context lives as long as the state, then is released once")
+    func registeredContextReleasedWithTheState() throws {
+        let released = Flag()
+        do {
+            let lua = try LuaState.forTests()
+            do {
+                let context = Tracked { released.set() }
+                lua.register("ctx") { _ in .value(.string(LuaString(context.name))) }
+            }
+            #expect(try lua.run(source: "local f = ctx; ctx = nil; return f()", chunkName: "c.lua") == ["tracked"])
+            lua.collectGarbage()
+            #expect(!released.value, "still callable through any reference while the state lives")
+        }
         #expect(released.count == 1)
     }
 }
