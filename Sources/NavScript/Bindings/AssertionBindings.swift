@@ -21,7 +21,7 @@ enum AssertionBindings {
                 try ObservingBindings.requireTab(tab, in: app, call: call)
                 expected = try BindingSupport.strings(call, 2)
             } else {
-                tab = app.state.selectedTab
+                tab = app.selectedTab
                 expected = try BindingSupport.strings(call, 1)
             }
             return Expectation.stack(expected, actual: app.state.stack(tab).map(\.description), tab: tab.rawValue)
@@ -38,7 +38,7 @@ enum AssertionBindings {
                     Expects `name` to be the selected tab.
                     """,
                 example: "expect_tab(\"catalog\")") { call, app, _ in
-            Expectation.equal("the selected tab", expected: try call.string(1), actual: app.state.selectedTab.rawValue)
+            Expectation.equal("the selected tab", expected: try call.string(1), actual: app.selectedTab.rawValue)
         },
         expect("expect_modal", parameters: [ScriptParameter("id", "navscript.StackEntry")], overloads: [],
                 documentation: """

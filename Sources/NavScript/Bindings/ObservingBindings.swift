@@ -19,13 +19,13 @@ enum ObservingBindings {
                     Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by                     default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
                     """,
                 example: "assert(#stack() == 1)") { call, app in
-                let tab = try call.optionalString(1).map { TabID($0) } ?? app.state.selectedTab
+                let tab = try call.optionalString(1).map { TabID($0) } ?? app.selectedTab
                 try requireTab(tab, in: app, call: call)
                 return [BindingSupport.list(app.state.stack(tab).map(\.id.rawValue))]
             },
             observe("tab", returns: [ScriptReturn("navscript.Tab")],
                 documentation: "Returns the selected tab's name.",
-                example: "print(tab())") { _, app in [BindingSupport.string(app.state.selectedTab.rawValue)] },
+                example: "print(tab())") { _, app in [BindingSupport.string(app.selectedTab.rawValue)] },
             observe("modals", returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
                 documentation: """
                     Returns the ids of every presented modal screen, outermost modal first (each modal's own                     stack bottom to top); empty when none.

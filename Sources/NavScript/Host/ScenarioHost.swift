@@ -218,6 +218,9 @@ public protocol ScenarioApp: AnyObject {
     func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp
 
     var state: NavigationState { get }
+    /// The selected tab — read after every step for the timeline, so an app
+    /// can answer without building the whole ``state`` (the default does).
+    var selectedTab: TabID { get }
     /// The label of the top visible screen (`item:7`).
     var visibleScreen: String? { get }
     /// The live coordinator tree as paths (`app`, `app/catalog`), parents first.
@@ -248,6 +251,7 @@ public protocol ScenarioApp: AnyObject {
 }
 
 extension ScenarioApp {
+    public var selectedTab: TabID { state.selectedTab }
     public var loopGuardEvent: String? { events.first { $0.hasPrefix("loop-guard ") } }
     public var eventCount: Int { events.count }
     public func events(since count: Int) -> [String] { Array(events.dropFirst(count)) }

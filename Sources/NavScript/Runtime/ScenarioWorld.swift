@@ -78,7 +78,7 @@ final class ScenarioWorld {
     /// ``strictSteps``, then checks the invariants.
     func record(_ step: String, at location: String, settled: Bool = true) {
         let screen = app?.visibleScreen ?? "nothing"
-        let tab = app?.state.selectedTab.rawValue ?? "-"
+        let tab = app?.selectedTab.rawValue ?? "-"
         if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
         timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
         if recordsFrames {
