@@ -156,7 +156,7 @@ enum DrivingBindings {
     /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
     static func checkTap(_ output: String, _ args: [String: String], app: any ScenarioApp,
                          host: any ScenarioHost) throws(HostError) {
-        guard let screen = app.state.visible?.id,
+        guard let screen = app.visibleDestination,
               let declaration = host.screens.first(where: { $0.id == screen })?.outputs.first(where: { $0.name == output })
         else { return }
         var params = args

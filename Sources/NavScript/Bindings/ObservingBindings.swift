@@ -11,7 +11,7 @@ enum ObservingBindings {
                     Returns the id of the top visible screen (without parameters), or nil when nothing is on                     screen. For printing and custom checks; prefer `expect_screen` for assertions.
                     """,
                 example: "if screen() == \"login\" then login{} end") { _, app in
-                [BindingSupport.string(app.state.visible?.id.rawValue)]
+                [BindingSupport.string(app.visibleDestination?.rawValue)]
             },
             observe("stack", parameters: [ScriptParameter("tab", "navscript.Tab", optional: true)],
                 returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],

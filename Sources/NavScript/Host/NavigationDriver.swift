@@ -69,6 +69,7 @@ open class NavigationDriver: ScenarioApp {
 
     public var state: NavigationState { navigation.state }
     public var selectedTab: TabID { navigation.selectedTab }
+    public var visibleDestination: DestinationID? { navigation.visibleScreen?.destination }
     public var visibleScreen: String? { navigation.visibleScreen?.label }
     public var events: [String] { navigation.log.texts }
     public var eventCount: Int { navigation.log.entries.count }

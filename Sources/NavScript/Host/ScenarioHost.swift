@@ -223,6 +223,9 @@ public protocol ScenarioApp: AnyObject {
     var selectedTab: TabID { get }
     /// The label of the top visible screen (`item:7`).
     var visibleScreen: String? { get }
+    /// The destination of the top visible screen (`item`), for checks run on
+    /// every tap; the default reads it from ``state``.
+    var visibleDestination: DestinationID? { get }
     /// The live coordinator tree as paths (`app`, `app/catalog`), parents first.
     var coordinatorPaths: [String] { get }
     var events: [String] { get }
@@ -252,6 +255,7 @@ public protocol ScenarioApp: AnyObject {
 
 extension ScenarioApp {
     public var selectedTab: TabID { state.selectedTab }
+    public var visibleDestination: DestinationID? { state.visible?.id }
     public var loopGuardEvent: String? { events.first { $0.hasPrefix("loop-guard ") } }
     public var eventCount: Int { events.count }
     public func events(since count: Int) -> [String] { Array(events.dropFirst(count)) }

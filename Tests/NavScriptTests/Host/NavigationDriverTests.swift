@@ -18,6 +18,7 @@ struct NavigationDriverTests {
         _ = try app.perform(.selectTab("settings"))
         #expect(app.state.selectedTab == "settings")
         #expect(app.selectedTab == app.state.selectedTab, "the cheap accessor agrees with the state")
+        #expect(app.visibleDestination == app.state.visible?.id, "so does the visible destination")
         #expect(app.step == 3)
         #expect(app.events.contains("pop note:7"))
         let outcome = try app.perform(.deepLink(.url("notes://account"), via: .scheme))
