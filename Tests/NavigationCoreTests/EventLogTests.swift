@@ -113,4 +113,14 @@ struct EventLogTests {
         #expect(RouteStep("home").primaryParam == nil)
         #expect(RouteRequest("promo", params: ["code": "X1"]).description == "promo:X1")
     }
+
+    @Test func textsRenderedOnceStayTrueAsTheLogGrows() {
+        let log = EventLog()
+        log.record(.selectTab("home"))
+        #expect(log.texts == ["select-tab home"])
+        log.record(.selectTab("orders"))
+        log.record(.selectTab("profile"))
+        #expect(log.texts == log.entries.map(\.text))
+        #expect(log.texts.count == 3)
+    }
 }

@@ -72,12 +72,6 @@ open class NavigationDriver: ScenarioApp {
     public var visibleDestination: DestinationID? { navigation.visibleScreen?.destination }
     public var visibleScreen: String? { navigation.visibleScreen?.label }
     public var events: [String] { navigation.log.texts }
-    public var eventCount: Int { navigation.log.entries.count }
-    /// Only the new entries are rendered.
-    public func events(since count: Int) -> [String] {
-        let entries = navigation.log.entries
-        return entries[min(max(0, count), entries.count)...].map(\.text)
-    }
     /// Found by the event's case: only that event's text is rendered.
     public var loopGuardEvent: String? {
         navigation.log.entries.first { if case .loopGuard = $0.event { return true } else { return false } }?.text

@@ -245,20 +245,12 @@ public protocol ScenarioApp: AnyObject {
     /// after every scenario. The default searches ``events``; an app whose
     /// log is structured can answer without rendering every event's text.
     var loopGuardEvent: String? { get }
-    /// How many events the log holds, and the texts of those after the
-    /// first `count` — what a storyboard frame shows for one step. The
-    /// defaults go through ``events``; an app whose log renders lazily can
-    /// answer without rendering what came before.
-    var eventCount: Int { get }
-    func events(since count: Int) -> [String]
 }
 
 extension ScenarioApp {
     public var selectedTab: TabID { state.selectedTab }
     public var visibleDestination: DestinationID? { state.visible?.id }
     public var loopGuardEvent: String? { events.first { $0.hasPrefix("loop-guard ") } }
-    public var eventCount: Int { events.count }
-    public func events(since count: Int) -> [String] { Array(events.dropFirst(count)) }
     public var isIdle: Bool { true }
     public var screenOwners: [ScreenOwner]? { nil }
     public var visibleOutputs: [String] { [] }

@@ -82,8 +82,9 @@ final class ScenarioWorld {
         if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
         timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
         if recordsFrames {
-            let new = app?.events(since: eventsShown) ?? []
-            eventsShown = app?.eventCount ?? 0
+            let events = app?.events ?? []
+            let new = Array(events[min(eventsShown, events.count)...])
+            eventsShown = events.count
             frames.append(StepFrame(number: timeline.count, location: location, action: step, app: app, events: new))
         }
         if strictSteps { checkInvariants(after: "after step \(timeline.count)", at: location, settled: settled) }

@@ -38,5 +38,16 @@ public final class EventLog {
         stepNames.indices.contains(step) ? stepNames[step] : "?"
     }
 
-    public var texts: [String] { entries.map(\.text) }
+    /// Every event's text, oldest first. Each entry is rendered once, when
+    /// first asked for: scenarios, reports and storyboards read the log
+    /// after every step, and re-rendering all of it each time made a long
+    /// scenario quadratic.
+    public var texts: [String] {
+        if renderedTexts.count < entries.count {
+            renderedTexts += entries[renderedTexts.count...].lazy.map(\.text)
+        }
+        return renderedTexts
+    }
+
+    private var renderedTexts: [String] = []
 }
