@@ -158,7 +158,7 @@ final class Worker {
         guard task != nil, let since = scenarioStarted ?? lastHeard, now.timeIntervalSince(since) > timeout else { return }
         timedOut = true
         flushRequestedAt = now
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGUSR1) }
+        requestFlush()
     }
 
     func terminate() {

@@ -14,8 +14,7 @@ public final class JSONLinesReport: RunReporter {
     /// Opens (creates or truncates) `path`, or standard output for `-`.
     /// Throws before the run starts when the file cannot be created.
     public init(path: String) throws(ReportFile.WriteError) {
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder = Self.makeEncoder()
         destination = path == "-" ? "standard output" : path
         if path == "-" {
             name = "the JSON lines on standard output"
@@ -56,8 +55,13 @@ public final class JSONLinesReport: RunReporter {
 
     /// One event's line, without the newline (for tests and tools).
     public static func line(_ event: RunEvent) throws -> String {
+        String(decoding: try makeEncoder().encode(event), as: UTF8.self)
+    }
+
+    /// Sorted keys, so lines compare and diff; slashes left as they are (paths).
+    private static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(event), as: UTF8.self)
+        return encoder
     }
 }

@@ -7,18 +7,37 @@ import NavigationCore
 /// checked first, as `routes check` would, so a broken one is refused
 /// with its problems instead of failing every scenario.
 enum ManifestOption {
-    static func load(_ path: String, into host: any ScenarioHost) throws -> any ScenarioHost {
+    /// Why a manifest file could not be checked at all.
+    enum ReadFailure: Error {
+        case unreadable(String)
+        case notJSON(String)
+    }
+
+    /// The file's text and its problems (`routes check`'s rules), read once
+    /// for `routes check` and `--manifest`.
+    static func read(_ path: String, host: any ScenarioHost) throws(ReadFailure) -> (text: String, problems: [ManifestProblem]) {
         let text: String
         do {
             text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
         } catch {
-            throw ValidationError("--manifest: cannot read \(path): \(error.localizedDescription)")
+            throw .unreadable(error.localizedDescription)
         }
+        do {
+            return (text, try ManifestCheck(host: host).check(text))
+        } catch {
+            throw .notJSON("\(error)")
+        }
+    }
+
+    static func load(_ path: String, into host: any ScenarioHost) throws -> any ScenarioHost {
+        let text: String
         let problems: [ManifestProblem]
         do {
-            problems = try ManifestCheck(host: host).check(text)
-        } catch {
-            throw ValidationError("--manifest: \(path) is not valid JSON: \(error)")
+            (text, problems) = try read(path, host: host)
+        } catch .unreadable(let reason) {
+            throw ValidationError("--manifest: cannot read \(path): \(reason)")
+        } catch .notJSON(let reason) {
+            throw ValidationError("--manifest: \(path) is not valid JSON: \(reason)")
         }
         guard problems.isEmpty else {
             throw ValidationError("--manifest: \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s") "

@@ -71,17 +71,13 @@ struct RoutesCheckCommand: HostedCommand {
 
     func run(in context: CommandContext) throws {
         let host = try context.host()
-        let text: String
-        do {
-            text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
-        } catch {
-            throw UsageError("cannot read \(file): \(error.localizedDescription)")
-        }
         let problems: [ManifestProblem]
         do {
-            problems = try ManifestCheck(host: host).check(text)
-        } catch {
-            writeStandardError("\(file): not valid JSON: \(error)\n")
+            problems = try ManifestOption.read(file, host: host).problems
+        } catch .unreadable(let reason) {
+            throw UsageError("cannot read \(file): \(reason)")
+        } catch .notJSON(let reason) {
+            writeStandardError("\(file): not valid JSON: \(reason)\n")
             throw ExitCode(2)
         }
         for problem in problems { print("\(file): \(problem)") }
