@@ -135,6 +135,14 @@ struct ManifestCommandTests {
         #expect(overlap.stdout.contains("(order_latest): \"orders/latest\" overlaps \"orders/:id\" of order"), "\(overlap)")
         let broken = try fixture.run(["routes", "check", "broken.json"])
         #expect(broken.status == 2 && broken.stderr.contains("line 1, column"), "\(broken)")
+        #expect(broken.stderr.contains("broken.json: not valid JSON"), "\(broken)")
+        let missing = try fixture.run(["routes", "check", "missing.json"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read missing.json"), "\(missing)")
+        // The same reader behind --manifest, with the option named.
+        let refused = try fixture.run(["run", "--manifest", "broken.json"])
+        #expect(refused.status == 2 && refused.stderr.contains("--manifest: broken.json is not valid JSON"), "\(refused)")
+        let unread = try fixture.run(["run", "--manifest", "missing.json"])
+        #expect(unread.status == 2 && unread.stderr.contains("--manifest: cannot read missing.json"), "\(unread)")
     }
 
     @Test func diffShowsWhatARolloutChanges() throws {
