@@ -71,6 +71,23 @@ public indirect enum JSONText: Sendable {
             }
         }
 
+        /// After an object member or array item: true after a `,` (another
+        /// follows), false after the closing bracket; a trailing comma or
+        /// anything else is an error.
+        mutating func moreItems(closing: Character, in container: String) throws(SyntaxError) -> Bool {
+            let close = closing.asciiValue!
+            skipSpace()
+            if current == UInt8(ascii: ",") {
+                advance()
+                skipSpace()
+                if current == close { throw error("a trailing comma before '\(closing)'") }
+                return true
+            }
+            guard current == close else { throw error("expected ',' or '\(closing)' in the \(container)") }
+            advance()
+            return false
+        }
+
         mutating func value() throws(SyntaxError) -> JSONText {
             let (startLine, startColumn) = (line, column)
             guard let byte = current else { throw error("unexpected end of the file: a value is missing") }
@@ -90,15 +107,7 @@ public indirect enum JSONText: Sendable {
                     advance()
                     skipSpace()
                     members.append((key, try value(), keyLine, keyColumn))
-                    skipSpace()
-                    if current == UInt8(ascii: ",") {
-                        advance()
-                        skipSpace()
-                        if current == UInt8(ascii: "}") { throw error("a trailing comma before '}'") }
-                        continue
-                    }
-                    guard current == UInt8(ascii: "}") else { throw error("expected ',' or '}' in the object") }
-                    advance()
+                    if try moreItems(closing: "}", in: "object") { continue }
                     return .object(members, line: startLine, column: startColumn)
                 }
             case UInt8(ascii: "["):
@@ -109,15 +118,7 @@ public indirect enum JSONText: Sendable {
                 while true {
                     skipSpace()
                     items.append(try value())
-                    skipSpace()
-                    if current == UInt8(ascii: ",") {
-                        advance()
-                        skipSpace()
-                        if current == UInt8(ascii: "]") { throw error("a trailing comma before ']'") }
-                        continue
-                    }
-                    guard current == UInt8(ascii: "]") else { throw error("expected ',' or ']' in the array") }
-                    advance()
+                    if try moreItems(closing: "]", in: "array") { continue }
                     return .array(items, line: startLine, column: startColumn)
                 }
             case UInt8(ascii: "\""):
