@@ -9,7 +9,8 @@
  * imported into Swift, so the few the bridge needs are wrapped below as
  * `clua_` static inline functions. No global or static mutable data lives
  * here: each Lua state carries its own clua_Control, reachable from the
- * allocator's `ud` and from lua_getextraspace.
+ * allocator's `ud` and from lua_getextraspace. (region.h holds the one
+ * process-wide block in which a state can be restored from an image.)
  */
 #ifndef CLUA_SHIM_H
 #define CLUA_SHIM_H
@@ -53,6 +54,7 @@ typedef struct clua_Control {
     long long instructions;       /* cumulative, counted in hook intervals */
     int budget_tripped;           /* sticky until clua_resetbudget: every later hook raises again */
     /* Swift side */
+    lua_State *main;          /* the main thread */
     lua_State *current;       /* the thread Swift API calls use: the main thread, or the thread that called into Swift */
     void *owner;              /* the LuaState, unretained */
     clua_Dispatch dispatch;
@@ -60,6 +62,7 @@ typedef struct clua_Control {
     int callback_meta_ref;    /* registry refs of the bridge's metatables and host-object cache */
     int host_meta_ref;
     int host_cache_ref;
+    int boxes;                /* userdata boxes created (each owns a retain its finalizer gives back) */
     /* sandbox */
     char *root_real;          /* realpath of the sandbox root; NULL = no root */
     char *root_display;       /* the root as the host spelled it, used in chunk names */
@@ -104,6 +107,27 @@ static inline void clua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); 
 
 /* ---------------------------------------------------------------- allocator and panic */
 
+/* Whether the cap refuses growing a block from `old` to `nsize` bytes: only while Lua (not Swift) runs. */
+static inline int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize) {
+    if (nsize > old && c->memory_limit != 0 && c->lua_side && c->cap_suspended == 0
+        && c->bytes_in_use - old + nsize > c->memory_limit) {
+        c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
+        return 1;
+    }
+    return 0;
+}
+
+/* What an allocator returns when the system had no memory for a block. */
+static inline void *clua_alloc_failed(clua_Control *c, void *ptr, size_t old, size_t nsize) {
+    if (nsize <= old) return ptr; /* a shrink that failed: keep the old block, Lua assumes shrinks succeed */
+    if (!c->lua_side) {
+        /* A real out-of-memory while Swift is on the stack: raising would longjmp through Swift. */
+        fputs("navscript: out of memory while Swift code was calling into Lua; aborting\n", stderr);
+        abort();
+    }
+    return NULL;
+}
+
 /* The allocator: counts bytes, refuses growth past the cap only while Lua (not Swift) is running. */
 static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_Control *c = (clua_Control *)ud;
@@ -114,21 +138,9 @@ static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
         c->bytes_in_use -= old;
         return NULL;
     }
-    if (nsize > old && c->memory_limit != 0 && c->lua_side && c->cap_suspended == 0
-        && c->bytes_in_use - old + nsize > c->memory_limit) {
-        c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
-        return NULL;
-    }
+    if (clua_cap_refuses(c, old, nsize)) return NULL;
     block = realloc(ptr, nsize);
-    if (block == NULL) {
-        if (nsize <= old) return ptr; /* a shrink that failed: keep the old block, Lua assumes shrinks succeed */
-        if (!c->lua_side) {
-            /* A real out-of-memory while Swift is on the stack: raising would longjmp through Swift. */
-            fputs("navscript: out of memory while Swift code was calling into Lua; aborting\n", stderr);
-            abort();
-        }
-        return NULL;
-    }
+    if (block == NULL) return clua_alloc_failed(c, ptr, old, nsize);
     c->bytes_in_use = c->bytes_in_use - old + nsize;
     return block;
 }
@@ -141,23 +153,35 @@ static inline int clua_panic(lua_State *L) {
     return 0; /* Lua calls abort() after this returns */
 }
 
-/* Allocate a zeroed control block (malloc, not the Lua allocator: it outlives the state). */
-static inline clua_Control *clua_control_new(size_t memory_limit, long long instruction_budget) {
-    clua_Control *c = (clua_Control *)calloc(1, sizeof(clua_Control));
-    if (c == NULL) return NULL;
+/* Set a zeroed control block's limits and "no reference yet" markers. */
+static inline void clua_control_init(clua_Control *c, size_t memory_limit, long long instruction_budget) {
     c->memory_limit = memory_limit;
     c->instruction_budget = instruction_budget;
     c->callback_meta_ref = LUA_NOREF;
     c->host_meta_ref = LUA_NOREF;
     c->host_cache_ref = LUA_NOREF;
+}
+
+/* Allocate a zeroed control block (malloc, not the Lua allocator: it outlives the state). */
+static inline clua_Control *clua_control_new(size_t memory_limit, long long instruction_budget) {
+    clua_Control *c = (clua_Control *)calloc(1, sizeof(clua_Control));
+    if (c == NULL) return NULL;
+    clua_control_init(c, memory_limit, instruction_budget);
     return c;
+}
+
+/* Free the sandbox root strings of a control block (the block itself may live in the region). */
+static inline void clua_control_clearroot(clua_Control *c) {
+    free(c->root_real);
+    free(c->root_display);
+    c->root_real = NULL;
+    c->root_display = NULL;
 }
 
 /* Free a control block after lua_close. */
 static inline void clua_control_free(clua_Control *c) {
     if (c == NULL) return;
-    free(c->root_real);
-    free(c->root_display);
+    clua_control_clearroot(c);
     free(c);
 }
 
@@ -170,14 +194,20 @@ static inline int clua_control_setroot(clua_Control *c, const char *display) {
     return c->root_real != NULL && c->root_display != NULL;
 }
 
-/* lua_newstate with the capped allocator, the control block in the extra space, and the panic handler. */
-static inline lua_State *clua_newstate(clua_Control *c) {
-    lua_State *L = lua_newstate(clua_alloc, c);
+/* lua_newstate with `alloc`, the control block in the extra space, and the panic handler. */
+static inline lua_State *clua_newstate_with(clua_Control *c, lua_Alloc alloc, void *ud) {
+    lua_State *L = lua_newstate(alloc, ud);
     if (L == NULL) return NULL;
     *(clua_Control **)lua_getextraspace(L) = c;
+    c->main = L;
     c->current = L;
     lua_atpanic(L, clua_panic);
     return L;
+}
+
+/* A new state on the heap, with the capped allocator. */
+static inline lua_State *clua_newstate(clua_Control *c) {
+    return clua_newstate_with(c, clua_alloc, c);
 }
 
 /* ---------------------------------------------------------------- instruction budget */
@@ -282,6 +312,7 @@ static inline void clua_pushswiftfunction(lua_State *L, void *retained) {
     clua_Control *c = clua_control(L);
     clua_Box *box = (clua_Box *)lua_newuserdatauv(L, sizeof(clua_Box), 0);
     box->object = retained;
+    c->boxes++;
     lua_rawgeti(L, LUA_REGISTRYINDEX, c->callback_meta_ref);
     lua_setmetatable(L, -2);
     lua_pushcclosure(L, clua_trampoline, 1);
@@ -299,6 +330,7 @@ static inline int clua_pushhostobject(lua_State *L, void *object, void *(*retain
     lua_pop(L, 1);
     box = (clua_Box *)lua_newuserdatauv(L, sizeof(clua_Box), 0);
     box->object = retain(object);
+    c->boxes++;
     lua_rawgeti(L, LUA_REGISTRYINDEX, c->host_meta_ref);
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
@@ -568,10 +600,37 @@ static inline int clua_opensandbox(lua_State *L) {
     return lua_pcall(L, 0, 0, 0);
 }
 
-/* Push the two sandbox helpers the Lua prelude receives as arguments: resolve, loadtext. */
+/* Lua: rootname() -> the sandbox root as the host spelled it, or nil. Read at each use: the
+   root is not part of a state's image (states restored from one image serve different suites). */
+static inline int clua_sb_rootname(lua_State *L) {
+    clua_Control *c = clua_control(L);
+    if (c->root_display == NULL) lua_pushnil(L);
+    else lua_pushstring(L, c->root_display);
+    return 1;
+}
+
+/* Push the three sandbox helpers the Lua prelude receives as arguments: resolve, loadtext, rootname. */
 static inline void clua_pushsandboxhelpers(lua_State *L) {
     lua_pushcfunction(L, clua_sb_resolve);
     lua_pushcfunction(L, clua_sb_loadtext);
+    lua_pushcfunction(L, clua_sb_rootname);
+}
+
+/* package.path for the state's root: <root>/support/?.lua;<root>/support/?/init.lua, or "". */
+static inline int clua_sb_applyroot_body(lua_State *L) {
+    clua_Control *c = clua_control(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(L, -1, LUA_LOADLIBNAME) != LUA_TTABLE) return 0;
+    if (c->root_display == NULL) lua_pushliteral(L, "");
+    else lua_pushfstring(L, "%s/support/?.lua;%s/support/?/init.lua", c->root_display, c->root_display);
+    lua_setfield(L, -2, "path");
+    return 0;
+}
+
+/* Run clua_sb_applyroot_body protected; on failure the error message is left on the stack. */
+static inline int clua_sb_applyroot(lua_State *L) {
+    lua_pushcfunction(L, clua_sb_applyroot_body);
+    return lua_pcall(L, 0, 0, 0);
 }
 
 #endif

@@ -26,7 +26,7 @@
 /// - `string.dump` removed; binary chunks cannot be loaded by any path.
 enum LuaSandbox {
     static let prelude = #"""
-    local resolve, loadtext, root = ...
+    local resolve, loadtext, rootname = ...
     local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
     local rawload, rawsetmetatable = load, setmetatable
     local gsub, format, concat = string.gsub, string.format, table.concat
@@ -102,9 +102,11 @@ enum LuaSandbox {
     package.loadlib = nil
     package.searchpath = nil
     package.cpath = ""
-    package.path = root and (root .. "/support/?.lua;" .. root .. "/support/?/init.lua") or ""
+    -- package.path is set from the state's root by the bridge (clua_sb_applyroot): the root is
+    -- read when used, never kept here, so one prepared state image serves every suite.
 
     local function support_searcher(name)
+      local root = rootname()
       if root == nil then
         return "no sandbox root: require resolves modules only in <suite>/support/"
       end

@@ -17,15 +17,27 @@ import Foundation
 public final class LuaState {
     let mainThread: OpaquePointer
     let control: UnsafeMutablePointer<clua_Control>
+    /// The process's state region when this state lives there (see
+    /// `LuaStateImage`), nil when it lives on the heap.
+    let region: UnsafeMutablePointer<clua_Region>?
     /// The options the state was created with.
     public let options: Options
+    /// The image this state was prepared into or restored from: it keeps
+    /// the Swift contexts of the image's functions alive while they can run.
+    var image: LuaStateImage?
+
+    /// What the state's Swift callbacks work for, for callbacks that are
+    /// registered once for many states (a prepared image) and so cannot
+    /// capture it: a scenario file's session, say. Set by the owner.
+    public var context: AnyObject?
 
     /// The thread Swift API calls operate on: the main thread, or the
     /// coroutine that is currently calling into Swift.
     var L: OpaquePointer { control.pointee.current }
 
-    /// Identifies this state for the lifetime of its references.
-    var stateIdentity: UInt { UInt(bitPattern: control) }
+    /// Identifies this state for the lifetime of its references (not the
+    /// control block's address: states restored into the region share it).
+    var stateIdentity: UInt { UInt(bitPattern: ObjectIdentifier(self).hashValue) }
 
     /// States created and not yet closed, process-wide (see `LuaStateCounter`).
     public static var openStateCount: Int { LuaStateCounter.global.openStates }
@@ -33,49 +45,123 @@ public final class LuaState {
     /// Creates a state with the safe standard libraries, the sandbox and the
     /// limits in `options`. Throws `.file` when `sandboxRoot` cannot be
     /// resolved and `.memory` when the limit is too small to start.
-    public init(options: Options = Options()) throws(LuaError) {
+    public convenience init(options: Options = Options()) throws(LuaError) {
+        try self.init(options: options, region: nil)
+    }
+
+    /// A state set up from scratch: on the heap, or in `region` (which the
+    /// caller holds) as the start of an image. The region is handed back if
+    /// this throws.
+    init(options: Options, region: UnsafeMutablePointer<clua_Region>?) throws(LuaError) {
         let limit = options.memoryLimit.map { max(1, $0) } ?? 0
         let budget = options.instructionBudget.map { Int64(max(1, $0)) } ?? 0
-        guard let control = clua_control_new(limit, budget) else {
-            throw LuaError(kind: .memory, message: "cannot allocate a Lua state")
+        let control: UnsafeMutablePointer<clua_Control>
+        if let region {
+            control = clua_region_begin(region, limit, budget)
+        } else {
+            guard let heapControl = clua_control_new(limit, budget) else {
+                throw LuaError(kind: .memory, message: "cannot allocate a Lua state")
+            }
+            control = heapControl
         }
-        if let root = options.sandboxRoot {
-            let display = LuaState.displayPath(root)
-            guard clua_control_setroot(control, display) != 0 else {
-                let reason = String(cString: strerror(errno))
+        func discard() {
+            if let region {
+                clua_control_clearroot(control)
+                clua_region_release(region)
+            } else {
                 clua_control_free(control)
-                throw LuaError(kind: .file, message: "sandbox root '\(display)' cannot be opened (\(reason))")
             }
         }
-        guard let L = clua_newstate(control) else {
-            clua_control_free(control)
+        do {
+            try Self.setRoot(control, options)
+        } catch {
+            discard()
+            throw error
+        }
+        guard let L = region.map({ clua_region_newstate($0) }) ?? clua_newstate(control) else {
+            discard()
             throw LuaError(kind: .memory, message: "cannot allocate a Lua state")
         }
         mainThread = L
         self.control = control
+        self.region = region
         self.options = options
         // From here on deinit closes the state, even if the rest of init throws.
+        attach()
+        let status = clua_opensandbox(L)
+        guard status == LUA_OK else { throw takeError(L, status: status) }
+        try runPrelude()
+        try applyRoot()
+        clua_resetbudget(L)
+    }
+
+    /// A state restored from an image into `region` (which the caller
+    /// holds): identical to the state the image was taken from when it was
+    /// taken, with `options`' limits and root. The region is handed back if
+    /// this throws.
+    init(restoring bytes: UnsafeRawBufferPointer, into region: UnsafeMutablePointer<clua_Region>,
+         options: Options, image: LuaStateImage) throws(LuaError) {
+        let limit = options.memoryLimit.map { max(1, $0) } ?? 0
+        let budget = options.instructionBudget.map { Int64(max(1, $0)) } ?? 0
+        let control = clua_region_restore(region, bytes.baseAddress, bytes.count, limit, budget)!
+        do {
+            try Self.setRoot(control, options)
+        } catch {
+            clua_control_clearroot(control)
+            clua_region_release(region)
+            throw error
+        }
+        mainThread = control.pointee.main!
+        self.control = control
+        self.region = region
+        self.options = options
+        self.image = image
+        attach()
+        try applyRoot()
+        clua_resetbudget(mainThread)
+    }
+
+    /// Counts the state as open and points its control block at this object.
+    private func attach() {
         LuaStateCounter.global.stateOpened()
         options.counter?.stateOpened()
         control.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         control.pointee.dispatch = { L, object in LuaState.dispatch(L!, object!) }
         control.pointee.release = { object in Unmanaged<AnyObject>.fromOpaque(object!).release() }
+    }
 
-        let status = clua_opensandbox(L)
-        guard status == LUA_OK else { throw takeError(L, status: status) }
-        try runPrelude()
-        clua_resetbudget(L)
+    /// Records `options.sandboxRoot` in the control block.
+    private static func setRoot(_ control: UnsafeMutablePointer<clua_Control>, _ options: Options) throws(LuaError) {
+        guard let root = options.sandboxRoot else { return }
+        let display = LuaState.displayPath(root)
+        guard clua_control_setroot(control, display) != 0 else {
+            let reason = String(cString: strerror(errno))
+            throw LuaError(kind: .file, message: "sandbox root '\(display)' cannot be opened (\(reason))")
+        }
+    }
+
+    /// `package.path` for this state's root (the root is never part of an image).
+    private func applyRoot() throws(LuaError) {
+        let status = clua_sb_applyroot(mainThread)
+        guard status == LUA_OK else { throw takeError(mainThread, status: status) }
     }
 
     /// The Swift contexts of the global functions `register` defined,
-    /// released when the state closes (after Lua, which can call them until then).
+    /// released when the state closes (after Lua, which can call them until
+    /// then) — unless an image took them over.
     var ownedCallbacks: [Unmanaged<LuaCallbackBox>] = []
 
     deinit {
+        if let region { clua_region_closing(region) }
         lua_close(mainThread)
         for box in ownedCallbacks { box.release() }
         let unreleased = Int(control.pointee.bytes_in_use)
-        clua_control_free(control)
+        if let region {
+            clua_control_clearroot(control)
+            clua_region_release(region)
+        } else {
+            clua_control_free(control)
+        }
         LuaStateCounter.global.stateClosed(unreleasedBytes: unreleased)
         options.counter?.stateClosed(unreleasedBytes: unreleased)
     }
@@ -95,11 +181,6 @@ public final class LuaState {
         let L = mainThread
         try loadPrecompiled(L, source: LuaSandbox.prelude, chunkName: "=navscript sandbox")
         clua_pushsandboxhelpers(L)
-        if let root = control.pointee.root_display {
-            lua_pushstring(L, root)
-        } else {
-            lua_pushnil(L)
-        }
         _ = try callOnStack(L, argumentCount: 3)
     }
 

@@ -40,24 +40,44 @@ extension LuaState {
 
     /// Defines the global function `name`. Its Swift context lives as long
     /// as the state (no userdata and finalizer per function: a file's state
-    /// registers some fifty of them, and both showed in its cost).
+    /// registers some fifty of them, and both showed in its cost), or as
+    /// long as the image the state was prepared for (see `LuaStateImage`).
     public func register(_ name: String, _ body: @escaping LuaCallback) {
-        setRawGlobal(name) { L in
-            precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
-            let box = Unmanaged.passRetained(LuaCallbackBox(name: name, body: body))
-            ownedCallbacks.append(box)
-            clua_pushownedswiftfunction(L, box.toOpaque())
+        setRawGlobal(name) { L in pushOwnedFunction(L, name, body) }
+    }
+
+    /// Makes a Lua function backed by `body` whose Swift context lives as
+    /// long as the state, like a function defined with `register`: the kind
+    /// a state image's preparation may create.
+    public func makeOwnedFunction(_ name: String, _ body: @escaping LuaCallback) -> LuaFunction {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        pushOwnedFunction(L, name, body)
+        do {
+            return try functionReference(L)
+        } catch {
+            // clua_ref only fails when allocation fails, which aborts while Swift is on the stack.
+            preconditionFailure("cannot reference a new Lua function: \(error)")
         }
+    }
+
+    private func pushOwnedFunction(_ L: OpaquePointer, _ name: String, _ body: @escaping LuaCallback) {
+        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+        let box = Unmanaged.passRetained(LuaCallbackBox(name: name, body: body))
+        ownedCallbacks.append(box)
+        clua_pushownedswiftfunction(L, box.toOpaque())
     }
 
     /// A table of functions, e.g. for a module: set it with `setGlobal` or
     /// `setLoadedModule`. Messages name each function `prefix.name` when a
-    /// prefix is given.
+    /// prefix is given. The functions live as long as the state (see
+    /// `makeOwnedFunction`).
     public func makeTable(of functions: [String: LuaCallback], prefix: String? = nil) -> LuaTable {
         var table = LuaTable()
         for (name, body) in functions {
             let qualified = prefix.map { "\($0).\(name)" } ?? name
-            table[name] = .function(makeFunction(qualified, body))
+            table[name] = .function(makeOwnedFunction(qualified, body))
         }
         return table
     }

@@ -28,7 +28,7 @@ final class ExplorationSession {
                                             suiteRoot: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         var options = options
         options.strictSteps = true
-        file = try ScenarioFile(entry: entry, host: host, options: options, source: [])
+        file = try ScenarioFile(entry: entry, language: ScenarioLanguage(host: host), options: options, source: [])
         world = ScenarioWorld(host: host, faults: faults)
         world.strictSteps = true
         file.session.world = world

@@ -36,21 +36,25 @@ public struct ScriptLibrary {
         functions.filter { $0.category == category }
     }
 
-    /// Registers every Swift-backed function in `state` for `session`.
-    func install(_ state: LuaState, _ session: ScenarioSession) {
+    /// Registers every Swift-backed function in `state`. They find the file
+    /// they serve as the state's ``LuaState/context`` (a `ScenarioSession`),
+    /// so one registration serves every state restored from an image.
+    func install(_ state: LuaState) {
         for function in functions {
             guard case .binding(let body) = function.body else { continue }
             let announced = function.category == .driving || function.category == .asserting
-            Self.register(function.name, body, announced: announced, in: state, session)
+            Self.register(function.name, body, announced: announced, in: state)
         }
     }
 
     /// Registers `body` under `name`; thrown binding errors become Lua
     /// errors (scenario mistakes) or failure tables (expectations).
     private static func register(_ name: String, _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue],
-                                 announced: Bool, in state: LuaState, _ session: ScenarioSession) {
-        state.register(name) { [weak session] call in
-            guard let session else { return .error("navscript: \(name) called after its file finished") }
+                                 announced: Bool, in state: LuaState) {
+        state.register(name) { call in
+            guard let session = call.state.context as? ScenarioSession else {
+                return .error("navscript: \(name) called outside a scenario file")
+            }
             if announced, let onCall = session.world?.onCall {
                 // Computed once for the announcement and the call itself.
                 let location = session.location(of: call)

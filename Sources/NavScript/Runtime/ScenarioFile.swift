@@ -14,20 +14,20 @@ final class ScenarioFile {
     /// name is a ``ScenarioLoadError`` for this file only.
     /// `source` stands in for the file's bytes (exploration runs generated
     /// code under the entry's name).
-    init(entry: ScenarioDiscovery.Entry, host: any ScenarioHost, options: RunOptions,
+    init(entry: ScenarioDiscovery.Entry, language: ScenarioLanguage, options: RunOptions,
          source: [UInt8]? = nil) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
-        let session = ScenarioSession(file: entry.path, host: host)
+        let session = ScenarioSession(file: entry.path, host: language.host)
         self.session = session
+        let collect: LuaFunction
         do {
-            state = try LuaState(options: LuaState.Options(
+            (state, collect) = try language.makeState(LuaState.Options(
                 instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
-                sandboxRoot: entry.suiteRoot))
+                sandboxRoot: entry.suiteRoot), for: session)
         } catch {
             throw ScenarioLoadError("could not create a Lua state: \(error.message)")
         }
-        ScriptLibrary(host: host).install(state, session)
         let bytes: [UInt8]
         if let source {
             bytes = source
@@ -39,11 +39,9 @@ final class ScenarioFile {
             }
         }
         do {
-            let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
-            let collect = try state.call(prelude, [.table(Self.preludeSupport(state, session))]).first?.functionValue
             let chunk = try state.load(bytes: bytes, chunkName: entry.path)
             _ = try state.call(chunk)
-            guard let collect, let declared = try state.call(collect).first?.tableValue else {
+            guard let declared = try state.call(collect).first?.tableValue else {
                 throw ScenarioLoadError("the scenario prelude returned no declarations")
             }
             var scenarios: [ScenarioDefinition] = []
@@ -61,27 +59,6 @@ final class ScenarioFile {
         } catch {
             throw ScenarioLoadError("\(error)")
         }
-    }
-
-    /// The prelude's Swift helpers: where the user's call is, and raising
-    /// a failure (`assert`) at that place.
-    private static func preludeSupport(_ state: LuaState, _ session: ScenarioSession) -> LuaTable {
-        var table = state.makeTable(of: [
-            "caller": { [weak session] call in
-                guard let session else { return .noValues }
-                // The scenario file's own line, even when a support/ helper declared it.
-                let user = call.callerLocations.first { $0.source == session.file }
-                    ?? call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
-                return .values([.string(LuaString(user?.source ?? session.file)), .integer(Int64(user?.line ?? 0))])
-            },
-            "failure": { [weak session] call in
-                guard let session else { return .noValues }
-                let message = call[1].stringValue ?? "assertion failed!"
-                return session.raise(ExpectationFailure(message), at: session.location(of: call))
-            },
-        ], prefix: "navscript")
-        table["marker"] = .string(LuaString(BindingSupport.failureMarker))
-        return table
     }
 
     /// The names of every global the file's state defines (the standard

@@ -8,10 +8,13 @@ import Foundation
 public struct ScenarioRunner {
     public let host: any ScenarioHost
     public let options: RunOptions
+    /// The host's scenario language, prepared once for every file this runner loads.
+    let language: ScenarioLanguage
 
     public init(host: any ScenarioHost, options: RunOptions) {
         self.host = host
         self.options = options
+        language = ScenarioLanguage(host: host)
     }
 
     /// Compiles `--filter` once, with an error a user can act on.
@@ -31,7 +34,7 @@ public struct ScenarioRunner {
     /// file's scenarios depends only on the seed and the file's path, so
     /// any number of workers runs them in the same order.
     func load(_ entry: ScenarioDiscovery.Entry, filter: Regex<AnyRegexOutput>?) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
-        let file = try ScenarioFile(entry: entry, host: host, options: options)
+        let file = try ScenarioFile(entry: entry, language: language, options: options)
         var selected = file.scenarios.filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
         if options.shuffle {
             var generator = SeededGenerator(seed: options.seed ^ Self.stableHash(entry.path))
@@ -115,7 +118,7 @@ public struct ScenarioRunner {
         let filter = try Self.compileFilter(options.filter)
         return entries.map { entry in
             do {
-                let file = try ScenarioFile(entry: entry, host: host, options: options)
+                let file = try ScenarioFile(entry: entry, language: language, options: options)
                 let listed = file.scenarios
                     .filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
                     .map(\.listing)

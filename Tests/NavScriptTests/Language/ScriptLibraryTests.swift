@@ -22,7 +22,7 @@ struct ScriptLibraryTests {
         let suite = try TemporarySuite()
         let url = try suite.write("empty.lua", "-- declares nothing\n")
         let entry = ScenarioDiscovery.Entry(path: url.path, url: url, suiteRoot: suite.root)
-        return try ScenarioFile(entry: entry, host: host, options: RunOptions())
+        return try ScenarioFile(entry: entry, language: ScenarioLanguage(host: host), options: RunOptions())
     }
 
     @Test("every global a scenario file sees beyond standard Lua is declared, and every declaration is defined")

@@ -1,0 +1,57 @@
+/// The scenario language for one host: every function a file sees, and
+/// the prepared Lua state each file starts from.
+///
+/// Why one object per runner: the host's function list is built once (not
+/// per file), and the state a file gets — sandbox, bindings, the prelude
+/// that collects declarations — is prepared once and then restored from
+/// its image for every later file (see `LuaStateImage`): each file still
+/// gets a fresh state, at a fraction of the cost of building one.
+final class ScenarioLanguage {
+    let host: any ScenarioHost
+    let library: ScriptLibrary
+    private let image: LuaStateImage
+
+    init(host: any ScenarioHost) {
+        self.host = host
+        let library = ScriptLibrary(host: host)
+        self.library = library
+        image = LuaStateImage { state throws(LuaError) in
+            library.install(state)
+            let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
+            guard let collect = try state.call(prelude, [.table(Self.preludeSupport(state))]).first?.functionValue else {
+                throw LuaError(kind: .runtime, message: "the scenario prelude returned no collector")
+            }
+            return [collect]
+        }
+    }
+
+    /// A fresh state for the file `session` serves, and the prelude's
+    /// collector (call it after the file ran: it returns the declarations).
+    func makeState(_ options: LuaState.Options, for session: ScenarioSession) throws(LuaError) -> (LuaState, collect: LuaFunction) {
+        let (state, kept) = try image.makeState(options: options)
+        state.context = session
+        return (state, kept[0])
+    }
+
+    /// The prelude's Swift helpers: where the user's call is, and raising
+    /// a failure (`assert`) at that place. They find the file through the
+    /// state's context, so the image's copies serve every file.
+    private static func preludeSupport(_ state: LuaState) -> LuaTable {
+        var table = state.makeTable(of: [
+            "caller": { call in
+                guard let session = call.state.context as? ScenarioSession else { return .noValues }
+                // The scenario file's own line, even when a support/ helper declared it.
+                let user = call.callerLocations.first { $0.source == session.file }
+                    ?? call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
+                return .values([.string(LuaString(user?.source ?? session.file)), .integer(Int64(user?.line ?? 0))])
+            },
+            "failure": { call in
+                guard let session = call.state.context as? ScenarioSession else { return .noValues }
+                let message = call[1].stringValue ?? "assertion failed!"
+                return session.raise(ExpectationFailure(message), at: session.location(of: call))
+            },
+        ], prefix: "navscript")
+        table["marker"] = .string(LuaString(BindingSupport.failureMarker))
+        return table
+    }
+}
