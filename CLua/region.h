@@ -12,9 +12,11 @@
  * byte for byte, and copying those bytes back at the same address gives a
  * state identical to a freshly prepared one: a fresh state, not a reused one.
  *
- * The region is mapped once per process at an address that never changes
- * and holds at most one live state at a time (`busy`); a state that finds
- * it taken is prepared the ordinary way on the heap. Inside it, a small
+ * The process's region (`clua_region_shared`) is mapped once, at an
+ * address that never changes, and holds at most one live state at a time
+ * (`busy`); a state that finds it taken is prepared the ordinary way on the
+ * heap. An image can only be restored into the region it was taken in
+ * (tests map regions of their own to control which path a state takes). Inside it, a small
  * size-class allocator serves Lua's small blocks (recycled on free), large
  * blocks go to the heap once the image is taken (while an image is being
  * prepared they come from the region too, so the image contains them).
@@ -40,6 +42,12 @@
 /* After a state closes, touched memory this far beyond its image is returned to the system. */
 #define CLUA_REGION_KEEP ((size_t)1 << 20)
 
+/* Who holds a region, and where it is mapped (on first use). */
+typedef struct clua_RegionSlot {
+    int busy;
+    char *base;
+} clua_RegionSlot;
+
 /* The region's header, at its base: a state's control block and the allocator's bookkeeping. */
 typedef struct clua_Region {
     clua_Control control;                  /* first: the allocator's ud (&control) is the region itself */
@@ -49,14 +57,13 @@ typedef struct clua_Region {
     void *free_blocks[CLUA_SMALL_CLASSES]; /* freed small blocks, by size class (16, 32, … 512 bytes) */
     int building;                          /* an image is being prepared: large blocks come from the region */
     int closing;                           /* lua_close runs: region blocks are not recycled */
+    clua_RegionSlot *slot;                 /* the slot to hand the region back to */
 } clua_Region;
 
-/* Process-wide: who holds the region, and where it is mapped. */
-struct navscript_lua_region {
-    int busy;
-    char *base;
-};
-__attribute__((weak)) struct navscript_lua_region navscript_lua_region = {0, NULL};
+/* The process's region. */
+__attribute__((weak)) clua_RegionSlot navscript_lua_region = {0, NULL};
+
+static inline clua_RegionSlot *clua_region_shared(void) { return &navscript_lua_region; }
 
 /* ---------------------------------------------------------------- allocator */
 
@@ -135,19 +142,28 @@ static inline void *clua_region_alloc(void *ud, void *ptr, size_t osize, size_t 
 
 /* ---------------------------------------------------------------- the region's life */
 
-/* Takes the region for one state; NULL when another state holds it or it cannot be mapped. */
-static inline clua_Region *clua_region_acquire(void) {
-    if (__atomic_exchange_n(&navscript_lua_region.busy, 1, __ATOMIC_ACQUIRE)) return NULL;
-    if (navscript_lua_region.base == NULL) {
+/* Takes a slot's region for one state; NULL when another state holds it or it cannot be mapped. */
+static inline clua_Region *clua_region_acquire(clua_RegionSlot *slot) {
+    clua_Region *r;
+    if (__atomic_exchange_n(&slot->busy, 1, __ATOMIC_ACQUIRE)) return NULL;
+    if (slot->base == NULL) {
         void *base = mmap(NULL, CLUA_REGION_SIZE, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (base == MAP_FAILED) {
-            __atomic_store_n(&navscript_lua_region.busy, 0, __ATOMIC_RELEASE);
+            __atomic_store_n(&slot->busy, 0, __ATOMIC_RELEASE);
             return NULL;
         }
-        navscript_lua_region.base = (char *)base;
+        slot->base = (char *)base;
     }
-    return (clua_Region *)navscript_lua_region.base;
+    r = (clua_Region *)slot->base;
+    r->slot = slot;
+    return r;
+}
+
+/* Unmaps a slot's region (a slot of its own that is no longer used; never the shared one). */
+static inline void clua_region_unmap(clua_RegionSlot *slot) {
+    if (slot->base != NULL) munmap(slot->base, CLUA_REGION_SIZE);
+    slot->base = NULL;
 }
 
 /* Hands the region back (its state is closed), returning memory a long script touched. */
@@ -158,12 +174,14 @@ static inline void clua_region_release(clua_Region *r) {
         char *from = (char *)(((uintptr_t)keep + page - 1) & ~(page - 1));
         if (r->bump > from) madvise(from, (size_t)(r->bump - from), MADV_DONTNEED);
     }
-    __atomic_store_n(&navscript_lua_region.busy, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->slot->busy, 0, __ATOMIC_RELEASE);
 }
 
 /* Starts an empty region for a state whose image is about to be prepared; returns its control block. */
 static inline clua_Control *clua_region_begin(clua_Region *r, size_t memory_limit, long long instruction_budget) {
+    clua_RegionSlot *slot = r->slot;
     memset(r, 0, sizeof(clua_Region));
+    r->slot = slot;
     r->end = (char *)r + CLUA_REGION_SIZE;
     r->bump = (char *)r + ((sizeof(clua_Region) + 15) & ~(size_t)15);
     r->image_end = r->bump;
@@ -189,7 +207,9 @@ static inline size_t clua_region_capture(clua_Region *r) {
    block. The caller then sets the Swift side (owner, dispatch, release) and the sandbox root. */
 static inline clua_Control *clua_region_restore(clua_Region *r, const void *image, size_t size,
                                                 size_t memory_limit, long long instruction_budget) {
+    clua_RegionSlot *slot = r->slot;
     memcpy(r, image, size);
+    r->slot = slot;
     r->control.memory_limit = memory_limit;
     r->control.instruction_budget = instruction_budget;
     r->control.root_real = NULL;     /* the image's roots belonged to the state it was taken from */
@@ -203,8 +223,5 @@ static inline clua_Control *clua_region_restore(clua_Region *r, const void *imag
 
 /* Before lua_close: the region's blocks need no recycling, only heap blocks are freed. */
 static inline void clua_region_closing(clua_Region *r) { r->closing = 1; }
-
-/* The region's address as an integer (for an image's position check). */
-static inline uintptr_t clua_region_base(clua_Region *r) { return (uintptr_t)r; }
 
 #endif

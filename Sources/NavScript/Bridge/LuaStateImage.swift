@@ -32,6 +32,8 @@ final class LuaStateImage: @unchecked Sendable {
     typealias Preparation = (LuaState) throws(LuaError) -> [LuaFunction]
 
     private let prepare: Preparation
+    /// Where the image is taken and restored.
+    let region: LuaStateRegion
     /// The region's bytes from its base when the preparation had finished; empty until taken.
     private var bytes: [UInt8] = []
     /// The kept functions' registry slots, identities and types, valid in every restored state.
@@ -39,7 +41,8 @@ final class LuaStateImage: @unchecked Sendable {
     /// The Swift contexts of the functions the preparation registered, owned by the image.
     private var callbacks: [Unmanaged<LuaCallbackBox>] = []
 
-    init(prepare: @escaping Preparation) {
+    init(region: LuaStateRegion = .shared, prepare: @escaping Preparation) {
+        self.region = region
         self.prepare = prepare
     }
 
@@ -53,7 +56,7 @@ final class LuaStateImage: @unchecked Sendable {
     /// A fresh, prepared state with `options`' limits and root, and the
     /// functions the preparation kept.
     func makeState(options: LuaState.Options) throws(LuaError) -> (LuaState, [LuaFunction]) {
-        guard let region = clua_region_acquire() else {
+        guard let region = region.acquire() else {
             let state = try LuaState(options: options)
             return (state, try prepare(state))
         }
