@@ -55,6 +55,7 @@ typedef struct clua_Region {
     char *end;                             /* the end of the region */
     char *image_end;                       /* the end of the image this state started from */
     void *free_blocks[CLUA_SMALL_CLASSES]; /* freed small blocks, by size class (16, 32, … 512 bytes) */
+    void *free_large;                      /* large region blocks freed while an image is prepared */
     int building;                          /* an image is being prepared: large blocks come from the region */
     int closing;                           /* lua_close runs: region blocks are not recycled */
     clua_RegionSlot *slot;                 /* the slot to hand the region back to */
@@ -73,6 +74,26 @@ static inline int clua_region_owns(const clua_Region *r, const void *p) {
 
 static inline size_t clua_region_class(size_t size) { return (size + 15) / 16 - 1; }
 
+/* A freed large block. Why: while an image is prepared, tables and the string table grow by
+   doubling, and each outgrown array would otherwise stay in the image as dead bytes. */
+typedef struct clua_LargeBlock {
+    struct clua_LargeBlock *next;
+    size_t size;
+} clua_LargeBlock;
+
+/* A freed large region block of at least `size` bytes (and less than twice that), or NULL. */
+static inline void *clua_region_reuse_large(clua_Region *r, size_t size) {
+    clua_LargeBlock **link = (clua_LargeBlock **)&r->free_large;
+    for (; *link != NULL; link = &(*link)->next) {
+        clua_LargeBlock *block = *link;
+        if (block->size >= size && block->size < 2 * size) {
+            *link = block->next;
+            return block;
+        }
+    }
+    return NULL;
+}
+
 /* A block of `size` bytes: a recycled one of its class, a new one from the region, or the heap's. */
 static inline void *clua_region_take(clua_Region *r, size_t size) {
     void *block;
@@ -87,6 +108,7 @@ static inline void *clua_region_take(clua_Region *r, size_t size) {
         return malloc(size);
     } else {
         size = (size + 15) & ~(size_t)15;
+        if ((block = clua_region_reuse_large(r, size)) != NULL) return block;
     }
     if ((size_t)(r->end - r->bump) < size) return malloc(size); /* the region is full: the heap */
     block = r->bump;
@@ -94,15 +116,25 @@ static inline void *clua_region_take(clua_Region *r, size_t size) {
     return block;
 }
 
-/* Gives back a block: the heap's to the heap, a small region block to its class. Large region
-   blocks belong to the image and are reused only when the next state is restored. */
+/* Gives back a block: the heap's to the heap, a small region block to its class, a large one
+   (while an image is prepared) to the large list. Large region blocks freed later belong to
+   the image and come back when the next state is restored. */
 static inline void clua_region_give(clua_Region *r, void *ptr, size_t size) {
     size_t k;
     if (!clua_region_owns(r, ptr)) {
         free(ptr);
         return;
     }
-    if (r->closing || size > CLUA_SMALL_MAX) return;
+    if (r->closing) return;
+    if (size > CLUA_SMALL_MAX) {
+        if (r->building) {
+            clua_LargeBlock *block = (clua_LargeBlock *)ptr;
+            block->size = (size + 15) & ~(size_t)15;
+            block->next = (clua_LargeBlock *)r->free_large;
+            r->free_large = block;
+        }
+        return;
+    }
     k = clua_region_class(size);
     *(void **)ptr = r->free_blocks[k];
     r->free_blocks[k] = ptr;
@@ -199,6 +231,7 @@ static inline lua_State *clua_region_newstate(clua_Region *r) {
    the bytes from the region's base to copy out, and later back, to have this state again. */
 static inline size_t clua_region_capture(clua_Region *r) {
     r->building = 0;
+    r->free_large = NULL; /* from now on large blocks come from the heap */
     r->image_end = r->bump;
     return (size_t)(r->bump - (char *)r);
 }

@@ -185,11 +185,9 @@ static inline void clua_control_free(clua_Control *c) {
     free(c);
 }
 
-/* Record the sandbox root; returns 0 (and sets errno) when it cannot be resolved. */
-static inline int clua_control_setroot(clua_Control *c, const char *display) {
-    char resolved[PATH_MAX];
-    if (realpath(display, resolved) == NULL) return 0;
-    c->root_real = strdup(resolved);
+/* Record the sandbox root, resolved (`real`) and as the host spelled it; returns 0 when out of memory. */
+static inline int clua_control_setroot(clua_Control *c, const char *real, const char *display) {
+    c->root_real = strdup(real);
     c->root_display = strdup(display);
     return c->root_real != NULL && c->root_display != NULL;
 }

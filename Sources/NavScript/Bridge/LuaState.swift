@@ -73,7 +73,7 @@ public final class LuaState {
             }
         }
         do {
-            try Self.setRoot(control, options)
+            try Self.setRoot(control, options.sandboxRoot.map(Self.resolveRoot))
         } catch {
             discard()
             throw error
@@ -97,15 +97,15 @@ public final class LuaState {
 
     /// A state restored from an image into `region` (which the caller
     /// holds): identical to the state the image was taken from when it was
-    /// taken, with `options`' limits and root. The region is handed back if
-    /// this throws.
+    /// taken, with `options`' limits and `root` (`options.sandboxRoot`,
+    /// resolved by the caller). The region is handed back if this throws.
     init(restoring bytes: UnsafeRawBufferPointer, into region: UnsafeMutablePointer<clua_Region>,
-         options: Options, image: LuaStateImage) throws(LuaError) {
+         options: Options, root: SandboxRoot?, image: LuaStateImage) throws(LuaError) {
         let limit = options.memoryLimit.map { max(1, $0) } ?? 0
         let budget = options.instructionBudget.map { Int64(max(1, $0)) } ?? 0
         let control = clua_region_restore(region, bytes.baseAddress, bytes.count, limit, budget)!
         do {
-            try Self.setRoot(control, options)
+            try Self.setRoot(control, root)
         } catch {
             clua_control_clearroot(control)
             clua_region_release(region)
@@ -130,13 +130,30 @@ public final class LuaState {
         control.pointee.release = { object in Unmanaged<AnyObject>.fromOpaque(object!).release() }
     }
 
-    /// Records `options.sandboxRoot` in the control block.
-    private static func setRoot(_ control: UnsafeMutablePointer<clua_Control>, _ options: Options) throws(LuaError) {
-        guard let root = options.sandboxRoot else { return }
-        let display = LuaState.displayPath(root)
-        guard clua_control_setroot(control, display) != 0 else {
+    /// A sandbox root as the control block records it.
+    struct SandboxRoot {
+        /// As the host spelled it: chunk names and messages use it.
+        let display: String
+        /// Resolved (`realpath`): files must resolve inside it.
+        let real: String
+    }
+
+    /// Resolves `url` as a sandbox root. Throws `.file` when it cannot be.
+    static func resolveRoot(_ url: URL) throws(LuaError) -> SandboxRoot {
+        let display = LuaState.displayPath(url)
+        guard let resolved = realpath(display, nil) else {
             let reason = String(cString: strerror(errno))
             throw LuaError(kind: .file, message: "sandbox root '\(display)' cannot be opened (\(reason))")
+        }
+        defer { free(resolved) }
+        return SandboxRoot(display: display, real: String(cString: resolved))
+    }
+
+    /// Records `root` in the control block.
+    private static func setRoot(_ control: UnsafeMutablePointer<clua_Control>, _ root: SandboxRoot?) throws(LuaError) {
+        guard let root else { return }
+        guard clua_control_setroot(control, root.real, root.display) != 0 else {
+            throw LuaError(kind: .memory, message: "cannot record the sandbox root '\(root.display)'")
         }
     }
 

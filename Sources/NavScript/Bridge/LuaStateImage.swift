@@ -1,4 +1,5 @@
 import CLua
+import Foundation
 
 /// A freshly prepared Lua state kept as bytes, so that the next state with
 /// the same preparation is a copy instead of a rebuild.
@@ -40,6 +41,10 @@ final class LuaStateImage: @unchecked Sendable {
     private var kept: [(ref: Int32, identity: UInt, typeName: String)] = []
     /// The Swift contexts of the functions the preparation registered, owned by the image.
     private var callbacks: [Unmanaged<LuaCallbackBox>] = []
+    /// The last sandbox root a restored state had, resolved: a runner's
+    /// files share one root, and resolving it (cwd, `realpath`) showed in
+    /// the cost of a file.
+    private var lastRoot: (url: URL, root: LuaState.SandboxRoot)?
 
     init(region: LuaStateRegion = .shared, prepare: @escaping Preparation) {
         self.region = region
@@ -61,8 +66,22 @@ final class LuaStateImage: @unchecked Sendable {
             return (state, try prepare(state))
         }
         guard !bytes.isEmpty else { return try take(region, options: options) }
+        let root: LuaState.SandboxRoot?
+        do {
+            root = try options.sandboxRoot.map { url throws(LuaError) in
+                if let lastRoot, lastRoot.url == url { return lastRoot.root }
+                let resolved = try LuaState.resolveRoot(url)
+                lastRoot = (url, resolved)
+                return resolved
+            }
+        } catch {
+            clua_region_release(region)
+            throw error
+        }
         let restored = bytes.withUnsafeBytes { buffer in
-            Result { () throws(LuaError) in try LuaState(restoring: buffer, into: region, options: options, image: self) }
+            Result { () throws(LuaError) in
+                try LuaState(restoring: buffer, into: region, options: options, root: root, image: self)
+            }
         }
         let state = try restored.get()
         let functions = kept.map {

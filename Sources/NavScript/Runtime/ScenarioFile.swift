@@ -28,18 +28,14 @@ final class ScenarioFile {
         } catch {
             throw ScenarioLoadError("could not create a Lua state: \(error.message)")
         }
-        let bytes: [UInt8]
-        if let source {
-            bytes = source
-        } else {
-            do {
-                bytes = Array(try Data(contentsOf: entry.url))
-            } catch {
-                throw ScenarioLoadError("cannot read \(entry.path): \(error.localizedDescription)")
-            }
-        }
         do {
-            let chunk = try state.load(bytes: bytes, chunkName: entry.path)
+            // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
+            let chunk: LuaFunction
+            if let source {
+                chunk = try state.load(bytes: source, chunkName: entry.path)
+            } else {
+                chunk = try state.loadFile(at: entry.url, chunkName: entry.path)
+            }
             _ = try state.call(chunk)
             guard let declared = try state.call(collect).first?.tableValue else {
                 throw ScenarioLoadError("the scenario prelude returned no declarations")
@@ -50,6 +46,8 @@ final class ScenarioFile {
             }
             self.scenarios = scenarios
             collectedBytes = state.memoryInUse
+        } catch let error as LuaError where error.kind == .file {
+            throw ScenarioLoadError(error.message)
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
             throw ScenarioLoadError(error.message, details: Self.userTraceback(error.traceback),
