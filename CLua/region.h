@@ -11,15 +11,19 @@
  * So a state prepared inside a fixed block of memory can be copied out
  * byte for byte, and copying those bytes back at the same address gives a
  * state identical to a freshly prepared one: a fresh state, not a reused one.
+ * Closing one is cheap too: when nothing in it needs finalizing (no Swift
+ * object held by a userdata, no file a script opened) and none of its
+ * blocks is on the heap, the state is simply abandoned — the next restore
+ * overwrites it — instead of freed object by object (clua_region_can_abandon).
  *
  * The process's region (`clua_region_shared`) is mapped once, at an
  * address that never changes, and holds at most one live state at a time
  * (`busy`); a state that finds it taken is prepared the ordinary way on the
  * heap. An image can only be restored into the region it was taken in
- * (tests map regions of their own to control which path a state takes). Inside it, a small
- * size-class allocator serves Lua's small blocks (recycled on free), large
- * blocks go to the heap once the image is taken (while an image is being
- * prepared they come from the region too, so the image contains them).
+ * (tests map regions of their own to control which path a state takes).
+ * Inside it, a size-class allocator serves Lua's small blocks and a short
+ * free list its large ones, both recycled on free; only when the region is
+ * full do blocks come from the heap.
  *
  * The region's bookkeeping is one `weak` global, like the worker outbox's:
  * every Swift module that imports this header then shares one definition
@@ -55,8 +59,8 @@ typedef struct clua_Region {
     char *end;                             /* the end of the region */
     char *image_end;                       /* the end of the image this state started from */
     void *free_blocks[CLUA_SMALL_CLASSES]; /* freed small blocks, by size class (16, 32, … 512 bytes) */
-    void *free_large;                      /* large region blocks freed while an image is prepared */
-    int building;                          /* an image is being prepared: large blocks come from the region */
+    void *free_large;                      /* freed large blocks (clua_LargeBlock), most recent first */
+    size_t heap_blocks;                    /* blocks taken from the heap (the region was full), not yet freed */
     int closing;                           /* lua_close runs: region blocks are not recycled */
     clua_RegionSlot *slot;                 /* the slot to hand the region back to */
 } clua_Region;
@@ -74,17 +78,21 @@ static inline int clua_region_owns(const clua_Region *r, const void *p) {
 
 static inline size_t clua_region_class(size_t size) { return (size + 15) / 16 - 1; }
 
-/* A freed large block. Why: while an image is prepared, tables and the string table grow by
-   doubling, and each outgrown array would otherwise stay in the image as dead bytes. */
+/* A freed large block. Why recycled: tables, strings and the stack grow by reallocation, and
+   each outgrown array would otherwise stay behind as dead bytes (in an image, copied every time). */
 typedef struct clua_LargeBlock {
     struct clua_LargeBlock *next;
     size_t size;
 } clua_LargeBlock;
 
-/* A freed large region block of at least `size` bytes (and less than twice that), or NULL. */
+/* How many freed large blocks a request looks at: a bound on the cost of a miss. */
+#define CLUA_LARGE_SCAN 8
+
+/* A freed large block of at least `size` bytes (and less than twice that), or NULL. */
 static inline void *clua_region_reuse_large(clua_Region *r, size_t size) {
     clua_LargeBlock **link = (clua_LargeBlock **)&r->free_large;
-    for (; *link != NULL; link = &(*link)->next) {
+    int looked = 0;
+    for (; *link != NULL && looked < CLUA_LARGE_SCAN; link = &(*link)->next, looked++) {
         clua_LargeBlock *block = *link;
         if (block->size >= size && block->size < 2 * size) {
             *link = block->next;
@@ -94,7 +102,7 @@ static inline void *clua_region_reuse_large(clua_Region *r, size_t size) {
     return NULL;
 }
 
-/* A block of `size` bytes: a recycled one of its class, a new one from the region, or the heap's. */
+/* A block of `size` bytes: a recycled one, a new one from the region, or (region full) the heap's. */
 static inline void *clua_region_take(clua_Region *r, size_t size) {
     void *block;
     if (size <= CLUA_SMALL_MAX) {
@@ -104,35 +112,34 @@ static inline void *clua_region_take(clua_Region *r, size_t size) {
             return block;
         }
         size = (k + 1) * 16;
-    } else if (!r->building) {
-        return malloc(size);
     } else {
         size = (size + 15) & ~(size_t)15;
         if ((block = clua_region_reuse_large(r, size)) != NULL) return block;
     }
-    if ((size_t)(r->end - r->bump) < size) return malloc(size); /* the region is full: the heap */
+    if ((size_t)(r->end - r->bump) < size) {
+        block = malloc(size);
+        if (block != NULL) r->heap_blocks++;
+        return block;
+    }
     block = r->bump;
     r->bump += size;
     return block;
 }
 
-/* Gives back a block: the heap's to the heap, a small region block to its class, a large one
-   (while an image is prepared) to the large list. Large region blocks freed later belong to
-   the image and come back when the next state is restored. */
+/* Gives back a block: the heap's to the heap, a region block to its class or the large list. */
 static inline void clua_region_give(clua_Region *r, void *ptr, size_t size) {
     size_t k;
     if (!clua_region_owns(r, ptr)) {
         free(ptr);
+        r->heap_blocks--;
         return;
     }
     if (r->closing) return;
     if (size > CLUA_SMALL_MAX) {
-        if (r->building) {
-            clua_LargeBlock *block = (clua_LargeBlock *)ptr;
-            block->size = (size + 15) & ~(size_t)15;
-            block->next = (clua_LargeBlock *)r->free_large;
-            r->free_large = block;
-        }
+        clua_LargeBlock *block = (clua_LargeBlock *)ptr;
+        block->size = (size + 15) & ~(size_t)15;
+        block->next = (clua_LargeBlock *)r->free_large;
+        r->free_large = block;
         return;
     }
     k = clua_region_class(size);
@@ -154,12 +161,11 @@ static inline void *clua_region_alloc(void *ud, void *ptr, size_t osize, size_t 
     if (clua_cap_refuses(c, old, nsize)) return NULL;
     if (ptr == NULL) {
         block = clua_region_take(r, nsize);
-    } else if (clua_region_owns(r, ptr) ? (osize <= CLUA_SMALL_MAX && nsize <= CLUA_SMALL_MAX
-                                           && clua_region_class(osize) == clua_region_class(nsize))
-                                        : 0) {
+    } else if (clua_region_owns(r, ptr) && osize <= CLUA_SMALL_MAX && nsize <= CLUA_SMALL_MAX
+               && clua_region_class(osize) == clua_region_class(nsize)) {
         block = ptr; /* the same size class: the block already fits */
     } else if (!clua_region_owns(r, ptr) && osize > CLUA_SMALL_MAX && nsize > CLUA_SMALL_MAX) {
-        block = realloc(ptr, nsize);
+        block = realloc(ptr, nsize); /* heap to heap */
     } else {
         block = clua_region_take(r, nsize);
         if (block != NULL) {
@@ -217,7 +223,6 @@ static inline clua_Control *clua_region_begin(clua_Region *r, size_t memory_limi
     r->end = (char *)r + CLUA_REGION_SIZE;
     r->bump = (char *)r + ((sizeof(clua_Region) + 15) & ~(size_t)15);
     r->image_end = r->bump;
-    r->building = 1;
     clua_control_init(&r->control, memory_limit, instruction_budget);
     return &r->control;
 }
@@ -227,11 +232,10 @@ static inline lua_State *clua_region_newstate(clua_Region *r) {
     return clua_newstate_with(&r->control, clua_region_alloc, r);
 }
 
-/* Ends the preparation: from now on large blocks come from the heap. Returns the image's size:
-   the bytes from the region's base to copy out, and later back, to have this state again. */
+/* Ends the preparation. Returns the image's size: the bytes from the region's base to copy
+   out, and later back, to have this state again. An image holds no heap block. */
 static inline size_t clua_region_capture(clua_Region *r) {
-    r->building = 0;
-    r->free_large = NULL; /* from now on large blocks come from the heap */
+    if (r->heap_blocks != 0) return 0;
     r->image_end = r->bump;
     return (size_t)(r->bump - (char *)r);
 }
@@ -252,6 +256,12 @@ static inline clua_Control *clua_region_restore(clua_Region *r, const void *imag
     r->control.cap_suspended = 0;
     r->control.memory_refused = 0;
     return &r->control;
+}
+
+/* Whether the state can be abandoned instead of closed: nothing to finalize (no live box owning
+   a Swift object, no file a script opened) and no block on the heap. Lua code must not be running. */
+static inline int clua_region_can_abandon(clua_Region *r) {
+    return r->control.boxes == 0 && r->control.files_opened == 0 && r->heap_blocks == 0;
 }
 
 /* Before lua_close: the region's blocks need no recycling, only heap blocks are freed. */

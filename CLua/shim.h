@@ -62,7 +62,8 @@ typedef struct clua_Control {
     int callback_meta_ref;    /* registry refs of the bridge's metatables and host-object cache */
     int host_meta_ref;
     int host_cache_ref;
-    int boxes;                /* userdata boxes created (each owns a retain its finalizer gives back) */
+    int boxes;                /* live userdata boxes (each owns a retain its finalizer gives back) */
+    int files_opened;         /* a script opened a file (io.open): closing must run its finalizer */
     /* sandbox */
     char *root_real;          /* realpath of the sandbox root; NULL = no root */
     char *root_display;       /* the root as the host spelled it, used in chunk names */
@@ -254,6 +255,7 @@ static inline int clua_box_gc(lua_State *L) {
         int saved_side = c->lua_side;
         lua_State *saved_current = c->current;
         box->object = NULL;
+        c->boxes--;
         c->lua_side = 0;
         c->current = L;
         c->release(object);
@@ -607,11 +609,18 @@ static inline int clua_sb_rootname(lua_State *L) {
     return 1;
 }
 
-/* Push the three sandbox helpers the Lua prelude receives as arguments: resolve, loadtext, rootname. */
+/* Lua: noteopen() -- the script is about to open a file, whose handle has a finalizer. */
+static inline int clua_sb_noteopen(lua_State *L) {
+    clua_control(L)->files_opened = 1;
+    return 0;
+}
+
+/* Push the sandbox helpers the Lua prelude receives as arguments: resolve, loadtext, rootname, noteopen. */
 static inline void clua_pushsandboxhelpers(lua_State *L) {
     lua_pushcfunction(L, clua_sb_resolve);
     lua_pushcfunction(L, clua_sb_loadtext);
     lua_pushcfunction(L, clua_sb_rootname);
+    lua_pushcfunction(L, clua_sb_noteopen);
 }
 
 /* package.path for the state's root: <root>/support/?.lua;<root>/support/?/init.lua, or "". */

@@ -73,6 +73,38 @@ enum Bench {
     }
 }
 
+/// The ratio of two workloads' times, measured in pairs: each sample times
+/// `numerator` once and `denominator` once, back to back, and the result is
+/// the median of the per-pair ratios. Why: on a shared machine the speed
+/// drifts by tens of percent over seconds; two medians taken one after the
+/// other can land in different phases, a pair cannot.
+struct PairedRatio {
+    var median: Double
+    var p10: Double
+    var p90: Double
+    var pairs: Int
+
+    static func measure(pairs: Int = 401, warmup: Int = 20, numerator: () -> Void, denominator: () -> Void) -> PairedRatio {
+        for _ in 0..<warmup { numerator(); denominator() }
+        var ratios: [Double] = []
+        ratios.reserveCapacity(pairs)
+        for index in 0..<pairs {
+            // Alternate which one goes first, so neither always runs on a warmer cache.
+            let first = index % 2 == 0
+            var top: UInt64 = 0
+            var bottom: UInt64 = 0
+            for turn in 0..<2 {
+                let start = nanoseconds()
+                if (turn == 0) == first { numerator() } else { denominator() }
+                let elapsed = nanoseconds() - start
+                if (turn == 0) == first { top = elapsed } else { bottom = elapsed }
+            }
+            ratios.append(Double(top) / Double(max(bottom, 1)))
+        }
+        return PairedRatio(median: median(ratios), p10: percentile(ratios, 0.1), p90: percentile(ratios, 0.9), pairs: pairs)
+    }
+}
+
 /// Keeps a value alive and opaque to the optimiser.
 @inline(never)
 func blackHole<T>(_ value: T) {

@@ -63,6 +63,18 @@ enum ScenarioBenchmarks {
         return result
     }
 
+    /// (4)/(3) measured in pairs (see `PairedRatio`): the figure the
+    /// "Lua within 2× of Swift" target is judged by.
+    static func luaOverSwift(host: ShopHost, file: URL) throws -> PairedRatio {
+        guard let entry = try ScenarioDiscovery().discover([file.path]).first else {
+            throw Failure(description: "no scenario file at \(file.path)")
+        }
+        let runner = ScenarioRunner(host: host, options: RunOptions())
+        return PairedRatio.measure(
+            numerator: { blackHole(runner.runFile(entry, filter: nil)) },
+            denominator: { do { try swiftScenario(engine: host.engine) } catch { fatalError("\(error)") } })
+    }
+
     /// Where (4)'s time goes: a file that declares nothing (state, preludes,
     /// bindings, compile, close) and a file whose one scenario only launches.
     static func luaBreakdown(host: ShopHost) throws -> [Measurement] {

@@ -26,7 +26,7 @@
 /// - `string.dump` removed; binary chunks cannot be loaded by any path.
 enum LuaSandbox {
     static let prelude = #"""
-    local resolve, loadtext, rootname = ...
+    local resolve, loadtext, rootname, noteopen = ...
     local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
     local rawload, rawsetmetatable = load, setmetatable
     local gsub, format, concat = string.gsub, string.format, table.concat
@@ -90,6 +90,7 @@ enum LuaSandbox {
       end
       local real, display = resolve(path)
       if not real then return nil, display end
+      noteopen()   -- the handle's finalizer must run when the state closes
       return rawopen(real, mode)
     end
     for _, name in ipairs{ "popen", "tmpfile", "input", "output", "lines", "read", "close", "stdin" } do

@@ -25,7 +25,8 @@ public final class LuaStateCounter: @unchecked Sendable {
     /// States ever created.
     public var createdStates: Int { locked { created } }
 
-    /// Bytes still allocated when closed states finished `lua_close` (0 unless Lua leaked).
+    /// Bytes still allocated when closed states finished `lua_close` (0 unless Lua leaked;
+    /// a state abandoned in its region instead of closed adds nothing — see `LuaState.deinit`).
     public var bytesUnreleasedAtClose: Int { locked { unreleased } }
 
     // NSLock.withLock needs macOS 14; the package supports macOS 13.

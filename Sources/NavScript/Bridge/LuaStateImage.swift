@@ -99,6 +99,7 @@ final class LuaStateImage: @unchecked Sendable {
                      "a state image's preparation created userdata that owns a Swift object "
                      + "(makeFunction or a host object); use register or makeOwnedFunction")
         let size = clua_region_capture(region)
+        guard size > 0 else { return (state, functions) }   // it needed the heap: no image, prepare again next time
         bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(region), count: size))
         kept = functions.map { ($0.ref, $0.identity, $0.typeName) }
         callbacks = state.ownedCallbacks

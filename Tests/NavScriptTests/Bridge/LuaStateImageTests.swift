@@ -163,18 +163,61 @@ struct LuaStateImageTests {
         #expect(released.count == 1, "lua_close ran the userdata's finalizer once")
     }
 
-    @Test("a restored state gives back every byte it allocated")
-    func memoryAccounted() throws {
+    @Test("a restored state starts from the image's memory, whatever the previous one allocated")
+    func memoryStartsFresh() throws {
+        let image = Self.image(LuaStateRegion())
+        let fresh: Int
+        do {
+            let (first, _) = try image.makeState(options: Self.options())
+            fresh = first.memoryInUse
+            _ = try first.run(source: "kept = {} for i = 1, 2000 do kept[i] = { i, ('y'):rep(i) } end", chunkName: "=m")
+            #expect(first.memoryInUse > fresh + 1_000_000)
+        }
+        let (second, _) = try image.makeState(options: Self.options())
+        #expect(second.region != nil)
+        #expect(second.memoryInUse == fresh)
+    }
+
+    @Test("a state that outgrew the region spills to the heap, is closed the full way and gives every byte back")
+    func heapSpill() throws {
         let counter = LuaStateCounter()
         let image = Self.image(LuaStateRegion())
-        var options = Self.options()
+        var options = Self.options(budget: nil, memory: nil)
         options.counter = counter
-        for _ in 1...3 {
+        do {
             let (state, _) = try image.makeState(options: options)
-            _ = try state.run(source: "local t = {} for i = 1, 2000 do t[i] = { i, ('y'):rep(i) } end", chunkName: "=m")
+            #expect(state.region != nil)
+            // 24 MiB of strings: more than the region holds.
+            #expect(try state.run(source: "big = {} for i = 1, 240 do big[i] = ('z'):rep(100000) .. i end return #big",
+                                  chunkName: "=spill") == [240])
         }
-        #expect(counter.createdStates == 3)
-        #expect(counter.openStates == 0)
         #expect(counter.bytesUnreleasedAtClose == 0)
+        let (next, kept) = try image.makeState(options: options)
+        #expect(next.region != nil)
+        #expect(try next.call(kept[0]) == [1])
+        #expect(try next.run(source: "return big", chunkName: "=n") == [.nil])
+    }
+
+    @Test("a file a script left open is closed with its state")
+    func openFilesClosed() throws {
+        let suite = try TemporarySuite()
+        let data = try suite.write("data.txt", "hello")
+        let image = Self.image(LuaStateRegion())
+        _ = try image.makeState(options: Self.options(root: suite.root))
+        do {
+            let (state, _) = try image.makeState(options: Self.options(root: suite.root))
+            #expect(state.region != nil)
+            #expect(try state.run(source: "held = io.open('data.txt') return held:read('a')", chunkName: "=f") == ["hello"])
+            #expect(try Self.descriptors(to: data) == 1)
+        }
+        #expect(try Self.descriptors(to: data) == 0)
+    }
+
+    /// Open descriptors of this process that point at `file` (unique per test: parallel tests do not interfere).
+    static func descriptors(to file: URL) throws -> Int {
+        let target = file.resolvingSymlinksInPath().path
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == target
+        }.count
     }
 }
