@@ -79,9 +79,9 @@ enum Bench {
 /// drifts by tens of percent over seconds; two medians taken one after the
 /// other can land in different phases, a pair cannot.
 struct PairedRatio {
-    var median: Double
-    var p10: Double
-    var p90: Double
+    var medianRatio: Double
+    var p10Ratio: Double
+    var p90Ratio: Double
     var pairs: Int
 
     static func measure(pairs: Int = 401, warmup: Int = 20, numerator: () -> Void, denominator: () -> Void) -> PairedRatio {
@@ -101,7 +101,8 @@ struct PairedRatio {
             }
             ratios.append(Double(top) / Double(max(bottom, 1)))
         }
-        return PairedRatio(median: median(ratios), p10: percentile(ratios, 0.1), p90: percentile(ratios, 0.9), pairs: pairs)
+        return PairedRatio(medianRatio: median(ratios), p10Ratio: percentile(ratios, 0.1), p90Ratio: percentile(ratios, 0.9),
+                           pairs: pairs)
     }
 }
 

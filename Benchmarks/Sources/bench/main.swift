@@ -130,8 +130,8 @@ do {
         let lua = try ScenarioBenchmarks.lua(host: host, file: file)
         let paired = try ScenarioBenchmarks.luaOverSwift(host: host, file: file)
         inProcess.append(("4", lua, "µs/scenario", 1e-3,
-                          "**4/3 = \(format(paired.median, decimals: 2))×** (median of \(paired.pairs) back-to-back pairs, "
-                          + "p10–p90 \(format(paired.p10, decimals: 2))–\(format(paired.p90, decimals: 2)); ratio of the two medians "
+                          "**4/3 = \(format(paired.medianRatio, decimals: 2))×** (median of \(paired.pairs) back-to-back pairs, "
+                          + "p10–p90 \(format(paired.p10Ratio, decimals: 2))–\(format(paired.p90Ratio, decimals: 2)); ratio of the two medians "
                           + "\(format(lua.medianNs / swift.medianNs, decimals: 2))×); Benchmarks/scenarios/ten_steps.lua via ScenarioRunner.runFile"))
         progress("(4a–d) where the time of (4) goes")
         inProcess.append(("4a", ScenarioBenchmarks.luaState(), "µs/state", 1e-3, "part of (4): sandboxed state, created and closed"))

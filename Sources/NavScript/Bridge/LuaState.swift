@@ -379,7 +379,9 @@ public final class LuaState {
 
     private func loadFileChunk(_ L: OpaquePointer, _ url: URL, _ chunkName: String?) throws(LuaError) {
         precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
-        let path = LuaState.displayPath(url)
+        // Opened by its absolute path when the caller names the chunk: spelling
+        // it relative to the working directory (for the default name) costs a getcwd.
+        let path = chunkName == nil ? LuaState.displayPath(url) : url.path
         let name = LuaState.chunkName(chunkName ?? path)
         let status = path.withCString { path in
             name.withCString { name in clua_loadfile(L, path, name) }
