@@ -31,19 +31,23 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
 
     /// The invariants that do not hold for `app`, each as a failure that
     /// says what to fix. `stepName` renders the step an object left at.
-    static func violations(of app: any ScenarioApp, checking invariants: [Invariant],
+    /// `leaks` is `app.leaks`, which the caller has at hand (finding them
+    /// walks every object the app ever tracked, so it is done once).
+    static func violations(of app: any ScenarioApp, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
                            stepName: (Int) -> String) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
         // The tree is walked once for all the invariants that read it.
         var paths: [String]?
         for invariant in invariants {
-            if let failure = check(invariant, app: app, paths: &paths, stepName: stepName) { found.append((invariant, failure)) }
+            if let failure = check(invariant, app: app, leaks: leaks, paths: &paths, stepName: stepName) {
+                found.append((invariant, failure))
+            }
         }
         return found
     }
 
-    private static func check(_ invariant: Invariant, app: any ScenarioApp, paths cachedPaths: inout [String]?,
-                              stepName: (Int) -> String) -> ExpectationFailure? {
+    private static func check(_ invariant: Invariant, app: any ScenarioApp, leaks: [LifecycleTracker.Leak],
+                              paths cachedPaths: inout [String]?, stepName: (Int) -> String) -> ExpectationFailure? {
         func coordinatorPaths() -> [String] {
             if let cachedPaths { return cachedPaths }
             let paths = app.coordinatorPaths
@@ -52,7 +56,6 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
         }
         switch invariant {
         case .leaks:
-            let leaks = app.leaks
             guard !leaks.isEmpty else { return nil }
             return ExpectationFailure("\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
                                       details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
@@ -71,7 +74,7 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             let owning = Set(owners.compactMap(\.owner))
             let root = paths.first
             // A leaked flow owns nothing either; the leak is the cause, reported as such.
-            let leaked = Set(app.leaks.filter { $0.kind == .coordinator }.map(\.label))
+            let leaked = Set(leaks.filter { $0.kind == .coordinator }.map(\.label))
             let idle = paths.filter { $0 != root && !owning.contains($0) && !leaked.contains($0) }
             guard !orphans.isEmpty || !idle.isEmpty else { return nil }
             var lines: [String] = []

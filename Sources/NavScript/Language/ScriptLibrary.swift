@@ -55,26 +55,24 @@ public struct ScriptLibrary {
             guard let session = call.state.context as? ScenarioSession else {
                 return .error("navscript: \(name) called outside a scenario file")
             }
-            if announced, let onCall = session.world?.onCall {
-                // Computed once for the announcement and the call itself.
-                let location = session.location(of: call)
-                onCall("\(location)  \(name)(…)")
-                session.currentCallLocation = location
-            }
-            defer { session.currentCallLocation = nil }
-            do {
-                return .values(try body(call, session))
-            } catch let error as BindingError {
-                switch error {
-                case .error(let message):
-                    return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
-                case .failure(let failure):
-                    return session.raise(failure, at: session.location(of: call))
+            return try session.serving { () throws -> LuaCallResult in
+                if announced, let onCall = session.world?.onCall {
+                    onCall("\(session.location(of: call))  \(name)(…)")
                 }
-            } catch let error as HostError {
-                // The app refused a step the scenario asked for: the app is
-                // not where the scenario expected it to be.
-                return session.raise(ExpectationFailure("\(name): \(error.message)"), at: session.location(of: call))
+                do {
+                    return .values(try body(call, session))
+                } catch let error as BindingError {
+                    switch error {
+                    case .error(let message):
+                        return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
+                    case .failure(let failure):
+                        return session.raise(failure, at: session.location(of: call))
+                    }
+                } catch let error as HostError {
+                    // The app refused a step the scenario asked for: the app is
+                    // not where the scenario expected it to be.
+                    return session.raise(ExpectationFailure("\(name): \(error.message)"), at: session.location(of: call))
+                }
             }
         }
     }

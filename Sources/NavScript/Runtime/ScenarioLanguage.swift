@@ -48,7 +48,7 @@ final class ScenarioLanguage {
             "failure": { call in
                 guard let session = call.state.context as? ScenarioSession else { return .noValues }
                 let message = call[1].stringValue ?? "assertion failed!"
-                return session.raise(ExpectationFailure(message), at: session.location(of: call))
+                return session.serving { session.raise(ExpectationFailure(message), at: session.location(of: call)) }
             },
         ], prefix: "navscript")
         table["marker"] = .string(LuaString(BindingSupport.failureMarker))

@@ -16,12 +16,29 @@ final class ScenarioSession {
     /// The user's line for a call: the innermost frame that is not the
     /// navscript prelude, preferring the scenario file itself, so an
     /// expectation in a support helper still points at the scenario line.
-    /// The location of the binding call running now, when it was already
-    /// computed (to announce the call to a worker's parent).
-    var currentCallLocation: String?
+    /// The location of the call from Lua being served, once computed: a
+    /// binding asks for it several times (announcement, timeline, failures).
+    private var currentCallLocation: String?
+
+    /// Serves one call from Lua: its location is computed when first asked
+    /// for and forgotten when the call returns (a call that runs Lua may
+    /// serve another one inside; the outer one's location comes back after).
+    /// Every Swift function the file's Lua can call runs through here.
+    func serving<T>(_ body: () throws -> T) rethrows -> T {
+        let outer = currentCallLocation
+        currentCallLocation = nil
+        defer { currentCallLocation = outer }
+        return try body()
+    }
 
     func location(of call: LuaCall) -> String {
         if let currentCallLocation { return currentCallLocation }
+        let location = locate(call)
+        currentCallLocation = location
+        return location
+    }
+
+    private func locate(_ call: LuaCall) -> String {
         // Called for every step: no filtered copy, no hashing of sources.
         let locations = call.callerLocations
         guard let first = locations.firstIndex(where: { !Self.isInternal($0.source) }) else { return file }

@@ -129,7 +129,8 @@ final class ScenarioWorld {
     func checkInvariants(after moment: String, at location: String, settled: Bool = true) {
         guard let app else { return }
         let due = checkedInvariants.filter { !reported.contains($0) && (settled || $0 != .idle) }
-        let violations = Invariant.violations(of: app, checking: due) { [leaks = app.leaks] step in
+        let leaks = app.leaks
+        let violations = Invariant.violations(of: app, leaks: leaks, checking: due) { step in
             let name = leaks.first { $0.leftAtStep == step }?.leftDuring ?? "?"
             return self.stepName(step, during: name)
         }

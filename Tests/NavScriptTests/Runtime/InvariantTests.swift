@@ -22,7 +22,7 @@ struct InvariantTests {
     }
 
     func violated(_ app: FakeApp) -> [String] {
-        Invariant.violations(of: app, checking: Invariant.allCases) { "step \($0)" }.map(\.0.rawValue)
+        Invariant.violations(of: app, leaks: app.leaks, checking: Invariant.allCases) { "step \($0)" }.map(\.0.rawValue)
     }
 
     @Test func aHealthyAppViolatesNothing() {
@@ -33,7 +33,7 @@ struct InvariantTests {
         let leaking = FakeApp()
         leaking.leaks = [LifecycleTracker.Leak(label: "item:7", kind: .screen, leftAtStep: 2, leftDuring: "back")]
         #expect(violated(leaking) == ["leaks"])
-        let failure = try #require(Invariant.violations(of: leaking, checking: [.leaks]) { "step \($0 + 1)" }.first?.1)
+        let failure = try #require(Invariant.violations(of: leaking, leaks: leaking.leaks, checking: [.leaks]) { "step \($0 + 1)" }.first?.1)
         #expect(failure.details == "  leaked: item:7 (screen) left the navigation at step 3 and is still alive")
 
         let doubled = FakeApp()
@@ -45,7 +45,7 @@ struct InvariantTests {
         orphan.owners = [ScreenOwner(screen: "home", owner: "app/tab"), ScreenOwner(screen: "order:7", owner: nil),
                          ScreenOwner(screen: "track:7", owner: "app/gone")]
         #expect(violated(orphan) == ["flow_ownership"])
-        let orphanDetails = try #require(Invariant.violations(of: orphan, checking: [.flowOwnership]) { "\($0)" }.first?.1)
+        let orphanDetails = try #require(Invariant.violations(of: orphan, leaks: orphan.leaks, checking: [.flowOwnership]) { "\($0)" }.first?.1)
         #expect(orphanDetails.details.contains("order:7 belongs to no flow"))
         #expect(orphanDetails.details.contains("track:7 belongs to app/gone, which is not alive"))
 
