@@ -15,6 +15,19 @@ private enum TestAppEvent: AppEvent {
 
 @Suite("EventLog")
 struct EventLogTests {
+    @Test func theFirstLoopGuardIsKeptAsRecorded() {
+        let log = EventLog()
+        log.record(.push("home"))
+        #expect(log.firstLoopGuard == nil)
+        let cart = RouteRequest("cart")
+        log.beginStep("deep link")
+        log.record(.loopGuard(cart, "auth", count: 3))
+        log.record(.loopGuard(RouteRequest("orders"), "auth", count: 4))
+        #expect(log.firstLoopGuard?.index == 1)
+        #expect(log.firstLoopGuard?.step == 1)
+        #expect(log.firstLoopGuard?.text == "loop-guard cart auth 3")
+    }
+
     @Test func entriesAreOrderedAndStampedWithTheirStep() {
         let log = EventLog()
         log.record(TestAppEvent.boot)

@@ -31,10 +31,10 @@ enum DrivingBindings {
                 documentation: """
                     Fires output `output` of the top visible screen, then settles. `args` is an id                     (`tap("item", "7")` is `{ id = "7" }`) or a table of params (strings, numbers or booleans).                     A screen without that output is a failure listing the outputs it has.
                     """,
-                example: "tap(\"item\", \"7\")") { call, app, host in
+                example: "tap(\"item\", \"7\")") { call, app, session in
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
-                try checkTap(output, args, app: app, host: host)
+                try checkTap(output, args, app: app, screens: session.screens, engine: session.host.engine)
                 let described = args.isEmpty ? "tap(\"\(output)\")" : "tap(\"\(output)\", \(args.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))"
                 return (.tap(output: output, args: args), described)
             },
@@ -125,7 +125,7 @@ enum DrivingBindings {
 
     /// A verb that performs one app action, settles, and records the step.
     private static func action(_ name: String, parameters: [ScriptParameter] = [], documentation: String, example: String,
-                               _ parse: @escaping (LuaCall, any ScenarioApp, any ScenarioHost) throws -> (AppAction, String))
+                               _ parse: @escaping (LuaCall, any ScenarioApp, ScenarioSession) throws -> (AppAction, String))
         -> ScriptFunction {
         ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
                        body: .binding { call, session in
@@ -134,7 +134,7 @@ enum DrivingBindings {
             let app = try world.ensureApp(at: location)
             let (action, described): (AppAction, String)
             do {
-                (action, described) = try parse(call, app, world.host)
+                (action, described) = try parse(call, app, session)
             } catch let error as HostError {
                 world.record("\(name) ✗ \(error.message)", at: location)
                 throw error
@@ -155,9 +155,9 @@ enum DrivingBindings {
     /// declares, and values the destination it opens accepts. A bare id
     /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
     static func checkTap(_ output: String, _ args: [String: String], app: any ScenarioApp,
-                         host: any ScenarioHost) throws(HostError) {
+                         screens: [DestinationID: ScreenDeclaration], engine: RoutingEngine) throws(HostError) {
         guard let screen = app.visibleDestination,
-              let declaration = host.screens.first(where: { $0.id == screen })?.outputs.first(where: { $0.name == output })
+              let declaration = screens[screen]?.outputs.first(where: { $0.name == output })
         else { return }
         var params = args
         if let bare = args["id"], args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id" {
@@ -171,7 +171,7 @@ enum DrivingBindings {
         guard let destination = declaration.destination else { return }
         let request = RouteRequest(destination, params: params.filter { declaration.parameters.contains($0.key) })
         do {
-            try host.engine.validateParams(of: request)
+            try engine.validateParams(of: request)
         } catch {
             throw HostError("output '\(output)' of '\(screen)' opens '\(destination)', whose spec refuses it: \(error)")
         }

@@ -72,10 +72,8 @@ open class NavigationDriver: ScenarioApp {
     public var visibleDestination: DestinationID? { navigation.visibleScreen?.destination }
     public var visibleScreen: String? { navigation.visibleScreen?.label }
     public var events: [String] { navigation.log.texts }
-    /// Found by the event's case: only that event's text is rendered.
-    public var loopGuardEvent: String? {
-        navigation.log.entries.first { if case .loopGuard = $0.event { return true } else { return false } }?.text
-    }
+    /// Kept by the log as recorded: only that event's text is rendered.
+    public var loopGuardEvent: String? { navigation.log.firstLoopGuard?.text }
     public var step: Int { navigation.log.step }
     public var leaks: [LifecycleTracker.Leak] { navigation.tracker.leaks() }
     public var isIdle: Bool { navigation.scheduler.isIdle }

@@ -18,7 +18,7 @@ final class ScenarioFile {
          source: [UInt8]? = nil) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
-        let session = ScenarioSession(file: entry.path, host: language.host)
+        let session = ScenarioSession(file: entry.path, language: language)
         self.session = session
         let collect: LuaFunction
         do {

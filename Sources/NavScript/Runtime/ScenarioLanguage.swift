@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// The scenario language for one host: every function a file sees, and
 /// the prepared Lua state each file starts from.
 ///
@@ -9,12 +11,16 @@
 final class ScenarioLanguage {
     let host: any ScenarioHost
     let library: ScriptLibrary
+    /// The host's screen declarations by id (the first of a repeated id),
+    /// read once: a tap checks its output against them.
+    let screens: [DestinationID: ScreenDeclaration]
     private let image: LuaStateImage
 
     init(host: any ScenarioHost) {
         self.host = host
         let library = ScriptLibrary(host: host)
         self.library = library
+        screens = Dictionary(host.screens.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         image = LuaStateImage { state throws(LuaError) in
             library.install(state)
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)

@@ -6,11 +6,14 @@ import NavigationCore
 final class ScenarioSession {
     let file: String
     let host: any ScenarioHost
+    /// The host's screen declarations by id.
+    let screens: [DestinationID: ScreenDeclaration]
     var world: ScenarioWorld?
 
-    init(file: String, host: any ScenarioHost) {
+    init(file: String, language: ScenarioLanguage) {
         self.file = file
-        self.host = host
+        host = language.host
+        screens = language.screens
     }
 
     /// The user's line for a call: the innermost frame that is not the

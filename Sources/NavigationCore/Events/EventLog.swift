@@ -21,9 +21,15 @@ public final class EventLog {
 
     public init() {}
 
+    /// The first loop-guard event, if a gate ever looped: kept when
+    /// recorded because invariants ask after every step, and finding it in
+    /// the log meant copying every entry.
+    public private(set) var firstLoopGuard: Entry?
+
     public func record(_ event: NavEvent) {
         let entry = Entry(index: entries.count, step: step, event: event)
         entries.append(entry)
+        if firstLoopGuard == nil, case .loopGuard = event { firstLoopGuard = entry }
         observer?(entry)
     }
 
