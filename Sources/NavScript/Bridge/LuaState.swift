@@ -163,6 +163,9 @@ public final class LuaState {
         guard status == LUA_OK else { throw takeError(mainThread, status: status) }
     }
 
+    /// Chunk names met in call frames, by their bytes (see `cachedSourceName`).
+    var sourceNames: [(bytes: [UInt8], name: String)] = []
+
     /// The Swift contexts of the global functions `register` defined,
     /// released when the state closes (after Lua, which can call them until
     /// then) — unless an image took them over.

@@ -1,4 +1,5 @@
 import CLua
+import Foundation
 
 /// The Swift context of one Lua function: retained by the userdata upvalue
 /// of its C closure and released by that userdata's `__gc` (`makeFunction`),
@@ -164,9 +165,25 @@ extension LuaState {
         while locations.count < limit, lua_getstack(L, level, &record) != 0 {
             level += 1
             guard lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else { continue }
-            locations.append(LuaSourceLocation(source: LuaState.sourceName(&record), line: Int(record.currentline)))
+            locations.append(LuaSourceLocation(source: cachedSourceName(&record), line: Int(record.currentline)))
         }
         return locations
+    }
+
+    /// `sourceName(record)`, reusing the String made for the same chunk
+    /// name before: every call from Lua lists its frames, and making a new
+    /// String for a path per frame per call showed in a scenario's cost. A
+    /// hit needs the same bytes, not just the same address (a collected
+    /// chunk's name may be replaced by another at that address).
+    func cachedSourceName(_ record: inout lua_Debug) -> String {
+        guard let source = record.source, record.srclen > 0 else { return LuaState.sourceName(&record) }
+        let bytes = UnsafeRawBufferPointer(start: source, count: record.srclen)
+        for known in sourceNames where known.bytes.count == bytes.count {
+            if known.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, source, bytes.count) == 0 }) { return known.name }
+        }
+        let name = LuaState.sourceName(&record)
+        if sourceNames.count < 16 { sourceNames.append((Array(bytes), name)) }
+        return name
     }
 
     /// The chunk name without `@`/`=`, or Lua's short form for string chunks.
