@@ -56,7 +56,7 @@ extension LuaState {
         case LUA_TSTRING:
             var length = 0
             guard let pointer = clua_tolstring(L, index, &length) else { return .nil }
-            return .string(LuaString(bytes: UnsafeRawBufferPointer(start: pointer, count: length)))
+            return .string(LuaString(copying: UnsafeRawBufferPointer(start: pointer, count: length)))
         case LUA_TTABLE:
             return .table(try readTable(L, index, depth: depth, mode: mode, path: &path))
         case LUA_TUSERDATA:
@@ -156,7 +156,7 @@ extension LuaState {
         case .number(let d):
             lua_pushnumber(L, d)
         case .string(let s):
-            pushBytes(L, s.bytes)
+            s.withBytes { pushBuffer(L, $0) }
         case .table(let table):
             guard depth < LuaState.maxDepth else { throw .tooDeep }
             lua_createtable(L, Int32(clamping: table.array.count), Int32(clamping: table.hash.count))
@@ -186,15 +186,15 @@ extension LuaState {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(reference.ref))
     }
 
-    func pushBytes(_ L: OpaquePointer, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            // Lua never reads the pointer of an empty string, so nil is fine for count 0.
-            _ = lua_pushlstring(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
-        }
+    /// Lua copies the bytes; `buffer` need not outlive the call.
+    func pushBuffer(_ L: OpaquePointer, _ buffer: UnsafeRawBufferPointer) {
+        // Lua never reads the pointer of an empty string, so nil is fine for count 0.
+        _ = lua_pushlstring(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
     }
 
     func pushString(_ L: OpaquePointer, _ string: String) {
-        pushBytes(L, Array(string.utf8))
+        var string = string
+        string.withUTF8 { pushBuffer(L, UnsafeRawBufferPointer($0)) }
     }
 
     /// The string at `index`; the caller checked `lua_type == LUA_TSTRING`.
