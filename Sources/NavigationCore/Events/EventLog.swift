@@ -21,15 +21,16 @@ public final class EventLog {
 
     public init() {}
 
-    /// The first loop-guard event, if a gate ever looped: kept when
-    /// recorded because invariants ask after every step, and finding it in
-    /// the log meant copying every entry.
-    public private(set) var firstLoopGuard: Entry?
+    /// The first loop-guard event, if a gate ever looped: its position is
+    /// noted when recorded because invariants ask after every step, and
+    /// finding it in the log meant copying every entry.
+    public var firstLoopGuard: Entry? { firstLoopGuardIndex.map { entries[$0] } }
+    private var firstLoopGuardIndex: Int?
 
     public func record(_ event: NavEvent) {
         let entry = Entry(index: entries.count, step: step, event: event)
+        if case .loopGuard = event, firstLoopGuardIndex == nil { firstLoopGuardIndex = entries.count }
         entries.append(entry)
-        if firstLoopGuard == nil, case .loopGuard = event { firstLoopGuard = entry }
         observer?(entry)
     }
 
