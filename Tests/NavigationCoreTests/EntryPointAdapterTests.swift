@@ -94,3 +94,48 @@ struct EntryPointAdapterTests {
         #expect(EntryInput.activity(type: "t", userInfo: ["identifier": "x"]).description == "activity t {identifier=x}")
     }
 }
+
+/// The byte-level parse of ASCII links must give exactly the answers of the
+/// `Character`-based parse: the same link, or the same error.
+@Suite("EntryPointAdapter: the ASCII parse")
+struct EntryPointAdapterASCIITests {
+    let adapter = EntryPointAdapter(scheme: "shop", universalHosts: ["shop.example.com"])
+
+    func both(_ rest: String) -> (fast: Result<RouteLink, RouteError>?, general: Result<RouteLink, RouteError>) {
+        let raw = "shop://" + rest
+        let fast = Array(rest.utf8).withUnsafeBufferPointer { EntryPointAdapter.parseASCII($0, raw: raw, entry: .scheme) }
+        let general = Result { () throws(RouteError) in try adapter.parseScalars(raw, rest: Substring(rest), entry: .scheme) }
+        return (fast, general)
+    }
+
+    @Test("the shapes links take", arguments: [
+        "product/p1", "product//p1/", "/", "", "?", "??", "?&", "#", "a#b?c=d", "a?b=1&b=2&B=3", "a?=v&k=",
+        "a?k", "a?k=v=w", "a/%41%42", "a/%4", "a/%zz", "a?q=x+y&p%20q=%2B", "a/x+y", "a/%00", "a/%C3%A9",
+        "a/%FF", "a b", "a\tb", "a/\u{7F}", "#frag/ment", "a?b#c?d", "deeplink?product=p7", "a&b/c=d",
+    ])
+    func shapes(_ rest: String) {
+        let (fast, general) = both(rest)
+        #expect(fast == general, "\(rest)")
+    }
+
+    @Test("random ASCII links")
+    func random() {
+        var generator = SplitMix64(seed: 2026)
+        let alphabet = Array("ab/?#&=%+2AfF \t\u{7F}Zz09".utf8)
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...14, using: &generator)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            let rest = String(decoding: bytes, as: UTF8.self)
+            let (fast, general) = both(rest)
+            #expect(fast == general, "\(rest.debugDescription)")
+            if fast != general { return }
+        }
+    }
+
+    @Test("non-ASCII input is left to the Character-based parse")
+    func nonASCII() {
+        #expect(both("caf\u{E9}").fast == nil)
+        let link = try? adapter.link(for: .url("shop://caf\u{E9}/x"), via: .scheme)
+        #expect(link?.path == ["caf\u{E9}", "x"])
+    }
+}

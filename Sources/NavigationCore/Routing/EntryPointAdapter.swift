@@ -11,10 +11,13 @@ public struct EntryPointAdapter: Sendable {
 
     public let scheme: String
     public let universalHosts: [String]
+    /// `scheme://`, spelled once.
+    private let schemePrefix: String
 
     public init(scheme: String, universalHosts: [String]) {
         self.scheme = scheme.lowercased()
         self.universalHosts = universalHosts.map { $0.lowercased() }
+        schemePrefix = self.scheme + "://"
     }
 
     public init(manifest: RouteManifest) {
@@ -48,9 +51,8 @@ public struct EntryPointAdapter: Sendable {
 
     private func schemeLink(_ url: String, entry: EntryPoint) throws(RouteError) -> RouteLink {
         try checkLength(url)
-        let prefix = scheme + "://"
-        guard let rest = Self.strip(prefix, from: url) else {
-            throw .malformed(input: url, reason: "expected a \(prefix) link")
+        guard let rest = Self.strip(schemePrefix, from: url) else {
+            throw .malformed(input: url, reason: "expected a \(schemePrefix) link")
         }
         return try parse(url, rest: rest, entry: entry)
     }
@@ -83,36 +85,102 @@ public struct EntryPointAdapter: Sendable {
     }
 
     private func parse(_ raw: String, rest: Substring, entry: EntryPoint) throws(RouteError) -> RouteLink {
-        // ASCII input (every real link) is checked and split by bytes: the
-        // same answers as the scalar check and the Character-based split,
-        // which it avoids because grapheme breaking dominated the cost of a
-        // resolve. Other input keeps the Character semantics (a combining
-        // mark after a separator joins it).
-        let ascii = rest.utf8.allSatisfy { $0 < 0x80 }
-        let bad: UInt32? = ascii
-            ? rest.utf8.first(where: { $0 < 0x21 || $0 == 0x7F }).map(UInt32.init)
-            : rest.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F })?.value
-        if let bad {
+        // Through the base string's view: the substring's (a `Slice`) is not
+        // specialized across modules and cost more than the parse.
+        let base = rest.base.utf8
+        let start = base.distance(from: base.startIndex, to: rest.startIndex)
+        let count = rest.utf8.count
+        let ascii: Result<RouteLink, RouteError>?? = base.withContiguousStorageIfAvailable { all in
+            Self.parseASCII(UnsafeBufferPointer(rebasing: all[start..<(start + count)]), raw: raw, entry: entry)
+        }
+        switch ascii {
+        case .some(.some(.success(let link))): return link
+        case .some(.some(.failure(let error))): throw error
+        default: return try parseScalars(raw, rest: rest, entry: entry)
+        }
+    }
+
+    /// The parse of an ASCII link (every real one), in one pass over its
+    /// bytes with no intermediate arrays; nil when `bytes` are not all
+    /// ASCII. The same answers as ``parseScalars(_:rest:entry:)``, which a
+    /// test checks over random inputs. Why: this was most of a resolve.
+    static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>, raw: String,
+                           entry: EntryPoint) -> Result<RouteLink, RouteError>? {
+        var firstBad: UInt8?
+        var fragment = bytes.count
+        var question = -1
+        for (index, byte) in bytes.enumerated() {
+            if byte >= 0x80 { return nil }
+            if firstBad == nil && (byte < 0x21 || byte == 0x7F) { firstBad = byte }
+            if index < fragment {
+                if byte == UInt8(ascii: "#") { fragment = index }
+                else if byte == UInt8(ascii: "?") && question < 0 { question = index }
+            }
+        }
+        if let bad = firstBad {
+            return .failure(.malformed(input: raw, reason: "contains the control or space character U+\(String(bad, radix: 16, uppercase: true))"))
+        }
+        let pathEnd = question >= 0 ? question : fragment
+        do {
+            var path: [String] = []
+            var start = 0
+            for index in 0...pathEnd where index == pathEnd || bytes[index] == UInt8(ascii: "/") {
+                if index > start {
+                    path.append(try decodeASCII(UnsafeBufferPointer(rebasing: bytes[start..<index]), raw: raw, plusIsSpace: false))
+                }
+                start = index + 1
+            }
+            var query: [String: String] = [:]
+            if question >= 0 {
+                start = question + 1
+                for index in start...fragment where index == fragment || bytes[index] == UInt8(ascii: "&") {
+                    if index > start {
+                        let item = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                        let equals = item.firstIndex(of: UInt8(ascii: "=")) ?? item.endIndex
+                        let key = try decodeASCII(UnsafeBufferPointer(rebasing: item[..<equals]), raw: raw, plusIsSpace: true).lowercased()
+                        let value = equals < item.endIndex
+                            ? try decodeASCII(UnsafeBufferPointer(rebasing: item[(equals + 1)...]), raw: raw, plusIsSpace: true) : ""
+                        if query[key] == nil { query[key] = value }
+                    }
+                    start = index + 1
+                }
+            }
+            if path.isEmpty && query.isEmpty { return .failure(.unknownRoute(input: raw)) }
+            return .success(RouteLink(entry: entry, path: path, query: query, raw: raw))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// An ASCII component as text: the bytes themselves unless they hold a
+    /// percent-escape (or, in a query, a `+`), which ``decode(_:raw:plusIsSpace:)`` handles.
+    private static func decodeASCII(_ bytes: UnsafeBufferPointer<UInt8>, raw: String,
+                                    plusIsSpace: Bool) throws(RouteError) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return text
+        }
+        return try decode(Substring(text), raw: raw, plusIsSpace: plusIsSpace)
+    }
+
+    /// The parse of any link, by `Character` (a combining mark after a
+    /// separator joins it, so it does not separate).
+    func parseScalars(_ raw: String, rest: Substring, entry: EntryPoint) throws(RouteError) -> RouteLink {
+        if let bad = rest.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F })?.value {
             throw .malformed(input: raw, reason: "contains the control or space character U+\(String(bad, radix: 16, uppercase: true))")
         }
-        func split(_ text: Substring, _ separator: Character, maxSplits: Int = .max,
-                   omittingEmpty: Bool = true) -> [Substring] {
-            ascii ? Self.splitASCII(text, separator.asciiValue!, maxSplits: maxSplits, omittingEmpty: omittingEmpty)
-                : text.split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: omittingEmpty)
-        }
-        let withoutFragment = ascii ? rest[..<(rest.utf8.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex)]
-            : rest.prefix { $0 != "#" }
-        let parts = split(withoutFragment, "?", maxSplits: 1, omittingEmpty: false)
+        let withoutFragment = rest.prefix { $0 != "#" }
+        let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var path: [String] = []
-        for component in split(parts[0], "/") {
-            path.append(try decode(component, raw: raw, plusIsSpace: false))
+        for component in parts[0].split(separator: "/") {
+            path.append(try Self.decode(component, raw: raw, plusIsSpace: false))
         }
         var query: [String: String] = [:]
         if parts.count > 1 {
-            for item in split(parts[1], "&") {
-                let kv = split(item, "=", maxSplits: 1, omittingEmpty: false)
-                let key = try decode(kv[0], raw: raw, plusIsSpace: true).lowercased()
-                let value = kv.count > 1 ? try decode(kv[1], raw: raw, plusIsSpace: true) : ""
+            for item in parts[1].split(separator: "&") {
+                let kv = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let key = try Self.decode(kv[0], raw: raw, plusIsSpace: true).lowercased()
+                let value = kv.count > 1 ? try Self.decode(kv[1], raw: raw, plusIsSpace: true) : ""
                 if query[key] == nil { query[key] = value }
             }
         }
@@ -120,7 +188,7 @@ public struct EntryPointAdapter: Sendable {
         return RouteLink(entry: entry, path: path, query: query, raw: raw)
     }
 
-    private func decode(_ text: Substring, raw: String, plusIsSpace: Bool) throws(RouteError) -> String {
+    private static func decode(_ text: Substring, raw: String, plusIsSpace: Bool) throws(RouteError) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
@@ -146,24 +214,6 @@ public struct EntryPointAdapter: Sendable {
             throw .malformed(input: raw, reason: "percent-escapes decode to a control character")
         }
         return decoded
-    }
-
-    /// `text.split(separator:maxSplits:omittingEmptySubsequences:)` for
-    /// ASCII `text` and an ASCII separator, by bytes.
-    static func splitASCII(_ text: Substring, _ separator: UInt8, maxSplits: Int, omittingEmpty: Bool) -> [Substring] {
-        var pieces: [Substring] = []
-        var start = text.startIndex
-        var index = text.startIndex
-        let utf8 = text.utf8
-        while index < text.endIndex, pieces.count < maxSplits {
-            if utf8[index] == separator {
-                if !omittingEmpty || start < index { pieces.append(text[start..<index]) }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if !omittingEmpty || start < text.endIndex { pieces.append(text[start..<text.endIndex]) }
-        return pieces
     }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
