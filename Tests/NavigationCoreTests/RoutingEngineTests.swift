@@ -299,6 +299,18 @@ struct RoutingEngineTests {
         #expect(throws: RouteError.unknownRoute(input: "nowhere")) {
             try engine.resolve(request: RouteRequest("nowhere"), context: RouteContext())
         }
+        #expect(throws: RouteError.unknownRoute(input: "nowhere")) { try engine.target(for: RouteRequest("nowhere")) }
+        #expect(throws: RouteError.unknownRoute(input: "nowhere")) { try engine.validateParams(of: RouteRequest("nowhere")) }
+        #expect(engine.preconditions(of: "nowhere").isEmpty)
+        #expect(engine.definition(of: "nowhere") == nil)
+    }
+
+    @Test func aLinkLongerThanEveryPatternIsUnknownRoute() throws {
+        let engine = try Fixture.engine()
+        let long = "shop://" + Array(repeating: "a", count: 40).joined(separator: "/")
+        #expect(throws: RouteError.unknownRoute(input: long)) {
+            try engine.resolve(url: long, entry: .scheme, context: RouteContext())
+        }
     }
 
     @Test func errorsDescribeThemselvesWithTheirKindAndClipHostileInput() throws {

@@ -53,19 +53,21 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
     /// Captured parameters when `link` has this shape, nil otherwise.
     public func match(_ link: RouteLink) -> [String: String]? {
         guard applies(to: link.entry), link.path.count == path.count else { return nil }
-        var captured: [String: String] = [:]
+        // Literals first: most patterns tried fail on one, before any
+        // dictionary of captures is built.
         for (segment, component) in zip(path, link.path) {
-            switch segment {
-            case .literal(let literal): if !Self.matches(literal, component) { return nil }
-            case .param(let name): captured[name] = component
-            }
+            if case .literal(let literal) = segment, !Self.matches(literal, component) { return nil }
         }
         for (key, segment) in query {
             guard let value = link.query[key] else { return nil }
-            switch segment {
-            case .literal(let literal): if !Self.matches(literal, value) { return nil }
-            case .param(let name): captured[name] = value
-            }
+            if case .literal(let literal) = segment, !Self.matches(literal, value) { return nil }
+        }
+        var captured: [String: String] = [:]
+        for (segment, component) in zip(path, link.path) {
+            if case .param(let name) = segment { captured[name] = component }
+        }
+        for (key, segment) in query {
+            if case .param(let name) = segment { captured[name] = link.query[key] }
         }
         return captured
     }

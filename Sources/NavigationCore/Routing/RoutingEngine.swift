@@ -11,11 +11,14 @@
 public struct RoutingEngine: Sendable {
     public let manifest: RouteManifest
     public let adapter: EntryPointAdapter
-    private let routes: [DestinationID: CompiledRoute]
-    /// Patterns in manifest order, so matching is deterministic.
+    /// Every destination compiled, in manifest order.
+    private let routes: [CompiledRoute]
+    /// A destination's position in ``routes``.
+    private let routeIndex: [DestinationID: Int]
     /// The patterns by number of path segments (a link can only match
-    /// those of its own length), manifest order kept within each.
-    private let patternsByLength: [Int: [(pattern: RoutePattern, destination: DestinationID)]]
+    /// those of its own length), manifest order kept within each, with
+    /// the position of their route: matching a link hashes no string.
+    private let patternsByLength: [[(pattern: RoutePattern, route: Int)]]
 
     private struct CompiledRoute: Sendable {
         let definition: RouteDefinition
@@ -32,7 +35,8 @@ public struct RoutingEngine: Sendable {
         self.adapter = EntryPointAdapter(manifest: manifest)
         var byID: [DestinationID: RouteDefinition] = [:]
         for definition in manifest.destinations { byID[definition.id] = definition }
-        var routes: [DestinationID: CompiledRoute] = [:]
+        var routes: [CompiledRoute] = []
+        var routeIndex: [DestinationID: Int] = [:]
         for definition in manifest.destinations {
             var ancestry = [definition]
             while let parent = ancestry[0].parent.flatMap({ byID[$0] }) { ancestry.insert(parent, at: 0) }
@@ -44,21 +48,30 @@ public struct RoutingEngine: Sendable {
             do { params = try definition.params.map(CompiledParam.init) } catch {
                 throw .invalidParamPattern(entry: definition.id, param: "?", pattern: "?")
             }
-            routes[definition.id] = CompiledRoute(
+            routeIndex[definition.id] = routes.count
+            routes.append(CompiledRoute(
                 definition: definition, params: params, ancestry: ancestry,
-                tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions)
+                tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions))
         }
         self.routes = routes
-        self.patternsByLength = Dictionary(grouping: manifest.destinations.flatMap { d in d.patterns.map { ($0, d.id) } },
-                                           by: { $0.pattern.path.count })
+        self.routeIndex = routeIndex
+        var byLength: [[(pattern: RoutePattern, route: Int)]] = []
+        for (index, definition) in manifest.destinations.enumerated() {
+            for pattern in definition.patterns {
+                while byLength.count <= pattern.path.count { byLength.append([]) }
+                byLength[pattern.path.count].append((pattern, index))
+            }
+        }
+        self.patternsByLength = byLength
     }
 
     // MARK: - Front doors
 
     /// External door: lifts `input` as `entry` delivers it, then resolves.
     public func resolve(_ input: EntryInput, entry: EntryPoint, context: RouteContext) throws(RouteError) -> RouteResolution {
-        // `request(for:)` has validated the parameters: skip the second check.
-        try resolve(request: request(for: try adapter.link(for: input, via: entry)), context: context, validated: true)
+        // `match` has validated the parameters and found the route: evaluate only.
+        let (request, route) = try match(try adapter.link(for: input, via: entry))
+        return evaluate(request, route: routes[route], context: context)
     }
 
     /// External door for URL strings (scheme, universal and widget links).
@@ -69,16 +82,17 @@ public struct RoutingEngine: Sendable {
     /// In-app door: the intent is already typed, so only validation of its
     /// parameters and precondition evaluation run.
     public func resolve(request: RouteRequest, context: RouteContext) throws(RouteError) -> RouteResolution {
-        try resolve(request: request, context: context, validated: false)
+        let route = try compiled(request)
+        try validate(request, route)
+        return evaluate(request, route: route, context: context)
     }
 
-    private func resolve(request: RouteRequest, context: RouteContext, validated: Bool) throws(RouteError) -> RouteResolution {
-        let target = try target(for: request, validated: validated)
-        guard let route = routes[request.destination] else { throw .unknownRoute(input: request.description) }
+    /// Gated at the first unmet precondition, else the canonical target.
+    private func evaluate(_ request: RouteRequest, route: CompiledRoute, context: RouteContext) -> RouteResolution {
         if let unmet = route.preconditions.first(where: { !context.satisfied.contains($0) }) {
             return .gated(unmet, resume: request)
         }
-        return .proceed(target)
+        return .proceed(target(request, route))
     }
 
     // MARK: - Pieces, public for adapters, tools and tests
@@ -86,11 +100,19 @@ public struct RoutingEngine: Sendable {
     /// Matches a link against the manifest's patterns and validates the
     /// captured parameters; no precondition is evaluated.
     public func request(for link: RouteLink) throws(RouteError) -> RouteRequest {
-        for (pattern, destination) in patternsByLength[link.path.count] ?? [] {
-            guard let captured = pattern.match(link) else { continue }
-            let request = RouteRequest(destination, params: captured)
-            try validate(request)
-            return request
+        try match(link).request
+    }
+
+    /// The first pattern of the link's length that matches it (manifest
+    /// order), with its parameters validated, and the position of its route.
+    private func match(_ link: RouteLink) throws(RouteError) -> (request: RouteRequest, route: Int) {
+        if link.path.count < patternsByLength.count {
+            for (pattern, route) in patternsByLength[link.path.count] {
+                guard let captured = pattern.match(link) else { continue }
+                let request = RouteRequest(routes[route].definition.id, params: captured)
+                try validate(request, routes[route])
+                return (request, route)
+            }
         }
         throw .unknownRoute(input: link.raw)
     }
@@ -98,12 +120,12 @@ public struct RoutingEngine: Sendable {
     /// The canonical path for a request: ancestry from the manifest split
     /// into the tab's push run and the modal chain.
     public func target(for request: RouteRequest) throws(RouteError) -> Target {
-        try target(for: request, validated: false)
+        let route = try compiled(request)
+        try validate(request, route)
+        return target(request, route)
     }
 
-    private func target(for request: RouteRequest, validated: Bool) throws(RouteError) -> Target {
-        guard let route = routes[request.destination] else { throw .unknownRoute(input: request.description) }
-        if !validated { try validate(request) }
+    private func target(_ request: RouteRequest, _ route: CompiledRoute) -> Target {
         var baseRun: [RouteStep] = []
         var modals: [[RouteStep]] = []
         for definition in route.ancestry {
@@ -121,24 +143,29 @@ public struct RoutingEngine: Sendable {
         return Target(tab: route.tab, baseRun: baseRun, modals: modals)
     }
 
+    /// The compiled route of a request's destination.
+    private func compiled(_ request: RouteRequest) throws(RouteError) -> CompiledRoute {
+        guard let index = routeIndex[request.destination] else { throw .unknownRoute(input: request.description) }
+        return routes[index]
+    }
+
     /// Every precondition on the path to `destination`, ancestors first.
     public func preconditions(of destination: DestinationID) -> [Precondition] {
-        routes[destination]?.preconditions ?? []
+        routeIndex[destination].map { routes[$0].preconditions } ?? []
     }
 
     public func definition(of destination: DestinationID) -> RouteDefinition? {
-        routes[destination]?.definition
+        routeIndex[destination].map { routes[$0].definition }
     }
 
     /// Checks a request's parameters against its destination's specs —
     /// what a tap that opens `request.destination` must satisfy. Throws the
     /// same ``RouteError`` a link with those parameters would.
     public func validateParams(of request: RouteRequest) throws(RouteError) {
-        try validate(request)
+        try validate(request, try compiled(request))
     }
 
-    private func validate(_ request: RouteRequest) throws(RouteError) {
-        guard let route = routes[request.destination] else { throw .unknownRoute(input: request.description) }
+    private func validate(_ request: RouteRequest, _ route: CompiledRoute) throws(RouteError) {
         for param in route.params {
             guard let value = request.params[param.spec.name] else {
                 throw .validationFailed(destination: request.destination, parameter: param.spec.name,
