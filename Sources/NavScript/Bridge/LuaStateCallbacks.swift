@@ -27,16 +27,7 @@ extension LuaState {
     /// closes. Capture the state weakly (or use `LuaCall.state`) to avoid a
     /// retain cycle.
     public func makeFunction(_ name: String, _ body: @escaping LuaCallback) -> LuaFunction {
-        let L = self.L
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        pushFunction(L, name, body)
-        do {
-            return try functionReference(L)
-        } catch {
-            // clua_ref only fails when allocation fails, which aborts while Swift is on the stack.
-            preconditionFailure("cannot reference a new Lua function: \(error)")
-        }
+        referencing { L in pushFunction(L, name, body) }
     }
 
     /// Defines the global function `name`. Its Swift context lives as long
@@ -51,10 +42,15 @@ extension LuaState {
     /// long as the state, like a function defined with `register`: the kind
     /// a state image's preparation may create.
     public func makeOwnedFunction(_ name: String, _ body: @escaping LuaCallback) -> LuaFunction {
+        referencing { L in pushOwnedFunction(L, name, body) }
+    }
+
+    /// A reference to the function `push` leaves on top (stack restored).
+    private func referencing(_ push: (OpaquePointer) -> Void) -> LuaFunction {
         let L = self.L
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
-        pushOwnedFunction(L, name, body)
+        push(L)
         do {
             return try functionReference(L)
         } catch {
