@@ -27,7 +27,7 @@ struct HTMLReportBrowserTests {
         let out = profile.appendingPathComponent("dom.html")
         let err = profile.appendingPathComponent("log.txt")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = chromium
