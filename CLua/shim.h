@@ -414,6 +414,9 @@ static inline void clua_unref(lua_State *L, int ref) {
 /* lua_gc is variadic, which Swift cannot call: a full collection (finalizers of bridge boxes are C). */
 static inline void clua_gccollect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 
+/* Switch the collector to generational mode (lua_gc is variadic). Done while no finalizer is pending. */
+static inline void clua_gcgenerational(lua_State *L) { lua_gc(L, LUA_GCGEN, 0, 0); }
+
 /* lua_pushcfunction is a macro; used for the Lua-side protected helpers. */
 static inline void clua_pushcfunction(lua_State *L, lua_CFunction f) { lua_pushcclosure(L, f, 0); }
 

@@ -230,6 +230,16 @@ public final class LuaState {
     /// Bytes currently allocated by this state.
     public var memoryInUse: Int { Int(control.pointee.bytes_in_use) }
 
+    /// Switches the collector to generational mode: objects that survive a
+    /// collection become old and are no longer traversed by the frequent
+    /// young collections. Why: a prepared state is mostly old objects (the
+    /// libraries, the bindings, the prelude) and a scenario file allocates
+    /// short-lived ones; incremental mode re-marked the whole prepared state
+    /// during every file (measured: Lua/Swift 2.46× → 2.2–2.3×).
+    public func useGenerationalCollector() {
+        clua_gcgenerational(mainThread)
+    }
+
     /// Runs a full garbage collection (host objects and callbacks no longer
     /// referenced by Lua are released).
     public func collectGarbage() {

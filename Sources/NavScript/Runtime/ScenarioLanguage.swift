@@ -27,6 +27,7 @@ final class ScenarioLanguage {
             guard let collect = try state.call(prelude, [.table(Self.preludeSupport(state))]).first?.functionValue else {
                 throw LuaError(kind: .runtime, message: "the scenario prelude returned no collector")
             }
+            state.useGenerationalCollector()
             return [collect]
         }
     }
