@@ -55,7 +55,8 @@ final class LuaStateImage: @unchecked Sendable {
         for box in callbacks { box.release() }
     }
 
-    /// Whether the image has been taken (the next state in the region is a copy).
+    /// Whether the image has been taken (the next state in the region is a
+    /// copy). Read without the region: for tests, while no state is being made.
     var isTaken: Bool { !bytes.isEmpty }
 
     /// A fresh, prepared state with `options`' limits and root, and the
