@@ -60,21 +60,22 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             return ExpectationFailure("\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
                                       details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
         case .uniqueCoordinators:
-            var seen: Set<String> = []
+            // A tree holds a handful of coordinators: comparing beats hashing.
             let paths = coordinatorPaths()
-            let doubled = paths.filter { !seen.insert($0).inserted }
+            let doubled = paths.indices.filter { index in paths[..<index].contains(paths[index]) }.map { paths[$0] }
             guard !doubled.isEmpty else { return nil }
             return ExpectationFailure("coordinator \(Expectation.render(Array(Set(doubled)).sorted())) is alive twice",
                                       details: "alive: \(Expectation.render(paths))")
         case .flowOwnership:
             guard let owners = app.screenOwners else { return nil }
+            // Arrays, not sets: a screen has a handful of owners and the tree a
+            // handful of flows, and hashing every path cost more than comparing.
             let paths = coordinatorPaths()
-            let live = Set(paths)
-            let orphans = owners.filter { owner in owner.owner.map { !live.contains($0) } ?? true }
-            let owning = Set(owners.compactMap(\.owner))
+            let orphans = owners.filter { owner in owner.owner.map { !paths.contains($0) } ?? true }
+            let owning = owners.compactMap(\.owner)
             let root = paths.first
             // A leaked flow owns nothing either; the leak is the cause, reported as such.
-            let leaked = Set(leaks.filter { $0.kind == .coordinator }.map(\.label))
+            let leaked = leaks.filter { $0.kind == .coordinator }.map(\.label)
             let idle = paths.filter { $0 != root && !owning.contains($0) && !leaked.contains($0) }
             guard !orphans.isEmpty || !idle.isEmpty else { return nil }
             var lines: [String] = []

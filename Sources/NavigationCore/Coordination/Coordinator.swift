@@ -13,8 +13,16 @@ extension Coordinator {
     /// Every live coordinator below and including this one, as paths
     /// (`app`, `app/browse`, `app/browse/cart`), depth first.
     public func treePaths(prefix: String? = nil) -> [String] {
+        var paths: [String] = []
+        appendTreePaths(to: &paths, prefix: prefix)
+        return paths
+    }
+
+    /// One array for the whole tree (invariants read it after every scenario).
+    private func appendTreePaths(to paths: inout [String], prefix: String?) {
         let path = prefix.map { "\($0)/\(name)" } ?? name
-        return [path] + children.flatMap { $0.treePaths(prefix: path) }
+        paths.append(path)
+        for child in children { child.appendTreePaths(to: &paths, prefix: path) }
     }
 }
 
