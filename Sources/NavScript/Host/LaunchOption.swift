@@ -55,9 +55,14 @@ public struct LaunchOption: Hashable, Sendable {
 }
 
 extension ScenarioHost {
-    /// Checks a request's options against ``ScenarioHost/launchOptions``.
-    func check(_ request: LaunchRequest) throws(HostError) {
-        let declared = Dictionary(launchOptions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    /// ``ScenarioHost/launchOptions`` by name (the first of a repeated name).
+    var declaredLaunchOptions: [String: LaunchOption] {
+        Dictionary(launchOptions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Checks a request's options against ``ScenarioHost/launchOptions``,
+    /// given by name (`declaredLaunchOptions`, built once by the caller).
+    func check(_ request: LaunchRequest, declared: [String: LaunchOption]) throws(HostError) {
         for (name, value) in request.options.sorted(by: { $0.key < $1.key }) {
             guard let option = declared[name] else {
                 throw HostError("launch{}: unknown option '\(name)'; \(self.name) accepts: "

@@ -99,7 +99,7 @@ final class ScenarioFile {
             result.message = "pending"
             return result
         }
-        let world = ScenarioWorld(host: host, faults: faults)
+        let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions)
         world.onStep = onStep
         world.onCall = onCall
         world.strictSteps = options.strictSteps

@@ -14,6 +14,8 @@ final class ScenarioLanguage {
     /// The host's screen declarations by id (the first of a repeated id),
     /// read once: a tap checks its output against them.
     let screens: [DestinationID: ScreenDeclaration]
+    /// The host's launch options by name, read once: every launch checks its request against them.
+    let launchOptions: [String: LaunchOption]
     private let image: LuaStateImage
 
     init(host: any ScenarioHost) {
@@ -21,6 +23,7 @@ final class ScenarioLanguage {
         let library = ScriptLibrary(host: host)
         self.library = library
         screens = Dictionary(host.screens.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        launchOptions = host.declaredLaunchOptions
         image = LuaStateImage { state throws(LuaError) in
             library.install(state)
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)

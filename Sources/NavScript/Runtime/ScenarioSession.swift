@@ -8,12 +8,15 @@ final class ScenarioSession {
     let host: any ScenarioHost
     /// The host's screen declarations by id.
     let screens: [DestinationID: ScreenDeclaration]
+    /// The host's launch options by name.
+    let launchOptions: [String: LaunchOption]
     var world: ScenarioWorld?
 
     init(file: String, language: ScenarioLanguage) {
         self.file = file
         host = language.host
         screens = language.screens
+        launchOptions = language.launchOptions
     }
 
     /// The user's line for a call: the innermost frame that is not the

@@ -41,15 +41,19 @@ final class ScenarioWorld {
     /// How many of the current app's events the frames have shown.
     private var eventsShown = 0
 
-    init(host: any ScenarioHost, faults: [String]) {
+    /// The host's launch options by name, built once by the caller.
+    private let launchOptions: [String: LaunchOption]
+
+    init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil) {
         self.host = host
         self.faults = faults
+        self.launchOptions = launchOptions ?? host.declaredLaunchOptions
     }
 
     func launch(_ request: LaunchRequest, at location: String) throws(HostError) {
         var request = request
         request.faults = faults
-        try host.check(request)
+        try host.check(request, declared: launchOptions)
         launchRequest = request
         app = try host.launch(request)
         timelineNumberOfAppStep = [:]

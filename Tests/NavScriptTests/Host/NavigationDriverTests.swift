@@ -62,12 +62,12 @@ struct NavigationDriverTests {
 
     @Test func launchOptionsAreCheckedAgainstTheHostsDeclarations() throws {
         let host = try NotesHost()
-        #expect(throws: Never.self) { try host.check(LaunchRequest(options: ["signed_in": .bool(true)])) }
+        #expect(throws: Never.self) { try host.check(LaunchRequest(options: ["signed_in": .bool(true)]), declared: host.declaredLaunchOptions) }
         #expect(throws: HostError("launch{}: unknown option 'x'; NotesApp accepts: signed_in, url, via")) {
-            try host.check(LaunchRequest(options: ["x": .bool(true)]))
+            try host.check(LaunchRequest(options: ["x": .bool(true)]), declared: host.declaredLaunchOptions)
         }
         #expect(throws: HostError("launch{ signed_in = 1.0 }: expected a boolean")) {
-            try host.check(LaunchRequest(options: ["signed_in": .number(1)]))
+            try host.check(LaunchRequest(options: ["signed_in": .number(1)]), declared: host.declaredLaunchOptions)
         }
         let choice = LaunchOption.oneOf("mode", ["a", "b"], "")
         #expect(throws: HostError("launch{ mode = \"c\" }: expected one of \"a\", \"b\"")) { try choice.check(.string("c")) }
