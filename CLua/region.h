@@ -1,6 +1,6 @@
 /*
- * CLua region: the one place in the process where a Lua state can be
- * restored from an image of a freshly prepared one.
+ * CLua region: a fixed block of memory where a Lua state can be restored
+ * from an image of a freshly prepared one.
  *
  * Why: every scenario file gets a fresh Lua state, and preparing one (the
  * standard libraries, the sandbox, the scenario language's bindings and
