@@ -62,6 +62,35 @@ struct LuaErrorTests {
         #expect(missing?.message.contains("nope.lua") == true)
     }
 
+    @Test("runFile reads a file as luaL_loadfile does: a BOM and a first '#' line are skipped, long files whole")
+    func fileReading() throws {
+        let lua = try LuaState.forTests()
+        let suite = try TemporarySuite()
+        func run(_ name: String, _ bytes: [UInt8]) throws -> [LuaValue] {
+            let url = suite.root.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return try lua.runFile(at: url, chunkName: name)
+        }
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try run("bom.lua", bom + Array("return 'after a BOM'".utf8)) == ["after a BOM"])
+        let hashAfterBOM = luaError { _ = try run("bomhash.lua", bom + Array("#!/usr/bin/env lua\nerror('here')".utf8)) }
+        #expect(hashAfterBOM?.message == "bomhash.lua:2: here", "the '#' line after a BOM is skipped but counted")
+        #expect(try run("empty.lua", []) == [])
+        #expect(try run("onlybom.lua", bom) == [])
+        #expect(try run("hashonly.lua", Array("# nothing else".utf8)) == [])
+        // Not a BOM: a file starting with byte 0xEF is handed to Lua whole (and refused as text).
+        let notBOM = luaError { _ = try run("ef.lua", [0xEF, 0x41, 0x42]) }
+        #expect(notBOM?.kind == .syntax)
+        // Longer than one read (4 KiB): every byte reaches the parser, lines counted across reads.
+        let filler = String(repeating: "local x = 1 -- padding padding padding padding\n", count: 200)
+        let long = luaError { _ = try run("long.lua", Array((filler + "error('line 201')").utf8)) }
+        #expect(long?.message == "long.lua:201: line 201")
+        // A directory opens but cannot be read.
+        let directory = luaError { _ = try lua.runFile(at: suite.root, chunkName: "dir") }
+        #expect(directory?.kind == .file)
+        #expect(directory?.message.hasPrefix("cannot read dir") == true, "\(directory?.message ?? "")")
+    }
+
     @Test("stack overflow is a runtime error and the state stays usable")
     func stackOverflow() throws {
         let lua = try LuaState.forTests(budget: nil, memory: nil)
