@@ -159,6 +159,22 @@ enum ScenarioBenchmarks {
                     blackHole(Reconciler.plan(current: current, target: target, source: source))
                 }
             }
+        case "pair":
+            // TEMP experiment: BENCH_FILE run then the Swift scenario, N times.
+            let file = URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_FILE"] ?? file.path)
+            guard let entry = try ScenarioDiscovery().discover([file.path]).first else { return }
+            let runner = ScenarioRunner(host: host, options: RunOptions())
+            let mode = ProcessInfo.processInfo.environment["PAIR"] ?? "both"
+            var lua = 0.0, swift = 0.0
+            for _ in 0..<count {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                if mode != "swift" { blackHole(runner.runFile(entry, filter: nil)) }
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                if mode != "lua" { try swiftScenario(engine: host.engine) }
+                let t2 = DispatchTime.now().uptimeNanoseconds
+                lua += Double(t1 - t0); swift += Double(t2 - t1)
+            }
+            print("mode \(mode): lua \(Int(lua / Double(count))) ns, swift \(Int(swift / Double(count))) ns")
         case "state":
             for _ in 0..<count {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))

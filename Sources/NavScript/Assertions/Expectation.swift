@@ -63,7 +63,20 @@ public enum Expectation {
     /// (`push item:7 …`), as stack entries do.
     static func eventMatches(_ item: String, _ event: String) -> Bool {
         guard event.hasPrefix(item) else { return false }
-        switch event.dropFirst(item.count).first {
+        let next: Character?
+        if item.utf8.allSatisfy({ $0 < 0x80 }) {
+            // An ASCII item that is a prefix is one byte for byte: find the
+            // next byte by offset instead of counting Characters, which cost
+            // more than the rest of the expectation.
+            let bytes = event.utf8
+            let end = bytes.index(bytes.startIndex, offsetBy: item.utf8.count)
+            guard end != bytes.endIndex else { return true }
+            guard bytes[end] < 0x80 else { return false }
+            next = Character(Unicode.Scalar(bytes[end]))
+        } else {
+            next = event.dropFirst(item.count).first
+        }
+        switch next {
         case nil, " ": return true
         case ":": return !(item.split(separator: " ").last?.contains(":") ?? true)
         default: return false

@@ -35,8 +35,7 @@ enum DrivingBindings {
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
                 try checkTap(output, args, app: app, screens: session.screens, engine: session.host.engine)
-                let described = args.isEmpty ? "tap(\"\(output)\")" : "tap(\"\(output)\", \(args.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))"
-                return (.tap(output: output, args: args), described)
+                return (.tap(output: output, args: args), describeTap(output, args))
             },
             action("select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],
                 documentation: """
@@ -151,6 +150,17 @@ enum DrivingBindings {
         })
     }
 
+    /// `tap("item", id=7)`: the timeline's words for a tap, parameters by name.
+    static func describeTap(_ output: String, _ args: [String: String]) -> String {
+        switch args.count {
+        case 0: return String(concatenating: "tap(\"", output, "\")")
+        case 1: return String(concatenating: "tap(\"", output, "\", ", args.first!.key, "=", args.first!.value, ")")
+        default:
+            let pairs = args.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, "=", $0.value) }
+            return String(concatenating: "tap(\"", output, "\", ", pairs.joined(separator: ", "), ")")
+        }
+    }
+
     /// Strict like a thumb: a tap must give the parameters its output
     /// declares, and values the destination it opens accepts. A bare id
     /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
@@ -163,13 +173,16 @@ enum DrivingBindings {
         if let bare = args["id"], args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id" {
             params = [declaration.parameters[0]: bare]
         }
-        let missing = declaration.parameters.filter { params[$0] == nil }
-        guard missing.isEmpty else {
+        guard declaration.parameters.allSatisfy({ params[$0] != nil }) else {
+            let missing = declaration.parameters.filter { params[$0] == nil }
             throw HostError("output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
                 + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
         }
         guard let destination = declaration.destination else { return }
-        let request = RouteRequest(destination, params: params.filter { declaration.parameters.contains($0.key) })
+        // Only the declared parameters go to the destination (most taps pass exactly those).
+        let declared = params.keys.allSatisfy { declaration.parameters.contains($0) }
+            ? params : params.filter { declaration.parameters.contains($0.key) }
+        let request = RouteRequest(destination, params: declared)
         do {
             try engine.validateParams(of: request)
         } catch {

@@ -53,6 +53,7 @@ enum ScenarioPrelude {
     end
 
     local function full_name(name)
+      if #frames == 1 then return name, nil end   -- top level: no groups
       local parts = {}
       for i = 2, #frames do parts[#parts + 1] = frames[i].name end
       parts[#parts + 1] = name
@@ -67,9 +68,10 @@ enum ScenarioPrelude {
           .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
       end
       names[full] = line
+      -- Only what a declaration has: every field crosses into Swift.
       declared[#declared + 1] = {
         name = full, groups = groups, file = file, line = line,
-        opts = opts or {}, fn = fn, row = row, pending = pending or false,
+        opts = opts, fn = fn, row = row, pending = pending,
         frames = { table.unpack(frames) },
       }
     end
@@ -152,7 +154,7 @@ enum ScenarioPrelude {
         for i = #d.frames, 1, -1 do
           for _, h in ipairs(d.frames[i].after) do after[#after + 1] = h end
         end
-        d.before, d.after, d.frames = before, after, nil
+        d.before, d.after, d.frames = before[1] and before, after[1] and after, nil
       end
       return declared
     end

@@ -32,8 +32,10 @@ final class ScenarioWorld {
     var strictSteps = false
     /// Invariants already reported, so a lasting violation is reported once.
     private var reported: Set<Invariant> = []
-    /// The timeline number of each of the current app's log steps.
-    private var timelineNumberOfAppStep: [Int: Int] = [:]
+    /// The timeline number of each of the current app's log steps, by app
+    /// step (0: none). An array: steps count up from 0, and hashing a
+    /// dictionary key on every step showed in a step's cost.
+    private var timelineNumberOfAppStep: [Int] = []
     /// Record a ``StepFrame`` after every step (for storyboards).
     var recordsFrames = false
     /// The navigation after each step, when ``recordsFrames``.
@@ -56,7 +58,7 @@ final class ScenarioWorld {
         try host.check(request, declared: launchOptions)
         launchRequest = request
         app = try host.launch(request)
-        timelineNumberOfAppStep = [:]
+        timelineNumberOfAppStep = []
         eventsShown = 0
         try app?.settle()
         var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
@@ -74,7 +76,7 @@ final class ScenarioWorld {
 
     func replaceApp(_ app: any ScenarioApp) {
         self.app = app
-        timelineNumberOfAppStep = [:]
+        timelineNumberOfAppStep = []
         eventsShown = 0
     }
 
@@ -83,8 +85,8 @@ final class ScenarioWorld {
     func record(_ step: String, at location: String, settled: Bool = true) {
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
-        if let app { timelineNumberOfAppStep[app.step] = timeline.count + 1 }
-        timeline.append("\(location)  \(step)  → \(screen) [tab \(tab)]")
+        if let app { noteTimelineNumber(timeline.count + 1, ofAppStep: app.step) }
+        timeline.append(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
         if recordsFrames {
             let events = app?.events ?? []
             let new = Array(events[min(eventsShown, events.count)...])
@@ -119,7 +121,14 @@ final class ScenarioWorld {
 
     /// `step 3 (tap close)`: a step of the app's log as the timeline numbers it.
     func stepName(_ appStep: Int, during name: String) -> String {
-        timelineNumberOfAppStep[appStep].map { "step \($0) (\(name))" } ?? "app step \(appStep) (\(name))"
+        let number = timelineNumberOfAppStep.indices.contains(appStep) ? timelineNumberOfAppStep[appStep] : 0
+        return number > 0 ? "step \(number) (\(name))" : "app step \(appStep) (\(name))"
+    }
+
+    private func noteTimelineNumber(_ number: Int, ofAppStep appStep: Int) {
+        guard appStep >= 0 else { return }
+        while timelineNumberOfAppStep.count <= appStep { timelineNumberOfAppStep.append(0) }
+        timelineNumberOfAppStep[appStep] = number
     }
 
     /// The invariants checked for this scenario, in a stable order.

@@ -44,6 +44,18 @@ struct ExpectationTests {
         #expect(Expectation.events(["release product"], actual: events) == nil)
     }
 
+    @Test func eventItemsMatchAsStringsDoOutsideASCII() {
+        // The byte fast path must agree with String comparison at a non-ASCII boundary.
+        let decomposed = "push caf\u{65}\u{301} now"       // "café" with a combining accent
+        #expect(Expectation.eventMatches("push café", decomposed), "canonically equivalent prefixes match")
+        #expect(!Expectation.eventMatches("push cafe", decomposed), "e is not é, even when é is e + accent")
+        #expect(Expectation.eventMatches("push résumé", "push résumé:7 x"))
+        #expect(!Expectation.eventMatches("push résumé:7", "push résumé:71"))
+        #expect(Expectation.eventMatches("gate", "gate"))
+        #expect(!Expectation.eventMatches("gate auth cart", "gate auth"))
+        #expect(!Expectation.eventMatches("", "gate"), "an empty item matches no event but an empty one")
+    }
+
     @Test func eventCountsAndAbsencesCountSinceAMark() throws {
         let events = ["session-commit", "push cart", "session-commit"]
         #expect(Expectation.eventCount("session-commit", expected: 2, actual: events) == nil)
