@@ -105,11 +105,21 @@ enum BindingSupport {
     }
 
     static func outcomeTable(_ outcome: LinkOutcome) -> LuaValue {
-        var table: LuaTable = ["status": .string(LuaString(outcome.status.rawValue))]
-        if let destination = outcome.destination { table["destination"] = .string(LuaString(destination)) }
-        if let precondition = outcome.precondition { table["precondition"] = .string(LuaString(precondition)) }
-        if let error = outcome.error { table["error"] = .string(LuaString(error)) }
-        if let message = outcome.message { table["message"] = .string(LuaString(message)) }
+        var table = LuaTable(reservingCapacity: 3)
+        table[OutcomeKey.status] = .string(LuaString(outcome.status.rawValue))
+        if let destination = outcome.destination { table[OutcomeKey.destination] = .string(LuaString(destination)) }
+        if let precondition = outcome.precondition { table[OutcomeKey.precondition] = .string(LuaString(precondition)) }
+        if let error = outcome.error { table[OutcomeKey.error] = .string(LuaString(error)) }
+        if let message = outcome.message { table[OutcomeKey.message] = .string(LuaString(message)) }
         return .table(table)
+    }
+
+    /// An outcome's field names, built once (every `deep_link` returns one).
+    private enum OutcomeKey {
+        nonisolated(unsafe) static let status: LuaValue = "status"
+        nonisolated(unsafe) static let destination: LuaValue = "destination"
+        nonisolated(unsafe) static let precondition: LuaValue = "precondition"
+        nonisolated(unsafe) static let error: LuaValue = "error"
+        nonisolated(unsafe) static let message: LuaValue = "message"
     }
 }

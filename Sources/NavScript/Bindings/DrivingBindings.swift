@@ -34,7 +34,7 @@ enum DrivingBindings {
                 example: "tap(\"item\", \"7\")") { call, app, session in
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
-                try checkTap(output, args, app: app, screens: session.screens, engine: session.host.engine)
+                try checkTap(output, args, app: app, screens: session.screens, engine: session.engine)
                 return (.tap(output: output, args: args), describeTap(output, args))
             },
             action("select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],

@@ -156,6 +156,7 @@ extension LuaState {
     /// `lua_getstack` and `lua_getinfo("Sl")` push nothing and never raise.
     func callerLocations(_ L: OpaquePointer, limit: Int = 64) -> [LuaSourceLocation] {
         var locations: [LuaSourceLocation] = []
+        locations.reserveCapacity(4)   // a binding is called from a scenario, a hook or a helper: a few frames
         var record = lua_Debug()
         var level: Int32 = 1
         while locations.count < limit, lua_getstack(L, level, &record) != 0 {

@@ -36,13 +36,44 @@ extension LuaState {
     /// `lua_next` (no metamethods run), references go through `clua_ref`.
     func read(_ L: OpaquePointer, _ index: Int32, mode: ReadMode = .full) throws(LuaConversionFailure) -> LuaValue {
         // The tables being copied, outermost first: a short stack searched
-        // linearly (nesting is shallow; hashing a set cost more than the copy).
-        var path: [UnsafeRawPointer] = []
-        return try read(L, lua_absindex(L, index), depth: 0, mode: mode, path: &path)
+        // linearly (nesting is shallow; hashing a set cost more than the
+        // copy), its first levels on the call stack (an array allocated for
+        // every argument table showed in a call's cost).
+        let index = lua_absindex(L, index)
+        return try withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: TableTrail.inlineLevels) {
+            slots throws(LuaConversionFailure) -> LuaValue in
+            var path = TableTrail(slots: slots)
+            return try read(L, index, depth: 0, mode: mode, path: &path)
+        }
+    }
+
+    /// The identities of the tables being copied, outermost first: the
+    /// first ``inlineLevels`` in storage the caller provides (small enough
+    /// to stay on the stack), deeper ones in an array.
+    struct TableTrail {
+        static let inlineLevels = 16
+        let slots: UnsafeMutableBufferPointer<UnsafeRawPointer>
+        var count = 0
+        var deeper: [UnsafeRawPointer] = []
+
+        func contains(_ identity: UnsafeRawPointer) -> Bool {
+            for index in 0..<min(count, slots.count) where slots[index] == identity { return true }
+            return deeper.contains(identity)
+        }
+
+        mutating func append(_ identity: UnsafeRawPointer) {
+            if count < slots.count { slots[count] = identity } else { deeper.append(identity) }
+            count += 1
+        }
+
+        mutating func removeLast() {
+            count -= 1
+            if count >= slots.count { deeper.removeLast() }
+        }
     }
 
     private func read(
-        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout [UnsafeRawPointer]
+        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout TableTrail
     ) throws(LuaConversionFailure) -> LuaValue {
         let type = lua_type(L, index)
         switch type {
@@ -75,7 +106,7 @@ extension LuaState {
     }
 
     private func readTable(
-        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout [UnsafeRawPointer]
+        _ L: OpaquePointer, _ index: Int32, depth: Int, mode: ReadMode, path: inout TableTrail
     ) throws(LuaConversionFailure) -> LuaTable {
         guard depth < LuaState.maxDepth else { throw .tooDeep }
         guard let identity = lua_topointer(L, index) else { return LuaTable() }
@@ -87,12 +118,13 @@ extension LuaState {
         // Swift dictionary is sized once instead of rehashing as it grows;
         // integer keys are left out (a sequence goes to the array part).
         var hashed = 0
+        var integers = 0
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
-            if lua_isinteger(L, -2) == 0 { hashed += 1 }
+            if lua_isinteger(L, -2) == 0 { hashed += 1 } else { integers += 1 }
             clua_pop(L, 1)
         }
-        var table = LuaTable(reservingCapacity: hashed)
+        var table = LuaTable(reservingCapacity: hashed, arrayCapacity: integers)
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
             let top = lua_gettop(L)

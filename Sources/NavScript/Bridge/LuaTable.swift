@@ -23,8 +23,9 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
 
     /// An empty table with room for `count` keys in its hash part (the
     /// bridge copies tables whose size it knows).
-    init(reservingCapacity count: Int) {
+    init(reservingCapacity count: Int, arrayCapacity: Int = 0) {
         array = []
+        if arrayCapacity > 0 { array.reserveCapacity(arrayCapacity) }
         hash = count > 0 ? Dictionary(minimumCapacity: count) : [:]
     }
 
@@ -83,7 +84,10 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
 
     /// `t["name"]`.
     public subscript(key: String) -> LuaValue {
-        get { self[.string(LuaString(key))] }
+        // A string key lives in the hash part: an empty one answers without
+        // building the key (bindings look options up in tables that are
+        // mostly empty).
+        get { hash.isEmpty ? .nil : self[.string(LuaString(key))] }
         set { self[.string(LuaString(key))] = newValue }
     }
 

@@ -15,48 +15,47 @@ struct ScenarioDefinition {
     var before: [LuaFunction]
     var after: [LuaFunction]
 
-    /// The fields of a declaration, built once (a `String` subscript builds
-    /// its key for every lookup; files declare hundreds of scenarios).
-    private enum Key {
-        nonisolated(unsafe) static let name: LuaValue = "name"
-        nonisolated(unsafe) static let groups: LuaValue = "groups"
-        nonisolated(unsafe) static let line: LuaValue = "line"
-        nonisolated(unsafe) static let opts: LuaValue = "opts"
-        nonisolated(unsafe) static let tags: LuaValue = "tags"
-        nonisolated(unsafe) static let launch: LuaValue = "launch"
-        nonisolated(unsafe) static let allow: LuaValue = "allow"
-        nonisolated(unsafe) static let fn: LuaValue = "fn"
-        nonisolated(unsafe) static let row: LuaValue = "row"
-        nonisolated(unsafe) static let pending: LuaValue = "pending"
-        nonisolated(unsafe) static let before: LuaValue = "before"
-        nonisolated(unsafe) static let after: LuaValue = "after"
-    }
-
-    /// Reads one entry of the prelude's `collect()` result.
-    init(_ table: LuaTable, file: String) throws(ScenarioLoadError) {
-        guard case .string(let name) = table[Key.name] else { throw ScenarioLoadError("a declaration has no name") }
+    /// Reads one record of the prelude's `collect()` result:
+    /// `{ name, line, fn, opts, pending, groups, before, after [, row] }`
+    /// with `false` for what the declaration does not have. Positional, so
+    /// a file's declarations cross into Swift without a field name each.
+    init(_ record: LuaTable, file: String) throws(ScenarioLoadError) {
+        let fields = record.array
+        func field(_ position: Int) -> LuaValue {
+            position <= fields.count ? fields[position - 1] : .nil
+        }
+        func table(_ position: Int) -> LuaTable? { field(position).tableValue }
+        guard case .string(let name) = field(1) else { throw ScenarioLoadError("a declaration has no name") }
         self.name = name.string
-        self.groups = table[Key.groups].tableValue?.array.compactMap { $0.stringValue } ?? []
         self.file = file
-        self.line = table[Key.line].intValue ?? 0
-        let opts = table[Key.opts].tableValue ?? LuaTable()
-        switch opts[Key.tags] {
+        self.line = field(2).intValue ?? 0
+        if case .function(let body) = field(3) { self.body = body } else { self.body = nil }
+        let opts = table(4) ?? LuaTable()
+        isPending = field(5).isTruthy
+        groups = table(6)?.array.compactMap { $0.stringValue } ?? []
+        before = table(7)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        after = table(8)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        row = field(9)
+        switch opts[OptionKey.tags] {
         case .nil: tags = []
         case .string(let tag): tags = [tag.string]
         case .table(let list): tags = list.array.compactMap { $0.stringValue }
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": tags must be a string or a list of strings")
         }
-        switch opts[Key.launch] {
+        switch opts[OptionKey.launch] {
         case .nil: launch = nil
         case .table(let launch): self.launch = launch
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
         }
-        allow = try Self.allowances(opts[Key.allow], at: "\(file):\(line): scenario \"\(self.name)\"")
-        if case .function(let body) = table[Key.fn] { self.body = body } else { self.body = nil }
-        row = table[Key.row]
-        isPending = table[Key.pending].isTruthy
-        before = table[Key.before].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
-        after = table[Key.after].tableValue?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(line): scenario \"\(self.name)\"")
+    }
+
+    /// The options a declaration may carry, built once (a `String`
+    /// subscript builds its key for every lookup).
+    private enum OptionKey {
+        nonisolated(unsafe) static let tags: LuaValue = "tags"
+        nonisolated(unsafe) static let launch: LuaValue = "launch"
+        nonisolated(unsafe) static let allow: LuaValue = "allow"
     }
 }
 

@@ -16,6 +16,8 @@ final class ScenarioLanguage {
     let screens: [DestinationID: ScreenDeclaration]
     /// The host's launch options by name, read once: every launch checks its request against them.
     let launchOptions: [String: LaunchOption]
+    /// The host's routing engine, read once: every tap checks its parameters against it.
+    let engine: RoutingEngine
     private let image: LuaStateImage
 
     init(host: any ScenarioHost) {
@@ -24,6 +26,7 @@ final class ScenarioLanguage {
         self.library = library
         screens = Dictionary(host.screens.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         launchOptions = host.declaredLaunchOptions
+        engine = host.engine
         image = LuaStateImage { state throws(LuaError) in
             library.install(state)
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)

@@ -60,7 +60,7 @@ enum ScenarioPrelude {
       return table.concat(parts, " "), { table.unpack(parts, 1, #parts - 1) }
     end
 
-    local function declare(name, opts, fn, row, pending)
+    local function declare(name, opts, fn, row, pending, has_row)
       local full, groups = full_name(name)
       local file, line = caller()
       if names[full] then
@@ -71,7 +71,7 @@ enum ScenarioPrelude {
       -- Only what a declaration has: every field crosses into Swift.
       declared[#declared + 1] = {
         name = full, groups = groups, file = file, line = line,
-        opts = opts, fn = fn, row = row, pending = pending,
+        opts = opts, fn = fn, row = row, has_row = has_row, pending = pending,
         frames = { table.unpack(frames) },
       }
     end
@@ -129,7 +129,7 @@ enum ScenarioPrelude {
           return tostring(value)
         end)
         if label == name then label = name .. " [" .. index .. "]" end
-        declare(label, opts, fn, row)
+        declare(label, opts, fn, row, nil, true)
       end
     end
 
@@ -144,9 +144,14 @@ enum ScenarioPrelude {
     end
 
     -- Called by the runner after the file has run: every declaration with
-    -- its hooks resolved (outermost before first, innermost after first).
+    -- its hooks resolved (outermost before first, innermost after first),
+    -- as a positional record (no field names to copy into Swift):
+    -- { name, line, fn, opts, pending, groups, before, after [, row] },
+    -- `false` for what a declaration does not have; `row` last, present
+    -- only for scenario.each rows (a row may itself be `false`).
     local function collect()
-      for _, d in ipairs(declared) do
+      local records = {}
+      for index, d in ipairs(declared) do
         local before, after = {}, {}
         for _, frame in ipairs(d.frames) do
           for _, h in ipairs(frame.before) do before[#before + 1] = h end
@@ -154,9 +159,12 @@ enum ScenarioPrelude {
         for i = #d.frames, 1, -1 do
           for _, h in ipairs(d.frames[i].after) do after[#after + 1] = h end
         end
-        d.before, d.after, d.frames = before[1] and before, after[1] and after, nil
+        local record = { d.name, d.line, d.fn or false, d.opts or false, d.pending or false, d.groups or false,
+                         before[1] and before or false, after[1] and after or false }
+        if d.has_row then record[9] = d.row end
+        records[index] = record
       end
-      return declared
+      return records
     end
 
     return collect

@@ -10,6 +10,8 @@ final class ScenarioSession {
     let screens: [DestinationID: ScreenDeclaration]
     /// The host's launch options by name.
     let launchOptions: [String: LaunchOption]
+    /// The host's routing engine.
+    let engine: RoutingEngine
     var world: ScenarioWorld?
 
     init(file: String, language: ScenarioLanguage) {
@@ -17,6 +19,7 @@ final class ScenarioSession {
         host = language.host
         screens = language.screens
         launchOptions = language.launchOptions
+        engine = language.engine
     }
 
     /// The user's line for a call: the innermost frame that is not the

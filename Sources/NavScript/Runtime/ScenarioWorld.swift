@@ -86,6 +86,7 @@ final class ScenarioWorld {
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
         if let app { noteTimelineNumber(timeline.count + 1, ofAppStep: app.step) }
+        if timeline.capacity == 0 { timeline.reserveCapacity(16) }   // a typical scenario's steps, in one allocation
         timeline.append(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
         if recordsFrames {
             let events = app?.events ?? []
@@ -127,6 +128,7 @@ final class ScenarioWorld {
 
     private func noteTimelineNumber(_ number: Int, ofAppStep appStep: Int) {
         guard appStep >= 0 else { return }
+        if timelineNumberOfAppStep.capacity == 0 { timelineNumberOfAppStep.reserveCapacity(32) }
         while timelineNumberOfAppStep.count <= appStep { timelineNumberOfAppStep.append(0) }
         timelineNumberOfAppStep[appStep] = number
     }

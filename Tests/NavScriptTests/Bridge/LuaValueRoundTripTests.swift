@@ -136,6 +136,30 @@ struct LuaValueRoundTripTests {
         #expect(shared == [[[1], [1]]])
     }
 
+    @Test("cycles are found at any depth, past the levels kept on the stack", arguments: [3, 15, 16, 17, 40])
+    func deepCycles(depth: Int) throws {
+        let lua = try LuaState.forTests()
+        // A chain `depth` tables deep whose innermost table points back at level `depth / 2 + 1`.
+        let cyclic = luaError {
+            _ = try lua.run(source: """
+                local root = {} local t, mid = root, nil
+                for i = 2, \(depth) do local n = {} t[1] = n t = n if i == \(depth / 2 + 1) then mid = n end end
+                t.back = mid or root
+                return root
+                """, chunkName: "t.lua")
+        }
+        #expect(cyclic?.kind == .conversion && cyclic?.message.contains("cyclic") == true, "depth \(depth)")
+        // The same chain without the back edge, and a table met again after leaving it, read fine.
+        let chain = try lua.run(source: """
+            local root = {} local t = root for i = 2, \(depth) do local n = {} t[1] = n t = n end
+            local s = {} return { root, s, { s } }
+            """, chunkName: "t.lua")
+        var levels = 0
+        var value = chain.first?.tableValue?[1] ?? .nil
+        while case .table(let table) = value { levels += 1; value = table[1] }
+        #expect(levels == depth)
+    }
+
     @Test("too deep nesting is refused in both directions")
     func tooDeep() throws {
         let lua = try LuaState.forTests()
