@@ -160,7 +160,9 @@ enum ScenarioBenchmarks {
                 }
             }
         case "pair":
-            // TEMP experiment: BENCH_FILE run then the Swift scenario, N times.
+            // BENCH_FILE run through ScenarioRunner, then the Swift scenario, `count` times,
+            // each timed: PAIR=lua or PAIR=swift runs only that half. Shows how much each
+            // half slows the other (caches) — what the paired ratio of row 4 includes.
             let file = URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_FILE"] ?? file.path)
             guard let entry = try ScenarioDiscovery().discover([file.path]).first else { return }
             let runner = ScenarioRunner(host: host, options: RunOptions())
@@ -172,15 +174,16 @@ enum ScenarioBenchmarks {
                 let t1 = DispatchTime.now().uptimeNanoseconds
                 if mode != "lua" { try swiftScenario(engine: host.engine) }
                 let t2 = DispatchTime.now().uptimeNanoseconds
-                lua += Double(t1 - t0); swift += Double(t2 - t1)
+                lua += Double(t1 - t0)
+                swift += Double(t2 - t1)
             }
-            print("mode \(mode): lua \(Int(lua / Double(count))) ns, swift \(Int(swift / Double(count))) ns")
+            print("\(mode): Lua file \(Int(lua / Double(max(count, 1)))) ns, Swift scenario \(Int(swift / Double(max(count, 1)))) ns")
         case "state":
             for _ in 0..<count {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
             }
         default:
-            throw Failure(description: "--profile takes swift, lua or state")
+            throw Failure(description: "--profile takes swift, swift-launch, lua, file, folder, pair, resolve, plan or state")
         }
     }
 }
