@@ -8,7 +8,7 @@ import ShopHost
 //
 //   bench [--navscript PATH] [--repo PATH] [--only core,scenario,suite,generated]
 //         [--repetitions N] [--sizes 1000,5000,10000]
-//   bench --generate N DIR      write the generated suite of N scenarios into DIR/generated-N
+//   bench [--per-file K] --generate N DIR   write the generated suite of N scenarios (K a file) into DIR/generated-N
 //   bench --profile WORKLOAD N  run one workload N times, untimed (for callgrind; see README.md)
 //
 // Progress goes to stderr, the table to stdout.
@@ -51,7 +51,8 @@ struct Arguments {
                 let size = Int(value(flag)) ?? 1_000
                 let root = URL(fileURLWithPath: value(flag))
                 do {
-                    let folder = try SuiteGenerator.write(files: max(1, size / 100), perFile: min(size, 100), into: root)
+                    let perFile = min(size, self.perFile)   // `--per-file N` given before `--generate`
+                    let folder = try SuiteGenerator.write(files: max(1, size / perFile), perFile: perFile, into: root)
                     print(folder.path)
                     exit(0)
                 } catch {

@@ -12,10 +12,14 @@ import Foundation
 public struct ScenarioWorker {
     public let host: any ScenarioHost
     public let options: RunOptions
+    /// Runs every task (with the task's faults): its state image is
+    /// prepared once for every file the worker runs.
+    private let runner: ScenarioRunner
 
     public init(host: any ScenarioHost, options: RunOptions) {
         self.host = host
         self.options = options
+        runner = ScenarioRunner(host: host, options: options)
     }
 
     public func serve() throws(RunnerError) {
@@ -41,9 +45,7 @@ public struct ScenarioWorker {
     }
 
     func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, send: @escaping (WorkerMessage) -> Void) {
-        var options = self.options
-        options.faults = task.faults
-        let runner = ScenarioRunner(host: host, options: options)
+        let runner = self.runner.with(faults: task.faults)
         let entry = ScenarioDiscovery.Entry(
             path: task.path, url: URL(fileURLWithPath: task.path),
             suiteRoot: URL(fileURLWithPath: task.suiteRoot, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))

@@ -12,9 +12,23 @@ public struct ScenarioRunner {
     let language: ScenarioLanguage
 
     public init(host: any ScenarioHost, options: RunOptions) {
+        self.init(host: host, options: options, language: ScenarioLanguage(host: host))
+    }
+
+    private init(host: any ScenarioHost, options: RunOptions, language: ScenarioLanguage) {
         self.host = host
         self.options = options
-        language = ScenarioLanguage(host: host)
+        self.language = language
+    }
+
+    /// This runner with `faults` switched on instead, sharing its prepared
+    /// scenario language. Why: a run gives each file its own faults
+    /// (`mutate`), and a runner per file prepared the whole sandbox,
+    /// bindings and prelude again for every file instead of restoring them.
+    public func with(faults: [String]) -> ScenarioRunner {
+        var options = self.options
+        options.faults = faults
+        return ScenarioRunner(host: host, options: options, language: language)
     }
 
     /// Compiles `--filter` once, with an error a user can act on.

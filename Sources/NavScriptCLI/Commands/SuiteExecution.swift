@@ -59,10 +59,9 @@ struct SuiteExecution {
         if inProcess {
             var results: [FileResult] = []
             let filter = try ScenarioRunner.compileFilter(options.filter)
+            let base = ScenarioRunner(host: host, options: options)
             for task in tasks {
-                var taskOptions = options
-                taskOptions.faults = task.faults
-                let runner = ScenarioRunner(host: host, options: taskOptions)
+                let runner = base.with(faults: task.faults)
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult
                 if let reason = skipReason(task) {

@@ -56,6 +56,14 @@ struct ExplorerTests {
         #expect(faulty.scenarios.first?.status == .failed, "\(faulty.scenarios.first?.message ?? "")")
         let healthy = ScenarioRunner(host: host, options: RunOptions()).runFile(entry, filter: nil)
         #expect(healthy.scenarios.first?.status == .passed, "\(healthy.scenarios.first?.message ?? "")")
+
+        // The same through one runner whose faults change per file (as workers and `mutate` run
+        // files): the fault applies, and the prepared language is shared, not prepared again.
+        let base = ScenarioRunner(host: host, options: RunOptions())
+        let withFault = base.with(faults: ["sign-in-without-commit"])
+        #expect(withFault.language === base.language && withFault.options.faults == ["sign-in-without-commit"])
+        #expect(withFault.runFile(entry, filter: nil).scenarios.first?.status == .failed)
+        #expect(withFault.with(faults: []).runFile(entry, filter: nil).scenarios.first?.status == .passed)
     }
 
     @Test func aResumeGatedAgainByItsOwnGateIsFound() throws {
