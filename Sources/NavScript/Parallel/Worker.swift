@@ -5,13 +5,8 @@ final class Worker {
     let id: Int
     private let process: Process
     private let input: FileHandle
-    /// The tasks given to this worker, in the order it runs them: the first
-    /// is running (or about to start), the others wait in its input.
-    private(set) var assigned: [(task: WorkerTask, index: Int)] = []
-    /// The task running now.
-    var task: WorkerTask? { assigned.first?.task }
-    /// The pool's index of the task running now.
-    var taskIndex: Int? { assigned.first?.index }
+    private(set) var task: WorkerTask?
+    private(set) var taskIndex: Int?
     var scenarioStarted: Date?
     var scenarioIndex: Int?
     /// Timeline steps of the scenario running now.
@@ -101,12 +96,11 @@ final class Worker {
     }
 
     func assign(_ task: WorkerTask, index: Int) {
-        if assigned.isEmpty {
-            lastHeard = Date()
-            scenarioStarted = nil
-            scenarioIndex = nil
-        }
-        assigned.append((task, index))
+        self.task = task
+        self.taskIndex = index
+        lastHeard = Date()
+        scenarioStarted = nil
+        scenarioIndex = nil
         guard let data = try? JSONEncoder().encode(task) else { return }
         do {
             try input.write(contentsOf: data + Data("\n".utf8))
@@ -115,21 +109,11 @@ final class Worker {
         }
     }
 
-    /// The running task is over; the next one given, if any, starts now.
     func finishTask() {
-        if !assigned.isEmpty { assigned.removeFirst() }
+        task = nil
+        taskIndex = nil
         scenarioStarted = nil
         scenarioIndex = nil
-        if !assigned.isEmpty { lastHeard = Date() }
-    }
-
-    /// Takes back the tasks waiting behind the running one (or all of them,
-    /// `includingRunning`): none of them has started, so they go to another worker.
-    func takeWaiting(includingRunning: Bool = false) -> [Int] {
-        let keep = includingRunning ? 0 : min(1, assigned.count)
-        let waiting = assigned[keep...].map(\.index)
-        assigned.removeSubrange(keep...)
-        return waiting
     }
 
     func kill(timedOut: Bool) {
