@@ -464,11 +464,8 @@ static inline const char *clua_file_read(lua_State *L, void *ud, size_t *size) {
     }
     if (r->start >= r->length && clua_file_fill(r) == 0) return NULL;
     *size = r->length - r->start;
-    {
-        const char *chunk = r->buffer + r->start;
-        r->start = r->length;
-        return chunk;
-    }
+    r->start = r->length;   /* the rest of the buffer goes to Lua at once */
+    return r->buffer + (r->length - *size);
 }
 
 /* The next byte of the file, or -1 at its end (for the BOM and '#' checks). */

@@ -46,7 +46,7 @@ final class ScenarioLanguage {
         return (state, kept[0])
     }
 
-    /// The prelude's Swift helpers: where the user's call is, and raising
+    /// The prelude's Swift helpers: the line of the user's call, and raising
     /// a failure (`assert`) at that place. They find the file through the
     /// state's context, so the image's copies serve every file.
     private static func preludeSupport(_ state: LuaState) -> LuaTable {
@@ -56,7 +56,7 @@ final class ScenarioLanguage {
                 // The scenario file's own line, even when a support/ helper declared it.
                 let user = call.callerLocations.first { $0.source == session.file }
                     ?? call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
-                return .values([.string(LuaString(user?.source ?? session.file)), .integer(Int64(user?.line ?? 0))])
+                return .values([.integer(Int64(user?.line ?? 0))])
             },
             "failure": { call in
                 guard let session = call.state.context as? ScenarioSession else { return .noValues }

@@ -12,7 +12,7 @@ enum ScenarioPrelude {
 
     static let source = #"""
     local ns = ...
-    local caller = ns.caller          -- Swift: file and line of the user's call
+    local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
     local failure = ns.failure        -- Swift: raise an expectation failure
     local marker = ns.marker          -- the field that marks a raised failure
 
@@ -62,7 +62,7 @@ enum ScenarioPrelude {
 
     local function declare(name, opts, fn, row, pending, has_row)
       local full, groups = full_name(name)
-      local file, line = caller()
+      local line = caller()
       if names[full] then
         error(string.format("duplicate scenario name %q (first declared at line %d); "
           .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
@@ -70,7 +70,7 @@ enum ScenarioPrelude {
       names[full] = line
       -- Only what a declaration has: every field crosses into Swift.
       declared[#declared + 1] = {
-        name = full, groups = groups, file = file, line = line,
+        name = full, groups = groups, line = line,
         opts = opts, fn = fn, row = row, has_row = has_row, pending = pending,
         frames = { table.unpack(frames) },
       }
