@@ -26,6 +26,10 @@ final class Worker {
     /// Starts a worker; its stdout and stderr are read on background
     /// threads and turned into events for the pool.
     static func launch(id: Int, configuration: WorkerPool.Configuration, events: WorkerEventQueue) -> Worker? {
+        // A worker that dies (or closes its input) while a file is written to
+        // it must cost a failed write — which kills that worker and sends its
+        // files elsewhere — not a SIGPIPE that ends the whole run unreported.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = configuration.command
         process.arguments = configuration.arguments

@@ -33,4 +33,19 @@ struct WorkerPoolTests {
         #expect(results.first?.scenarios.first?.message.contains("could not start a worker process") == true, "\(results)")
         #expect(finished == ["suite/a.lua"], "the caller hears of it, so the file's events close")
     }
+
+    @Test func aWorkerThatStopsReadingCostsItsFilesNotTheRun() throws {
+        // Finishes its first file, closes its input and lingers: the next file
+        // written to it hits a pipe nobody reads. That must be a failed write
+        // (SIGPIPE would kill the parent), and the files go on elsewhere.
+        let script = #"read task; exec 0<&-; echo '{"loaded":{"scenarios":[],"task":0}}'; echo '{"done":{"task":0}}'; exec sleep 1"#
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 1, timeout: 5))
+        let tasks = (0..<3).map { WorkerTask(id: $0, path: "suite/\($0).lua", suiteRoot: "suite", faults: []) }
+        var finished: [String] = []
+        pool.onTaskFinished = { task, _ in finished.append(task.path) }
+        let results = pool.run(tasks)
+        #expect(results.count == 3)
+        #expect(Set(finished) == Set(tasks.map(\.path)), "every file is finished, once: \(finished)")
+        #expect(finished.count == 3, "\(finished)")
+    }
 }
