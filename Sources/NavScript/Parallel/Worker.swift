@@ -5,8 +5,13 @@ final class Worker {
     let id: Int
     private let process: Process
     private let input: FileHandle
-    private(set) var task: WorkerTask?
-    private(set) var taskIndex: Int?
+    /// The tasks given to this worker, in the order it runs them: the first
+    /// is running (or about to start), the others wait in its input.
+    private(set) var assigned: [(task: WorkerTask, index: Int)] = []
+    /// The task running now.
+    var task: WorkerTask? { assigned.first?.task }
+    /// The pool's index of the task running now.
+    var taskIndex: Int? { assigned.first?.index }
     var scenarioStarted: Date?
     var scenarioIndex: Int?
     /// Timeline steps of the scenario running now.
@@ -100,11 +105,12 @@ final class Worker {
     }
 
     func assign(_ task: WorkerTask, index: Int) {
-        self.task = task
-        self.taskIndex = index
-        lastHeard = Date()
-        scenarioStarted = nil
-        scenarioIndex = nil
+        if assigned.isEmpty {
+            lastHeard = Date()
+            scenarioStarted = nil
+            scenarioIndex = nil
+        }
+        assigned.append((task, index))
         guard let data = try? JSONEncoder().encode(task) else { return }
         do {
             try input.write(contentsOf: data + Data("\n".utf8))
@@ -113,11 +119,21 @@ final class Worker {
         }
     }
 
+    /// The running task is over; the next one given, if any, starts now.
     func finishTask() {
-        task = nil
-        taskIndex = nil
+        if !assigned.isEmpty { assigned.removeFirst() }
         scenarioStarted = nil
         scenarioIndex = nil
+        if !assigned.isEmpty { lastHeard = Date() }
+    }
+
+    /// Takes back the tasks waiting behind the running one (or all of them,
+    /// `includingRunning`): none of them has started, so they go to another worker.
+    func takeWaiting(includingRunning: Bool = false) -> [Int] {
+        let keep = includingRunning ? 0 : min(1, assigned.count)
+        let waiting = assigned[keep...].map(\.index)
+        assigned.removeSubrange(keep...)
+        return waiting
     }
 
     func kill(timedOut: Bool) {

@@ -39,6 +39,12 @@ public final class WorkerPool {
     /// run, its scenarios reported skipped with it — `mutate` skips the
     /// files of a fault that is already killed.
     public var skipReason: (WorkerTask) -> String? = { _ in nil }
+    /// Gives each worker its next file while it still runs the current one,
+    /// so it never waits for the pool to read a finished file's results
+    /// (that wait was most of what a worker run cost over an in-process
+    /// one). Turn it off when ``skipReason`` may change while files run:
+    /// a file already handed over runs whatever is learnt meanwhile.
+    public var prefetch = true
 
     private let configuration: Configuration
     private let events = WorkerEventQueue()
@@ -108,9 +114,12 @@ public final class WorkerPool {
                     publish(.scenarioFinished(result))
                     if worker.isRetiring {
                         // It finished just as its time ran out: it is killed
-                        // all the same, so the rest of the file goes elsewhere.
+                        // all the same, so the rest of the file goes elsewhere,
+                        // and the files waiting behind it with it.
                         worker.kill(timedOut: true)
+                        let waiting = worker.takeWaiting()
                         worker.finishTask()
+                        queue.insert(contentsOf: waiting, at: 0)
                         resume(index, after: scenario)
                     }
                 case .loadFailed(_, let result):
@@ -126,6 +135,8 @@ public final class WorkerPool {
             case .exited(let status, let signaled):
                 worker.isAlive = false
                 workers.removeAll { $0 === worker }
+                // Files handed over behind the running one never started: another worker takes them.
+                queue.insert(contentsOf: worker.takeWaiting(), at: 0)
                 guard let index = worker.taskIndex, !progress[index].isFinished else { return }
                 // The worker died mid-task: the scenario it was running is
                 // the culprit; the rest of the file goes to a new worker.
@@ -162,7 +173,8 @@ public final class WorkerPool {
                 guard let worker = spawn() else { break }
                 workers.append(worker)
             }
-            for worker in workers where worker.task == nil && worker.isAlive && !worker.isRetiring {
+            let depth = prefetch ? 2 : 1
+            for worker in workers where worker.assigned.count < depth && worker.isAlive && !worker.isRetiring {
                 // Tasks the caller no longer needs are settled here, without a worker.
                 while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
                     queue.removeFirst()

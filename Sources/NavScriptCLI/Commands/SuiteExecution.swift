@@ -46,7 +46,7 @@ struct SuiteExecution {
     /// `onTaskFinished` sees each task's result as soon as it is complete.
     func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: ScenarioDiscovery.Entry],
                  stop: StopSignal, stream: RunEventStream = RunEventStream(),
-                 skipReason: @escaping (WorkerTask) -> String? = { _ in nil },
+                 skipReason: ((WorkerTask) -> String?)? = nil,
                  onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {
         let ledger = EventLedger(stream: stream)
         func finished(_ task: WorkerTask, _ result: FileResult) {
@@ -64,7 +64,7 @@ struct SuiteExecution {
                 let runner = base.with(faults: task.faults)
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult
-                if let reason = skipReason(task) {
+                if let reason = skipReason?(task) {
                     let skipped = FileResult(file: task.path, scenarios: [ScenarioRunner.fileNotRun(task.path, reason: reason)],
                                              duration: 0)
                     result = expandNotRun([skipped], host: host, entries: entries)[0]
@@ -85,7 +85,10 @@ struct SuiteExecution {
             reported.byTask[task.id] = expanded
             finished(task, expanded)
         }
-        pool.skipReason = skipReason
+        if let skipReason {
+            pool.skipReason = skipReason
+            pool.prefetch = false   // a file handed over early would run after its fault is killed
+        }
         pool.shouldStop = { stop.isSet }
         let results = pool.run(tasks, stopReason: { stop.reason })
         return zip(tasks, results).map { task, result in reported.byTask[task.id] ?? result }
