@@ -210,8 +210,10 @@ struct SimulatedNavigationTests {
     @Test func updateInPlaceChangesParamsNotTheInstance() throws {
         world.push([step("home"), step("product", id: "p1")], on: "home")
         let top = try #require(nav.visibleScreen)
+        #expect(top.label == "product:p1")
         top.update(params: ["id": "p2"])
         #expect(nav.state.stack("home").last == step("product", id: "p2"))
         #expect(nav.visibleScreen === top)
+        #expect(top.label == "product:p2", "the kept label follows the parameters")
     }
 }

@@ -71,13 +71,17 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             // Arrays, not sets: a screen has a handful of owners and the tree a
             // handful of flows, and hashing every path cost more than comparing.
             let paths = coordinatorPaths()
-            let orphans = owners.filter { owner in owner.owner.map { !paths.contains($0) } ?? true }
-            let owning = owners.compactMap(\.owner)
-            let root = paths.first
+            func isOrphan(_ owner: ScreenOwner) -> Bool { owner.owner.map { !paths.contains($0) } ?? true }
             // A leaked flow owns nothing either; the leak is the cause, reported as such.
-            let leaked = leaks.filter { $0.kind == .coordinator }.map(\.label)
-            let idle = paths.filter { $0 != root && !owning.contains($0) && !leaked.contains($0) }
-            guard !orphans.isEmpty || !idle.isEmpty else { return nil }
+            func isIdle(_ path: String) -> Bool {
+                path != paths.first && !owners.contains { $0.owner == path }
+                    && !leaks.contains { $0.kind == .coordinator && $0.label == path }
+            }
+            // Checked after every scenario, and it nearly always holds: the
+            // lists for the message are only built when it does not.
+            guard owners.contains(where: isOrphan) || paths.contains(where: isIdle) else { return nil }
+            let orphans = owners.filter(isOrphan)
+            let idle = paths.filter(isIdle)
             var lines: [String] = []
             for orphan in orphans {
                 lines.append("  \(orphan.screen) belongs to " + (orphan.owner.map { "\($0), which is not alive" } ?? "no flow"))

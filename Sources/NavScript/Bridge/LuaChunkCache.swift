@@ -47,6 +47,7 @@ extension LuaState {
     /// `loadChunk` (stack unchanged on error).
     func loadPrecompiled(_ L: OpaquePointer, source: String, chunkName: String) throws(LuaError) {
         let name = LuaState.chunkName(chunkName)
+        rememberChunk(name)
         if let bytecode = LuaChunkCache.shared.bytecode(for: source, chunkName: name) {
             precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
             let status = loadBinary(L, bytecode, chunkName: name)

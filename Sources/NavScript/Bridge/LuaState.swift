@@ -116,6 +116,7 @@ public final class LuaState {
         self.region = region
         self.options = options
         self.image = image
+        sourceNames = image.sourceNames
         attach()
         try applyRoot()
         clua_resetbudget(mainThread)
@@ -163,8 +164,23 @@ public final class LuaState {
         guard status == LUA_OK else { throw takeError(mainThread, status: status) }
     }
 
-    /// Chunk names met in call frames, by their bytes (see `cachedSourceName`).
-    var sourceNames: [(bytes: [UInt8], name: String)] = []
+    /// Chunk names as Lua spells them (`@suite/a.lua`, `=navscript`) and as
+    /// they are shown (`suite/a.lua`, `navscript`): those of the chunks this
+    /// state loaded (a restored state starts with its image's), then those
+    /// met in call frames. See `cachedSourceName`.
+    var sourceNames: [(chunk: String, name: String)] = []
+
+    /// Remembers a chunk this state loads, so that frames in it are named
+    /// without a String made per state: `shown` is its name without the
+    /// `@`/`=` prefix, when the caller has it at hand.
+    func rememberChunk(_ chunk: String, shown: String? = nil) {
+        guard sourceNames.count < 16, !sourceNames.contains(where: { $0.chunk == chunk }) else { return }
+        let first = chunk.utf8.first
+        let prefixed = first == UInt8(ascii: "@") || first == UInt8(ascii: "=")
+        let name = shown.flatMap { prefixed && chunk.utf8.count == $0.utf8.count + 1 ? $0 : nil }
+            ?? (prefixed ? String(chunk.dropFirst()) : chunk)
+        sourceNames.append((chunk, name))
+    }
 
     /// The Swift contexts of the global functions `register` defined,
     /// released when the state closes (after Lua, which can call them until
@@ -282,9 +298,19 @@ public final class LuaState {
     /// prefixes, so pass a short, suite-relative name for readable messages.
     /// Not confined to the sandbox root: the host decides which files to run.
     public func loadFile(at url: URL, chunkName: String? = nil) throws(LuaError) -> LuaFunction {
+        // Opened by its absolute path when the caller names the chunk: spelling
+        // it relative to the working directory (for the default name) costs a getcwd.
+        let path = chunkName == nil ? LuaState.displayPath(url) : url.path
+        return try loadFile(atPath: path, chunkName: chunkName ?? path)
+    }
+
+    /// Compiles the file at `path` as a text chunk named `@<chunkName>`
+    /// (see `loadFile(at:chunkName:)`), for a caller that has the path at
+    /// hand: a URL's `path` is decoded again on every read.
+    public func loadFile(atPath path: String, chunkName: String) throws(LuaError) -> LuaFunction {
         let L = self.L
         let base = lua_gettop(L)
-        try loadFileChunk(L, url, chunkName)
+        try loadFileChunk(L, path: path, chunkName: chunkName)
         defer { lua_settop(L, base) }
         return try functionReference(L)
     }
@@ -292,7 +318,8 @@ public final class LuaState {
     /// Compiles and runs a file (see `loadFile(at:chunkName:)`).
     public func runFile(at url: URL, chunkName: String? = nil) throws(LuaError) -> [LuaValue] {
         let L = self.L
-        try loadFileChunk(L, url, chunkName)
+        let path = chunkName == nil ? LuaState.displayPath(url) : url.path
+        try loadFileChunk(L, path: path, chunkName: chunkName ?? path)
         return try callOnStack(L, argumentCount: 0)
     }
 
@@ -382,6 +409,7 @@ public final class LuaState {
     /// Pushes a compiled text chunk or throws (stack unchanged on error).
     func loadChunk(_ L: OpaquePointer, bytes: [UInt8], chunkName: String) throws(LuaError) {
         precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
+        rememberChunk(chunkName)
         let status = bytes.withUnsafeBytes { buffer in
             chunkName.withCString { name in
                 clua_loadbuffer(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, name)
@@ -390,12 +418,10 @@ public final class LuaState {
         guard status == LUA_OK else { throw takeError(L, status: status) }
     }
 
-    private func loadFileChunk(_ L: OpaquePointer, _ url: URL, _ chunkName: String?) throws(LuaError) {
+    private func loadFileChunk(_ L: OpaquePointer, path: String, chunkName: String) throws(LuaError) {
         precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
-        // Opened by its absolute path when the caller names the chunk: spelling
-        // it relative to the working directory (for the default name) costs a getcwd.
-        let path = chunkName == nil ? LuaState.displayPath(url) : url.path
-        let name = LuaState.chunkName(chunkName ?? path)
+        let name = LuaState.chunkName(chunkName)
+        rememberChunk(name, shown: chunkName)
         let status = path.withCString { path in
             name.withCString { name in clua_loadfile(L, path, name) }
         }

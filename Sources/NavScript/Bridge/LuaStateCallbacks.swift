@@ -174,12 +174,15 @@ extension LuaState {
     /// chunk's name may be replaced by another at that address).
     func cachedSourceName(_ record: inout lua_Debug) -> String {
         guard let source = record.source, record.srclen > 0 else { return LuaState.sourceName(&record) }
-        let bytes = UnsafeRawBufferPointer(start: source, count: record.srclen)
-        for known in sourceNames where known.bytes.count == bytes.count {
-            if known.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, source, bytes.count) == 0 }) { return known.name }
+        let length = record.srclen
+        for known in sourceNames where known.chunk.utf8.count == length {
+            let same = known.chunk.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, source, length) == 0 }
+            if same ?? false { return known.name }
         }
         let name = LuaState.sourceName(&record)
-        if sourceNames.count < 16 { sourceNames.append((Array(bytes), name)) }
+        if sourceNames.count < 16 {
+            sourceNames.append((String(decoding: UnsafeRawBufferPointer(start: source, count: length), as: UTF8.self), name))
+        }
         return name
     }
 

@@ -39,6 +39,9 @@ final class LuaStateImage: @unchecked Sendable {
     private var bytes: [UInt8] = []
     /// The kept functions' registry slots, identities and types, valid in every restored state.
     private var kept: [(ref: Int32, identity: UInt, typeName: String)] = []
+    /// The chunk names the preparation loaded (see `LuaState.sourceNames`): a
+    /// restored state starts with them.
+    private(set) var sourceNames: [(chunk: String, name: String)] = []
     /// The Swift contexts of the functions the preparation registered, owned by the image.
     private var callbacks: [Unmanaged<LuaCallbackBox>] = []
     /// The last sandbox root a restored state had, resolved: a runner's
@@ -103,6 +106,7 @@ final class LuaStateImage: @unchecked Sendable {
         guard size > 0 else { return (state, functions) }   // it needed the heap: no image, prepare again next time
         bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(region), count: size))
         kept = functions.map { ($0.ref, $0.identity, $0.typeName) }
+        sourceNames = state.sourceNames
         callbacks = state.ownedCallbacks
         state.ownedCallbacks = []
         state.image = self

@@ -10,6 +10,16 @@ public struct ScenarioDiscovery {
         public var path: String
         public var url: URL
         public var suiteRoot: URL
+        /// The file's path for the file system (absolute when `url` is):
+        /// kept because `URL.path` decodes the URL again on every read.
+        public var fileSystemPath: String
+
+        public init(path: String, url: URL, suiteRoot: URL, fileSystemPath: String? = nil) {
+            self.path = path
+            self.url = url
+            self.suiteRoot = suiteRoot
+            self.fileSystemPath = fileSystemPath ?? url.path
+        }
     }
 
     public let workingDirectory: URL
@@ -42,10 +52,14 @@ public struct ScenarioDiscovery {
             }
         }
         var seen: Set<String> = []
-        return found
-            .filter { seen.insert($0.path).inserted }
-            .map { Entry(path: display($0), url: $0, suiteRoot: relativeToWorkingDirectory(suiteRoot(for: $0))) }
-            .sorted { $0.path < $1.path }
+        var entries: [Entry] = []
+        for url in found {
+            let absolute = url.path
+            guard seen.insert(absolute).inserted else { continue }
+            entries.append(Entry(path: display(absolute), url: url,
+                                 suiteRoot: relativeToWorkingDirectory(suiteRoot(for: url)), fileSystemPath: absolute))
+        }
+        return entries.sorted { $0.path < $1.path }
     }
 
     /// The nearest folder at or above the file's that has a `support/`
@@ -75,9 +89,13 @@ public struct ScenarioDiscovery {
         return shown.hasPrefix("/") ? url : URL(fileURLWithPath: shown, relativeTo: workingDirectory)
     }
 
-    func display(_ url: URL) -> String {
-        let base = workingDirectory.path.hasSuffix("/") ? workingDirectory.path : workingDirectory.path + "/"
-        return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
+    func display(_ url: URL) -> String { display(url.path) }
+
+    /// `path` (absolute) relative to the working directory when inside it.
+    func display(_ path: String) -> String {
+        let folder = workingDirectory.path
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
     }
 }
 

@@ -82,10 +82,17 @@ open class NavigationDriver: ScenarioApp {
     /// Every screen of every tab and modal, with its owner's path (a
     /// finished owner counts as none).
     public var screenOwners: [ScreenOwner]? {
-        let stacks = navigation.tabs.map { navigation.stack($0) } + navigation.modals.map(\.stack)
-        return stacks.flatMap(\.screens).map { screen in
-            ScreenOwner(screen: screen.label, owner: screen.owner.flatMap { $0.isFinished ? nil : $0.path })
+        // Read after every scenario: one pass, one array.
+        var owners: [ScreenOwner] = []
+        owners.reserveCapacity(16)
+        func add(_ stack: NavigationStack) {
+            for screen in stack.screens {
+                owners.append(ScreenOwner(screen: screen.label, owner: screen.owner.flatMap { $0.isFinished ? nil : $0.path }))
+            }
         }
+        for tab in navigation.tabs { add(navigation.stack(tab)) }
+        for modal in navigation.modals { add(modal.stack) }
+        return owners
     }
 
     /// The live coordinator tree as paths. Override: only the app knows its root.

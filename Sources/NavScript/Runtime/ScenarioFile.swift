@@ -34,7 +34,7 @@ final class ScenarioFile {
             if let source {
                 chunk = try state.load(bytes: source, chunkName: entry.path)
             } else {
-                chunk = try state.loadFile(at: entry.url, chunkName: entry.path)
+                chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
             }
             _ = try state.call(chunk)
             guard let declared = try state.call(collect).first?.tableValue else {

@@ -14,15 +14,22 @@ extension Coordinator {
     /// (`app`, `app/browse`, `app/browse/cart`), depth first.
     public func treePaths(prefix: String? = nil) -> [String] {
         var paths: [String] = []
+        paths.reserveCapacity(16)
         appendTreePaths(to: &paths, prefix: prefix)
         return paths
     }
 
-    /// One array for the whole tree (invariants read it after every scenario).
+    /// One array for the whole tree (invariants read it after every
+    /// scenario). A flow's children are walked in its own array: `children`
+    /// would copy them into a new array of existentials at every node.
     private func appendTreePaths(to paths: inout [String], prefix: String?) {
-        let path = prefix.map { "\($0)/\(name)" } ?? name
+        let path = prefix.map { $0 + "/" + name } ?? name
         paths.append(path)
-        for child in children { child.appendTreePaths(to: &paths, prefix: path) }
+        if let flow = self as? FlowCoordinator {
+            for child in flow.childFlows { child.appendTreePaths(to: &paths, prefix: path) }
+        } else {
+            for child in children { child.appendTreePaths(to: &paths, prefix: path) }
+        }
     }
 }
 
@@ -37,16 +44,22 @@ open class FlowCoordinator: Coordinator, LifecycleTracked {
     public var onFinish: ((FlowResult) -> Void)?
     public var lifecycleToken: LifecycleToken?
     public let log: EventLog
-    private var pathPrefix: String?
+    /// The parent's path, set when the parent adopts this flow.
+    private var pathPrefix: String? {
+        didSet { path = pathPrefix.map { $0 + "/" + name } ?? name }
+    }
     public private(set) var isFinished = false
 
     public init(name: String, log: EventLog) {
         self.name = name
         self.log = log
+        path = name
     }
 
-    /// `app/checkout/auth` — where this coordinator sits in the tree.
-    public var path: String { pathPrefix.map { "\($0)/\(name)" } ?? name }
+    /// `app/checkout/auth` — where this coordinator sits in the tree. Kept,
+    /// not derived on each read: events name it, and the checks after every
+    /// scenario compare every screen's owner against the live tree.
+    public private(set) var path: String
 
     open func start() {
         log.record(.start(path))

@@ -3,7 +3,9 @@
 /// builds or pushes other screens — its coordinator does.
 open class Screen: LifecycleTracked {
     public let destination: DestinationID
-    public private(set) var params: [String: String]
+    public private(set) var params: [String: String] {
+        didSet { label = RouteStep.label(destination, params) }
+    }
     public var lifecycleToken: LifecycleToken?
     /// The screen's view model, owned strongly as a view controller owns its VM.
     public var viewModel: AnyObject?
@@ -25,11 +27,15 @@ open class Screen: LifecycleTracked {
     public init(_ destination: DestinationID, params: [String: String] = [:]) {
         self.destination = destination
         self.params = params
+        label = RouteStep.label(destination, params)
     }
 
     public var step: RouteStep { RouteStep(destination, params: params) }
     /// `id` or `id:primary-param`, as scenarios and events spell screens.
-    public var label: String { step.description }
+    /// Kept, not derived on each read: every push and pop event, every
+    /// timeline line and the checks after a scenario spell the screens,
+    /// and building the string each time showed in a scenario's cost.
+    public private(set) var label: String
 
     /// Declares an output. The handler receives the tap's arguments (a bare
     /// id arrives as `["id": value]`).
