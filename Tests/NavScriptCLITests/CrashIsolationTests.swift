@@ -81,4 +81,23 @@ struct CrashIsolationTests {
         #expect(lines.contains { $0.hasPrefix(#"{"running":"#) && $0.contains("hang.lua:4  tap(") }, "the call that hung\n\(output)")
         #expect(lines.contains { $0.hasPrefix(#"{"step":"#) && $0.contains("deep_link") }, "the steps before it\n\(output)")
     }
+
+    /// The pool hands a worker its next file before the current one ends, so
+    /// `--fail-fast` is kept by the worker too: after a failure, the files it
+    /// already holds report their scenarios as not run.
+    @Test func aWorkerStoppedByFailFastRunsNoLaterFile() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("fails", function() error("stop here") end)"#,
+            "suite/b.lua": #"scenario("must not run", function() print("ran") end)"#,
+        ])
+        let navscript = try CLI.binary.get()
+        try fixture.write("tasks.json", #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n"
+            + #"{"id":1,"path":"suite/b.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
+        let output = try CLI.run(["-c", "'\(navscript.path)' worker --fail-fast < tasks.json"], in: fixture.root,
+                                 binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let results = output.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"result":"#) }
+        #expect(results.count == 2, "\(output)")
+        #expect(results.last?.contains("--fail-fast stopped the run") == true, "\(output)")
+        #expect(!output.stderr.contains("ran"), "b's scenario did not run\n\(output)")
+    }
 }

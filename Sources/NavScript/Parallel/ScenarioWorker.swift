@@ -28,9 +28,12 @@ public struct ScenarioWorker {
         dup2(STDERR_FILENO, STDOUT_FILENO)
         guard let outbox = WorkerOutbox(descriptor: protocolFD) else { throw .workerSetup("cannot allocate the protocol buffer") }
         let filter = try ScenarioRunner.compileFilter(options.filter)
+        // With --fail-fast, a failure stops this worker's later files too: the
+        // pool hands a worker its next file before the current one ends.
+        var stopped = false
         while let line = readLine(strippingNewline: true) {
             guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
-            run(task, filter: filter) { message in
+            run(task, filter: filter, stopped: &stopped) { message in
                 outbox.append(message.line)
                 // Everything waits in the buffer (written when full or 50 ms
                 // after the last write; a crash or the parent's SIGUSR1 gets
@@ -44,7 +47,11 @@ public struct ScenarioWorker {
         }
     }
 
-    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, send: @escaping (WorkerMessage) -> Void) {
+    /// Runs one file. `stopped` is set once a scenario fails under
+    /// `--fail-fast`; the scenarios after it (in this file and the next
+    /// ones) are then reported as not run.
+    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, stopped: inout Bool,
+             send: @escaping (WorkerMessage) -> Void) {
         let runner = self.runner.with(faults: task.faults)
         let entry = ScenarioDiscovery.Entry(
             path: task.path, url: URL(fileURLWithPath: task.path),
@@ -52,7 +59,6 @@ public struct ScenarioWorker {
         do {
             let (file, selected) = try runner.load(entry, filter: filter)
             send(.loaded(task: task.id, scenarios: selected.map(\.listing)))
-            var stopped = false
             for (index, definition) in selected.enumerated() where index >= task.from {
                 if stopped {
                     send(.result(task: task.id, index: index,
