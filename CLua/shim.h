@@ -422,6 +422,44 @@ static inline void clua_gcgenerational(lua_State *L) { lua_gc(L, LUA_GCGEN, 0, 0
 /* lua_pushcfunction is a macro; used for the Lua-side protected helpers. */
 static inline void clua_pushcfunction(lua_State *L, lua_CFunction f) { lua_pushcclosure(L, f, 0); }
 
+/* Whether `source` is one of the chunk names in clua_callerline's upvalues. */
+static inline int clua_callerline_skips(lua_State *L, const char *source) {
+    int i;
+    for (i = 1; lua_type(L, lua_upvalueindex(i)) == LUA_TSTRING; i++) {
+        if (strcmp(source, lua_tostring(L, lua_upvalueindex(i))) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Lua: the line of the call that led here, as its author reads it: the innermost frame in the
+ * file being run (the outermost Lua frame's chunk, leaving out the chunks named by the upvalues:
+ * the host's own), even when one of the file's helpers made the call; else the innermost frame
+ * outside the host's chunks; else 0. In C because a DSL asks it for every declaration: a Swift
+ * callback there cost a bridged call and a list of every frame. Never raises. */
+static inline int clua_callerline(lua_State *L) {
+    lua_Debug ar;
+    const char *bottom = NULL;
+    int level, fallback = 0;
+    for (level = 1; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "S", &ar) && ar.source != NULL && ar.what[0] != 'C' && !clua_callerline_skips(L, ar.source)) {
+            bottom = ar.source;
+        }
+    }
+    for (level = 1; bottom != NULL && lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0 || ar.source == NULL) continue;
+        if (strcmp(ar.source, bottom) == 0) {
+            lua_pushinteger(L, ar.currentline);
+            return 1;
+        }
+        if (fallback == 0 && !clua_callerline_skips(L, ar.source)) fallback = ar.currentline;
+    }
+    lua_pushinteger(L, fallback);
+    return 1;
+}
+
+/* Pushes clua_callerline with `count` chunk names (on top of the stack) as the chunks it skips. */
+static inline void clua_pushcallerline(lua_State *L, int count) { lua_pushcclosure(L, clua_callerline, count); }
+
 /* ---------------------------------------------------------------- loading chunks (text only) */
 
 /* Reader state for clua_loadfile: reads with plain read(2) into one buffer

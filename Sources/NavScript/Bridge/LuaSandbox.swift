@@ -25,6 +25,9 @@
 ///   no `package.loadlib`, no `package.searchpath`.
 /// - `string.dump` removed; binary chunks cannot be loaded by any path.
 enum LuaSandbox {
+    /// The sandbox prelude's chunk name: its frames are navscript's, not the user's.
+    static let chunkName = "=navscript sandbox"
+
     static let prelude = #"""
     local resolve, loadtext, rootname, noteopen = ...
     local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs

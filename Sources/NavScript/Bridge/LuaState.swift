@@ -222,7 +222,7 @@ public final class LuaState {
 
     private func runPrelude() throws(LuaError) {
         let L = mainThread
-        try loadPrecompiled(L, source: LuaSandbox.prelude, chunkName: "=navscript sandbox")
+        try loadPrecompiled(L, source: LuaSandbox.prelude, chunkName: LuaSandbox.chunkName)
         clua_pushsandboxhelpers(L)
         _ = try callOnStack(L, argumentCount: 4)
     }

@@ -45,6 +45,20 @@ extension LuaState {
         referencing { L in pushOwnedFunction(L, name, body) }
     }
 
+    /// A Lua function (in C) returning the line of the call that led to it,
+    /// as its author reads it: the innermost frame in the file being run
+    /// (the chunk at the bottom of the stack), else the innermost frame
+    /// outside `skipping` (chunk names as given to `load`, e.g. `=prelude`),
+    /// else 0. For a DSL that records where each declaration was written:
+    /// asked once per declaration, it needs no Swift callback.
+    public func makeCallerLineFunction(skipping chunks: [String]) -> LuaFunction {
+        referencing { L in
+            precondition(lua_checkstack(L, Int32(chunks.count) + 2) != 0, "Lua stack exhausted")
+            for chunk in chunks { pushString(L, LuaState.chunkName(chunk)) }
+            clua_pushcallerline(L, Int32(chunks.count))
+        }
+    }
+
     /// A reference to the function `push` leaves on top (stack restored).
     private func referencing(_ push: (OpaquePointer) -> Void) -> LuaFunction {
         let L = self.L

@@ -47,7 +47,8 @@ struct ScenarioDefinition {
         case .table(let launch): self.launch = launch
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
         }
-        allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(line): scenario \"\(self.name)\"")
+        let declared = self.name, line = self.line
+        allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(line): scenario \"\(declared)\"")
     }
 
     /// The options a declaration may carry, built once (a `String`
@@ -61,15 +62,16 @@ struct ScenarioDefinition {
 
 extension ScenarioDefinition {
     /// `allow = { "leaks" }` or `allow = { leaks = "the cache is meant to live" }`.
-    static func allowances(_ value: LuaValue, at place: String) throws(ScenarioLoadError) -> [(Invariant, String)] {
+    /// `place` is only spelled out for a message: it is built for every declaration otherwise.
+    static func allowances(_ value: LuaValue, at place: @autoclosure () -> String) throws(ScenarioLoadError) -> [(Invariant, String)] {
         guard case .table(let table) = value else {
             if value.isNil { return [] }
-            throw ScenarioLoadError("\(place): allow must be a list of invariant names or a table of name = reason")
+            throw ScenarioLoadError("\(place()): allow must be a list of invariant names or a table of name = reason")
         }
         var result: [(Invariant, String)] = []
         func invariant(_ name: String) throws(ScenarioLoadError) -> Invariant {
             guard let invariant = Invariant(rawValue: name) else {
-                throw ScenarioLoadError("\(place): allow: unknown invariant '\(name)'; the invariants are: "
+                throw ScenarioLoadError("\(place()): allow: unknown invariant '\(name)'; the invariants are: "
                     + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
             }
             return invariant
@@ -80,7 +82,7 @@ extension ScenarioDefinition {
             } else if let name = key.stringValue, let text = reason.stringValue {
                 result.append((try invariant(name), text))
             } else {
-                throw ScenarioLoadError("\(place): allow must be a list of invariant names or a table of name = reason")
+                throw ScenarioLoadError("\(place()): allow must be a list of invariant names or a table of name = reason")
             }
         }
         return result.sorted { $0.0.rawValue < $1.0.rawValue }

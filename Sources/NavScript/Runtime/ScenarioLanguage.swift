@@ -51,19 +51,15 @@ final class ScenarioLanguage {
     /// state's context, so the image's copies serve every file.
     private static func preludeSupport(_ state: LuaState) -> LuaTable {
         var table = state.makeTable(of: [
-            "caller": { call in
-                guard let session = call.state.context as? ScenarioSession else { return .noValues }
-                // The scenario file's own line, even when a support/ helper declared it.
-                let user = call.callerLocations.first { $0.source == session.file }
-                    ?? call.callerLocations.first { !ScenarioSession.internalSources.contains($0.source) }
-                return .values([.integer(Int64(user?.line ?? 0))])
-            },
             "failure": { call in
                 guard let session = call.state.context as? ScenarioSession else { return .noValues }
                 let message = call[1].stringValue ?? "assertion failed!"
                 return session.serving { session.raise(ExpectationFailure(message), at: session.location(of: call)) }
             },
         ], prefix: "navscript")
+        // The scenario file's own line, even when a support/ helper declared it.
+        table["caller"] = .function(state.makeCallerLineFunction(
+            skipping: [ScenarioPrelude.chunkName, LuaSandbox.chunkName]))
         table["marker"] = .string(LuaString(BindingSupport.failureMarker))
         return table
     }

@@ -125,6 +125,19 @@ struct LuaCallbackTests {
         #expect(seen.first?.description == "\(path):2")
     }
 
+    @Test("the caller-line function names the running file's line, through helpers and skipped chunks")
+    func callerLine() throws {
+        let lua = try LuaState.forTests()
+        try lua.setGlobal("line", .function(lua.makeCallerLineFunction(skipping: ["=dsl"])))
+        // A DSL chunk (skipped) and a helper chunk (another file) between the call and the file.
+        _ = try lua.run(source: "function declare() return line() end", chunkName: "=dsl")
+        _ = try lua.run(source: "function helper()\n  return declare()\nend", chunkName: "support/helper.lua")
+        let fromFile = try lua.run(source: "local a = 1\nreturn declare(), helper()", chunkName: "suite/a.lua")
+        #expect(fromFile == [2, 2], "the file's own line, also when its helper made the call")
+        // Called from a chunk the DSL skips only: no line.
+        #expect(try lua.run(source: "return line()", chunkName: "=dsl") == [0])
+    }
+
     @Test("a callback error inside a nested call back into Lua propagates outward")
     func nestedErrors() throws {
         let lua = try LuaState.forTests()
