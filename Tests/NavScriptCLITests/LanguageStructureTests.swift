@@ -158,6 +158,22 @@ struct LanguageStructureTests {
         #expect(junit.outcome("fine") == "passed", "the other file still ran")
     }
 
+    @Test(arguments: [
+        (#"scenario("no body") -- @bad"#, #"scenario("no body", [options,] fn): fn must be a function, got nil"#),
+        (#"scenario("odd options", 5, function() end) -- @bad"#,
+         #"scenario("odd options", [options,] fn): options must be a table, got number"#),
+        (#"scenario.each({ {} }, "rows", {}) -- @bad"#,
+         #"scenario.each(rows, "rows", [options,] fn): fn must be a function, got nil"#),
+        (#"describe("group", "not a function") -- @bad"#, #"describe("group", fn): fn must be a function, got string"#),
+    ])
+    func aMisshapenDeclarationIsALoadErrorThatSpellsTheCall(source: String, expected: String) throws {
+        let fixture = try Fixture(["suite/bad.lua": source])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        let message = junit.suite("suite/bad.lua")?.children("testcase").first?.child("error")?["message"] ?? ""
+        #expect(message.contains("suite/bad.lua:\(Lua.line(of: "@bad", in: source)): \(expected)"), "\(message)")
+    }
+
     @Test func verbsAtTheTopLevelOfAFileAreALoadError() throws {
         let fixture = try Fixture(["suite/top.lua": #"""
             tap("product", "p1")

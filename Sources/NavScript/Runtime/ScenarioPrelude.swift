@@ -43,12 +43,17 @@ enum ScenarioPrelude {
 
     local root = { name = nil, before = {}, after = {} }
     local frames = { root }
-    local declared = {}
+    local top_level = { root }     -- the frames of every top-level declaration (shared: it never changes)
+    local declared = {}            -- the positional records collect() returns, in declaration order
+    local declared_frames = {}     -- each record's enclosing frames, whose hooks collect() resolves
+    local has_hooks = false        -- no before_each/after_each at all: nothing to resolve
     local names = {}
 
-    local function check(value, expected, what, fname)
+    -- `level` is how far up the user's call is (default: the caller of the
+    -- function that called check), so the message points at the user's line.
+    local function check(value, expected, what, fname, level)
       if type(value) ~= expected then
-        error(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value), 3)
+        error(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value), level or 3)
       end
     end
 
@@ -68,12 +73,12 @@ enum ScenarioPrelude {
           .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
       end
       names[full] = line
-      -- Only what a declaration has: every field crosses into Swift.
-      declared[#declared + 1] = {
-        name = full, groups = groups, line = line,
-        opts = opts, fn = fn, row = row, has_row = has_row, pending = pending,
-        frames = { table.unpack(frames) },
-      }
+      -- Positional, as collect() returns it (see there); hooks are filled in then.
+      local record = { full, line, fn or false, opts or false, pending or false, groups or false, false, false }
+      if has_row then record[9] = row end
+      local index = #declared + 1
+      declared[index] = record
+      declared_frames[index] = #frames == 1 and top_level or { table.unpack(frames) }
     end
 
     function describe(name, fn)
@@ -86,12 +91,14 @@ enum ScenarioPrelude {
 
     function before_each(fn)
       check(fn, "function", "fn", "before_each(fn)")
+      has_hooks = true
       local frame = frames[#frames]
       frame.before[#frame.before + 1] = fn
     end
 
     function after_each(fn)
       check(fn, "function", "fn", "after_each(fn)")
+      has_hooks = true
       local frame = frames[#frames]
       frame.after[#frame.after + 1] = fn
     end
@@ -101,16 +108,21 @@ enum ScenarioPrelude {
       declare(name, {}, nil, nil, true)
     end
 
-    local function split(opts, fn, fname)
+    -- `call` and `name` spell the call in a message (`scenario("name", [options,] fn)`),
+    -- built only for a mistake, not for every declaration.
+    local function split(opts, fn, call, name)
       if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
-      if opts ~= nil then check(opts, "table", "options", fname) end
-      check(fn, "function", "fn", fname)
+      -- Level 4: check, split, scenario or scenario.each, then the user's line.
+      if opts ~= nil and type(opts) ~= "table" then
+        check(opts, "table", "options", call .. "\"" .. name .. "\", [options,] fn)", 4)
+      end
+      if type(fn) ~= "function" then check(fn, "function", "fn", call .. "\"" .. name .. "\", [options,] fn)", 4) end
       return opts, fn
     end
 
     local function scenario_call(_, name, opts, fn)
       check(name, "string", "name", "scenario(name, [options,] fn)")
-      opts, fn = split(opts, fn, "scenario(\"" .. name .. "\", [options,] fn)")
+      opts, fn = split(opts, fn, "scenario(", name)
       declare(name, opts, fn)
     end
 
@@ -120,7 +132,7 @@ enum ScenarioPrelude {
     local function each(rows, name, opts, fn)
       check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
       check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
-      opts, fn = split(opts, fn, "scenario.each(rows, \"" .. name .. "\", [options,] fn)")
+      opts, fn = split(opts, fn, "scenario.each(rows, ", name)
       for index, row in ipairs(rows) do
         local label = name:gsub("%$#", tostring(index)):gsub("%$([%a_][%w_]*)", function(key)
           local value = nil
@@ -150,21 +162,18 @@ enum ScenarioPrelude {
     -- `false` for what a declaration does not have; `row` last, present
     -- only for scenario.each rows (a row may itself be `false`).
     local function collect()
-      local records = {}
-      for index, d in ipairs(declared) do
-        local before, after = {}, {}
-        for _, frame in ipairs(d.frames) do
+      if not has_hooks then return declared end
+      for index, record in ipairs(declared) do
+        local enclosing, before, after = declared_frames[index], {}, {}
+        for _, frame in ipairs(enclosing) do
           for _, h in ipairs(frame.before) do before[#before + 1] = h end
         end
-        for i = #d.frames, 1, -1 do
-          for _, h in ipairs(d.frames[i].after) do after[#after + 1] = h end
+        for i = #enclosing, 1, -1 do
+          for _, h in ipairs(enclosing[i].after) do after[#after + 1] = h end
         end
-        local record = { d.name, d.line, d.fn or false, d.opts or false, d.pending or false, d.groups or false,
-                         before[1] and before or false, after[1] and after or false }
-        if d.has_row then record[9] = d.row end
-        records[index] = record
+        record[7], record[8] = before[1] and before or false, after[1] and after or false
       end
-      return records
+      return declared
     end
 
     return collect
