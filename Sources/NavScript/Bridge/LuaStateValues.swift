@@ -87,7 +87,7 @@ extension LuaState {
         case LUA_TSTRING:
             var length = 0
             guard let pointer = clua_tolstring(L, index, &length) else { return .nil }
-            return .string(LuaString(bytes: UnsafeRawBufferPointer(start: pointer, count: length)))
+            return .string(LuaString(copying: UnsafeRawBufferPointer(start: pointer, count: length)))
         case LUA_TTABLE:
             return .table(try readTable(L, index, depth: depth, mode: mode, path: &path))
         case LUA_TUSERDATA:
@@ -188,7 +188,7 @@ extension LuaState {
         case .number(let d):
             lua_pushnumber(L, d)
         case .string(let s):
-            s.bytes.withUnsafeBytes { pushBuffer(L, $0) }
+            s.withBytes { pushBuffer(L, $0) }
         case .table(let table):
             guard depth < LuaState.maxDepth else { throw .tooDeep }
             lua_createtable(L, Int32(clamping: table.array.count), Int32(clamping: table.hash.count))

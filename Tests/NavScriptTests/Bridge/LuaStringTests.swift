@@ -7,7 +7,8 @@ struct LuaStringTests {
     @Test("the same bytes are equal and hash alike however the string was made")
     func equalityIgnoresHowItWasMade() {
         let made = [LuaString("café"), LuaString(bytes: Array("café".utf8)),
-                    "café".withCString { LuaString(bytes: UnsafeRawBufferPointer(start: $0, count: 5)) }]
+                    "café".withCString { LuaString(bytes: UnsafeRawBufferPointer(start: $0, count: 5)) },
+                    "café".withCString { LuaString(copying: UnsafeRawBufferPointer(start: $0, count: 5)) }]
         for string in made {
             #expect(string == made[0])
             #expect(string.hashValue == made[0].hashValue)
@@ -26,6 +27,9 @@ struct LuaStringTests {
         #expect(invalid.validUTF8 == nil)
         #expect(invalid.string == "a\u{FFFD}b")
         #expect(invalid != LuaString("a\u{FFFD}b"))
+        let copied = [UInt8]([0x61, 0xFF, 0x62]).withUnsafeBytes { LuaString(copying: $0) }
+        #expect(copied == invalid && copied.validUTF8 == nil, "the bridge's copy keeps invalid bytes too")
+        #expect(copied.withBytes { Array($0) } == [0x61, 0xFF, 0x62])
         let zero = LuaString(bytes: [0x61, 0x00, 0x62])
         #expect(zero.validUTF8 == "a\u{0}b")
         #expect(zero.bytes == [0x61, 0x00, 0x62])
