@@ -68,14 +68,14 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         get {
             guard let key = LuaTable.normalizedKey(key) else { return .nil }
             if case .integer(let i) = key, i >= 1, i <= Int64(array.count) { return array[Int(i - 1)] }
-            return hash[key] ?? .nil
+            return hash.isEmpty ? .nil : hash[key] ?? .nil
         }
         set {
             guard let key = LuaTable.normalizedKey(key) else { return }
             if case .integer(let i) = key, i >= 1, i <= Int64(array.count) + 1 {
                 setArrayIndex(Int(i), newValue)
             } else if newValue.isNil {
-                hash.removeValue(forKey: key)
+                if !hash.isEmpty { hash.removeValue(forKey: key) }
             } else {
                 hash[key] = newValue
             }
@@ -102,8 +102,9 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         if index == array.count + 1 {
             guard !value.isNil else { return }
             array.append(value)
-            // Later keys already in the hash part may now continue the sequence.
-            while let next = hash.removeValue(forKey: .integer(Int64(array.count + 1))) {
+            // Later keys already in the hash part may now continue the sequence
+            // (an empty hash part, the usual case, is not even hashed into).
+            while !hash.isEmpty, let next = hash.removeValue(forKey: .integer(Int64(array.count + 1))) {
                 array.append(next)
             }
         } else if !value.isNil {
