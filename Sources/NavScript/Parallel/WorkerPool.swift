@@ -67,6 +67,15 @@ public final class WorkerPool {
             return Worker.launch(id: nextWorkerID, configuration: configuration, events: events)
         }
 
+        /// Publishes that task `index` started, once: when a worker starts it,
+        /// not when it is handed one early (events keep the order of a run in
+        /// process: a file starts after the one before it finished).
+        func announce(_ index: Int) {
+            guard !progress[index].isAnnounced else { return }
+            progress[index].isAnnounced = true
+            publish(.fileStarted(file: progress[index].task.path))
+        }
+
         /// The rest of task `index` after `scenario` goes to a fresh worker
         /// (first in line); the file is finished when nothing is left.
         func resume(_ index: Int, after scenario: Int) {
@@ -131,6 +140,7 @@ public final class WorkerPool {
                     progress[index].isFinished = true
                     worker.finishTask()
                     onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                    if let next = worker.taskIndex { announce(next) }   // the file it holds starts now
                 }
             case .exited(let status, let signaled):
                 worker.isAlive = false
@@ -183,10 +193,7 @@ public final class WorkerPool {
                 }
                 guard !queue.isEmpty else { break }
                 let index = queue.removeFirst()
-                if !progress[index].isAnnounced {
-                    progress[index].isAnnounced = true
-                    publish(.fileStarted(file: progress[index].task.path))
-                }
+                if worker.assigned.isEmpty { announce(index) }   // else it starts when the worker's current file is done
                 worker.assign(progress[index].resumeTask, index: index)
             }
             if workers.isEmpty && !queue.isEmpty {
