@@ -14,5 +14,5 @@ public struct LuaSourceLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `source:line`, as Lua prints positions.
-    public var description: String { String(concatenating: source, ":", String(line)) }
+    public var description: String { String(source: source, line: line) }
 }
