@@ -191,12 +191,12 @@ extension LuaState {
             s.withBytes { pushBuffer(L, $0) }
         case .table(let table):
             guard depth < LuaState.maxDepth else { throw .tooDeep }
-            lua_createtable(L, Int32(clamping: table.array.count), Int32(clamping: table.hash.count))
+            lua_createtable(L, Int32(clamping: table.array.count), Int32(clamping: table.fields.count))
             for (offset, element) in table.array.enumerated() {
                 try push(L, element, depth: depth + 1)
                 lua_rawseti(L, -2, lua_Integer(offset + 1))
             }
-            for (key, element) in table.hash {
+            try table.fields.forEach { key, element throws(LuaConversionFailure) in
                 try push(L, key, depth: depth + 1)
                 try push(L, element, depth: depth + 1)
                 lua_rawset(L, -3)

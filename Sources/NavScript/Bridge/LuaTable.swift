@@ -14,11 +14,13 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
     /// Values of keys `1...array.count`, in order.
     public private(set) var array: [LuaValue]
     /// Every other key.
-    public private(set) var hash: [LuaValue: LuaValue]
+    public var hash: [LuaValue: LuaValue] { fields.dictionary }
+    /// The hash part as stored (a few keys without a dictionary).
+    private(set) var fields: LuaTableFields
 
     public init() {
         array = []
-        hash = [:]
+        fields = LuaTableFields()
     }
 
     /// An empty table with room for `count` keys in its hash part (the
@@ -26,7 +28,16 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
     init(reservingCapacity count: Int, arrayCapacity: Int = 0) {
         array = []
         if arrayCapacity > 0 { array.reserveCapacity(arrayCapacity) }
-        hash = count > 0 ? Dictionary(minimumCapacity: count) : [:]
+        fields = LuaTableFields(capacity: count)
+    }
+
+    public static func == (lhs: LuaTable, rhs: LuaTable) -> Bool {
+        lhs.array == rhs.array && lhs.fields.hasSameContents(as: rhs.fields)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(array)
+        hasher.combine(fields.dictionary)   // order-independent, as `==` is
     }
 
     /// Builds a table with Lua semantics: `.nil` values are absent keys, so
@@ -48,7 +59,7 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
     public var count: Int { array.count }
 
     /// True when the table has no keys at all.
-    public var isEmpty: Bool { array.isEmpty && hash.isEmpty }
+    public var isEmpty: Bool { array.isEmpty && fields.isEmpty }
 
     /// Lua's key normalisation: integral floats become integers; nil and NaN cannot be keys.
     static func normalizedKey(_ key: LuaValue) -> LuaValue? {
@@ -68,16 +79,16 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         get {
             guard let key = LuaTable.normalizedKey(key) else { return .nil }
             if case .integer(let i) = key, i >= 1, i <= Int64(array.count) { return array[Int(i - 1)] }
-            return hash.isEmpty ? .nil : hash[key] ?? .nil
+            return fields.isEmpty ? .nil : fields[key] ?? .nil
         }
         set {
             guard let key = LuaTable.normalizedKey(key) else { return }
             if case .integer(let i) = key, i >= 1, i <= Int64(array.count) + 1 {
                 setArrayIndex(Int(i), newValue)
             } else if newValue.isNil {
-                if !hash.isEmpty { hash.removeValue(forKey: key) }
+                if !fields.isEmpty { fields.remove(key) }
             } else {
-                hash[key] = newValue
+                fields.set(newValue, for: key)
             }
         }
     }
@@ -87,7 +98,7 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         // A string key lives in the hash part: an empty one answers without
         // building the key (bindings look options up in tables that are
         // mostly empty).
-        get { hash.isEmpty ? .nil : self[.string(LuaString(key))] }
+        get { fields.isEmpty ? .nil : self[.string(LuaString(key))] }
         set { self[.string(LuaString(key))] = newValue }
     }
 
@@ -104,7 +115,7 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
             array.append(value)
             // Later keys already in the hash part may now continue the sequence
             // (an empty hash part, the usual case, is not even hashed into).
-            while !hash.isEmpty, let next = hash.removeValue(forKey: .integer(Int64(array.count + 1))) {
+            while !fields.isEmpty, let next = fields.remove(.integer(Int64(array.count + 1))) {
                 array.append(next)
             }
         } else if !value.isNil {
@@ -112,7 +123,7 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         } else {
             // A hole: keys after it leave the sequence and move to the hash part.
             for position in index..<array.count {
-                hash[.integer(Int64(position + 1))] = array[position]
+                fields.set(array[position], for: .integer(Int64(position + 1)))
             }
             array.removeSubrange((index - 1)...)
         }

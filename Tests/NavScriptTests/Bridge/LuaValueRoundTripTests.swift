@@ -125,6 +125,26 @@ struct LuaValueRoundTripTests {
         #expect(LuaValue.table(table).description == "{1, 2, 3, 4}")
     }
 
+    @Test("a hash part of a few keys or of many behaves the same: lookups, removal, order-free equality, round trip",
+          arguments: [3, 8, 9, 40])
+    func fewOrManyNamedKeys(count: Int) throws {
+        var forward = LuaTable(), backward = LuaTable()
+        for index in 0..<count { forward["k\(index)"] = .integer(Int64(index)) }
+        for index in (0..<count).reversed() { backward["k\(index)"] = .integer(Int64(index)) }
+        #expect(forward == backward, "equality does not depend on insertion order")
+        #expect(forward.hashValue == backward.hashValue)
+        #expect(forward.hash.count == count && forward["k\(count - 1)"] == .integer(Int64(count - 1)))
+        forward["k0"] = .nil
+        #expect(forward["k0"] == .nil && forward.hash.count == count - 1 && forward != backward)
+        forward["k0"] = 0
+        #expect(forward == backward)
+        let lua = try LuaState.forTests()
+        try lua.setGlobal("t", .table(forward))
+        #expect(try lua.global("t") == .table(backward), "pushed and read back with every key")
+        #expect(try lua.run(source: "local n = 0 for _ in pairs(t) do n = n + 1 end return n", chunkName: "n.lua")
+                == [.integer(Int64(count))])
+    }
+
     @Test("a cyclic table is refused with a clear conversion error")
     func cyclicTable() throws {
         let lua = try LuaState.forTests()
