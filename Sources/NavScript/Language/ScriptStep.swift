@@ -23,6 +23,13 @@ public final class ScriptStep {
 
     /// The app as the host's own driver type.
     public func app<App>(as type: App.Type) throws(HostError) -> App {
+        // The usual case, the host's own driver class exactly: compared by
+        // class, without the generic cast through the existential (which
+        // showed in the cost of every host verb).
+        let object = app as AnyObject
+        if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(App.self) {
+            return unsafeBitCast(object, to: App.self)
+        }
         guard let app = app as? App else {
             throw HostError("\(arguments.functionName): the running app is a \(Swift.type(of: app)), not a \(App.self)")
         }

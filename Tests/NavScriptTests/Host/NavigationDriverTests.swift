@@ -74,4 +74,29 @@ struct NavigationDriverTests {
         #expect(throws: HostError("launch{ mode = true }: expected a string")) { try choice.check(.bool(true)) }
         #expect(throws: HostError("launch{ n = \"1\" }: expected a number")) { try LaunchOption.number("n", "").check(.string("1")) }
     }
+
+    /// A host verb finds its own driver through `app(as:)`: the exact class,
+    /// a superclass of it, or a clear error for anything else.
+    @Test func aStepHandsOutTheAppAsTheHostsType() throws {
+        final class ProbeDriver: NavigationDriver {}
+        let log = EventLog()
+        let app = ProbeDriver(navigation: SimulatedNavigation(tabs: ["a"], log: log, tracker: LifecycleTracker(log: log),
+                                                              scheduler: Scheduler()))
+        let lua = try LuaState.forTests()
+        var outcomes: [String] = []
+        lua.register("probe") { call in
+            let step = ScriptStep(app: app, arguments: call, description: "probe()")
+            outcomes.append(try step.app(as: ProbeDriver.self) === app ? "exact" : "other object")
+            outcomes.append(try step.app(as: NavigationDriver.self) === app ? "superclass" : "other object")
+            do {
+                _ = try step.app(as: String.self)
+                outcomes.append("cast a driver to a String")
+            } catch {
+                outcomes.append((error as? HostError)?.message ?? "\(error)")
+            }
+            return .noValues
+        }
+        _ = try lua.run(source: "probe()", chunkName: "probe.lua")
+        #expect(outcomes == ["exact", "superclass", "probe: the running app is a ProbeDriver, not a String"])
+    }
 }
