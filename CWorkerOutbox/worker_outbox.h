@@ -53,8 +53,15 @@ struct navscript_outbox_state {
     /// A handler found the buffer busy: 1 to flush, 2 to flush and say `flushed`.
     volatile sig_atomic_t flush_requested;
     long long last_write_ns;
+    /// The note: one line kept aside (the call running now) and written
+    /// only when a signal flushes the outbox — a crash or the parent's
+    /// SIGUSR1 — after everything buffered. A call per message was most of
+    /// a worker's protocol traffic, and the parent only ever needed the last.
+    char *note;
+    size_t note_capacity;
+    size_t note_count;
 };
-__attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1, NULL, 0, 0, 0, 0, 0};
+__attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1, NULL, 0, 0, 0, 0, 0, NULL, 0, 0};
 
 #define outbox_fd navscript_outbox_state.fd
 #define outbox_bytes navscript_outbox_state.bytes
@@ -63,6 +70,9 @@ __attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1
 #define outbox_busy navscript_outbox_state.busy
 #define outbox_flush_requested navscript_outbox_state.flush_requested
 #define outbox_last_write_ns navscript_outbox_state.last_write_ns
+#define outbox_note navscript_outbox_state.note
+#define outbox_note_capacity navscript_outbox_state.note_capacity
+#define outbox_note_count navscript_outbox_state.note_count
 
 static const int outbox_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGTERM, SIGHUP, SIGUSR1};
 #define OUTBOX_SIGNAL_COUNT (sizeof outbox_signals / sizeof outbox_signals[0])
@@ -97,6 +107,12 @@ static inline void outbox_drain(void) {
     }
 }
 
+/// What a signal sends: the buffer, then the note; call owning the buffer.
+static inline void outbox_drain_for_signal(void) {
+    outbox_drain();
+    if (outbox_note_count > 0) outbox_write_all(outbox_note, outbox_note_count);
+}
+
 static inline void outbox_say_flushed(void) {
     static const char flushed[] = "{\"flushed\":{}}\n";
     outbox_write_all(flushed, sizeof flushed - 1);
@@ -107,7 +123,7 @@ static inline void outbox_release_answering(void) {
     int requested = outbox_flush_requested;
     if (requested) {
         outbox_flush_requested = 0;
-        outbox_drain();
+        outbox_drain_for_signal();
         if (requested == 2) outbox_say_flushed();
     }
     outbox_release();
@@ -152,11 +168,31 @@ static inline void navscript_outbox_append(const char *bytes, size_t count) {
     outbox_release_answering();
 }
 
+/// Keeps `count` bytes (whole lines) as the note, replacing the last one;
+/// an empty note (count 0) clears it. A note that cannot be stored is dropped.
+static inline void navscript_outbox_note(const char *bytes, size_t count) {
+    if (outbox_fd < 0 || !outbox_acquire()) return;
+    if (count > outbox_note_capacity) {
+        char *grown = realloc(outbox_note, count);
+        if (grown != NULL) {
+            outbox_note = grown;
+            outbox_note_capacity = count;
+        }
+    }
+    if (count <= outbox_note_capacity) {
+        if (count > 0) memcpy(outbox_note, bytes, count);
+        outbox_note_count = count;
+    } else {
+        outbox_note_count = 0;
+    }
+    outbox_release_answering();
+}
+
 static inline void outbox_on_signal(int number) {
     int saved = errno;
     if (outbox_fd >= 0) {
         if (outbox_acquire()) {
-            outbox_drain();
+            outbox_drain_for_signal();
             if (number == SIGUSR1) outbox_say_flushed();
             outbox_release();
         } else {

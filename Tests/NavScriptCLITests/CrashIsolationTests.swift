@@ -100,4 +100,19 @@ struct CrashIsolationTests {
         #expect(results.last?.contains("--fail-fast stopped the run") == true, "\(output)")
         #expect(!output.stderr.contains("ran"), "b's scenario did not run\n\(output)")
     }
+
+    /// A passing scenario costs the parent two short lines (start, passed)
+    /// and its steps; the call in progress is only sent when a signal asks
+    /// (crash, hang), so a worker that finishes normally never sends one.
+    @Test func aPassingScenarioSendsNoCallsAndNoFullResult() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("passes", function() launch{} tap("product", "p1") end)"#,
+        ])
+        let navscript = try CLI.binary.get()
+        try fixture.write("tasks.json", #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
+        let output = try CLI.run(["-c", "'\(navscript.path)' worker < tasks.json"], in: fixture.root,
+                                 binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let kinds = output.stdout.split(separator: "\n").map { $0.prefix { $0 != ":" } }
+        #expect(kinds == [#"{"loaded""#, #"{"start""#, #"{"step""#, #"{"step""#, #"{"passed""#, #"{"done""#], "\(output)")
+    }
 }

@@ -21,6 +21,16 @@ struct WorkerOutbox {
         }
     }
 
+    /// Keeps one line aside, replacing the last, for a signal to send after
+    /// everything buffered (a crash, or the parent's request before it kills
+    /// a hung worker); nil clears it. Never sent otherwise.
+    func note(_ line: String?) {
+        guard var line else { navscript_outbox_note(nil, 0); return }
+        line.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { navscript_outbox_note($0.baseAddress, $0.count) }
+        }
+    }
+
     /// Writes everything buffered.
     func flush() {
         navscript_outbox_flush()

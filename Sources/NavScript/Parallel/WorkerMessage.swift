@@ -31,6 +31,10 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     /// The call about to run (so a crash or hang can name it).
     case running(task: Int, index: Int, line: String)
     case result(task: Int, index: Int, result: ScenarioResult)
+    /// A scenario that passed without printing anything: all the parent
+    /// needs besides the listing and the steps it already has. (Nearly
+    /// every result: a full result was JSON the parent decoded one by one.)
+    case passed(task: Int, index: Int, duration: Double)
     /// The file did not load: one errored result stands for it.
     case loadFailed(task: Int, result: ScenarioResult)
     case done(task: Int)
@@ -51,6 +55,8 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
             return #"{"running":{"index":\#(index),"line":"\#(Self.escape(line))","task":\#(task)}}"# + "\n"
         case .done(let task):
             return #"{"done":{"task":\#(task)}}"# + "\n"
+        case .passed(let task, let index, let duration):
+            return #"{"passed":{"duration":\#(duration),"index":\#(index),"task":\#(task)}}"# + "\n"
         default:
             break
         }
@@ -112,6 +118,11 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
                   scanner.take("}}"), scanner.atEnd else { return nil }
             return .start(task: task, index: index)
         }
+        if scanner.take("passed\":{\"duration\":") {
+            guard let duration = scanner.number(), scanner.take(",\"index\":"), let index = scanner.integer(),
+                  scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return .passed(task: task, index: index, duration: duration)
+        }
         if scanner.take("done\":{\"task\":") {
             guard let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
             return .done(task: task)
@@ -145,6 +156,18 @@ private struct LineScanner {
             position += 1
         }
         return position > start ? value : nil
+    }
+
+    /// A JSON number as Swift writes a `Double` (`0.00113`, `1e-05`, `3.0`).
+    mutating func number() -> Double? {
+        let start = position
+        while position < bytes.count, let byte = Optional(bytes[position]),
+              (byte >= 48 && byte <= 57) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            position += 1
+        }
+        guard position > start else { return nil }
+        return Double(String(decoding: bytes[start..<position], as: UTF8.self))
     }
 
     /// A JSON string with the escapes ``WorkerMessage/escape(_:)`` writes.

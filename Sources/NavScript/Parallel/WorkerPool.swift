@@ -96,9 +96,14 @@ public final class WorkerPool {
                 worker.hasFlushed = true
                 // A timed-out worker sent what it had buffered: kill it now.
                 if worker.isRetiring { worker.kill(timedOut: true) }
-            case .message(let message):
+            case .message(var message):
                 guard let index = worker.taskIndex else { return }
                 worker.lastHeard = Date()
+                if case .passed(let task, let scenario, let duration) = message, let listing = progress[index].scenarios?[scenario] {
+                    message = .result(task: task, index: scenario, result: ScenarioResult(
+                        name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+                        outcome: .passed, duration: duration))
+                }
                 switch message {
                 case .loaded(_, let scenarios):
                     progress[index].scenarios = scenarios
@@ -134,7 +139,7 @@ public final class WorkerPool {
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publish(.scenarioFinished(result))
-                case .flushed:
+                case .flushed, .passed:
                     break  // handled above, whatever the worker's task
                 case .done:
                     progress[index].isFinished = true

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NavScript
 
@@ -164,6 +165,8 @@ struct WorkerMessageTests {
             .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
             .step(task: 1, index: 0, line: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉"),
             .loadFailed(task: 2, result: result),
+            .passed(task: 3, index: 12, duration: 0.0011296272277832031), .passed(task: 0, index: 0, duration: 1e-05),
+            .passed(task: 1, index: 2, duration: 3),
         ]
         for message in messages {
             let line = message.line
@@ -171,6 +174,9 @@ struct WorkerMessageTests {
             #expect(line.dropLast().contains("\n") == false)
             #expect(WorkerMessage.parse(line.dropLast()) == message)
         }
+        // The hand-written lines are the synthesized Codable form: one decoder reads both.
+        let passed = WorkerMessage.passed(task: 3, index: 12, duration: 0.25)
+        #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(passed.line.utf8)) == passed)
         #expect(WorkerMessage.parse("not json") == nil)
     }
 
