@@ -79,8 +79,11 @@ enum SuiteBenchmarks {
             let (status, wall, rss) = try spawn([navscript, "worker"], stdin: tasks.path, stdout: output)
             guard status == 0 else { throw Failure(description: "`navscript worker` exited \(status)") }
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            let results = text.split(separator: "\n").filter { $0.hasPrefix("{\"result\"") }.count
-            let passed = text.split(separator: "\n").filter { $0.hasPrefix("{\"result\"") && $0.contains("\"status\":\"passed\"") }.count
+            // A passing scenario is a `passed` line; anything else a full `result`.
+            let lines = text.split(separator: "\n")
+            let passed = lines.filter { $0.hasPrefix("{\"passed\"") }.count
+                + lines.filter { $0.hasPrefix("{\"result\"") && $0.contains("\"status\":\"passed\"") }.count
+            let results = passed + lines.filter { $0.hasPrefix("{\"result\"") && !$0.contains("\"status\":\"passed\"") }.count
             runs.append(CLIRun(scenarios: results, passed: passed, reportedSeconds: .nan, wallSeconds: wall, maxRSSKiB: rss))
         }
         return SuiteMeasurement(name: "", runs: runs)

@@ -180,26 +180,37 @@ public final class WorkerPool {
             }
         }
 
+        // Files a worker holds at once: the one it runs and, with prefetch, the next.
+        let depth = prefetch ? 2 : 1
         while progress.contains(where: { !$0.isFinished }) {
             if shouldStop() { break }
-            // Keep every worker busy (a worker being killed for a timeout takes nothing).
-            while !queue.isEmpty, !workers.contains(where: { $0.task == nil && !$0.isRetiring }),
-                  workers.count < configuration.jobs {
+            // Start workers while more files wait than the running ones have
+            // room for (a worker being killed for a timeout takes nothing).
+            func room() -> Int {
+                workers.reduce(0) { $0 + ($1.isAlive && !$1.isRetiring ? max(0, depth - $1.assigned.count) : 0) }
+            }
+            while workers.count < configuration.jobs, queue.count > room() {
                 guard let worker = spawn() else { break }
                 workers.append(worker)
             }
-            let depth = prefetch ? 2 : 1
-            for worker in workers where worker.assigned.count < depth && worker.isAlive && !worker.isRetiring {
-                // Tasks the caller no longer needs are settled here, without a worker.
-                while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
-                    queue.removeFirst()
-                    progress[index].skipRemaining(reason: reason)
-                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+            // Every worker gets a file to run first; then, while enough wait for
+            // every worker to have one more, a second to start on as soon as its
+            // current one is done (near the end of a run a file is better left
+            // for whichever worker is free first).
+            for round in 1...depth {
+                for worker in workers where worker.assigned.count < round && worker.isAlive && !worker.isRetiring {
+                    if round > 1 && queue.count < workers.count { break }
+                    // Tasks the caller no longer needs are settled here, without a worker.
+                    while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
+                        queue.removeFirst()
+                        progress[index].skipRemaining(reason: reason)
+                        onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+                    }
+                    guard !queue.isEmpty else { break }
+                    let index = queue.removeFirst()
+                    if worker.assigned.isEmpty { announce(index) }   // else it starts when the worker's current file is done
+                    worker.assign(progress[index].resumeTask, index: index)
                 }
-                guard !queue.isEmpty else { break }
-                let index = queue.removeFirst()
-                if worker.assigned.isEmpty { announce(index) }   // else it starts when the worker's current file is done
-                worker.assign(progress[index].resumeTask, index: index)
             }
             if workers.isEmpty && !queue.isEmpty {
                 // Workers cannot even start: report instead of spinning.

@@ -48,4 +48,21 @@ struct WorkerPoolTests {
         #expect(Set(finished) == Set(tasks.map(\.path)), "every file is finished, once: \(finished)")
         #expect(finished.count == 3, "\(finished)")
     }
+
+    @Test func everyJobGetsAWorkerWhileFilesWait() throws {
+        // Workers that answer at once: the first is idle again whenever the
+        // pool looks, which must not keep the second from starting.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("workers").path
+        let script = #"while read task; do echo $$ >> '"# + log + #"'; echo '{"loaded":{"scenarios":[],"task":0}}'; echo '{"done":{"task":0}}'; done"#
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 2, timeout: 5))
+        let tasks = (0..<8).map { WorkerTask(id: $0, path: "suite/\($0).lua", suiteRoot: "suite", faults: []) }
+        let results = pool.run(tasks)
+        #expect(results.count == 8)
+        let workers = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(workers.count == 8, "each file ran once: \(workers)")
+        #expect(Set(workers).count == 2, "both jobs had a worker: \(workers)")
+    }
 }
