@@ -129,7 +129,7 @@ final class ScenarioFile {
                 }
             }
         }
-        let at = "\(definition.file):\(definition.line)"
+        let at = String(source: definition.file, line: definition.line)
         if let launch = definition.launch {
             attempt("launch") {
                 let request = try DrivingBindings.launchRequest(launch) { ScenarioProblem.launch("\(at): launch option: \($0)") }
