@@ -31,6 +31,7 @@ enum BindingSupport {
     static func strings(_ call: LuaCall, _ position: Int) throws -> [String] {
         let table = try call.table(position)
         var result: [String] = []
+        result.reserveCapacity(table.array.count)
         for (index, value) in table.array.enumerated() {
             guard let text = value.stringValue else {
                 throw call.argumentError(position, "item \(index + 1) must be a string, got \(value.typeName)")

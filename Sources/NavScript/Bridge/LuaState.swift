@@ -170,6 +170,14 @@ public final class LuaState {
     /// met in call frames. See `cachedSourceName`.
     var sourceNames: [(chunk: String, name: String)] = []
 
+    /// Storage the arguments and caller locations of a call from Lua are
+    /// built in, kept between calls: a call's `LuaCall` shares it (copy on
+    /// write) and lets go when the call returns, so the next call reuses it
+    /// instead of allocating two arrays. (A call made while another is being
+    /// served finds it shared and gets storage of its own.)
+    var argumentScratch: [LuaValue] = []
+    var locationScratch: [LuaSourceLocation] = []
+
     /// Remembers a chunk this state loads, so that frames in it are named
     /// without a String made per state: `shown` is its name without the
     /// `@`/`=` prefix, when the caller has it at hand.

@@ -113,7 +113,9 @@ extension LuaState {
 
     private func invoke(_ box: LuaCallbackBox, _ L: OpaquePointer) -> Int32 {
         let count = lua_gettop(L)
-        var arguments: [LuaValue] = []
+        var arguments = argumentScratch
+        argumentScratch = []
+        arguments.removeAll(keepingCapacity: true)
         arguments.reserveCapacity(Int(count))
         if count > 0 {
             for index in 1...count {
@@ -124,10 +126,12 @@ extension LuaState {
                 }
             }
         }
-        let call = LuaCall(functionName: box.name, arguments: arguments, callerLocations: callerLocations(L), state: self)
+        argumentScratch = arguments
+        arguments = []
         let result: LuaCallResult
         do {
-            result = try box.body(call)
+            result = try box.body(LuaCall(functionName: box.name, arguments: argumentScratch,
+                                          callerLocations: callerLocations(L), state: self))
         } catch let error as LuaArgumentError {
             result = .error(.string(LuaString(error.message)))
         } catch let error as LuaError {
@@ -135,6 +139,10 @@ extension LuaState {
         } catch {
             result = .error(.string(LuaString(String(describing: error))))
         }
+        // The call is over: its values go now, the storage stays for the next
+        // one (unless the callback kept the call, which then keeps its copy).
+        argumentScratch.removeAll(keepingCapacity: true)
+        locationScratch.removeAll(keepingCapacity: true)
 
         let top = lua_gettop(L)
         switch result {
@@ -169,8 +177,11 @@ extension LuaState {
     /// The Lua frames above the running C function, innermost first.
     /// `lua_getstack` and `lua_getinfo("Sl")` push nothing and never raise.
     func callerLocations(_ L: OpaquePointer, limit: Int = 64) -> [LuaSourceLocation] {
-        var locations: [LuaSourceLocation] = []
+        var locations = locationScratch   // see `locationScratch`
+        locationScratch = []
+        locations.removeAll(keepingCapacity: true)
         locations.reserveCapacity(4)   // a binding is called from a scenario, a hook or a helper: a few frames
+        defer { locationScratch = locations }
         var record = lua_Debug()
         var level: Int32 = 1
         while locations.count < limit, lua_getstack(L, level, &record) != 0 {

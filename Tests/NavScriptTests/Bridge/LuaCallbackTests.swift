@@ -138,6 +138,24 @@ struct LuaCallbackTests {
         #expect(try lua.run(source: "return line()", chunkName: "=dsl") == [0])
     }
 
+    @Test("a call a callback keeps stays intact after later calls and nested calls")
+    func keptCallsKeepTheirArgumentsAndLocations() throws {
+        let lua = try LuaState.forTests()
+        var kept: [LuaCall] = []
+        lua.register("keep") { call in
+            kept.append(call)
+            return .noValues
+        }
+        lua.register("nest") { call in
+            kept.append(call)
+            _ = try call.state.run(source: "keep('inner', 3)", chunkName: "inner.lua")
+            return .noValues
+        }
+        _ = try lua.run(source: "keep('first', 1)\nnest('outer', 2)\nkeep('last', {4})", chunkName: "calls.lua")
+        #expect(kept.map(\.arguments) == [["first", 1], ["outer", 2], ["inner", 3], ["last", .table([4])]])
+        #expect(kept.map { $0.callerLocation?.description } == ["calls.lua:1", "calls.lua:2", "inner.lua:1", "calls.lua:3"])
+    }
+
     @Test("a callback error inside a nested call back into Lua propagates outward")
     func nestedErrors() throws {
         let lua = try LuaState.forTests()
