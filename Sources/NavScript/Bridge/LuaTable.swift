@@ -129,18 +129,28 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         }
     }
 
+    /// The hash part's pairs sorted by key description, read from the
+    /// fields as stored (no dictionary is built for a few keys).
+    private var namedPairs: [(key: LuaValue, value: LuaValue)] {
+        var pairs: [(key: LuaValue, value: LuaValue)] = []
+        pairs.reserveCapacity(fields.count)
+        fields.forEach { key, value in pairs.append((key, value)) }
+        if pairs.count > 1 { pairs.sort { $0.key.description < $1.key.description } }
+        return pairs
+    }
+
     /// Every key/value pair: the array part in order, then the hash part
     /// sorted by key description (deterministic, for messages and tests).
     public var pairs: [(key: LuaValue, value: LuaValue)] {
         var result: [(key: LuaValue, value: LuaValue)] = array.enumerated().map { (.integer(Int64($0.offset + 1)), $0.element) }
-        result += hash.sorted { $0.key.description < $1.key.description }.map { ($0.key, $0.value) }
+        result += namedPairs
         return result
     }
 
     /// Lua-like constructor syntax, e.g. `{1, 2, name = "x", [10] = true}`.
     public var description: String {
         var parts = array.map(\.description)
-        for (key, value) in hash.sorted(by: { $0.key.description < $1.key.description }) {
+        for (key, value) in namedPairs {
             if case .string(let s) = key, let text = s.validUTF8, LuaTable.isIdentifier(text) {
                 parts.append("\(text) = \(value)")
             } else {
