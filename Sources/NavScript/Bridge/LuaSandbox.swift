@@ -25,8 +25,9 @@
 ///   no `package.loadlib`, no `package.searchpath`.
 /// - `string.dump` removed; binary chunks cannot be loaded by any path.
 enum LuaSandbox {
-    /// The sandbox prelude's chunk name: its frames are navscript's, not the user's.
-    static let chunkName = "=navscript sandbox"
+    /// How the sandbox prelude's frames are named: they are navscript's, not the user's.
+    static let sourceName = "navscript sandbox"
+    static let chunkName = "=" + sourceName
 
     static let prelude = #"""
     local resolve, loadtext, rootname, noteopen = ...

@@ -185,9 +185,7 @@ public final class LuaState {
         guard sourceNames.count < 16, !sourceNames.contains(where: { $0.chunk == chunk }) else { return }
         let first = chunk.utf8.first
         let prefixed = first == UInt8(ascii: "@") || first == UInt8(ascii: "=")
-        let name = shown.flatMap { prefixed && chunk.utf8.count == $0.utf8.count + 1 ? $0 : nil }
-            ?? (prefixed ? String(chunk.dropFirst()) : chunk)
-        sourceNames.append((chunk, name))
+        sourceNames.append((chunk, shown ?? (prefixed ? String(chunk.dropFirst()) : chunk)))
     }
 
     /// The Swift contexts of the global functions `register` defined,
@@ -429,7 +427,7 @@ public final class LuaState {
     private func loadFileChunk(_ L: OpaquePointer, path: String, chunkName: String) throws(LuaError) {
         precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
         let name = LuaState.chunkName(chunkName)
-        rememberChunk(name, shown: chunkName)
+        rememberChunk(name, shown: name == chunkName ? nil : chunkName)   // `chunkName` as shown, unless it had its prefix
         let status = path.withCString { path in
             name.withCString { name in clua_loadfile(L, path, name) }
         }

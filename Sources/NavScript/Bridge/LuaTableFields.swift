@@ -79,8 +79,7 @@ struct LuaTableFields {
     /// The same keys with equal values, in any order.
     func hasSameContents(as other: LuaTableFields) -> Bool {
         guard count == other.count else { return false }
-        var same = true
-        forEach { key, value in if same, other[key] != value { same = false } }
-        return same
+        if let large { return large.allSatisfy { other[$0.key] == $0.value } }
+        return small.allSatisfy { other[$0.key] == $0.value }
     }
 }

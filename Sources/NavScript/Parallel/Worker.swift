@@ -127,10 +127,10 @@ final class Worker {
         if !assigned.isEmpty { lastHeard = Date() }
     }
 
-    /// Takes back the tasks waiting behind the running one (or all of them,
-    /// `includingRunning`): none of them has started, so they go to another worker.
-    func takeWaiting(includingRunning: Bool = false) -> [Int] {
-        let keep = includingRunning ? 0 : min(1, assigned.count)
+    /// Takes back the tasks waiting behind the running one: none of them has
+    /// started, so they go to another worker.
+    func takeWaiting() -> [Int] {
+        let keep = min(1, assigned.count)
         let waiting = assigned[keep...].map(\.index)
         assigned.removeSubrange(keep...)
         return waiting

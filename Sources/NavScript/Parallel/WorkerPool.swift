@@ -182,13 +182,13 @@ public final class WorkerPool {
 
         // Files a worker holds at once: the one it runs and, with prefetch, the next.
         let depth = prefetch ? 2 : 1
+        /// Files the running workers can still take (a worker being killed for a timeout takes nothing).
+        func room() -> Int {
+            workers.reduce(0) { $0 + ($1.isAlive && !$1.isRetiring ? max(0, depth - $1.assigned.count) : 0) }
+        }
         while progress.contains(where: { !$0.isFinished }) {
             if shouldStop() { break }
-            // Start workers while more files wait than the running ones have
-            // room for (a worker being killed for a timeout takes nothing).
-            func room() -> Int {
-                workers.reduce(0) { $0 + ($1.isAlive && !$1.isRetiring ? max(0, depth - $1.assigned.count) : 0) }
-            }
+            // Start workers while more files wait than the running ones have room for.
             while workers.count < configuration.jobs, queue.count > room() {
                 guard let worker = spawn() else { break }
                 workers.append(worker)

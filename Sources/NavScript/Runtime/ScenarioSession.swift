@@ -59,13 +59,13 @@ final class ScenarioSession {
         return innermost.description
     }
 
-    /// `internalSources.contains(source)`, without hashing.
     static func isInternal(_ source: String) -> Bool {
-        source == ScenarioPrelude.sourceName || source == "navscript sandbox"
+        internalSources.contains(source)
     }
 
-    /// Chunks of navscript's own Lua (the DSL prelude, the sandbox prelude).
-    static let internalSources: Set<String> = [ScenarioPrelude.sourceName, "navscript sandbox"]
+    /// Chunks of navscript's own Lua (the DSL prelude, the sandbox prelude);
+    /// two names, compared without hashing.
+    static let internalSources = [ScenarioPrelude.sourceName, LuaSandbox.sourceName]
 
     /// Records `failure` on the running scenario at once (so `pcall`
     /// cannot swallow it) and returns the value to raise in Lua.
