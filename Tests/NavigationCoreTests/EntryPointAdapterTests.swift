@@ -71,6 +71,26 @@ struct EntryPointAdapterTests {
         }
     }
 
+    /// The host ends at the first `/`, `?` or `#` character; one that a
+    /// combining mark joins is not that character (so the host goes on),
+    /// whether the host is plain ASCII or not.
+    @Test("universal hosts end where a separator character does", arguments: [
+        ("https://SHOP.example.com/product/p1", ["product", "p1"], [:]),
+        ("https://shop.example.com?product=p1", [], ["product": "p1"]),
+        ("https://shop.example.com#x/product/p1", nil, nil),
+        ("https://shop.example.com/\u{301}product/p1", nil, nil),
+        ("https://shop.example.com?\u{301}product=p1", nil, nil),
+        ("https://sh\u{F6}p.example.com/product/p1", nil, nil),
+    ] as [(String, [String]?, [String: String]?)])
+    func universalHosts(_ url: String, _ path: [String]?, _ query: [String: String]?) {
+        let link = try? adapter.link(for: .url(url), via: .universal)
+        #expect(link?.path == path)
+        #expect(link?.query == query)
+        let unicodeHost = EntryPointAdapter(scheme: "shop", universalHosts: ["sh\u{F6}p.example.com"])
+        let other = try? unicodeHost.link(for: .url("https://SH\u{D6}P.example.com/product/p1"), via: .universal)
+        #expect(other?.path == ["product", "p1"])
+    }
+
     @Test func theLengthLimitCountsUTF8Bytes() throws {
         // 2048 bytes pass, 2049 do not — and a multi-byte scalar counts as its bytes.
         let prefix = "shop://x/"

@@ -122,7 +122,7 @@ enum Fixture {
 }
 
 /// `id` or `id:param` as a step, for terse expectations.
-func step(_ id: DestinationID, _ params: [String: String] = [:]) -> RouteStep {
+func step(_ id: DestinationID, _ params: RouteParams = [:]) -> RouteStep {
     RouteStep(id, params: params)
 }
 
@@ -166,7 +166,7 @@ struct World {
 
     /// A tracked screen. Built inside a function so that no caller's local
     /// keeps it alive by accident.
-    func screen(_ id: DestinationID, _ params: [String: String] = [:]) -> Screen {
+    func screen(_ id: DestinationID, _ params: RouteParams = [:]) -> Screen {
         let screen = Screen(id, params: params)
         tracker.track(screen, label: screen.label, kind: .screen)
         return screen

@@ -42,7 +42,7 @@ struct ReconcilerTests {
     let engine: RoutingEngine
     init() throws { engine = try Fixture.engine() }
 
-    func target(_ id: DestinationID, _ params: [String: String] = [:]) throws -> Target {
+    func target(_ id: DestinationID, _ params: RouteParams = [:]) throws -> Target {
         try engine.target(for: RouteRequest(id, params: params))
     }
 

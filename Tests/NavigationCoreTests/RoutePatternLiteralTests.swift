@@ -7,9 +7,21 @@ struct RoutePatternLiteralTests {
         ("product", "product", true), ("product", "PRODUCT", true), ("product", "Product", true),
         ("product", "produc", false), ("product", "products", false), ("", "", true), ("a", "", false),
         ("café", "CAFÉ", true), ("café", "cafe", false), ("p1", "P1", true), ("p[", "P{", false),
+        ("a-very-long-literal-segment", "A-Very-Long-Literal-Segment", true), ("product", "prodüct", false),
     ])
     func literalSegmentsIgnoreCase(literal: String, text: String, expected: Bool) {
         #expect(RoutePattern.matches(literal, text) == expected, "\(literal) vs \(text)")
         #expect(RoutePattern.matches(literal, text) == (literal == text.lowercased()), "same answer as lowercasing")
+    }
+
+    /// A pattern restricted to some doors applies to exactly those.
+    @Test func aPatternAppliesToTheDoorsItNames() {
+        let doors = EntryPoint.allCases
+        for mask in 0..<(1 << doors.count) {
+            let entries = Set(doors.indices.filter { mask & (1 << $0) != 0 }.map { doors[$0] })
+            let pattern = RoutePattern("products/:id", entries: entries)
+            for door in doors { #expect(pattern.applies(to: door) == entries.contains(door), "\(entries) \(door)") }
+        }
+        #expect(doors.allSatisfy(RoutePattern("products/:id").applies(to:)))
     }
 }

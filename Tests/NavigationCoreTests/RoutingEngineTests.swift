@@ -278,6 +278,30 @@ struct RoutingEngineTests {
         #expect(target.baseRun == [step("orders"), step("order", id: "9"), step("track", id: "9")])
     }
 
+    /// An ancestor that declares some of its descendant's params gets only
+    /// those; one that declares all of them gets them all.
+    @Test func eachAncestorTakesTheParamsItDeclares() throws {
+        let section = ParamSpec("section", pattern: "[a-z]+")
+        var destinations = Fixture.destinations
+        destinations.append(RouteDefinition("gallery", parent: "product", flow: "browse",
+                                            params: [Fixture.productID, section],
+                                            patterns: [RoutePattern("product/:id/gallery/:section")]))
+        destinations.append(RouteDefinition("photo", parent: "gallery", flow: "browse",
+                                            params: [section, Fixture.productID],
+                                            patterns: [RoutePattern("product/:id/gallery/:section/photo")]))
+        let engine = try RoutingEngine(manifest: Fixture.manifest(destinations: destinations))
+        let both: RouteParams = ["id": "p3", "section": "top"]
+        let expected = [step("home"), step("product", id: "p3"), RouteStep("gallery", params: both), RouteStep("photo", params: both)]
+        guard case .proceed(let target) = try engine.resolve(url: "shop://product/p3/gallery/top/photo", entry: .scheme,
+                                                             context: RouteContext()) else {
+            Issue.record("expected to proceed")
+            return
+        }
+        #expect(target.baseRun == expected)
+        let extra = try engine.target(for: RouteRequest("photo", params: ["id": "p3", "section": "top", "utm": "x"]))
+        #expect(extra.baseRun == expected)
+    }
+
     @Test("request door validates params too", arguments: [
         (RouteRequest("order", params: [:]), "id", "missing"),
         (RouteRequest("order", params: ["id": "12a"]), "id", "expected an integer"),

@@ -51,4 +51,16 @@ struct SimplePatternTests {
         #expect(param.problem(with: String(repeating: "a", count: 70)) == nil, "Regex answers the long ones")
         #expect(param.problem(with: "é") == "does not match [a-z]+")
     }
+
+    /// Length limits count characters as `String.count` does, CR LF and all.
+    @Test func lengthLimitsCountCharactersAsStringDoes() throws {
+        for value in ["", "a", "abc", "a\r\nb", "\r\n\r\n", "\r\r\n", "\n\r", "e\u{301}", "caf\u{E9}", "\u{1F1EB}\u{1F1F7}x"] {
+            #expect(CompiledParam.characterCount(value) == value.count, "\(value.debugDescription)")
+        }
+        let param = try CompiledParam(ParamSpec("code", minLength: 2, maxLength: 3))
+        #expect(param.problem(with: "a\r\n") == nil, "two characters")
+        #expect(param.problem(with: "a") == "shorter than 2 characters")
+        #expect(param.problem(with: "e\u{301}e\u{301}") == nil, "two characters in four scalars")
+        #expect(param.problem(with: "abcd") == "longer than 3 characters")
+    }
 }

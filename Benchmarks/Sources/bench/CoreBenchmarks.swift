@@ -24,6 +24,22 @@ enum CoreBenchmarks {
         ("not a url", .scheme),                  // malformed
     ]
 
+    /// The yardstick: one ordinary link of about 40 bytes that
+    /// proceeds (a universal link to a product, signed in).
+    static let typicalURL = ("https://shop.example.com/products/p1004", EntryPoint.universal)
+    static let signedIn = RouteContext(satisfied: ["auth", "payment_method"])
+
+    static func resolveTypical(engine: RoutingEngine) -> Measurement {
+        var sink = 0
+        let result = Bench.measure("RoutingEngine.resolve, one link", operations: 1) {
+            if case .proceed(let target)? = try? engine.resolve(url: typicalURL.0, entry: typicalURL.1, context: signedIn) {
+                sink &+= target.baseRun.count
+            }
+        }
+        blackHole(sink)
+        return result
+    }
+
     static func resolve(engine: RoutingEngine) -> Measurement {
         let contexts = [RouteContext(), RouteContext(satisfied: ["auth", "payment_method"])]
         var sink = 0
@@ -47,8 +63,8 @@ enum CoreBenchmarks {
 
     /// Plans covering the five stack decisions, tab switches and modals.
     static func planCases(engine: RoutingEngine) throws -> [(NavigationState, Target, RouteSource)] {
-        func step(_ id: String, _ params: [String: String] = [:]) -> RouteStep { RouteStep(DestinationID(id), params: params) }
-        func target(_ id: String, _ params: [String: String] = [:]) throws -> Target {
+        func step(_ id: String, _ params: RouteParams = [:]) -> RouteStep { RouteStep(DestinationID(id), params: params) }
+        func target(_ id: String, _ params: RouteParams = [:]) throws -> Target {
             try engine.target(for: RouteRequest(DestinationID(id), params: params))
         }
         let tabs: [TabID] = ["home", "orders", "profile"]

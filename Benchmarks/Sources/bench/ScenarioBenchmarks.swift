@@ -152,6 +152,11 @@ enum ScenarioBenchmarks {
                     }
                 }
             }
+        case "resolve-one":
+            let (url, entry) = CoreBenchmarks.typicalURL
+            for _ in 0..<count {
+                blackHole(try? host.engine.resolve(url: url, entry: entry, context: CoreBenchmarks.signedIn))
+            }
         case "plan":
             let cases = try CoreBenchmarks.planCases(engine: host.engine)
             for _ in 0..<count {
@@ -183,7 +188,7 @@ enum ScenarioBenchmarks {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
             }
         default:
-            throw Failure(description: "--profile takes swift, swift-launch, lua, file, folder, pair, resolve, plan or state")
+            throw Failure(description: "--profile takes swift, swift-launch, lua, file, folder, pair, resolve, resolve-one, plan or state")
         }
     }
 }

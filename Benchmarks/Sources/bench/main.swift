@@ -118,6 +118,8 @@ do {
         progress("(1) RoutingEngine.resolve")
         inProcess.append(("1", CoreBenchmarks.resolve(engine: engine), "ns/resolve", 1,
                           "\(CoreBenchmarks.urls.count) inputs (aliases, query, universal, 3 error kinds) × signed out/in"))
+        inProcess.append(("1a", CoreBenchmarks.resolveTypical(engine: engine), "ns/resolve", 1,
+                          "one \(CoreBenchmarks.typicalURL.0.utf8.count)-byte universal link that proceeds (`\(CoreBenchmarks.typicalURL.0)`, signed in)"))
         progress("(2) Reconciler.plan")
         inProcess.append(("2", try CoreBenchmarks.plan(engine: engine), "ns/plan", 1,
                           "10 cases: no-op, update, pop-to, reset, shared prefix, tab switch, modals"))
@@ -158,7 +160,8 @@ do {
         // (row, workload, iterations, operations per iteration)
         var workloads: [(String, String, Int, Int)] = []
         if arguments.only.contains("core") {
-            workloads += [("1", "resolve", 200, CoreBenchmarks.urls.count * 2), ("2", "plan", 2_000, 10)]
+            workloads += [("1", "resolve", 200, CoreBenchmarks.urls.count * 2), ("1a", "resolve-one", 5_000, 1),
+                          ("2", "plan", 2_000, 10)]
         }
         if arguments.only.contains("scenario") {
             workloads += [("3", "swift", 200, 1), ("3a", "swift-launch", 200, 1), ("4", "lua", 100, 1), ("4a", "state", 200, 1)]

@@ -179,9 +179,9 @@ enum DrivingBindings {
                 + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
         }
         guard let destination = declaration.destination else { return }
-        // Only the declared parameters go to the destination (most taps pass exactly those).
-        let declared = params.keys.allSatisfy { declaration.parameters.contains($0) }
-            ? params : params.filter { declaration.parameters.contains($0.key) }
+        // Only the declared parameters go to the destination (the guard above saw each).
+        var declared = RouteParams()
+        for name in declaration.parameters { declared[name] = params[name] }
         let request = RouteRequest(destination, params: declared)
         do {
             try engine.validateParams(of: request)

@@ -3,7 +3,7 @@
 /// builds or pushes other screens — its coordinator does.
 open class Screen: LifecycleTracked {
     public let destination: DestinationID
-    public private(set) var params: [String: String] {
+    public private(set) var params: RouteParams {
         didSet { label = RouteStep.label(destination, params) }
     }
     public var lifecycleToken: LifecycleToken?
@@ -24,7 +24,7 @@ open class Screen: LifecycleTracked {
     /// The intents a user can trigger here, in declaration order.
     public private(set) var outputs: [String] = []
 
-    public init(_ destination: DestinationID, params: [String: String] = [:]) {
+    public init(_ destination: DestinationID, params: RouteParams = [:]) {
         self.destination = destination
         self.params = params
         label = RouteStep.label(destination, params)
@@ -57,7 +57,7 @@ open class Screen: LifecycleTracked {
     }
 
     /// Update in place: same screen, new parameters (no push, no pop).
-    open func update(params: [String: String]) {
+    open func update(params: RouteParams) {
         self.params = params
     }
 }

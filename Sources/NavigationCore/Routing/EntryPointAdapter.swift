@@ -13,11 +13,14 @@ public struct EntryPointAdapter: Sendable {
     public let universalHosts: [String]
     /// `scheme://`, spelled once.
     private let schemePrefix: String
+    /// ``universalHosts`` as bytes, compared with a link's host in place.
+    private let universalHostBytes: [[UInt8]]
 
     public init(scheme: String, universalHosts: [String]) {
         self.scheme = scheme.lowercased()
         self.universalHosts = universalHosts.map { $0.lowercased() }
         schemePrefix = self.scheme + "://"
+        universalHostBytes = self.universalHosts.map { Array($0.utf8) }
     }
 
     public init(manifest: RouteManifest) {
@@ -46,33 +49,67 @@ public struct EntryPointAdapter: Sendable {
     // MARK: - Shapes
 
     private func anyURL(_ url: String, entry: EntryPoint) throws(RouteError) -> RouteLink {
-        Self.strip("https://", from: url) != nil ? try universalLink(url, entry: entry) : try schemeLink(url, entry: entry)
+        Self.prefixLength("https://", of: url) != nil ? try universalLink(url, entry: entry) : try schemeLink(url, entry: entry)
     }
 
     private func schemeLink(_ url: String, entry: EntryPoint) throws(RouteError) -> RouteLink {
         try checkLength(url)
-        guard let rest = Self.strip(schemePrefix, from: url) else {
+        guard let start = Self.prefixLength(schemePrefix, of: url) else {
             throw .malformed(input: url, reason: "expected a \(schemePrefix) link")
         }
-        return try parse(url, rest: rest, entry: entry)
+        return try parse(url, from: start, entry: entry)
     }
 
     private func universalLink(_ url: String, entry: EntryPoint) throws(RouteError) -> RouteLink {
         try checkLength(url)
-        guard let rest = Self.strip("https://", from: url) else {
+        guard let start = Self.prefixLength("https://", of: url) else {
             throw .malformed(input: url, reason: "expected an https:// universal link")
         }
-        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let host = rest[rest.startIndex..<hostEnd].lowercased()
-        guard universalHosts.contains(host) else { throw .unknownRoute(input: url) }
+        guard let hostEnd = universalHostEnd(of: url, from: start) else { throw .unknownRoute(input: url) }
         // An https link is a universal link whichever door delivered it
         // (Handoff, a push's url), so universal-only patterns apply to it.
-        return try parse(url, rest: rest[hostEnd...], entry: .universal)
+        return try parse(url, from: hostEnd, entry: .universal)
     }
 
     private func relativeLink(_ route: String, entry: EntryPoint) throws(RouteError) -> RouteLink {
         try checkLength(route)
-        return try parse(route, rest: Substring(route), entry: entry)
+        return try parse(route, from: 0, entry: entry)
+    }
+
+    /// Where the host that starts at UTF-8 offset `start` ends — at the
+    /// first `/`, `?` or `#` *character* (a combining mark after one joins
+    /// it, so it does not end the host) — when it is one of
+    /// ``universalHosts`` (ignoring case); nil when it is not.
+    private func universalHostEnd(of url: String, from start: Int) -> Int? {
+        // By bytes while the host and the byte after it are ASCII (then
+        // bytes are characters); anything else goes by `Character`.
+        let ascii: Int?? = url.utf8.withContiguousStorageIfAvailable { bytes in
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                end += 1
+            }
+            if end + 1 < bytes.count && bytes[end + 1] >= 0x80 { return nil }
+            let host = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let known = universalHostBytes.contains { candidate in
+                candidate.count == host.count && zip(candidate, host).allSatisfy { wanted, byte in
+                    wanted == (byte >= 65 && byte <= 90 ? byte + 32 : byte)
+                }
+            }
+            return known ? end : -1
+        }
+        if case .some(.some(let end)) = ascii { return end >= 0 ? end : nil }
+        let (host, end) = Self.hostByCharacter(of: url, from: start)
+        return universalHosts.contains(host) ? end : nil
+    }
+
+    /// The host and where it ends, by `Character`, for links that are not plain ASCII there.
+    private static func hostByCharacter(of url: String, from start: Int) -> (host: String, end: Int) {
+        let rest = Substring(url.unicodeScalars[url.utf8.index(url.startIndex, offsetBy: start)...])
+        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return (rest[rest.startIndex..<hostEnd].lowercased(), url.utf8.distance(from: url.startIndex, to: hostEnd))
     }
 
     // MARK: - Syntax
@@ -84,19 +121,18 @@ public struct EntryPointAdapter: Sendable {
         if input.isEmpty { throw .malformed(input: input, reason: "empty input") }
     }
 
-    private func parse(_ raw: String, rest: Substring, entry: EntryPoint) throws(RouteError) -> RouteLink {
-        // Through the base string's view: the substring's (a `Slice`) is not
-        // specialized across modules and cost more than the parse.
-        let base = rest.base.utf8
-        let start = base.distance(from: base.startIndex, to: rest.startIndex)
-        let count = rest.utf8.count
-        let ascii: Result<RouteLink, RouteError>?? = base.withContiguousStorageIfAvailable { all in
-            Self.parseASCII(UnsafeBufferPointer(rebasing: all[start..<(start + count)]), raw: raw, entry: entry)
+    /// Parses `raw` from UTF-8 offset `start` (just after what was stripped:
+    /// always the boundary of a scalar).
+    private func parse(_ raw: String, from start: Int, entry: EntryPoint) throws(RouteError) -> RouteLink {
+        let ascii: Result<RouteLink, RouteError>?? = raw.utf8.withContiguousStorageIfAvailable { all in
+            Self.parseASCII(UnsafeBufferPointer(rebasing: all[start...]), raw: raw, entry: entry)
         }
         switch ascii {
         case .some(.some(.success(let link))): return link
         case .some(.some(.failure(let error))): throw error
-        default: return try parseScalars(raw, rest: rest, entry: entry)
+        default:
+            let rest = Substring(raw.unicodeScalars[raw.utf8.index(raw.startIndex, offsetBy: start)...])
+            return try parseScalars(raw, rest: rest, entry: entry)
         }
     }
 
@@ -109,12 +145,14 @@ public struct EntryPointAdapter: Sendable {
         var firstBad: UInt8?
         var fragment = bytes.count
         var question = -1
+        var slashes = 0  // before the query: at most one component more than these
         for (index, byte) in bytes.enumerated() {
             if byte >= 0x80 { return nil }
             if firstBad == nil && (byte < 0x21 || byte == 0x7F) { firstBad = byte }
             if index < fragment {
                 if byte == UInt8(ascii: "#") { fragment = index }
                 else if byte == UInt8(ascii: "?") && question < 0 { question = index }
+                else if byte == UInt8(ascii: "/") && question < 0 { slashes += 1 }
             }
         }
         if let bad = firstBad {
@@ -123,6 +161,7 @@ public struct EntryPointAdapter: Sendable {
         let pathEnd = question >= 0 ? question : fragment
         do {
             var path: [String] = []
+            path.reserveCapacity(slashes + 1)
             var start = 0
             for index in 0...pathEnd where index == pathEnd || bytes[index] == UInt8(ascii: "/") {
                 if index > start {
@@ -225,23 +264,30 @@ public struct EntryPointAdapter: Sendable {
         }
     }
 
-    /// `text` after an ASCII `prefix` compared case-insensitively, scalar by
-    /// scalar (never by `Character`, so a combining mark cannot shift it).
-    private static func strip(_ prefix: String, from text: String) -> Substring? {
-        // By bytes: an ASCII scalar is its byte, and a byte of a non-ASCII
-        // scalar (>= 0x80) never equals an ASCII one.
-        let bytes = text.utf8
-        var index = bytes.startIndex
-        for expected in prefix.utf8 {
-            guard index < bytes.endIndex else { return nil }
-            let actual = bytes[index]
-            guard actual < 0x80, (65...90).contains(actual) ? actual + 32 == expected : actual == expected else { return nil }
-            index = bytes.index(after: index)
+    /// The UTF-8 length of an ASCII `prefix` that `text` starts with,
+    /// compared case-insensitively; nil when it does not start with it.
+    /// By bytes: an ASCII scalar is its byte, and a byte of a non-ASCII
+    /// scalar (>= 0x80) never equals an ASCII one, so a match always ends
+    /// on a scalar boundary.
+    private static func prefixLength(_ prefix: String, of text: String) -> Int? {
+        // Through contiguous storage: stepping a small string's UTF-8 view
+        // index by index cost more than the rest of the parse.
+        let answer: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            prefix.utf8.withContiguousStorageIfAvailable { expected in
+                guard bytes.count >= expected.count else { return nil }
+                for (actual, wanted) in zip(bytes, expected) {
+                    let lowered = actual >= 65 && actual <= 90 ? actual + 32 : actual
+                    guard lowered == wanted else { return nil }
+                }
+                return expected.count
+            } ?? nil
         }
-        return Substring(text.unicodeScalars[index...])
-    }
-
-    private static func lower(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        (65...90).contains(scalar.value) ? Unicode.Scalar(scalar.value + 32)! : scalar
+        if let answer { return answer }
+        // Not contiguous (never for a native string): the same by index.
+        var actual = text.utf8.makeIterator()
+        for wanted in prefix.utf8 {
+            guard let byte = actual.next(), (byte >= 65 && byte <= 90 ? byte + 32 : byte) == wanted else { return nil }
+        }
+        return prefix.utf8.count
     }
 }

@@ -14,10 +14,15 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
     public let path: [Segment]
     /// Required query items, in template order.
     public let query: [(key: String, value: Segment)]
+    /// ``entries`` as one bit per door (all bits when nil): a link's door is
+    /// checked against every pattern tried, and hashing it into the set
+    /// cost more than the rest of the check.
+    private let entryBits: UInt8
 
     public init(_ template: String, entries: Set<EntryPoint>? = nil) {
         self.template = template
         self.entries = entries
+        entryBits = entries.map { $0.reduce(0) { $0 | Self.bit($1) } } ?? .max
         let parts = template.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = parts[0].split(separator: "/").map { Self.segment(Substring($0)) }
         if parts.count > 1 {
@@ -48,13 +53,23 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
         return q.isEmpty ? p : p + "?" + q
     }
 
-    public func applies(to entry: EntryPoint) -> Bool { entries?.contains(entry) ?? true }
+    public func applies(to entry: EntryPoint) -> Bool { entryBits & Self.bit(entry) != 0 }
+
+    private static func bit(_ entry: EntryPoint) -> UInt8 {
+        switch entry {
+        case .scheme: 1
+        case .universal: 2
+        case .push: 4
+        case .spotlight: 8
+        case .widget: 16
+        }
+    }
 
     /// Captured parameters when `link` has this shape, nil otherwise.
-    public func match(_ link: RouteLink) -> [String: String]? {
+    public func match(_ link: RouteLink) -> RouteParams? {
         guard applies(to: link.entry), link.path.count == path.count else { return nil }
         // Literals first: most patterns tried fail on one, before any
-        // dictionary of captures is built.
+        // capture is kept.
         for (segment, component) in zip(path, link.path) {
             if case .literal(let literal) = segment, !Self.matches(literal, component) { return nil }
         }
@@ -62,26 +77,36 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
             guard let value = link.query[key] else { return nil }
             if case .literal(let literal) = segment, !Self.matches(literal, value) { return nil }
         }
-        var captured: [String: String] = [:]
+        var captured = RouteParams()
         for (segment, component) in zip(path, link.path) {
             if case .param(let name) = segment { captured[name] = component }
         }
         for (key, segment) in query {
-            if case .param(let name) = segment { captured[name] = link.query[key] }
+            if case .param(let name) = segment, let value = link.query[key] { captured[name] = value }
         }
         return captured
     }
 
     /// Whether `text` is the (lowercase) `literal` ignoring case, without
-    /// lowercasing a copy when both are ASCII (most links).
+    /// lowercasing a copy when `text` is ASCII (every real link).
     static func matches(_ literal: String, _ text: String) -> Bool {
-        var literalBytes = literal.utf8.makeIterator()
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return literal == text.lowercased() }
-            let lowered = byte >= 65 && byte <= 90 ? byte + 32 : byte
-            guard literalBytes.next() == lowered else { return false }
+        if literal == text { return true }  // most links are lowercase already
+        // Over contiguous bytes: stepping a small string's UTF-8 view index
+        // by index cost more than the rest of a match.
+        let ascii: Bool?? = text.utf8.withContiguousStorageIfAvailable { textBytes in
+            literal.utf8.withContiguousStorageIfAvailable { literalBytes in
+                var position = 0
+                for byte in textBytes {
+                    guard byte < 0x80 else { return nil }
+                    let lowered = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                    guard position < literalBytes.count, literalBytes[position] == lowered else { return false }
+                    position += 1
+                }
+                return position == literalBytes.count
+            } ?? nil
         }
-        return literalBytes.next() == nil
+        if case .some(.some(let answer)) = ascii { return answer }
+        return literal == text.lowercased()
     }
 
     public var description: String {

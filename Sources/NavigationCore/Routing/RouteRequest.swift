@@ -4,9 +4,9 @@
 /// state instead of trusting a destination computed before the gate.
 public struct RouteRequest: Hashable, Sendable, Codable, CustomStringConvertible {
     public var destination: DestinationID
-    public var params: [String: String]
+    public var params: RouteParams
 
-    public init(_ destination: DestinationID, params: [String: String] = [:]) {
+    public init(_ destination: DestinationID, params: RouteParams = [:]) {
         self.destination = destination
         self.params = params
     }
@@ -18,9 +18,9 @@ public struct RouteRequest: Hashable, Sendable, Codable, CustomStringConvertible
 /// Identity for reconciliation is the destination id plus these parameters.
 public struct RouteStep: Hashable, Sendable, Codable, CustomStringConvertible {
     public var id: DestinationID
-    public var params: [String: String]
+    public var params: RouteParams
 
-    public init(_ id: DestinationID, params: [String: String] = [:]) {
+    public init(_ id: DestinationID, params: RouteParams = [:]) {
         self.id = id
         self.params = params
     }
@@ -29,13 +29,10 @@ public struct RouteStep: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { Self.label(id, params) }
 
     /// The primary parameter is `id` when present, otherwise the first by name.
-    public var primaryParam: String? {
-        params["id"] ?? params.min { $0.key < $1.key }?.value
-    }
+    public var primaryParam: String? { params.primary }
 
-    static func label(_ id: DestinationID, _ params: [String: String]) -> String {
-        let primary = params["id"] ?? params.min { $0.key < $1.key }?.value
-        return primary.map { "\(id):\($0)" } ?? id.rawValue
+    static func label(_ id: DestinationID, _ params: RouteParams) -> String {
+        params.primary.map { "\(id):\($0)" } ?? id.rawValue
     }
 }
 

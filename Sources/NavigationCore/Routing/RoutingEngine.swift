@@ -18,15 +18,46 @@ public struct RoutingEngine: Sendable {
     /// The patterns by number of path segments (a link can only match
     /// those of its own length), manifest order kept within each, with
     /// the position of their route: matching a link hashes no string.
-    private let patternsByLength: [[(pattern: RoutePattern, route: Int)]]
+    private let patternsByLength: [[PatternEntry]]
 
-    private struct CompiledRoute: Sendable {
+    /// A pattern and the position of its route. A class: trying a pattern
+    /// copied it out of the list, retaining and releasing each of its
+    /// fields, for every pattern tried.
+    private final class PatternEntry: Sendable {
+        let pattern: RoutePattern
+        let route: Int
+        init(_ pattern: RoutePattern, route: Int) {
+            self.pattern = pattern
+            self.route = route
+        }
+    }
+
+    /// A class, not a struct: a resolve hands it around several times, and
+    /// copying a struct of arrays retained and released each field.
+    private final class CompiledRoute: Sendable {
         let definition: RouteDefinition
         let params: [CompiledParam]
         /// Root first, this destination last.
         let ancestry: [RouteDefinition]
+        /// Per ancestor, whether it declares exactly this destination's
+        /// params (the destination itself always does): such a step takes
+        /// the request's params as they are, without a copy.
+        let sharesParams: [Bool]
         let tab: TabID
         let preconditions: [Precondition]
+        /// How many of `ancestry` are pushed on the tab before any modal.
+        let baseRunCount: Int
+
+        init(definition: RouteDefinition, params: [CompiledParam], ancestry: [RouteDefinition],
+             sharesParams: [Bool], tab: TabID, preconditions: [Precondition]) {
+            self.definition = definition
+            self.params = params
+            self.ancestry = ancestry
+            self.sharesParams = sharesParams
+            self.tab = tab
+            self.preconditions = preconditions
+            baseRunCount = ancestry.firstIndex { $0.presentation == .modal } ?? ancestry.count
+        }
     }
 
     public init(manifest: RouteManifest) throws(ManifestError) {
@@ -48,18 +79,20 @@ public struct RoutingEngine: Sendable {
             do { params = try definition.params.map(CompiledParam.init) } catch {
                 throw .invalidParamPattern(entry: definition.id, param: "?", pattern: "?")
             }
+            let names = Set(definition.params.map(\.name))
             routeIndex[definition.id] = routes.count
             routes.append(CompiledRoute(
                 definition: definition, params: params, ancestry: ancestry,
+                sharesParams: ancestry.map { Set($0.params.map(\.name)) == names },
                 tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions))
         }
         self.routes = routes
         self.routeIndex = routeIndex
-        var byLength: [[(pattern: RoutePattern, route: Int)]] = []
+        var byLength: [[PatternEntry]] = []
         for (index, definition) in manifest.destinations.enumerated() {
             for pattern in definition.patterns {
                 while byLength.count <= pattern.path.count { byLength.append([]) }
-                byLength[pattern.path.count].append((pattern, index))
+                byLength[pattern.path.count].append(PatternEntry(pattern, route: index))
             }
         }
         self.patternsByLength = byLength
@@ -107,8 +140,9 @@ public struct RoutingEngine: Sendable {
     /// order), with its parameters validated, and the position of its route.
     private func match(_ link: RouteLink) throws(RouteError) -> (request: RouteRequest, route: Int) {
         if link.path.count < patternsByLength.count {
-            for (pattern, route) in patternsByLength[link.path.count] {
-                guard let captured = pattern.match(link) else { continue }
+            for entry in patternsByLength[link.path.count] {
+                guard let captured = entry.pattern.match(link) else { continue }
+                let route = entry.route
                 let request = RouteRequest(routes[route].definition.id, params: captured)
                 try validate(request, routes[route])
                 return (request, route)
@@ -127,11 +161,19 @@ public struct RoutingEngine: Sendable {
 
     private func target(_ request: RouteRequest, _ route: CompiledRoute) -> Target {
         var baseRun: [RouteStep] = []
+        baseRun.reserveCapacity(route.baseRunCount)
         var modals: [[RouteStep]] = []
-        for definition in route.ancestry {
-            var params: [String: String] = [:]
-            for spec in definition.params { params[spec.name] = request.params[spec.name] }
-            let step = RouteStep(definition.id, params: params)
+        // Validation saw every declared name, so equal counts mean no extras.
+        let exact = request.params.count == route.params.count
+        for (definition, shares) in zip(route.ancestry, route.sharesParams) {
+            let step: RouteStep
+            if shares && exact {
+                step = RouteStep(definition.id, params: request.params)
+            } else {
+                var params = RouteParams()
+                for spec in definition.params { params[spec.name] = request.params[spec.name] }
+                step = RouteStep(definition.id, params: params)
+            }
             if definition.presentation == .modal {
                 modals.append([step])
             } else if modals.isEmpty {
