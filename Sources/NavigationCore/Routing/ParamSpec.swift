@@ -81,10 +81,9 @@ final class CompiledParam: @unchecked Sendable {
            !(value.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && Int64(value) != nil) {
             return "expected an integer"
         }
-        if let regex {
-            let matches = simple?.wholeMatch(value) ?? ((try? regex.wholeMatch(in: value)) != nil)
-            if !matches { return "does not match \(spec.pattern ?? "")" }
-        }
-        return nil
+        guard spec.pattern != nil else { return nil }
+        // The simple matcher first; `Regex` (copied to call, so retained) only when it cannot answer.
+        let matches = simple?.wholeMatch(value) ?? (regex.map { (try? $0.wholeMatch(in: value)) != nil } ?? true)
+        return matches ? nil : "does not match \(spec.pattern ?? "")"
     }
 }

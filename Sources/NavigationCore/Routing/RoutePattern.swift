@@ -69,20 +69,27 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
     public func match(_ link: RouteLink) -> RouteParams? {
         guard applies(to: link.entry), link.path.count == path.count else { return nil }
         // Literals first: most patterns tried fail on one, before any
-        // capture is kept.
-        for (segment, component) in zip(path, link.path) {
-            if case .literal(let literal) = segment, !Self.matches(literal, component) { return nil }
+        // capture is kept. By index, and the query only when there is one:
+        // iterators over the two arrays retained and released them for
+        // every pattern tried.
+        let components = link.path
+        for index in path.indices {
+            if case .literal(let literal) = path[index], !Self.matches(literal, components[index]) { return nil }
         }
-        for (key, segment) in query {
-            guard let value = link.query[key] else { return nil }
-            if case .literal(let literal) = segment, !Self.matches(literal, value) { return nil }
+        if !query.isEmpty {
+            for (key, segment) in query {
+                guard let value = link.query[key] else { return nil }
+                if case .literal(let literal) = segment, !Self.matches(literal, value) { return nil }
+            }
         }
         var captured = RouteParams()
-        for (segment, component) in zip(path, link.path) {
-            if case .param(let name) = segment { captured[name] = component }
+        for index in path.indices {
+            if case .param(let name) = path[index] { captured[name] = components[index] }
         }
-        for (key, segment) in query {
-            if case .param(let name) = segment, let value = link.query[key] { captured[name] = value }
+        if !query.isEmpty {
+            for (key, segment) in query {
+                if case .param(let name) = segment, let value = link.query[key] { captured[name] = value }
+            }
         }
         return captured
     }
