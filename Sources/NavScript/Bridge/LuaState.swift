@@ -137,6 +137,20 @@ public final class LuaState {
         let display: String
         /// Resolved (`realpath`): files must resolve inside it.
         let real: String
+        /// The three as C strings, made once per root rather than once per
+        /// file (a state records its root each time it is restored); the
+        /// last is `package.path`: `<root>/support/?.lua;<root>/support/?/init.lua`.
+        fileprivate let cDisplay: ContiguousArray<CChar>
+        fileprivate let cReal: ContiguousArray<CChar>
+        fileprivate let cPackagePath: ContiguousArray<CChar>
+
+        init(display: String, real: String) {
+            self.display = display
+            self.real = real
+            cDisplay = display.utf8CString
+            cReal = real.utf8CString
+            cPackagePath = "\(display)/support/?.lua;\(display)/support/?/init.lua".utf8CString
+        }
     }
 
     /// Resolves `url` as a sandbox root. Throws `.file` when it cannot be.
@@ -153,7 +167,14 @@ public final class LuaState {
     /// Records `root` in the control block.
     private static func setRoot(_ control: UnsafeMutablePointer<clua_Control>, _ root: SandboxRoot?) throws(LuaError) {
         guard let root else { return }
-        guard clua_control_setroot(control, root.real, root.display) != 0 else {
+        let recorded = root.cReal.withUnsafeBufferPointer { real in
+            root.cDisplay.withUnsafeBufferPointer { display in
+                root.cPackagePath.withUnsafeBufferPointer { path in
+                    clua_control_setroot(control, real.baseAddress, display.baseAddress, path.baseAddress)
+                }
+            }
+        }
+        guard recorded != 0 else {
             throw LuaError(kind: .memory, message: "cannot record the sandbox root '\(root.display)'")
         }
     }

@@ -138,9 +138,9 @@ final class ScenarioWorld {
     /// step that left work pending on purpose (`deep_link{ settle = false }`).
     func checkInvariants(after moment: String, at location: String, settled: Bool = true) {
         guard let app else { return }
-        // Nothing allowed or reported is the usual case: no lookups then.
-        let due = Invariant.allCases.filter {
-            (allowed.isEmpty || allowed[$0] == nil) && (reported.isEmpty || !reported.contains($0)) && (settled || $0 != .idle)
+        // Nothing allowed or reported, settled: the usual case, with no lookups and no list built.
+        let due = allowed.isEmpty && reported.isEmpty && settled ? Invariant.allCases : Invariant.allCases.filter {
+            allowed[$0] == nil && !reported.contains($0) && (settled || $0 != .idle)
         }
         let leaks = app.leaks
         let violations = Invariant.violations(of: app, leaks: leaks, checking: due) { step in

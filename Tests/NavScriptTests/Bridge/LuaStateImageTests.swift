@@ -136,6 +136,9 @@ struct LuaStateImageTests {
         do {
             let (first, _) = try image.makeState(options: Self.options(root: a.root))
             #expect(try first.run(source: "return (require('which'))", chunkName: "=r") == ["a"])
+            let root = LuaState.displayPath(a.root)
+            #expect(try first.run(source: "return package.path", chunkName: "=r")
+                    == [.string(LuaString("\(root)/support/?.lua;\(root)/support/?/init.lua"))])
         }
         do {
             let (second, _) = try image.makeState(options: Self.options(root: b.root))
