@@ -278,6 +278,36 @@ struct RoutingEngineTests {
         #expect(target.baseRun == [step("orders"), step("order", id: "9"), step("track", id: "9")])
     }
 
+    /// The engine's choice is the first pattern, in manifest order, of those
+    /// whose `match` accepts the link — whatever case or script the link's
+    /// first component is in (the engine passes some patterns over untried).
+    @Test func theEngineTakesTheFirstPatternThatMatches() throws {
+        var destinations = Fixture.destinations
+        destinations.append(RouteDefinition("kit", parent: "home", flow: "browse",
+                                            params: [ParamSpec("id")], patterns: [RoutePattern("kit/:id")]))
+        let engine = try RoutingEngine(manifest: Fixture.manifest(destinations: destinations))
+        let firsts = ["product", "PRODUCT", "Product", "p", "P", "kit", "KIT", "\u{212A}it", "\u{212A}IT", "orders",
+                      "category", "Category", "c\u{301}ategory", "\u{C9}", "promo", "x", "settings", "products"]
+        let rests = [[], ["p1"], ["p1", "reviews"], ["42", "track"], ["shoes"], ["address"]]
+        for first in firsts {
+            for rest in rests {
+                for entry in [EntryPoint.scheme, .universal] {
+                    let link = RouteLink(entry: entry, path: [first] + rest, raw: ([first] + rest).joined(separator: "/"))
+                    let expected = destinations.lazy.flatMap { definition in
+                        definition.patterns.lazy.compactMap { $0.match(link).map { RouteRequest(definition.id, params: $0) } }
+                    }.first
+                    let actual = try? engine.request(for: link)
+                    if let expected, (try? engine.validateParams(of: expected)) != nil {
+                        #expect(actual == expected, "\(entry) \(link.path)")
+                    } else if expected == nil {
+                        #expect(actual == nil, "\(entry) \(link.path)")
+                    }
+                }
+            }
+        }
+        #expect(try engine.request(for: RouteLink(entry: .scheme, path: ["\u{212A}IT", "7"], raw: "")) == RouteRequest("kit", params: ["id": "7"]))
+    }
+
     /// An ancestor that declares some of its descendant's params gets only
     /// those; one that declares all of them gets them all.
     @Test func eachAncestorTakesTheParamsItDeclares() throws {

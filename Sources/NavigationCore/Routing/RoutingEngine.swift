@@ -26,9 +26,20 @@ public struct RoutingEngine: Sendable {
     private final class PatternEntry: Sendable {
         let pattern: RoutePattern
         let route: Int
+        /// The first byte of the pattern's first segment when that is a
+        /// literal starting with an ASCII byte: a link whose first component
+        /// starts with another ASCII byte (once lower-cased) cannot match,
+        /// so the pattern is passed over without being tried.
+        let firstByte: UInt8?
+
         init(_ pattern: RoutePattern, route: Int) {
             self.pattern = pattern
             self.route = route
+            if case .literal(let literal)? = pattern.path.first, let byte = literal.utf8.first, byte < 0x80 {
+                firstByte = byte
+            } else {
+                firstByte = nil
+            }
         }
     }
 
@@ -140,7 +151,11 @@ public struct RoutingEngine: Sendable {
     /// order), with its parameters validated, and the position of its route.
     private func match(_ link: RouteLink) throws(RouteError) -> (request: RouteRequest, route: Int) {
         if link.path.count < patternsByLength.count {
+            // Lower-cased as literals are; nil (no pass-over) when not ASCII,
+            // which may lower-case to anything.
+            let first = link.path.first?.utf8.first.flatMap { $0 < 0x80 ? ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) : nil }
             for entry in patternsByLength[link.path.count] {
+                if let wanted = entry.firstByte, let first, wanted != first { continue }
                 guard let captured = entry.pattern.match(link) else { continue }
                 let route = entry.route
                 let request = RouteRequest(routes[route].definition.id, params: captured)
