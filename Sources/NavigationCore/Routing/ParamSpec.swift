@@ -41,12 +41,15 @@ public struct ParamSpec: Hashable, Sendable, Codable {
 final class CompiledParam: @unchecked Sendable {
     // `Regex` is immutable once built; the engine never mutates it.
     let spec: ParamSpec
+    /// `spec.name`, kept apart: reading it through the spec copied the spec.
+    let name: String
     let regex: Regex<AnyRegexOutput>?
     /// The pattern without `Regex`, when it is of the common kind.
     let simple: SimplePattern?
 
     init(_ spec: ParamSpec) throws {
         self.spec = spec
+        name = spec.name
         self.regex = try spec.pattern.map { try Regex($0) }
         self.simple = spec.pattern.flatMap(SimplePattern.init)
     }

@@ -47,27 +47,47 @@ public struct RoutingEngine: Sendable {
     /// copying a struct of arrays retained and released each field.
     private final class CompiledRoute: Sendable {
         let definition: RouteDefinition
+        /// `definition.id`, kept apart: reading it through the definition
+        /// copied the whole definition.
+        let id: DestinationID
         let params: [CompiledParam]
-        /// Root first, this destination last.
-        let ancestry: [RouteDefinition]
-        /// Per ancestor, whether it declares exactly this destination's
-        /// params (the destination itself always does): such a step takes
-        /// the request's params as they are, without a copy.
-        let sharesParams: [Bool]
+        /// The steps of the canonical path, root first, this destination last.
+        let steps: [Step]
         let tab: TabID
         let preconditions: [Precondition]
-        /// How many of `ancestry` are pushed on the tab before any modal.
+        /// How many of `steps` are pushed on the tab before any modal.
         let baseRunCount: Int
 
+        /// What building a target needs of one ancestor, and no more (a
+        /// class, for the same reason as the route).
+        final class Step: Sendable {
+            let id: DestinationID
+            let isModal: Bool
+            /// Declares exactly the destination's params (the destination
+            /// itself always does): the step takes the request's params as
+            /// they are, without a copy.
+            let sharesParams: Bool
+            /// The names of the params it declares.
+            let paramNames: [String]
+
+            init(_ definition: RouteDefinition, destinationParams: Set<String>) {
+                id = definition.id
+                isModal = definition.presentation == .modal
+                paramNames = definition.params.map(\.name)
+                sharesParams = Set(paramNames) == destinationParams
+            }
+        }
+
         init(definition: RouteDefinition, params: [CompiledParam], ancestry: [RouteDefinition],
-             sharesParams: [Bool], tab: TabID, preconditions: [Precondition]) {
+             tab: TabID, preconditions: [Precondition]) {
             self.definition = definition
+            id = definition.id
             self.params = params
-            self.ancestry = ancestry
-            self.sharesParams = sharesParams
+            let names = Set(definition.params.map(\.name))
+            steps = ancestry.map { Step($0, destinationParams: names) }
             self.tab = tab
             self.preconditions = preconditions
-            baseRunCount = ancestry.firstIndex { $0.presentation == .modal } ?? ancestry.count
+            baseRunCount = steps.firstIndex { $0.isModal } ?? steps.count
         }
     }
 
@@ -90,11 +110,9 @@ public struct RoutingEngine: Sendable {
             do { params = try definition.params.map(CompiledParam.init) } catch {
                 throw .invalidParamPattern(entry: definition.id, param: "?", pattern: "?")
             }
-            let names = Set(definition.params.map(\.name))
             routeIndex[definition.id] = routes.count
             routes.append(CompiledRoute(
                 definition: definition, params: params, ancestry: ancestry,
-                sharesParams: ancestry.map { Set($0.params.map(\.name)) == names },
                 tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions))
         }
         self.routes = routes
@@ -158,7 +176,7 @@ public struct RoutingEngine: Sendable {
                 if let wanted = entry.firstByte, let first, wanted != first { continue }
                 guard let captured = entry.pattern.match(link) else { continue }
                 let route = entry.route
-                let request = RouteRequest(routes[route].definition.id, params: captured)
+                let request = RouteRequest(routes[route].id, params: captured)
                 try validate(request, routes[route])
                 return (request, route)
             }
@@ -180,21 +198,21 @@ public struct RoutingEngine: Sendable {
         var modals: [[RouteStep]] = []
         // Validation saw every declared name, so equal counts mean no extras.
         let exact = request.params.count == route.params.count
-        for (definition, shares) in zip(route.ancestry, route.sharesParams) {
-            let step: RouteStep
-            if shares && exact {
-                step = RouteStep(definition.id, params: request.params)
+        for step in route.steps {
+            let routeStep: RouteStep
+            if step.sharesParams && exact {
+                routeStep = RouteStep(step.id, params: request.params)
             } else {
                 var params = RouteParams()
-                for spec in definition.params { params[spec.name] = request.params[spec.name] }
-                step = RouteStep(definition.id, params: params)
+                for name in step.paramNames { params[name] = request.params[name] }
+                routeStep = RouteStep(step.id, params: params)
             }
-            if definition.presentation == .modal {
-                modals.append([step])
+            if step.isModal {
+                modals.append([routeStep])
             } else if modals.isEmpty {
-                baseRun.append(step)
+                baseRun.append(routeStep)
             } else {
-                modals[modals.count - 1].append(step)
+                modals[modals.count - 1].append(routeStep)
             }
         }
         return Target(tab: route.tab, baseRun: baseRun, modals: modals)
@@ -224,12 +242,12 @@ public struct RoutingEngine: Sendable {
 
     private func validate(_ request: RouteRequest, _ route: CompiledRoute) throws(RouteError) {
         for param in route.params {
-            guard let value = request.params[param.spec.name] else {
-                throw .validationFailed(destination: request.destination, parameter: param.spec.name,
+            guard let value = request.params[param.name] else {
+                throw .validationFailed(destination: request.destination, parameter: param.name,
                                         value: "", reason: "missing")
             }
             if let problem = param.problem(with: value) {
-                throw .validationFailed(destination: request.destination, parameter: param.spec.name,
+                throw .validationFailed(destination: request.destination, parameter: param.name,
                                         value: value, reason: problem)
             }
         }
