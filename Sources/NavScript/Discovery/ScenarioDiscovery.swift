@@ -53,11 +53,17 @@ public struct ScenarioDiscovery {
         }
         var seen: Set<String> = []
         var entries: [Entry] = []
+        // Files of one folder share a suite root: it is looked up once per
+        // folder (each lookup asks the file system about every folder up
+        // to the root, most of them without a `support/`).
+        var rootsByFolder: [String: URL] = [:]
         for url in found {
             let absolute = url.path
             guard seen.insert(absolute).inserted else { continue }
-            entries.append(Entry(path: display(absolute), url: url,
-                                 suiteRoot: relativeToWorkingDirectory(suiteRoot(for: url)), fileSystemPath: absolute))
+            let folder = url.deletingLastPathComponent().path
+            let root = rootsByFolder[folder] ?? relativeToWorkingDirectory(suiteRoot(for: url))
+            rootsByFolder[folder] = root
+            entries.append(Entry(path: display(absolute), url: url, suiteRoot: root, fileSystemPath: absolute))
         }
         return entries.sorted { $0.path < $1.path }
     }
