@@ -17,7 +17,7 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
     /// ``entries`` as one bit per door (all bits when nil): a link's door is
     /// checked against every pattern tried, and hashing it into the set
     /// cost more than the rest of the check.
-    private let entryBits: UInt8
+    let entryBits: UInt8
 
     public init(_ template: String, entries: Set<EntryPoint>? = nil) {
         self.template = template
@@ -67,19 +67,27 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// Captured parameters when `link` has this shape, nil otherwise.
     public func match(_ link: RouteLink) -> RouteParams? {
-        guard applies(to: link.entry), link.path.count == path.count else { return nil }
+        Self.match(link, path: path, query: query, entryBits: entryBits)
+    }
+
+    /// ``match(_:)`` on a pattern's parts: the engine keeps them apart
+    /// from the pattern, since reaching them through a stored pattern
+    /// copied (retained and released) all of its fields.
+    static func match(_ link: RouteLink, path: [Segment], query: [(key: String, value: Segment)],
+                      entryBits: UInt8) -> RouteParams? {
+        guard entryBits & bit(link.entry) != 0, link.path.count == path.count else { return nil }
         // Literals first: most patterns tried fail on one, before any
         // capture is kept. By index, and the query only when there is one:
         // iterators over the two arrays retained and released them for
         // every pattern tried.
         let components = link.path
         for index in path.indices {
-            if case .literal(let literal) = path[index], !Self.matches(literal, components[index]) { return nil }
+            if case .literal(let literal) = path[index], !matches(literal, components[index]) { return nil }
         }
         if !query.isEmpty {
             for (key, segment) in query {
                 guard let value = link.query[key] else { return nil }
-                if case .literal(let literal) = segment, !Self.matches(literal, value) { return nil }
+                if case .literal(let literal) = segment, !matches(literal, value) { return nil }
             }
         }
         var captured = RouteParams()

@@ -24,7 +24,12 @@ public struct RoutingEngine: Sendable {
     /// copied it out of the list, retaining and releasing each of its
     /// fields, for every pattern tried.
     private final class PatternEntry: Sendable {
-        let pattern: RoutePattern
+        /// The pattern's parts, kept apart from it: reaching them through a
+        /// stored `RoutePattern` copied (retained and released) all of its
+        /// fields for every pattern tried.
+        let path: [RoutePattern.Segment]
+        let query: [(key: String, value: RoutePattern.Segment)]
+        let entryBits: UInt8
         let route: Int
         /// The first byte of the pattern's first segment when that is a
         /// literal starting with an ASCII byte: a link whose first component
@@ -33,13 +38,19 @@ public struct RoutingEngine: Sendable {
         let firstByte: UInt8?
 
         init(_ pattern: RoutePattern, route: Int) {
-            self.pattern = pattern
+            path = pattern.path
+            query = pattern.query
+            entryBits = pattern.entryBits
             self.route = route
             if case .literal(let literal)? = pattern.path.first, let byte = literal.utf8.first, byte < 0x80 {
                 firstByte = byte
             } else {
                 firstByte = nil
             }
+        }
+
+        func match(_ link: RouteLink) -> RouteParams? {
+            RoutePattern.match(link, path: path, query: query, entryBits: entryBits)
         }
     }
 
@@ -174,7 +185,7 @@ public struct RoutingEngine: Sendable {
             let first = link.path.first?.utf8.first.flatMap { $0 < 0x80 ? ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) : nil }
             for entry in patternsByLength[link.path.count] {
                 if let wanted = entry.firstByte, let first, wanted != first { continue }
-                guard let captured = entry.pattern.match(link) else { continue }
+                guard let captured = entry.match(link) else { continue }
                 let route = entry.route
                 let request = RouteRequest(routes[route].id, params: captured)
                 try validate(request, routes[route])
