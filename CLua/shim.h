@@ -691,28 +691,22 @@ static inline int clua_sb_noteopen(lua_State *L) {
     return 0;
 }
 
-/* Push the sandbox helpers the Lua prelude receives as arguments: resolve, loadtext, rootname, noteopen. */
+/* Lua: packagepath() -> package.path for the sandbox root, or "" without one. Read at each use,
+   like rootname (a state restored from an image sets nothing per file). */
+static inline int clua_sb_packagepath(lua_State *L) {
+    clua_Control *c = clua_control(L);
+    lua_pushstring(L, c->root_package_path != NULL ? c->root_package_path : "");
+    return 1;
+}
+
+/* Push the sandbox helpers the Lua prelude receives as arguments: resolve, loadtext, rootname,
+   noteopen, packagepath. */
 static inline void clua_pushsandboxhelpers(lua_State *L) {
     lua_pushcfunction(L, clua_sb_resolve);
     lua_pushcfunction(L, clua_sb_loadtext);
     lua_pushcfunction(L, clua_sb_rootname);
     lua_pushcfunction(L, clua_sb_noteopen);
-}
-
-/* package.path for the state's root (as the control block holds it), or "". */
-static inline int clua_sb_applyroot_body(lua_State *L) {
-    clua_Control *c = clua_control(L);
-    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    if (lua_getfield(L, -1, LUA_LOADLIBNAME) != LUA_TTABLE) return 0;
-    lua_pushstring(L, c->root_package_path != NULL ? c->root_package_path : "");
-    lua_setfield(L, -2, "path");
-    return 0;
-}
-
-/* Run clua_sb_applyroot_body protected; on failure the error message is left on the stack. */
-static inline int clua_sb_applyroot(lua_State *L) {
-    lua_pushcfunction(L, clua_sb_applyroot_body);
-    return lua_pcall(L, 0, 0, 0);
+    lua_pushcfunction(L, clua_sb_packagepath);
 }
 
 #endif

@@ -87,9 +87,10 @@ enum DrivingBindings {
                     let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
                     let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error, error: "internal")
                     if shouldSettle { try app.settle() }
-                    world.record("deep_link(\"\(input)\", via \(entry)) → \(outcome.status)"
-                        + (outcome.precondition.map { " \($0)" } ?? "") + (outcome.error.map { " \($0)" } ?? ""),
-                        at: location, settled: shouldSettle)
+                    world.record(String(concatenating: "deep_link(\"", input.description, "\", via ", entry.rawValue, ") → ",
+                                                outcome.status.rawValue, outcome.precondition.map { " " + $0 } ?? "",
+                                                outcome.error.map { " " + $0 } ?? ""),
+                                 at: location, settled: shouldSettle)
                     return [BindingSupport.outcomeTable(outcome)]
                 }),
             ScriptFunction("settle", .driving,

@@ -30,7 +30,7 @@ enum LuaSandbox {
     static let chunkName = "=" + sourceName
 
     static let prelude = #"""
-    local resolve, loadtext, rootname, noteopen = ...
+    local resolve, loadtext, rootname, noteopen, packagepath = ...
     local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
     local rawload, rawsetmetatable = load, setmetatable
     local gsub, format, concat = string.gsub, string.format, table.concat
@@ -107,8 +107,13 @@ enum LuaSandbox {
     package.loadlib = nil
     package.searchpath = nil
     package.cpath = ""
-    -- package.path is set from the state's root by the bridge (clua_sb_applyroot): the root is
-    -- read when used, never kept here, so one prepared state image serves every suite.
+    -- package.path is the state's root's, read when used and never kept here (one prepared state
+    -- image serves every suite, and a restored state sets nothing per file). The support searcher
+    -- below does not need it; scripts and tools that read it do.
+    package.path = nil
+    rawsetmetatable(package, { __index = function(_, key)
+      if key == "path" then return packagepath() end
+    end })
 
     local function support_searcher(name)
       local root = rootname()

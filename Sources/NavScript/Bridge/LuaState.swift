@@ -91,7 +91,6 @@ public final class LuaState {
         let status = clua_opensandbox(L)
         guard status == LUA_OK else { throw takeError(L, status: status) }
         try runPrelude()
-        try applyRoot()
         clua_resetbudget(L)
     }
 
@@ -118,7 +117,6 @@ public final class LuaState {
         self.image = image
         sourceNames = image.sourceNames
         attach()
-        try applyRoot()
         clua_resetbudget(mainThread)
     }
 
@@ -177,12 +175,6 @@ public final class LuaState {
         guard recorded != 0 else {
             throw LuaError(kind: .memory, message: "cannot record the sandbox root '\(root.display)'")
         }
-    }
-
-    /// `package.path` for this state's root (the root is never part of an image).
-    private func applyRoot() throws(LuaError) {
-        let status = clua_sb_applyroot(mainThread)
-        guard status == LUA_OK else { throw takeError(mainThread, status: status) }
     }
 
     /// Chunk names as Lua spells them (`@suite/a.lua`, `=navscript`) and as
@@ -251,7 +243,7 @@ public final class LuaState {
         let L = mainThread
         try loadPrecompiled(L, source: LuaSandbox.prelude, chunkName: LuaSandbox.chunkName)
         clua_pushsandboxhelpers(L)
-        _ = try callOnStack(L, argumentCount: 4)
+        _ = try callOnStack(L, argumentCount: 5)
     }
 
     // MARK: - Limits

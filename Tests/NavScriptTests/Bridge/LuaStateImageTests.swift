@@ -148,6 +148,7 @@ struct LuaStateImageTests {
         }
         let (rootless, _) = try image.makeState(options: Self.options())
         #expect(rootless.region != nil)
+        #expect(try rootless.run(source: "return package.path", chunkName: "=r") == [.string(LuaString(""))])
         let refused = luaError { _ = try rootless.run(source: "require('which')", chunkName: "r.lua") }
         #expect(refused?.message.contains("no sandbox root") == true)
     }
