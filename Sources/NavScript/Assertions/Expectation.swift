@@ -62,20 +62,43 @@ public enum Expectation {
     /// word without parameters (`push item`) matches a labelled one
     /// (`push item:7 …`), as stack entries do.
     static func eventMatches(_ item: String, _ event: String) -> Bool {
+        if let answer = asciiEventMatch(item, event) { return answer }
+        // By Character: canonically equivalent spellings match.
         guard event.hasPrefix(item) else { return false }
-        let next: Character?
-        if item.utf8.allSatisfy({ $0 < 0x80 }) {
-            // An ASCII item that is a prefix is one byte for byte: find the
-            // next byte by offset instead of counting Characters, which cost
-            // more than the rest of the expectation.
-            let bytes = event.utf8
-            let end = bytes.index(bytes.startIndex, offsetBy: item.utf8.count)
-            guard end != bytes.endIndex else { return true }
-            guard bytes[end] < 0x80 else { return false }
-            next = Character(Unicode.Scalar(bytes[end]))
-        } else {
-            next = event.dropFirst(item.count).first
+        return matchEnds(item, before: event.dropFirst(item.count).first)
+    }
+
+    /// ``eventMatches(_:_:)`` by bytes while the item and the event's start
+    /// are ASCII (every real event), nil when only Characters can decide.
+    /// Why: `hasPrefix` compares by Character, which cost more than the
+    /// rest of `expect_events`.
+    private static func asciiEventMatch(_ item: String, _ event: String) -> Bool? {
+        let answer: Bool??? = item.utf8.withContiguousStorageIfAvailable { itemBytes in
+            event.utf8.withContiguousStorageIfAvailable { eventBytes -> Bool? in
+                for index in itemBytes.indices {
+                    let wanted = itemBytes[index]
+                    guard index < eventBytes.count else { return wanted < 0x80 ? false : nil }
+                    let byte = eventBytes[index]
+                    if wanted >= 0x80 || byte >= 0x80 { return nil }
+                    if wanted != byte { return false }
+                }
+                guard itemBytes.count < eventBytes.count else { return true }
+                let next = eventBytes[itemBytes.count]
+                // A non-ASCII scalar next is never a space or a colon (and a
+                // combining one would change the item's last Character).
+                guard next < 0x80 else { return false }
+                // Nor is the next Character this byte when a combining scalar follows it.
+                if itemBytes.count + 1 < eventBytes.count && eventBytes[itemBytes.count + 1] >= 0x80 { return nil }
+                return matchEnds(item, before: Character(Unicode.Scalar(next)))
+            }
         }
+        if case .some(.some(.some(let decided))) = answer { return decided }
+        return nil
+    }
+
+    /// Whether an item that is a prefix of an event ends where a match may:
+    /// at the event's end, a space, or a colon after a word without one.
+    private static func matchEnds(_ item: String, before next: Character?) -> Bool {
         switch next {
         case nil, " ": return true
         case ":": return !(item.split(separator: " ").last?.contains(":") ?? true)

@@ -57,6 +57,30 @@ struct ExpectationTests {
         #expect(!Expectation.eventMatches("", "gate"), "an empty item matches no event but an empty one")
     }
 
+    /// The byte path gives the answer of the Character comparison
+    /// (`hasPrefix`, then what follows) on every pair of a small alphabet,
+    /// canonical equivalents included (a Kelvin sign is a K).
+    @Test func eventMatchingByBytesAgreesWithCharacters() {
+        func reference(_ item: String, _ event: String) -> Bool {
+            guard event.hasPrefix(item) else { return false }
+            switch event.dropFirst(item.count).first {
+            case nil, " ": return true
+            case ":": return !(item.split(separator: " ").last?.contains(":") ?? true)
+            default: return false
+            }
+        }
+        let pieces = ["gate", " ", "auth", ":", "7", "K", "\u{212A}", "e", "\u{301}", "é", "x"]
+        var strings = [""]
+        for _ in 0..<3 { strings = strings + strings.flatMap { prefix in pieces.map { prefix + $0 } }.filter { $0.count <= 3 || $0.utf8.count <= 12 } }
+        strings = Array(Set(strings)).sorted()
+        for item in strings.prefix(400) {
+            for event in strings.prefix(400) {
+                #expect(Expectation.eventMatches(item, event) == reference(item, event), "\(item.debugDescription) in \(event.debugDescription)")
+            }
+        }
+        #expect(Expectation.eventMatches("gate K", "gate \u{212A} x"), "a Kelvin sign is canonically a K")
+    }
+
     @Test func eventCountsAndAbsencesCountSinceAMark() throws {
         let events = ["session-commit", "push cart", "session-commit"]
         #expect(Expectation.eventCount("session-commit", expected: 2, actual: events) == nil)
