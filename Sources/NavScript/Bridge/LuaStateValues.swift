@@ -114,17 +114,11 @@ extension LuaState {
         guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
         path.append(identity)
         defer { path.removeLast() }
-        // Count the keys bound for the hash part first (cheap in C) so the
-        // Swift dictionary is sized once instead of rehashing as it grows;
-        // integer keys are left out (a sequence goes to the array part).
-        var hashed = 0
-        var integers = 0
-        lua_pushnil(L)
-        while lua_next(L, index) != 0 {
-            if lua_isinteger(L, -2) == 0 { hashed += 1 } else { integers += 1 }
-            clua_pop(L, 1)
-        }
-        var table = LuaTable(reservingCapacity: hashed, arrayCapacity: integers)
+        // One pass: the sequence's length (its border, a lookup in C) sizes
+        // the array part; named keys are few and kept in order without
+        // hashing (see LuaTableFields), so counting them first in a second
+        // `lua_next` pass cost more than growing for them.
+        var table = LuaTable(reservingCapacity: 0, arrayCapacity: Int(lua_rawlen(L, index)))
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
             let top = lua_gettop(L)
