@@ -46,6 +46,24 @@ struct LifecycleTrackerTests {
         #expect(world.log.texts.last == "dealloc product:p1")
     }
 
+    /// The leaks are remembered between changes; each kind of change is seen.
+    @Test func leaksAreFoundAgainAfterEveryChange() throws {
+        #expect(world.tracker.leaks().isEmpty)
+        var retained: Screen? = stack.pop()                           // a departure
+        #expect(world.tracker.leaks().map(\.label) == ["product:p1"])
+        #expect(world.tracker.leaks().map(\.label) == ["product:p1"], "asked again, unchanged")
+        let extra = Screen("promo", params: ["code": "SALE"])
+        world.tracker.track(extra, label: "promo:SALE", kind: .screen)  // a new record
+        world.tracker.expectRelease(extra)                            // its departure
+        #expect(world.tracker.leaks().map(\.label) == ["product:p1", "promo:SALE"])
+        retained = nil                                                // a deallocation
+        #expect(retained == nil)
+        #expect(world.tracker.leaks().map(\.label) == ["promo:SALE"])
+        world.tracker.track(extra, label: "promo:SALE2", kind: .screen)  // relabelled
+        #expect(world.tracker.leaks().map(\.label) == ["promo:SALE2"])
+        withExtendedLifetime(extra) {}
+    }
+
     @Test func anchoredViewModelIsExpectedToGoWithItsScreen() throws {
         attachViewModel(to: try #require(stack.top))
         world.log.beginStep("tap back")

@@ -47,6 +47,13 @@ public final class LifecycleTracker {
     }
 
     private var records: [Record] = []
+    /// Bumped by every change ``leaks()`` depends on (a record added or
+    /// relabelled, a departure, a deallocation): the leaks are found again
+    /// only after one. A scenario asks for them more than once at the same
+    /// point (`expect_no_leaks`, then the invariants), and exploring asks
+    /// after every step — each time a walk of every object ever tracked.
+    private var revision = 0
+    private var foundLeaks: (revision: Int, leaks: [Leak])?
     private var recordByObject: [ObjectIdentifier: Int] = [:]
     /// The records anchored to each record, so a departure reaches its
     /// dependents without scanning every record (a long scenario builds
@@ -63,6 +70,7 @@ public final class LifecycleTracker {
         // Tracking twice must not orphan the first token (its deinit would
         // report a live object as deallocated): relabel the record instead.
         let anchorID = anchor.flatMap { recordByObject[ObjectIdentifier($0)] }
+        revision += 1
         if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated {
             if let old = records[existing].anchor { dependents[old]?.removeAll { $0 == existing } }
             records[existing] = Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object),
@@ -87,6 +95,7 @@ public final class LifecycleTracker {
     private func markLeft(_ id: Int) {
         guard records[id].leftAtStep == nil else { return }
         records[id].leftAtStep = log.step
+        revision += 1
         if !records[id].deallocated { log.record(.release(records[id].label)) }
         for dependent in dependents[id] ?? [] where records[dependent].anchor == id {
             markLeft(dependent)
@@ -96,6 +105,7 @@ public final class LifecycleTracker {
     fileprivate func didDeallocate(_ id: Int) {
         guard records.indices.contains(id), !records[id].deallocated else { return }
         records[id].deallocated = true
+        revision += 1
         let key = records[id].key
         if recordByObject[key] == id { recordByObject[key] = nil }
         log.record(.dealloc(records[id].label))
@@ -103,10 +113,17 @@ public final class LifecycleTracker {
 
     /// Objects that left the navigation but are still alive, oldest first.
     public func leaks() -> [Leak] {
-        records.compactMap { record in
-            guard let step = record.leftAtStep, !record.deallocated, record.object != nil else { return nil }
-            return Leak(label: record.label, kind: record.kind, leftAtStep: step, leftDuring: log.name(ofStep: step))
+        if let foundLeaks, foundLeaks.revision == revision { return foundLeaks.leaks }
+        // By index, the cheap tests first: copying each record out copied
+        // its weak reference too.
+        var leaks: [Leak] = []
+        for index in records.indices {
+            guard let step = records[index].leftAtStep, !records[index].deallocated, records[index].object != nil else { continue }
+            leaks.append(Leak(label: records[index].label, kind: records[index].kind, leftAtStep: step,
+                              leftDuring: log.name(ofStep: step)))
         }
+        foundLeaks = (revision, leaks)
+        return leaks
     }
 
     /// Labels of tracked objects still alive, registration order.
