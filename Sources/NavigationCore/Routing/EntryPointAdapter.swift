@@ -83,7 +83,8 @@ public struct EntryPointAdapter: Sendable {
     private func universalHostEnd(of url: String, from start: Int) -> Int? {
         // By bytes while the host and the byte after it are ASCII (then
         // bytes are characters); anything else goes by `Character`.
-        let ascii: Int?? = url.utf8.withContiguousStorageIfAvailable { bytes in
+        // nil: only Characters can tell; .some(nil): a host that is not ours.
+        let ascii: Int?? = url.withUTF8Bytes { bytes -> Int?? in
             var end = start
             while end < bytes.count {
                 let byte = bytes[end]
@@ -94,13 +95,11 @@ public struct EntryPointAdapter: Sendable {
             if end + 1 < bytes.count && bytes[end + 1] >= 0x80 { return nil }
             let host = UnsafeBufferPointer(rebasing: bytes[start..<end])
             let known = universalHostBytes.contains { candidate in
-                candidate.count == host.count && zip(candidate, host).allSatisfy { wanted, byte in
-                    wanted == (byte >= 65 && byte <= 90 ? byte + 32 : byte)
-                }
+                candidate.count == host.count && zip(candidate, host).allSatisfy { $0 == $1.asciiLowercased }
             }
-            return known ? end : -1
+            return .some(known ? end : nil)
         }
-        if case .some(.some(let end)) = ascii { return end >= 0 ? end : nil }
+        if let ascii { return ascii }
         let (host, end) = Self.hostByCharacter(of: url, from: start)
         return universalHosts.contains(host) ? end : nil
     }
@@ -124,13 +123,13 @@ public struct EntryPointAdapter: Sendable {
     /// Parses `raw` from UTF-8 offset `start` (just after what was stripped:
     /// always the boundary of a scalar).
     private func parse(_ raw: String, from start: Int, entry: EntryPoint) throws(RouteError) -> RouteLink {
-        let ascii: Result<RouteLink, RouteError>?? = raw.utf8.withContiguousStorageIfAvailable { all in
+        let ascii: Result<RouteLink, RouteError>? = raw.withUTF8Bytes { all in
             Self.parseASCII(UnsafeBufferPointer(rebasing: all[start...]), raw: raw, entry: entry)
         }
         switch ascii {
-        case .some(.some(.success(let link))): return link
-        case .some(.some(.failure(let error))): throw error
-        default:
+        case .success(let link)?: return link
+        case .failure(let error)?: throw error
+        case nil:
             let rest = Substring(raw.unicodeScalars[raw.utf8.index(raw.startIndex, offsetBy: start)...])
             return try parseScalars(raw, rest: rest, entry: entry)
         }
@@ -270,24 +269,14 @@ public struct EntryPointAdapter: Sendable {
     /// scalar (>= 0x80) never equals an ASCII one, so a match always ends
     /// on a scalar boundary.
     private static func prefixLength(_ prefix: String, of text: String) -> Int? {
-        // Through contiguous storage: stepping a small string's UTF-8 view
+        // Over the bytes in place: stepping a small string's UTF-8 view
         // index by index cost more than the rest of the parse.
-        let answer: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            prefix.utf8.withContiguousStorageIfAvailable { expected in
-                guard bytes.count >= expected.count else { return nil }
-                for (actual, wanted) in zip(bytes, expected) {
-                    let lowered = actual >= 65 && actual <= 90 ? actual + 32 : actual
-                    guard lowered == wanted else { return nil }
-                }
+        text.withUTF8Bytes { bytes in
+            prefix.withUTF8Bytes { expected in
+                guard bytes.count >= expected.count,
+                      zip(bytes, expected).allSatisfy({ $0.asciiLowercased == $1 }) else { return nil }
                 return expected.count
-            } ?? nil
+            }
         }
-        if let answer { return answer }
-        // Not contiguous (never for a native string): the same by index.
-        var actual = text.utf8.makeIterator()
-        for wanted in prefix.utf8 {
-            guard let byte = actual.next(), (byte >= 65 && byte <= 90 ? byte + 32 : byte) == wanted else { return nil }
-        }
-        return prefix.utf8.count
     }
 }

@@ -58,7 +58,7 @@ final class CompiledParam: @unchecked Sendable {
     /// that is the bytes less one per CR LF pair, counted in place; the
     /// grapheme walk of `String.count` cost more than the rest of a check.
     static func characterCount(_ value: String) -> Int {
-        let ascii: Int?? = value.utf8.withContiguousStorageIfAvailable { bytes in
+        let ascii: Int? = value.withUTF8Bytes { bytes -> Int? in
             var pairs = 0
             var previous: UInt8 = 0
             for byte in bytes {
@@ -68,8 +68,7 @@ final class CompiledParam: @unchecked Sendable {
             }
             return bytes.count - pairs
         }
-        if case .some(.some(let count)) = ascii { return count }
-        return value.count
+        return ascii ?? value.count
     }
 
     /// Returns why `value` is invalid, or nil when it is acceptable.

@@ -108,20 +108,18 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
         if literal == text { return true }  // most links are lowercase already
         // Over contiguous bytes: stepping a small string's UTF-8 view index
         // by index cost more than the rest of a match.
-        let ascii: Bool?? = text.utf8.withContiguousStorageIfAvailable { textBytes in
-            literal.utf8.withContiguousStorageIfAvailable { literalBytes in
+        let ascii: Bool? = text.withUTF8Bytes { textBytes in
+            literal.withUTF8Bytes { literalBytes in
                 var position = 0
                 for byte in textBytes {
                     guard byte < 0x80 else { return nil }
-                    let lowered = byte >= 65 && byte <= 90 ? byte + 32 : byte
-                    guard position < literalBytes.count, literalBytes[position] == lowered else { return false }
+                    guard position < literalBytes.count, literalBytes[position] == byte.asciiLowercased else { return false }
                     position += 1
                 }
                 return position == literalBytes.count
-            } ?? nil
+            }
         }
-        if case .some(.some(let answer)) = ascii { return answer }
-        return literal == text.lowercased()
+        return ascii ?? (literal == text.lowercased())
     }
 
     public var description: String {

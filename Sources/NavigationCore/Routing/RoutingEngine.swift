@@ -20,13 +20,11 @@ public struct RoutingEngine: Sendable {
     /// the position of their route: matching a link hashes no string.
     private let patternsByLength: [[PatternEntry]]
 
-    /// A pattern and the position of its route. A class: trying a pattern
-    /// copied it out of the list, retaining and releasing each of its
-    /// fields, for every pattern tried.
+    /// What matching needs of a pattern, and the position of its route. A
+    /// class holding the pattern's parts, not the pattern: reaching them
+    /// through a stored `RoutePattern` (or a struct in the list) copied,
+    /// retained and released every field, for every pattern tried.
     private final class PatternEntry: Sendable {
-        /// The pattern's parts, kept apart from it: reaching them through a
-        /// stored `RoutePattern` copied (retained and released) all of its
-        /// fields for every pattern tried.
         let path: [RoutePattern.Segment]
         let query: [(key: String, value: RoutePattern.Segment)]
         let entryBits: UInt8
@@ -182,7 +180,7 @@ public struct RoutingEngine: Sendable {
         if link.path.count < patternsByLength.count {
             // Lower-cased as literals are; nil (no pass-over) when not ASCII,
             // which may lower-case to anything.
-            let first = link.path.first?.utf8.first.flatMap { $0 < 0x80 ? ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) : nil }
+            let first = link.path.first?.utf8.first.flatMap { $0 < 0x80 ? $0.asciiLowercased : nil }
             for entry in patternsByLength[link.path.count] {
                 if let wanted = entry.firstByte, let first, wanted != first { continue }
                 guard let captured = entry.match(link) else { continue }

@@ -73,11 +73,10 @@ struct SimplePattern: Sendable, Hashable {
     /// what this matcher answers exactly (not printable ASCII, or 64 bytes
     /// and more).
     func wholeMatch(_ value: String) -> Bool? {
-        if let result = value.utf8.withContiguousStorageIfAvailable({ matches($0) }) { return result }
-        return matches(Array(value.utf8))
+        value.withUTF8Bytes { matches($0) }
     }
 
-    private func matches<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Bool? where Bytes.Element == UInt8 {
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         let count = bytes.count
         guard count < 64, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         // Bit i: the atoms so far can end after i bytes.

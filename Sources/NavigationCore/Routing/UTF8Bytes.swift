@@ -1,0 +1,19 @@
+/// The byte-level pieces the resolver's fast paths share: links, patterns
+/// and parameter values are compared as UTF-8 bytes while they are ASCII
+/// (every real link), and by `Character` otherwise.
+extension UInt8 {
+    /// An ASCII upper-case letter lower-cased; any other byte as it is.
+    var asciiLowercased: UInt8 { self >= 65 && self <= 90 ? self + 32 : self }
+}
+
+extension String {
+    /// Runs `body` over the string's UTF-8 bytes in place. Why not
+    /// `utf8.withContiguousStorageIfAvailable`: a native string always has
+    /// them, and every caller would otherwise carry a second path (or an
+    /// extra optional) for the strings that might not.
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
+    }
+}
