@@ -251,7 +251,6 @@ static inline clua_Control *clua_region_restore(clua_Region *r, const void *imag
     r->control.instruction_budget = instruction_budget;
     r->control.root_real = NULL;     /* the image's roots belonged to the state it was taken from */
     r->control.root_display = NULL;
-    r->control.root_package_path = NULL;
     r->control.current = r->control.main;
     r->control.lua_side = 0;
     r->control.cap_suspended = 0;

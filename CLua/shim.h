@@ -69,7 +69,6 @@ typedef struct clua_Control {
     /* sandbox */
     char *root_real;          /* realpath of the sandbox root; NULL = no root */
     char *root_display;       /* the root as the host spelled it, used in chunk names */
-    char *root_package_path;  /* package.path for the root (spelled by the Swift side, once per root) */
     char traceback_key;       /* its address is the registry key of the last traceback */
 } clua_Control;
 
@@ -178,10 +177,8 @@ static inline clua_Control *clua_control_new(size_t memory_limit, long long inst
 static inline void clua_control_clearroot(clua_Control *c) {
     free(c->root_real);
     free(c->root_display);
-    free(c->root_package_path);
     c->root_real = NULL;
     c->root_display = NULL;
-    c->root_package_path = NULL;
 }
 
 /* Free a control block after lua_close. */
@@ -192,12 +189,10 @@ static inline void clua_control_free(clua_Control *c) {
 }
 
 /* Record the sandbox root, resolved (`real`) and as the host spelled it; returns 0 when out of memory. */
-static inline int clua_control_setroot(clua_Control *c, const char *real, const char *display,
-                                       const char *package_path) {
+static inline int clua_control_setroot(clua_Control *c, const char *real, const char *display) {
     c->root_real = strdup(real);
     c->root_display = strdup(display);
-    c->root_package_path = strdup(package_path);
-    return c->root_real != NULL && c->root_display != NULL && c->root_package_path != NULL;
+    return c->root_real != NULL && c->root_display != NULL;
 }
 
 /* lua_newstate with `alloc`, the control block in the extra space, and the panic handler. */
@@ -691,11 +686,12 @@ static inline int clua_sb_noteopen(lua_State *L) {
     return 0;
 }
 
-/* Lua: packagepath() -> package.path for the sandbox root, or "" without one. Read at each use,
-   like rootname (a state restored from an image sets nothing per file). */
+/* Lua: packagepath() -> package.path for the sandbox root: <root>/support/?.lua;<root>/support/?/init.lua,
+   or "" without a root. Spelled when read, like rootname (a restored state sets nothing per file). */
 static inline int clua_sb_packagepath(lua_State *L) {
     clua_Control *c = clua_control(L);
-    lua_pushstring(L, c->root_package_path != NULL ? c->root_package_path : "");
+    if (c->root_display == NULL) lua_pushliteral(L, "");
+    else lua_pushfstring(L, "%s/support/?.lua;%s/support/?/init.lua", c->root_display, c->root_display);
     return 1;
 }
 

@@ -135,19 +135,16 @@ public final class LuaState {
         let display: String
         /// Resolved (`realpath`): files must resolve inside it.
         let real: String
-        /// The three as C strings, made once per root rather than once per
-        /// file (a state records its root each time it is restored); the
-        /// last is `package.path`: `<root>/support/?.lua;<root>/support/?/init.lua`.
+        /// The two as C strings, made once per root rather than once per
+        /// file (a state records its root each time it is restored).
         fileprivate let cDisplay: ContiguousArray<CChar>
         fileprivate let cReal: ContiguousArray<CChar>
-        fileprivate let cPackagePath: ContiguousArray<CChar>
 
         init(display: String, real: String) {
             self.display = display
             self.real = real
             cDisplay = display.utf8CString
             cReal = real.utf8CString
-            cPackagePath = "\(display)/support/?.lua;\(display)/support/?/init.lua".utf8CString
         }
     }
 
@@ -167,9 +164,7 @@ public final class LuaState {
         guard let root else { return }
         let recorded = root.cReal.withUnsafeBufferPointer { real in
             root.cDisplay.withUnsafeBufferPointer { display in
-                root.cPackagePath.withUnsafeBufferPointer { path in
-                    clua_control_setroot(control, real.baseAddress, display.baseAddress, path.baseAddress)
-                }
+                clua_control_setroot(control, real.baseAddress, display.baseAddress)
             }
         }
         guard recorded != 0 else {
