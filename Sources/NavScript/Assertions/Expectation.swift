@@ -73,8 +73,10 @@ public enum Expectation {
     /// Why: `hasPrefix` compares by Character, which cost more than the
     /// rest of `expect_events`.
     private static func asciiEventMatch(_ item: String, _ event: String) -> Bool? {
-        let answer: Bool??? = item.utf8.withContiguousStorageIfAvailable { itemBytes in
-            event.utf8.withContiguousStorageIfAvailable { eventBytes -> Bool? in
+        // `withUTF8` always has the bytes (a native string keeps them in place).
+        var itemText = item, eventText = event
+        return itemText.withUTF8 { itemBytes in
+            eventText.withUTF8 { eventBytes -> Bool? in
                 for index in itemBytes.indices {
                     let wanted = itemBytes[index]
                     guard index < eventBytes.count else { return wanted < 0x80 ? false : nil }
@@ -92,8 +94,6 @@ public enum Expectation {
                 return matchEnds(item, before: Character(Unicode.Scalar(next)))
             }
         }
-        if case .some(.some(.some(let decided))) = answer { return decided }
-        return nil
     }
 
     /// Whether an item that is a prefix of an event ends where a match may:

@@ -7,13 +7,12 @@ extension UInt8 {
 }
 
 extension String {
-    /// Runs `body` over the string's UTF-8 bytes in place. Why not
-    /// `utf8.withContiguousStorageIfAvailable`: a native string always has
-    /// them, and every caller would otherwise carry a second path (or an
-    /// extra optional) for the strings that might not.
+    /// Runs `body` over the string's UTF-8 bytes in place. A native string
+    /// always has them contiguous; `withUTF8` (mutating, and measurably
+    /// slower on this path) is only the fallback for one that does not.
     func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = self
-        return try copy.withUTF8(body)
+        var text = self
+        return try text.withUTF8(body)
     }
 }
