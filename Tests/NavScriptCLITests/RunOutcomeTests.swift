@@ -88,6 +88,34 @@ struct RunOutcomeTests {
         scenario("a passing one", function() end)
         """#
 
+    static let misspelt = #"""
+        scenarioo("declared with a typo", function() end)
+        """#
+
+    static let misspeltVerb = #"""
+        scenario("a verb with a typo", function()
+          tap("category", "shoes")
+          expect_stak{ "home", "category:shoes" } -- @typo
+        end)
+
+        scenario("a typo in the first step", function()
+          tapp("category", "shoes") -- @first
+        end)
+        """#
+
+    @Test func aMisspeltGlobalNamesTheClosestOne() throws {
+        let fixture = try Fixture(["suite/decl.lua": Self.misspelt, "suite/verb.lua": Self.misspeltVerb])
+        let output = try fixture.run(["run", "suite", "--color", "never"])
+        #expect(output.status == 2, "a file that does not load is a usage error\n\(output)")
+        let out = output.stdout
+        #expect(out.contains("suite/decl.lua:1: attempt to call a nil value (global 'scenarioo'); did you mean 'scenario'?"),
+                "\(output)")
+        #expect(out.contains("suite/verb.lua:\(Lua.line(of: "@typo", in: Self.misspeltVerb)): attempt to call a nil value "
+            + "(global 'expect_stak'); did you mean 'expect_stack'?"), "\(output)")
+        #expect(out.contains("suite/verb.lua:\(Lua.line(of: "@first", in: Self.misspeltVerb)): attempt to call a nil value "
+            + "(global 'tapp'); did you mean 'tap'?"), "\(output)")
+    }
+
     @Test func luaErrorsAreErrorsAndAssertIsAFailure() throws {
         let fixture = try Fixture(["suite/err.lua": Self.erroring])
         let (output, junit) = try fixture.runWithJUnit(["suite"])

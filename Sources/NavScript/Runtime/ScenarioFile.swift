@@ -50,7 +50,10 @@ final class ScenarioFile {
             throw ScenarioLoadError(error.message)
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
-            throw ScenarioLoadError(error.message, details: Self.userTraceback(error.traceback),
+            let hint = kind == .luaError ? NameSuggestion.hint(forLuaMessage: error.message) { [state] in
+                Self.globalNames(in: state)
+            } : nil
+            throw ScenarioLoadError(error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
                                     kind: kind == .luaError ? .loadError : kind)
         } catch let error as ScenarioLoadError {
             throw error
@@ -62,10 +65,19 @@ final class ScenarioFile {
     /// The names of every global the file's state defines (the standard
     /// library, the scenario language, the file's own), sorted.
     func definedGlobals() throws(LuaError) -> [String] {
+        try Self.definedGlobals(in: state)
+    }
+
+    static func definedGlobals(in state: LuaState) throws(LuaError) -> [String] {
         let chunk = try state.load(bytes: Array("local n = {} for k in pairs(_G) do n[#n + 1] = k end return n".utf8),
                                    chunkName: "=globals")
         let names = try state.call(chunk).first?.tableValue?.array.compactMap(\.stringValue) ?? []
         return names.sorted()
+    }
+
+    /// ``definedGlobals(in:)`` for a message: none when the state cannot say.
+    static func globalNames(in state: LuaState) -> [String] {
+        (try? definedGlobals(in: state)) ?? []
     }
 
     static func text(_ value: LuaValue) -> String {
@@ -121,7 +133,9 @@ final class ScenarioFile {
             do {
                 try body()
             } catch let thrown {
-                let found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count)
+                let found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
+                    Self.globalNames(in: state)
+                }
                 guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
                     if error == nil { failuresBeforeError = world.failures.count }
@@ -268,7 +282,9 @@ struct ScenarioProblem: Error {
     /// Classifies what a phase threw. A table marked as a failure is the
     /// failure the world recorded (number `id`); one the world did not
     /// record was raised by the script itself — an error, not a failure.
-    init(_ error: Error, phase: String, recordedFailures: Int = 0) {
+    /// `globals` names what the script could have meant when it called or
+    /// indexed a nil global (see ``NameSuggestion``).
+    init(_ error: Error, phase: String, recordedFailures: Int = 0, globals: () -> [String] = { [] }) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
         case let error as LuaError:
@@ -296,7 +312,8 @@ struct ScenarioProblem: Error {
                               + "raise the limit with --memory-limit if it legitimately needs more",
                           details: ScenarioFile.userTraceback(error.traceback))
             } else {
-                self.init(outcome: .errored(.luaError), message: error.message + suffix,
+                let hint = NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
+                self.init(outcome: .errored(.luaError), message: error.message + hint + suffix,
                           details: ScenarioFile.userTraceback(error.traceback))
             }
         case let problem as ScenarioProblem:
