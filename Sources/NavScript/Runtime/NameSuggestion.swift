@@ -8,9 +8,11 @@
 enum NameSuggestion {
     /// `; did you mean 'expect_stack'?` for a Lua message about calling or
     /// indexing a nil global, when one of `names()` is close to it; nil
-    /// otherwise. `names` is only asked when the message is about a global.
-    static func hint(forLuaMessage message: String, names: () -> [String]) -> String? {
-        guard let name = nilGlobal(in: message), let match = closest(to: name, among: names()) else { return nil }
+    /// otherwise (also when `names` cannot say). `names` is only asked when
+    /// the message is about a global.
+    static func hint(forLuaMessage message: String, names: () throws -> [String]) -> String? {
+        guard let name = nilGlobal(in: message), let known = try? names(),
+              let match = closest(to: name, among: known) else { return nil }
         return "; did you mean '\(match)'?"
     }
 
@@ -29,7 +31,7 @@ enum NameSuggestion {
     /// edits than half its length (`ta` is not a misspelt `tap`), and
     /// strictly closer than every other candidate (a tie names none).
     static func closest(to name: String, among candidates: [String]) -> String? {
-        let limit = min(2, (name.count - 1) / 2)
+        let limit = min(2, (name.unicodeScalars.count - 1) / 2)
         guard limit > 0 else { return nil }
         var best: (name: String, distance: Int)?
         var tied = false

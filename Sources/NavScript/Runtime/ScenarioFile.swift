@@ -50,9 +50,7 @@ final class ScenarioFile {
             throw ScenarioLoadError(error.message)
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
-            let hint = kind == .luaError ? NameSuggestion.hint(forLuaMessage: error.message) { [state] in
-                Self.globalNames(in: state)
-            } : nil
+            let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
             throw ScenarioLoadError(error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
                                     kind: kind == .luaError ? .loadError : kind)
         } catch let error as ScenarioLoadError {
@@ -73,11 +71,6 @@ final class ScenarioFile {
                                    chunkName: "=globals")
         let names = try state.call(chunk).first?.tableValue?.array.compactMap(\.stringValue) ?? []
         return names.sorted()
-    }
-
-    /// ``definedGlobals(in:)`` for a message: none when the state cannot say.
-    static func globalNames(in state: LuaState) -> [String] {
-        (try? definedGlobals(in: state)) ?? []
     }
 
     static func text(_ value: LuaValue) -> String {
@@ -134,7 +127,7 @@ final class ScenarioFile {
                 try body()
             } catch let thrown {
                 let found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
-                    Self.globalNames(in: state)
+                    try Self.definedGlobals(in: state)
                 }
                 guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
@@ -284,7 +277,7 @@ struct ScenarioProblem: Error {
     /// record was raised by the script itself — an error, not a failure.
     /// `globals` names what the script could have meant when it called or
     /// indexed a nil global (see ``NameSuggestion``).
-    init(_ error: Error, phase: String, recordedFailures: Int = 0, globals: () -> [String] = { [] }) {
+    init(_ error: Error, phase: String, recordedFailures: Int = 0, globals: () throws -> [String] = { [] }) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
         case let error as LuaError:
