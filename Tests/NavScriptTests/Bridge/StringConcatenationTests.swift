@@ -16,5 +16,8 @@ struct StringConcatenationTests {
                 == "a.lua:3  tap(\"x\")  → home [tab main]")
         #expect(String(concatenating: "", "", "") == "")
         #expect(String(concatenating: "x", "", "y") == "xy")
+        let long = String(repeating: "é→", count: 3_000)   // past any stack buffer: the heap path
+        #expect(String(concatenating: long, "|", long) == long + "|" + long)
+        #expect(String(concatenating: "é", "→").count == 2, "characters, not bytes")
     }
 }
