@@ -168,8 +168,11 @@ struct SimulatedNavigationTests {
 
         nav.select("orders")
         #expect(nav.visibleScreen?.label == "order:7")
+        #expect(nav.visibleStack === nav.stacks["orders"], "the selected tab's own stack")
         nav.select("profile")
+        #expect(nav.visibleStack === nav.stacks["profile"])
         nav.select("home")
+        #expect(nav.visibleStack === nav.stacks["home"])
 
         #expect(world.events(since: mark) == ["select-tab orders", "select-tab profile", "select-tab home"])
         #expect(nav.stack("home").screens.map(ObjectIdentifier.init) == homeScreens, "same instances")
@@ -183,6 +186,7 @@ struct SimulatedNavigationTests {
         nav.select("home")
         nav.select("nowhere")
         #expect(nav.selectedTab == "home")
+        #expect(nav.visibleStack === nav.stacks["home"])
         #expect(world.log.entries.isEmpty)
     }
 

@@ -18,6 +18,10 @@ public final class SimulatedNavigation {
     public private(set) var selectedTab: TabID
     public private(set) var stacks: [TabID: NavigationStack] = [:]
     public private(set) var modals: [ModalPresentation] = []
+    /// `stacks[selectedTab]`, kept: the visible screen is read after every
+    /// step (by the app and the scenario's timeline), and hashing the tab's
+    /// name each time cost more than the rest of the lookup.
+    private var selectedStack: NavigationStack
     private var transitionsInFlight = 0
     public let log: EventLog
     public let tracker: LifecycleTracker
@@ -31,10 +35,12 @@ public final class SimulatedNavigation {
         self.tracker = tracker
         self.scheduler = scheduler
         for tab in tabs { stacks[tab] = NavigationStack(name: tab.rawValue, log: log, tracker: tracker) }
+        self.selectedStack = stacks[tabs[0]]!
     }
 
     public func stack(_ tab: TabID) -> NavigationStack {
-        stacks[tab] ?? NavigationStack(name: tab.rawValue, log: log, tracker: tracker)
+        if tab == selectedTab { return selectedStack }
+        return stacks[tab] ?? NavigationStack(name: tab.rawValue, log: log, tracker: tracker)
     }
 
     /// A fresh stack for a modal flow to fill and present.
@@ -43,13 +49,14 @@ public final class SimulatedNavigation {
     }
 
     public func select(_ tab: TabID) {
-        guard tab != selectedTab, stacks[tab] != nil else { return }
+        guard tab != selectedTab, let stack = stacks[tab] else { return }
         selectedTab = tab
+        selectedStack = stack
         log.record(.selectTab(tab))
     }
 
     /// The stack the user is looking at: the top modal's, else the selected tab's.
-    public var visibleStack: NavigationStack { modals.last?.stack ?? stack(selectedTab) }
+    public var visibleStack: NavigationStack { modals.last?.stack ?? selectedStack }
     public var visibleScreen: Screen? { visibleStack.top }
     public var isTransitioning: Bool { transitionsInFlight > 0 }
 
