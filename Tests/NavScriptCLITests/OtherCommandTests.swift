@@ -102,6 +102,46 @@ struct MergeJUnitTests {
         #expect(twice.status == 0, "\(twice)")
         #expect(twice.stderr.contains("warning: a/one.lua › a.one › one appears more than once"), "\(twice)")
     }
+
+    /// A shard killed while writing leaves a cut-short or empty report; one
+    /// edited by hand can disagree with itself. None may merge into a total.
+    @Test func aBrokenReportIsRefusedNotMerged() throws {
+        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"# + "\n"
+                                       + #"scenario("bad", function() expect_stack{ "nope" } end)"#,
+                                   "b/two.lua": #"scenario("two", function() end)"#])
+        _ = try fixture.run(["run", "a", "--junit", "a.xml"])
+        _ = try fixture.run(["run", "b", "--junit", "b.xml"])
+        let whole = try fixture.read("a.xml")
+        try fixture.write("cut.xml", String(whole.prefix(whole.count * 2 / 3)))
+        try fixture.write("empty.xml", "")
+        try fixture.write("open.xml", #"<testsuites><testsuite name="x""#)
+        try fixture.write("edited.xml", whole.replacingOccurrences(of: #"tests="2""#, with: #"tests="5""#))
+        for (file, says) in [("cut.xml", "cut.xml:"), ("empty.xml", "empty.xml is empty"), ("open.xml", "open.xml:1:32: not well-formed"),
+                             ("edited.xml", #"says tests="5" but holds 2"#)] {
+            let merged = try fixture.run(["merge-junit", file, "b.xml", "-o", "all.xml"])
+            #expect(merged.status == 2, "\(file): \(merged)")
+            #expect(merged.stderr.contains(says), "\(file): \(merged.stderr)")
+            #expect(!fixture.exists("all.xml"), "\(file): nothing written")
+        }
+    }
+
+    /// Strict shards merge into a strict report; the total time is the
+    /// shards' times added up, never less than one shard's.
+    @Test func strictShardsStayStrictAndTimesAddUp() throws {
+        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"#,
+                                   "b/two.lua": #"scenario("two", function() end)"#])
+        _ = try fixture.run(["run", "a", "--junit", "a.xml", "--junit-strict"])
+        _ = try fixture.run(["run", "b", "--junit", "b.xml", "--junit-strict"])
+        let merged = try fixture.run(["merge-junit", "a.xml", "b.xml", "-o", "all.xml"])
+        #expect(merged.status == 0, "\(merged)")
+        let root = try #require(try fixture.read("all.xml").split(separator: "\n").dropFirst().first)
+        #expect(!root.contains("skipped="), "\(root)")
+        func time(_ text: Substring) -> Double {
+            Double(text.firstMatch(of: /time="([0-9.]+)"/).map { String($0.1) } ?? "") ?? -1
+        }
+        let shards = try ["a.xml", "b.xml"].map { try time(fixture.read($0).split(separator: "\n")[1]) }
+        #expect(abs(time(root) - shards.reduce(0, +)) < 0.0015, "\(root) vs \(shards)")
+    }
 }
 
 /// Server-driven manifests: checked before rollout, diffed, and run against.
