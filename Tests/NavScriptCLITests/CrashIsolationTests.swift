@@ -56,6 +56,28 @@ struct CrashIsolationTests {
         #expect(clean.status == 0, "\(clean)")
     }
 
+    /// A worker buffers its messages, so the flush before a hung worker is
+    /// killed can hold the results of the quick scenarios before the hang:
+    /// they are kept, and only the scenario that hung is blamed — once, not
+    /// once per scenario before it (which cost a timeout each).
+    @Test func aHangAfterQuickScenariosCostsOneTimeout() throws {
+        let fixture = try Fixture(["suite/hang.lua": #"""
+            for i = 1, 5 do scenario("quick " .. i, function() end) end
+            scenario("hangs in C", function()
+              string.find(string.rep("a", 60), ".-.-.-.-.-.-.-.-.-.-.-.-b")   -- backtracks for ages, out of the hook's reach
+            end)
+            scenario("after", function() end)
+            """#])
+        let started = Date()
+        let (output, junit) = try fixture.runWithJUnit(["--timeout", "1", "suite"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(output.status == 1, "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 1 errors, 0 skipped") == true, "\(output)")
+        #expect(junit.testcase("hangs in C")?.child("error")?["type"] == "timeout", "\(junit.raw)")
+        #expect(junit.outcome("quick 5") == "passed" && junit.outcome("after") == "passed", "\(junit.raw)")
+        #expect(elapsed < 4, "one timeout of 1 s, not one per scenario before the hang (took \(elapsed) s)")
+    }
+
     /// A hung worker's buffered steps and last call reach the parent when it
     /// asks (SIGUSR1), followed by the `flushed` line the parent kills on.
     @Test func aHungWorkerSendsWhatItBufferedWhenAsked() throws {

@@ -14,6 +14,8 @@ final class Worker {
     var taskIndex: Int? { assigned.first?.index }
     var scenarioStarted: Date?
     var scenarioIndex: Int?
+    /// The last scenario of the running task that reported its result.
+    var lastFinished: Int?
     /// Timeline steps of the scenario running now.
     var steps: [String] = []
     /// The last driving or asserting call the scenario made.
@@ -124,6 +126,7 @@ final class Worker {
         if !assigned.isEmpty { assigned.removeFirst() }
         scenarioStarted = nil
         scenarioIndex = nil
+        lastFinished = nil
         if !assigned.isEmpty { lastHeard = Date() }
     }
 

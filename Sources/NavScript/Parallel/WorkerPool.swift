@@ -125,17 +125,13 @@ public final class WorkerPool {
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
                     progress[index].results[scenario] = result
+                    worker.lastFinished = scenario
                     publish(.scenarioFinished(result))
-                    if worker.isRetiring {
-                        // It finished just as its time ran out: it is killed
-                        // all the same, so the rest of the file goes elsewhere,
-                        // and the files waiting behind it with it.
-                        worker.kill(timedOut: true)
-                        let waiting = worker.takeWaiting()
-                        worker.finishTask()
-                        queue.insert(contentsOf: waiting, at: 0)
-                        resume(index, after: scenario)
-                    }
+                    // A worker being killed for a timeout is not killed here:
+                    // its flush may hold the results of several scenarios
+                    // that finished before the one that hung (a worker
+                    // buffers its messages), and the rest of the flush says
+                    // which one that was. It is killed on `flushed`.
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publish(.scenarioFinished(result))
@@ -166,6 +162,12 @@ public final class WorkerPool {
                                           message: reason, details: details, timeline: worker.steps)
                     if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
                     resume(index, after: scenario)
+                } else if worker.timedOut, let finished = worker.lastFinished {
+                    // Killed for a timeout between two scenarios: the last one
+                    // finished just as its time ran out and the next had not
+                    // started. Nothing ran too long; the rest of the file
+                    // goes to a fresh worker.
+                    resume(index, after: finished)
                 } else {
                     progress[index].loadFailure = ScenarioResult(
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
