@@ -211,6 +211,21 @@ struct ExitCodeTests {
         let tags = try fixture.run(["run", "suite", "--tags", "smok"])
         #expect(tags.status == 2 && tags.stderr.contains("--tags smok selects no scenario"), "\(tags)")
         #expect(try fixture.run(["run", "suite", "--tags", "smoke"]).status == 0)
+        let list = try fixture.run(["list", "suite", "--tags", "smok"])
+        #expect(list.status == 2 && list.stderr.contains("--tags smok selects no scenario"), "list agrees\n\(list)")
+    }
+
+    /// A suite whose scenarios are all commented out runs nothing: that is
+    /// not a pass. (An empty shard is: more shards than files.)
+    @Test func aSuiteThatDeclaresNoScenarioIsAUsageError() throws {
+        let fixture = try Fixture(["suite/a.lua": "-- scenario(\"one\", function() end)\nlocal x = 1\n", "suite/b.lua": ""])
+        let run = try fixture.run(["run", "suite", "--junit", "report.xml"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("no scenario in 2 files: none declares one with scenario("), "\(run)")
+        #expect(fixture.exists("report.xml"), "the report is still written")
+        #expect(try fixture.run(["run", "suite", "--in-process"]).status == 2)
+        #expect(try fixture.run(["list", "suite"]).status == 2)
+        #expect(try fixture.run(["run", "suite", "--shard", "1/2"]).status == 0, "an empty shard passes")
     }
 
     @Test func listExitsTwoWhenAFileDoesNotLoad() throws {

@@ -165,6 +165,9 @@ struct LanguageStructureTests {
         (#"scenario.each({ {} }, "rows", {}) -- @bad"#,
          #"scenario.each(rows, "rows", [options,] fn): fn must be a function, got nil"#),
         (#"describe("group", "not a function") -- @bad"#, #"describe("group", fn): fn must be a function, got string"#),
+        (#"scenario("typo", { tagz = { "smoke" } }, function() end) -- @bad"#,
+         #"scenario "typo": unknown option 'tagz'; did you mean 'tags'? the options are: tags, launch, allow"#),
+        (#"scenario("listed", { "smoke" }, function() end) -- @bad"#, #"scenario "listed": options are name = value pairs"#),
     ])
     func aMisshapenDeclarationIsALoadErrorThatSpellsTheCall(source: String, expected: String) throws {
         let fixture = try Fixture(["suite/bad.lua": source])
@@ -182,6 +185,26 @@ struct LanguageStructureTests {
         let output = try fixture.run(["run", "suite"])
         #expect(output.status == 2, "\(output)")
         #expect(output.stdout.contains("inside a scenario"), "the message says where verbs belong\n\(output)")
+    }
+
+    /// The runner collects a file's declarations before its first scenario
+    /// runs: one made while a scenario runs would be dropped without a word.
+    @Test(arguments: [
+        (#"scenario("inner", function() end) -- @bad"#, #"scenario("inner") inside a running scenario does nothing"#),
+        (#"scenario.each({ {} }, "row", function() end) -- @bad"#, #"scenario("row [1]") inside a running scenario"#),
+        (#"pending("later") -- @bad"#, #"scenario("later") inside a running scenario"#),
+        (#"describe("group", function() end) -- @bad"#, #"describe("group") inside a running scenario"#),
+        (#"before_each(function() end) -- @bad"#, "before_each() inside a running scenario"),
+        (#"after_each(function() end) -- @bad"#, "after_each() inside a running scenario"),
+    ])
+    func declaringInsideARunningScenarioIsAnErrorAtItsLine(call: String, expected: String) throws {
+        let source = "scenario(\"outer\", function()\n  \(call)\nend)\nscenario(\"next\", function() end)\n"
+        let fixture = try Fixture(["suite/nested.lua": source])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let message = junit.testcase("outer")?.child("error")?["message"] ?? ""
+        #expect(message.contains("suite/nested.lua:2: \(expected)"), "\(message)")
+        #expect(junit.outcome("next") == "passed", "\(junit.raw)")
     }
 
     @Test func badScenarioArgumentsAreReportedAtTheCallersLine() throws {

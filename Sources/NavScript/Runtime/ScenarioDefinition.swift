@@ -49,6 +49,25 @@ struct ScenarioDefinition {
         }
         let declared = self.name, line = self.line
         allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(line): scenario \"\(declared)\"")
+        if !opts.isEmpty { try Self.checkOptionNames(opts, at: "\(file):\(line): scenario \"\(declared)\"") }
+    }
+
+    /// The options a declaration may carry, by name.
+    static let optionNames = ["tags", "launch", "allow"]
+
+    /// An option the runner does not know was a typo (`tagz = {…}`) that
+    /// left the scenario untagged, unlaunched or strict without a word.
+    private static func checkOptionNames(_ opts: LuaTable, at place: String) throws(ScenarioLoadError) {
+        for (key, _) in opts.pairs {
+            guard let name = key.stringValue else {
+                throw ScenarioLoadError("\(place): options are name = value pairs (\(optionNames.joined(separator: ", "))); "
+                    + "got a list entry. Did you mean scenario(name, { tags = { … } }, fn)?")
+            }
+            guard !optionNames.contains(name) else { continue }
+            let hint = NameSuggestion.closest(to: name, among: optionNames).map { "did you mean '\($0)'? " } ?? ""
+            throw ScenarioLoadError("\(place): unknown option '\(name)'; \(hint)the options are: "
+                + optionNames.joined(separator: ", "))
+        }
     }
 
     /// The options a declaration may carry, built once (a `String`

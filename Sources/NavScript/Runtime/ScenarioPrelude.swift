@@ -48,6 +48,18 @@ enum ScenarioPrelude {
     local declared_frames = {}     -- each record's enclosing frames, whose hooks collect() resolves
     local has_hooks = false        -- no before_each/after_each at all: nothing to resolve
     local names = {}
+    local collected = false        -- the runner has the declarations: scenarios are running
+
+    -- A declaration or a hook made while scenarios run would be dropped
+    -- without a word (the runner collected the file's declarations before
+    -- running the first): it is an error at the user's line instead.
+    -- `level`: how far up the user's call is from here.
+    local function while_running(what, level)
+      if collected then
+        error(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
+          .. "of the file or inside describe()", level)
+      end
+    end
 
     -- `level` is how far up the user's call is (default: the caller of the
     -- function that called check), so the message points at the user's line.
@@ -66,6 +78,8 @@ enum ScenarioPrelude {
     end
 
     local function declare(name, opts, fn, row, pending, has_row)
+      -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
+      if collected then while_running(string.format("scenario(%q)", name), 4) end
       local full, groups = full_name(name)
       local line = caller()
       if names[full] then
@@ -84,6 +98,7 @@ enum ScenarioPrelude {
     function describe(name, fn)
       check(name, "string", "name", "describe(name, fn)")
       check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
+      while_running(string.format("describe(%q)", name), 3)
       frames[#frames + 1] = { name = name, before = {}, after = {} }
       fn()
       frames[#frames] = nil
@@ -91,6 +106,7 @@ enum ScenarioPrelude {
 
     function before_each(fn)
       check(fn, "function", "fn", "before_each(fn)")
+      while_running("before_each()", 3)
       has_hooks = true
       local frame = frames[#frames]
       frame.before[#frame.before + 1] = fn
@@ -98,6 +114,7 @@ enum ScenarioPrelude {
 
     function after_each(fn)
       check(fn, "function", "fn", "after_each(fn)")
+      while_running("after_each()", 3)
       has_hooks = true
       local frame = frames[#frames]
       frame.after[#frame.after + 1] = fn
@@ -162,6 +179,7 @@ enum ScenarioPrelude {
     -- `false` for what a declaration does not have; `row` last, present
     -- only for scenario.each rows (a row may itself be `false`).
     local function collect()
+      collected = true
       if not has_hooks then return declared end
       for index, record in ipairs(declared) do
         local enclosing, before, after = declared_frames[index], {}, {}

@@ -32,5 +32,6 @@ struct ListCommand: HostedCommand {
         }
         print("\(total) scenario\(total == 1 ? "" : "s") in \(listing.count) file\(listing.count == 1 ? "" : "s")")
         if broken > 0 { throw ExitCode(2) }
+        if total == 0 { throw ValidationError(suite.nothingToRun(files: listing.count)) }
     }
 }

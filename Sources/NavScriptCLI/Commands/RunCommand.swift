@@ -10,7 +10,7 @@ struct RunCommand: HostedCommand {
         abstract: "Run scenarios and report to the terminal, as JUnit XML, HTML or JSON lines.",
         discussion: """
             Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage error, a file that did not load, \
-            a --filter/--tags selection that matches no scenario, or a report (--junit, --html, --json) that could \
+            no scenario to run (none declared, or a --filter/--tags selection that matches none), or a report (--junit, --html, --json) that could \
             not be written; 130, 143 or 129 when SIGINT, SIGTERM or SIGHUP stopped the run (the report covers \
             what finished, the rest is marked skipped) — these take precedence.
             """
@@ -98,6 +98,11 @@ struct RunCommand: HostedCommand {
         if let status = stop.exitStatus {
             writeStandardError("navscript: \(stop.reason); the report covers what finished, the rest is marked skipped\n")
             throw ExitCode(status)
+        }
+        if result.scenarios.isEmpty && shard == nil {
+            // (A shard may be empty: more shards than files.)
+            writeStandardError("navscript: \(suite.nothingToRun(files: files.count))\n")
+            throw ExitCode(2)
         }
         throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
     }

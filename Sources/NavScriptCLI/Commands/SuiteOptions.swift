@@ -92,12 +92,23 @@ struct SuiteOptions: ParsableArguments {
         let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
         do { listing = try runner.list(entries) } catch { throw ValidationError("\(error)") }
         guard listing.allSatisfy({ $0.scenarios.isEmpty && $0.loadError == nil }) else { return }
+        throw ValidationError(nothingToRun(files: entries.count))
+    }
+
+    /// Why a run or a listing found no scenario in `files` loaded files —
+    /// an error either way: a suite whose scenarios were all commented out,
+    /// or a selection with a typo, must not pass CI as an empty green run.
+    func nothingToRun(files: Int) -> String {
+        let inFiles = "\(files) file" + (files == 1 ? "" : "s")
         var given: [String] = []
         if let filter { given.append("--filter '\(filter)'") }
         if !tags.isEmpty { given.append("--tags \(Self.split(tags).joined(separator: ","))") }
         if !excludeTags.isEmpty { given.append("--exclude-tags \(Self.split(excludeTags).joined(separator: ","))") }
-        throw ValidationError("\(given.joined(separator: " with ")) selects no scenario in \(entries.count) file"
-            + (entries.count == 1 ? "" : "s") + "; `navscript list` shows every scenario's full name and tags")
+        guard given.isEmpty else {
+            return "\(given.joined(separator: " with ")) selects no scenario in \(inFiles); "
+                + "`navscript list` shows every scenario's full name and tags"
+        }
+        return "no scenario in \(inFiles): none declares one with scenario(\"name\", function() … end)"
     }
 
     /// Discovered scenario files; none at all is a usage error.
