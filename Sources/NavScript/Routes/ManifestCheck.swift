@@ -143,8 +143,10 @@ public struct ManifestCheck {
 
     private func ruleProblems(_ manifest: RouteManifest, json: JSONText) -> [ManifestProblem] {
         var lines: [Int] = []
-        if case .object(let root, _, _) = json, case .array(let items, _, _)? = root.first(where: { $0.key == "destinations" })?.value {
-            lines = items.map(\.line)
+        var destinationsLine = 1
+        if case .object(let root, _, _) = json, let member = root.first(where: { $0.key == "destinations" }) {
+            destinationsLine = member.line
+            if case .array(let items, _, _) = member.value { lines = items.map(\.line) }
         }
         var problems: [ManifestProblem] = []
         func problem(_ index: Int, _ suffix: String, _ message: String) {
@@ -173,6 +175,10 @@ public struct ManifestCheck {
             for (p, param) in definition.params.enumerated() {
                 if let pattern = param.pattern, (try? Regex(pattern)) == nil {
                     problem(index, ".params[\(p)].pattern", "invalid regular expression /\(pattern)/")
+                }
+                if let min = param.minLength, let max = param.maxLength, min > max {
+                    problem(index, ".params[\(p)]", "min_length \(min) is more than max_length \(max): no value of "
+                        + "\(param.name) is accepted, so every link to this destination fails validation")
                 }
             }
             let declared = Set(definition.params.map(\.name))
@@ -209,6 +215,18 @@ public struct ManifestCheck {
             }
         }
         problems += overlapProblems(manifest, problem: problem)
+        // What the app shows must be in the manifest: links to a screen it
+        // lacks are rejected, and taps that open it fail.
+        if manifest.destinations.isEmpty {
+            problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: nil,
+                                            message: "no destination: every link is rejected"))
+        }
+        for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let how = knownScreens.contains(screen) ? "the app shows" : "a tap in the app opens"
+            problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: screen.rawValue,
+                                            message: "\(how) \"\(screen)\", which the manifest does not declare: "
+                                                + "links to it are rejected and taps that open it fail"))
+        }
         return problems
     }
 

@@ -88,6 +88,11 @@ struct ManifestCheckTests {
              path: "$.destinations[2].params", destination: "account", message: "ancestor \"item\" needs the param id"),
         Case(name: "duplicate id", old: #""id": "account""#, new: #""id": "home""#,
              path: "$.destinations[2].id", destination: "home", message: "duplicate destination id"),
+        Case(name: "length limits no value meets", old: #""pattern": "[0-9]{1,6}""#,
+             new: #""pattern": "[0-9]{1,6}", "min_length": 20, "max_length": 12"#,
+             path: "$.destinations[1].params[0]", destination: "item", message: "min_length 20 is more than max_length 12"),
+        Case(name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
+             path: "$.destinations", destination: nil, message: "no destination: every link is rejected"),
     ]
 
     @Test("each problem kind is reported with its path, line and destination", arguments: cases)
@@ -118,6 +123,18 @@ struct ManifestCheckTests {
         }
         let host = Host(engine: try RoutingEngine(manifest: RouteManifest.load(json: Data(Self.base.utf8))))
         #expect(try ManifestCheck(host: host).check(manifest).isEmpty, "a tap opens item")
+
+        // A manifest without a destination the app's taps open breaks them.
+        let withoutItem = Self.base.replacingOccurrences(of: #"""
+                { "id": "item", "parent": "home", "flow": "home",
+                  "params": [{ "name": "id", "pattern": "[0-9]{1,6}" }], "patterns": ["item/:id", "i/:id"] },
+
+            """#, with: "")
+        #expect(withoutItem != Self.base, "fixture edit applies")
+        let found = try ManifestCheck(host: host).check(withoutItem)
+        #expect(found.contains { $0.destination == "item" && $0.path == "$.destinations" && $0.line == 6
+            && $0.message.contains(#"a tap in the app opens "item", which the manifest does not declare"#) }, "\(found)")
+        #expect(try ManifestCheck().check(withoutItem).isEmpty, "without a host, nothing says the app shows item")
     }
 }
 
