@@ -239,3 +239,42 @@ struct GraphCommandTests {
         #expect(mermaid.stdout.contains("cart -.->|gate auth| login"), "gates point at their satisfying flow")
     }
 }
+
+/// A usage mistake exits 2 with a message that names what was given and
+/// what to do — never a parser's guess ("Missing value"), another
+/// command's option, or a Foundation error number.
+@Suite("usage errors")
+struct UsageErrorTests {
+    @Test(arguments: [
+        (["run", "suite", "--jobs", "-1"], "--jobs must be at least 1"),
+        (["run", "suite", "--timeout", "-1"], "--timeout must be positive"),
+        (["run", "suite", "--junit-strict"], "--junit-strict shapes the JUnit report, and none is written: give --junit FILE too"),
+        (["routes", "bogus"], "'bogus' is not a routes subcommand; use list (the default), check FILE.json or diff"),
+        (["routes", "check", "suite"], "cannot read suite: it is a folder; give the manifest's .json file"),
+        (["routes", "diff", ManifestCommandTests.shipped.path, "missing.json"], "cannot read missing.json: no such file"),
+        (["types", "-o", "suite"], "it is a folder; give a file name"),
+        (["types", "-o", "suite/a.lua/defs.lua"], "suite/a.lua is a file, not a folder"),
+        (["explore", "--time", "0"], "--time 0 without --steps or --until-covered would explore forever"),
+    ])
+    func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
+        let output = try fixture.run(arguments)
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains(expected), "\(output.stderr)")
+        #expect(!output.stderr.contains("NSCocoaErrorDomain") && !output.stderr.contains("Missing value"), "\(output.stderr)")
+        #expect(arguments.contains("--manifest") || !output.stderr.contains("--manifest:"), "\(output.stderr)")
+    }
+
+    /// A memory limit too small for a file's state names the option, not the library's API.
+    @Test func aTinyMemoryLimitNamesTheOption() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#,
+                                   "suite/b.lua": "local t = {}\nfor i = 1, 1e7 do t[i] = i end\n"])
+        let tiny = try fixture.run(["run", "suite/a.lua", "--memory-limit", "10"])
+        #expect(tiny.status == 2, "\(tiny)")
+        #expect(tiny.stdout.contains("the memory limit (10 bytes, --memory-limit) is too small for a file's Lua state to start"), "\(tiny)")
+        let grows = try fixture.run(["run", "suite/b.lua", "--memory-limit", "2000000"])
+        #expect(grows.status == 2, "a file that did not load\n\(grows)")
+        #expect(grows.stdout.contains("memory limit exceeded (2000000 bytes) while the file loaded"), "\(grows)")
+        #expect(grows.stdout.contains("--memory-limit") && !grows.stdout.contains("LuaState.Options"), "\(grows)")
+    }
+}

@@ -23,6 +23,14 @@ public enum ReportFile {
         let destination = url.standardizedFileURL
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        // Foundation says only "NSCocoaErrorDomain error 512" for these two.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw WriteError(kind: kind, path: destination.path, reason: "it is a folder; give a file name")
+        }
+        if let file = firstFile(above: destination) {
+            throw WriteError(kind: kind, path: destination.path, reason: "\(file) is a file, not a folder")
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: temporary)
@@ -35,5 +43,18 @@ public enum ReportFile {
             try? FileManager.default.removeItem(at: temporary)
             throw WriteError(kind: kind, path: destination.path, reason: reason)
         }
+    }
+
+    /// The nearest existing ancestor of `url` when it is not a folder.
+    private static func firstFile(above url: URL) -> String? {
+        var folder = url.deletingLastPathComponent()
+        while folder.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : folder.path
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
     }
 }

@@ -26,7 +26,11 @@ final class ScenarioFile {
                 instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
                 sandboxRoot: entry.suiteRoot), for: session)
         } catch {
-            throw ScenarioLoadError("could not create a Lua state: \(error.message)")
+            guard error.kind == .memory, let limit = options.memoryLimit else {
+                throw ScenarioLoadError("could not create a Lua state: \(error.message)")
+            }
+            throw ScenarioLoadError("the memory limit (\(limit) bytes, --memory-limit) is too small for a file's Lua "
+                + "state to start; give it at least a megabyte (the default is 64 MiB)")
         }
         do {
             // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
@@ -48,6 +52,10 @@ final class ScenarioFile {
             collectedBytes = state.memoryInUse
         } catch let error as LuaError where error.kind == .file {
             throw ScenarioLoadError(error.message)
+        } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
+            throw ScenarioLoadError("memory limit exceeded (\(options.memoryLimit ?? 0) bytes) while the file loaded: it "
+                + "allocates without bound at its top level; raise the limit with --memory-limit if it legitimately "
+                + "needs more", details: Self.userTraceback(error.traceback))
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
             let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }

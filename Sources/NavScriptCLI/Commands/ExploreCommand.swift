@@ -22,16 +22,16 @@ struct ExploreCommand: HostedCommand {
             """
     )
 
-    @Option(help: "Seed of the walks; the same seed gives the same walks and reproducers. Default: random, and printed.")
+    @Option(parsing: .unconditional, help: "Seed of the walks; the same seed gives the same walks and reproducers. Default: random, and printed.")
     var seed: UInt64?
 
-    @Option(help: "Seconds to explore.")
+    @Option(parsing: .unconditional, help: "Seconds to explore.")
     var time: Double = 10
 
-    @Option(help: "Stop after this many steps in all (0: only --time limits).")
+    @Option(parsing: .unconditional, help: "Stop after this many steps in all (0: only --time limits).")
     var steps: Int = 0
 
-    @Option(help: "Steps per walk before a fresh launch.")
+    @Option(parsing: .unconditional, help: "Steps per walk before a fresh launch.")
     var walkLength: Int = 25
 
     @Option(name: .customLong("fault"), parsing: .singleValue,
@@ -50,12 +50,15 @@ struct ExploreCommand: HostedCommand {
     @Option(help: "Explore with this route manifest instead of the app's own.")
     var manifest: String?
 
-    @Option(help: "Explorations run at once, each in its own process with its own seed (seed, seed+1, …).")
+    @Option(parsing: .unconditional, help: "Explorations run at once, each in its own process with its own seed (seed, seed+1, …).")
     var jobs: Int = 1
 
     func validate() throws {
         guard time >= 0, steps >= 0 else { throw ValidationError("--time and --steps must not be negative") }
-        guard time > 0 || steps > 0 || untilCovered else { throw ValidationError("give --time, --steps or --until-covered") }
+        guard time > 0 || steps > 0 || untilCovered else {
+            throw ValidationError("--time 0 without --steps or --until-covered would explore forever: give a positive "
+                + "--time (seconds), a --steps count, or --until-covered")
+        }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {

@@ -16,11 +16,17 @@ enum ManifestOption {
     /// The file's text and its problems (`routes check`'s rules), read once
     /// for `routes check` and `--manifest`.
     static func read(_ path: String, host: any ScenarioHost) throws(ReadFailure) -> (text: String, problems: [ManifestProblem]) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw .unreadable("no such file")
+        }
+        guard !isFolder.boolValue else { throw .unreadable("it is a folder; give the manifest's .json file") }
         let text: String
         do {
             text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
         } catch {
-            throw .unreadable(error.localizedDescription)
+            let readable = FileManager.default.isReadableFile(atPath: path)
+            throw .unreadable(readable ? "it is not UTF-8 text" : "permission denied")
         }
         do {
             return (text, try ManifestCheck(host: host).check(text))
@@ -29,26 +35,29 @@ enum ManifestOption {
         }
     }
 
-    static func load(_ path: String, into host: any ScenarioHost) throws -> any ScenarioHost {
+    /// `host` with the manifest at `path`; the errors name `option` (the
+    /// flag the path came from), or only the path when it is an argument.
+    static func load(_ path: String, into host: any ScenarioHost, option: String? = "--manifest") throws -> any ScenarioHost {
+        let from = option.map { "\($0): " } ?? ""
         let text: String
         let problems: [ManifestProblem]
         do {
             (text, problems) = try read(path, host: host)
         } catch .unreadable(let reason) {
-            throw ValidationError("--manifest: cannot read \(path): \(reason)")
+            throw ValidationError("\(from)cannot read \(path): \(reason)")
         } catch .notJSON(let reason) {
-            throw ValidationError("--manifest: \(path) is not valid JSON: \(reason)")
+            throw ValidationError("\(from)\(path) is not valid JSON: \(reason)")
         }
         guard problems.isEmpty else {
-            throw ValidationError("--manifest: \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s") "
+            throw ValidationError("\(from)\(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s") "
                 + "(navscript routes check \(path)):\n" + problems.map { "  \($0)" }.joined(separator: "\n"))
         }
         do {
             return try host.replacingManifest(RouteManifest.load(json: Data(text.utf8)))
         } catch let error as HostError {
-            throw ValidationError("--manifest: \(error.message)")
+            throw ValidationError("\(from)\(path): \(error.message)")
         } catch {
-            throw ValidationError("--manifest: \(path): \(error)")
+            throw ValidationError("\(from)\(path): \(error)")
         }
     }
 }

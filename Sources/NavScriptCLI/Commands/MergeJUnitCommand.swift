@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavScript
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -47,9 +48,11 @@ struct MergeJUnitCommand: ParsableCommand {
         xml += "<testsuites name=\"navscript\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" errors=\"\(totals.errors)\"\(skipped) time=\"\(time)\">\n"
         for block in reports.flatMap(\.blocks) { xml += block.hasSuffix("\n") ? block : block + "\n" }
         xml += "</testsuites>\n"
-        let url = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(xml.utf8).write(to: url, options: .atomic)
+        do {
+            try ReportFile.write(xml, to: URL(fileURLWithPath: output), kind: "merged JUnit report")
+        } catch {
+            throw ValidationError(error.description)
+        }
         print("merged \(suites.count) test suite\(suites.count == 1 ? "" : "s") from \(inputs.count) report\(inputs.count == 1 ? "" : "s"): "
             + "\(totals.tests) tests, \(totals.failures) failures, \(totals.errors) errors, \(totals.skipped) skipped → \(output)")
     }

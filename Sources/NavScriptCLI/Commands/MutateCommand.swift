@@ -19,7 +19,7 @@ struct MutateCommand: HostedCommand {
 
     @OptionGroup var suite: SuiteOptions
 
-    @Option(help: "Fault runs executed at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Fault runs executed at once (default: the number of cores).")
     var jobs: Int?
 
     @Option(name: .customLong("only"), parsing: .singleValue, help: "Test only these faults (repeatable).")
@@ -41,7 +41,7 @@ struct MutateCommand: HostedCommand {
     @Flag(help: "List the host's fault catalogue and exit.")
     var list = false
 
-    @Option(help: "Seconds one scenario may run before its worker is killed (a hanging fault is killed this way).")
+    @Option(parsing: .unconditional, help: "Seconds one scenario may run before its worker is killed (a hanging fault is killed this way).")
     var timeout: Double = 5
 
     @Flag(help: .hidden)
@@ -50,10 +50,10 @@ struct MutateCommand: HostedCommand {
     @Flag(help: "Score the faults by exploration alone (no scenarios): `navscript explore` per fault, in its own process.")
     var explore = false
 
-    @Option(help: "With --explore: seconds of exploration per fault.")
+    @Option(parsing: .unconditional, help: "With --explore: seconds of exploration per fault.")
     var exploreTime: Double = 30
 
-    @Option(help: "With --explore: the seed of every fault's exploration.")
+    @Option(parsing: .unconditional, help: "With --explore: the seed of every fault's exploration.")
     var seed: UInt64 = 1
 
     func validate() throws {

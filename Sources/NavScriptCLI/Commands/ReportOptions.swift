@@ -19,6 +19,12 @@ struct ReportOptions: ParsableArguments {
         + "and a storyboard of the navigation after each step of every failing scenario.", valueName: "file"))
     var html: String?
 
+    func validate() throws {
+        if junitStrict && junit == nil {
+            throw ValidationError("--junit-strict shapes the JUnit report, and none is written: give --junit FILE too")
+        }
+    }
+
     /// The storyboard needs the navigation after every step.
     var recordsFrames: Bool { html != nil }
 

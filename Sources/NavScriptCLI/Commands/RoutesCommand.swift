@@ -25,6 +25,18 @@ struct RoutesListCommand: HostedCommand {
     @Option(help: "A manifest to show instead of the app's own.")
     var manifest: String?
 
+    /// Words after `routes` that name no subcommand: `list` is the default,
+    /// so without this `routes chek x.json` was read as `routes list` with
+    /// an unexpected argument and printed list's usage.
+    @Argument(help: .hidden)
+    var unknown: [String] = []
+
+    func validate() throws {
+        guard let word = unknown.first else { return }
+        throw ValidationError("'\(word)' is not a routes subcommand; use list (the default), check FILE.json or "
+            + "diff OLD.json NEW.json (navscript routes --help)")
+    }
+
     func run(in context: CommandContext) throws {
         var host = try context.host()
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
@@ -122,8 +134,8 @@ struct RoutesDiffCommand: HostedCommand {
 
     func run(in context: CommandContext) throws {
         let host = try context.host()
-        let before = try ManifestOption.load(old, into: host).engine
-        let after = try ManifestOption.load(new, into: host).engine
+        let before = try ManifestOption.load(old, into: host, option: nil).engine
+        let after = try ManifestOption.load(new, into: host, option: nil).engine
         let diff = ManifestDiff(old: before, new: after, entries: host.entryPoints)
         let changes = diff.changes(extra: try suiteLinks(scheme: before.manifest.scheme))
         print(ManifestDiff.render(changes, markdown: markdown), terminator: "")

@@ -33,13 +33,13 @@ struct RunCommand: HostedCommand {
     @Flag(help: "Run files and scenarios in a shuffled order (see --seed).")
     var shuffle = false
 
-    @Option(help: "Seed for --shuffle; the same seed gives the same order. Default: random, and printed.")
+    @Option(parsing: .unconditional, help: "Seed for --shuffle; the same seed gives the same order. Default: random, and printed.")
     var seed: UInt64?
 
-    @Option(help: "Worker processes running scenario files in parallel (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Worker processes running scenario files in parallel (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Seconds one scenario may run before its worker is killed and it is reported as an error.")
+    @Option(parsing: .unconditional, help: "Seconds one scenario may run before its worker is killed and it is reported as an error.")
     var timeout: Double = 60
 
     @Option(help: "Run only shard i of n (e.g. 2/4): a stable split of the files, balanced by scenario count.")

@@ -33,10 +33,10 @@ struct SuiteOptions: ParsableArguments {
     @Option(help: "Run against this route manifest instead of the app's own (checked first, like `routes check`).")
     var manifest: String?
 
-    @Option(help: "Lua instructions a scenario may run before it is stopped.")
+    @Option(parsing: .unconditional, help: "Lua instructions a scenario may run before it is stopped.")
     var instructionBudget: Int = 10_000_000
 
-    @Option(help: "Bytes of Lua memory a file's state may use.")
+    @Option(parsing: .unconditional, help: "Bytes of Lua memory a file's state may use.")
     var memoryLimit: Int = 64 * 1024 * 1024
 
     func validate() throws {

@@ -43,11 +43,9 @@ struct TypesCommand: HostedCommand {
         }
         guard let output else { return writeStandardOutput(text) }
         do {
-            let url = URL(fileURLWithPath: output)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try ReportFile.write(text, to: URL(fileURLWithPath: output), kind: "definitions")
         } catch {
-            throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            throw ValidationError(error.description)
         }
     }
 }
