@@ -148,3 +148,34 @@ struct JUnitReportTests {
         #expect(output.stderr.contains("blocker/junit.xml"), "\(output)")
     }
 }
+
+/// Every test case's `navscript.replay` runs that scenario alone, whatever
+/// its name holds — regex metacharacters, a tab, a control character XML
+/// cannot carry — pasted into a shell as it stands.
+@Suite("run --junit: replay commands")
+struct JUnitReplayTests {
+    @Test func eachReplayRunsItsScenarioAlone() throws {
+        let fixture = try Fixture(["suite/odd.lua": #"""
+            scenario("odd \1 name (a|b) [x]\tend", function() end)
+            scenario("odd  name (a|b) [x]\tend", function() end)
+            scenario("plain.*", function() end)
+            scenario("plain", function() end)
+            """#])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 0, "\(output)")
+        let navscript = try CLI.binary.get()
+        let path = navscript.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        #expect(junit.cases.count == 4)
+        for testcase in junit.cases {
+            let replay = try #require(testcase.child("properties")?.children("property")
+                .first { $0["name"] == "navscript.replay" }?["value"], "\(junit.raw)")
+            let rerun = try CLI.run(["-c", replay + " --junit rerun.xml"], in: fixture.root, environment: ["PATH": path],
+                                    binary: .success(URL(fileURLWithPath: "/bin/sh")))
+            #expect(rerun.status == 0, "\(replay)\n\(rerun)")
+            #expect(CLI.summary(rerun.stdout)?.hasPrefix("1 passed, 0 failed") == true, "\(replay)\n\(rerun)")
+            // The same scenario, not one whose name looks the same once XML dropped a character.
+            let ran = try JUnit(Data(fixture.read("rerun.xml").utf8)).cases.map { $0["line"] }
+            #expect(ran == [testcase["line"]], "\(replay)")
+        }
+    }
+}

@@ -157,11 +157,18 @@ public struct JUnitReport: Sendable {
         return words.map(shellQuote).joined(separator: " ")
     }
 
+    /// `text` as a regular expression that matches only it. Control
+    /// characters are spelled `\x{1}`: XML 1.0 cannot carry most of them, so
+    /// the report would drop them and the replay would select nothing.
     static func escapeRegex(_ text: String) -> String {
         var out = ""
-        for character in text {
-            if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }
-            out.append(character)
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                out += "\\x{" + String(scalar.value, radix: 16) + "}"
+                continue
+            }
+            if "\\^$.|?*+()[]{}".unicodeScalars.contains(scalar) { out.append("\\") }
+            out.unicodeScalars.append(scalar)
         }
         return out
     }
