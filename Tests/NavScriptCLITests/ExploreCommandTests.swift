@@ -14,6 +14,7 @@ struct ExploreCommandTests {
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("VIOLATION a deep link lands on its destination's canonical stack"), "\(output)")
         #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
+        #expect(output.stdout.contains("; the reproducer's timeline:\n      1. launch{}"), "\(output)")
         #expect(output.stdout.contains("coverage: screens reached"), "\(output)")
         #expect(fixture.exists("found/seed1-1.lua"))
         let faulty = try fixture.run(["run", "found/seed1-1.lua", "--fault", "graft-external-link"])

@@ -7,6 +7,9 @@ import NavigationCore
 /// lines a reproducer will contain, so what the explorer did and what the
 /// reproducer replays cannot differ.
 final class ExplorationSession {
+    /// The name every step's chunk is loaded under.
+    static let chunkName = "explore.lua"
+
     let file: ScenarioFile
     let world: ScenarioWorld
     /// Lines run so far, in order.
@@ -23,8 +26,8 @@ final class ExplorationSession {
     }
 
     init(host: any ScenarioHost, faults: [String], options: RunOptions) throws(ScenarioLoadError) {
-        let url = URL(fileURLWithPath: "explore.lua")
-        let entry = ScenarioDiscovery.Entry(path: "explore.lua", url: url,
+        let url = URL(fileURLWithPath: Self.chunkName)
+        let entry = ScenarioDiscovery.Entry(path: Self.chunkName, url: url,
                                             suiteRoot: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         var options = options
         options.strictSteps = true
@@ -43,7 +46,7 @@ final class ExplorationSession {
         file.state.resetInstructionBudget()
         var raised: String?
         do {
-            let chunk = try file.state.load(bytes: Array(line.utf8), chunkName: "explore.lua")
+            let chunk = try file.state.load(bytes: Array(line.utf8), chunkName: Self.chunkName)
             _ = try file.state.call(chunk)
         } catch {
             let problem = ScenarioProblem(error, phase: "scenario", recordedFailures: world.failures.count)

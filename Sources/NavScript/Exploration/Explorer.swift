@@ -41,6 +41,11 @@ public final class Explorer {
         /// The walk as found, then shrunk.
         public var originalSteps: Int
         public var steps: [String]
+        /// The shrunk walk as its reproducer's timeline numbers it (the
+        /// implicit launch first, one entry per step a call recorded, with
+        /// where the app ended up): the numbers the message's "after step N"
+        /// and a leak's "left at step N" use.
+        public var timeline: [String]
         /// The scenario file's text.
         public var reproducer: String
         /// The reproducer fails with the run's faults and passes without them.
@@ -304,17 +309,29 @@ public final class Explorer {
 
     /// Replays `lines` in a fresh walk; the first property broken, if any.
     func replay(_ lines: [String], faults: [String]) -> ExplorationViolation? {
-        guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return nil }
+        replayed(lines, faults: faults).violation
+    }
+
+    /// Replays `lines` from a fresh launch: the first property they break,
+    /// and the timeline up to it (each entry without the session's
+    /// internal `explore.lua:1` location).
+    func replayed(_ lines: [String], faults: [String]) -> (violation: ExplorationViolation?, timeline: [String]) {
+        guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
         defer { session.close() }
         var kept: [String] = []
         var generator = SeededGenerator(seed: 0)
         var space = ActionSpace(host: host, seed: 0)
         _ = space.launch(&generator)
+        var violation: ExplorationViolation?
         for line in lines {
             let action = Self.action(for: line, host: host)
-            if let violation = step(session, line, action: action, lines: &kept) { return violation }
+            violation = step(session, line, action: action, lines: &kept)
+            if violation != nil { break }
         }
-        return nil
+        let timeline = session.world.timeline.map { entry in
+            entry.range(of: "  ").map { String(entry[$0.upperBound...]) } ?? entry
+        }
+        return (violation, timeline)
     }
 
     /// The action a line performs, for the properties checked after it.
@@ -395,10 +412,17 @@ public final class Explorer {
                 granularity = min(current.count, granularity * 2)
             }
         }
-        let final = replay(current, faults: configuration.faults) ?? violation
+        let (replayed, timeline) = replayed(current, faults: configuration.faults)
+        var final = replayed ?? violation
+        // The session runs each step as a chunk of its own, `explore.lua`,
+        // whose line is always 1: no place a reader can look up.
+        if final.message.hasPrefix(ExplorationSession.chunkName + ":1: ") {
+            final.message.removeFirst(ExplorationSession.chunkName.count + 4)
+        }
         let reproducer = Self.reproducer(current, violation: final, seed: configuration.seed, faults: configuration.faults,
                                          originalSteps: lines.count, host: host)
         return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
+                       timeline: timeline,
                        reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
     }
 

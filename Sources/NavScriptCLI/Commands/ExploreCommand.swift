@@ -92,7 +92,7 @@ struct ExploreCommand: HostedCommand {
                 writeStandardError("navscript explore: cannot write \(file.path): \(error.localizedDescription)\n")
             }
             var found = ScenarioResult(name: finding.property, file: file.relativePath, line: 1, outcome: .failed(.expectation),
-                                       message: finding.message, timeline: finding.steps, duration: finding.timeToFind)
+                                       message: finding.message, timeline: finding.timeline, duration: finding.timeToFind)
             if report.recordsFrames, let replayed = Self.replay(file, host: host, faults: faults) {
                 // The storyboard of the shrunk reproducer, failing where the property did.
                 found.details = replayed.details
@@ -178,8 +178,10 @@ enum ExploreReport {
     static func finding(_ finding: Explorer.Finding, file: String, withFaults: Bool) -> String {
         var text = "\nVIOLATION \(finding.property) (after \(String(format: "%.1f", finding.timeToFind))s)\n"
         text += "    \(finding.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
-        text += "    shrunk from \(finding.originalSteps) steps to \(finding.steps.count):\n"
-        for (index, step) in finding.steps.enumerated() { text += "      \(index + 1). \(step)\n" }
+        text += "    shrunk from \(finding.originalSteps) steps to \(finding.steps.count); the reproducer's timeline:\n"
+        // Numbered as the message and the reproducer's report number them
+        // (the implicit launch is step 1; some actions record two steps).
+        for (index, step) in finding.timeline.enumerated() { text += "      \(index + 1). \(step)\n" }
         text += "    reproducer: \(file)" + (!finding.verified ? " (not verified)"
             : withFaults ? " (fails with the faults, passes without)" : " (fails on this build)") + "\n"
         return text

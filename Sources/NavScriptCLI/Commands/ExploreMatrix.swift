@@ -90,8 +90,9 @@ struct ExploreMatrix {
         let body = line.dropFirst("VIOLATION ".count)
         let property = body.range(of: " (after ").map { String(body[..<$0.lowerBound]) } ?? String(body)
         let time = body.range(of: " (after ").map { String(body[$0.upperBound...].dropLast()) }
+        // "shrunk from 9 steps to 3; the reproducer's timeline:"
         let steps = text.split(separator: "\n").first { $0.contains("shrunk from") }
-            .flatMap { Int($0.split(separator: " ").last(where: { Int($0.dropLast()) != nil })?.dropLast() ?? "") }
+            .flatMap { $0.firstMatch(of: /\ to ([0-9]+);/).flatMap { Int($0.1) } }
         return Row(fault: fault, property: property, timeToKill: time, reproducerSteps: steps, note: "")
     }
 }

@@ -26,6 +26,13 @@ struct ExplorerTests {
         #expect(finding.steps.count < finding.originalSteps || finding.originalSteps <= 2)
         #expect(finding.reproducer.contains("scenario(\"explore seed 11:"))
         #expect(finding.reproducer.contains("--fault \(fault)"))
+        // The message's step numbers are the listed timeline's, and name no internal file.
+        #expect(!finding.message.contains(ExplorationSession.chunkName), "\(finding.message)")
+        #expect(finding.timeline.first?.hasPrefix("launch") == true && finding.timeline.count >= finding.steps.count,
+                "\(finding.timeline)")
+        for match in finding.message.matches(of: /after step ([0-9]+)/) {
+            #expect(Int(match.1)! <= finding.timeline.count, "\(finding.message)\n\(finding.timeline)")
+        }
     }
 
     @Test func theHealthyAppBreaksNoProperty() throws {
