@@ -60,8 +60,15 @@ struct navscript_outbox_state {
     char *note;
     size_t note_capacity;
     size_t note_count;
+    /// When the worker's current phase began (`navscript_outbox_mark_phase`):
+    /// the running scenario's start, or between scenarios the last
+    /// boundary. `flushed` says how long ago that was, because the parent's
+    /// own clock can only start when a message *arrives* — and messages wait
+    /// in the buffer — so its timeout can fire on a scenario that has only
+    /// just begun.
+    long long phase_started_ns;
 };
-__attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1, NULL, 0, 0, 0, 0, 0, NULL, 0, 0};
+__attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0};
 
 #define outbox_fd navscript_outbox_state.fd
 #define outbox_bytes navscript_outbox_state.bytes
@@ -73,6 +80,7 @@ __attribute__((weak)) struct navscript_outbox_state navscript_outbox_state = {-1
 #define outbox_note navscript_outbox_state.note
 #define outbox_note_capacity navscript_outbox_state.note_capacity
 #define outbox_note_count navscript_outbox_state.note_count
+#define outbox_phase_started_ns navscript_outbox_state.phase_started_ns
 
 static const int outbox_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGTERM, SIGHUP, SIGUSR1};
 #define OUTBOX_SIGNAL_COUNT (sizeof outbox_signals / sizeof outbox_signals[0])
@@ -113,9 +121,26 @@ static inline void outbox_drain_for_signal(void) {
     if (outbox_note_count > 0) outbox_write_all(outbox_note, outbox_note_count);
 }
 
+/// `{"flushed":{"elapsedMilliseconds":N}}`: everything is out, and the
+/// current phase has run N ms. Async-signal-safe (no printf).
 static inline void outbox_say_flushed(void) {
-    static const char flushed[] = "{\"flushed\":{}}\n";
-    outbox_write_all(flushed, sizeof flushed - 1);
+    static const char head[] = "{\"flushed\":{\"elapsedMilliseconds\":";
+    static const char tail[] = "}}\n";
+    char line[sizeof head + 24 + sizeof tail];
+    size_t length = sizeof head - 1;
+    memcpy(line, head, length);
+    long long elapsed = (outbox_now_ns() - outbox_phase_started_ns) / 1000000LL;
+    if (elapsed < 0) elapsed = 0;
+    char digits[24];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + elapsed % 10);
+        elapsed /= 10;
+    } while (elapsed > 0);
+    while (count > 0) line[length++] = digits[--count];
+    memcpy(line + length, tail, sizeof tail - 1);
+    length += sizeof tail - 1;
+    outbox_write_all(line, length);
 }
 
 /// Lets go of the buffer, first answering a handler that asked meanwhile.
@@ -137,7 +162,13 @@ static inline int navscript_outbox_open(int fd, size_t capacity) {
     outbox_capacity = capacity;
     outbox_count = 0;
     outbox_last_write_ns = outbox_now_ns();
+    outbox_phase_started_ns = outbox_last_write_ns;
     return 0;
+}
+
+/// A phase begins now: a scenario starts, or one ends (see `phase_started_ns`).
+static inline void navscript_outbox_mark_phase(void) {
+    __atomic_store_n(&outbox_phase_started_ns, outbox_now_ns(), __ATOMIC_RELAXED);
 }
 
 /// Writes everything buffered.

@@ -99,7 +99,11 @@ struct CrashIsolationTests {
                                      kill(pid, SIGKILL)
                                  }, binary: .success(URL(fileURLWithPath: "/bin/sh")))
         let lines = output.stdout.split(separator: "\n")
-        #expect(lines.last == #"{"flushed":{}}"#, "\(output)")
+        // Last, how long the running scenario has run by the worker's clock
+        // (signalled ≈ 1.5 s after start; the scenario began just after it).
+        let elapsed = lines.last.flatMap { $0.wholeMatch(of: /\{"flushed":\{"elapsedMilliseconds":([0-9]+)\}\}/) }
+            .flatMap { Int($0.1) }
+        #expect(elapsed.map { (500...1600).contains($0) } == true, "\(output)")
         #expect(lines.contains { $0.hasPrefix(#"{"running":"#) && $0.contains("hang.lua:4  tap(") }, "the call that hung\n\(output)")
         #expect(lines.contains { $0.hasPrefix(#"{"step":"#) && $0.contains("deep_link") }, "the steps before it\n\(output)")
     }

@@ -35,4 +35,9 @@ struct WorkerOutbox {
     func flush() {
         navscript_outbox_flush()
     }
+
+    /// A scenario starts or ends now: `flushed` reports how long ago.
+    func markPhase() {
+        navscript_outbox_mark_phase()
+    }
 }

@@ -44,6 +44,7 @@ public struct ScenarioWorker {
                     break
                 default:
                     outbox.note(nil)   // between scenarios no call runs: a crash there is not in the last one
+                    outbox.markPhase()   // a scenario starts, or the time between scenarios does
                 }
                 outbox.append(message.line)
                 // Everything waits in the buffer (written when full or 50 ms

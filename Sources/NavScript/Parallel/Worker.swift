@@ -166,10 +166,23 @@ final class Worker {
     /// matters when the handler cannot run).
     static let flushGrace = 2.0
 
+    /// The worker's flush showed its current scenario (or work between
+    /// scenarios) began `elapsed` seconds ago, within the timeout: it runs
+    /// on, its deadline counted from that true start.
+    func reprieve(elapsed: Double) {
+        let start = Date().addingTimeInterval(-elapsed)
+        if scenarioIndex != nil { scenarioStarted = start } else { lastHeard = start }
+        flushRequestedAt = nil
+        hasFlushed = false
+        timedOut = false
+    }
+
     /// Kills a worker whose scenario ran past `timeout`: first SIGUSR1, on
     /// which the worker writes out the steps and the call it buffered (so
-    /// the report names the call that hung) and says `flushed`, then
-    /// SIGKILL — on that line, or after ``flushGrace``.
+    /// the report names the call that hung) and says `flushed` with how
+    /// long its current scenario has run, then SIGKILL — on that line when
+    /// the worker's own clock agrees (else ``reprieve(elapsed:)``), or
+    /// after ``flushGrace``.
     func enforce(timeout: Double, now: Date) {
         if let asked = flushRequestedAt {
             if now.timeIntervalSince(asked) > Self.flushGrace { kill(timedOut: true) }

@@ -39,8 +39,10 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     case loadFailed(task: Int, result: ScenarioResult)
     case done(task: Int)
     /// Sent by the worker's signal handler after the parent's SIGUSR1 (a
-    /// timeout): everything buffered is out, the worker may be killed now.
-    case flushed
+    /// timeout): everything buffered is out, and the worker's current
+    /// scenario (or, between scenarios, its current work) has run this long
+    /// by its own clock — which decides whether it is killed now.
+    case flushed(elapsedMilliseconds: Int?)
 
     public var line: String {
         // The per-scenario messages are written by hand: JSONEncoder for

@@ -92,10 +92,20 @@ public final class WorkerPool {
         func handle(_ event: WorkerEventQueue.Event) {
             guard let worker = workers.first(where: { $0.id == event.worker }) else { return }
             switch event.kind {
-            case .message(.flushed):
+            case .message(.flushed(let elapsedMilliseconds)):
                 worker.hasFlushed = true
-                // A timed-out worker sent what it had buffered: kill it now.
-                if worker.isRetiring { worker.kill(timedOut: true) }
+                guard worker.isRetiring else { return }
+                // Everything it buffered has been handled, so the pool knows
+                // what it runs now; the worker's clock says for how long. The
+                // pool's clock could only start when a message arrived, and
+                // messages wait in the worker's buffer: a scenario that began
+                // after a quick one (or after a file's last scenario, the
+                // next file's) may have run for a moment only. That one goes on.
+                if let milliseconds = elapsedMilliseconds, Double(milliseconds) / 1000 < configuration.timeout {
+                    worker.reprieve(elapsed: Double(milliseconds) / 1000)
+                } else {
+                    worker.kill(timedOut: true)
+                }
             case .message(var message):
                 guard let index = worker.taskIndex else { return }
                 worker.lastHeard = Date()
@@ -127,11 +137,10 @@ public final class WorkerPool {
                     progress[index].results[scenario] = result
                     worker.lastFinished = scenario
                     publish(.scenarioFinished(result))
-                    // A worker being killed for a timeout is not killed here:
+                    // A worker asked to flush for a timeout is not killed here:
                     // its flush may hold the results of several scenarios
                     // that finished before the one that hung (a worker
-                    // buffers its messages), and the rest of the flush says
-                    // which one that was. It is killed on `flushed`.
+                    // buffers its messages). `flushed` decides.
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publish(.scenarioFinished(result))
@@ -162,19 +171,19 @@ public final class WorkerPool {
                                           message: reason, details: details, timeline: worker.steps)
                     if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
                     resume(index, after: scenario)
-                } else if worker.timedOut, let finished = worker.lastFinished {
-                    // Killed for a timeout between two scenarios: the last one
-                    // finished just as its time ran out and the next had not
-                    // started. Nothing ran too long; the rest of the file
-                    // goes to a fresh worker.
-                    resume(index, after: finished)
                 } else {
+                    // Outside any scenario: loading the file, or (when some of
+                    // its scenarios reported) between two of them. What they
+                    // reported stays in the file's result next to this entry.
+                    let when = worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
+                        .map { "after scenario '\($0)' finished, outside any scenario" } ?? "while loading the file"
                     progress[index].loadFailure = ScenarioResult(
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
                         outcome: .errored(worker.timedOut ? .timeout : .crash),
-                        message: "the worker died while loading the file: \(reason)", details: details)
+                        message: "the worker died \(when): \(reason)", details: details)
                     progress[index].loadFailure.map { publish(.scenarioFinished($0)) }
-                    progress[index].isFinished = true
+                    // The scenarios after it never started: reported, not lost.
+                    progress[index].skipRemaining(reason: "the worker running this file died before it started")
                     onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
                 }
             case .stderr(let text):
@@ -315,9 +324,10 @@ private struct TaskProgress {
         isFinished = true
     }
 
+    /// The results so far, in run order; a file-level failure comes after
+    /// the scenarios that did report (a worker can die between two).
     func fileResult(duration: Double) -> FileResult {
-        if let loadFailure { return FileResult(file: task.path, scenarios: [loadFailure], duration: 0) }
-        let ordered = (scenarios ?? []).indices.compactMap { results[$0] }
+        let ordered = (scenarios ?? []).indices.compactMap { results[$0] } + (loadFailure.map { [$0] } ?? [])
         return FileResult(file: task.path, scenarios: ordered, duration: ordered.reduce(0) { $0 + $1.duration })
     }
 }

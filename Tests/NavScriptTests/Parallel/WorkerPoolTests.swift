@@ -65,4 +65,52 @@ struct WorkerPoolTests {
         #expect(workers.count == 8, "each file ran once: \(workers)")
         #expect(Set(workers).count == 2, "both jobs had a worker: \(workers)")
     }
+
+    /// A worker that buffers its messages makes the pool's clock start late
+    /// or early; on a timeout it says, with `flushed`, how long its current
+    /// scenario has really run. Played by perl (a shell cannot unblock
+    /// SIGUSR1, which a test runner's threads may block): scenario 0
+    /// starts, the pool's timeout fires, the worker answers `elapsed` ms.
+    static func flushingWorker(elapsed: Int) -> (URL, [String]) {
+        let listing = #"{"file":"suite/a.lua","groups":[],"isPending":false,"line":1,"name":"N","tags":[]}"#
+        let scenarios = listing.replacingOccurrences(of: "N", with: "one") + "," + listing.replacingOccurrences(of: "N", with: "two")
+        let script = #"""
+            use POSIX;
+            $| = 1;
+            sigprocmask(SIG_UNBLOCK, POSIX::SigSet->new(SIGUSR1));
+            my $task = <STDIN>;
+            print '{"loaded":{"scenarios":[SCENARIOS],"task":0}}', "\n";
+            if ($task !~ /"from":1/) {
+                my $asked = 0;
+                $SIG{USR1} = sub { print '{"flushed":{"elapsedMilliseconds":ELAPSED}}', "\n"; $asked = 1; };
+                print '{"start":{"index":0,"task":0}}', "\n";
+                for (1 .. 30) { last if $asked; select(undef, undef, undef, 0.1); }
+                sleep 5 if ELAPSED >= 1000;   # really hung: it would never finish
+                select(undef, undef, undef, 0.2);   # else it runs on a little: a killed worker would say no more
+                print '{"passed":{"duration":0.1,"index":0,"task":0}}', "\n";
+            }
+            print '{"start":{"index":1,"task":0}}', "\n";
+            print '{"passed":{"duration":0.1,"index":1,"task":0}}', "\n";
+            print '{"done":{"task":0}}', "\n";
+            sleep 3;
+            """#.replacingOccurrences(of: "SCENARIOS", with: scenarios).replacingOccurrences(of: "ELAPSED", with: String(elapsed))
+        return (URL(fileURLWithPath: "/usr/bin/perl"), ["-e", script])
+    }
+
+    @Test func aScenarioThatStartedLateIsNotKilledForTheTimeBeforeIt() throws {
+        let (perl, arguments) = Self.flushingWorker(elapsed: 100)
+        let pool = WorkerPool(.init(command: perl, arguments: arguments, jobs: 1, timeout: 0.5))
+        let results = try #require(pool.run([Self.task]).first)
+        #expect(results.scenarios.map(\.status) == [.passed, .passed], "\(results.scenarios.map { ($0.name, $0.message) })")
+    }
+
+    @Test func aScenarioThatRanPastTheTimeoutByItsOwnClockIsKilled() throws {
+        let (perl, arguments) = Self.flushingWorker(elapsed: 5_000)
+        let pool = WorkerPool(.init(command: perl, arguments: arguments, jobs: 1, timeout: 0.5))
+        let started = Date()
+        let results = try #require(pool.run([Self.task]).first)
+        #expect(results.scenarios.map(\.kind) == ["timeout", ""], "\(results.scenarios.map { ($0.name, $0.kind, $0.message) })")
+        #expect(results.scenarios.last?.status == .passed, "a fresh worker ran the rest")
+        #expect(Date().timeIntervalSince(started) < 2.5, "killed on `flushed`, not after the grace")
+    }
 }
