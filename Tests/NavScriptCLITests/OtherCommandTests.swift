@@ -185,6 +185,25 @@ struct ManifestCommandTests {
         #expect(unread.status == 2 && unread.stderr.contains("--manifest: cannot read missing.json"), "\(unread)")
     }
 
+    /// Retiring a destination the app shows is what a rollout may mean: the
+    /// check warns, and `routes diff` and `--manifest` still take it.
+    @Test func aRetiredDestinationIsAWarningThatBlocksNothing() throws {
+        let retired = try Self.variant { json in
+            json["destinations"] = (json["destinations"] as! [[String: Any]]).filter { $0["id"] as? String != "tracking" }
+        }
+        let fixture = try Fixture(["retired.json": retired,
+                                   "suite/a.lua": #"scenario("one", function() deep_link("shop://orders/42") end)"#])
+        let check = try fixture.run(["routes", "check", "retired.json"])
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.contains(#"(tracking): warning: the app shows "tracking", which the manifest does not declare"#), "\(check)")
+        #expect(check.stdout.contains("no problem, 1 warning"), "\(check)")
+        let diff = try fixture.run(["routes", "diff", Self.shipped.path, "retired.json"])
+        #expect(diff.status == 1 && diff.stdout.contains("unknown_route"), "the diff shows what breaks\n\(diff)")
+        let run = try fixture.run(["run", "suite", "--manifest", "retired.json"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("warning: the app shows \"tracking\""), "\(run)")
+    }
+
     @Test func diffShowsWhatARolloutChanges() throws {
         let new = try Self.variant { json in
             Self.destinations(&json) { destination in

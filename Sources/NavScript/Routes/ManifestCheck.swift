@@ -8,9 +8,23 @@ public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var destination: String?
     public var message: String
+    /// A warning describes what a rollout changes for the app — a screen it
+    /// shows that the manifest retires — which may be the intent: `routes
+    /// check` lists it, but `--manifest` and `routes diff` still take the
+    /// manifest (showing what breaks is their job). Everything else makes
+    /// the manifest wrong in itself.
+    public var isWarning: Bool
+
+    public init(path: String, line: Int, destination: String?, message: String, isWarning: Bool = false) {
+        self.path = path
+        self.line = line
+        self.destination = destination
+        self.message = message
+        self.isWarning = isWarning
+    }
 
     public var description: String {
-        "line \(line)  \(path)" + (destination.map { "  (\($0))" } ?? "") + ": \(message)"
+        "line \(line)  \(path)" + (destination.map { "  (\($0))" } ?? "") + ": " + (isWarning ? "warning: " : "") + message
     }
 }
 
@@ -19,8 +33,10 @@ public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
 /// with the JSON path), then every rule the engine relies on — known tabs,
 /// parents and preconditions, no ancestry cycle, pattern parameters
 /// declared and declared parameters used, parameters the ancestry needs,
-/// valid regular expressions, no duplicate or overlapping patterns, and no
-/// destination that nothing reaches. Unlike the loader, it reports every
+/// valid regular expressions, length limits some value meets, no duplicate
+/// or overlapping patterns, no destination that nothing reaches, at least
+/// one destination — and, as warnings, screens the app shows or taps open
+/// that the manifest does not declare. Unlike the loader, it reports every
 /// problem, not the first.
 public struct ManifestCheck {
     /// Destinations the host shows (its screen declarations): reachable by its flows.
@@ -222,10 +238,12 @@ public struct ManifestCheck {
                                             message: "no destination: every link is rejected"))
         }
         for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let opened = tapTargets.contains(screen)
             let how = knownScreens.contains(screen) ? "the app shows" : "a tap in the app opens"
             problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: screen.rawValue,
-                                            message: "\(how) \"\(screen)\", which the manifest does not declare: "
-                                                + "links to it are rejected and taps that open it fail"))
+                                            message: "\(how) \"\(screen)\", which the manifest does not declare: links to it "
+                                                + (opened ? "are rejected and taps that open it fail" : "are rejected"),
+                                            isWarning: true))
         }
         return problems
     }

@@ -48,10 +48,12 @@ enum ManifestOption {
         } catch .notJSON(let reason) {
             throw ValidationError("\(from)\(path) is not valid JSON: \(reason)")
         }
-        guard problems.isEmpty else {
-            throw ValidationError("\(from)\(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s") "
-                + "(navscript routes check \(path)):\n" + problems.map { "  \($0)" }.joined(separator: "\n"))
+        let errors = problems.filter { !$0.isWarning }
+        guard errors.isEmpty else {
+            throw ValidationError("\(from)\(path) has \(errors.count) problem\(errors.count == 1 ? "" : "s") "
+                + "(navscript routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
         }
+        for warning in problems where warning.isWarning { writeStandardError("navscript: \(from)\(path): \(warning)\n") }
         do {
             return try host.replacingManifest(RouteManifest.load(json: Data(text.utf8)))
         } catch let error as HostError {

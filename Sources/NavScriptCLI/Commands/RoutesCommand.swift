@@ -75,7 +75,8 @@ struct RoutesCheckCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a route manifest before rollout: syntax, schema, rules, overlaps, reachability.",
-        discussion: "Exit status: 0 no problem, 1 problems (each with its line, JSON path and destination), 2 unreadable."
+        discussion: "Exit status: 0 no problem (warnings — screens the app shows that the manifest drops — are listed), "
+            + "1 problems (each with its line, JSON path and destination), 2 unreadable."
     )
 
     @Argument(help: "The manifest to check.")
@@ -93,8 +94,12 @@ struct RoutesCheckCommand: HostedCommand {
             throw ExitCode(2)
         }
         for problem in problems { print("\(file): \(problem)") }
-        print(problems.isEmpty ? "\(file): no problem" : "\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
-        throw ExitCode(problems.isEmpty ? 0 : 1)
+        let errors = problems.filter { !$0.isWarning }.count
+        let warnings = problems.count - errors
+        var summary = errors == 0 ? "no problem" : "\(errors) problem\(errors == 1 ? "" : "s")"
+        if warnings > 0 { summary += ", \(warnings) warning\(warnings == 1 ? "" : "s") (what this rollout changes for the app)" }
+        print("\(file): \(summary)")
+        throw ExitCode(errors == 0 ? 0 : 1)
     }
 }
 

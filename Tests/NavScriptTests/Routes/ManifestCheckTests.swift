@@ -132,7 +132,7 @@ struct ManifestCheckTests {
             """#, with: "")
         #expect(withoutItem != Self.base, "fixture edit applies")
         let found = try ManifestCheck(host: host).check(withoutItem)
-        #expect(found.contains { $0.destination == "item" && $0.path == "$.destinations" && $0.line == 6
+        #expect(found.contains { $0.destination == "item" && $0.path == "$.destinations" && $0.line == 6 && $0.isWarning
             && $0.message.contains(#"a tap in the app opens "item", which the manifest does not declare"#) }, "\(found)")
         #expect(try ManifestCheck().check(withoutItem).isEmpty, "without a host, nothing says the app shows item")
     }
