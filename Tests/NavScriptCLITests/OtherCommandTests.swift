@@ -116,13 +116,46 @@ struct MergeJUnitTests {
         try fixture.write("empty.xml", "")
         try fixture.write("open.xml", #"<testsuites><testsuite name="x""#)
         try fixture.write("edited.xml", whole.replacingOccurrences(of: #"tests="2""#, with: #"tests="5""#))
-        for (file, says) in [("cut.xml", "cut.xml:"), ("empty.xml", "empty.xml is empty"), ("open.xml", "open.xml:1:32: not well-formed"),
+        for (file, says) in [("cut.xml", "not well-formed XML from here on"), ("empty.xml", "empty.xml is empty"),
+                             ("open.xml", "open.xml:1:32: not well-formed"),
                              ("edited.xml", #"says tests="5" but holds 2"#)] {
             let merged = try fixture.run(["merge-junit", file, "b.xml", "-o", "all.xml"])
             #expect(merged.status == 2, "\(file): \(merged)")
             #expect(merged.stderr.contains(says), "\(file): \(merged.stderr)")
             #expect(!fixture.exists("all.xml"), "\(file): nothing written")
         }
+        let cut = try fixture.run(["merge-junit", "cut.xml", "-o", "all.xml"])
+        #expect(cut.stderr.contains(try Regex("cut\\.xml:[0-9]+:[0-9]+: ")), "the line and column where it stops\n\(cut.stderr)")
+    }
+
+    /// Other tools' reports merge too: suites nested in suites (PHPUnit),
+    /// `disabled` cases outside `skipped`, a declared encoding, a root
+    /// without a `skipped` total that does not make the merge strict.
+    @Test func anotherToolsReportMergesWithItsCasesCounted() throws {
+        let fixture = try Fixture(["b/two.lua": #"scenario("two", function() end)"#])
+        _ = try fixture.run(["run", "b", "--junit", "b.xml"])
+        try fixture.write("nested.xml", #"""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="phpunit" tests="3">
+              <testsuite name="All" tests="3" failures="1" errors="0" skipped="0" disabled="1">
+                <testsuite name="ClassA" tests="3" failures="1">
+                  <testcase name="a"/>
+                  <testcase name="b"><failure message="x"/></testcase>
+                  <testcase name="c"><skipped/></testcase>
+                </testsuite>
+              </testsuite>
+            </testsuites>
+            """#)
+        let merged = try fixture.run(["merge-junit", "nested.xml", "b.xml", "-o", "all.xml"])
+        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
+        #expect(merged.stdout.contains("4 tests, 1 failures, 0 errors, 1 skipped"), "\(merged)")
+        #expect(try fixture.read("all.xml").contains(#"tests="4" failures="1" errors="0" skipped="1""#), "not strict")
+
+        try fixture.write("miscounted.xml", #"<testsuite name="x" tests="5"><testcase name="a"/></testsuite>"#)
+        let foreign = try fixture.run(["merge-junit", "miscounted.xml", "b.xml", "-o", "all.xml"])
+        #expect(foreign.status == 0, "another tool's count is said, not refused\n\(foreign)")
+        #expect(foreign.stderr.contains(#"warning: miscounted.xml: <testsuite name="x"> says tests="5" but holds 1"#), "\(foreign)")
+        #expect(foreign.stdout.contains("2 tests"), "\(foreign)")
     }
 
     /// Strict shards merge into a strict report; the total time is the

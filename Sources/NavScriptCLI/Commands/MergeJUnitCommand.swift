@@ -26,6 +26,7 @@ struct MergeJUnitCommand: ParsableCommand {
     func run() throws {
         let reports = try inputs.map { path throws(ValidationError) in try JUnitShardReport(path: path) }
         let suites = reports.flatMap(\.suites)
+        for warning in reports.flatMap(\.warnings) { writeStandardError("navscript merge-junit: warning: \(warning)\n") }
         for duplicate in Self.duplicates(in: suites) {
             writeStandardError("navscript merge-junit: warning: \(duplicate) appears more than once; "
                 + "CI reporters keep only one (did two shards run the same file?)\n")
