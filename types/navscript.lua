@@ -97,6 +97,14 @@
 ---| "submit" # on login, two_factor
 ---| "skip" # on value_prop_video
 
+---A property checked after every scenario (`allow` and `--allow` name them).
+---@alias navscript.Invariant
+---| "leaks" # nothing that left the navigation is still alive
+---| "unique_coordinators" # no coordinator path is alive twice
+---| "flow_ownership" # every screen belongs to a live flow and every live flow owns a screen
+---| "idle" # the app settles: no transition or async work left pending
+---| "loop_guard" # no gate looped until the loop guard stopped it
+
 ---A stack entry as expectations write it: `"id"` matches that screen with any parameters; `"id:primary-param"` also matches its primary parameter (`id` when the route has one, otherwise the first parameter by name).
 ---@alias navscript.StackEntry navscript.ScreenId|string
 
@@ -118,6 +126,7 @@
 ---@class navscript.ScenarioOptions
 ---@field tags? string|string[] # for `--tags` / `--exclude-tags`
 ---@field launch? navscript.LaunchOptions # launch with these before the `before_each` hooks run
+---@field allow? navscript.Invariant[]|table<navscript.Invariant, string> # invariants this scenario may violate, with why (`{ leaks = "the cache outlives the screen" }`)
 
 ---Options of `deep_link`.
 ---@class navscript.LinkOptions
@@ -166,7 +175,7 @@
 ---@field root? string # the root flow
 ---@field tab? navscript.Tab # the selected tab
 ---@field stacks? table<navscript.Tab, navscript.StackEntry[]> # stacks of the tabs given, bottom to top
----@field modals? navscript.StackEntry[] # the modal screens, outermost first ({} for none)
+---@field modals? navscript.StackEntry[]|navscript.StackEntry[][] # the modal screens, outermost first ({} for none), or one list per modal as `snapshot()` gives them
 
 ---The whole navigation state.
 ---@class navscript.Snapshot
@@ -270,14 +279,14 @@ function print(...) end
 -- Driving
 -- ---------------------------------------------------------------------------
 
----Cold-starts a fresh app with `options` (the host's launch options; see                     `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state;                     without it, the first verb, observer or expectation launches the app with defaults. An                     optional `url` is a cold-start link delivered through `via`. The app is settled afterwards.                     A value that is not a boolean, string or number is an error; an unknown option, or a value                     of the wrong kind, is a failure at this line.
+---Cold-starts a fresh app with `options` (the host's launch options; see `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state; without it, the first verb, observer or expectation launches the app with defaults. An optional `url` is a cold-start link delivered through `via`. The app is settled afterwards. A value that is not a boolean, string or number is an error; an unknown option, or a value of the wrong kind, is a failure at this line.
 ---```lua
 ---launch{ url = "myapp://item/7", via = "universal" }
 ---```
 ---@param options? navscript.LaunchOptions
 function launch(options) end
 
----Fires output `output` of the top visible screen, then settles. `args` is an id                     (`tap("item", "7")` is `{ id = "7" }`) or a table of params (strings, numbers or booleans).                     A screen without that output is a failure listing the outputs it has.
+---Fires output `output` of the top visible screen, then settles. `args` is an id (`tap("item", "7")` is `{ id = "7" }`) or a table of params (strings, numbers or booleans). A screen without that output is a failure listing the outputs it has.
 ---```lua
 ---tap("item", "7")
 ---```
@@ -285,33 +294,33 @@ function launch(options) end
 ---@param args? string|integer|table<string, string|number|boolean>
 function tap(output, args) end
 
----Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a                     failure naming the tabs.
+---Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a failure naming the tabs.
 ---```lua
 ---select_tab("settings")
 ---```
 ---@param name navscript.Tab
 function select_tab(name) end
 
----Taps the navigation bar's back button of the top visible stack, then settles. Fails when                     there is nothing to pop.
+---Taps the navigation bar's back button of the top visible stack, then settles. Fails when there is nothing to pop.
 ---```lua
 ---back()
 ---```
 function back() end
 
----Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true`                     lifts the finger early (the screen stays; the app sees `will-disappear` and                     `swipe-cancelled`); `animated = false` pops without a transition. Fails when there is                     nothing to pop.
+---Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true` lifts the finger early (the screen stays; the app sees `will-disappear` and `swipe-cancelled`); `animated = false` pops without a transition. Fails when there is nothing to pop.
 ---```lua
 ---back_swipe{ cancel = true }
 ---```
 ---@param options? navscript.BackSwipeOptions
 function back_swipe(options) end
 
----Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is                     presented.
+---Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is presented.
 ---```lua
 ---dismiss()
 ---```
 function dismiss() end
 
----Delivers a link through an entry point and returns what became of it. A URL string goes                     through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default                     `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected                     link is not a failure: check the outcome (or use `expect_error`). With `settle = false`                     the scheduler is not drained, so a second link can arrive while this one still executes                     (it is then `"queued"`); call `settle()` before observing. An unknown `via` is an error.
+---Delivers a link through an entry point and returns what became of it. A URL string goes through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` before observing. An unknown `via` is an error.
 ---```lua
 ---local outcome = deep_link("myapp://account")
 ---assert(outcome.status == "gated" and outcome.precondition == "auth")
@@ -321,13 +330,13 @@ function dismiss() end
 ---@return navscript.LinkOutcome outcome
 function deep_link(input, options) end
 
----Drains the app's virtual-time scheduler: transitions finish, async work (commits,                     deliveries) runs. Verbs already settle; use it after `deep_link(..., { settle = false })`.                     Fails if the app never goes idle.
+---Drains the app's virtual-time scheduler: transitions finish, async work (commits, deliveries) runs. Verbs already settle; use it after `deep_link(..., { settle = false })`. Fails if the app never goes idle.
 ---```lua
 ---settle()
 ---```
 function settle() end
 
----Cold-starts the same device again: what the app persists survives, it is not a first                     launch, and no link is delivered. With `restore = true` (the default) the navigation is                     restored from the state-restoration archive of the app being replaced; `restore = false`                     starts from the root. The new app is settled.
+---Cold-starts the same device again: what the app persists survives, it is not a first launch, and no link is delivered. With `restore = true` (the default) the navigation is restored from the state-restoration archive of the app being replaced; `restore = false` starts from the root. The new app is settled.
 ---```lua
 ---restart{ restore = false }
 ---```
@@ -357,14 +366,14 @@ function expire_session() end
 -- Observing
 -- ---------------------------------------------------------------------------
 
----Returns the id of the top visible screen (without parameters), or nil when nothing is on                     screen. For printing and custom checks; prefer `expect_screen` for assertions.
+---Returns the id of the top visible screen (without parameters), or nil when nothing is on screen. For printing and custom checks; prefer `expect_screen` for assertions.
 ---```lua
 ---if screen() == "login" then login{} end
 ---```
 ---@return navscript.ScreenId? id
 function screen() end
 
----Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by                     default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
+---Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
 ---```lua
 ---assert(#stack() == 1)
 ---```
@@ -379,21 +388,21 @@ function stack(tab) end
 ---@return navscript.Tab
 function tab() end
 
----Returns the ids of every presented modal screen, outermost modal first (each modal's own                     stack bottom to top); empty when none.
+---Returns the ids of every presented modal screen, outermost modal first (each modal's own stack bottom to top); empty when none.
 ---```lua
 ---assert(#modals() == 0)
 ---```
 ---@return navscript.ScreenId[] ids
 function modals() end
 
----Returns the live coordinator tree as paths (`{ "app", "app/catalog" }`), depth-first,                     parents before their children.
+---Returns the live coordinator tree as paths (`{ "app", "app/catalog" }`), depth-first, parents before their children.
 ---```lua
 ---print(table.concat(coordinators(), ", "))
 ---```
 ---@return string[] paths
 function coordinators() end
 
----Returns the event log, oldest first, as the texts `expect_events` matches (see there for                     the vocabulary). Handy with `print` while writing a scenario.
+---Returns the event log, oldest first, as the texts `expect_events` matches (see there for the vocabulary). Handy with `print` while writing a scenario.
 ---```lua
 ---print(table.concat(events(), "\n"))
 ---```
@@ -409,7 +418,7 @@ function events() end
 ---@return integer mark
 function mark() end
 
----Returns the whole navigation state: the root flow, the selected tab, every tab's stack and                     the modal chain, as labels (`"item:7"`).
+---Returns the whole navigation state: the root flow, the selected tab, every tab's stack and the modal chain, as labels (`"item:7"`).
 ---```lua
 ---assert(snapshot().root == "main")
 ---```
@@ -469,7 +478,7 @@ function expect_no_modal() end
 ---@param ids navscript.StackEntry[]
 function expect_modals(ids) end
 
----Expects the navigation state to match every part given — `root`, `tab`, `stacks` (per tab) and `modals` (as `expect_modals`); parts left out are not compared. The failure lists each part that differs.
+---Expects the navigation state to match every part given — `root`, `tab`, `stacks` (per tab) and `modals` (as `expect_modals`, or one list per modal as `snapshot()` gives them, so `expect_snapshot(before)` compares a state saved earlier); parts left out are not compared, and at least one must be given. The failure lists each part that differs.
 ---```lua
 ---expect_snapshot{ tab = "orders", stacks = { orders = { "orders", "order:7" } }, modals = {} }
 ---```

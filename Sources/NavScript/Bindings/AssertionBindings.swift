@@ -81,11 +81,23 @@ enum AssertionBindings {
         expect("expect_snapshot", parameters: [ScriptParameter("parts", "navscript.SnapshotExpectation")], overloads: [],
                 documentation: """
                     Expects the navigation state to match every part given — `root`, `tab`, `stacks` (per tab) \
-                    and `modals` (as `expect_modals`); parts left out are not compared. The failure lists each \
-                    part that differs.
+                    and `modals` (as `expect_modals`, or one list per modal as `snapshot()` gives them, so \
+                    `expect_snapshot(before)` compares a state saved earlier); parts left out are not \
+                    compared, and at least one must be given. The failure lists each part that differs.
                     """,
                 example: "expect_snapshot{ tab = \"orders\", stacks = { orders = { \"orders\", \"order:7\" } }, modals = {} }") { call, app, _ in
             let parts = try call.table(1)
+            guard !parts.isEmpty else {
+                throw call.argumentError(1, "an empty snapshot compares nothing: give root, tab, stacks or modals")
+            }
+            func entries(_ list: LuaTable, _ what: String) throws -> [String] {
+                try list.array.map { value in
+                    guard let entry = value.stringValue else {
+                        throw call.argumentError(1, "\(what) must list screens as strings, got a \(value.typeName)")
+                    }
+                    return entry
+                }
+            }
             var expected: [String: [String]] = [:]
             if let root = parts["root"].stringValue { expected["root"] = [root] }
             if let tab = parts["tab"].stringValue { expected["tab"] = [tab] }
@@ -95,13 +107,29 @@ enum AssertionBindings {
                         throw call.argumentError(1, "stacks must map tab names to lists of screens")
                     }
                     try ObservingBindings.requireTab(TabID(tab), in: app, call: call)
-                    expected["stacks." + tab] = list.array.compactMap(\.stringValue)
+                    expected["stacks." + tab] = try entries(list, "stacks." + tab)
                 }
             }
-            if case .table(let modals) = parts["modals"] { expected["modals"] = modals.array.compactMap(\.stringValue) }
             let state = app.state
             var actual: [String: [String]] = ["root": [app.rootFlow], "tab": [state.selectedTab.rawValue],
                                               "modals": state.modals.flatMap { $0.map(\.description) }]
+            if case .table(let modals) = parts["modals"] {
+                if modals.array.contains(where: { $0.tableValue != nil }) {
+                    // One list per modal, as snapshot() returns them: compared modal by modal.
+                    var chain: [String] = []
+                    for (index, modal) in modals.array.enumerated() {
+                        guard case .table(let list) = modal else {
+                            throw call.argumentError(1, "modals must be all screens or all lists of screens (one per modal)")
+                        }
+                        if index > 0 { chain.append("|") }
+                        chain += try entries(list, "modals[\(index + 1)]")
+                    }
+                    expected["modals"] = chain
+                    actual["modals"] = Array(state.modals.map { $0.map(\.description) }.joined(separator: ["|"]))
+                } else {
+                    expected["modals"] = try entries(modals, "modals")
+                }
+            }
             for tab in state.tabs { actual["stacks." + tab.rawValue] = state.stack(tab).map(\.description) }
             return Expectation.snapshot(expected, actual: actual)
         },
@@ -112,8 +140,8 @@ enum AssertionBindings {
                     item such as a `release` to what happened since.
                     """,
                 example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })") { call, app, _ in
-            let mark = max(0, try call.integer(1))
-            return Expectation.events(try BindingSupport.strings(call, 2), actual: Array(app.events.dropFirst(mark)))
+            let mark = try Self.mark(call, 1, in: app) ?? 0
+            return Expectation.events(try Self.eventItems(call, 2), actual: Array(app.events.dropFirst(mark)))
         },
         expect("expect_no_event", parameters: [ScriptParameter("item", "string"), ScriptParameter("mark", "integer", optional: true)],
                 overloads: [],
@@ -122,7 +150,8 @@ enum AssertionBindings {
                     when given; the failure lists the matching events.
                     """,
                 example: "expect_no_event(\"present sign_in\")") { call, app, _ in
-            Expectation.eventCount(try call.string(1), expected: 0, actual: app.events, since: max(0, try call.optionalInteger(2) ?? 0))
+            Expectation.eventCount(try Self.eventItem(call, 1), expected: 0, actual: app.events,
+                                   since: try Self.mark(call, 2, in: app) ?? 0)
         },
         expect("expect_event_count", parameters: [ScriptParameter("item", "string"), ScriptParameter("count", "integer"),
                                                   ScriptParameter("mark", "integer", optional: true)],
@@ -132,8 +161,10 @@ enum AssertionBindings {
                     log or after `mark`.
                     """,
                 example: "expect_event_count(\"session-commit\", 1)") { call, app, _ in
-            Expectation.eventCount(try call.string(1), expected: try call.integer(2), actual: app.events,
-                                   since: max(0, try call.optionalInteger(3) ?? 0))
+            let count = try call.integer(2)
+            guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
+            return Expectation.eventCount(try Self.eventItem(call, 1), expected: count, actual: app.events,
+                                          since: try Self.mark(call, 3, in: app) ?? 0)
         },
         expect("expect_no_leaks", parameters: [], overloads: [],
                 documentation: """
@@ -156,7 +187,7 @@ enum AssertionBindings {
                     happened earlier, and the events after the last match.
                     """,
                 example: "expect_events{ \"gate auth account\", \"session-commit\", \"resume account\" }") { call, app, _ in
-            Expectation.events(try BindingSupport.strings(call, 1), actual: app.events)
+            Expectation.events(try Self.eventItems(call, 1), actual: app.events)
         },
         expect("expect_coordinators", parameters: [ScriptParameter("paths", "string[]")], overloads: [],
                 documentation: """
@@ -205,6 +236,10 @@ enum AssertionBindings {
             let url = try call.string(1)
             let names = try call.optionalTable(2).map { _ in try BindingSupport.strings(call, 2) }
                 ?? world.host.entryPoints.map(\.rawValue)
+            guard names.count >= 2 else {
+                throw call.argumentError(2, "\(names.count) entry point\(names.count == 1 ? "" : "s") compare nothing: "
+                    + "list at least two, or leave the list out for all of the app's")
+            }
             var observations: [(entry: String, observation: [String])] = []
             for name in names {
                 let entry = try BindingSupport.entryPoint(name, call: call, position: 2, host: world.host)
@@ -226,6 +261,33 @@ enum AssertionBindings {
             return Expectation.sameOutcome(url: url, observations: observations)
         },
         ]
+    }
+
+    /// A mark argument (from `mark()`), or nil when absent: a position in
+    /// the event log as it is now — one past it is a mistake, not a pass.
+    private static func mark(_ call: LuaCall, _ position: Int, in app: any ScenarioApp) throws -> Int? {
+        guard let mark = try call.optionalInteger(position) else { return nil }
+        let count = app.events.count
+        guard (0...count).contains(mark) else {
+            throw call.argumentError(position, "mark \(mark) is not in the event log (0…\(count) so far); take marks with mark()")
+        }
+        return mark
+    }
+
+    /// An event item: an empty one matches no event, so it would pass any
+    /// `expect_no_event` and fail any `expect_events` for no reason.
+    private static func eventItem(_ call: LuaCall, _ position: Int) throws -> String {
+        let item = try call.string(position)
+        guard !item.isEmpty else { throw call.argumentError(position, "an empty item matches no event") }
+        return item
+    }
+
+    private static func eventItems(_ call: LuaCall, _ position: Int) throws -> [String] {
+        let items = try BindingSupport.strings(call, position)
+        if let empty = items.firstIndex(of: "") {
+            throw call.argumentError(position, "item \(empty + 1) is empty, and an empty item matches no event")
+        }
+        return items
     }
 
     /// An expectation: settles nothing itself (verbs already settled), runs

@@ -11,7 +11,11 @@ enum DrivingBindings {
             ScriptFunction("launch", .driving,
                 parameters: [ScriptParameter("options", "navscript.LaunchOptions", optional: true)],
                 documentation: """
-                    Cold-starts a fresh app with `options` (the host's launch options; see                     `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state;                     without it, the first verb, observer or expectation launches the app with defaults. An                     optional `url` is a cold-start link delivered through `via`. The app is settled afterwards.                     A value that is not a boolean, string or number is an error; an unknown option, or a value                     of the wrong kind, is a failure at this line.
+                    Cold-starts a fresh app with `options` (the host's launch options; see `navscript.LaunchOptions`). \
+                    Use it first in a scenario to choose the starting state; without it, the first verb, observer or \
+                    expectation launches the app with defaults. An optional `url` is a cold-start link delivered \
+                    through `via`. The app is settled afterwards. A value that is not a boolean, string or number is \
+                    an error; an unknown option, or a value of the wrong kind, is a failure at this line.
                     """,
                 example: "launch{ url = \"myapp://item/7\", via = \"universal\" }",
                 body: .binding { call, session in
@@ -29,7 +33,9 @@ enum DrivingBindings {
                 parameters: [ScriptParameter("output", "navscript.Output"),
                              ScriptParameter("args", "string|integer|table<string, string|number|boolean>", optional: true)],
                 documentation: """
-                    Fires output `output` of the top visible screen, then settles. `args` is an id                     (`tap("item", "7")` is `{ id = "7" }`) or a table of params (strings, numbers or booleans).                     A screen without that output is a failure listing the outputs it has.
+                    Fires output `output` of the top visible screen, then settles. `args` is an id (`tap("item", "7")` \
+                    is `{ id = "7" }`) or a table of params (strings, numbers or booleans). A screen without that \
+                    output is a failure listing the outputs it has.
                     """,
                 example: "tap(\"item\", \"7\")") { call, app, session in
                 let output = try call.string(1)
@@ -39,7 +45,8 @@ enum DrivingBindings {
             },
             action("select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],
                 documentation: """
-                    Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a                     failure naming the tabs.
+                    Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a failure \
+                    naming the tabs.
                     """,
                 example: "select_tab(\"settings\")") { call, _, _ in
                 let tab = try call.string(1)
@@ -47,12 +54,15 @@ enum DrivingBindings {
             },
             action("back",
                 documentation: """
-                    Taps the navigation bar's back button of the top visible stack, then settles. Fails when                     there is nothing to pop.
+                    Taps the navigation bar's back button of the top visible stack, then settles. Fails when there is \
+                    nothing to pop.
                     """,
                 example: "back()") { _, _, _ in (.back, "back()") },
             action("back_swipe", parameters: [ScriptParameter("options", "navscript.BackSwipeOptions", optional: true)],
                 documentation: """
-                    Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true`                     lifts the finger early (the screen stays; the app sees `will-disappear` and                     `swipe-cancelled`); `animated = false` pops without a transition. Fails when there is                     nothing to pop.
+                    Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true` lifts \
+                    the finger early (the screen stays; the app sees `will-disappear` and `swipe-cancelled`); \
+                    `animated = false` pops without a transition. Fails when there is nothing to pop.
                     """,
                 example: "back_swipe{ cancel = true }") { call, _, _ in
                 let options = try call.optionalTable(1) ?? LuaTable()
@@ -63,7 +73,8 @@ enum DrivingBindings {
             },
             action("dismiss",
                 documentation: """
-                    Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is                     presented.
+                    Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is \
+                    presented.
                     """,
                 example: "dismiss()") { _, _, _ in (.dismiss, "dismiss()") },
             ScriptFunction("deep_link", .driving,
@@ -71,7 +82,12 @@ enum DrivingBindings {
                              ScriptParameter("options", "navscript.LinkOptions", optional: true)],
                 returns: [ScriptReturn("navscript.LinkOutcome", name: "outcome")],
                 documentation: """
-                    Delivers a link through an entry point and returns what became of it. A URL string goes                     through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default                     `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected                     link is not a failure: check the outcome (or use `expect_error`). With `settle = false`                     the scheduler is not drained, so a second link can arrive while this one still executes                     (it is then `"queued"`); call `settle()` before observing. An unknown `via` is an error.
+                    Delivers a link through an entry point and returns what became of it. A URL string goes through \
+                    `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, \
+                    with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: \
+                    check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so \
+                    a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` \
+                    before observing. An unknown `via` is an error.
                     """,
                 example: """
                     local outcome = deep_link("myapp://account")
@@ -95,7 +111,9 @@ enum DrivingBindings {
                 }),
             ScriptFunction("settle", .driving,
                 documentation: """
-                    Drains the app's virtual-time scheduler: transitions finish, async work (commits,                     deliveries) runs. Verbs already settle; use it after `deep_link(..., { settle = false })`.                     Fails if the app never goes idle.
+                    Drains the app's virtual-time scheduler: transitions finish, async work (commits, deliveries) \
+                    runs. Verbs already settle; use it after `deep_link(..., { settle = false })`. Fails if the app \
+                    never goes idle.
                     """,
                 example: "settle()",
                 body: .binding { call, session in
@@ -106,7 +124,10 @@ enum DrivingBindings {
             ScriptFunction("restart", .driving,
                 parameters: [ScriptParameter("options", "navscript.RestartOptions", optional: true)],
                 documentation: """
-                    Cold-starts the same device again: what the app persists survives, it is not a first                     launch, and no link is delivered. With `restore = true` (the default) the navigation is                     restored from the state-restoration archive of the app being replaced; `restore = false`                     starts from the root. The new app is settled.
+                    Cold-starts the same device again: what the app persists survives, it is not a first launch, and \
+                    no link is delivered. With `restore = true` (the default) the navigation is restored from the \
+                    state-restoration archive of the app being replaced; `restore = false` starts from the root. The \
+                    new app is settled.
                     """,
                 example: "restart{ restore = false }",
                 body: .binding { call, session in

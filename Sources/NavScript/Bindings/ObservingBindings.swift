@@ -8,7 +8,8 @@ enum ObservingBindings {
         [
             observe("screen", returns: [ScriptReturn("navscript.ScreenId?", name: "id")],
                 documentation: """
-                    Returns the id of the top visible screen (without parameters), or nil when nothing is on                     screen. For printing and custom checks; prefer `expect_screen` for assertions.
+                    Returns the id of the top visible screen (without parameters), or nil when nothing is on screen. \
+                    For printing and custom checks; prefer `expect_screen` for assertions.
                     """,
                 example: "if screen() == \"login\" then login{} end") { _, app in
                 [BindingSupport.string(app.visibleDestination?.rawValue)]
@@ -16,7 +17,8 @@ enum ObservingBindings {
             observe("stack", parameters: [ScriptParameter("tab", "navscript.Tab", optional: true)],
                 returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
                 documentation: """
-                    Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by                     default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
+                    Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by \
+                    default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
                     """,
                 example: "assert(#stack() == 1)") { call, app in
                 let tab = try call.optionalString(1).map { TabID($0) } ?? app.selectedTab
@@ -28,19 +30,22 @@ enum ObservingBindings {
                 example: "print(tab())") { _, app in [BindingSupport.string(app.selectedTab.rawValue)] },
             observe("modals", returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
                 documentation: """
-                    Returns the ids of every presented modal screen, outermost modal first (each modal's own                     stack bottom to top); empty when none.
+                    Returns the ids of every presented modal screen, outermost modal first (each modal's own stack \
+                    bottom to top); empty when none.
                     """,
                 example: "assert(#modals() == 0)") { _, app in
                 [BindingSupport.list(app.state.modals.flatMap { $0.map(\.id.rawValue) })]
             },
             observe("coordinators", returns: [ScriptReturn("string[]", name: "paths")],
                 documentation: """
-                    Returns the live coordinator tree as paths (`{ "app", "app/catalog" }`), depth-first,                     parents before their children.
+                    Returns the live coordinator tree as paths (`{ "app", "app/catalog" }`), depth-first, parents \
+                    before their children.
                     """,
                 example: "print(table.concat(coordinators(), \", \"))") { _, app in [BindingSupport.list(app.coordinatorPaths)] },
             observe("events", returns: [ScriptReturn("string[]", name: "events")],
                 documentation: """
-                    Returns the event log, oldest first, as the texts `expect_events` matches (see there for                     the vocabulary). Handy with `print` while writing a scenario.
+                    Returns the event log, oldest first, as the texts `expect_events` matches (see there for the \
+                    vocabulary). Handy with `print` while writing a scenario.
                     """,
                 example: "print(table.concat(events(), \"\\n\"))") { _, app in [BindingSupport.list(app.events)] },
             observe("mark", returns: [ScriptReturn("integer", name: "mark")],
@@ -53,7 +58,8 @@ enum ObservingBindings {
             },
             observe("snapshot", returns: [ScriptReturn("navscript.Snapshot")],
                 documentation: """
-                    Returns the whole navigation state: the root flow, the selected tab, every tab's stack and                     the modal chain, as labels (`"item:7"`).
+                    Returns the whole navigation state: the root flow, the selected tab, every tab's stack and the \
+                    modal chain, as labels (`"item:7"`).
                     """,
                 example: "assert(snapshot().root == \"main\")") { _, app in
                 let state = app.state

@@ -1,10 +1,10 @@
 extension String {
-    /// `parts` joined into one string, their bytes copied once.
+    /// `parts` joined into one string of the final size at once.
     ///
     /// Why: every step of a scenario builds a timeline line and a `file:line`
     /// location from several pieces, and interpolation appended them one by
-    /// one, growing the string as it went. Here the pieces' UTF-8 bytes are
-    /// copied once into a buffer of the final size.
+    /// one, growing the string as it went. Here the pieces' UTF-8 bytes go
+    /// into a stack buffer of the final size, then into the string.
     init(concatenating parts: String...) {
         var total = 0
         for part in parts { total += part.utf8.count }
@@ -17,6 +17,7 @@ extension String {
                     offset += bytes.count
                 }
             }
+            return offset
         }
     }
 
@@ -44,11 +45,12 @@ extension String {
                 value /= 10
                 position -= 1
             } while value > 0
+            return count
         }
     }
 
     /// A string of exactly `count` bytes that `write` fills from pieces of
-    /// other strings and ASCII.
+    /// other strings and ASCII, returning how many it wrote.
     ///
     /// Why not `String(unsafeUninitializedCapacity:initializingUTF8With:)`:
     /// it validates the result as UTF-8, which cost more than the copying
@@ -57,11 +59,15 @@ extension String {
     /// construction — which is the precondition `UTF8Span(unchecked:)`
     /// states — so both builders above skip the check. Callers must write
     /// every byte and never split a string's bytes.
-    private init(assembling count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    private init(assembling count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
         guard count > 0 else { self = ""; return }
         self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-            write(buffer)
-            return String(copying: UTF8Span(unchecked: UnsafeBufferPointer(buffer).span))
+            let written = write(buffer)
+            // Every byte must be written: the rest would be uninitialised memory.
+            precondition(written == count, "assembled \(written) of \(count) bytes")
+            let bytes = UnsafeBufferPointer(buffer)
+            assert(String(validating: bytes, as: UTF8.self) != nil, "assembled bytes are not UTF-8")
+            return String(copying: UTF8Span(unchecked: bytes.span))
         }
     }
 }

@@ -97,12 +97,20 @@ public struct LuaDefinitions {
                 ? ScriptType("navscript.Output", "An output of a screen (the host declares none).", .union(["string"]))
                 : .literals("navscript.Output", "An output a screen offers a `tap` (`navscript routes` lists them per screen).",
                             outputs.map { ($0, "on " + (outputDocs[$0] ?? []).joined(separator: ", ")) }),
+            .literals("navscript.Invariant", "A property checked after every scenario (`allow` and `--allow` name them).",
+                      Invariant.allCases.map { ($0.rawValue, $0.summary) }),
             ScriptType("navscript.StackEntry", """
                 A stack entry as expectations write it: `"id"` matches that screen with any parameters; \
                 `"id:primary-param"` also matches its primary parameter (`id` when the route has one, \
                 otherwise the first parameter by name).
                 """, .union(["navscript.ScreenId", "string"])),
         ]
+    }
+
+    /// Every type the definitions declare: the app's vocabulary, the
+    /// language's tables and the host's own.
+    func declaredTypes() -> [ScriptType] {
+        vocabulary() + Self.builtInTypes(launchOptions: launchOptionsType()) + host.types
     }
 
     func launchOptionsType() -> ScriptType {
@@ -124,14 +132,20 @@ public struct LuaDefinitions {
             """, fields)
     }
 
+    /// What may follow a scenario's name; the runtime refuses other keys
+    /// (``ScenarioDefinition``), naming these.
+    static let scenarioOptions = ScriptType.fields("navscript.ScenarioOptions", "Options after a scenario's name.", [
+        .init("tags", "string|string[]", "for `--tags` / `--exclude-tags`"),
+        .init("launch", "navscript.LaunchOptions", "launch with these before the `before_each` hooks run"),
+        .init("allow", "navscript.Invariant[]|table<navscript.Invariant, string>",
+              "invariants this scenario may violate, with why (`{ leaks = \"the cache outlives the screen\" }`)"),
+    ])
+
     /// The tables the built-in functions take and return.
     static func builtInTypes(launchOptions: ScriptType) -> [ScriptType] {
         [
             launchOptions,
-            .fields("navscript.ScenarioOptions", "Options after a scenario's name.", [
-                .init("tags", "string|string[]", "for `--tags` / `--exclude-tags`"),
-                .init("launch", "navscript.LaunchOptions", "launch with these before the `before_each` hooks run"),
-            ]),
+            scenarioOptions,
             .fields("navscript.LinkOptions", "Options of `deep_link`.", [
                 .init("via", "navscript.EntryPoint", "default: \"scheme\" for a URL, \"push\" for a payload, \"spotlight\" for an activity"),
                 .init("settle", "boolean", "default true; false delivers without draining the scheduler"),
@@ -172,7 +186,8 @@ public struct LuaDefinitions {
                 .init("root", "string", "the root flow"),
                 .init("tab", "navscript.Tab", "the selected tab"),
                 .init("stacks", "table<navscript.Tab, navscript.StackEntry[]>", "stacks of the tabs given, bottom to top"),
-                .init("modals", "navscript.StackEntry[]", "the modal screens, outermost first ({} for none)"),
+                .init("modals", "navscript.StackEntry[]|navscript.StackEntry[][]",
+                      "the modal screens, outermost first ({} for none), or one list per modal as `snapshot()` gives them"),
             ]),
             .fields("navscript.Snapshot", "The whole navigation state.", [
                 .init("root", "string", optional: false, "the root flow (\"main\" or a flow replacing it)"),

@@ -71,6 +71,29 @@ public struct ScriptFunction {
         return name + "(" + parameters.map { $0.isOptional ? "[\($0.name)]" : $0.name }.joined(separator: ", ") + ")"
     }
 
+    /// The most arguments a call may pass, nil when it takes any number
+    /// (`...`): the parameters, or an overload's when it has more.
+    var maximumArgumentCount: Int? {
+        guard !parameters.contains(where: { $0.name == "..." }) else { return nil }
+        // `fun(tab: navscript.Tab, entries: navscript.StackEntry[])`: a parameter is a name then `: `
+        // at the signature's own level (types such as `table<K, V>` or `fun(row: any)` nest).
+        let overloadCounts = overloads.map { signature -> Int in
+            var depth = 0, count = 0, name = ""
+            for character in signature.dropFirst("fun(".count) {
+                switch character {
+                case "(", "<", "{", "[": depth += 1; name = ""
+                case ")", ">", "}", "]": depth -= 1; name = ""
+                case ":" where depth == 0 && !name.isEmpty: count += 1; name = ""
+                case _ where character.isLetter || character.isNumber || character == "_" || character == "?": name.append(character)
+                default: name = ""
+                }
+                if depth < 0 { break }
+            }
+            return count
+        }
+        return ([parameters.count] + overloadCounts).max()
+    }
+
     /// Whether the runtime defines this name as a global function (not a
     /// table or a field of one).
     var isGlobalFunction: Bool {

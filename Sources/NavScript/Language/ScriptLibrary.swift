@@ -39,21 +39,38 @@ public struct ScriptLibrary {
     /// Registers every Swift-backed function in `state`. They find the file
     /// they serve as the state's ``LuaState/context`` (a `ScenarioSession`),
     /// so one registration serves every state restored from an image.
-    func install(_ state: LuaState) {
+    /// `tables` checks the table arguments whose types declare their fields.
+    func install(_ state: LuaState, checking tables: TableArgumentCheck) {
         for function in functions {
             guard case .binding(let body) = function.body else { continue }
             let announced = function.category == .driving || function.category == .asserting
-            Self.register(function.name, body, announced: announced, in: state)
+            Self.register(function.name, body, announced: announced, maximumArguments: function.maximumArgumentCount,
+                          tables: (tables, tables.checkedParameters(of: function)), in: state)
         }
     }
 
     /// Registers `body` under `name`; thrown binding errors become Lua
-    /// errors (scenario mistakes) or failure tables (expectations).
+    /// errors (scenario mistakes) or failure tables (expectations). A table
+    /// argument that is not of its declared type is a bad argument.
     private static func register(_ name: String, _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue],
-                                 announced: Bool, in state: LuaState) {
+                                 announced: Bool, maximumArguments: Int?,
+                                 tables: (check: TableArgumentCheck, parameters: [(position: Int, type: String)]),
+                                 in state: LuaState) {
         state.register(name) { call in
             guard let session = call.state.context as? ScenarioSession else {
                 return .error("navscript: \(name) called outside a scenario file")
+            }
+            // An extra argument was meant for something (`expect_tab("home", "orders")`): it
+            // must not pass unread. Trailing nils are Lua's own padding, not arguments.
+            if let maximumArguments, call.count > maximumArguments,
+               let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil }) {
+                throw call.argumentError(extra + 1, "\(name) takes at most \(maximumArguments) argument"
+                    + (maximumArguments == 1 ? "" : "s") + ", got \(call.count)")
+            }
+            for (position, type) in tables.parameters {
+                if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
+                    throw call.argumentError(position, problem)
+                }
             }
             return try session.serving { () throws -> LuaCallResult in
                 if announced, let onCall = session.world?.onCall {

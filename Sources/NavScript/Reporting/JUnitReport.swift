@@ -157,13 +157,14 @@ public struct JUnitReport: Sendable {
         return words.map(shellQuote).joined(separator: " ")
     }
 
-    /// `text` as a regular expression that matches only it. Control
-    /// characters are spelled `\x{1}`: XML 1.0 cannot carry most of them, so
-    /// the report would drop them and the replay would select nothing.
+    /// `text` as a regular expression that matches only it. What a report
+    /// drops (most controls, U+FFFE…) and the whitespace an XML attribute
+    /// normalises is spelled `\x{1}`: the replay must select the scenario
+    /// whose name had it.
     static func escapeRegex(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
+            if !ReportText.isAllowed(scalar) || scalar.properties.generalCategory == .control {
                 out += "\\x{" + String(scalar.value, radix: 16) + "}"
                 continue
             }

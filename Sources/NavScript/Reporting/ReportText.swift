@@ -68,7 +68,7 @@ enum ReportText {
     }
 
     /// XML 1.0 `Char`, minus the controls a report has no use for (DEL, C1).
-    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: return true
         case 0x20...0x7E: return true

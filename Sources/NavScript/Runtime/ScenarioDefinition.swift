@@ -52,8 +52,11 @@ struct ScenarioDefinition {
         if !opts.isEmpty { try Self.checkOptionNames(opts, at: "\(file):\(line): scenario \"\(declared)\"") }
     }
 
-    /// The options a declaration may carry, by name.
-    static let optionNames = ["tags", "launch", "allow"]
+    /// The options a declaration may carry, by name: those the editor types declare.
+    static let optionNames: [String] = {
+        guard case .fields(let fields) = LuaDefinitions.scenarioOptions.shape else { return [] }
+        return fields.map(\.name)
+    }()
 
     /// An option the runner does not know was a typo (`tagz = {…}`) that
     /// left the scenario untagged, unlaunched or strict without a word.

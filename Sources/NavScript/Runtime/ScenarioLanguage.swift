@@ -27,8 +27,9 @@ final class ScenarioLanguage {
         screens = Dictionary(host.screens.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         launchOptions = host.declaredLaunchOptions
         engine = host.engine
+        let tables = TableArgumentCheck(declared: LuaDefinitions(host: host).declaredTypes())
         image = LuaStateImage { state throws(LuaError) in
-            library.install(state)
+            library.install(state, checking: tables)
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
             guard let collect = try state.call(prelude, [.table(Self.preludeSupport(state))]).first?.functionValue else {
                 throw LuaError(kind: .runtime, message: "the scenario prelude returned no collector")

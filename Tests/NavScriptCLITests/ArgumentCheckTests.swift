@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// What a scenario passes that a function cannot use is an error at its
+/// line — a misspelt option, a table of the wrong shape, an extra argument,
+/// a mark past the log — never read as absent, which made the scenario test
+/// something else and pass.
+@Suite("argument checks")
+struct ArgumentCheckTests {
+    @Test(arguments: [
+        (#"tap("category", "shoes") back_swipe{ cancle = true }"#,
+         "bad argument #1 to 'back_swipe' (unknown option 'cancle'; did you mean 'cancel'? navscript.BackSwipeOptions has: cancel, animated)"),
+        (#"deep_link("shop://cart", { vai = "universal" })"#, "bad argument #2 to 'deep_link' (unknown option 'vai'; did you mean 'via'?"),
+        (#"restart{ restor = false }"#, "bad argument #1 to 'restart' (unknown option 'restor'; did you mean 'restore'?"),
+        (#"expect_error("shop://x", "unknown_route", { vai = "scheme" })"#, "bad argument #3 to 'expect_error' (unknown option 'vai'"),
+        (#"deep_link("shop://cart") login{ cancell = true }"#, "bad argument #1 to 'login' (unknown option 'cancell'; did you mean 'cancel'? shop.LoginOptions"),
+        (#"back_swipe{ cancel = "yes" }"#, "option 'cancel' must be a boolean (boolean), got string"),
+        (#"expect_snapshot{ tabs = "orders" }"#, "unknown field 'tabs'; did you mean 'tab'? navscript.SnapshotExpectation has: root, tab, stacks, modals"),
+        (#"expect_snapshot{ tab = 5 }"#, "field 'tab' must be a string (navscript.Tab), got number"),
+        (#"expect_snapshot{}"#, "an empty snapshot compares nothing: give root, tab, stacks or modals"),
+        (#"expect_snapshot{ stacks = { home = { "home", 7 } } }"#, "stacks.home must list screens as strings, got a number"),
+        (#"expect_tab("home", "orders")"#, "bad argument #2 to 'expect_tab' (expect_tab takes at most 1 argument, got 2)"),
+        (#"tap("product", "p1", "extra")"#, "bad argument #3 to 'tap' (tap takes at most 2 arguments, got 3)"),
+        (#"expect_no_event("start", 9999)"#, "bad argument #2 to 'expect_no_event' (mark 9999 is not in the event log"),
+        (#"expect_events_since(mark() + 100, { "x" })"#, "bad argument #1 to 'expect_events_since' (mark"),
+        (#"expect_event_count("launch", -1)"#, "a count of events cannot be negative, got -1"),
+        (#"expect_no_event("")"#, "an empty item matches no event"),
+        (#"expect_events{ "launch", "" }"#, "item 2 is empty"),
+        (#"expect_same_outcome("shop://cart", { "scheme" })"#, "1 entry point compare nothing"),
+    ])
+    func aMistakeIsAnErrorAtItsLine(call: String, expected: String) throws {
+        let fixture = try Fixture(["suite/a.lua": "scenario(\"mistake\", function()\n  \(call)\nend)\n"])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let error = junit.testcase("mistake")?.child("error")
+        #expect(error?["message"]?.contains("suite/a.lua:2: ") == true, "\(junit.raw)")
+        #expect(error?["message"]?.contains(expected) == true, "\(error?["message"] ?? junit.raw)")
+    }
+
+    /// What the checks let through: declared options, an overload's extra
+    /// parameter, Lua's trailing nils, a snapshot compared with itself.
+    @Test func wellFormedCallsPass() throws {
+        let fixture = try Fixture(["suite/a.lua": #"""
+            scenario("fine", function()
+              local start = mark()
+              tap("category", "shoes")
+              back_swipe{ cancel = true, animated = false }
+              expect_stack("home", { "home", "category:shoes" })
+              expect_tab("home", nil)
+              expect_events_since(start, { "push category" })
+              expect_no_event("present", start)
+              expect_event_count("push category", 1, 0)
+              deep_link("shop://cart", { via = "scheme", settle = true })
+              local saved = snapshot()
+              expect_snapshot(saved)
+              expect_snapshot{ modals = { "login" } }
+              expect_snapshot{ modals = { { "login" } }, tab = "home" }
+              login{ cancel = true }
+              restart{ restore = false }
+            end)
+            """#])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 0, "\(output)")
+    }
+
+    /// `snapshot()` gives one list per modal; `expect_snapshot` compares
+    /// such a list modal by modal, so an extra or missing modal fails.
+    @Test func modalsPerModalAreComparedModalByModal() throws {
+        let fixture = try Fixture(["suite/a.lua": #"""
+            scenario("no modal up", function()
+              expect_snapshot{ modals = { { "login" } } }
+            end)
+            """#])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let failure = junit.testcase("no modal up")?.child("failure")
+        #expect(failure?["message"]?.contains("the navigation state differs in modals") == true, "\(junit.raw)")
+    }
+}
