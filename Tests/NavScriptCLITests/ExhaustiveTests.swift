@@ -36,6 +36,35 @@ struct ExhaustiveTests {
         #expect(fake["message"]?.contains("a table marked as a navscript failure was raised by the script") == true)
     }
 
+    /// What a scenario writes is in its report however it wrote it, in a
+    /// worker or in process: `io.write` and the standard streams like
+    /// `print`; a caught failure prints as its message, a table that
+    /// contains itself as tostring does (not an error).
+    @Test(arguments: [[], ["--in-process"]])
+    func everythingAScenarioWritesIsInItsReport(mode: [String]) throws {
+        let fixture = try Fixture(["suite/w.lua": #"""
+            scenario("writes", function()
+              io.write("direct ", 42, "\n")
+              io.stdout:write("to stdout\n"):write("chained\n")
+              io.stderr:write("to stderr\n")
+              local t = { 1 }
+              t.self = t
+              print("cyclic", tostring(t) == select(2, pcall(tostring, t)) and "ok" or "", type(t))
+              print(t)
+              local _, err = pcall(expect_screen, "nope")
+              print(err)
+              print({ "a", b = 1 })
+            end)
+            """#])
+        let (output, junit) = try fixture.runWithJUnit(["suite"] + mode)
+        #expect(output.status == 1, "\(output)")
+        let printed = junit.testcase("writes")?.child("system-out")?.text ?? ""
+        #expect(printed.contains("direct 42\nto stdout\nchained\nto stderr\ncyclic\tok\ttable\ntable: 0x"), "\(printed)")
+        #expect(printed.contains("navscript failure: suite/w.lua:9: the screen is 'home', expected 'nope'\n"), "\(printed)")
+        #expect(printed.contains(#"{"a", b = 1}"#), "\(printed)")
+        #expect(!output.stdout.contains("direct 42") || output.stdout.contains("output:"), "not written raw to the terminal\n\(output)")
+    }
+
     @Test func aFailingBodyAndAFailingAfterEachAreBothReported() throws {
         let fixture = try Fixture(["suite/a.lua": """
             after_each(function() expect_screen("cart") end)

@@ -168,6 +168,10 @@ struct LanguageStructureTests {
         (#"scenario("typo", { tagz = { "smoke" } }, function() end) -- @bad"#,
          #"scenario "typo": unknown option 'tagz'; did you mean 'tags'? the options are: tags, launch, allow"#),
         (#"scenario("listed", { "smoke" }, function() end) -- @bad"#, #"scenario "listed": options are name = value pairs"#),
+        (#"scenario("tagged", { tags = { "smoke", 1 } }, function() end) -- @bad"#,
+         #"scenario "tagged": tags must be a string or a list of strings; got a number"#),
+        (#"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
+         #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#),
     ])
     func aMisshapenDeclarationIsALoadErrorThatSpellsTheCall(source: String, expected: String) throws {
         let fixture = try Fixture(["suite/bad.lua": source])
@@ -175,6 +179,17 @@ struct LanguageStructureTests {
         #expect(output.status == 2, "\(output)")
         let message = junit.suite("suite/bad.lua")?.children("testcase").first?.child("error")?["message"] ?? ""
         #expect(message.contains("suite/bad.lua:\(Lua.line(of: "@bad", in: source)): \(expected)"), "\(message)")
+    }
+
+    /// A row's table or function names its scenario by contents, the same
+    /// in every run (an address would never select it again).
+    @Test func rowValuesAreSpelledTheSameInEveryRun() throws {
+        let fixture = try Fixture(["suite/rows.lua": #"""
+            scenario.each({ { a = { 1, 2, k = "x", n = { 3 } } }, { a = print } }, "v $a", function(row) end)
+            """#])
+        let first = try fixture.run(["list", "suite"])
+        #expect(first.stdout.contains(#"v {1, 2, k = "x", n = {…}}"#) && first.stdout.contains("v function\n"), "\(first)")
+        #expect(try fixture.run(["list", "suite"]).stdout == first.stdout)
     }
 
     @Test func verbsAtTheTopLevelOfAFileAreALoadError() throws {

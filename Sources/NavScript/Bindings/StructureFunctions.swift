@@ -85,15 +85,16 @@ enum StructureFunctions {
                 body: .prelude),
             ScriptFunction("print", .structure, parameters: [ScriptParameter("...", "any")],
                 documentation: """
-                    Prints its arguments (tab-separated, converted like `tostring`) into the running \
-                    scenario's report instead of the terminal: the JUnit `system-out` of every scenario, and \
-                    the console report's block of a failed or errored scenario. Output printed while the file \
-                    loads belongs to the file's first scenario.
+                    Prints its arguments (tab-separated, converted like `tostring`, but a table shows its \
+                    contents — `{"home", tab = "orders"}` — unless it has a `__tostring` or contains itself) \
+                    into the running scenario's report instead of the terminal: the JUnit `system-out` of \
+                    every scenario, and the console report's block of a failed or errored scenario. \
+                    `io.write` writes there too. Output printed while the file loads belongs to the file's \
+                    first scenario.
                     """,
                 example: "print(table.concat(events(), \"\\n\"))",
                 body: .binding { call, session in
-                    let line = call.arguments.map(ScenarioFile.text).joined(separator: "\t") + "\n"
-                    if let world = session.world { world.output += line } else { session.loadOutput += line }
+                    session.writeOutput(call.arguments.map(ScenarioFile.text).joined(separator: "\t") + "\n")
                     return []
                 }),
         ]

@@ -36,11 +36,24 @@ struct ScenarioDefinition {
         before = table(7)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         after = table(8)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         row = field(9)
+        let tagsAre = "\(file):\(line): scenario \"\(self.name)\": tags must be a string or a list of strings"
         switch opts[OptionKey.tags] {
         case .nil: tags = []
         case .string(let tag): tags = [tag.string]
-        case .table(let list): tags = list.array.compactMap { $0.stringValue }
-        default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": tags must be a string or a list of strings")
+        case .table(let list):
+            tags = try list.pairs.map { key, value throws(ScenarioLoadError) in
+                guard case .integer = key, let tag = value.stringValue else {
+                    throw ScenarioLoadError("\(tagsAre); got "
+                        + (key.typeName == "number" ? "a \(value.typeName)" : "the field \(key.stringValue ?? key.description) = …"))
+                }
+                return tag
+            }
+        default: throw ScenarioLoadError(tagsAre)
+        }
+        // `--tags a,b` means a or b: a tag with a comma (or blank) could never be selected.
+        if let bad = tags.first(where: { $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) }) {
+            throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": tag \"\(bad)\" cannot be selected: "
+                + "--tags separates tags with commas, so a tag must be one word without commas or spaces")
         }
         switch opts[OptionKey.launch] {
         case .nil: launch = nil

@@ -47,8 +47,8 @@ final class ScenarioLanguage {
         return (state, kept[0])
     }
 
-    /// The prelude's Swift helpers: the line of the user's call, and raising
-    /// a failure (`assert`) at that place. They find the file through the
+    /// The prelude's Swift helpers: the line of the user's call, raising
+    /// a failure (`assert`) at that place, and writing to the scenario's output. They find the file through the
     /// state's context, so the image's copies serve every file.
     private static func preludeSupport(_ state: LuaState) -> LuaTable {
         var table = state.makeTable(of: [
@@ -56,6 +56,10 @@ final class ScenarioLanguage {
                 guard let session = call.state.context as? ScenarioSession else { return .noValues }
                 let message = call[1].stringValue ?? "assertion failed!"
                 return session.serving { session.raise(ExpectationFailure(message), at: session.location(of: call)) }
+            },
+            "write": { call in
+                (call.state.context as? ScenarioSession)?.writeOutput(call[1].stringValue ?? "")
+                return .noValues
             },
         ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

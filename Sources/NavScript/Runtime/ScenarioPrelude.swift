@@ -15,6 +15,7 @@ enum ScenarioPrelude {
     local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
     local failure = ns.failure        -- Swift: raise an expectation failure
     local marker = ns.marker          -- the field that marks a raised failure
+    local write = ns.write            -- Swift: append text to the running scenario's output
 
     -- What a pcall sees when an expectation fails inside it: a failure
     -- object that prints as its message. (The scenario has failed already:
@@ -40,6 +41,54 @@ enum ScenarioPrelude {
     function xpcall(f, handler, ...)
       return rawxpcall(f, function(e) return handler(as_failure(e)) end, ...)
     end
+
+    -- print (Swift) shows a table by its contents. A value with its own
+    -- __tostring (a caught failure) prints as tostring says, and a table
+    -- that contains itself, whose contents have no end, as tostring does.
+    local show = print
+    local function finite(value, open)
+      if type(value) ~= "table" then return true end
+      if open[value] then return false end
+      open[value] = true
+      for key, item in next, value do
+        if not finite(key, open) or not finite(item, open) then return false end
+      end
+      open[value] = nil
+      return true
+    end
+    function print(...)
+      local count, values = select("#", ...), { ... }
+      for index = 1, count do
+        local value = values[index]
+        if type(value) == "table" then
+          local mt = getmetatable(value)
+          if (type(mt) == "table" and mt.__tostring ~= nil) or not finite(value, {}) then values[index] = tostring(value) end
+        end
+      end
+      return show(table.unpack(values, 1, count))
+    end
+
+    -- io.write and the standard streams write where print does: a worker's
+    -- own stdout is not the terminal (nothing written there was reported),
+    -- and in process it would land between the report's lines.
+    local function stream(name)
+      local file = {}
+      function file.write(self, ...)
+        for index = 1, select("#", ...) do
+          local value = select(index, ...)
+          if type(value) ~= "string" and type(value) ~= "number" then
+            error("bad argument #" .. index .. " to '" .. name .. "' (string expected, got " .. type(value) .. ")", 2)
+          end
+          write(tostring(value))
+        end
+        return self
+      end
+      function file.flush(self) return self end
+      function file.setvbuf() return true end
+      return setmetatable(file, { __name = "FILE*", __tostring = function() return "file (" .. name .. ")" end })
+    end
+    io.stdout, io.stderr = stream("write"), stream("write")
+    function io.write(...) return io.stdout:write(...) end
 
     local root = { name = nil, before = {}, after = {} }
     local frames = { root }
@@ -143,6 +192,24 @@ enum ScenarioPrelude {
       declare(name, opts, fn)
     end
 
+    -- A row value as a scenario's name shows it: the same in every run
+    -- (tostring of a table or function is an address, which a replay
+    -- command could never select again).
+    local function spelled(value, nested)
+      local kind = type(value)
+      if kind == "string" then return nested and string.format("%q", value) or value end
+      if kind ~= "table" then return kind == "function" and "function" or tostring(value) end
+      if nested then return "{…}" end
+      local parts, keys = {}, {}
+      for index = 1, #value do parts[#parts + 1] = spelled(value[index], true) end
+      for key in next, value do
+        if not (math.type(key) == "integer" and key >= 1 and key <= #value) then keys[#keys + 1] = key end
+      end
+      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+      for _, key in ipairs(keys) do parts[#parts + 1] = tostring(key) .. " = " .. spelled(value[key], true) end
+      return "{" .. table.concat(parts, ", ") .. "}"
+    end
+
     -- scenario.each(rows, name, [options,] fn): one scenario per row, named
     -- from the row: `$key` is replaced by row[key] and `$#` by the row number;
     -- a name without placeholders gets the row number appended.
@@ -155,7 +222,7 @@ enum ScenarioPrelude {
           local value = nil
           if type(row) == "table" then value = row[key] end   -- `false` fills in too
           if value == nil then return "$" .. key end
-          return tostring(value)
+          return spelled(value)
         end)
         if label == name then label = name .. " [" .. index .. "]" end
         declare(label, opts, fn, row, nil, true)

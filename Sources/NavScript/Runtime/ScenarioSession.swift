@@ -79,6 +79,12 @@ final class ScenarioSession {
     /// Output printed while the file loads (outside any scenario).
     var loadOutput = ""
 
+    /// Appends what a script printed (`print`, `io.write`) to the running
+    /// scenario's output, or to the file's while it loads.
+    func writeOutput(_ text: String) {
+        if let world { world.output += text } else { loadOutput += text }
+    }
+
     func requireWorld(_ call: LuaCall) throws(BindingError) -> ScenarioWorld {
         guard let world else {
             throw .error("\(call.functionName) can only be used inside a scenario (or a before_each/after_each hook), not while the file loads")
