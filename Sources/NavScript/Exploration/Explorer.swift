@@ -309,13 +309,15 @@ public final class Explorer {
 
     /// Replays `lines` in a fresh walk; the first property broken, if any.
     func replay(_ lines: [String], faults: [String]) -> ExplorationViolation? {
-        replayed(lines, faults: faults).violation
+        replayed(lines, faults: faults, keepingTimeline: false).violation
     }
 
     /// Replays `lines` from a fresh launch: the first property they break,
-    /// and the timeline up to it (each entry without the session's
-    /// internal `explore.lua:1` location).
-    func replayed(_ lines: [String], faults: [String]) -> (violation: ExplorationViolation?, timeline: [String]) {
+    /// and (when asked: shrinking replays many times and needs none) the
+    /// timeline up to it, each entry without the session's internal
+    /// `explore.lua:1` location.
+    func replayed(_ lines: [String], faults: [String],
+                  keepingTimeline: Bool = true) -> (violation: ExplorationViolation?, timeline: [String]) {
         guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
         defer { session.close() }
         var kept: [String] = []
@@ -328,6 +330,7 @@ public final class Explorer {
             violation = step(session, line, action: action, lines: &kept)
             if violation != nil { break }
         }
+        guard keepingTimeline else { return (violation, []) }
         let timeline = session.world.timeline.map { entry in
             entry.range(of: "  ").map { String(entry[$0.upperBound...]) } ?? entry
         }
