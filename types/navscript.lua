@@ -279,7 +279,7 @@ function print(...) end
 -- Driving
 -- ---------------------------------------------------------------------------
 
----Cold-starts a fresh app with `options` (the host's launch options; see `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state; without it, the first verb, observer or expectation launches the app with defaults. An optional `url` is a cold-start link delivered through `via`. The app is settled afterwards. A value that is not a boolean, string or number is an error; an unknown option, or a value of the wrong kind, is a failure at this line.
+---Cold-starts a fresh app with `options` (the host's launch options; see `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state; without it, the first verb, observer or expectation launches the app with defaults. An optional `url` is a cold-start link delivered through `via`. The app is settled afterwards. An unknown option, or a value that is not of the option's kind, is an error at this line naming the accepted options.
 ---```lua
 ---launch{ url = "myapp://item/7", via = "universal" }
 ---```

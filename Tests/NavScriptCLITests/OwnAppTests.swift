@@ -94,7 +94,7 @@ struct OwnAppTests {
             """])
         let output = try notes(fixture, ["run", "other"])
         #expect(output.status == 1, "\(output)")
-        #expect(output.stdout.contains("unknown option 'logged_in'; NotesApp accepts: signed_in, url, via"), "\(output)")
+        #expect(output.stdout.contains("unknown launch option 'logged_in'; NotesApp accepts: signed_in, url, via"), "\(output)")
         #expect(output.stdout.contains("unknown entry point 'widget'; NotesApp's entry points are: scheme, universal, push"), "\(output)")
         #expect(output.stdout.contains("launch{ signed_in = \"yes\" }: expected a boolean"), "\(output)")
     }

@@ -65,8 +65,9 @@ extension ScenarioHost {
     func check(_ request: LaunchRequest, declared: [String: LaunchOption]) throws(HostError) {
         for (name, value) in request.options.sorted(by: { $0.key < $1.key }) {
             guard let option = declared[name] else {
-                throw HostError("launch{}: unknown option '\(name)'; \(self.name) accepts: "
-                    + (launchOptions.map(\.name) + ["url", "via"]).joined(separator: ", "))
+                let accepted = launchOptions.map(\.name) + ["url", "via"]
+                let hint = NameSuggestion.closest(to: name, among: accepted).map { "did you mean '\($0)'? " } ?? ""
+                throw HostError("unknown launch option '\(name)'; \(hint)\(self.name) accepts: " + accepted.joined(separator: ", "))
             }
             try option.check(value)
         }

@@ -63,7 +63,7 @@ struct NavigationDriverTests {
     @Test func launchOptionsAreCheckedAgainstTheHostsDeclarations() throws {
         let host = try NotesHost()
         #expect(throws: Never.self) { try host.check(LaunchRequest(options: ["signed_in": .bool(true)]), declared: host.declaredLaunchOptions) }
-        #expect(throws: HostError("launch{}: unknown option 'x'; NotesApp accepts: signed_in, url, via")) {
+        #expect(throws: HostError("unknown launch option 'x'; NotesApp accepts: signed_in, url, via")) {
             try host.check(LaunchRequest(options: ["x": .bool(true)]), declared: host.declaredLaunchOptions)
         }
         #expect(throws: HostError("launch{ signed_in = 1.0 }: expected a boolean")) {
