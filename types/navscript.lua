@@ -350,13 +350,13 @@ function restart(options) end
 ---@param options? shop.LoginOptions
 function login(options) end
 
----Signs the user out through the app, then settles: the session is cleared, every flow is torn down and the main flows start afresh, so nothing of the signed-in session survives on a stack or in a modal.
+---Signs the user out through the app, then settles: the session is cleared, every flow is torn down and the main flows start afresh, so nothing of the signed-in session survives on a stack or in a modal. Fails when already signed out.
 ---```lua
 ---logout()
 ---```
 function logout() end
 
----Expires the session (as a server-side expiry would), then settles: the app resets to the main flows and presents its sign-in screen; until the user signs in again, gated destinations are gated.
+---Expires the session (as a server-side expiry would), then settles: the app resets to the main flows and presents its sign-in screen; until the user signs in again, gated destinations are gated. Fails when signed out (there is no session).
 ---```lua
 ---expire_session()
 ---```

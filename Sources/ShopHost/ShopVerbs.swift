@@ -25,19 +25,19 @@ enum ShopVerbs {
                 documentation: """
                     Signs the user out through the app, then settles: the session is cleared, every flow is \
                     torn down and the main flows start afresh, so nothing of the signed-in session survives \
-                    on a stack or in a modal.
+                    on a stack or in a modal. Fails when already signed out.
                     """,
                 example: "logout()") { step in
-                try shop(step) { $0.logout() }
+                try shop(step) { app throws(ShopError) in try app.logout() }
             },
             .verb("expire_session",
                 documentation: """
                     Expires the session (as a server-side expiry would), then settles: the app resets to the \
                     main flows and presents its sign-in screen; until the user signs in again, gated \
-                    destinations are gated.
+                    destinations are gated. Fails when signed out (there is no session).
                     """,
                 example: "expire_session()") { step in
-                try shop(step) { $0.expireSession() }
+                try shop(step) { app throws(ShopError) in try app.expireSession() }
             },
             .observer("session", returns: ScriptReturn("shop.Session"),
                 documentation: "Returns the signed-in state of the app.",

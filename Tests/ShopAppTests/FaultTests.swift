@@ -101,7 +101,7 @@ import Testing
             let app = try launch(loggedIn: true, faults: faults)
             try app.link("shop://orders/42")
             try app.link("shop://settings")
-            app.logout()
+            try app.logout()
             try app.settle()
             return app.modalRoots == ["settings"] && app.stack("orders") == ["orders", "order:42"]
         },

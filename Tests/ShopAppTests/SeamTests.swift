@@ -182,7 +182,7 @@ import Testing
         let app = try launch(loggedIn: true)
         try app.link("shop://checkout")
         try app.tapSettled("continue")
-        app.expireSession()
+        try app.expireSession()
         try app.settle()
         #expect(app.modalRoots == ["login"])
         #expect(app.stack("home") == ["home"])
@@ -241,13 +241,25 @@ import Testing
 }
 
 @Suite struct FlowSwapTests {
+    /// As `login` is refused when signed in, signing out or expiring a
+    /// session is refused when there is none: the app offers neither then.
+    @Test func signingOutOrExpiringWithoutASessionIsRefused() throws {
+        let app = try launch(loggedIn: false)
+        #expect(throws: ShopError("logout(): already signed out; the app shows no sign-out")) { try app.logout() }
+        #expect(throws: ShopError("expire_session(): signed out, so there is no session to expire")) { try app.expireSession() }
+        let signedIn = try launch(loggedIn: true)
+        try signedIn.expireSession()
+        try signedIn.settle()
+        #expect(throws: ShopError.self) { try signedIn.expireSession() }
+    }
+
     @Test(arguments: ["home", "orders", "profile"])
     func logoutFromAnyTabWithAModalOpenResetsEverything(tab: String) throws {
         let app = try launch(loggedIn: true)
         try app.link("shop://orders/42")
         try app.selectTab(tab)
         try app.link("shop://settings")
-        app.logout()
+        try app.logout()
         try app.settle()
         #expect(!app.isLoggedIn)
         #expect(app.state.modals.isEmpty)

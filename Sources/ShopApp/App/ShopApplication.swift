@@ -135,12 +135,17 @@ public final class ShopApplication {
         }
     }
 
-    public func logout() {
+    /// Signs out through the app. Refused when already signed out: the app
+    /// offers no sign-out then, as `login` is refused when signed in.
+    public func logout() throws(ShopError) {
+        guard session.isLoggedIn else { throw ShopError("logout(): already signed out; the app shows no sign-out") }
         log.beginStep("logout")
         root.logout()
     }
 
-    public func expireSession() {
+    /// Expires the session as the server would. Refused when there is none.
+    public func expireSession() throws(ShopError) {
+        guard session.isLoggedIn else { throw ShopError("expire_session(): signed out, so there is no session to expire") }
         log.beginStep("expire_session")
         session.expire()
     }
