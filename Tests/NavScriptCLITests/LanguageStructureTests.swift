@@ -170,6 +170,10 @@ struct LanguageStructureTests {
         (#"scenario("listed", { "smoke" }, function() end) -- @bad"#, #"scenario "listed": options are name = value pairs"#),
         (#"scenario("tagged", { tags = { "smoke", 1 } }, function() end) -- @bad"#,
          #"scenario "tagged": tags must be a string or a list of strings; got a number"#),
+        (#"scenario("extra", function() end, "more") -- @bad"#,
+         #"scenario("extra", [options,] fn): fn must come last, got a string after it"#),
+        (#"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,
+         #"scenario.each(rows, "$tab starts", …): row 2 is a string, but the name reads its field $tab"#),
         (#"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
          #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#),
     ])

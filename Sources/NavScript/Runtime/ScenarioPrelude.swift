@@ -177,6 +177,9 @@ enum ScenarioPrelude {
     -- `call` and `name` spell the call in a message (`scenario("name", [options,] fn)`),
     -- built only for a mistake, not for every declaration.
     local function split(opts, fn, call, name)
+      if type(opts) == "function" and fn ~= nil then
+        error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got a " .. type(fn) .. " after it", 3)
+      end
       if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
       -- Level 4: check, split, scenario or scenario.each, then the user's line.
       if opts ~= nil and type(opts) ~= "table" then
@@ -218,6 +221,13 @@ enum ScenarioPrelude {
       check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
       opts, fn = split(opts, fn, "scenario.each(rows, ", name)
       for index, row in ipairs(rows) do
+        if type(row) ~= "table" then
+          local field = name:match("%$([%a_][%w_]*)")
+          if field then
+            error(string.format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its field $%s; "
+              .. "give each row as a table ({ %s = … })", name, index, type(row), field, field), 2)
+          end
+        end
         local label = name:gsub("%$#", tostring(index)):gsub("%$([%a_][%w_]*)", function(key)
           local value = nil
           if type(row) == "table" then value = row[key] end   -- `false` fills in too
