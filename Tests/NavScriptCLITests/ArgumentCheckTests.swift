@@ -76,4 +76,17 @@ struct ArgumentCheckTests {
         let failure = junit.testcase("no modal up")?.child("failure")
         #expect(failure?["message"]?.contains("the navigation state differs in modals") == true, "\(junit.raw)")
     }
+
+    /// A refused step shows the call as written on the timeline, and an
+    /// assert's table message its contents, not an address.
+    @Test func refusalsAndMessagesShowWhatWasWritten() throws {
+        let fixture = try Fixture(["suite/a.lua": #"""
+            scenario("refused tap", function() tap("promo", { code = "x" }) end)
+            scenario("table message", function() assert(nil, { code = 5 }) end)
+            """#])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains(#"tap("promo", {code = "x"}) ✗ output 'promo' of 'home'"#), "\(output)")
+        #expect(junit.testcase("table message")?.child("failure")?["message"] == "suite/a.lua:2: {code = 5}", "\(junit.raw)")
+    }
 }

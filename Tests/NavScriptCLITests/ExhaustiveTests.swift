@@ -71,7 +71,7 @@ struct ExhaustiveTests {
             scenario("both", function() expect_tab("orders") end)
             """])
         let output = try fixture.run(["run", "suite"])
-        #expect(output.stdout.contains("suite/a.lua:2: the selected tab is 'home', expected 'orders' (and 1 more)"), "\(output)")
+        #expect(output.stdout.contains("suite/a.lua:2: the selected tab is 'home', expected 'orders' (and 1 more failure)"), "\(output)")
         #expect(output.stdout.contains("also failed: suite/a.lua:1: the screen is 'home', expected 'cart' (in after_each)"), "\(output)")
     }
 

@@ -157,7 +157,9 @@ enum DrivingBindings {
             do {
                 (action, described) = try parse(call, app, session)
             } catch let error as HostError {
-                world.record("\(name) ✗ \(error.message)", at: location)
+                // The call as written: which arguments the app refused.
+                world.record(String(concatenating: name, "(", call.arguments.map(\.description).joined(separator: ", "), ") ✗ ",
+                                    error.message), at: location)
                 throw error
             }
             do {

@@ -177,7 +177,8 @@ final class ScenarioFile {
             result.details = Self.joined(error.details, also: failures)
         } else if let first = failures.first {
             result.outcome = .failed(.expectation)
-            result.message = first.message + (failures.count > 1 ? " (and \(failures.count - 1) more)" : "")
+            let more = failures.count - 1
+            result.message = first.message + (more > 0 ? " (and \(more) more failure\(more == 1 ? "" : "s"))" : "")
             result.details = Self.joined(first.details, also: Array(failures.dropFirst())
                 + (error.map { [ExpectationFailure("then an error: " + $0.message, details: $0.details)] } ?? []))
         }

@@ -244,7 +244,11 @@ enum ScenarioPrelude {
     -- A failed assert is a failure (an expectation), not an error.
     function assert(value, message, ...)
       if not value then
-        failure(message == nil and "assertion failed!" or tostring(message))
+        if message == nil then message = "assertion failed!"
+        elseif type(message) == "table" and not (type(getmetatable(message)) == "table" and getmetatable(message).__tostring) then
+          message = spelled(message)   -- its contents, not an address
+        end
+        failure(tostring(message))
       end
       return value, message, ...
     end
