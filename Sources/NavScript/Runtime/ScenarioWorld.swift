@@ -61,6 +61,11 @@ final class ScenarioWorld {
         timelineNumberOfAppStep = []
         eventsShown = 0
         try app?.settle()
+        // A host that drops the cold-start link would make `launch{ url = … }` test nothing.
+        if let link = request.link, let app, !app.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
+            throw HostError("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
+                + "'deliver' event): a host passes request.link to its dispatcher, via request.via")
+        }
         var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
         record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
