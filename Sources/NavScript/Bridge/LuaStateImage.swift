@@ -62,6 +62,9 @@ final class LuaStateImage: @unchecked Sendable {
     /// copy). Read without the region: for tests, while no state is being made.
     var isTaken: Bool { !bytes.isEmpty }
 
+    /// Bytes every state restored from the image copies (0 before it is taken).
+    var byteCount: Int { bytes.count }
+
     /// A fresh, prepared state with `options`' limits and root, and the
     /// functions the preparation kept.
     func makeState(options: LuaState.Options) throws(LuaError) -> (LuaState, [LuaFunction]) {

@@ -47,6 +47,28 @@ struct LuaStateImageTests {
         #expect(!region.isHeld, "each state handed the region back when it closed")
     }
 
+    /// Compiling navscript's own chunks in the region would leave the
+    /// parser's scratch memory in the image, copied for every file: the
+    /// first image of a process (cold chunk cache) must be no bigger than a
+    /// later one (warm cache).
+    @Test func theParserLeavesNoHolesInTheImage() throws {
+        // A chunk no other test loads: the first preparation compiles it.
+        let source = "local t = {}\n" + (1...300).map { "t[\($0)] = function(x) return x + \($0) end" }.joined(separator: "\n")
+            + "\nreturn t"
+        let chunkName = "=image-holes-\(UUID().uuidString)"
+        func image() throws -> Int {
+            let image = LuaStateImage(region: LuaStateRegion()) { state throws(LuaError) in
+                _ = try state.call(try state.loadPrecompiled(source: source, chunkName: chunkName))
+                return []
+            }
+            _ = try image.makeState(options: Self.options())
+            return image.byteCount
+        }
+        let cold = try image()
+        let warm = try image()
+        #expect(cold > 0 && abs(cold - warm) < 256, "cold \(cold) bytes, warm \(warm)")
+    }
+
     @Test("nothing a file did survives into the next state")
     func restoredStatesAreFresh() throws {
         let image = Self.image(LuaStateRegion())
