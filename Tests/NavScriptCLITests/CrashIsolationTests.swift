@@ -74,6 +74,7 @@ struct CrashIsolationTests {
         #expect(output.status == 1, "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 1 errors, 0 skipped") == true, "\(output)")
         #expect(junit.testcase("hangs in C")?.child("error")?["type"] == "timeout", "\(junit.raw)")
+        #expect(Double(junit.testcase("hangs in C")?["time"] ?? "") ?? 0 >= 0.9, "it ran its timeout's worth\n\(junit.raw)")
         #expect(junit.outcome("quick 5") == "passed" && junit.outcome("after") == "passed", "\(junit.raw)")
         #expect(elapsed < 4, "one timeout of 1 s, not one per scenario before the hang (took \(elapsed) s)")
     }

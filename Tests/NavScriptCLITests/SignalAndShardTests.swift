@@ -79,6 +79,12 @@ struct SignalAndShardTests {
         for name in ["hangs in swift", "third passes", "never started"] {
             #expect(junit.outcome(name) == "skipped", "\(name) is marked skipped\n\(junit.raw)")
         }
+        // The one it was running keeps what it did: the reason, the call it hung in, its steps.
+        let stopped = junit.testcase("hangs in swift")
+        #expect(stopped?.child("skipped")?["message"]?.contains("stopped while running: interrupted") == true, "\(junit.raw)")
+        #expect(stopped?.child("skipped")?["message"]?.contains("the last call was suite/a.lua:5  tap(…)") == true, "\(junit.raw)")
+        #expect(stopped?.child("system-out")?.text.contains("deep_link(\"shop://orders/42\"") == true, "\(junit.raw)")
+        #expect(junit.testcase("third passes")?.child("skipped")?["message"]?.hasPrefix("not run: ") == true, "\(junit.raw)")
         #expect(junit.testcase("never started")?.child("skipped")?["message"]?.contains("interrupted") == true, "\(junit.raw)")
         XMLLint.expectValid(fixture.url("report.xml"))
         let leftovers = Self.workersStillAlive(named: fixture.root.path)

@@ -168,7 +168,8 @@ public final class WorkerPool {
                 let details = worker.stderrTail
                 if let scenario = worker.scenarioIndex {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
-                                          message: reason, details: details, timeline: worker.steps)
+                                          message: reason, details: details, timeline: worker.steps,
+                                          duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
                     if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
                     resume(index, after: scenario)
                 } else {
@@ -250,6 +251,19 @@ public final class WorkerPool {
         }
         for worker in workers { worker.terminate() }
         let reason = stopReason()
+        // The scenario a worker was running when the run stopped did run: it
+        // keeps its steps and last call (what the user stopped it for).
+        for worker in buffering {
+            guard let index = worker.taskIndex, let scenario = worker.scenarioIndex, !progress[index].isFinished,
+                  progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario] else { continue }
+            let result = ScenarioResult(
+                name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+                outcome: .skipped(.interrupted),
+                message: "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? ""),
+                timeline: worker.steps, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+            progress[index].results[scenario] = result
+            publish(.scenarioFinished(result))
+        }
         var results: [FileResult] = []
         for index in progress.indices {
             if !progress[index].isFinished {
@@ -300,11 +314,13 @@ private struct TaskProgress {
         return next
     }
 
-    mutating func crash(scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String]) {
+    /// `duration`: how long it ran until its worker died, by the pool's clock.
+    mutating func crash(scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
+                        duration: Double) {
         guard let listing = scenarios?[scenario] else { return }
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-            outcome: .errored(kind), message: message, details: details, timeline: timeline)
+            outcome: .errored(kind), message: message, details: details, timeline: timeline, duration: duration)
     }
 
     mutating func fail(all message: String) {
