@@ -116,6 +116,7 @@ struct ExhaustiveTests {
     @Test func strictStepsReportsTheViolationAtTheStep() throws {
         let fixture = try Fixture(["suite/leak.lua": Self.leaky + "\n"])
         let output = try fixture.run(["run", "suite", "--fault", "no-pop-detection", "--strict-steps"])
+        #expect(output.stdout.contains("invariants checked after every step: "), "the summary says when\n\(output)")
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("suite/leak.lua:3: invariant 'leaks' violated after step 3"), "\(output)")
     }
@@ -269,11 +270,48 @@ struct ExitCodeTests {
             scenario("green", function() end)
             scenario("red", function() expect_tab("orders") end)
             """])
-        let output = try fixture.run(["mutate", "suite", "--only", "graft-external-link"])
+        let output = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--junit", "m.xml"])
         #expect(output.status == 2, "\(output)")
         #expect(output.stderr.contains("not green on the healthy app"), "\(output)")
         #expect(output.stderr.contains("suite/a.lua:2  red"), "\(output)")
         #expect(!output.stdout.contains("mutation score"), "\(output)")
+        // The report still says why (CI uploads it).
+        let junit = try JUnit(Data(fixture.read("m.xml").utf8))
+        #expect(junit.testcase("healthy suite passes")?.child("failure")?.text.contains("suite/a.lua:2  red") == true, "\(junit.raw)")
+        // A base fault is named as what the suite fails with.
+        let based = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--fault", "cached-destination"])
+        #expect(based.stderr.contains("not green with --fault cached-destination alone")
+                && based.stderr.contains("navscript run --fault cached-destination shows why"), "\(based)")
+    }
+
+    /// What mutate is given is checked like `run` checks it: a selection of
+    /// nothing is not a score of zero, and fault names are suggested.
+    @Test func mutateChecksWhatItIsGiven() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
+        let nothing = try fixture.run(["mutate", "suite", "--filter", "zzz", "--only", "graft-external-link"])
+        #expect(nothing.status == 2 && nothing.stderr.contains("--filter 'zzz' selects no scenario"), "\(nothing)")
+        let typo = try fixture.run(["mutate", "suite", "--only", "graft-external-lnk"])
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean 'graft-external-link'?"), "\(typo)")
+        let listed = try fixture.run(["mutate", "suite", "--only", "graft-external-link,cached-destination", "--jobs", "1"])
+        #expect(listed.stdout.contains("graft-external-link") && listed.stdout.contains("cached-destination"), "a comma list\n\(listed)")
+    }
+
+    /// Without --full-matrix each fault counts its first killing file only,
+    /// so the report does not depend on how the jobs were scheduled.
+    @Test func mutateCountsTheSameWhateverTheJobs() throws {
+        let killer = """
+            scenario("a link lands on the canonical stack", function()
+              deep_link("shop://product/p1004")
+              expect_stack{ "home", "product:p1004" }
+            end)
+            """
+        let fixture = try Fixture(["suite/a.lua": killer, "suite/b.lua": killer, "suite/c.lua": killer, "suite/d.lua": killer])
+        let one = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--jobs", "1"])
+        for _ in 1...2 {
+            let two = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--jobs", "2"])
+            #expect(two.stdout == one.stdout, "jobs 1:\n\(one.stdout)\njobs 2:\n\(two.stdout)")
+        }
+        #expect(one.stdout.contains("killed    by 1 scenario\n    suite/a.lua:1"), "the first file in run order\n\(one)")
     }
 
     @Test func mutateStopsAFaultAtItsFirstKillUnlessTheFullMatrixIsAsked() throws {

@@ -170,6 +170,8 @@ struct LanguageStructureTests {
         (#"scenario("listed", { "smoke" }, function() end) -- @bad"#, #"scenario "listed": options are name = value pairs"#),
         (#"scenario("tagged", { tags = { "smoke", 1 } }, function() end) -- @bad"#,
          #"scenario "tagged": tags must be a string or a list of strings; got a number"#),
+        (#"scenario("no reason", { allow = { leaks = "" } }, function() end) -- @bad"#,
+         #"scenario "no reason": allow: 'leaks' needs a reason"#),
         (#"scenario("extra", function() end, "more") -- @bad"#,
          #"scenario("extra", [options,] fn): fn must come last, got a string after it"#),
         (#"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,

@@ -26,14 +26,23 @@ public struct MutationRun {
     }
 
     /// Turns the results of ``tasks`` (same order) into the kill matrix.
-    public func report(results: [FileResult], started: Date) -> MutationReport {
+    /// `firstKillingFileOnly`: a run that stopped each fault at its first
+    /// killing file counts only that file's scenarios — how many later
+    /// files ran before the kill was known depends on timing, and the
+    /// report must not.
+    public func report(results: [FileResult], started: Date, firstKillingFileOnly: Bool = false) -> MutationReport {
         let chunks = stride(from: 0, to: results.count, by: max(1, fileCount)).map {
             Array(results[$0..<min($0 + fileCount, results.count)])
         }
         let healthy = RunResult(files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
                                 startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
-            let killers = files.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
+            func failing(_ file: FileResult) -> [ScenarioResult] {
+                file.scenarios.filter { $0.status == .failed || $0.status == .errored }
+            }
+            let killers = firstKillingFileOnly
+                ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
+                : files.flatMap(failing)
             return FaultOutcome(fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
                                 firstMessage: killers.first?.message ?? "",
                                 duration: files.reduce(0) { $0 + $1.duration })
@@ -104,13 +113,28 @@ public struct MutationReport: Sendable {
                 let name = entry.split(separator: " ", maxSplits: 1).last.map(String.init) ?? entry
                 return name
             }
-            let shown = killers.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
+            let shown = killers.prefix(3).map(Self.codeSpan).joined(separator: ", ")
                 + (killers.count > 3 ? " and \(killers.count - 3) more" : "")
-            lines.append("| `\(outcome.fault.name)` | \(outcome.fault.summary) | \(outcome.isKilled ? shown : "**survived**") |")
+            lines.append("| \(Self.codeSpan(outcome.fault.name)) | \(Self.tableCell(outcome.fault.summary)) | "
+                + "\(outcome.isKilled ? shown : "**survived**") |")
         }
         lines.append("")
         lines.append("Mutation score: \(killed)/\(outcomes.count) faults killed.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as inline code in a table cell: a backtick inside takes a
+    /// longer fence, and `|` is escaped (GFM splits cells on it even there).
+    static func codeSpan(_ text: String) -> String {
+        var fence = "`"
+        while text.contains(fence) { fence += "`" }
+        let padded = text.hasPrefix("`") || text.hasSuffix("`") ? " \(text) " : text
+        return fence + tableCell(padded) + fence
+    }
+
+    /// Prose in a table cell: `|` escaped, line breaks as spaces.
+    static func tableCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 
     /// One test case per fault, for the reports: a surviving fault is a failure.
@@ -122,10 +146,12 @@ public struct MutationReport: Sendable {
                            details: outcome.isKilled ? "" : outcome.fault.summary,
                            timeline: outcome.killedBy, duration: outcome.duration)
         }
+        let failing = healthy.scenarios.filter { $0.status == .failed || $0.status == .errored }
         let healthyCase = ScenarioResult(
             name: "healthy suite passes", file: "mutate", line: 0,
             outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),
-            message: healthy.isSuccess ? "" : "the suite is not green on the healthy app: \(healthy.summary)")
+            message: healthy.isSuccess ? "" : "the suite is not green without the faults being scored: \(healthy.summary)",
+            details: failing.map { "\($0.file):\($0.line)  \($0.name): \($0.message)" }.joined(separator: "\n"))
         return RunResult(files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
                          duration: duration, startedAt: healthy.startedAt)
     }

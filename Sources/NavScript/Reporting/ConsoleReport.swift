@@ -32,6 +32,8 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
         public var showOutput: Bool
         /// The invariants checked after every scenario, for the closing lines.
         public var invariants: [String]
+        /// They are checked after every step too (`--strict-steps`).
+        public var invariantsAfterEveryStep: Bool
         /// On a terminal: end each file's line with the running count and
         /// the elapsed time, for long runs (`[412 done, 3.2s]`).
         public var runningTotals: Bool
@@ -43,6 +45,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             timelineLimit: Int = 15,
             showOutput: Bool = false,
             invariants: [String] = [],
+            invariantsAfterEveryStep: Bool = false,
             runningTotals: Bool = false,
             formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
         ) {
@@ -50,6 +53,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             self.timelineLimit = timelineLimit
             self.showOutput = showOutput
             self.invariants = invariants
+            self.invariantsAfterEveryStep = invariantsAfterEveryStep
             self.runningTotals = runningTotals
             self.formatDuration = formatDuration
         }
@@ -192,7 +196,8 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
 
             var closing = ""
             if !options.invariants.isEmpty {
-                closing += "invariants checked after every scenario: " + options.invariants.joined(separator: ", ") + "\n"
+                closing += "invariants checked after every " + (options.invariantsAfterEveryStep ? "step" : "scenario")
+                    + ": " + options.invariants.joined(separator: ", ") + "\n"
             }
             if let seed = run.seed { closing += "seed: \(seed)\n" }
             let summary = run.summary + " in " + options.formatDuration(run.duration)

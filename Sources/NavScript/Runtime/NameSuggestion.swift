@@ -5,7 +5,7 @@
 /// (global 'expect_stak')`. The names that do exist are the file's globals
 /// (the language, the host's verbs, the standard library, the file's own),
 /// so the closest one is worth naming.
-enum NameSuggestion {
+public enum NameSuggestion {
     /// `; did you mean 'expect_stack'?` for a Lua message about calling or
     /// indexing a nil global, when one of `names()` is close to it; nil
     /// otherwise (also when `names` cannot say). `names` is only asked when
@@ -30,7 +30,7 @@ enum NameSuggestion {
     /// The candidate closest to `name`: at most two edits away and fewer
     /// edits than half its length (`ta` is not a misspelt `tap`), and
     /// strictly closer than every other candidate (a tie names none).
-    static func closest(to name: String, among candidates: [String]) -> String? {
+    public static func closest(to name: String, among candidates: [String]) -> String? {
         let limit = min(2, (name.unicodeScalars.count - 1) / 2)
         guard limit > 0 else { return nil }
         var best: (name: String, distance: Int)?

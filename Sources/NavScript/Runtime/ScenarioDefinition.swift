@@ -115,6 +115,9 @@ extension ScenarioDefinition {
             if case .integer = key, let name = reason.stringValue {
                 result.append((try invariant(name), "allowed by the scenario"))
             } else if let name = key.stringValue, let text = reason.stringValue {
+                guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ScenarioLoadError("\(place()): allow: '\(name)' needs a reason (\(name) = \"why this scenario may violate it\")")
+                }
                 result.append((try invariant(name), text))
             } else {
                 throw ScenarioLoadError("\(place()): allow must be a list of invariant names or a table of name = reason")

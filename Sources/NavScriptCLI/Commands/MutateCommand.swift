@@ -71,11 +71,13 @@ struct MutateCommand: HostedCommand {
             return
         }
         var faults = host.faults
+        // Repeatable, and comma lists too, like --tags and --allow.
+        let only = SuiteOptions.split(self.only)
         if !only.isEmpty {
-            let unknown = only.filter { name in !faults.contains { $0.name == name } }
-            guard unknown.isEmpty else {
-                throw ValidationError("unknown fault \(unknown.joined(separator: ", ")); the catalogue is: "
-                    + faults.map(\.name).joined(separator: ", "))
+            let names = faults.map(\.name)
+            if let unknown = only.first(where: { !names.contains($0) }) {
+                let hint = NameSuggestion.closest(to: unknown, among: names).map { "did you mean '\($0)'? " } ?? ""
+                throw ValidationError("unknown fault '\(unknown)'; \(hint)the catalogue is: " + names.joined(separator: ", "))
             }
             faults = faults.filter { only.contains($0.name) }
         }
@@ -84,6 +86,7 @@ struct MutateCommand: HostedCommand {
                 .run(markdown: markdown)
         }
         let entries = try suite.discover()
+        try suite.requireSelection(entries, runner: ScenarioRunner(host: host, options: suite.runOptions()))
         // Opened first: a report file that cannot be created fails before hours of runs.
         let stream = RunEventStream(try report.reporters())
         let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
@@ -96,26 +99,37 @@ struct MutateCommand: HostedCommand {
         // The healthy run first: a suite that fails without any fault cannot score faults.
         let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath, stop: stop)
         if let status = stop.exitStatus { throw ExitCode(status) }
-        let failing = healthy.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
-        guard failing.isEmpty else {
-            writeStandardError("navscript mutate: the suite is not green on the healthy app, so no fault can be scored; "
-                + "fix these first (navscript run shows why):\n"
-                + failing.map { "  \($0.file):\($0.line)  \($0.name)\n" }.joined())
+        guard !healthy.flatMap(\.scenarios).isEmpty else {
+            writeStandardError("navscript mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n")
             throw ExitCode(2)
         }
-        // Faults run in parallel across the jobs; a killed fault's files not yet started are skipped.
+        let failing = healthy.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
+        guard failing.isEmpty else {
+            // The reports still say so (CI uploads them): "healthy suite passes" failing, with the scenarios.
+            stream.publish(plan.report(results: healthy, started: started).runResult(),
+                           plan: RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970))
+            let without = suite.faults.isEmpty ? "on the healthy app" : "with --fault \(suite.faults.joined(separator: ", ")) alone"
+            let replay = (["navscript run"] + suite.faults.map { "--fault \($0)" }).joined(separator: " ")
+            writeStandardError("navscript mutate: the suite is not green \(without), so no fault can be scored; "
+                + "fix these first (\(replay) shows why):\n"
+                + failing.map { "  \($0.file):\($0.line)  \($0.name)\n" }.joined())
+            _ = ReportOptions.reportFailures(stream)
+            throw ExitCode(2)
+        }
+        // Faults run in parallel across the jobs. A fault's file is skipped once an earlier file of
+        // it (in run order) has killed it: its first killing file always runs, whatever the timing.
         let kills = KillLedger()
         let complete = fullMatrix || verbose || markdown
         let faulty = try execution.execute(
             Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop,
-            skipReason: { complete || !kills.isKilled($0.faults) ? nil : "its fault is already killed (--full-matrix runs it)" },
-            onTaskFinished: { task, result in kills.record(task.faults, result) })
+            skipReason: { complete || !kills.isKilled($0) ? nil : "its fault is already killed (--full-matrix runs it)" },
+            onTaskFinished: { task, result in kills.record(task, result) })
         if let status = stop.exitStatus { throw ExitCode(status) }
-        let matrix = plan.report(results: healthy + faulty, started: started)
+        let matrix = plan.report(results: healthy + faulty, started: started, firstKillingFileOnly: !complete)
         let terminal = report.terminal
         terminal(markdown ? matrix.markdown() : matrix.text(verbose: verbose))
         if !complete {
-            terminal("(each fault stopped at its first killing file; --full-matrix runs every scenario under every fault)\n")
+            terminal("(each fault counted in its first killing file; --full-matrix runs every scenario under every fault)\n")
         }
         if verbose {
             let idle = matrix.scenariosKillingNothing
@@ -130,14 +144,16 @@ struct MutateCommand: HostedCommand {
     }
 }
 
-/// Which faults (by the fault list their tasks run with) a scenario has
-/// already killed, as tasks finish.
+/// For each fault (by the fault list its tasks run with), the earliest
+/// task — in run order — whose file killed it, as tasks finish.
 private final class KillLedger {
-    private var killed: Set<[String]> = []
+    private var firstKill: [[String]: Int] = [:]
 
-    func isKilled(_ faults: [String]) -> Bool { killed.contains(faults) }
+    /// Whether a file before this task's (in run order) already killed its fault.
+    func isKilled(_ task: WorkerTask) -> Bool { firstKill[task.faults].map { $0 < task.id } ?? false }
 
-    func record(_ faults: [String], _ result: FileResult) {
-        if result.scenarios.contains(where: { $0.status == .failed || $0.status == .errored }) { killed.insert(faults) }
+    func record(_ task: WorkerTask, _ result: FileResult) {
+        guard result.scenarios.contains(where: { $0.status == .failed || $0.status == .errored }) else { return }
+        firstKill[task.faults] = min(firstKill[task.faults] ?? .max, task.id)
     }
 }

@@ -77,6 +77,7 @@ struct RunCommand: HostedCommand {
         let onTerminal = isatty(report.json == "-" ? STDERR_FILENO : STDOUT_FILENO) == 1
         let color = ConsoleReport.shouldUseColor(self.color, environment: ProcessInfo.processInfo.environment, isTTY: onTerminal)
         let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked,
+                                                   invariantsAfterEveryStep: suite.strictSteps,
                                                    runningTotals: onTerminal),
                                     write: report.terminal)
         let stream = RunEventStream([console] + (try report.reporters(
