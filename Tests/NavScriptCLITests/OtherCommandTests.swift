@@ -289,6 +289,10 @@ struct GraphCommandTests {
         #expect(mermaid.stdout.contains("cart -.->|modal| checkout_address"))
         #expect(mermaid.stdout.contains("subgraph tab_orders[\"tab orders\"]"))
         #expect(mermaid.stdout.contains("cart -.->|gate auth| login"), "gates point at their satisfying flow")
+        // A tap without parameters that lands outside its screen's branch is drawn too.
+        for edge in ["category -->|tap cart| cart", "welcome -->|tap sign_in| login", "cart -->|tap checkout| checkout_address"] {
+            #expect(mermaid.stdout.contains(edge), "Mermaid lacks \(edge)")
+        }
     }
 }
 
