@@ -174,6 +174,10 @@ struct LanguageStructureTests {
          #"scenario "no reason": allow: 'leaks' needs a reason"#),
         (#"scenario("extra", function() end, "more") -- @bad"#,
          #"scenario("extra", [options,] fn): fn must come last, got a string after it"#),
+        (#"scenario("extra", { tags = { "t" } }, function() end, "more") -- @bad"#,
+         #"scenario("extra", [options,] fn): fn must come last, got 1 more argument after it"#),
+        (#"scenario.each({ {} }, "rows", {}, function() end, 1, 2) -- @bad"#,
+         #"scenario.each(rows, "rows", [options,] fn): fn must come last, got 2 more arguments after it"#),
         (#"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,
          #"scenario.each(rows, "$tab starts", …): row 2 is a string, but the name reads its field $tab"#),
         (#"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
@@ -191,10 +195,13 @@ struct LanguageStructureTests {
     /// in every run (an address would never select it again).
     @Test func rowValuesAreSpelledTheSameInEveryRun() throws {
         let fixture = try Fixture(["suite/rows.lua": #"""
-            scenario.each({ { a = { 1, 2, k = "x", n = { 3 } } }, { a = print } }, "v $a", function(row) end)
+            scenario.each({ { a = { 1, 2, k = "x", n = { 3 } } }, { a = print }, { a = { route = { id = 1 } } },
+                            { a = { route = { id = 2 } } } }, "v $a", function(row) end)
             """#])
         let first = try fixture.run(["list", "suite"])
-        #expect(first.stdout.contains(#"v {1, 2, k = "x", n = {…}}"#) && first.stdout.contains("v function\n"), "\(first)")
+        #expect(first.stdout.contains(#"v {1, 2, k = "x", n = {3}}"#) && first.stdout.contains("v function\n"), "\(first)")
+        #expect(first.stdout.contains("v {route = {id = 1}}") && first.stdout.contains("v {route = {id = 2}}"),
+                "rows that differ deep down have names that differ\n\(first)")
         #expect(try fixture.run(["list", "suite"]).stdout == first.stdout)
     }
 

@@ -58,25 +58,40 @@ struct TableArgumentCheck {
                 let hint = NameSuggestion.closest(to: name, among: declared.map(\.name)).map { "did you mean '\($0)'? " } ?? ""
                 return "unknown \(word) '\(name)'; \(hint)\(type) has: \(declared.map(\.name).joined(separator: ", "))"
             }
-            if let expected = luaType(of: field.type), value.typeName != expected {
-                return "\(word) '\(name)' must be a \(expected) (\(field.type)), got \(value.typeName)"
+            if let expected = luaTypes(of: field.type), !expected.contains(value.typeName) {
+                return "\(word) '\(name)' must be a \(expected.sorted().joined(separator: " or ")) (\(field.type)), got \(value.typeName)"
             }
         }
         return nil
     }
 
-    /// The Lua type a declared field type stands for, when it is one.
-    private func luaType(of declared: String) -> String? {
-        switch declared {
-        case "boolean": return "boolean"
-        case "string": return "string"
-        case "number", "integer": return "number"
-        default:
-            if declared.hasSuffix("[]") || declared.hasPrefix("table<") || fields[declared] != nil { return "table" }
-            if literalTypes.contains(declared) { return "string" }
-            let members = declared.split(separator: "|")
-            if members.allSatisfy({ $0.hasPrefix("\"") || literalTypes.contains(String($0)) }) { return "string" }
-            return nil
+    /// The Lua types a declared field type allows, when every member of
+    /// its union is understood (`string|string[]`: a string or a table);
+    /// nil (no check) otherwise.
+    private func luaTypes(of declared: String) -> Set<String>? {
+        var allowed: Set<String> = []
+        var depth = 0, member = ""
+        var members: [String] = []
+        for character in declared {
+            switch character {
+            case "<", "(", "{": depth += 1
+            case ">", ")", "}": depth -= 1
+            case "|" where depth == 0: members.append(member); member = ""; continue
+            default: break
+            }
+            member.append(character)
         }
+        members.append(member)
+        for member in members {
+            switch member {
+            case "boolean": allowed.insert("boolean")
+            case "string": allowed.insert("string")
+            case "number", "integer": allowed.insert("number")
+            case _ where member.hasSuffix("[]") || member.hasPrefix("table<") || fields[member] != nil: allowed.insert("table")
+            case _ where member.hasPrefix("\"") || literalTypes.contains(member): allowed.insert("string")
+            default: return nil
+            }
+        }
+        return allowed
     }
 }

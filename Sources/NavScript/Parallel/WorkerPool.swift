@@ -104,6 +104,10 @@ public final class WorkerPool {
                 if let milliseconds = elapsedMilliseconds, Double(milliseconds) / 1000 < configuration.timeout {
                     worker.reprieve(elapsed: Double(milliseconds) / 1000)
                 } else {
+                    // Its start may have arrived in this flush: the worker's clock says how long it really ran.
+                    if let milliseconds = elapsedMilliseconds, worker.scenarioIndex != nil {
+                        worker.scenarioStarted = Date().addingTimeInterval(-Double(milliseconds) / 1000)
+                    }
                     worker.kill(timedOut: true)
                 }
             case .message(var message):

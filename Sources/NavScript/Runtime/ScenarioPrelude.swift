@@ -16,6 +16,12 @@ enum ScenarioPrelude {
     local failure = ns.failure        -- Swift: raise an expectation failure
     local marker = ns.marker          -- the field that marks a raised failure
     local write = ns.write            -- Swift: append text to the running scenario's output
+    -- The library as it was: a scenario that defines a global `type` or
+    -- `next` must not break the language's own functions.
+    local type, next, select, tostring, getmetatable, setmetatable, ipairs, error =
+      type, next, select, tostring, getmetatable, setmetatable, ipairs, error
+    local format, mathtype = string.format, math.type
+    local concat, sort, unpack = table.concat, table.sort, table.unpack
 
     -- What a pcall sees when an expectation fails inside it: a failure
     -- object that prints as its message. (The scenario has failed already:
@@ -46,12 +52,12 @@ enum ScenarioPrelude {
     -- __tostring (a caught failure) prints as tostring says, and a table
     -- that contains itself, whose contents have no end, as tostring does.
     local show = print
-    local function finite(value, open)
+    local function finite(value, open, depth)
       if type(value) ~= "table" then return true end
-      if open[value] then return false end
+      if open[value] or depth > 100 then return false end   -- contains itself, or deeper than print shows
       open[value] = true
       for key, item in next, value do
-        if not finite(key, open) or not finite(item, open) then return false end
+        if not finite(key, open, depth + 1) or not finite(item, open, depth + 1) then return false end
       end
       open[value] = nil
       return true
@@ -62,10 +68,10 @@ enum ScenarioPrelude {
         local value = values[index]
         if type(value) == "table" then
           local mt = getmetatable(value)
-          if (type(mt) == "table" and mt.__tostring ~= nil) or not finite(value, {}) then values[index] = tostring(value) end
+          if (type(mt) == "table" and mt.__tostring ~= nil) or not finite(value, {}, 0) then values[index] = tostring(value) end
         end
       end
-      return show(table.unpack(values, 1, count))
+      return show(unpack(values, 1, count))
     end
 
     -- io.write and the standard streams write where print does: a worker's
@@ -189,42 +195,62 @@ enum ScenarioPrelude {
       return opts, fn
     end
 
-    local function scenario_call(_, name, opts, fn)
+    -- Nothing may follow fn: an argument there was meant for something.
+    local function nothing_after(count, call, name)
+      if count > 0 then
+        error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got " .. count .. " more argument"
+          .. (count == 1 and "" or "s") .. " after it", 3)
+      end
+    end
+
+    local function scenario_call(_, name, opts, fn, ...)
       check(name, "string", "name", "scenario(name, [options,] fn)")
       opts, fn = split(opts, fn, "scenario(", name)
+      nothing_after(select("#", ...), "scenario(", name)
       declare(name, opts, fn)
     end
 
     -- A row value as a scenario's name shows it: the same in every run
     -- (tostring of a table or function is an address, which a replay
     -- command could never select again).
-    local function spelled(value, nested)
+    local function spelled(value, depth)
+      depth = depth or 0
       local kind = type(value)
-      if kind == "string" then return nested and string.format("%q", value) or value end
+      if kind == "string" then return depth > 0 and format("%q", value) or value end
       if kind ~= "table" then return kind == "function" and "function" or tostring(value) end
-      if nested then return "{…}" end
-      local parts, keys = {}, {}
-      for index = 1, #value do parts[#parts + 1] = spelled(value[index], true) end
+      if depth >= 4 then return "{…}" end
+      local parts, keys, count = {}, {}, #value
+      for index = 1, count do parts[#parts + 1] = spelled(value[index], depth + 1) end
       for key in next, value do
-        if not (math.type(key) == "integer" and key >= 1 and key <= #value) then keys[#keys + 1] = key end
+        if not (mathtype(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
       end
-      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-      for _, key in ipairs(keys) do parts[#parts + 1] = tostring(key) .. " = " .. spelled(value[key], true) end
-      return "{" .. table.concat(parts, ", ") .. "}"
+      -- A stable order: numbers, then strings, each by value (tostring of a table key is an address).
+      sort(keys, function(a, b)
+        local ta, tb = type(a), type(b)
+        if ta ~= tb then return ta < tb end
+        if ta == "number" or ta == "string" then return a < b end
+        return false
+      end)
+      for _, key in ipairs(keys) do
+        local shown = type(key) == "string" and key:match("^[%a_][%w_]*$") and key or "[" .. spelled(key, depth + 1) .. "]"
+        parts[#parts + 1] = shown .. " = " .. spelled(value[key], depth + 1)
+      end
+      return "{" .. concat(parts, ", ") .. "}"
     end
 
     -- scenario.each(rows, name, [options,] fn): one scenario per row, named
     -- from the row: `$key` is replaced by row[key] and `$#` by the row number;
     -- a name without placeholders gets the row number appended.
-    local function each(rows, name, opts, fn)
+    local function each(rows, name, opts, fn, ...)
       check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
       check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
       opts, fn = split(opts, fn, "scenario.each(rows, ", name)
+      nothing_after(select("#", ...), "scenario.each(rows, ", name)
       for index, row in ipairs(rows) do
         if type(row) ~= "table" then
           local field = name:match("%$([%a_][%w_]*)")
           if field then
-            error(string.format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its field $%s; "
+            error(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its field $%s; "
               .. "give each row as a table ({ %s = … })", name, index, type(row), field, field), 2)
           end
         end

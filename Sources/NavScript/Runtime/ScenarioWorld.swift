@@ -56,16 +56,18 @@ final class ScenarioWorld {
         var request = request
         request.faults = faults
         try host.check(request, declared: launchOptions)
-        launchRequest = request
-        app = try host.launch(request)
-        timelineNumberOfAppStep = []
-        eventsShown = 0
-        try app?.settle()
-        // A host that drops the cold-start link would make `launch{ url = … }` test nothing.
-        if let link = request.link, let app, !app.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
+        let launched = try host.launch(request)
+        try launched.settle()
+        // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
+        // refused before the scenario can go on with that app.
+        if let link = request.link, !launched.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
             throw HostError("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
                 + "'deliver' event): a host passes request.link to its dispatcher, via request.via")
         }
+        launchRequest = request
+        app = launched
+        timelineNumberOfAppStep = []
+        eventsShown = 0
         var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
         record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)

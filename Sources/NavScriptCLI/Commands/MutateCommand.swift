@@ -103,6 +103,10 @@ struct MutateCommand: HostedCommand {
             writeStandardError("navscript mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n")
             throw ExitCode(2)
         }
+        guard healthy.flatMap(\.scenarios).contains(where: { $0.status == .passed }) else {
+            writeStandardError("navscript mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
+            throw ExitCode(2)
+        }
         let failing = healthy.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
         guard failing.isEmpty else {
             // The reports still say so (CI uploads them): "healthy suite passes" failing, with the scenarios.
