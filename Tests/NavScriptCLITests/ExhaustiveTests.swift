@@ -296,15 +296,18 @@ struct ExitCodeTests {
         #expect(listed.stdout.contains("graft-external-link") && listed.stdout.contains("cached-destination"), "a comma list\n\(listed)")
     }
 
+    /// A scenario that `graft-external-link` fails: one per file in the mutate tests.
+    static let killer = """
+        scenario("a link lands on the canonical stack", function()
+          deep_link("shop://product/p1004")
+          expect_stack{ "home", "product:p1004" }
+        end)
+        """
+
     /// Without --full-matrix each fault counts its first killing file only,
     /// so the report does not depend on how the jobs were scheduled.
     @Test func mutateCountsTheSameWhateverTheJobs() throws {
-        let killer = """
-            scenario("a link lands on the canonical stack", function()
-              deep_link("shop://product/p1004")
-              expect_stack{ "home", "product:p1004" }
-            end)
-            """
+        let killer = Self.killer
         let fixture = try Fixture(["suite/a.lua": killer, "suite/b.lua": killer, "suite/c.lua": killer, "suite/d.lua": killer])
         let one = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--jobs", "1"])
         for _ in 1...2 {
@@ -315,12 +318,7 @@ struct ExitCodeTests {
     }
 
     @Test func mutateStopsAFaultAtItsFirstKillUnlessTheFullMatrixIsAsked() throws {
-        let killer = """
-            scenario("a link lands on the canonical stack", function()
-              deep_link("shop://product/p1004")
-              expect_stack{ "home", "product:p1004" }
-            end)
-            """
+        let killer = Self.killer
         let fixture = try Fixture(["suite/a.lua": killer, "suite/b.lua": killer, "suite/c.lua": killer])
         let first = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--jobs", "1"])
         #expect(first.status == 0, "\(first)")
