@@ -60,6 +60,8 @@ public final class WorkerPool {
         var queue = Array(tasks.indices)
         var workers: [Worker] = []
         var nextWorkerID = 0
+        /// The run is stopping: flushes are collected, nobody is reprieved.
+        var stopping = false
         let started = Date()
 
         func spawn() -> Worker? {
@@ -94,7 +96,7 @@ public final class WorkerPool {
             switch event.kind {
             case .message(.flushed(let elapsedMilliseconds)):
                 worker.hasFlushed = true
-                guard worker.isRetiring else { return }
+                guard worker.isRetiring, !stopping else { return }
                 // Everything it buffered has been handled, so the pool knows
                 // what it runs now; the worker's clock says for how long. The
                 // pool's clock could only start when a message arrived, and
@@ -247,6 +249,7 @@ public final class WorkerPool {
 
         // Stopped early (a signal, fail-fast): workers hold the results of
         // scenarios that did finish in their buffers — ask for them, then stop them.
+        stopping = true
         let buffering = workers.filter { $0.isAlive && $0.task != nil }
         for worker in buffering { worker.requestFlush() }
         let deadline = Date().addingTimeInterval(Worker.flushGrace)
