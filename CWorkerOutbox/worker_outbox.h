@@ -20,9 +20,10 @@
 ///    then adds the line `{"flushed":{}}` so the parent need not wait.
 ///
 /// One party writes at a time: the normal path holds `outbox_busy` for the
-/// whole of an append or a flush; a handler that finds it held only asks
-/// (`outbox_flush_requested`) and the normal path answers when it lets go —
-/// so no byte is sent twice and no line is cut by another.
+/// whole of an append or a flush (waiting, if a handler on another thread
+/// holds it, rather than dropping the message); a handler that finds it held
+/// only asks (`outbox_flush_requested`) and the normal path answers when it
+/// lets go — so no byte is sent twice and no line is cut by another.
 ///
 /// Header-only on purpose (imported like CLua's shim; a compiled C file
 /// carried DWARF 5 debug information, which valgrind cannot read, and the
@@ -30,6 +31,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -143,15 +145,27 @@ static inline void outbox_say_flushed(void) {
     outbox_write_all(line, length);
 }
 
-/// Lets go of the buffer, first answering a handler that asked meanwhile.
+/// Lets go of the buffer, first answering a handler that asked meanwhile —
+/// also one that asked after the check and before the release, which would
+/// otherwise wait for the next message (never, if the worker then hangs).
 static inline void outbox_release_answering(void) {
-    int requested = outbox_flush_requested;
-    if (requested) {
-        outbox_flush_requested = 0;
-        outbox_drain_for_signal();
-        if (requested == 2) outbox_say_flushed();
+    for (;;) {
+        int requested = outbox_flush_requested;
+        if (requested) {
+            outbox_flush_requested = 0;
+            outbox_drain_for_signal();
+            if (requested == 2) outbox_say_flushed();
+        }
+        outbox_release();
+        if (!outbox_flush_requested || !outbox_acquire()) return;
     }
-    outbox_release();
+}
+
+/// Takes the buffer for the normal path. A handler holds it only while it
+/// writes — on another thread, since one on this thread has finished before
+/// this runs — so waiting for it is short; giving up would drop a message.
+static inline void outbox_acquire_waiting(void) {
+    while (!outbox_acquire()) sched_yield();
 }
 
 /// Starts buffering for `fd` with room for `capacity` bytes; 0 on success.
@@ -173,7 +187,8 @@ static inline void navscript_outbox_mark_phase(void) {
 
 /// Writes everything buffered.
 static inline void navscript_outbox_flush(void) {
-    if (outbox_fd < 0 || !outbox_acquire()) return;
+    if (outbox_fd < 0) return;
+    outbox_acquire_waiting();
     outbox_drain();
     outbox_last_write_ns = outbox_now_ns();
     outbox_release_answering();
@@ -181,7 +196,8 @@ static inline void navscript_outbox_flush(void) {
 
 /// Buffers `count` bytes: whole messages only.
 static inline void navscript_outbox_append(const char *bytes, size_t count) {
-    if (outbox_fd < 0 || !outbox_acquire()) return;
+    if (outbox_fd < 0) return;
+    outbox_acquire_waiting();
     if (outbox_count + count > outbox_capacity) {
         outbox_drain();
         outbox_last_write_ns = outbox_now_ns();
@@ -202,7 +218,8 @@ static inline void navscript_outbox_append(const char *bytes, size_t count) {
 /// Keeps `count` bytes (whole lines) as the note, replacing the last one;
 /// an empty note (count 0) clears it. A note that cannot be stored is dropped.
 static inline void navscript_outbox_note(const char *bytes, size_t count) {
-    if (outbox_fd < 0 || !outbox_acquire()) return;
+    if (outbox_fd < 0) return;
+    outbox_acquire_waiting();
     if (count > outbox_note_capacity) {
         char *grown = realloc(outbox_note, count);
         if (grown != NULL) {
