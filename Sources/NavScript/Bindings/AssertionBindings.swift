@@ -140,8 +140,9 @@ enum AssertionBindings {
                     item such as a `release` to what happened since.
                     """,
                 example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })") { call, app, _ in
-            let mark = try Self.mark(call, 1, in: app) ?? 0
-            return Expectation.events(try Self.eventItems(call, 2), actual: Array(app.events.dropFirst(mark)))
+            let events = app.events   // rendered once: the mark is checked against the same log
+            let mark = try Self.mark(call, 1, eventCount: events.count) ?? 0
+            return Expectation.events(try Self.eventItems(call, 2), actual: Array(events.dropFirst(mark)))
         },
         expect("expect_no_event", parameters: [ScriptParameter("item", "string"), ScriptParameter("mark", "integer", optional: true)],
                 overloads: [],
@@ -150,8 +151,9 @@ enum AssertionBindings {
                     when given; the failure lists the matching events.
                     """,
                 example: "expect_no_event(\"present sign_in\")") { call, app, _ in
-            Expectation.eventCount(try Self.eventItem(call, 1), expected: 0, actual: app.events,
-                                   since: try Self.mark(call, 2, in: app) ?? 0)
+            let events = app.events
+            return Expectation.eventCount(try Self.eventItem(call, 1), expected: 0, actual: events,
+                                          since: try Self.mark(call, 2, eventCount: events.count) ?? 0)
         },
         expect("expect_event_count", parameters: [ScriptParameter("item", "string"), ScriptParameter("count", "integer"),
                                                   ScriptParameter("mark", "integer", optional: true)],
@@ -163,8 +165,9 @@ enum AssertionBindings {
                 example: "expect_event_count(\"session-commit\", 1)") { call, app, _ in
             let count = try call.integer(2)
             guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
-            return Expectation.eventCount(try Self.eventItem(call, 1), expected: count, actual: app.events,
-                                          since: try Self.mark(call, 3, in: app) ?? 0)
+            let events = app.events
+            return Expectation.eventCount(try Self.eventItem(call, 1), expected: count, actual: events,
+                                          since: try Self.mark(call, 3, eventCount: events.count) ?? 0)
         },
         expect("expect_no_leaks", parameters: [], overloads: [],
                 documentation: """
@@ -264,10 +267,9 @@ enum AssertionBindings {
     }
 
     /// A mark argument (from `mark()`), or nil when absent: a position in
-    /// the event log as it is now — one past it is a mistake, not a pass.
-    private static func mark(_ call: LuaCall, _ position: Int, in app: any ScenarioApp) throws -> Int? {
+    /// the event log of `eventCount` events — one past it is a mistake, not a pass.
+    private static func mark(_ call: LuaCall, _ position: Int, eventCount count: Int) throws -> Int? {
         guard let mark = try call.optionalInteger(position) else { return nil }
-        let count = app.events.count
         guard (0...count).contains(mark) else {
             throw call.argumentError(position, "mark \(mark) is not in the event log (0…\(count) so far); take marks with mark()")
         }

@@ -75,21 +75,9 @@ public struct ScriptFunction {
     /// (`...`): the parameters, or an overload's when it has more.
     var maximumArgumentCount: Int? {
         guard !parameters.contains(where: { $0.name == "..." }) else { return nil }
-        // `fun(tab: navscript.Tab, entries: navscript.StackEntry[])`: a parameter is a name then `: `
-        // at the signature's own level (types such as `table<K, V>` or `fun(row: any)` nest).
-        let overloadCounts = overloads.map { signature -> Int in
-            var depth = 0, count = 0, name = ""
-            for character in signature.dropFirst("fun(".count) {
-                switch character {
-                case "(", "<", "{", "[": depth += 1; name = ""
-                case ")", ">", "}", "]": depth -= 1; name = ""
-                case ":" where depth == 0 && !name.isEmpty: count += 1; name = ""
-                case _ where character.isLetter || character.isNumber || character == "_" || character == "?": name.append(character)
-                default: name = ""
-                }
-                if depth < 0 { break }
-            }
-            return count
+        let overloadCounts = overloads.map { signature in
+            LuaTypeText.topLevelParts(of: signature.dropFirst("fun(".count), separatedBy: ",")
+                .filter { !$0.allSatisfy(\.isWhitespace) }.count
         }
         return ([parameters.count] + overloadCounts).max()
     }

@@ -11,30 +11,37 @@
 /// language's own and the host's `types`), so what the editor offers and
 /// what the runtime accepts are one list.
 struct TableArgumentCheck {
-    /// Declared fields by table type, for the types whose keys are fixed.
-    private let fields: [String: [ScriptType.Field]]
-    /// The names of the types that are sets of literal strings (`navscript.Tab`).
-    private let literalTypes: Set<String>
+    /// A declared field and the Lua types its value may have (nil: not checked).
+    private struct Field {
+        let name: String
+        let type: String
+        let allowed: Set<String>?
+    }
+
+    /// Declared fields by table type, for the types whose keys are fixed;
+    /// read once, so a call pays for a lookup per key.
+    private let fields: [String: [Field]]
 
     /// `declared`: every type the language and the host declare. Types
     /// with a wildcard field (`[string]`: a push payload's own keys) and
     /// `navscript.LaunchOptions` (`launch` checks its options itself,
     /// against the host's, with their kinds) are not checked here.
     init(declared: [ScriptType]) {
-        var fields: [String: [ScriptType.Field]] = [:]
+        var tables: [String: [ScriptType.Field]] = [:]
         var literalTypes: Set<String> = []
         for type in declared {
             switch type.shape {
             case .fields(let list) where type.name != "navscript.LaunchOptions" && !list.contains(where: { $0.name.hasPrefix("[") }):
-                fields[type.name] = list
+                tables[type.name] = list
             case .literals:
                 literalTypes.insert(type.name)
             default:
                 break
             }
         }
-        self.fields = fields
-        self.literalTypes = literalTypes
+        fields = tables.mapValues { list in
+            list.map { Field(name: $0.name, type: $0.type, allowed: Self.luaTypes(of: $0.type, tables: tables, literals: literalTypes)) }
+        }
     }
 
     /// The positions (1-based) and types of `function`'s parameters this
@@ -58,7 +65,7 @@ struct TableArgumentCheck {
                 let hint = NameSuggestion.closest(to: name, among: declared.map(\.name)).map { "did you mean '\($0)'? " } ?? ""
                 return "unknown \(word) '\(name)'; \(hint)\(type) has: \(declared.map(\.name).joined(separator: ", "))"
             }
-            if let expected = luaTypes(of: field.type), !expected.contains(value.typeName) {
+            if let expected = field.allowed, !expected.contains(value.typeName) {
                 return "\(word) '\(name)' must be a \(expected.sorted().joined(separator: " or ")) (\(field.type)), got \(value.typeName)"
             }
         }
@@ -68,27 +75,17 @@ struct TableArgumentCheck {
     /// The Lua types a declared field type allows, when every member of
     /// its union is understood (`string|string[]`: a string or a table);
     /// nil (no check) otherwise.
-    private func luaTypes(of declared: String) -> Set<String>? {
+    private static func luaTypes(of declared: String, tables: [String: [ScriptType.Field]],
+                                 literals: Set<String>) -> Set<String>? {
         var allowed: Set<String> = []
-        var depth = 0, member = ""
-        var members: [String] = []
-        for character in declared {
-            switch character {
-            case "<", "(", "{": depth += 1
-            case ">", ")", "}": depth -= 1
-            case "|" where depth == 0: members.append(member); member = ""; continue
-            default: break
-            }
-            member.append(character)
-        }
-        members.append(member)
-        for member in members {
+        for part in LuaTypeText.topLevelParts(of: declared[...], separatedBy: "|") {
+            let member = String(part)
             switch member {
             case "boolean": allowed.insert("boolean")
             case "string": allowed.insert("string")
             case "number", "integer": allowed.insert("number")
-            case _ where member.hasSuffix("[]") || member.hasPrefix("table<") || fields[member] != nil: allowed.insert("table")
-            case _ where member.hasPrefix("\"") || literalTypes.contains(member): allowed.insert("string")
+            case _ where member.hasSuffix("[]") || member.hasPrefix("table<") || tables[member] != nil: allowed.insert("table")
+            case _ where member.hasPrefix("\"") || literals.contains(member): allowed.insert("string")
             default: return nil
             }
         }

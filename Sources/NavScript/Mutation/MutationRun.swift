@@ -38,7 +38,7 @@ public struct MutationRun {
                                 startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
             func failing(_ file: FileResult) -> [ScenarioResult] {
-                file.scenarios.filter { $0.status == .failed || $0.status == .errored }
+                file.scenarios.filter { $0.status.isProblem }
             }
             let killers = firstKillingFileOnly
                 ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
@@ -146,7 +146,7 @@ public struct MutationReport: Sendable {
                            details: outcome.isKilled ? "" : outcome.fault.summary,
                            timeline: outcome.killedBy, duration: outcome.duration)
         }
-        let failing = healthy.scenarios.filter { $0.status == .failed || $0.status == .errored }
+        let failing = healthy.scenarios.filter { $0.status.isProblem }
         let healthyCase = ScenarioResult(
             name: "healthy suite passes", file: "mutate", line: 0,
             outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),

@@ -93,7 +93,7 @@ public struct ScenarioWorker {
                     streamed.timeline = []
                     send(.result(task: task.id, index: index, result: streamed))
                 }
-                if options.failFast && (result.status == .failed || result.status == .errored) { stopped = true }
+                if options.failFast && result.status.isProblem { stopped = true }
             }
         } catch {
             send(.loadFailed(task: task.id, result: ScenarioRunner.loadFailure(task.path, error)))

@@ -181,7 +181,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
             if !pending.isEmpty {
                 sections.append(pending.map(pendingLine).joined())
             }
-            for scenario in run.scenarios where scenario.status == .failed || scenario.status == .errored {
+            for scenario in run.scenarios where scenario.status.isProblem {
                 sections.append(problemBlock(scenario))
             }
             if options.showOutput {

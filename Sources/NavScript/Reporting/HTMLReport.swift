@@ -64,7 +64,7 @@ public struct HTMLReport: Sendable {
         if let interruption {
             html += "<p class=\"interrupted\">\(Self.text(interruption)): the report covers what finished; the rest is marked skipped.</p>\n"
         }
-        let problems = run.scenarios.filter { $0.status == .failed || $0.status == .errored }
+        let problems = run.scenarios.filter { $0.status.isProblem }
         if !problems.isEmpty {
             html += "<ol class=\"problems\">\n"
             for scenario in problems {
@@ -131,7 +131,7 @@ public struct HTMLReport: Sendable {
     /// `group` is the file section the scenario is listed under — what the
     /// file filter selects (for mutate and explore it is not the scenario's file).
     private func scenarioBlock(_ scenario: ScenarioResult, group: String) -> String {
-        let isProblem = scenario.status == .failed || scenario.status == .errored
+        let isProblem = scenario.status.isProblem
         var html = "<details class=\"scenario \(scenario.status.rawValue)\" id=\"\(Self.anchor(scenario))\""
             + " data-status=\"\(scenario.status.rawValue)\" data-file=\"\(Self.attribute(group))\""
             + " data-tags=\"\(Self.attribute(Self.jsonArray(scenario.tags)))\"\(isProblem ? " open" : "")>\n"

@@ -191,7 +191,7 @@ final class ScenarioFile {
         }
         result.timeline = world.timeline
         // Frames are for storyboards of what went wrong: a passing scenario drops them.
-        if result.status == .failed || result.status == .errored { result.frames = world.frames }
+        if result.status.isProblem { result.frames = world.frames }
         result.output = world.output
         if !session.loadOutput.isEmpty {
             // Printed at the file's top level: shown with its first scenario.

@@ -52,6 +52,10 @@ enum ScenarioPrelude {
     -- __tostring (a caught failure) prints as tostring says, and a table
     -- that contains itself, whose contents have no end, as tostring does.
     local show = print
+    local function has_tostring(value)
+      local mt = getmetatable(value)
+      return type(mt) == "table" and mt.__tostring ~= nil
+    end
     local function finite(value, open, depth)
       if type(value) ~= "table" then return true end
       if open[value] or depth > 100 then return false end   -- contains itself, or deeper than print shows
@@ -67,8 +71,7 @@ enum ScenarioPrelude {
       for index = 1, count do
         local value = values[index]
         if type(value) == "table" then
-          local mt = getmetatable(value)
-          if (type(mt) == "table" and mt.__tostring ~= nil) or not finite(value, {}, 0) then values[index] = tostring(value) end
+          if has_tostring(value) or not finite(value, {}, 0) then values[index] = tostring(value) end
         end
       end
       return show(unpack(values, 1, count))
@@ -271,7 +274,7 @@ enum ScenarioPrelude {
     function assert(value, message, ...)
       if not value then
         if message == nil then message = "assertion failed!"
-        elseif type(message) == "table" and not (type(getmetatable(message)) == "table" and getmetatable(message).__tostring) then
+        elseif type(message) == "table" and not has_tostring(message) then
           message = spelled(message)   -- its contents, not an address
         end
         failure(tostring(message))

@@ -9,6 +9,9 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
         case errored
         /// `pending`, or not run (interrupted, fail-fast).
         case skipped
+
+        /// Failed or errored: what fails a run, kills a fault and gets a storyboard.
+        public var isProblem: Bool { self == .failed || self == .errored }
     }
 
     /// The describe chain and the scenario name, space separated; unique in its file.

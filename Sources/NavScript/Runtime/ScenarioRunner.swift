@@ -93,7 +93,7 @@ public struct ScenarioRunner {
                     number += 1
                     publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
                 })
-                if options.failFast && (result.status == .failed || result.status == .errored) { stop = true }
+                if options.failFast && result.status.isProblem { stop = true }
             }
             results.append(result)
             publish(.scenarioFinished(result))

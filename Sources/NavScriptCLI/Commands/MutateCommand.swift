@@ -107,7 +107,7 @@ struct MutateCommand: HostedCommand {
             writeStandardError("navscript mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
             throw ExitCode(2)
         }
-        let failing = healthy.flatMap(\.scenarios).filter { $0.status == .failed || $0.status == .errored }
+        let failing = healthy.flatMap(\.scenarios).filter { $0.status.isProblem }
         guard failing.isEmpty else {
             // The reports still say so (CI uploads them): "healthy suite passes" failing, with the scenarios.
             stream.publish(plan.report(results: healthy, started: started).runResult(),
@@ -157,7 +157,7 @@ private final class KillLedger {
     func isKilled(_ task: WorkerTask) -> Bool { firstKill[task.faults].map { $0 < task.id } ?? false }
 
     func record(_ task: WorkerTask, _ result: FileResult) {
-        guard result.scenarios.contains(where: { $0.status == .failed || $0.status == .errored }) else { return }
+        guard result.scenarios.contains(where: { $0.status.isProblem }) else { return }
         firstKill[task.faults] = min(firstKill[task.faults] ?? .max, task.id)
     }
 }
