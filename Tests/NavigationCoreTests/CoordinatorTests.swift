@@ -14,6 +14,17 @@ struct CoordinatorTests {
         #expect(log.texts == ["start app", "start app/browse", "start app/browse/reviews", "start app/checkout"])
     }
 
+    /// A flow's kept path is reused only when the walk arrives with the
+    /// prefix it was adopted under; any other prefix spells paths afresh.
+    @Test func treePathsHonourAPrefixAndAPlainParent() {
+        let app = FlowCoordinator(name: "app", log: log)
+        addChildren(to: app)
+        #expect(app.treePaths(prefix: "host") == ["host/app", "host/app/browse", "host/app/browse/reviews", "host/app/checkout"])
+        let plain = PlainCoordinator(name: "root", children: [app.childFlows[1]])
+        #expect(plain.treePaths() == ["root", "root/checkout"])
+        #expect(app.childFlows[1].path == "app/checkout")
+    }
+
     @Test func removingAChildFreesItAndItsSubtree() {
         let tracker = LifecycleTracker(log: log)
         let app = FlowCoordinator(name: "app", log: log)
@@ -86,4 +97,15 @@ struct CoordinatorTests {
         browse.startChild(reviews)
         app.startChild(checkout)
     }
+}
+
+/// A coordinator that is not a flow: its children are adopted by no one.
+private final class PlainCoordinator: Coordinator {
+    let name: String
+    let children: [Coordinator]
+    init(name: String, children: [Coordinator]) {
+        self.name = name
+        self.children = children
+    }
+    func start() {}
 }

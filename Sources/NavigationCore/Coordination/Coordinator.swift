@@ -22,14 +22,19 @@ extension Coordinator {
     /// One array for the whole tree (invariants read it after every
     /// scenario). A flow's children are walked in its own array: `children`
     /// would copy them into a new array of existentials at every node.
+    /// A flow adopted under this very prefix reuses the path it keeps: no
+    /// string is built, and the checks that compare these paths with screen
+    /// owners (which hold the same kept strings) compare them by identity.
     private func appendTreePaths(to paths: inout [String], prefix: String?) {
-        let path = prefix.map { $0 + "/" + name } ?? name
-        paths.append(path)
-        if let flow = self as? FlowCoordinator {
-            for child in flow.childFlows { child.appendTreePaths(to: &paths, prefix: path) }
-        } else {
+        guard let flow = self as? FlowCoordinator else {
+            let path = prefix.map { $0 + "/" + name } ?? name
+            paths.append(path)
             for child in children { child.appendTreePaths(to: &paths, prefix: path) }
+            return
         }
+        let path = flow.pathPrefix == prefix ? flow.path : prefix.map { $0 + "/" + name } ?? name
+        paths.append(path)
+        for child in flow.childFlows { child.appendTreePaths(to: &paths, prefix: path) }
     }
 }
 
@@ -45,7 +50,7 @@ open class FlowCoordinator: Coordinator, LifecycleTracked {
     public var lifecycleToken: LifecycleToken?
     public let log: EventLog
     /// The parent's path, set when the parent adopts this flow.
-    private var pathPrefix: String? {
+    fileprivate var pathPrefix: String? {
         didSet { path = pathPrefix.map { $0 + "/" + name } ?? name }
     }
     public private(set) var isFinished = false
