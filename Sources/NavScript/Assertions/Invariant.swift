@@ -71,10 +71,19 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             // Arrays, not sets: a screen has a handful of owners and the tree a
             // handful of flows, and hashing every path cost more than comparing.
             let paths = coordinatorPaths()
-            func isOrphan(_ owner: ScreenOwner) -> Bool { owner.owner.map { !paths.contains($0) } ?? true }
+            // Most pairs compared differ, and by length: that is checked first (a native
+            // string knows its length), before comparing bytes.
+            func same(_ one: String, _ other: String?) -> Bool {
+                guard let other else { return false }
+                return one.utf8.count == other.utf8.count && one == other
+            }
+            func isOrphan(_ owner: ScreenOwner) -> Bool {
+                guard let path = owner.owner else { return true }
+                return !paths.contains { same($0, path) }
+            }
             // A leaked flow owns nothing either; the leak is the cause, reported as such.
             func isIdle(_ path: String) -> Bool {
-                path != paths.first && !owners.contains { $0.owner == path }
+                !same(path, paths.first) && !owners.contains { same(path, $0.owner) }
                     && !leaks.contains { $0.kind == .coordinator && $0.label == path }
             }
             // Checked after every scenario, and it nearly always holds: the

@@ -32,8 +32,7 @@ final class ExplorationSession {
         var options = options
         options.strictSteps = true
         file = try ScenarioFile(entry: entry, language: ScenarioLanguage(host: host), options: options, source: [])
-        world = ScenarioWorld(host: host, faults: faults)
-        world.strictSteps = true
+        world = ScenarioWorld(host: host, faults: faults, strictSteps: true)
         file.session.world = world
     }
 

@@ -90,7 +90,7 @@ open class NavigationDriver: ScenarioApp {
                 owners.append(ScreenOwner(screen: screen.label, owner: screen.owner.flatMap { $0.isFinished ? nil : $0.path }))
             }
         }
-        for tab in navigation.tabs { add(navigation.stack(tab)) }
+        for stack in navigation.tabStacks { add(stack) }
         for modal in navigation.modals { add(modal.stack) }
         return owners
     }

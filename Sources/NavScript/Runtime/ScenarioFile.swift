@@ -112,11 +112,10 @@ final class ScenarioFile {
             result.message = "pending"
             return result
         }
-        let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions)
+        let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions,
+                                  strictSteps: options.strictSteps, recordsFrames: options.recordsFrames)
         world.onStep = onStep
         world.onCall = onCall
-        world.strictSteps = options.strictSteps
-        world.recordsFrames = options.recordsFrames
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         session.world = world

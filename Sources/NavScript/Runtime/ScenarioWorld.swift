@@ -29,7 +29,9 @@ final class ScenarioWorld {
     /// Invariants this scenario (or run) allows, with the reason given.
     var allowed: [Invariant: String] = [:]
     /// Check the invariants after every step (`--strict-steps`), not only at the end.
-    var strictSteps = false
+    /// Constant for the run (as ``recordsFrames``): read after every step, and
+    /// a `var` of a class is read through an exclusivity check each time.
+    let strictSteps: Bool
     /// Invariants already reported, so a lasting violation is reported once.
     private var reported: Set<Invariant> = []
     /// The timeline number of each of the current app's log steps, by app
@@ -37,7 +39,7 @@ final class ScenarioWorld {
     /// dictionary key on every step showed in a step's cost.
     private var timelineNumberOfAppStep: [Int] = []
     /// Record a ``StepFrame`` after every step (for storyboards).
-    var recordsFrames = false
+    let recordsFrames: Bool
     /// The navigation after each step, when ``recordsFrames``.
     private(set) var frames: [StepFrame] = []
     /// How many of the current app's events the frames have shown.
@@ -46,10 +48,13 @@ final class ScenarioWorld {
     /// The host's launch options by name, built once by the caller.
     private let launchOptions: [String: LaunchOption]
 
-    init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil) {
+    init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
+         strictSteps: Bool = false, recordsFrames: Bool = false) {
         self.host = host
         self.faults = faults
         self.launchOptions = launchOptions ?? host.declaredLaunchOptions
+        self.strictSteps = strictSteps
+        self.recordsFrames = recordsFrames
     }
 
     func launch(_ request: LaunchRequest, at location: String) throws(HostError) {
@@ -90,6 +95,7 @@ final class ScenarioWorld {
     /// Adds a step to the timeline, with where the app ended up; with
     /// ``strictSteps``, then checks the invariants.
     func record(_ step: String, at location: String, settled: Bool = true) {
+        let app = self.app   // read once: every read of a stored `var` is an exclusivity check
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
         if let app { noteTimelineNumber(timeline.count + 1, ofAppStep: app.step) }

@@ -16,7 +16,10 @@ public final class SimulatedNavigation {
 
     public let tabs: [TabID]
     public private(set) var selectedTab: TabID
-    public private(set) var stacks: [TabID: NavigationStack] = [:]
+    public let stacks: [TabID: NavigationStack]
+    /// ``stacks`` in the order of ``tabs``: walked after every scenario
+    /// (the screens' owners) without hashing a tab's name per tab.
+    public let tabStacks: [NavigationStack]
     public private(set) var modals: [ModalPresentation] = []
     /// `stacks[selectedTab]`, kept: the visible screen is read after every
     /// step (by the app and the scenario's timeline), and hashing the tab's
@@ -34,8 +37,9 @@ public final class SimulatedNavigation {
         self.log = log
         self.tracker = tracker
         self.scheduler = scheduler
-        for tab in tabs { stacks[tab] = NavigationStack(name: tab.rawValue, log: log, tracker: tracker) }
-        self.selectedStack = stacks[tabs[0]]!
+        tabStacks = tabs.map { NavigationStack(name: $0.rawValue, log: log, tracker: tracker) }
+        stacks = Dictionary(zip(tabs, tabStacks), uniquingKeysWith: { first, _ in first })
+        selectedStack = tabStacks[0]
     }
 
     public func stack(_ tab: TabID) -> NavigationStack {
