@@ -33,10 +33,30 @@ public enum Expectation {
     /// `expect_events`: an ordered subsequence, each item matching an event
     /// exactly or as its leading words.
     public static func events(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+        // The usual case, every item found: no list of matches is kept (it is
+        // only for the message, and rebuilt by the same search when one fails).
+        var position = 0
+        for item in expected {
+            guard let index = firstEvent(matching: item, in: actual, from: position) else {
+                return eventsFailure(expected, actual: actual)
+            }
+            position = index + 1
+        }
+        return nil
+    }
+
+    /// The first event at or after `start` that `item` matches.
+    private static func firstEvent(matching item: String, in events: [String], from start: Int) -> Int? {
+        guard start < events.count else { return nil }
+        return events[start...].firstIndex { eventMatches(item, $0) }
+    }
+
+    /// Why `expect_events` failed: what matched, where, what did not.
+    private static func eventsFailure(_ expected: [String], actual: [String]) -> ExpectationFailure {
         var position = 0
         var matched: [(String, Int)] = []
         for item in expected {
-            guard let index = actual[position...].firstIndex(where: { eventMatches(item, $0) }) else {
+            guard let index = firstEvent(matching: item, in: actual, from: position) else {
                 let anywhere = actual.firstIndex { eventMatches(item, $0) }
                 var details = "expected, in this order:\n"
                 for (done, at) in matched { details += "  ✓ \(done)    (event #\(at + 1))\n" }
@@ -55,13 +75,18 @@ public enum Expectation {
             matched.append((item, index))
             position = index + 1
         }
-        return nil
+        preconditionFailure("eventsFailure called for events that match")
     }
 
     /// An item matches an event exactly, or as its leading words; a last
     /// word without parameters (`push item`) matches a labelled one
     /// (`push item:7 …`), as stack entries do.
     static func eventMatches(_ item: String, _ event: String) -> Bool {
+        // Most events of a log differ from the item at their first byte: when both are
+        // ASCII that decides it, without reaching for either string's storage.
+        if let first = item.utf8.first, let other = event.utf8.first, first != other, first < 0x80, other < 0x80 {
+            return false
+        }
         if let answer = asciiEventMatch(item, event) { return answer }
         // By Character: canonically equivalent spellings match.
         guard event.hasPrefix(item) else { return false }

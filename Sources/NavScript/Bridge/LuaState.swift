@@ -179,10 +179,11 @@ public final class LuaState {
     var sourceNames: [(chunk: String, name: String)] = []
 
     /// Storage the arguments and caller locations of a call from Lua are
-    /// built in, kept between calls: a call's `LuaCall` shares it (copy on
-    /// write) and lets go when the call returns, so the next call reuses it
-    /// instead of allocating two arrays. (A call made while another is being
-    /// served finds it shared and gets storage of its own.)
+    /// built in, kept between calls: a call takes it, its `LuaCall` shares it
+    /// (copy on write) and lets go when the call returns, and the call puts it
+    /// back emptied, so the next call reuses it instead of allocating two
+    /// arrays. (A call made while another is being served finds none and
+    /// makes its own.)
     var argumentScratch: [LuaValue] = []
     var locationScratch: [LuaSourceLocation] = []
 

@@ -113,9 +113,13 @@ extension LuaState {
 
     private func invoke(_ box: LuaCallbackBox, _ L: OpaquePointer) -> Int32 {
         let count = lua_gettop(L)
+        // This call takes the kept storage (see `argumentScratch`) and puts it back
+        // when it is over: each stored property is touched twice per call, as every
+        // access to one is an exclusivity check.
         var arguments = argumentScratch
+        var locations = locationScratch
         argumentScratch = []
-        arguments.removeAll(keepingCapacity: true)
+        locationScratch = []
         arguments.reserveCapacity(Int(count))
         if count > 0 {
             for index in 1...count {
@@ -126,12 +130,11 @@ extension LuaState {
                 }
             }
         }
-        argumentScratch = arguments
-        arguments = []
+        appendCallerLocations(L, to: &locations)
         let result: LuaCallResult
         do {
-            result = try box.body(LuaCall(functionName: box.name, arguments: argumentScratch,
-                                          callerLocations: callerLocations(L), state: self))
+            result = try box.body(LuaCall(functionName: box.name, arguments: arguments,
+                                          callerLocations: locations, state: self))
         } catch let error as LuaArgumentError {
             result = .error(.string(LuaString(error.message)))
         } catch let error as LuaError {
@@ -141,8 +144,10 @@ extension LuaState {
         }
         // The call is over: its values go now, the storage stays for the next
         // one (unless the callback kept the call, which then keeps its copy).
-        argumentScratch.removeAll(keepingCapacity: true)
-        locationScratch.removeAll(keepingCapacity: true)
+        arguments.removeAll(keepingCapacity: true)
+        locations.removeAll(keepingCapacity: true)
+        argumentScratch = arguments
+        locationScratch = locations
 
         let top = lua_gettop(L)
         switch result {
@@ -174,14 +179,10 @@ extension LuaState {
         return CLUA_RAISE_WHERE
     }
 
-    /// The Lua frames above the running C function, innermost first.
+    /// Appends the Lua frames above the running C function, innermost first.
     /// `lua_getstack` and `lua_getinfo("Sl")` push nothing and never raise.
-    func callerLocations(_ L: OpaquePointer, limit: Int = 64) -> [LuaSourceLocation] {
-        var locations = locationScratch   // see `locationScratch`
-        locationScratch = []
-        locations.removeAll(keepingCapacity: true)
+    func appendCallerLocations(_ L: OpaquePointer, to locations: inout [LuaSourceLocation], limit: Int = 64) {
         locations.reserveCapacity(4)   // a binding is called from a scenario, a hook or a helper: a few frames
-        defer { locationScratch = locations }
         var record = lua_Debug()
         var level: Int32 = 1
         while locations.count < limit, lua_getstack(L, level, &record) != 0 {
@@ -189,7 +190,6 @@ extension LuaState {
             guard lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else { continue }
             locations.append(LuaSourceLocation(source: cachedSourceName(&record), line: Int(record.currentline)))
         }
-        return locations
     }
 
     /// `sourceName(record)`, reusing the String made for the same chunk
@@ -200,7 +200,8 @@ extension LuaState {
     func cachedSourceName(_ record: inout lua_Debug) -> String {
         guard let source = record.source, record.srclen > 0 else { return LuaState.sourceName(&record) }
         let length = record.srclen
-        for known in sourceNames where known.chunk.utf8.count == length {
+        // Newest first: the file being run is the chunk loaded last, and most frames are its.
+        for known in sourceNames.reversed() where known.chunk.utf8.count == length {
             let same = known.chunk.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, source, length) == 0 }
             if same ?? false { return known.name }
         }
