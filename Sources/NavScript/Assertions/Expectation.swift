@@ -45,12 +45,6 @@ public enum Expectation {
         return nil
     }
 
-    /// The first event at or after `start` that `item` matches.
-    private static func firstEvent(matching item: String, in events: [String], from start: Int) -> Int? {
-        guard start < events.count else { return nil }
-        return events[start...].firstIndex { eventMatches(item, $0) }
-    }
-
     /// Why `expect_events` failed: what matched, where, what did not.
     private static func eventsFailure(_ expected: [String], actual: [String]) -> ExpectationFailure {
         var position = 0
@@ -82,42 +76,49 @@ public enum Expectation {
     /// word without parameters (`push item`) matches a labelled one
     /// (`push item:7 …`), as stack entries do.
     static func eventMatches(_ item: String, _ event: String) -> Bool {
-        // Most events of a log differ from the item at their first byte: when both are
-        // ASCII that decides it, without reaching for either string's storage.
-        if let first = item.utf8.first, let other = event.utf8.first, first != other, first < 0x80, other < 0x80 {
-            return false
-        }
-        if let answer = asciiEventMatch(item, event) { return answer }
+        var text = item
+        return text.withUTF8 { eventMatches(item, bytes: $0, event) }
+    }
+
+    /// ``eventMatches(_:_:)`` with the item's UTF-8 at hand: a scan of the
+    /// log takes the item's bytes once, not once per event.
+    private static func eventMatches(_ item: String, bytes itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool {
+        if let answer = asciiEventMatch(item, itemBytes, event) { return answer }
         // By Character: canonically equivalent spellings match.
         guard event.hasPrefix(item) else { return false }
         return matchEnds(item, before: event.dropFirst(item.count).first)
+    }
+
+    /// The first event at or after `start` that `item` matches.
+    private static func firstEvent(matching item: String, in events: [String], from start: Int) -> Int? {
+        guard start < events.count else { return nil }
+        var text = item
+        return text.withUTF8 { bytes in events[start...].firstIndex { eventMatches(item, bytes: bytes, $0) } }
     }
 
     /// ``eventMatches(_:_:)`` by bytes while the item and the event's start
     /// are ASCII (every real event), nil when only Characters can decide.
     /// Why: `hasPrefix` compares by Character, which cost more than the
     /// rest of `expect_events`.
-    private static func asciiEventMatch(_ item: String, _ event: String) -> Bool? {
+    private static func asciiEventMatch(_ item: String, _ itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool? {
         // `withUTF8` always has the bytes (a native string keeps them in place).
-        var itemText = item, eventText = event
-        return itemText.withUTF8 { itemBytes in
-            eventText.withUTF8 { eventBytes -> Bool? in
-                for index in itemBytes.indices {
-                    let wanted = itemBytes[index]
-                    guard index < eventBytes.count else { return wanted < 0x80 ? false : nil }
-                    let byte = eventBytes[index]
-                    if wanted >= 0x80 || byte >= 0x80 { return nil }
-                    if wanted != byte { return false }
-                }
-                guard itemBytes.count < eventBytes.count else { return true }
-                let next = eventBytes[itemBytes.count]
-                // A non-ASCII scalar next is never a space or a colon (and a
-                // combining one would change the item's last Character).
-                guard next < 0x80 else { return false }
-                // Nor is the next Character this byte when a combining scalar follows it.
-                if itemBytes.count + 1 < eventBytes.count && eventBytes[itemBytes.count + 1] >= 0x80 { return nil }
-                return matchEnds(item, before: Character(Unicode.Scalar(next)))
+        var eventText = event
+        return eventText.withUTF8 { eventBytes -> Bool? in
+            for index in itemBytes.indices {
+                let wanted = itemBytes[index]
+                guard index < eventBytes.count else { return wanted < 0x80 ? false : nil }
+                let byte = eventBytes[index]
+                if wanted >= 0x80 || byte >= 0x80 { return nil }
+                if wanted != byte { return false }
             }
+            guard itemBytes.count < eventBytes.count else { return true }
+            let next = eventBytes[itemBytes.count]
+            // A non-ASCII scalar next is never a space or a colon (and a
+            // combining one would change the item's last Character).
+            guard next < 0x80 else { return false }
+            // Nor is the next Character this byte when a combining scalar follows it.
+            if itemBytes.count + 1 < eventBytes.count && eventBytes[itemBytes.count + 1] >= 0x80 { return nil }
+            return matchEnds(item, before: Character(Unicode.Scalar(next)))
         }
     }
 

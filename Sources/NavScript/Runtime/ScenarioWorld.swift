@@ -10,9 +10,7 @@ final class ScenarioWorld {
     let faults: [String]
     private(set) var app: (any ScenarioApp)?
     private(set) var launchRequest = LaunchRequest()
-    private(set) var timeline: [String] = [] {
-        didSet { if let step = timeline.last { onStep?(step) } }
-    }
+    private(set) var timeline: [String] = []
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
     var onStep: ((String) -> Void)?
@@ -98,20 +96,19 @@ final class ScenarioWorld {
         let app = self.app   // read once: every read of a stored `var` is an exclusivity check
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
-        if let app { noteTimelineNumber(timeline.count + 1, ofAppStep: app.step) }
-        if timeline.capacity == 0 { timeline.reserveCapacity(16) }   // a typical scenario's steps, in one allocation
-        timeline.append(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
+        let number = appendToTimeline(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
+        if let app { noteTimelineNumber(number, ofAppStep: app.step) }
         if recordsFrames {
             let events = app?.events ?? []
             let new = Array(events[min(eventsShown, events.count)...])
             eventsShown = events.count
-            frames.append(StepFrame(number: timeline.count, location: location, action: step, app: app, events: new))
+            frames.append(StepFrame(number: number, location: location, action: step, app: app, events: new))
         }
-        if strictSteps { checkInvariants(after: "after step \(timeline.count)", at: location, settled: settled) }
+        if strictSteps { checkInvariants(after: "after step \(number)", at: location, settled: settled) }
     }
 
     func note(_ line: String) {
-        timeline.append(line)
+        appendToTimeline(line)
     }
 
     /// Records a failure; returns its number (1-based), which the value
@@ -139,11 +136,30 @@ final class ScenarioWorld {
         return number > 0 ? "step \(number) (\(name))" : "app step \(appStep) (\(name))"
     }
 
+    /// Appends a line to the timeline and shows it to ``onStep``; returns its number (1-based).
+    @discardableResult
+    private func appendToTimeline(_ line: String) -> Int {
+        let number = Self.append(line, to: &timeline)
+        onStep?(line)
+        return number
+    }
+
+    private static func append(_ line: String, to timeline: inout [String]) -> Int {
+        if timeline.capacity == 0 { timeline.reserveCapacity(16) }   // a typical scenario's steps, in one allocation
+        timeline.append(line)
+        return timeline.count
+    }
+
     private func noteTimelineNumber(_ number: Int, ofAppStep appStep: Int) {
         guard appStep >= 0 else { return }
-        if timelineNumberOfAppStep.capacity == 0 { timelineNumberOfAppStep.reserveCapacity(32) }
-        while timelineNumberOfAppStep.count <= appStep { timelineNumberOfAppStep.append(0) }
-        timelineNumberOfAppStep[appStep] = number
+        Self.note(number, at: appStep, in: &timelineNumberOfAppStep)
+    }
+
+    /// In one access to the array (each access to a stored property is an exclusivity check).
+    private static func note(_ number: Int, at appStep: Int, in numbers: inout [Int]) {
+        if numbers.capacity == 0 { numbers.reserveCapacity(32) }
+        if numbers.count <= appStep { numbers.append(contentsOf: repeatElement(0, count: appStep + 1 - numbers.count)) }
+        numbers[appStep] = number
     }
 
     /// Checks the invariants not yet reported or allowed and records each
