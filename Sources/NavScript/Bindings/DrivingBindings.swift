@@ -194,18 +194,21 @@ enum DrivingBindings {
               let declaration = screens[screen]?.outputs.first(where: { $0.name == output })
         else { return }
         var params = args
-        if let bare = args["id"], args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id" {
+        // Counts first: each lookup hashes a name, and a tap is checked on every call.
+        if args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id", let bare = args["id"] {
             params = [declaration.parameters[0]: bare]
         }
-        guard declaration.parameters.allSatisfy({ params[$0] != nil }) else {
-            let missing = declaration.parameters.filter { params[$0] == nil }
+        // Only the declared parameters go to the destination, each looked up once.
+        var declared = RouteParams()
+        var missing: [String] = []
+        for name in declaration.parameters {
+            if let value = params[name] { declared[name] = value } else { missing.append(name) }
+        }
+        guard missing.isEmpty else {
             throw HostError("output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
                 + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
         }
         guard let destination = declaration.destination else { return }
-        // Only the declared parameters go to the destination (the guard above saw each).
-        var declared = RouteParams()
-        for name in declaration.parameters { declared[name] = params[name] }
         let request = RouteRequest(destination, params: declared)
         do {
             try engine.validateParams(of: request)
