@@ -10,6 +10,7 @@ import ShopHost
 //         [--repetitions N] [--sizes 1000,5000,10000]
 //   bench [--per-file K] --generate N DIR   write the generated suite of N scenarios (K a file) into DIR/generated-N
 //   bench --profile WORKLOAD N  run one workload N times, untimed (for callgrind; see README.md)
+//   bench --profile ratio N     print only the paired 4/3 over N pairs (A/B runs of two builds)
 //
 // Progress goes to stderr, the table to stdout.
 
@@ -23,8 +24,10 @@ struct Arguments {
     var perFile = 100
     /// Count instructions per operation with callgrind (when valgrind is installed).
     var callgrind = true
-    /// `--profile lua|swift|state N`: only run that workload N times, untimed
-    /// (for `valgrind --tool=callgrind`).
+    /// `--profile WORKLOAD N`: only run that workload N times, untimed (for
+    /// `valgrind --tool=callgrind`), or — `ratio` — print the paired 4/3 over N
+    /// pairs (for comparing two builds run alternately). The workloads are listed
+    /// in `ScenarioBenchmarks.profile`.
     var profile: (String, Int)?
 
     init(_ argv: [String]) {
