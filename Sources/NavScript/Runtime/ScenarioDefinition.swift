@@ -36,19 +36,23 @@ struct ScenarioDefinition {
         before = table(7)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         after = table(8)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         row = field(9)
-        let tagsAre = "\(file):\(line): scenario \"\(self.name)\": tags must be a string or a list of strings"
+        // Spelled only for a mistake: every declaration passes here.
+        let declaredName = self.name, declaredLine = self.line
+        func tagsAre() -> String {
+            "\(file):\(declaredLine): scenario \"\(declaredName)\": tags must be a string or a list of strings"
+        }
         switch opts[OptionKey.tags] {
         case .nil: tags = []
         case .string(let tag): tags = [tag.string]
         case .table(let list):
             tags = try list.pairs.map { key, value throws(ScenarioLoadError) in
                 guard case .integer = key, let tag = value.stringValue else {
-                    throw ScenarioLoadError("\(tagsAre); got "
+                    throw ScenarioLoadError("\(tagsAre()); got "
                         + (key.typeName == "number" ? "a \(value.typeName)" : "the field \(key.stringValue ?? key.description) = …"))
                 }
                 return tag
             }
-        default: throw ScenarioLoadError(tagsAre)
+        default: throw ScenarioLoadError(tagsAre())
         }
         // `--tags a,b` means a or b: a tag with a comma (or blank) could never be selected.
         if let bad = tags.first(where: { $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) }) {
@@ -60,9 +64,8 @@ struct ScenarioDefinition {
         case .table(let launch): self.launch = launch
         default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
         }
-        let declared = self.name, line = self.line
-        allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(line): scenario \"\(declared)\"")
-        if !opts.isEmpty { try Self.checkOptionNames(opts, at: "\(file):\(line): scenario \"\(declared)\"") }
+        allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(declaredLine): scenario \"\(declaredName)\"")
+        if !opts.isEmpty { try Self.checkOptionNames(opts, at: "\(file):\(declaredLine): scenario \"\(declaredName)\"") }
     }
 
     /// The options a declaration may carry, by name: those the editor types declare.
