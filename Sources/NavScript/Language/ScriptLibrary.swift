@@ -74,7 +74,7 @@ public struct ScriptLibrary {
             }
             return try session.serving { () throws -> LuaCallResult in
                 if announced, let onCall = session.world?.onCall {
-                    onCall("\(session.location(of: call))  \(name)(…)")
+                    onCall(String(concatenating: session.location(of: call), "  ", name, "(…)"))
                 }
                 do {
                     return .values(try body(call, session))

@@ -47,11 +47,12 @@ extension ScriptFunction {
     public static func verb(_ name: String, parameters: [ScriptParameter] = [], documentation: String,
                             example: String? = nil,
                             perform: @escaping (ScriptStep) throws -> Void) -> ScriptFunction {
-        ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
-                       body: .binding { call, session in
+        let called = name + "()"   // the timeline's words unless the host says more; spelled once, not per call
+        return ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
+                              body: .binding { call, session in
             let world = try session.requireWorld(call)
             let location = session.location(of: call)
-            let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: "\(name)()")
+            let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: called)
             do {
                 try perform(step)
                 try step.app.settle()
@@ -68,11 +69,12 @@ extension ScriptFunction {
     public static func observer(_ name: String, parameters: [ScriptParameter] = [], returns: ScriptReturn,
                                 documentation: String, example: String? = nil,
                                 observe: @escaping (ScriptStep) throws -> LuaValue) -> ScriptFunction {
-        ScriptFunction(name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
-                       example: example, body: .binding { call, session in
+        let called = name + "()"
+        return ScriptFunction(name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
+                              example: example, body: .binding { call, session in
             let world = try session.requireWorld(call)
             let step = ScriptStep(app: try world.ensureApp(at: session.location(of: call)), arguments: call,
-                                  description: "\(name)()")
+                                  description: called)
             return [try observe(step)]
         })
     }

@@ -71,7 +71,7 @@ final class ScenarioWorld {
         app = launched
         timelineNumberOfAppStep = []
         eventsShown = 0
-        var described = request.options.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
+        var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
         record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
     }
