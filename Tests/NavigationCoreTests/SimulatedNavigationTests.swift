@@ -21,6 +21,15 @@ struct SimulatedNavigationTests {
     let world = World()
     var nav: SimulatedNavigation { world.nav }
 
+    /// `tabStacks` is `stacks` in tab order, and a tab named twice is one tab.
+    @Test func tabStacksFollowTheTabsAndATabNamedTwiceIsOne() {
+        #expect(nav.tabStacks.map(\.name) == [Fixture.home, Fixture.orders, Fixture.profile].map(\.rawValue))
+        #expect(zip(nav.tabs, nav.tabStacks).allSatisfy { nav.stacks[$0] === $1 })
+        let twice = World(tabs: [Fixture.home, Fixture.orders, Fixture.home]).nav
+        #expect(twice.tabStacks.map(\.name) == [Fixture.home, Fixture.orders].map(\.rawValue))
+        #expect(twice.stack(Fixture.home) === twice.tabStacks[0])
+    }
+
     /// Builds and presents a modal stack without keeping a reference to it.
     func presentModal(_ steps: [RouteStep], name: String = "modal", animated: Bool = true,
                       delegate: ModalPresentationDelegate? = nil, completion: ((Bool) -> Void)? = nil) {

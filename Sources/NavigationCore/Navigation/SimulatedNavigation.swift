@@ -17,8 +17,9 @@ public final class SimulatedNavigation {
     public let tabs: [TabID]
     public private(set) var selectedTab: TabID
     public let stacks: [TabID: NavigationStack]
-    /// ``stacks`` in the order of ``tabs``: walked after every scenario
-    /// (the screens' owners) without hashing a tab's name per tab.
+    /// ``stacks`` in the order of ``tabs`` (one per distinct tab): walked
+    /// after every scenario (the screens' owners) without hashing a tab's
+    /// name per tab.
     public let tabStacks: [NavigationStack]
     public private(set) var modals: [ModalPresentation] = []
     /// `stacks[selectedTab]`, kept: the visible screen is read after every
@@ -37,9 +38,16 @@ public final class SimulatedNavigation {
         self.log = log
         self.tracker = tracker
         self.scheduler = scheduler
-        tabStacks = tabs.map { NavigationStack(name: $0.rawValue, log: log, tracker: tracker) }
-        stacks = Dictionary(zip(tabs, tabStacks), uniquingKeysWith: { first, _ in first })
-        selectedStack = tabStacks[0]
+        var stacks: [TabID: NavigationStack] = [:]
+        var ordered: [NavigationStack] = []
+        for tab in tabs where stacks[tab] == nil {   // a tab named twice is one tab
+            let stack = NavigationStack(name: tab.rawValue, log: log, tracker: tracker)
+            stacks[tab] = stack
+            ordered.append(stack)
+        }
+        self.stacks = stacks
+        tabStacks = ordered
+        selectedStack = ordered[0]
     }
 
     public func stack(_ tab: TabID) -> NavigationStack {
