@@ -29,7 +29,8 @@ enum StructureFunctions {
                     Declares one scenario per row of `rows` (data-driven): the body receives the row. Each \
                     scenario is named from `name`, where `$key` is replaced by `row[key]` and `$#` by the row \
                     number; a name without placeholders gets ` [n]` appended. A placeholder whose key the row \
-                    lacks is left as is. The generated names must be unique within the file.
+                    lacks is left as is. The generated names must be unique within the file. `rows` must be a \
+                    list with at least one row: an empty one is an error, not a silent nothing.
                     """,
                 example: """
                     scenario.each({ { tab = "home" }, { tab = "profile" } }, "$tab starts at its root", function(row)

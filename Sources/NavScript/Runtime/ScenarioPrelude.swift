@@ -249,6 +249,16 @@ enum ScenarioPrelude {
       check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
       opts, fn = split(opts, fn, "scenario.each(rows, ", name)
       nothing_after(select("#", ...), "scenario.each(rows, ", name)
+      -- No row would declare nothing, without a word: a data table that came out
+      -- empty, or rows given by name (ipairs sees only a list).
+      if rows[1] == nil then
+        if next(rows) == nil then
+          error(format("scenario.each(rows, %q, …): rows is empty, so no scenario would be declared; "
+            .. "give at least one row", name), 2)
+        end
+        error(format("scenario.each(rows, %q, …): rows must be a list ({ row, row, … }); this one has only "
+          .. "named fields, so no scenario would be declared", name), 2)
+      end
       for index, row in ipairs(rows) do
         if type(row) ~= "table" then
           local field = name:match("%$([%a_][%w_]*)")
