@@ -51,6 +51,8 @@ typedef struct clua_Control {
     int lua_side;             /* 1 while Lua runs under a bridge pcall and no Swift frame is above it: only then may the cap refuse */
     int cap_suspended;        /* >0 while the message handler builds a traceback: never refuse there */
     int memory_refused;       /* the cap refused an allocation since the bridge's pcall started */
+    char refused_at[96];      /* where Lua was when it first did, `chunk:line` (or ""): memory errors have no message handler */
+    char refused_frames[320]; /* the Lua frames then, as traceback lines ("\n\tchunk:line: in …"), innermost first */
     /* instruction budget */
     long long instruction_budget; /* 0 = unlimited */
     long long instructions;       /* cumulative, counted in hook intervals */
@@ -110,10 +112,47 @@ static inline void clua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); 
 
 /* ---------------------------------------------------------------- allocator and panic */
 
+/* Notes where Lua was when the cap first refused. Why here: Lua raises a memory error without
+ * running the message handler, so once the error unwinds nothing can tell the line. Reading the
+ * frames is safe inside the allocator: lua_getstack/lua_getinfo("Sl") only read the call chain,
+ * which Lua keeps consistent across an allocation (it saves the pc before anything that may raise),
+ * and allocate nothing; snprintf writes into the control block. A frame that does not fit is left
+ * out whole. `current` may be the thread that resumed a coroutine: then its lines are the ones. */
+static inline void clua_note_refusal(clua_Control *c) {
+    lua_State *L = c->current;
+    lua_Debug ar;
+    size_t used = 0;
+    int level, n;
+    c->refused_at[0] = '\0';
+    c->refused_frames[0] = '\0';
+    if (L == NULL) return;
+    for (level = 0; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar)) break;
+        if (ar.currentline <= 0) continue; /* a C function: the Lua line that called it says where */
+        if (c->refused_at[0] == '\0') snprintf(c->refused_at, sizeof c->refused_at, "%s:%d", ar.short_src, ar.currentline);
+        if (*ar.what == 'm')
+            n = snprintf(c->refused_frames + used, sizeof c->refused_frames - used, "\n\t%s:%d: in main chunk",
+                         ar.short_src, ar.currentline);
+        else
+            n = snprintf(c->refused_frames + used, sizeof c->refused_frames - used, "\n\t%s:%d: in function <%s:%d>",
+                         ar.short_src, ar.currentline, ar.short_src, ar.linedefined);
+        if (n < 0 || (size_t)n >= sizeof c->refused_frames - used) {
+            c->refused_frames[used] = '\0';
+            break;
+        }
+        used += (size_t)n;
+    }
+}
+
+/* Where the cap first refused (see clua_note_refusal); Swift cannot index a C array field. */
+static inline const char *clua_refused_at(clua_Control *c) { return c->refused_at; }
+static inline const char *clua_refused_frames(clua_Control *c) { return c->refused_frames; }
+
 /* Whether the cap refuses growing a block from `old` to `nsize` bytes: only while Lua (not Swift) runs. */
 static inline int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize) {
     if (nsize > old && c->memory_limit != 0 && c->lua_side && c->cap_suspended == 0
         && c->bytes_in_use - old + nsize > c->memory_limit) {
+        if (!c->memory_refused) clua_note_refusal(c);
         c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
         return 1;
     }

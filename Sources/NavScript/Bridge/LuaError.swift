@@ -32,7 +32,8 @@ public struct LuaError: Error, CustomStringConvertible, @unchecked Sendable {
     /// non-string error value: its `message` field when it is a table with a
     /// string `message`, else `(error object is a <type> value)`.
     public let message: String
-    /// `stack traceback:` … from the message handler (runtime and budget errors).
+    /// `stack traceback:` … from the message handler (runtime and budget
+    /// errors), or for the memory limit the Lua frames when it was reached.
     public let traceback: String?
     /// The raw error value (data only, see above): a string, or the table a
     /// script or a Swift callback raised.

@@ -490,13 +490,19 @@ public final class LuaState {
         }
         if kind == .memory {
             let message: String
+            var frames: String?
             if control.pointee.memory_refused != 0 {
-                message = "memory limit exceeded (\(control.pointee.memory_limit) bytes): the script may grow "
-                    + "without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
+                // No message handler runs for a memory error: the C side noted the
+                // line and frames when the cap first refused (clua_note_refusal).
+                let at = String(cString: clua_refused_at(control))
+                let lines = String(cString: clua_refused_frames(control))
+                message = (at.isEmpty ? "" : at + ": ") + "memory limit exceeded (\(control.pointee.memory_limit) bytes): "
+                    + "the script may grow without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
+                frames = lines.isEmpty ? nil : "stack traceback:" + lines
             } else {
                 message = "not enough memory"
             }
-            return LuaError(kind: .memory, message: message, dataOnlyValue: .string(LuaString(message)))
+            return LuaError(kind: .memory, message: message, traceback: frames, dataOnlyValue: .string(LuaString(message)))
         }
         let message: String
         switch value {

@@ -65,11 +65,42 @@ struct LuaLimitTests {
             _ = try lua.run(source: "local t = {} local i = 0 while true do i = i + 1 t[i] = { i, tostring(i) } end", chunkName: "grow.lua")
         })
         #expect(error.kind == .memory)
-        #expect(error.message.hasPrefix("memory limit exceeded (\(limit) bytes)"))
+        // No message handler runs for a memory error; the line is noted when the cap refuses.
+        #expect(error.message.hasPrefix("grow.lua:1: memory limit exceeded (\(limit) bytes)"), "\(error.message)")
         #expect(error.message.contains("LuaState.Options.memoryLimit"))
+        #expect(error.traceback == "stack traceback:\n\tgrow.lua:1: in main chunk", "\(error.traceback ?? "none")")
         #expect(try lua.run(source: "local t = {} for i = 1, 100 do t[i] = i end return #t", chunkName: "after.lua") == [100])
         lua.collectGarbage()
         #expect(lua.memoryInUse < limit / 2)
+    }
+
+    @Test("a memory error names the Lua line and frames it happened in, even inside a C function")
+    func memoryErrorPosition() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 4 * 1024 * 1024)
+        let source = """
+            local function grow(t)
+              for i = 1, 1e8 do t[i] = { i } end
+            end
+            local function blow() return string.rep("ab", 1 << 26) end
+            local which = ...
+            if which == "grow" then grow({}) else blow() end
+            """
+        let grown = try #require(luaError { _ = try lua.run(source: source.replacingOccurrences(of: "...", with: "'grow'"),
+                                                               chunkName: "where.lua") })
+        #expect(grown.kind == .memory)
+        #expect(grown.message.hasPrefix("where.lua:2: memory limit exceeded"), "\(grown.message)")
+        #expect(grown.traceback == "stack traceback:\n\twhere.lua:2: in function <where.lua:1>\n\twhere.lua:6: in main chunk",
+                "\(grown.traceback ?? "none")")
+        // The refusal inside string.rep (a C function) is placed at the Lua line that called it.
+        let blown = try #require(luaError { _ = try lua.run(source: source.replacingOccurrences(of: "...", with: "'blow'"),
+                                                               chunkName: "where.lua") })
+        #expect(blown.kind == .memory)
+        #expect(blown.message.hasPrefix("where.lua:4: memory limit exceeded"), "\(blown.message)")
+        // A later error in the same state does not keep the old position.
+        lua.collectGarbage()
+        let again = try #require(luaError { _ = try lua.run(source: "local t = {}\n\nfor i = 1, 1e8 do t[i] = {} end",
+                                                              chunkName: "again.lua") })
+        #expect(again.message.hasPrefix("again.lua:3: memory limit exceeded"), "\(again.message)")
     }
 
     @Test("memory errors are caught by pcall like Lua's own, and string.rep bombs stop too")
