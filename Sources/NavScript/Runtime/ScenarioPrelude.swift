@@ -207,6 +207,13 @@ enum ScenarioPrelude {
     end
 
     local function scenario_call(_, name, opts, fn, ...)
+      -- The usual form, scenario(name, fn), without the general path's checks and calls
+      -- (each a call under the budget hook, for every declaration of every file). Not a
+      -- tail call: declare's error levels count this frame.
+      if fn == nil and type(opts) == "function" and type(name) == "string" and select("#", ...) == 0 then
+        declare(name, nil, opts)
+        return
+      end
       check(name, "string", "name", "scenario(name, [options,] fn)")
       opts, fn = split(opts, fn, "scenario(", name)
       nothing_after(select("#", ...), "scenario(", name)
