@@ -51,7 +51,7 @@ typedef struct clua_Control {
     int lua_side;             /* 1 while Lua runs under a bridge pcall and no Swift frame is above it: only then may the cap refuse */
     int cap_suspended;        /* >0 while the message handler builds a traceback: never refuse there */
     int memory_refused;       /* the cap refused an allocation since the bridge's pcall started */
-    char refused_at[96];      /* where Lua was when it first did, `chunk:line` (or ""): memory errors have no message handler */
+    char refused_at[96];      /* where Lua was when it last did, `chunk:line` (or ""): memory errors have no message handler */
     char refused_frames[320]; /* the Lua frames then, as traceback lines ("\n\tchunk:line: in …"), innermost first */
     /* instruction budget */
     long long instruction_budget; /* 0 = unlimited */
@@ -112,39 +112,51 @@ static inline void clua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); 
 
 /* ---------------------------------------------------------------- allocator and panic */
 
-/* Notes where Lua was when the cap first refused. Why here: Lua raises a memory error without
- * running the message handler, so once the error unwinds nothing can tell the line. Reading the
- * frames is safe inside the allocator: lua_getstack/lua_getinfo("Sl") only read the call chain,
- * which Lua keeps consistent across an allocation (it saves the pc before anything that may raise),
- * and allocate nothing; snprintf writes into the control block. A frame that does not fit is left
- * out whole. `current` may be the thread that resumed a coroutine: then its lines are the ones. */
+/* Notes where Lua was when the cap refused. Why here: Lua raises a memory error without running
+ * the message handler, so once the error unwinds nothing can tell the line. Reading the frames
+ * inside the allocator is safe in Lua 5.4.0-5.4.4 only: lua_getstack/lua_getinfo("Sl") read the
+ * call chain, which those versions keep as pointers that stay valid across an allocation (growing
+ * the stack allocates the new block before it copies), and allocate nothing; snprintf writes into
+ * the control block. From 5.4.5 on, growing the stack first turns every frame's pointers into
+ * offsets and then allocates, so a refusal there must not read frames: those versions note nothing.
+ * The line is the frame's last saved instruction: some (a table constructor) allocate without
+ * saving it, so it is the line or one near it. A frame that does not fit is left out whole.
+ * `current` may be the thread that resumed a coroutine: then its lines are the ones. */
 static inline void clua_note_refusal(clua_Control *c) {
+#if LUA_VERSION_RELEASE_NUM <= 50404
     lua_State *L = c->current;
     lua_Debug ar;
+    char at[sizeof c->refused_at], frames[sizeof c->refused_frames];
     size_t used = 0;
     int level, n;
-    c->refused_at[0] = '\0';
-    c->refused_frames[0] = '\0';
     if (L == NULL) return;
+    at[0] = '\0';
+    frames[0] = '\0';
     for (level = 0; lua_getstack(L, level, &ar); level++) {
         if (!lua_getinfo(L, "Sl", &ar)) break;
         if (ar.currentline <= 0) continue; /* a C function: the Lua line that called it says where */
-        if (c->refused_at[0] == '\0') snprintf(c->refused_at, sizeof c->refused_at, "%s:%d", ar.short_src, ar.currentline);
+        if (at[0] == '\0') snprintf(at, sizeof at, "%s:%d", ar.short_src, ar.currentline);
         if (*ar.what == 'm')
-            n = snprintf(c->refused_frames + used, sizeof c->refused_frames - used, "\n\t%s:%d: in main chunk",
-                         ar.short_src, ar.currentline);
+            n = snprintf(frames + used, sizeof frames - used, "\n\t%s:%d: in main chunk", ar.short_src, ar.currentline);
         else
-            n = snprintf(c->refused_frames + used, sizeof c->refused_frames - used, "\n\t%s:%d: in function <%s:%d>",
+            n = snprintf(frames + used, sizeof frames - used, "\n\t%s:%d: in function <%s:%d>",
                          ar.short_src, ar.currentline, ar.short_src, ar.linedefined);
-        if (n < 0 || (size_t)n >= sizeof c->refused_frames - used) {
-            c->refused_frames[used] = '\0';
+        if (n < 0 || (size_t)n >= sizeof frames - used) {
+            frames[used] = '\0';
             break;
         }
         used += (size_t)n;
     }
+    /* No Lua line (the stack shrunk back after the error, with only C frames left): keep the last note. */
+    if (at[0] == '\0') return;
+    memcpy(c->refused_at, at, sizeof at);
+    memcpy(c->refused_frames, frames, sizeof frames);
+#else
+    (void)c;
+#endif
 }
 
-/* Where the cap first refused (see clua_note_refusal); Swift cannot index a C array field. */
+/* Where the cap last refused (see clua_note_refusal); Swift cannot index a C array field. */
 static inline const char *clua_refused_at(clua_Control *c) { return c->refused_at; }
 static inline const char *clua_refused_frames(clua_Control *c) { return c->refused_frames; }
 
@@ -152,7 +164,8 @@ static inline const char *clua_refused_frames(clua_Control *c) { return c->refus
 static inline int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize) {
     if (nsize > old && c->memory_limit != 0 && c->lua_side && c->cap_suspended == 0
         && c->bytes_in_use - old + nsize > c->memory_limit) {
-        if (!c->memory_refused) clua_note_refusal(c);
+        if (!c->memory_refused) { c->refused_at[0] = '\0'; c->refused_frames[0] = '\0'; } /* nothing from an earlier call */
+        clua_note_refusal(c);     /* every time: an earlier refusal may have been recovered from (pcall, collection) */
         c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
         return 1;
     }

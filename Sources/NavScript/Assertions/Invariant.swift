@@ -71,9 +71,9 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
             // Arrays, not sets: a screen has a handful of owners and the tree a
             // handful of flows, and hashing every path cost more than comparing.
             let paths = coordinatorPaths()
-            // Paths are identities, compared as spelled (byte for byte, not by canonical
-            // equivalence). Most pairs compared differ, and by length: that is checked
-            // first (a native string knows its length), before the bytes.
+            // Both sides are built from the same flow names, so equal paths have equal
+            // UTF-8 lengths. Most pairs compared differ, and by length: that is checked
+            // first (a native string knows its length), before the strings.
             func same(_ one: String, _ other: String?) -> Bool {
                 guard let other else { return false }
                 return one.utf8.count == other.utf8.count && one == other

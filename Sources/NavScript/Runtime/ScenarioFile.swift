@@ -54,7 +54,8 @@ final class ScenarioFile {
             throw ScenarioLoadError(error.message)
         } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
             // The bridge's message starts with the line the limit was reached at, when Lua was in this file.
-            let at = ScenarioRunner.line(in: error.message, of: entry.path).map { "\(entry.path):\($0): " } ?? ""
+            let at = error.message.hasPrefix(entry.path + ":")
+                ? ScenarioRunner.line(in: error.message, of: entry.path).map { "\(entry.path):\($0): " } ?? "" : ""
             throw ScenarioLoadError(at + "memory limit exceeded (\(options.memoryLimit ?? 0) bytes) while the file loaded: it "
                 + "allocates without bound at its top level; raise the limit with --memory-limit if it legitimately "
                 + "needs more", details: Self.userTraceback(error.traceback))

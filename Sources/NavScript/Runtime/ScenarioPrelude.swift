@@ -263,8 +263,8 @@ enum ScenarioPrelude {
           error(format("scenario.each(rows, %q, …): rows is empty, so no scenario would be declared; "
             .. "give at least one row", name), 2)
         end
-        error(format("scenario.each(rows, %q, …): rows must be a list ({ row, row, … }); this one has only "
-          .. "named fields, so no scenario would be declared", name), 2)
+        error(format("scenario.each(rows, %q, …): rows must be a list starting at rows[1] ({ row, row, … }); "
+          .. "this one has no rows[1], so no scenario would be declared", name), 2)
       end
       for index, row in ipairs(rows) do
         if type(row) ~= "table" then

@@ -96,7 +96,15 @@ struct LuaLimitTests {
                                                                chunkName: "where.lua") })
         #expect(blown.kind == .memory)
         #expect(blown.message.hasPrefix("where.lua:4: memory limit exceeded"), "\(blown.message)")
+        // A refusal the script recovered from (its pcall caught it) is not where a later one is reported.
+        let recovered = try #require(luaError { _ = try lua.run(source: """
+            pcall(string.rep, "x", 1 << 30)
+            local t = {}
+            while true do t[#t + 1] = { 1 } end
+            """, chunkName: "recovered.lua") })
+        #expect(recovered.message.hasPrefix("recovered.lua:3: memory limit exceeded"), "\(recovered.message)")
         // A later error in the same state does not keep the old position.
+        lua.collectGarbage()
         lua.collectGarbage()
         let again = try #require(luaError { _ = try lua.run(source: "local t = {}\n\nfor i = 1, 1e8 do t[i] = {} end",
                                                               chunkName: "again.lua") })
