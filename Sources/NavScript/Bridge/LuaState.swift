@@ -252,6 +252,12 @@ public final class LuaState {
         clua_resetbudget(mainThread)
     }
 
+    /// Whether a memory-limit error names the line and frames it happened in.
+    /// Lua runs no message handler for memory errors, so the allocator notes
+    /// them when it refuses; that is only safe with Lua 5.4.0–5.4.4 (from
+    /// 5.4.5 a growing stack holds offsets, not pointers, while it allocates).
+    public static var memoryErrorsNameTheirLine: Bool { clua_refusals_have_lines() != 0 }
+
     /// VM instructions counted since creation or the last reset (granularity 1,000).
     public var instructionsUsed: Int { Int(control.pointee.instructions) }
 
