@@ -182,6 +182,8 @@ struct LanguageStructureTests {
          #"scenario.each(rows, "rows", …): rows is empty, so no scenario would be declared; give at least one row"#),
         (#"scenario.each({ first = { id = 1 } }, "rows", function() end) -- @bad"#,
          #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1] ({ row, row, … }); this one has no rows[1]"#),
+        (#"scenario.each({ { id = 1 }, nil, { id = 3 } }, "row $id", function() end) -- @bad"#,
+         #"scenario.each(rows, "row $id", …): rows has a hole: rows[2] is nil but rows[3] is not"#),
         (#"scenario.each({ nil, { id = 2 } }, "rows", function() end) -- @bad"#,
          #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1]"#),
         (#"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,

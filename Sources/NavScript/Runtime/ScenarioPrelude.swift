@@ -266,6 +266,15 @@ enum ScenarioPrelude {
         error(format("scenario.each(rows, %q, …): rows must be a list starting at rows[1] ({ row, row, … }); "
           .. "this one has no rows[1], so no scenario would be declared", name), 2)
       end
+      -- A hole further on (`{ a, nil, c }`) would drop every row after it the same way.
+      local count = 0
+      while rows[count + 1] ~= nil do count = count + 1 end
+      for key in next, rows do
+        if mathtype(key) == "integer" and key > count then
+          error(format("scenario.each(rows, %q, …): rows has a hole: rows[%d] is nil but rows[%d] is not, so the "
+            .. "rows after the hole would be dropped; give the rows as a list without nil", name, count + 1, key), 2)
+        end
+      end
       for index, row in ipairs(rows) do
         if type(row) ~= "table" then
           local field = name:match("%$([%a_][%w_]*)")
