@@ -353,5 +353,26 @@ struct UsageErrorTests {
         #expect(output.stdout.contains("memory limit exceeded: the scenario allocates without bound"), "\(output)")
         #expect(output.stdout.contains("suite/grows.lua:4: in function <suite/grows.lua:1>") || !LuaState.memoryErrorsNameTheirLine,
                 "\(output)")
+        #expect(!output.stdout.contains("already held"), "a scenario that grew from little is not told otherwise\n\(output)")
+    }
+
+    /// Scenarios of a file share its state: memory kept by an earlier one is named
+    /// when a later, modest one reaches the limit.
+    @Test func memoryKeptByAnEarlierScenarioIsNamed() throws {
+        let fixture = try Fixture(["suite/kept.lua": """
+            scenario("keeps", function()
+              LEAK = {}
+              for i = 1, 45000 do LEAK[i] = { i } end
+            end)
+            scenario("modest", function()
+              local t = {}
+              for i = 1, 20000 do t[i] = { i } end
+            end)
+            """])
+        let output = try fixture.run(["run", "suite", "--memory-limit", "5000000", "--in-process"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("ERROR suite/kept.lua:5  modest") && !output.stdout.contains("ERROR suite/kept.lua:1"),
+                "\(output)")
+        #expect(output.stdout.contains("already held"), "\(output)")
     }
 }

@@ -123,6 +123,7 @@ final class ScenarioFile {
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         session.world = world
         state.resetInstructionBudget()
+        let heldAtStart = state.memoryInUse   // what earlier scenarios and the top level kept (see the memory error below)
         defer {
             session.world = nil
             collectGarbageIfGrown()
@@ -177,6 +178,12 @@ final class ScenarioFile {
             result.outcome = error.outcome
             result.message = error.message
             result.details = Self.joined(error.details, also: failures)
+            // The file's state is shared by its scenarios: when most of the limit was already
+            // held at the start, this scenario only tipped it over.
+            if error.outcome == .errored(.memory), let limit = options.memoryLimit, heldAtStart > limit / 2 {
+                result.message += "; the file's Lua state already held \(heldAtStart) bytes when this scenario started "
+                    + "(kept by the file's top level or an earlier scenario, e.g. in a global)"
+            }
         } else if let first = failures.first {
             result.outcome = .failed(.expectation)
             let more = failures.count - 1
