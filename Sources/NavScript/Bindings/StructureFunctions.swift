@@ -30,7 +30,8 @@ enum StructureFunctions {
                     scenario is named from `name`, where `$key` is replaced by `row[key]` and `$#` by the row \
                     number; a name without placeholders gets ` [n]` appended. A placeholder whose key the row \
                     lacks is left as is. The generated names must be unique within the file. `rows` must be a \
-                    list with at least one row: an empty one is an error, not a silent nothing.
+                    list with at least one row and no holes: an empty one, or one with a nil in it, is an error, \
+                    not rows silently left out.
                     """,
                 example: """
                     scenario.each({ { tab = "home" }, { tab = "profile" } }, "$tab starts at its root", function(row)
