@@ -36,11 +36,10 @@ struct ScenarioDefinition {
         before = table(7)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         after = table(8)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         row = field(9)
-        // Spelled only for a mistake: every declaration passes here.
+        // Where a mistake is reported; spelled only for one (every declaration passes here).
         let declaredName = self.name, declaredLine = self.line
-        func tagsAre() -> String {
-            "\(file):\(declaredLine): scenario \"\(declaredName)\": tags must be a string or a list of strings"
-        }
+        func place() -> String { "\(file):\(declaredLine): scenario \"\(declaredName)\"" }
+        func tagsAre() -> String { place() + ": tags must be a string or a list of strings" }
         switch opts[OptionKey.tags] {
         case .nil: tags = []
         case .string(let tag): tags = [tag.string]
@@ -56,16 +55,16 @@ struct ScenarioDefinition {
         }
         // `--tags a,b` means a or b: a tag with a comma (or blank) could never be selected.
         if let bad = tags.first(where: { $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) }) {
-            throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": tag \"\(bad)\" cannot be selected: "
+            throw ScenarioLoadError("\(place()): tag \"\(bad)\" cannot be selected: "
                 + "--tags separates tags with commas, so a tag must be one word without commas or spaces")
         }
         switch opts[OptionKey.launch] {
         case .nil: launch = nil
         case .table(let launch): self.launch = launch
-        default: throw ScenarioLoadError("\(file):\(line): scenario \"\(self.name)\": launch must be a table of launch options")
+        default: throw ScenarioLoadError("\(place()): launch must be a table of launch options")
         }
-        allow = try Self.allowances(opts[OptionKey.allow], at: "\(file):\(declaredLine): scenario \"\(declaredName)\"")
-        if !opts.isEmpty { try Self.checkOptionNames(opts, at: "\(file):\(declaredLine): scenario \"\(declaredName)\"") }
+        allow = try Self.allowances(opts[OptionKey.allow], at: place())
+        if !opts.isEmpty { try Self.checkOptionNames(opts, at: place()) }
     }
 
     /// The options a declaration may carry, by name: those the editor types declare.

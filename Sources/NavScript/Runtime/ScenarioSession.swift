@@ -50,11 +50,10 @@ final class ScenarioSession {
     private func locate(_ call: LuaCall) -> String {
         // Called for every step: no filtered copy, no hashing of sources.
         let locations = call.callerLocations
-        // The usual case first: the scenario file itself made the call. The
-        // state names the file's frames with the very string `file` is, so
-        // this comparison is one of identity, not of bytes.
-        if let innermost = locations.first, innermost.source == file { return innermost.description }
-        guard let first = locations.firstIndex(where: { !Self.isInternal($0.source) }) else { return file }
+        // The file's own frames are asked about first: the state names them with
+        // the very string `file` is, so that comparison is one of identity, and the
+        // usual call (from the scenario file itself) needs no other.
+        guard let first = locations.firstIndex(where: { $0.source == file || !Self.isInternal($0.source) }) else { return file }
         let innermost = locations[first]
         if innermost.source == file { return innermost.description }
         if let inFile = locations[first...].first(where: { $0.source == file && !Self.isInternal($0.source) }) {

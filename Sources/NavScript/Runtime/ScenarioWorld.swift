@@ -97,7 +97,7 @@ final class ScenarioWorld {
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
         let number = appendToTimeline(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
-        if let app { noteTimelineNumber(number, ofAppStep: app.step) }
+        if let app { Self.note(number, at: app.step, in: &timelineNumberOfAppStep) }
         if recordsFrames {
             let events = app?.events ?? []
             let new = Array(events[min(eventsShown, events.count)...])
@@ -150,13 +150,10 @@ final class ScenarioWorld {
         return timeline.count
     }
 
-    private func noteTimelineNumber(_ number: Int, ofAppStep appStep: Int) {
-        guard appStep >= 0 else { return }
-        Self.note(number, at: appStep, in: &timelineNumberOfAppStep)
-    }
-
-    /// In one access to the array (each access to a stored property is an exclusivity check).
+    /// Notes which timeline number an app step got, in one access to the
+    /// array (each access to a stored property is an exclusivity check).
     private static func note(_ number: Int, at appStep: Int, in numbers: inout [Int]) {
+        guard appStep >= 0 else { return }
         if numbers.capacity == 0 { numbers.reserveCapacity(32) }
         if numbers.count <= appStep { numbers.append(contentsOf: repeatElement(0, count: appStep + 1 - numbers.count)) }
         numbers[appStep] = number
