@@ -10,7 +10,8 @@
  * `clua_` static inline functions. No global or static mutable data lives
  * here: each Lua state carries its own clua_Control, reachable from the
  * allocator's `ud` and from lua_getextraspace. (region.h holds the one
- * process-wide block in which a state can be restored from an image.)
+ * process-wide block in which a state can be restored from an image;
+ * chunks.h the process's cache of compiled chunks.)
  */
 #ifndef CLUA_SHIM_H
 #define CLUA_SHIM_H
@@ -515,92 +516,10 @@ static inline int clua_callerline(lua_State *L) {
 /* Pushes clua_callerline with `count` chunk names (on top of the stack) as the chunks it skips. */
 static inline void clua_pushcallerline(lua_State *L, int count) { lua_pushcclosure(L, clua_callerline, count); }
 
-/* ---------------------------------------------------------------- loading chunks (text only) */
+/* ---------------------------------------------------------------- loading chunks */
 
-/* Reader state for clua_loadfile: reads with plain read(2) into one buffer
- * (no FILE: stdio allocated a stream and a second buffer and asked fstat for
- * every file, about a third of the cost of reading a scenario file). Skips a
- * UTF-8 BOM and a first '#' line like luaL_loadfilex. */
-typedef struct clua_FileReader {
-    int fd;
-    int error;          /* errno of a failed read, 0 if none */
-    int pending_newline;
-    int eof;
-    size_t start;       /* first byte of buffer not yet handed to Lua */
-    size_t length;      /* bytes in buffer */
-    char buffer[4096];
-} clua_FileReader;
-
-/* Refills the buffer; returns the bytes read (0 at end of file or on error). */
-static inline size_t clua_file_fill(clua_FileReader *r) {
-    ssize_t n;
-    r->start = 0;
-    r->length = 0;
-    if (r->eof) return 0;
-    do { n = read(r->fd, r->buffer, sizeof r->buffer); } while (n < 0 && errno == EINTR);
-    if (n <= 0) {
-        r->eof = 1;
-        if (n < 0) r->error = errno;
-        return 0;
-    }
-    r->length = (size_t)n;
-    return r->length;
-}
-
-static inline const char *clua_file_read(lua_State *L, void *ud, size_t *size) {
-    clua_FileReader *r = (clua_FileReader *)ud;
-    (void)L;
-    if (r->pending_newline) {
-        r->pending_newline = 0;
-        *size = 1;
-        return "\n"; /* keeps line numbers of the skipped '#' line */
-    }
-    if (r->start >= r->length && clua_file_fill(r) == 0) return NULL;
-    *size = r->length - r->start;
-    r->start = r->length;   /* the rest of the buffer goes to Lua at once */
-    return r->buffer + (r->length - *size);
-}
-
-/* The next byte of the file, or -1 at its end (for the BOM and '#' checks). */
-static inline int clua_file_byte(clua_FileReader *r) {
-    if (r->start >= r->length && clua_file_fill(r) == 0) return -1;
-    return (unsigned char)r->buffer[r->start++];
-}
-
-/* Load a file as a text chunk named `chunkname` (lua_load is internally protected); cap on while parsing. */
-static inline int clua_loadfile(lua_State *L, const char *path, const char *chunkname) {
-    clua_Control *c = clua_control(L);
-    clua_FileReader reader;
-    int ch, status, saved_side;
-    reader.fd = open(path, O_RDONLY | O_CLOEXEC);
-    reader.error = 0;
-    reader.pending_newline = 0;
-    reader.eof = 0;
-    reader.start = 0;
-    reader.length = 0;
-    if (reader.fd < 0) {
-        lua_pushfstring(L, "cannot open %s (%s)", chunkname[0] == '@' ? chunkname + 1 : chunkname, strerror(errno));
-        return LUA_ERRFILE;
-    }
-    /* The first read holds the whole head of a regular file: a BOM is skipped there. */
-    if (clua_file_fill(&reader) >= 3 && memcmp(reader.buffer, "\xEF\xBB\xBF", 3) == 0) reader.start = 3;
-    if (reader.start < reader.length && reader.buffer[reader.start] == '#') {
-        while ((ch = clua_file_byte(&reader)) != -1 && ch != '\n') {}
-        reader.pending_newline = (ch == '\n');
-    }
-    saved_side = c->lua_side;
-    c->lua_side = 1;
-    c->memory_refused = 0;
-    status = lua_load(L, clua_file_read, &reader, chunkname, "t");
-    c->lua_side = saved_side;
-    close(reader.fd);
-    if (reader.error != 0 && status == LUA_OK) {
-        lua_settop(L, -2);
-        lua_pushfstring(L, "cannot read %s (%s)", chunkname[0] == '@' ? chunkname + 1 : chunkname, strerror(reader.error));
-        return LUA_ERRFILE;
-    }
-    return status;
-}
+/* Files and navscript's own chunks load through the process's chunk cache (clua_loadfile, clua_loadcached). */
+#include "chunks.h"
 
 /* Load a buffer as a text chunk (never binary); cap on while parsing. */
 static inline int clua_loadbuffer(lua_State *L, const char *buffer, size_t size, const char *chunkname) {

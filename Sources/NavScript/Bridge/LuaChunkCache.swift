@@ -1,78 +1,69 @@
 import CLua
-import Foundation
 
-/// navscript's own Lua (the sandbox prelude, the scenario prelude), compiled
-/// once per process and loaded into every new state as bytecode.
+/// The process's cache of compiled chunks (CLua/chunks.h): every file the
+/// bridge loads — a scenario file, a support module — and navscript's own
+/// Lua (the sandbox prelude, the scenario prelude) is compiled once per
+/// process and loaded as bytecode after that.
 ///
-/// Why: every scenario file gets a fresh state, and parsing these few
-/// hundred lines was the largest single cost of a small file (profiled with
-/// callgrind: about 40% of a one-scenario file). Loading the dumped function
-/// is several times cheaper than compiling it and gives the same function:
-/// the dump keeps the debug information (source name, lines, locals), so
-/// messages and tracebacks are unchanged.
-///
-/// Only sources compiled by ``LuaState/loadPrecompiled(_:source:chunkName:)``
-/// — navscript's own, never a script's — are dumped; scripts still cannot
-/// load binary chunks by any path. Thread-safe: states on different threads
-/// share the cache.
-final class LuaChunkCache: @unchecked Sendable {
-    static let shared = LuaChunkCache()
-
-    private struct Entry {
-        let source: String
-        let bytecode: [UInt8]
+/// Why: parsing is the largest cost of loading a small file, and a process
+/// compiles the same text many times — a support module for every file that
+/// requires it, every file once per fault under `mutate`, the preludes for
+/// every state prepared. Loading the dump gives the same function: it keeps
+/// the debug information (source name, lines, locals), so messages and
+/// tracebacks are unchanged. An entry is found by chunk name and the exact
+/// bytes compiled, so a file edited since is compiled again; scripts still
+/// cannot load binary chunks by any path.
+public enum LuaChunkCache {
+    /// What the cache holds and how it was used, since the process started.
+    public struct Statistics: Equatable, Sendable {
+        /// Chunks held.
+        public var entries: Int
+        /// Bytes of source and bytecode held (the cache stops storing at 64 MB).
+        public var bytes: Int
+        /// Loads served from bytecode.
+        public var hits: Int
+        /// Loads that compiled text.
+        public var compiles: Int
     }
 
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-
-    /// The bytecode of `source` compiled as `chunkName`, if it was stored.
-    func bytecode(for source: String, chunkName: String) -> [UInt8]? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[chunkName], entry.source == source else { return nil }
-        return entry.bytecode
+    public static var statistics: Statistics {
+        var entries = 0, bytes = 0, hits = 0, compiles = 0
+        clua_chunks_statistics(&entries, &bytes, &hits, &compiles)
+        return Statistics(entries: entries, bytes: bytes, hits: hits, compiles: compiles)
     }
 
-    func store(_ bytecode: [UInt8], for source: String, chunkName: String) {
-        lock.lock()
-        entries[chunkName] = Entry(source: source, bytecode: bytecode)
-        lock.unlock()
+    /// Whether the next load of these bytes as `chunkName` (with its `@`)
+    /// comes from bytecode rather than the parser.
+    static func holdsBytecode(for bytes: [UInt8], chunkName: String) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            clua_chunks_contains(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, chunkName) != 0
+        }
     }
 }
 
 extension LuaState {
-    /// Pushes navscript's own chunk `source`: bytecode from the cache, or
-    /// compiled from text (and then dumped into the cache). Throws like
+    /// Pushes navscript's own chunk `source` through the cache. Throws like
     /// `loadChunk` (stack unchanged on error).
     func loadPrecompiled(_ L: OpaquePointer, source: String, chunkName: String) throws(LuaError) {
         let name = LuaState.chunkName(chunkName)
         rememberChunk(name)
-        if let bytecode = LuaChunkCache.shared.bytecode(for: source, chunkName: name) {
-            precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
-            let status = loadBinary(L, bytecode, chunkName: name)
-            guard status == LUA_OK else { throw takeError(L, status: status) }
-            return
-        }
-        // In the region (a state being prepared for the image), compiling
-        // here would leave the parser's scratch memory as holes every file's
-        // copy of the image carries (16 KB of its 86 KB once the scenario
-        // prelude grew): compile on the heap in a throwaway state, then load
-        // the bytecode here like any later state does.
-        if region != nil {
-            let scratch = try LuaState()
-            _ = try scratch.loadPrecompiled(source: source, chunkName: chunkName)
-            if let bytecode = LuaChunkCache.shared.bytecode(for: source, chunkName: name) {
+        var source = source
+        let status = source.withUTF8 { text in
+            let base = UnsafeRawPointer(text.baseAddress)?.assumingMemoryBound(to: CChar.self)
+            return name.withCString { name in
+                // In the region (a state being prepared for the image), compiling here
+                // would leave the parser's scratch memory as holes every file's copy of
+                // the image carries (16 KB of its 86 KB once the scenario prelude grew):
+                // compile on the heap in a throwaway state first, then load the bytecode.
+                if region != nil && clua_chunks_contains(base, text.count, name) == 0,
+                   let scratch = try? LuaState() {
+                    _ = clua_loadcached(scratch.mainThread, base, text.count, name, 0, 1)
+                }
                 precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
-                let status = loadBinary(L, bytecode, chunkName: name)
-                guard status == LUA_OK else { throw takeError(L, status: status) }
-                return
+                return clua_loadcached(L, base, text.count, name, 0, 1)
             }
         }
-        try loadChunk(L, bytes: Array(source.utf8), chunkName: name)
-        if let bytecode = dumpFunction(L) {
-            LuaChunkCache.shared.store(bytecode, for: source, chunkName: name)
-        }
+        guard status == LUA_OK else { throw takeError(L, status: status) }
     }
 
     /// Compiles (or takes from the cache) navscript's own chunk `source`
@@ -83,48 +74,5 @@ extension LuaState {
         try loadPrecompiled(L, source: source, chunkName: chunkName)
         defer { lua_settop(L, base) }
         return try functionReference(L)
-    }
-
-    /// `lua_load` of a binary chunk, with the memory cap on as for text
-    /// chunks (`clua_loadbuffer`). lua_load is internally protected.
-    private func loadBinary(_ L: OpaquePointer, _ bytecode: [UInt8], chunkName: String) -> Int32 {
-        struct Reader {
-            var base: UnsafeRawPointer?
-            var count: Int
-        }
-        let savedSide = control.pointee.lua_side
-        control.pointee.lua_side = 1
-        control.pointee.memory_refused = 0
-        defer { control.pointee.lua_side = savedSide }
-        return bytecode.withUnsafeBytes { buffer in
-            var reader = Reader(base: buffer.baseAddress, count: buffer.count)
-            return chunkName.withCString { name in
-                lua_load(L, { _, data, size in
-                    let reader = data!.assumingMemoryBound(to: Reader.self)
-                    guard let base = reader.pointee.base, reader.pointee.count > 0 else {
-                        size!.pointee = 0
-                        return nil
-                    }
-                    size!.pointee = reader.pointee.count
-                    reader.pointee.base = nil
-                    return base.assumingMemoryBound(to: CChar.self)
-                }, &reader, name, "b")
-            }
-        }
-    }
-
-    /// The function on top of the stack as bytecode with debug information,
-    /// or nil if it cannot be dumped. Leaves the stack unchanged.
-    private func dumpFunction(_ L: OpaquePointer) -> [UInt8]? {
-        var bytecode: [UInt8] = []
-        let status = withUnsafeMutablePointer(to: &bytecode) { pointer in
-            lua_dump(L, { _, data, size, target in
-                guard size > 0 else { return 0 }
-                let bytes = UnsafeRawBufferPointer(start: data, count: size)
-                target!.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: bytes)
-                return 0
-            }, pointer, 0)
-        }
-        return status == 0 && !bytecode.isEmpty ? bytecode : nil
     }
 }
