@@ -76,6 +76,61 @@ enum ScenarioBenchmarks {
             denominator: { do { try swiftScenario(engine: host.engine) } catch { fatalError("\(error)") } })
     }
 
+    /// (4) for a file's first run in the process: each run takes another copy
+    /// of `file` (its own path, its own last line), so none is in the chunk
+    /// cache and each is compiled from text — what every file costs in
+    /// `navscript run`, where each file runs once per process. (4) itself
+    /// re-runs one file, which loads its bytecode from the cache, as a file
+    /// run again does (`mutate` runs every file once per fault).
+    static func luaFirstRun(host: ShopHost, file: URL, pairs: Int = 401) throws -> (Measurement, PairedRatio) {
+        let copies = try FileCopies(of: file, count: 20 + 1 + 201 + 1 + 20 + pairs + 50)
+        defer { copies.remove() }
+        let runner = ScenarioRunner(host: host, options: RunOptions())
+        let first = runner.runFile(try copies.take(), filter: nil)
+        guard first.scenarios.count == 1, first.scenarios.allSatisfy({ $0.status == .passed }) else {
+            throw Failure(description: "a copy of \(file.lastPathComponent) did not pass: \(first.scenarios.map(\.message))")
+        }
+        let compilesBefore = LuaChunkCache.statistics.compiles
+        var runs = 0
+        let run = {
+            runs += 1
+            do { blackHole(runner.runFile(try copies.take(), filter: nil)) } catch { fatalError("\(error)") }
+        }
+        let measurement = Bench.measure("10-step scenario, Lua, the file's first run (compiled from text)",
+                                        operations: 1, minSampleNs: 0, run)
+        let ratio = PairedRatio.measure(pairs: pairs, numerator: run, denominator: {
+            do { try swiftScenario(engine: host.engine) } catch { fatalError("\(error)") }
+        })
+        guard LuaChunkCache.statistics.compiles - compilesBefore == runs else {
+            throw Failure(description: "copies were served from the chunk cache: the first-run figure would measure re-runs")
+        }
+        return (measurement, ratio)
+    }
+
+    /// Copies of a scenario file in a temporary folder, each taken once.
+    final class FileCopies {
+        let folder: URL
+        private var entries: [ScenarioDiscovery.Entry]
+
+        init(of file: URL, count: Int) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-bench-copies-\(getpid())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for index in 0..<count {
+                try (text + "-- copy \(index)\n").write(to: folder.appendingPathComponent("copy\(index).lua"),
+                                                         atomically: false, encoding: .utf8)
+            }
+            entries = try ScenarioDiscovery().discover([folder.path]).reversed()
+        }
+
+        func take() throws -> ScenarioDiscovery.Entry {
+            guard let entry = entries.popLast() else { throw Failure(description: "ran out of copies of the scenario file") }
+            return entry
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
     /// Where (4)'s time goes: a file that declares nothing (state, preludes,
     /// bindings, compile, close) and a file whose one scenario only launches.
     static func luaBreakdown(host: ShopHost) throws -> [Measurement] {
@@ -83,7 +138,7 @@ enum ScenarioBenchmarks {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = [
-            ("empty.lua", "-- declares nothing\n", "file with no scenario (state from the image, compile, close)"),
+            ("empty.lua", "-- declares nothing\n", "file with no scenario (state from the image, load, close)"),
             ("launch.lua", "scenario(\"launch only\", function()\n  launch{ logged_in = false }\nend)\n",
              "file with one scenario that only launches"),
         ]
@@ -184,6 +239,16 @@ enum ScenarioBenchmarks {
                 swift += Double(t2 - t1)
             }
             print("\(mode): Lua file \(Int(lua / Double(max(count, 1)))) ns, Swift scenario \(Int(swift / Double(max(count, 1)))) ns")
+        case "first":
+            // Each run a distinct copy of the file (compiled from text, as a file's first run).
+            // Always 400 copies written, so that writing them cancels out of (N runs − 0 runs).
+            let copies = try FileCopies(of: file, count: max(count, 400))
+            defer { copies.remove() }
+            let runner = ScenarioRunner(host: host, options: RunOptions())
+            for _ in 0..<count { blackHole(runner.runFile(try copies.take(), filter: nil)) }
+        case "ratio-first":
+            let (_, ratio) = try luaFirstRun(host: host, file: file, pairs: count)
+            print("4d/3 = \(ratio.medianRatio) (median of \(ratio.pairs) pairs)")
         case "ratio":
             // Only the figure the "Lua within 2× of Swift" target is judged by:
             // 4/3 over `count` back-to-back pairs (for A/B runs of two builds).
@@ -194,7 +259,7 @@ enum ScenarioBenchmarks {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
             }
         default:
-            throw Failure(description: "--profile takes swift, swift-launch, lua, file, folder, pair, ratio, resolve, resolve-one, plan or state")
+            throw Failure(description: "--profile takes swift, swift-launch, lua, file, first, folder, pair, ratio, ratio-first, resolve, resolve-one, plan or state")
         }
     }
 }
