@@ -4,20 +4,27 @@
  * bytecode with their debug information for the life of the process.
  *
  * Why: parsing is the largest cost of loading a small file, larger than
- * restoring the state it runs in, and the same text is compiled again and
- * again in one process — a support module by every file that requires it,
- * every file once per fault under `mutate`, the preludes by every state
- * prepared. Loading the dump gives the same function (source name, lines
- * and local names are kept, so messages and tracebacks do not change) for
- * a fraction of the cost. A file's chunk is dumped when it is compiled a
- * second time: dumping costs a fair part of what it saves, and most files
- * run once per process (`navscript run`).
+ * restoring the state it runs in, and one process compiles the same text
+ * again and again — a support module for every file that requires it,
+ * every file once per fault under `mutate`, the preludes for every state
+ * prepared. Loading the dump gives the same function (source name, lines,
+ * local names and _ENV are kept, so messages and tracebacks do not change)
+ * for a fraction of the cost. The one difference a script could see is
+ * memory: loading a dump allocates less than parsing the text.
  *
- * An entry is found by its chunk name and the exact bytes compiled: a file
- * edited since is compiled again. Bytecode only ever comes from a dump of
- * text this cache compiled itself; scripts still cannot load binary chunks
- * by any path. Entries are never freed (a thread may be loading one while
- * another looks up), so the cache stops storing at CLUA_CHUNKS_LIMIT bytes.
+ * When a chunk is dumped: a file's on its second compile. Most files run
+ * once per process (`navscript run`), and dumping costs a fair part of what
+ * loading the dump later saves, so a first compile notes only the chunk's
+ * name, length and a hash of its bytes. navscript's preludes are dumped on
+ * their first compile (they are loaded again for sure).
+ *
+ * An entry with bytecode is found by chunk name, header handling and the
+ * exact bytes compiled (kept with it and compared whole): a file edited
+ * since is compiled again. Bytecode only ever comes from a dump of text
+ * this cache compiled itself; scripts still cannot load binary chunks by
+ * any path. Entries are never freed (a thread may be loading one while
+ * another looks up), so the cache stops storing at CLUA_CHUNKS_LIMIT bytes
+ * (the preludes always fit) and keeps no source over CLUA_CHUNK_MAX bytes.
  *
  * Like the region, the cache is one `weak` global shared by every Swift
  * module that imports this header; a mutex guards it for states on
@@ -30,27 +37,30 @@
 #include <pthread.h>
 #include <stdint.h>
 
-/* Sources and bytecode the cache holds at most. */
+/* Bytes of entries, names, sources and bytecode the cache holds at most. */
 #define CLUA_CHUNKS_LIMIT ((size_t)64 << 20)
+/* Sources longer than this are compiled every time (a generated or data file, not a scenario). */
+#define CLUA_CHUNK_MAX ((size_t)1 << 20)
+/* A file longer than this is not read without a memory limit (with one, the limit is the bound). */
+#define CLUA_FILE_MAX ((size_t)256 << 20)
 #define CLUA_CHUNKS_BUCKETS 512
 
-/* A chunk compiled once (source only) or more often (source and bytecode). Why not dump on the first
- * compile: most files run once per process (`navscript run`), and dumping costs a fair part of what
- * loading the dump later saves; a chunk compiled a second time is likely to be compiled again. */
 typedef struct clua_Chunk {
     struct clua_Chunk *next;
     uint64_t name_hash;
+    uint64_t source_hash;
     size_t source_length;
     size_t bytecode_length;
-    char *name;                /* the chunk name, NUL-terminated */
-    char *source;              /* the bytes compiled (a file's, before its BOM or '#' line is skipped) */
-    unsigned char *bytecode;   /* lua_dump of the compiled function with debug information; NULL until the second compile */
+    int file_header;           /* loaded as a file (a BOM and a first '#' line skipped) */
+    char *name;                /* the chunk name, NUL-terminated, after the entry */
+    char *source;              /* the exact bytes compiled, once there is bytecode; NULL before */
+    unsigned char *bytecode;   /* lua_dump of the compiled function with debug information; NULL before */
 } clua_Chunk;
 
 typedef struct clua_ChunkCache {
     pthread_mutex_t lock;
     clua_Chunk *buckets[CLUA_CHUNKS_BUCKETS];
-    size_t bytes;              /* names, sources and bytecode held */
+    size_t bytes;              /* entries, names, sources and bytecode held */
     size_t entries;
     size_t hits;               /* loads served from bytecode */
     size_t compiles;           /* loads that compiled text */
@@ -58,97 +68,159 @@ typedef struct clua_ChunkCache {
 
 __attribute__((weak)) clua_ChunkCache navscript_lua_chunks = {PTHREAD_MUTEX_INITIALIZER, {0}, 0, 0, 0, 0};
 
-static inline uint64_t clua_chunks_hash(const char *name) {
+/* What the cache knows of a chunk. */
+enum { CLUA_CHUNK_UNKNOWN, CLUA_CHUNK_COMPILED_ONCE, CLUA_CHUNK_BYTECODE };
+
+static inline uint64_t clua_chunks_hash_name(const char *name) {
     uint64_t h = 1469598103934665603ULL;
     for (; *name; name++) h = (h ^ (unsigned char)*name) * 1099511628211ULL;
     return h;
 }
 
-/* The entry for `name` compiled from exactly these bytes, or NULL; with the lock held. */
-static inline clua_Chunk *clua_chunks_find_locked(clua_ChunkCache *cache, uint64_t h, const char *name,
-                                                  const char *source, size_t length) {
+/* A hash of the bytes, eight at a time: it only picks the entry; bytes are compared whole before use. */
+static inline uint64_t clua_chunks_hash_source(const char *source, size_t length) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ length, word;
+    for (; length >= 8; source += 8, length -= 8) {
+        memcpy(&word, source, 8);
+        h = (h ^ word) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    for (; length > 0; source++, length--) h = (h ^ (unsigned char)*source) * 1099511628211ULL;
+    return h;
+}
+
+/* A chunk's key: its name, how it is loaded and its bytes. */
+typedef struct clua_ChunkKey {
+    const char *source;
+    size_t length;
+    const char *name;
+    int file_header;
+    uint64_t name_hash;
+    uint64_t source_hash;
+} clua_ChunkKey;
+
+static inline clua_ChunkKey clua_chunks_key(const char *source, size_t length, const char *name, int file_header) {
+    clua_ChunkKey key;
+    key.source = source;
+    key.length = length;
+    key.name = name;
+    key.file_header = file_header;
+    key.name_hash = clua_chunks_hash_name(name);
+    key.source_hash = clua_chunks_hash_source(source, length);
+    return key;
+}
+
+/* The entry of `key`, or NULL; with the lock held. An entry with bytecode matches only the same bytes. */
+static inline clua_Chunk *clua_chunks_find_locked(clua_ChunkCache *cache, const clua_ChunkKey *key) {
     clua_Chunk *e;
-    for (e = cache->buckets[h % CLUA_CHUNKS_BUCKETS]; e != NULL; e = e->next) {
-        if (e->name_hash == h && e->source_length == length && strcmp(e->name, name) == 0
-            && (length == 0 || memcmp(e->source, source, length) == 0))
+    for (e = cache->buckets[key->name_hash % CLUA_CHUNKS_BUCKETS]; e != NULL; e = e->next) {
+        if (e->name_hash == key->name_hash && e->source_hash == key->source_hash
+            && e->source_length == key->length && e->file_header == key->file_header
+            && strcmp(e->name, key->name) == 0
+            && (e->source == NULL || key->length == 0 || memcmp(e->source, key->source, key->length) == 0))
             return e;
     }
     return NULL;
 }
 
-/* What the cache knows of `name` with these bytes: 0 nothing, 1 compiled once, 2 bytecode in *bytecode. */
-static inline int clua_chunks_lookup(const char *name, const char *source, size_t length,
-                                     const unsigned char **bytecode, size_t *bytecode_length) {
+/* What the cache knows of `key` (CLUA_CHUNK_…), counting the load; the bytecode when it has it. */
+static inline int clua_chunks_lookup(const clua_ChunkKey *key, const unsigned char **bytecode, size_t *bytecode_length) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
     clua_Chunk *e;
-    int known = 0;
+    int known;
     pthread_mutex_lock(&cache->lock);
-    e = clua_chunks_find_locked(cache, clua_chunks_hash(name), name, source, length);
+    e = clua_chunks_find_locked(cache, key);
     if (e != NULL && e->bytecode != NULL) {
         *bytecode = e->bytecode;   /* never freed or changed once set */
         *bytecode_length = e->bytecode_length;
-        known = 2;
+        known = CLUA_CHUNK_BYTECODE;
         cache->hits++;
     } else {
-        known = e != NULL ? 1 : 0;
+        known = e != NULL ? CLUA_CHUNK_COMPILED_ONCE : CLUA_CHUNK_UNKNOWN;
         cache->compiles++;
     }
     pthread_mutex_unlock(&cache->lock);
     return known;
 }
 
-/* Notes that `name` was compiled from these bytes, with its bytecode when given (malloc'd, or NULL; the
- * cache takes it); nothing when the cache is full or out of memory. */
-static inline void clua_chunks_remember(const char *name, const char *source, size_t length,
-                                        unsigned char *bytecode, size_t bytecode_length) {
+/* Whether these bytes named `name` have bytecode (a state being prepared for the image compiles
+ * elsewhere first; tests). `file_header` as for clua_loadcached. */
+static inline int clua_chunks_contains(const char *source, size_t length, const char *name, int file_header) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
-    uint64_t h = clua_chunks_hash(name);
-    size_t name_length = strlen(name);
+    clua_ChunkKey key = clua_chunks_key(source, length, name, file_header);
     clua_Chunk *e;
+    int contains;
     pthread_mutex_lock(&cache->lock);
-    e = clua_chunks_find_locked(cache, h, name, source, length);
-    if (e != NULL) {
-        if (bytecode != NULL && e->bytecode == NULL && cache->bytes + bytecode_length <= CLUA_CHUNKS_LIMIT) {
+    e = clua_chunks_find_locked(cache, &key);
+    contains = e != NULL && e->bytecode != NULL;
+    pthread_mutex_unlock(&cache->lock);
+    return contains;
+}
+
+/* Notes that `key` was compiled; with `bytecode` (malloc'd, or NULL), keeps it and a copy of the
+ * bytes, which the cache then owns. Nothing when the cache is full (unless `always`) or out of memory. */
+static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char *bytecode, size_t bytecode_length,
+                                        int always) {
+    clua_ChunkCache *cache = &navscript_lua_chunks;
+    size_t name_length = strlen(key->name);
+    size_t kept = bytecode != NULL ? key->length + bytecode_length : 0;
+    size_t size = sizeof(clua_Chunk) + name_length + 1 + kept;
+    char *source = NULL;
+    clua_Chunk *e;
+    if (!always && cache->bytes + size > CLUA_CHUNKS_LIMIT) {   /* a racy hint: saves copying in vain */
+        free(bytecode);
+        return;
+    }
+    if (bytecode != NULL && (source = (char *)malloc(key->length > 0 ? key->length : 1)) == NULL) {
+        free(bytecode);
+        return;
+    }
+    if (source != NULL && key->length > 0) memcpy(source, key->source, key->length);
+    pthread_mutex_lock(&cache->lock);
+    e = clua_chunks_find_locked(cache, key);
+    if (e != NULL || (!always && cache->bytes + size > CLUA_CHUNKS_LIMIT)) {
+        if (e != NULL && e->bytecode == NULL && bytecode != NULL) {
+            e->source = source;   /* the second compile: the entry gets its bytes and bytecode */
             e->bytecode = bytecode;
             e->bytecode_length = bytecode_length;
-            cache->bytes += bytecode_length;
+            cache->bytes += kept;
+            source = NULL;
             bytecode = NULL;
         }
         pthread_mutex_unlock(&cache->lock);
+        free(source);
         free(bytecode);
         return;
     }
     pthread_mutex_unlock(&cache->lock);
-    {
-        size_t size = sizeof(clua_Chunk) + name_length + 1 + length;
-        char *block = (char *)malloc(size);
-        if (block == NULL) {
-            free(bytecode);
-            return;
-        }
-        e = (clua_Chunk *)block;
-        e->name_hash = h;
-        e->name = block + sizeof(clua_Chunk);
-        memcpy(e->name, name, name_length + 1);
-        e->source = e->name + name_length + 1;
-        if (length > 0) memcpy(e->source, source, length);
-        e->source_length = length;
-        e->bytecode = bytecode;
-        e->bytecode_length = bytecode != NULL ? bytecode_length : 0;
-        size += e->bytecode_length;
-        pthread_mutex_lock(&cache->lock);
-        if (cache->bytes + size > CLUA_CHUNKS_LIMIT || clua_chunks_find_locked(cache, h, name, source, length) != NULL) {
-            pthread_mutex_unlock(&cache->lock);
-            free(block);
-            free(bytecode);
-            return;
-        }
-        e->next = cache->buckets[h % CLUA_CHUNKS_BUCKETS];
-        cache->buckets[h % CLUA_CHUNKS_BUCKETS] = e;
-        cache->bytes += size;
-        cache->entries++;
-        pthread_mutex_unlock(&cache->lock);
+    e = (clua_Chunk *)malloc(sizeof(clua_Chunk) + name_length + 1);
+    if (e == NULL) {
+        free(source);
+        free(bytecode);
+        return;
     }
+    e->name_hash = key->name_hash;
+    e->source_hash = key->source_hash;
+    e->source_length = key->length;
+    e->file_header = key->file_header;
+    e->name = (char *)(e + 1);
+    memcpy(e->name, key->name, name_length + 1);
+    e->source = source;
+    e->bytecode = bytecode;
+    e->bytecode_length = bytecode != NULL ? bytecode_length : 0;
+    pthread_mutex_lock(&cache->lock);
+    if (clua_chunks_find_locked(cache, key) != NULL) {   /* another thread was first */
+        pthread_mutex_unlock(&cache->lock);
+        free(source);
+        free(bytecode);
+        free(e);
+        return;
+    }
+    e->next = cache->buckets[key->name_hash % CLUA_CHUNKS_BUCKETS];
+    cache->buckets[key->name_hash % CLUA_CHUNKS_BUCKETS] = e;
+    cache->bytes += size;
+    cache->entries++;
+    pthread_mutex_unlock(&cache->lock);
 }
 
 /* The cache's figures (for tests and benchmarks). */
@@ -209,27 +281,45 @@ static inline int clua_dump_write(lua_State *L, const void *p, size_t size, void
     return 0;
 }
 
-/* Pushes the function of `source` named `chunkname`: loaded from the cache's bytecode, or compiled as text
- * (and remembered: the second compile keeps the bytecode, or the first with `dump_now`, for chunks that
- * are sure to be loaded again). With `file_header`, a UTF-8 BOM and a first
- * line starting with '#' are skipped as luaL_loadfilex does (the line's newline is kept, so line numbers
- * do not move). The cap is on while Lua allocates; lua_load is internally protected. Returns lua_load's
- * status (the message on top on error). */
+/* The function on top of the stack as bytecode of exactly its size (malloc'd), or NULL. Never raises. */
+static inline unsigned char *clua_dump_top(lua_State *L, size_t *length) {
+    clua_DumpBuffer dump = {NULL, 0, 0, 0};
+    unsigned char *fitted;
+    if (lua_dump(L, clua_dump_write, &dump, 0) != 0 || dump.failed || dump.size == 0) {
+        free(dump.data);
+        return NULL;
+    }
+    fitted = (unsigned char *)realloc(dump.data, dump.size);
+    *length = dump.size;
+    return fitted != NULL ? fitted : dump.data;
+}
+
+/* Pushes the function of `source` named `chunkname`, loaded from the cache's bytecode or compiled as
+ * text (and remembered; `dump_now` dumps on the first compile). With `file_header`, a UTF-8 BOM and a
+ * first line starting with '#' are skipped as luaL_loadfilex does (the line's newline is kept, so line
+ * numbers do not move). The cap is on while Lua allocates; lua_load is internally protected. Returns
+ * lua_load's status (the message on top on error). */
 static inline int clua_loadcached(lua_State *L, const char *source, size_t length, const char *chunkname,
                                   int file_header, int dump_now) {
     clua_Control *c = clua_control(L);
+    int cacheable = length <= CLUA_CHUNK_MAX;
+    clua_ChunkKey key;
     const unsigned char *bytecode = NULL;
     size_t bytecode_length = 0;
-    int known = clua_chunks_lookup(chunkname, source, length, &bytecode, &bytecode_length);
+    int known = CLUA_CHUNK_UNKNOWN, saved_side = c->lua_side, status;
     clua_Piece piece;
-    int saved_side = c->lua_side, status;
+    if (cacheable) {
+        key = clua_chunks_key(source, length, chunkname, file_header);
+        known = clua_chunks_lookup(&key, &bytecode, &bytecode_length);
+    }
     c->lua_side = 1;
     c->memory_refused = 0;
-    if (known == 2) {
+    if (known == CLUA_CHUNK_BYTECODE) {
         piece.data = (const char *)bytecode;
         piece.size = bytecode_length;
         status = lua_load(L, clua_piece_read, &piece, chunkname, "b");
         c->lua_side = saved_side;
+        if (status == LUA_OK) c->chunks_from_bytecode++;
         return status;
     }
     piece.data = source;
@@ -248,32 +338,21 @@ static inline int clua_loadcached(lua_State *L, const char *source, size_t lengt
     }
     status = lua_load(L, clua_piece_read, &piece, chunkname, "t");
     c->lua_side = saved_side;
-    if (status == LUA_OK) {
-        clua_DumpBuffer dump = {NULL, 0, 0, 0};
-        if ((known == 1 || dump_now) && (lua_dump(L, clua_dump_write, &dump, 0) != 0 || dump.failed || dump.size == 0)) {
-            free(dump.data);
-            dump.data = NULL;
-        }
-        clua_chunks_remember(chunkname, source, length, dump.data, dump.size);
+    if (status == LUA_OK && cacheable) {
+        unsigned char *dumped = NULL;
+        size_t dumped_length = 0;
+        if (known == CLUA_CHUNK_COMPILED_ONCE || dump_now) dumped = clua_dump_top(L, &dumped_length);
+        clua_chunks_remember(&key, dumped, dumped_length, dump_now);
     }
     return status;
 }
 
-/* Whether `source` named `chunkname` is in the cache as bytecode (a state being prepared compiles elsewhere first). */
-static inline int clua_chunks_contains(const char *source, size_t length, const char *chunkname) {
-    clua_ChunkCache *cache = &navscript_lua_chunks;
-    clua_Chunk *e;
-    int contains;
-    pthread_mutex_lock(&cache->lock);
-    e = clua_chunks_find_locked(cache, clua_chunks_hash(chunkname), chunkname, source, length);
-    contains = e != NULL && e->bytecode != NULL;
-    pthread_mutex_unlock(&cache->lock);
-    return contains;
-}
-
-/* Loads a file as a chunk named `chunkname` through the cache: the file is read whole with plain
- * read(2) (no FILE: stdio allocated a stream and a second buffer and asked fstat for every file). */
+/* Loads a file as a chunk named `chunkname` through the cache. The file is read whole with plain
+ * read(2) (no FILE: stdio allocated a stream and a second buffer and asked fstat for every file), up
+ * to the state's memory limit (CLUA_FILE_MAX without one): the text is held outside the state. */
 static inline int clua_loadfile(lua_State *L, const char *path, const char *chunkname) {
+    const char *shown = chunkname[0] == '@' ? chunkname + 1 : chunkname;
+    size_t bound = clua_control(L)->memory_limit ? clua_control(L)->memory_limit : CLUA_FILE_MAX;
     char small[4096];
     char *buffer = small;
     size_t length = 0, capacity = sizeof small;
@@ -281,14 +360,14 @@ static inline int clua_loadfile(lua_State *L, const char *path, const char *chun
     int status, error = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        lua_pushfstring(L, "cannot open %s (%s)", chunkname[0] == '@' ? chunkname + 1 : chunkname, strerror(errno));
+        lua_pushfstring(L, "cannot open %s (%s)", shown, strerror(errno));
         return LUA_ERRFILE;
     }
     for (;;) {
         if (length == capacity) {
-            char *grown = (char *)malloc(capacity * 2);
+            char *grown = capacity >= bound ? NULL : (char *)malloc(capacity * 2);
             if (grown == NULL) {
-                error = ENOMEM;
+                error = capacity >= bound ? EFBIG : ENOMEM;
                 break;
             }
             memcpy(grown, buffer, length);
@@ -305,7 +384,11 @@ static inline int clua_loadfile(lua_State *L, const char *path, const char *chun
     close(fd);
     if (error != 0) {
         if (buffer != small) free(buffer);
-        lua_pushfstring(L, "cannot read %s (%s)", chunkname[0] == '@' ? chunkname + 1 : chunkname, strerror(error));
+        if (error == EFBIG)
+            lua_pushfstring(L, "cannot read %s (larger than %I bytes, the most a state may hold)", shown,
+                            (lua_Integer)bound);
+        else
+            lua_pushfstring(L, "cannot read %s (%s)", shown, strerror(error));
         return LUA_ERRFILE;
     }
     status = clua_loadcached(L, buffer, length, chunkname, 1, 0);

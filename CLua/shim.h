@@ -69,6 +69,7 @@ typedef struct clua_Control {
     int host_cache_ref;
     int boxes;                /* live userdata boxes (each owns a retain its finalizer gives back) */
     int files_opened;         /* a script opened a file (io.open): closing must run its finalizer */
+    int chunks_from_bytecode; /* chunks this state loaded from the chunk cache's bytecode (chunks.h) */
     /* sandbox */
     char *root_real;          /* realpath of the sandbox root; NULL = no root */
     char *root_display;       /* the root as the host spelled it, used in chunk names */

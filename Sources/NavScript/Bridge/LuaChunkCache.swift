@@ -1,24 +1,18 @@
 import CLua
 
-/// The process's cache of compiled chunks (CLua/chunks.h): every file the
-/// bridge loads — a scenario file, a support module — and navscript's own
-/// Lua (the sandbox prelude, the scenario prelude) is compiled once per
-/// process and loaded as bytecode after that.
-///
-/// Why: parsing is the largest cost of loading a small file, and a process
-/// compiles the same text many times — a support module for every file that
-/// requires it, every file once per fault under `mutate`, the preludes for
-/// every state prepared. Loading the dump gives the same function: it keeps
-/// the debug information (source name, lines, locals), so messages and
-/// tracebacks are unchanged. An entry is found by chunk name and the exact
-/// bytes compiled, so a file edited since is compiled again; scripts still
-/// cannot load binary chunks by any path.
+/// The process's cache of compiled chunks (CLua/chunks.h, where the why is):
+/// a file the bridge loads — a scenario file, a support module — is kept as
+/// bytecode once it was compiled a second time, navscript's own Lua (the
+/// sandbox prelude, the scenario prelude) once compiled; later loads of the
+/// same bytes under the same name take the bytecode. Messages and tracebacks
+/// are unchanged; scripts still cannot load binary chunks by any path.
 public enum LuaChunkCache {
     /// What the cache holds and how it was used, since the process started.
     public struct Statistics: Equatable, Sendable {
         /// Chunks held.
         public var entries: Int
-        /// Bytes of source and bytecode held (the cache stops storing at 64 MB).
+        /// Bytes held: entries, names, and the sources and bytecode of chunks
+        /// compiled twice (the cache stops storing at 64 MB).
         public var bytes: Int
         /// Loads served from bytecode.
         public var hits: Int
@@ -32,16 +26,21 @@ public enum LuaChunkCache {
         return Statistics(entries: entries, bytes: bytes, hits: hits, compiles: compiles)
     }
 
-    /// Whether the next load of these bytes as `chunkName` (with its `@`)
-    /// comes from bytecode rather than the parser.
-    static func holdsBytecode(for bytes: [UInt8], chunkName: String) -> Bool {
+    /// Whether the next load of these bytes as `chunkName` (with its `@`) —
+    /// a file's, or with `asFile` false a source's — comes from bytecode.
+    static func holdsBytecode(for bytes: [UInt8], chunkName: String, asFile: Bool = true) -> Bool {
         bytes.withUnsafeBytes { buffer in
-            clua_chunks_contains(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, chunkName) != 0
+            clua_chunks_contains(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, chunkName,
+                                 asFile ? 1 : 0) != 0
         }
     }
 }
 
 extension LuaState {
+    /// Chunks this state loaded from the cache's bytecode (tests: the global
+    /// figures mix every state's loads).
+    var chunksLoadedFromBytecode: Int { Int(control.pointee.chunks_from_bytecode) }
+
     /// Pushes navscript's own chunk `source` through the cache. Throws like
     /// `loadChunk` (stack unchanged on error).
     func loadPrecompiled(_ L: OpaquePointer, source: String, chunkName: String) throws(LuaError) {
@@ -55,8 +54,9 @@ extension LuaState {
                 // would leave the parser's scratch memory as holes every file's copy of
                 // the image carries (16 KB of its 86 KB once the scenario prelude grew):
                 // compile on the heap in a throwaway state first, then load the bytecode.
-                if region != nil && clua_chunks_contains(base, text.count, name) == 0,
-                   let scratch = try? LuaState() {
+                // (Should the throwaway state fail, the chunk is compiled here: holes, not an error.)
+                if region != nil && clua_chunks_contains(base, text.count, name, 0) == 0,
+                   let scratch = try? LuaState(), clua_chunks_contains(base, text.count, name, 0) == 0 {
                     _ = clua_loadcached(scratch.mainThread, base, text.count, name, 0, 1)
                 }
                 precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
