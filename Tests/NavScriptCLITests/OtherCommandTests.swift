@@ -336,6 +336,19 @@ struct UsageErrorTests {
         #expect(grows.stdout.contains("--memory-limit") && !grows.stdout.contains("LuaState.Options"), "\(grows)")
     }
 
+    /// A file whose top level never ends is a file that did not load (exit 2),
+    /// told in the CLI's terms, at its line — as a memory overrun there is.
+    @Test func aTopLevelThatLoopsIsALoadErrorNamingTheOption() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#,
+                                   "suite/spins.lua": "local n = 0\nwhile true do n = n + 1 end\n"])
+        let output = try fixture.run(["run", "suite", "--instruction-budget", "100000"])
+        #expect(output.status == 2, "a file that did not load\n\(output)")
+        #expect(output.stdout.contains("suite/spins.lua:2: instruction budget exceeded (100000 instructions) while the "
+            + "file loaded: its top level may loop forever; raise the limit with --instruction-budget"), "\(output)")
+        #expect(!output.stdout.contains("LuaState.Options"), "\(output)")
+        #expect(output.stdout.contains("1 passed"), "the other file still ran\n\(output)")
+    }
+
     /// Lua runs no message handler for a memory error; the report still names
     /// the line the limit was reached at, in process and in a worker.
     @Test(arguments: [[], ["--in-process"]])

@@ -53,12 +53,15 @@ final class ScenarioFile {
         } catch let error as LuaError where error.kind == .file {
             throw ScenarioLoadError(error.message)
         } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
-            // The bridge's message starts with the line the limit was reached at, when Lua was in this file.
-            let at = error.message.hasPrefix(entry.path + ":")
-                ? ScenarioRunner.line(in: error.message, of: entry.path).map { "\(entry.path):\($0): " } ?? "" : ""
-            throw ScenarioLoadError(at + "memory limit exceeded (\(options.memoryLimit ?? 0) bytes) while the file loaded: it "
-                + "allocates without bound at its top level; raise the limit with --memory-limit if it legitimately "
-                + "needs more", details: Self.userTraceback(error.traceback))
+            throw ScenarioLoadError(Self.place(of: error, in: entry) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
+                + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
+                + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+        } catch let error as LuaError where error.kind == .budget {
+            // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
+            throw ScenarioLoadError(Self.place(of: error, in: entry) + "instruction budget exceeded ("
+                + "\(options.instructionBudget ?? 0) instructions) while the file loaded: its top level may loop forever; "
+                + "raise the limit with --instruction-budget if it is legitimately long",
+                details: Self.userTraceback(error.traceback))
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
             let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
@@ -69,6 +72,14 @@ final class ScenarioFile {
         } catch {
             throw ScenarioLoadError("\(error)")
         }
+    }
+
+    /// `file:line: ` when the bridge's message starts with a line of the
+    /// file (where Lua was when a limit stopped it), else nothing.
+    private static func place(of error: LuaError, in entry: ScenarioDiscovery.Entry) -> String {
+        guard error.message.hasPrefix(entry.path + ":"),
+              let line = ScenarioRunner.line(in: error.message, of: entry.path) else { return "" }
+        return "\(entry.path):\(line): "
     }
 
     /// The names of every global the file's state defines (the standard
