@@ -163,11 +163,12 @@ static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char 
                                         int always) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
     size_t name_length = strlen(key->name);
-    size_t kept = bytecode != NULL ? key->length + bytecode_length : 0;
-    size_t size = sizeof(clua_Chunk) + name_length + 1 + kept;
+    size_t kept = bytecode != NULL ? key->length + bytecode_length : 0;   /* what the bytecode brings */
+    size_t size = sizeof(clua_Chunk) + name_length + 1 + kept;           /* what a new entry brings */
     char *source = NULL;
     clua_Chunk *e;
-    if (!always && cache->bytes + size > CLUA_CHUNKS_LIMIT) {   /* a racy hint: saves copying in vain */
+    /* A hint without the lock (a relaxed read: the count only grows), so a full cache copies nothing. */
+    if (!always && __atomic_load_n(&cache->bytes, __ATOMIC_RELAXED) + kept > CLUA_CHUNKS_LIMIT) {
         free(bytecode);
         return;
     }
@@ -178,12 +179,13 @@ static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char 
     if (source != NULL && key->length > 0) memcpy(source, key->source, key->length);
     pthread_mutex_lock(&cache->lock);
     e = clua_chunks_find_locked(cache, key);
-    if (e != NULL || (!always && cache->bytes + size > CLUA_CHUNKS_LIMIT)) {
-        if (e != NULL && e->bytecode == NULL && bytecode != NULL) {
-            e->source = source;   /* the second compile: the entry gets its bytes and bytecode */
+    if (e != NULL) {
+        /* The second compile: the entry gets its bytes and bytecode (unless another thread gave them). */
+        if (e->bytecode == NULL && bytecode != NULL && (always || cache->bytes + kept <= CLUA_CHUNKS_LIMIT)) {
+            e->source = source;
             e->bytecode = bytecode;
             e->bytecode_length = bytecode_length;
-            cache->bytes += kept;
+            __atomic_store_n(&cache->bytes, cache->bytes + kept, __ATOMIC_RELAXED);
             source = NULL;
             bytecode = NULL;
         }
@@ -209,8 +211,8 @@ static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char 
     e->bytecode = bytecode;
     e->bytecode_length = bytecode != NULL ? bytecode_length : 0;
     pthread_mutex_lock(&cache->lock);
-    if (clua_chunks_find_locked(cache, key) != NULL) {   /* another thread was first */
-        pthread_mutex_unlock(&cache->lock);
+    if (clua_chunks_find_locked(cache, key) != NULL || (!always && cache->bytes + size > CLUA_CHUNKS_LIMIT)) {
+        pthread_mutex_unlock(&cache->lock);   /* another thread was first, or the cache is full */
         free(source);
         free(bytecode);
         free(e);
@@ -218,7 +220,7 @@ static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char 
     }
     e->next = cache->buckets[key->name_hash % CLUA_CHUNKS_BUCKETS];
     cache->buckets[key->name_hash % CLUA_CHUNKS_BUCKETS] = e;
-    cache->bytes += size;
+    __atomic_store_n(&cache->bytes, cache->bytes + size, __ATOMIC_RELAXED);
     cache->entries++;
     pthread_mutex_unlock(&cache->lock);
 }
