@@ -227,7 +227,8 @@ struct LanguageStructureTests {
     /// runs: one made while a scenario runs would be dropped without a word.
     @Test(arguments: [
         (#"scenario("inner", function() end) -- @bad"#, #"scenario("inner") inside a running scenario does nothing"#),
-        (#"scenario.each({ {} }, "row", function() end) -- @bad"#, #"scenario("row [1]") inside a running scenario"#),
+        (#"scenario.each({ {} }, "row", function() end) -- @bad"#, #"scenario.each(rows, "row", …) inside a running scenario"#),
+        (#"scenario.each({}, "row", function() end) -- @bad"#, #"scenario.each(rows, "row", …) inside a running scenario"#),
         (#"pending("later") -- @bad"#, #"scenario("later") inside a running scenario"#),
         (#"describe("group", function() end) -- @bad"#, #"describe("group") inside a running scenario"#),
         (#"before_each(function() end) -- @bad"#, "before_each() inside a running scenario"),

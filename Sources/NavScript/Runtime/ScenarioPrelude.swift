@@ -256,6 +256,8 @@ enum ScenarioPrelude {
       check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
       opts, fn = split(opts, fn, "scenario.each(rows, ", name)
       nothing_after(select("#", ...), "scenario.each(rows, ", name)
+      -- While scenarios run, that is what is wrong, whatever the rows.
+      while_running(format("scenario.each(rows, %q, …)", name), 3)
       -- No row would declare nothing, without a word: a data table that came out
       -- empty, or rows given by name (ipairs sees only a list).
       if rows[1] == nil then
