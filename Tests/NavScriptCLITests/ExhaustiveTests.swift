@@ -284,6 +284,18 @@ struct ExitCodeTests {
                 && based.stderr.contains("navscript run --fault cached-destination shows why"), "\(based)")
     }
 
+    /// A suite whose every file fails to load is not green: that is the reason
+    /// given (naming the files), not "all are pending or skipped".
+    @Test func mutateNamesFilesThatDoNotLoad() throws {
+        let fixture = try Fixture(["suite/broken.lua": "this is not lua", "suite/loops.lua": "while true do end"])
+        let output = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--instruction-budget", "100000"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("not green on the healthy app"), "\(output)")
+        #expect(output.stderr.contains("  suite/broken.lua:1  suite/broken.lua (load)")
+                && output.stderr.contains("  suite/loops.lua:1  suite/loops.lua (load)"), "\(output)")
+        #expect(!output.stderr.contains("pending or skipped") && !output.stderr.contains(".lua:0"), "\(output)")
+    }
+
     /// What mutate is given is checked like `run` checks it: a selection of
     /// nothing is not a score of zero, and fault names are suggested.
     @Test func mutateChecksWhatItIsGiven() throws {

@@ -103,10 +103,6 @@ struct MutateCommand: HostedCommand {
             writeStandardError("navscript mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n")
             throw ExitCode(2)
         }
-        guard healthy.flatMap(\.scenarios).contains(where: { $0.status == .passed }) else {
-            writeStandardError("navscript mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
-            throw ExitCode(2)
-        }
         let failing = healthy.flatMap(\.scenarios).filter { $0.status.isProblem }
         guard failing.isEmpty else {
             // The reports still say so (CI uploads them): "healthy suite passes" failing, with the scenarios.
@@ -116,8 +112,13 @@ struct MutateCommand: HostedCommand {
             let replay = (["navscript run"] + suite.faults.map { "--fault \($0)" }).joined(separator: " ")
             writeStandardError("navscript mutate: the suite is not green \(without), so no fault can be scored; "
                 + "fix these first (\(replay) shows why):\n"
-                + failing.map { "  \($0.file):\($0.line)  \($0.name)\n" }.joined())
+                + failing.map { "  \($0.line > 0 ? "\($0.file):\($0.line)" : $0.file)  \($0.name)\n" }.joined())
             _ = ReportOptions.reportFailures(stream)
+            throw ExitCode(2)
+        }
+        // Asked after the failures: a file that did not load is a failure to fix, not a skipped scenario.
+        guard healthy.flatMap(\.scenarios).contains(where: { $0.status == .passed }) else {
+            writeStandardError("navscript mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
             throw ExitCode(2)
         }
         // Faults run in parallel across the jobs. A fault's file is skipped once an earlier file of
