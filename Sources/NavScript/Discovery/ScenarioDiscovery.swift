@@ -30,25 +30,43 @@ public struct ScenarioDiscovery {
 
     /// Discovers scenario files; a path that does not exist is an error that
     /// names it (a typo in a CI job must not pass as an empty, green run).
+    /// Only regular files (or links to them) are scenario files: a FIFO or a
+    /// device named `*.lua` is an error before anything opens it (opening a
+    /// FIFO waits for a writer, forever), and a folder named `*.lua` is a
+    /// folder to walk. A folder given as an argument may be a symbolic link
+    /// (its files are shown under the name given); links met while walking
+    /// are followed for files only, so a walk cannot loop.
     public func discover(_ paths: [String]) throws(DiscoveryError) -> [Entry] {
         var found: [URL] = []
         let fm = FileManager.default
         for path in paths {
             let url = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .notFound(path) }
-            if !isDirectory.boolValue {
+            switch Self.kind(of: url.path) {
+            case .missing:
+                throw .notFound(path)
+            case .other(let kind):
+                throw .notRegular(path, kind)
+            case .regular:
                 guard url.pathExtension == "lua" else { throw .notLua(path) }
                 found.append(url)
-                continue
-            }
-            guard let walker = fm.enumerator(at: url, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
-            for case let file as URL in walker {
-                if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
-                    walker.skipDescendants()
-                    continue
+            case .directory:
+                let walked = url.resolvingSymlinksInPath()
+                guard let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
+                for case let file as URL in walker {
+                    if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+                        walker.skipDescendants()
+                        continue
+                    }
+                    guard file.pathExtension == "lua" else { continue }
+                    // Under the name given, not the link's target.
+                    let shown = walked.path == url.path ? file.standardizedFileURL
+                        : URL(fileURLWithPath: url.path + file.standardizedFileURL.path.dropFirst(walked.path.count))
+                    switch Self.kind(of: file.path) {
+                    case .regular: found.append(shown)
+                    case .directory, .missing: continue   // a folder named *.lua is walked; a dangling link is nothing
+                    case .other(let kind): throw .notRegular(display(shown), kind)
+                    }
                 }
-                if file.pathExtension == "lua" { found.append(file.standardizedFileURL) }
             }
         }
         var seen: Set<String> = []
@@ -66,6 +84,22 @@ public struct ScenarioDiscovery {
             entries.append(Entry(path: display(absolute), url: url, suiteRoot: root, fileSystemPath: absolute))
         }
         return entries.sorted { $0.path < $1.path }
+    }
+
+    enum Kind: Equatable { case regular, directory, missing, other(String) }
+
+    /// What `path` is, following symbolic links.
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFIFO: return .other("a FIFO")
+        case S_IFSOCK: return .other("a socket")
+        case S_IFCHR, S_IFBLK: return .other("a device")
+        default: return .other("a special file")
+        }
     }
 
     /// The nearest folder at or above the file's that has a `support/`
@@ -108,12 +142,17 @@ public struct ScenarioDiscovery {
 public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(String)
     case notLua(String)
+    /// A path named like a scenario file that is not a regular file, and what it is.
+    case notRegular(String, String)
 
     public var description: String {
         switch self {
         case .notFound(let path):
             return "no such file or folder: \(path) (run from the folder that holds the suite, or pass the suite's path)"
         case .notLua(let path): return "\(path) is not a .lua scenario file"
+        case .notRegular(let path, let kind):
+            return "\(path) is \(kind), not a scenario file: reading it could wait forever. Scenario files are "
+                + "regular files (or links to them); remove it from the suite"
         }
     }
 }

@@ -47,4 +47,43 @@ struct ScenarioDiscoveryTests {
         #expect(throws: DiscoveryError.notFound("nope")) { try discovery.discover(["nope"]) }
         #expect(throws: DiscoveryError.notLua("b.txt")) { try discovery.discover(["b.txt"]) }
     }
+
+    /// Opening a FIFO waits for a writer: one named like a scenario file is an
+    /// error before anything opens it, given or met while walking.
+    @Test func aFIFONamedLikeAScenarioIsAnError() throws {
+        let suite = try Self.suite()
+        #expect(mkfifo(suite.root.appendingPathComponent("flows/pipe.lua").path, 0o600) == 0)
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["."]) }
+        #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["flows/pipe.lua"]) }
+        #expect(DiscoveryError.notRegular("flows/pipe.lua", "a FIFO").description
+            .hasPrefix("flows/pipe.lua is a FIFO, not a scenario file: reading it could wait forever"))
+    }
+
+    /// A folder named `*.lua` is walked like any folder, not loaded as a file.
+    @Test func aFolderNamedLikeAScenarioIsWalked() throws {
+        let suite = try Self.suite()
+        try suite.write("pkg.lua/inner.lua", "-- inner\n")
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        let paths = try discovery.discover(["."]).map(\.path)
+        #expect(paths.contains("pkg.lua/inner.lua") && !paths.contains("pkg.lua"), "\(paths)")
+        #expect(try discovery.discover(["pkg.lua"]).map(\.path) == ["pkg.lua/inner.lua"])
+    }
+
+    /// A suite folder given through a symbolic link is walked, its files shown
+    /// under the name given; links to files are scenario files, dangling ones nothing.
+    @Test func symbolicLinks() throws {
+        let suite = try Self.suite()
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("alias").path, withDestinationPath: "nested")
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/linked.lua").path,
+                                  withDestinationPath: "../a.lua")
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/dangling.lua").path,
+                                  withDestinationPath: "missing.lua")
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        let aliased = try discovery.discover(["alias"])
+        #expect(aliased.map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
+        #expect(aliased.map { discovery.display($0.suiteRoot) } == ["alias", "alias"])
+        #expect(try discovery.discover(["flows"]).map(\.path) == ["flows/c.lua", "flows/d.lua", "flows/linked.lua"])
+    }
 }
