@@ -377,16 +377,21 @@ static inline int clua_loadfile(lua_State *L, const char *path, const char *chun
         return LUA_ERRFILE;
     }
     for (;;) {
+        if (length > bound) {   /* one byte past the bound says the file is larger */
+            error = EFBIG;
+            break;
+        }
         if (length == capacity) {
-            char *grown = capacity >= bound ? NULL : (char *)malloc(capacity * 2);
+            size_t wanted = capacity * 2 < bound + 1 ? capacity * 2 : bound + 1;
+            char *grown = (char *)malloc(wanted);
             if (grown == NULL) {
-                error = capacity >= bound ? EFBIG : ENOMEM;
+                error = ENOMEM;
                 break;
             }
             memcpy(grown, buffer, length);
             if (buffer != small) free(buffer);
             buffer = grown;
-            capacity *= 2;
+            capacity = wanted;
         }
         n = read(fd, buffer + length, capacity - length);
         if (n < 0 && errno == EINTR) continue;

@@ -564,9 +564,19 @@ static inline int clua_sb_resolve(lua_State *L) {
     if (strncmp(resolved, c->root_real, rootlen) != 0 || resolved[rootlen] != '/'
         || (sub != NULL && (strncmp(resolved + rootlen + 1, sub, strlen(sub)) != 0
                             || resolved[rootlen + 1 + strlen(sub)] != '/'))) {
+        /* Through a symbolic link (or '..') the path given may look inside: then name where it leads. */
+        char spelled[PATH_MAX];
+        int as_spelled = path[0] == '/'
+            || (snprintf(spelled, sizeof spelled, "%.*s/%s", (int)rootlen, c->root_real, path) < (int)sizeof spelled
+                && strcmp(spelled, resolved) == 0);
         lua_pushnil(L);
-        lua_pushfstring(L, "cannot open %s: outside the sandbox (only files under '%s%s%s' can be read)",
-                        display, c->root_display, sub ? "/" : "", sub ? sub : "");
+        if (as_spelled)
+            lua_pushfstring(L, "cannot open %s: outside the sandbox (only files under '%s%s%s' can be read)",
+                            display, c->root_display, sub ? "/" : "", sub ? sub : "");
+        else
+            lua_pushfstring(L, "cannot open %s: it leads to %s, outside the sandbox (only files under '%s%s%s' "
+                            "can be read, and a symbolic link there must point inside too)",
+                            display, resolved, c->root_display, sub ? "/" : "", sub ? sub : "");
         lua_pushvalue(L, -3);
         return 3;
     }

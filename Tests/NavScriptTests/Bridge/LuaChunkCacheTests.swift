@@ -122,8 +122,14 @@ struct LuaChunkCacheTests {
     func unreadableFiles() throws {
         let suite = try TemporarySuite()
         let url = try suite.write("huge.lua", "return '" + String(repeating: "x", count: 300_000) + "'\n")
-        let error = try #require(luaError { _ = try load(url.path, chunkName: "huge.lua", memory: 256 * 1024) })
-        #expect(error.message.contains("cannot read huge.lua (larger than 262144 bytes"), "\(error.message)")
+        // The bound is the limit itself, to the byte (not the buffer's next size up).
+        let error = try #require(luaError { _ = try load(url.path, chunkName: "huge.lua", memory: 256 * 1024 + 1) })
+        #expect(error.message.contains("cannot read huge.lua (larger than 262145 bytes"), "\(error.message)")
+        let exact = try suite.write("exact.lua", String(repeating: "-", count: 299_998) + "\n\n")
+        let fits = luaError { _ = try load(exact.path, chunkName: "exact.lua", memory: 300_000) }
+        #expect(fits?.message.contains("cannot read") != true, "a file of exactly the limit is read: \(fits?.message ?? "")")
+        let over = try #require(luaError { _ = try load(exact.path, chunkName: "exact.lua", memory: 299_999) })
+        #expect(over.message.contains("cannot read exact.lua (larger than 299999 bytes"), "\(over.message)")
         #expect(try load(url.path, chunkName: "huge.lua", memory: nil).results.first?.stringValue?.count == 300_000)
         let folder = try #require(luaError { _ = try load(suite.root.path, chunkName: "folder.lua") })
         #expect(folder.message.contains("cannot read folder.lua (Is a directory)"), "\(folder.message)")

@@ -155,6 +155,10 @@ struct LuaSandboxTests {
         #expect(error.message.contains("require resolves modules only in"))
         let escaped = luaError { _ = try lua.run(source: "return require('evil')", chunkName: "r.lua") }
         #expect(escaped?.message.contains("outside the sandbox") == true)
+        // The path given is under support/: the message says where the link leads.
+        let target = outside.root.appendingPathComponent("evil.lua").resolvingSymlinksInPath().path
+        #expect(escaped?.message.contains("support/evil.lua: it leads to \(target), outside the sandbox") == true,
+                "\(escaped?.message ?? "")")
         let dotted = luaError { _ = try lua.run(source: "return require('..secret')", chunkName: "r.lua") }
         #expect(dotted?.message.contains("not found") == true)
     }
