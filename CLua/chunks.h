@@ -403,8 +403,8 @@ static inline int clua_loadfile(lua_State *L, const char *path, const char *chun
     if (error != 0) {
         if (buffer != small) free(buffer);
         if (error == EFBIG)
-            lua_pushfstring(L, "cannot read %s (larger than %I bytes, the most a state may hold)", shown,
-                            (lua_Integer)bound);
+            lua_pushfstring(L, "cannot read %s (larger than %I bytes, %s)", shown, (lua_Integer)bound,
+                            clua_control(L)->memory_limit ? "the state's memory limit" : "the most a file may be");
         else
             lua_pushfstring(L, "cannot read %s (%s)", shown, strerror(error));
         return LUA_ERRFILE;

@@ -349,6 +349,29 @@ struct UsageErrorTests {
         #expect(output.stdout.contains("1 passed"), "the other file still ran\n\(output)")
     }
 
+    /// A module the file requires that does not load is reported at the
+    /// `require` line; one the memory limit stops names the option.
+    @Test func aModuleThatDoesNotLoadIsReportedAtTheRequireLine() throws {
+        let big = "return {" + (0..<60_000).map { "\"\($0)\"" }.joined(separator: ",") + "}\n"
+        let fixture = try Fixture([
+            "suite/support/broken.lua": "return {\n",
+            "suite/support/big.lua": big,
+            "suite/a.lua": "-- one\nlocal m = require('broken')\nscenario('a', function() end)\n",
+            "suite/b.lua": "local m = require('big')\nscenario('b', function() end)\n",
+        ])
+        let broken = try fixture.run(["run", "suite/a.lua"])
+        #expect(broken.status == 2, "\(broken)")
+        #expect(broken.stdout.contains("ERROR suite/a.lua:2") && broken.stdout.contains(
+            "suite/a.lua:2: error loading module 'broken' from file 'suite/support/broken.lua'"), "\(broken)")
+        for limit in ["1000000", "300000"] {
+            let output = try fixture.run(["run", "suite/b.lua", "--memory-limit", limit])
+            #expect(output.status == 2, "\(output)")
+            #expect(output.stdout.contains("suite/b.lua:1: error loading module 'big'")
+                    && output.stdout.contains("the file's Lua state may hold \(limit) bytes; raise the limit with --memory-limit"),
+                    "\(output)")
+        }
+    }
+
     /// Lua runs no message handler for a memory error; the report still names
     /// the line the limit was reached at, in process and in a worker.
     @Test(arguments: [[], ["--in-process"]])

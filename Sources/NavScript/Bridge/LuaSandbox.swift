@@ -128,7 +128,8 @@ enum LuaSandbox {
         if real then
           local chunk, message = loadtext(real, display)
           if not chunk then
-            error(format("error loading module '%s' from file '%s':\n\t%s", name, display, message), 0)
+            -- Level 3, past require itself: the message starts at the line that required it.
+            error(format("error loading module '%s' from file '%s':\n\t%s", name, display, message), 3)
           end
           return chunk, display
         end

@@ -64,6 +64,13 @@ final class ScenarioFile {
                 details: Self.userTraceback(error.traceback))
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
+            // The memory limit stopped a module the file requires (Lua's own words for a refused
+            // allocation while compiling, or the bridge's for a file too large to read): name the option.
+            if let limit = options.memoryLimit,
+               error.message.hasSuffix("not enough memory") || error.message.contains("the state's memory limit)") {
+                throw ScenarioLoadError(error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
+                    + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+            }
             let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
             throw ScenarioLoadError(error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
                                     kind: kind == .luaError ? .loadError : kind)

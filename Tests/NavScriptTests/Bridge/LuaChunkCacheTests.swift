@@ -124,7 +124,8 @@ struct LuaChunkCacheTests {
         let url = try suite.write("huge.lua", "return '" + String(repeating: "x", count: 300_000) + "'\n")
         // The bound is the limit itself, to the byte (not the buffer's next size up).
         let error = try #require(luaError { _ = try load(url.path, chunkName: "huge.lua", memory: 256 * 1024 + 1) })
-        #expect(error.message.contains("cannot read huge.lua (larger than 262145 bytes"), "\(error.message)")
+        #expect(error.message.contains("cannot read huge.lua (larger than 262145 bytes, the state's memory limit)"),
+                "\(error.message)")
         let exact = try suite.write("exact.lua", String(repeating: "-", count: 299_998) + "\n\n")
         let fits = luaError { _ = try load(exact.path, chunkName: "exact.lua", memory: 300_000) }
         #expect(fits?.message.contains("cannot read") != true, "a file of exactly the limit is read: \(fits?.message ?? "")")
