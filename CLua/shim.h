@@ -567,16 +567,16 @@ static inline int clua_sb_resolve(lua_State *L) {
         /* Through a symbolic link (or '..') the path given may look inside: then name where it leads. */
         char spelled[PATH_MAX];
         int as_spelled = path[0] == '/'
-            || (snprintf(spelled, sizeof spelled, "%.*s/%s", (int)rootlen, c->root_real, path) < (int)sizeof spelled
-                && strcmp(spelled, resolved) == 0);
+            ? strcmp(path, resolved) == 0
+            : snprintf(spelled, sizeof spelled, "%.*s/%s", (int)rootlen, c->root_real, path) < (int)sizeof spelled
+                  && strcmp(spelled, resolved) == 0;
         lua_pushnil(L);
         if (as_spelled)
             lua_pushfstring(L, "cannot open %s: outside the sandbox (only files under '%s%s%s' can be read)",
                             display, c->root_display, sub ? "/" : "", sub ? sub : "");
         else
             lua_pushfstring(L, "cannot open %s: it leads to %s, outside the sandbox (only files under '%s%s%s' "
-                            "can be read, and a symbolic link there must point inside too)",
-                            display, resolved, c->root_display, sub ? "/" : "", sub ? sub : "");
+                            "can be read)", display, resolved, c->root_display, sub ? "/" : "", sub ? sub : "");
         lua_pushvalue(L, -3);
         return 3;
     }

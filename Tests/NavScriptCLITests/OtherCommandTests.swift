@@ -347,6 +347,13 @@ struct UsageErrorTests {
             + "file loaded: its top level may loop forever; raise the limit with --instruction-budget"), "\(output)")
         #expect(!output.stdout.contains("LuaState.Options"), "\(output)")
         #expect(output.stdout.contains("1 passed"), "the other file still ran\n\(output)")
+        // In a module the file requires, the message keeps the module's line.
+        let module = try Fixture(["suite/support/spin.lua": "local n = 0\nwhile true do n = n + 1 end\n",
+                                  "suite/b.lua": "local spin = require('spin')\nscenario('b', function() end)\n"])
+        let required = try module.run(["run", "suite", "--instruction-budget", "100000"])
+        #expect(required.status == 2, "\(required)")
+        #expect(required.stdout.contains("suite/support/spin.lua:2: instruction budget exceeded (100000 instructions) "
+            + "while the file loaded"), "\(required)")
     }
 
     /// A module the file requires that does not load is reported at the

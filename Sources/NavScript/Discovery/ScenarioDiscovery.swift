@@ -33,11 +33,15 @@ public struct ScenarioDiscovery {
     /// Only regular files (or links to them) are scenario files: a FIFO or a
     /// device named `*.lua` is an error before anything opens it (opening a
     /// FIFO waits for a writer, forever), and a folder named `*.lua` is a
-    /// folder to walk. A folder given as an argument may be a symbolic link
-    /// (its files are shown under the name given); links met while walking
-    /// are followed for files only, so a walk cannot loop.
+    /// folder to walk. A folder given as an argument may be a symbolic link:
+    /// it is walked where it leads, its files shown under the name given, and
+    /// their suite root found from where they really are. Links met while
+    /// walking are followed for files only, so a walk cannot loop; a file
+    /// reached twice (through a folder and a link to it) runs once.
     public func discover(_ paths: [String]) throws(DiscoveryError) -> [Entry] {
-        var found: [URL] = []
+        // Each file as shown, where it really is, and the folder argument it was found
+        // under (where that leads, and as given), for its suite root.
+        var found: [(shown: URL, real: URL, walked: (real: String, given: String)?)] = []
         let fm = FileManager.default
         for path in paths {
             let url = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
@@ -48,9 +52,10 @@ public struct ScenarioDiscovery {
                 throw .notRegular(path, kind)
             case .regular:
                 guard url.pathExtension == "lua" else { throw .notLua(path) }
-                found.append(url)
+                found.append((url, url, nil))
             case .directory:
-                let walked = url.resolvingSymlinksInPath()
+                let real = Self.realPath(url.path) ?? url.path
+                let walked = URL(fileURLWithPath: real, isDirectory: true)
                 guard let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
                 for case let file as URL in walker {
                     if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
@@ -58,12 +63,12 @@ public struct ScenarioDiscovery {
                         continue
                     }
                     guard file.pathExtension == "lua" else { continue }
-                    // Under the name given, not the link's target.
-                    let shown = walked.path == url.path ? file.standardizedFileURL
-                        : URL(fileURLWithPath: url.path + file.standardizedFileURL.path.dropFirst(walked.path.count))
-                    switch Self.kind(of: file.path) {
-                    case .regular: found.append(shown)
-                    case .directory, .missing: continue   // a folder named *.lua is walked; a dangling link is nothing
+                    let physical = file.standardizedFileURL
+                    let shown = Self.rebase(physical.path, from: real, onto: url.path).map { URL(fileURLWithPath: $0) } ?? physical
+                    switch Self.kind(of: physical.path) {
+                    // A dangling or unreadable link is kept: loading it says why (a green run must not hide it).
+                    case .regular, .missing: found.append((shown, physical, (real, url.path)))
+                    case .directory: continue   // a folder named *.lua: the walk goes into it
                     case .other(let kind): throw .notRegular(display(shown), kind)
                     }
                 }
@@ -75,15 +80,45 @@ public struct ScenarioDiscovery {
         // folder (each lookup asks the file system about every folder up
         // to the root, most of them without a `support/`).
         var rootsByFolder: [String: URL] = [:]
-        for url in found {
-            let absolute = url.path
-            guard seen.insert(absolute).inserted else { continue }
-            let folder = url.deletingLastPathComponent().path
-            let root = rootsByFolder[folder] ?? relativeToWorkingDirectory(suiteRoot(for: url))
-            rootsByFolder[folder] = root
-            entries.append(Entry(path: display(absolute), url: url, suiteRoot: root, fileSystemPath: absolute))
+        var realFolders: [String: String] = [:]
+        for (shown, real, walked) in found {
+            let folder = real.deletingLastPathComponent().path
+            let realFolder = realFolders[folder] ?? Self.realPath(folder) ?? folder
+            realFolders[folder] = realFolder
+            guard seen.insert(realFolder + "/" + real.lastPathComponent).inserted else { continue }
+            let root: URL
+            if let known = rootsByFolder[shown.deletingLastPathComponent().path] {
+                root = known
+            } else if let walked {
+                // Looked up where the file really is; shown under the name given when inside the folder given.
+                let found = suiteRoot(for: real)
+                let given = Self.rebase(found.path, from: walked.real, onto: walked.given)
+                root = relativeToWorkingDirectory(given.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? found)
+                rootsByFolder[shown.deletingLastPathComponent().path] = root
+            } else {
+                root = relativeToWorkingDirectory(suiteRoot(for: shown))
+                rootsByFolder[shown.deletingLastPathComponent().path] = root
+            }
+            entries.append(Entry(path: display(shown.path), url: shown, suiteRoot: root, fileSystemPath: shown.path))
         }
         return entries.sorted { $0.path < $1.path }
+    }
+
+    /// `path` with its leading `from` folder replaced by `onto` (the same
+    /// folder under another name), or nil when `path` is not inside `from`.
+    static func rebase(_ path: String, from: String, onto: String) -> String? {
+        if from == onto { return path }
+        if path == from { return onto }
+        let prefix = from.hasSuffix("/") ? from : from + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        return (onto.hasSuffix("/") ? onto : onto + "/") + path.dropFirst(prefix.count)
+    }
+
+    /// `realpath(3)`: the path with every link resolved, as the C side sees it.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     enum Kind: Equatable { case regular, directory, missing, other(String) }
@@ -151,8 +186,8 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no such file or folder: \(path) (run from the folder that holds the suite, or pass the suite's path)"
         case .notLua(let path): return "\(path) is not a .lua scenario file"
         case .notRegular(let path, let kind):
-            return "\(path) is \(kind), not a scenario file: reading it could wait forever. Scenario files are "
-                + "regular files (or links to them); remove it from the suite"
+            return "\(path) is \(kind), not a scenario file: scenario files are regular files (or links to them), "
+                + "and reading anything else could wait forever or fail; remove it from the suite"
         }
     }
 }

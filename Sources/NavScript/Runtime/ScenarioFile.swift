@@ -51,7 +51,10 @@ final class ScenarioFile {
             self.scenarios = scenarios
             collectedBytes = state.memoryInUse
         } catch let error as LuaError where error.kind == .file {
-            throw ScenarioLoadError(error.message)
+            // A scenario file larger than the memory limit: name the option, not the bridge's term.
+            let hint = options.memoryLimit != nil && error.message.hasSuffix("the state's memory limit)")
+                ? "; raise the limit with --memory-limit if the file is legitimately this large" : ""
+            throw ScenarioLoadError(error.message + hint)
         } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
             throw ScenarioLoadError(Self.place(of: error, in: entry) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
                 + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
@@ -81,12 +84,19 @@ final class ScenarioFile {
         }
     }
 
-    /// `file:line: ` when the bridge's message starts with a line of the
-    /// file (where Lua was when a limit stopped it), else nothing.
+    /// Where Lua was when a limit stopped it, as the message's prefix: the
+    /// file's `file:line: `, or the bridge's own `chunk:line: ` when that was
+    /// elsewhere (a module the file requires, or a long path Lua shortened).
     private static func place(of error: LuaError, in entry: ScenarioDiscovery.Entry) -> String {
-        guard error.message.hasPrefix(entry.path + ":"),
-              let line = ScenarioRunner.line(in: error.message, of: entry.path) else { return "" }
-        return "\(entry.path):\(line): "
+        if error.message.hasPrefix(entry.path + ":"), let line = ScenarioRunner.line(in: error.message, of: entry.path) {
+            return "\(entry.path):\(line): "
+        }
+        // "chunk:123: …": the part up to the first ": " that follows digits after a colon.
+        guard let end = error.message.range(of: ": ")?.lowerBound else { return "" }
+        let head = error.message[..<end]
+        guard let colon = head.lastIndex(of: ":"), head.index(after: colon) < head.endIndex,
+              head[head.index(after: colon)...].allSatisfy(\.isNumber) else { return "" }
+        return String(head) + ": "
     }
 
     /// The names of every global the file's state defines (the standard

@@ -52,12 +52,12 @@ struct ScenarioDiscoveryTests {
     /// error before anything opens it, given or met while walking.
     @Test func aFIFONamedLikeAScenarioIsAnError() throws {
         let suite = try Self.suite()
-        #expect(mkfifo(suite.root.appendingPathComponent("flows/pipe.lua").path, 0o600) == 0)
+        try #require(mkfifo(suite.root.appendingPathComponent("flows/pipe.lua").path, 0o600) == 0)
         let discovery = ScenarioDiscovery(workingDirectory: suite.root)
         #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["."]) }
         #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["flows/pipe.lua"]) }
         #expect(DiscoveryError.notRegular("flows/pipe.lua", "a FIFO").description
-            .hasPrefix("flows/pipe.lua is a FIFO, not a scenario file: reading it could wait forever"))
+            .hasPrefix("flows/pipe.lua is a FIFO, not a scenario file: scenario files are regular files"))
     }
 
     /// A folder named `*.lua` is walked like any folder, not loaded as a file.
@@ -71,7 +71,8 @@ struct ScenarioDiscoveryTests {
     }
 
     /// A suite folder given through a symbolic link is walked, its files shown
-    /// under the name given; links to files are scenario files, dangling ones nothing.
+    /// under the name given; links to files are scenario files, and a dangling
+    /// one is kept (loading it says why) rather than dropped without a word.
     @Test func symbolicLinks() throws {
         let suite = try Self.suite()
         let fm = FileManager.default
@@ -84,6 +85,24 @@ struct ScenarioDiscoveryTests {
         let aliased = try discovery.discover(["alias"])
         #expect(aliased.map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
         #expect(aliased.map { discovery.display($0.suiteRoot) } == ["alias", "alias"])
-        #expect(try discovery.discover(["flows"]).map(\.path) == ["flows/c.lua", "flows/d.lua", "flows/linked.lua"])
+        #expect(try discovery.discover(["flows"]).map(\.path)
+                == ["flows/c.lua", "flows/d.lua", "flows/dangling.lua", "flows/linked.lua"])
+        // A file reached through the link and through its folder runs once.
+        #expect(try discovery.discover(["alias", "nested"]).map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
+    }
+
+    /// A link to a folder inside a suite finds that suite's root where the
+    /// folder really is, not above the link (whose folder has no `support/`).
+    @Test func aLinkedSubfolderKeepsItsSuiteRoot() throws {
+        let suite = try Self.suite()
+        let elsewhere = try TemporarySuite()
+        try FileManager.default.removeItem(at: elsewhere.root.appendingPathComponent("support"))
+        try FileManager.default.createSymbolicLink(atPath: elsewhere.root.appendingPathComponent("myflows").path,
+                                                   withDestinationPath: suite.root.appendingPathComponent("flows").path)
+        let discovery = ScenarioDiscovery(workingDirectory: elsewhere.root)
+        let entries = try discovery.discover(["myflows"])
+        #expect(entries.map(\.path) == ["myflows/c.lua", "myflows/d.lua"])
+        let real = try #require(ScenarioDiscovery.realPath(suite.root.path))
+        #expect(entries.allSatisfy { $0.suiteRoot.standardizedFileURL.path == real }, "\(entries.map(\.suiteRoot))")
     }
 }
