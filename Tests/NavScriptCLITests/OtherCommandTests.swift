@@ -370,6 +370,12 @@ struct UsageErrorTests {
         #expect(broken.status == 2, "\(broken)")
         #expect(broken.stdout.contains("ERROR suite/a.lua:2") && broken.stdout.contains(
             "suite/a.lua:2: error loading module 'broken' from file 'suite/support/broken.lua'"), "\(broken)")
+        // The scenario file itself larger than the limit: refused before it is read whole, naming the option.
+        let whole = try Fixture(["suite/c.lua": big])
+        let large = try whole.run(["run", "suite/c.lua", "--memory-limit", "300000"])
+        #expect(large.status == 2, "\(large)")
+        #expect(large.stdout.contains("cannot read suite/c.lua (larger than 300000 bytes, the state's memory limit); "
+            + "raise the limit with --memory-limit"), "\(large)")
         for limit in ["1000000", "300000"] {
             let output = try fixture.run(["run", "suite/b.lua", "--memory-limit", limit])
             #expect(output.status == 2, "\(output)")
