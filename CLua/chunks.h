@@ -261,6 +261,22 @@ static inline const char *clua_piece_read(lua_State *L, void *ud, size_t *size) 
     return *size > 0 ? data : NULL;
 }
 
+/* lua_load of one piece of memory with the cap on (Lua allocates; lua_load is internally protected).
+ * `mode` is "t" for text, "b" only for the cache's own bytecode. */
+static inline int clua_load_capped(lua_State *L, const char *data, size_t size, const char *chunkname,
+                                   const char *mode) {
+    clua_Control *c = clua_control(L);
+    clua_Piece piece;
+    int saved_side = c->lua_side, status;
+    piece.data = data;
+    piece.size = size;
+    c->lua_side = 1;
+    c->memory_refused = 0;
+    status = lua_load(L, clua_piece_read, &piece, chunkname, mode);
+    c->lua_side = saved_side;
+    return status;
+}
+
 /* A growing buffer lua_dump writes into. */
 typedef struct clua_DumpBuffer {
     unsigned char *data;
@@ -310,43 +326,35 @@ static inline unsigned char *clua_dump_top(lua_State *L, size_t *length) {
  * lua_load's status (the message on top on error). */
 static inline int clua_loadcached(lua_State *L, const char *source, size_t length, const char *chunkname,
                                   int file_header, int dump_now) {
-    clua_Control *c = clua_control(L);
     int cacheable = length <= CLUA_CHUNK_MAX;
     clua_ChunkKey key;
     const unsigned char *bytecode = NULL;
     size_t bytecode_length = 0;
-    int known = CLUA_CHUNK_UNKNOWN, saved_side = c->lua_side, status;
-    clua_Piece piece;
+    int known = CLUA_CHUNK_UNKNOWN, status;
+    const char *text = source;
+    size_t size = length;
     if (cacheable) {
         key = clua_chunks_key(source, length, chunkname, file_header);
         known = clua_chunks_lookup(&key, &bytecode, &bytecode_length);
     }
-    c->lua_side = 1;
-    c->memory_refused = 0;
     if (known == CLUA_CHUNK_BYTECODE) {
-        piece.data = (const char *)bytecode;
-        piece.size = bytecode_length;
-        status = lua_load(L, clua_piece_read, &piece, chunkname, "b");
-        c->lua_side = saved_side;
-        if (status == LUA_OK) c->chunks_from_bytecode++;
+        status = clua_load_capped(L, (const char *)bytecode, bytecode_length, chunkname, "b");
+        if (status == LUA_OK) clua_control(L)->chunks_from_bytecode++;
         return status;
     }
-    piece.data = source;
-    piece.size = length;
     if (file_header) {
-        if (piece.size >= 3 && memcmp(piece.data, "\xEF\xBB\xBF", 3) == 0) {
-            piece.data += 3;
-            piece.size -= 3;
+        if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+            text += 3;
+            size -= 3;
         }
-        if (piece.size > 0 && piece.data[0] == '#') {
-            const char *newline = (const char *)memchr(piece.data, '\n', piece.size);
-            size_t skipped = newline ? (size_t)(newline - piece.data) : piece.size;
-            piece.data += skipped;   /* from the line's own newline on */
-            piece.size -= skipped;
+        if (size > 0 && text[0] == '#') {
+            const char *newline = (const char *)memchr(text, '\n', size);
+            size_t skipped = newline ? (size_t)(newline - text) : size;
+            text += skipped;   /* from the line's own newline on */
+            size -= skipped;
         }
     }
-    status = lua_load(L, clua_piece_read, &piece, chunkname, "t");
-    c->lua_side = saved_side;
+    status = clua_load_capped(L, text, size, chunkname, "t");
     if (status == LUA_OK && cacheable) {
         unsigned char *dumped = NULL;
         size_t dumped_length = 0;

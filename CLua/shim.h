@@ -524,13 +524,7 @@ static inline void clua_pushcallerline(lua_State *L, int count) { lua_pushcclosu
 
 /* Load a buffer as a text chunk (never binary); cap on while parsing. */
 static inline int clua_loadbuffer(lua_State *L, const char *buffer, size_t size, const char *chunkname) {
-    clua_Control *c = clua_control(L);
-    int saved_side = c->lua_side, status;
-    c->lua_side = 1;
-    c->memory_refused = 0;
-    status = luaL_loadbufferx(L, buffer, size, chunkname, "t");
-    c->lua_side = saved_side;
-    return status;
+    return clua_load_capped(L, buffer, size, chunkname, "t");
 }
 
 /* ---------------------------------------------------------------- sandbox */

@@ -86,22 +86,22 @@ public struct ScenarioDiscovery {
             let realFolder = realFolders[folder] ?? Self.realPath(folder) ?? folder
             realFolders[folder] = realFolder
             guard seen.insert(realFolder + "/" + real.lastPathComponent).inserted else { continue }
-            let root: URL
-            if let known = rootsByFolder[shown.deletingLastPathComponent().path] {
-                root = known
-            } else if let walked {
-                // Looked up where the file really is; shown under the name given when inside the folder given.
-                let found = suiteRoot(for: real)
-                let given = Self.rebase(found.path, from: walked.real, onto: walked.given)
-                root = relativeToWorkingDirectory(given.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? found)
-                rootsByFolder[shown.deletingLastPathComponent().path] = root
-            } else {
-                root = relativeToWorkingDirectory(suiteRoot(for: shown))
-                rootsByFolder[shown.deletingLastPathComponent().path] = root
-            }
+            let shownFolder = shown.deletingLastPathComponent().path
+            let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
+            rootsByFolder[shownFolder] = root
             entries.append(Entry(path: display(shown.path), url: shown, suiteRoot: root, fileSystemPath: shown.path))
         }
         return entries.sorted { $0.path < $1.path }
+    }
+
+    /// The suite root of a file found, as entries show it: for a file found
+    /// under a folder argument, looked up where the file really is, and shown
+    /// under the name given when it lies inside that folder.
+    private func suiteRoot(shown: URL, real: URL, walked: (real: String, given: String)?) -> URL {
+        guard let walked else { return relativeToWorkingDirectory(suiteRoot(for: shown)) }
+        let found = suiteRoot(for: real)
+        let given = Self.rebase(found.path, from: walked.real, onto: walked.given)
+        return relativeToWorkingDirectory(given.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? found)
     }
 
     /// `path` with its leading `from` folder replaced by `onto` (the same

@@ -56,12 +56,12 @@ final class ScenarioFile {
                 ? "; raise the limit with --memory-limit if the file is legitimately this large" : ""
             throw ScenarioLoadError(error.message + hint)
         } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
-            throw ScenarioLoadError(Self.place(of: error, in: entry) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
+            throw ScenarioLoadError(Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
                 + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
                 + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
         } catch let error as LuaError where error.kind == .budget {
             // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
-            throw ScenarioLoadError(Self.place(of: error, in: entry) + "instruction budget exceeded ("
+            throw ScenarioLoadError(Self.place(of: error) + "instruction budget exceeded ("
                 + "\(options.instructionBudget ?? 0) instructions) while the file loaded: its top level may loop forever; "
                 + "raise the limit with --instruction-budget if it is legitimately long",
                 details: Self.userTraceback(error.traceback))
@@ -84,14 +84,11 @@ final class ScenarioFile {
         }
     }
 
-    /// Where Lua was when a limit stopped it, as the message's prefix: the
-    /// file's `file:line: `, or the bridge's own `chunk:line: ` when that was
-    /// elsewhere (a module the file requires, or a long path Lua shortened).
-    private static func place(of error: LuaError, in entry: ScenarioDiscovery.Entry) -> String {
-        if error.message.hasPrefix(entry.path + ":"), let line = ScenarioRunner.line(in: error.message, of: entry.path) {
-            return "\(entry.path):\(line): "
-        }
-        // "chunk:123: …": the part up to the first ": " that follows digits after a colon.
+    /// Where Lua was when a limit stopped it, as the bridge's message begins:
+    /// `chunk:line: ` (the file's own line, or a module's it requires), or
+    /// nothing when the message names no line.
+    private static func place(of error: LuaError) -> String {
+        // "chunk:123: …": the part up to the first ": ", when it ends in a colon and digits.
         guard let end = error.message.range(of: ": ")?.lowerBound else { return "" }
         let head = error.message[..<end]
         guard let colon = head.lastIndex(of: ":"), head.index(after: colon) < head.endIndex,
