@@ -194,9 +194,14 @@ public struct JUnitReport: Sendable {
     }
 
     /// A Java-style stack line naming the scenario's file and failing line
-    /// (`at scenarios.gate.cart.scenario(cart.lua:12)`): the only place
-    /// GitHub's dorny test-reporter reads a location from, mapping the
-    /// package onto the repository's folders.
+    /// (`at scenarios.gate.Cart.scenario(cart.lua:12)`): the only place
+    /// GitHub's dorny test-reporter reads a location from. It takes the
+    /// dotted segments before the first one that starts with a capital (any
+    /// character up to `Z`) as the package, and annotates the tracked file
+    /// of the frame's file name whose last folders are that package — so the
+    /// folders come first, then the file's stem as a capitalised class.
+    /// (A folder whose name starts with a capital or a digit, or holds a
+    /// dot, cuts the package short: dorny cannot place such a file.)
     static func frame(_ scenario: ScenarioResult) -> String? {
         guard scenario.file.hasSuffix(".lua"), !scenario.file.hasPrefix("/") else { return nil }
         var line = scenario.line
@@ -208,10 +213,19 @@ public struct JUnitReport: Sendable {
         guard line > 0 else { return nil }
         let parts = scenario.file.split(separator: "/").map(String.init)
         let base = parts.last ?? scenario.file
-        let stem = String(base.dropLast(4))
         let package = parts.dropLast().joined(separator: ".")
-        guard !stem.contains("."), !package.contains(" "), !stem.contains(" ") else { return nil }
-        return "    at \(package.isEmpty ? "" : package + ".")\(stem).scenario(\(base):\(line))"
+        // dorny's pattern reads the frame up to its last `(`: no parentheses, no line breaks.
+        guard !scenario.file.contains(where: { "()\n\r".contains($0) }) else { return nil }
+        return "    at \(package.isEmpty ? "" : package + ".")\(className(stem: String(base.dropLast(4)))).scenario(\(base):\(line))"
+    }
+
+    /// A file's stem as the frame's class: it must start with a character
+    /// up to `Z` to end dorny's package (`cart_gate` → `Cart_gate`; a stem
+    /// that starts with `_` or a non-ASCII letter is prefixed: `Lua_setup`).
+    static func className(stem: String) -> String {
+        guard let first = stem.unicodeScalars.first else { return "Lua" }
+        if first.value >= 0x61 && first.value <= 0x7A { return stem.prefix(1).uppercased() + stem.dropFirst() }
+        return first.value <= 0x5A ? stem : "Lua" + stem
     }
 
     /// The step timeline, then what the scenario printed; empty when both are.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import NavScript
+@testable import NavScript
 import TestSupport
 import Testing
 
@@ -99,20 +99,59 @@ struct ReportingConsumerTests {
         let (url, folder) = try Self.write(strict: false)
         _ = folder
         let document = try XMLDocument(contentsOf: url)
-        // java-stack-trace-element-parser.ts: /^\s*at (\S+\/\S*\/)?(.*)\((.*):(\d+)\)$/
-        let frame = try Regex(#"^\s*at (\S+\/\S*\/)?(.*)\((.*):(\d+)\)$"#).anchorsMatchLineEndings()
+        let tracked = ["scenarios/gate_resume/cart_gate.lua", "scenarios/gate_resume/support/cart_gate.lua", "cart_gate.lua"]
         for element in try document.nodes(forXPath: "//failure|//error").compactMap({ $0 as? XMLElement }) {
             let body = element.stringValue ?? ""
-            let match = try #require(try frame.firstMatch(in: body), "no frame in \(body)")
-            let path = String(match.output[2].substring ?? "")
-            let file = String(match.output[3].substring ?? "")
-            let line = Int(match.output[4].substring ?? "") ?? 0
-            // The package (all but Class.method) names the folders; the file name the file.
-            let folders = path.split(separator: ".").dropLast(2).joined(separator: "/")
-            #expect(folders + "/" + file == "scenarios/gate_resume/cart_gate.lua", "\(path) \(file)")
+            let location = try #require(Self.dornyLocation(body, tracked: tracked), "dorny finds no file in \(body)")
             let message = element.attribute(forName: "message")?.stringValue ?? ""
-            #expect(message.hasPrefix("scenarios/gate_resume/cart_gate.lua:\(line):"), "the frame names the failing line")
+            #expect(location.file == "scenarios/gate_resume/cart_gate.lua")
+            #expect(message.hasPrefix("scenarios/gate_resume/cart_gate.lua:\(location.line):"), "the frame names the failing line")
         }
+    }
+
+    @Test("dorny/test-reporter: files in lower-case folders are placed whatever their names", arguments: [
+        "scenarios/gate_resume/cart_gate.lua", "suite/checkout/_setup.lua", "suite/my flows/cart gate.lua",
+        "suite/deep/er/2fa.lua", "suite/kasse/übersicht.lua", "suite/cart.v2.lua", "flows/Checkout.lua",
+    ])
+    func dornyPlacesEveryFile(_ file: String) throws {
+        let result = ScenarioResult(name: "n", file: file, line: 3, outcome: .failed(.expectation),
+                                    message: "\(file):7: expected the cart")
+        let frame = try #require(JUnitReport.frame(result))
+        let location = try #require(Self.dornyLocation(frame, tracked: [file, "other/" + file]), "\(frame)")
+        #expect(location.file == file && location.line == 7, "\(frame)")
+    }
+
+    @Test("dorny/test-reporter: no frame it would misread (parentheses, absolute paths)")
+    func dornyGetsNoMisleadingFrame() {
+        for file in ["suite/cart (old).lua", "/abs/suite/cart.lua", "suite/notes.txt"] {
+            #expect(JUnitReport.frame(ScenarioResult(name: "n", file: file, line: 3, outcome: .failed(.expectation))) == nil, "\(file)")
+        }
+    }
+
+    /// Where dorny's java-junit parser annotates a failure body: the first
+    /// line its stack-frame pattern reads (java-stack-trace-element-parser.ts)
+    /// whose file `getFilePath` finds among the repository's `tracked`
+    /// files (java-junit-parser.ts): the package is the dotted segments of
+    /// the frame's path before the first that starts with a character up to
+    /// `Z`; a tracked file matches when it has the frame's file name and its
+    /// last folders are the package (none: no match).
+    static func dornyLocation(_ body: String, tracked: [String]) -> (file: String, line: Int)? {
+        guard let pattern = try? Regex(#"^\s*at (\S+\/\S*\/)?(.*)\((.*):(\d+)\)$"#) else { return nil }
+        for text in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let match = try? pattern.wholeMatch(in: String(text)),
+                  let path = match.output[2].substring, let name = match.output[3].substring,
+                  let line = Int(match.output[4].substring ?? "") else { continue }
+            var package = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if let end = package.firstIndex(where: { ($0.utf16.first ?? 0xFFFF) <= 0x5A }) {   // JS: part[0] <= 'Z'
+                package.removeSubrange(end...)
+            }
+            guard !package.isEmpty else { continue }
+            for file in tracked where file.split(separator: "/").last.map(String.init) == String(name) {
+                let folders = file.split(separator: "/").dropLast().map(String.init)
+                if package.count <= folders.count && Array(folders.suffix(package.count)) == package { return (file, line) }
+            }
+        }
+        return nil
     }
 
     @Test("mikepenz/action-junit-report: file and line on every testcase (testParser.ts resolveFileAndLine)")

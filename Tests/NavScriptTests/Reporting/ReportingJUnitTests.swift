@@ -74,7 +74,7 @@ struct ReportingJUnitTests {
         let failure = try #require(children(login[1], "failure").first)
         #expect(attributes(failure) == ["message": "expect_stack: stacks differ", "type": "expectation"])
         #expect(failure.stringValue == "expect_stack: stacks differ\nexpected: Home > Cart\n  actual: Home\n\n  - Cart (missing)"
-                    + "\n    at scenarios.gate_resume.login.scenario(login.lua:12)",
+                    + "\n    at scenarios.gate_resume.Login.scenario(login.lua:12)",
                 "the body starts with the message (GitLab shows only the body)")
         #expect(children(login[1], "error").isEmpty)
         let systemOut = try #require(children(login[1], "system-out").first?.stringValue)
@@ -91,7 +91,7 @@ struct ReportingJUnitTests {
         #expect(attributes(error) == ["message": "instruction budget exceeded (1000000)", "type": "budget"])
         #expect(error.stringValue
             == "instruction budget exceeded (1000000)\nstack traceback:\n\tscenarios/tabs.lua:11: in function <scenarios/tabs.lua:9>"
-                + "\n    at scenarios.tabs.scenario(tabs.lua:9)")
+                + "\n    at scenarios.Tabs.scenario(tabs.lua:9)")
         #expect(children(tabs[1], "failure").isEmpty)
         #expect(tabs[1].children?.compactMap(\.name) == ["error", "system-out"])
     }
@@ -101,7 +101,7 @@ struct ReportingJUnitTests {
             let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
                 ScenarioResult(name: "x", file: "s.lua", line: 1, outcome: .errored(kind), message: "m"),
             ], duration: 0)], duration: 0, startedAt: 0)
-            #expect(report.render(run).contains(#"<error message="m" type="\#(kind.rawValue)">m"# + "\n    at s.scenario(s.lua:1)</error>"))
+            #expect(report.render(run).contains(#"<error message="m" type="\#(kind.rawValue)">m"# + "\n    at S.scenario(s.lua:1)</error>"))
         }
     }
 
@@ -162,13 +162,13 @@ struct ReportingJUnitTests {
         let xml = report.render(run)
         #expect(xml.contains(#"name="two&#10;lines&#9;and&#13;cr""#))
         #expect(xml.contains(#"message="line 1&#10;line 2&#13;&#10;&#9;indented""#))
-        #expect(xml.contains(">line 1\nline 2&#13;\n\tindented\na&#13;\nb\tc\nd\n    at s.scenario(s.lua:1)</failure>"))
+        #expect(xml.contains(">line 1\nline 2&#13;\n\tindented\na&#13;\nb\tc\nd\n    at S.scenario(s.lua:1)</failure>"))
 
         let testcase = try #require(children(children(try parse(xml), "testsuite")[0], "testcase").first)
         #expect(attributes(testcase)["name"] == "two\nlines\tand\rcr")
         let failure = try #require(children(testcase, "failure").first)
         #expect(attributes(failure)["message"] == "line 1\nline 2\r\n\tindented")
-        #expect(failure.stringValue == "line 1\nline 2\r\n\tindented\na\r\nb\tc\nd\n    at s.scenario(s.lua:1)")
+        #expect(failure.stringValue == "line 1\nline 2\r\n\tindented\na\r\nb\tc\nd\n    at S.scenario(s.lua:1)")
     }
 
     @Test func ansiEscapesAndForbiddenCharactersAreStripped() throws {
@@ -181,7 +181,7 @@ struct ReportingJUnitTests {
         let xml = report.render(run)
         #expect(xml.contains(#"name="ab red""#))
         #expect(xml.contains(#"message="error: bad byte \#u{FFFD} kept""#))
-        #expect(xml.contains(">error: bad byte \u{FFFD} kept\nlinkz\n    at s.scenario(s.lua:1)</error>"))
+        #expect(xml.contains(">error: bad byte \u{FFFD} kept\nlinkz\n    at S.scenario(s.lua:1)</error>"))
         for scalar in xml.unicodeScalars {
             let value = scalar.value
             let allowed = value == 0x9 || value == 0xA || (0x20...0x7E).contains(value)
@@ -218,7 +218,7 @@ struct ReportingJUnitTests {
         let suite = children(try parse(report.render(run)), "testsuite")[0]
         #expect(children(suite, "testcase").map { attributes($0)["name"] } == ["same", "same (2)", "(unnamed)"])
         // The load error has a message and type even with no text.
-        #expect(report.render(run).contains(#"<error message="load_error" type="load_error">load_error"# + "\n    at s.scenario(s.lua:3)</error>"))
+        #expect(report.render(run).contains(#"<error message="load_error" type="load_error">load_error"# + "\n    at S.scenario(s.lua:3)</error>"))
     }
 
     @Test func timesUseFixedDecimalsAndADot() throws {
