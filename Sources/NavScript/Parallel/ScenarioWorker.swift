@@ -35,6 +35,8 @@ public struct ScenarioWorker {
             guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
             run(task, filter: filter, stopped: &stopped) { message in
                 switch message {
+                case .running where task.unbuffered:
+                    break   // sent like the rest: no signal handler runs on a SIGKILL
                 case .running:
                     // Only the last call matters, and only if the worker dies
                     // or hangs in it: kept aside for the signal that says so.
@@ -53,7 +55,7 @@ public struct ScenarioWorker {
                 // waits for to hand out the next one.
                 switch message {
                 case .done, .loadFailed: outbox.flush()
-                default: break
+                default: if task.unbuffered { outbox.flush() }
                 }
             }
         }

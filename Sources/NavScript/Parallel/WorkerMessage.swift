@@ -9,13 +9,42 @@ public struct WorkerTask: Hashable, Sendable, Codable {
     public var faults: [String]
     /// Index, in the file's run order, of the first scenario to run.
     public var from: Int
+    /// Send every message at once instead of buffering. Set on the re-run
+    /// of a file whose worker was killed by SIGKILL: that signal cannot be
+    /// caught, so a buffering worker's last messages died with it and the
+    /// pool could not tell which scenario was running; unbuffered, a second
+    /// kill names it (and its last call).
+    public var unbuffered: Bool
 
-    public init(id: Int, path: String, suiteRoot: String, faults: [String], from: Int = 0) {
+    public init(id: Int, path: String, suiteRoot: String, faults: [String], from: Int = 0, unbuffered: Bool = false) {
         self.id = id
         self.path = path
         self.suiteRoot = suiteRoot
         self.faults = faults
         self.from = from
+        self.unbuffered = unbuffered
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, path, suiteRoot, faults, from, unbuffered }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        path = try container.decode(String.self, forKey: .path)
+        suiteRoot = try container.decode(String.self, forKey: .suiteRoot)
+        faults = try container.decode([String].self, forKey: .faults)
+        from = try container.decodeIfPresent(Int.self, forKey: .from) ?? 0
+        unbuffered = try container.decodeIfPresent(Bool.self, forKey: .unbuffered) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(path, forKey: .path)
+        try container.encode(suiteRoot, forKey: .suiteRoot)
+        try container.encode(faults, forKey: .faults)
+        try container.encode(from, forKey: .from)
+        if unbuffered { try container.encode(true, forKey: .unbuffered) }
     }
 }
 

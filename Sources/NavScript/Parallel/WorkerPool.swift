@@ -34,6 +34,9 @@ public final class WorkerPool {
     public var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
+    /// Something the user should know that is no scenario's result (a
+    /// worker killed by SIGKILL whose file is run again).
+    public var onNotice: (String) -> Void = { _ in }
     /// Asked before a task is given to a worker (a task that is being
     /// resumed after a crash is not asked again): a reason means it is not
     /// run, its scenarios reported skipped with it — `mutate` skips the
@@ -164,6 +167,22 @@ public final class WorkerPool {
                 // Files handed over behind the running one never started: another worker takes them.
                 queue.insert(contentsOf: worker.takeWaiting(), at: 0)
                 guard let index = worker.taskIndex, !progress[index].isFinished else { return }
+                // Killed by SIGKILL (the kernel's out-of-memory killer, a CI limit, a kill -9)
+                // with no scenario known to be running: that signal cannot be caught, so what the
+                // worker had buffered — the start of the scenario it ran, maybe results — died
+                // with it. The file runs again from its first unreported scenario, unbuffered,
+                // so that a second kill names its scenario.
+                if signaled && status == SIGKILL && !worker.timedOut && worker.scenarioIndex == nil
+                    && worker.task?.unbuffered != true, let from = progress[index].firstUnreported {
+                    progress[index].resumeFrom = from
+                    progress[index].unbuffered = true
+                    queue.insert(index, at: 0)
+                    let start = progress[index].scenarios.map { "scenario '\($0[from].name)'" } ?? "its start"
+                    onNotice("a worker was killed by SIGKILL while running \(progress[index].task.path) (a signal that "
+                        + "cannot be caught: the messages it had not sent yet were lost); the file runs again from \(start) "
+                        + "in a fresh worker")
+                    return
+                }
                 // The worker died mid-task: the scenario it was running is
                 // the culprit; the rest of the file goes to a new worker.
                 var reason = worker.timedOut
@@ -171,6 +190,10 @@ public final class WorkerPool {
                     : Self.describeExit(status: status, signaled: signaled)
                 if !worker.timedOut, let trap = worker.trapMessage { reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count) }
                 if let running = worker.running { reason += "; the last call was \(running)" }
+                if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered == true {
+                    reason += " — killed twice: the file's first worker was killed the same way with this "
+                        + "scenario's result not sent, and this one, running it again unbuffered, was killed in it"
+                }
                 let details = worker.stderrTail
                 if let scenario = worker.scenarioIndex {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
@@ -290,7 +313,7 @@ public final class WorkerPool {
             SIGABRT: "SIGABRT: the process aborted (a C abort() or an uncaught error)",
             SIGSEGV: "SIGSEGV: invalid memory access",
             SIGBUS: "SIGBUS: invalid memory access",
-            SIGKILL: "SIGKILL: the worker was killed",
+            SIGKILL: "SIGKILL: the worker was killed — by the kernel's out-of-memory killer, a CI memory or time limit, or a kill -9",
             SIGTERM: "SIGTERM: the worker was terminated",
             SIGFPE: "SIGFPE: arithmetic trap",
         ]
@@ -309,6 +332,8 @@ private struct TaskProgress {
     var results: [Int: ScenarioResult] = [:]
     var loadFailure: ScenarioResult?
     var resumeFrom = 0
+    /// Run unbuffered from now on (see ``WorkerTask/unbuffered``).
+    var unbuffered = false
     var isFinished = false
     /// Whether the file's start was published (a resumed task is not announced again).
     var isAnnounced = false
@@ -318,7 +343,17 @@ private struct TaskProgress {
     var resumeTask: WorkerTask {
         var next = task
         next.from = resumeFrom
+        next.unbuffered = unbuffered
         return next
+    }
+
+    /// Where a worker that died without a word left off: the first scenario
+    /// from ``resumeFrom`` with no result, or ``resumeFrom`` itself when the
+    /// file's scenarios never arrived; nil when every scenario reported or
+    /// the file's load failure did (nothing was lost).
+    var firstUnreported: Int? {
+        guard let scenarios else { return loadFailure == nil ? resumeFrom : nil }
+        return (resumeFrom..<scenarios.count).first { results[$0] == nil }
     }
 
     /// `duration`: how long it ran until its worker died, by the pool's clock.

@@ -113,4 +113,59 @@ struct WorkerPoolTests {
         #expect(results.scenarios.last?.status == .passed, "a fresh worker ran the rest")
         #expect(Date().timeIntervalSince(started) < 2.5, "killed on `flushed`, not after the grace")
     }
+
+    /// A worker that runs scenario 0 and is then killed by SIGKILL (no
+    /// handler can flush anything on that signal). On its second task —
+    /// the re-run, which must ask for `"unbuffered":true` — it runs the rest,
+    /// or with `killedAgain` starts scenario 1 and is killed in it.
+    static func killedWorker(killedAgain: Bool) -> (URL, [String]) {
+        let listing = #"{"file":"suite/a.lua","groups":[],"isPending":false,"line":1,"name":"N","tags":[]}"#
+        let scenarios = ["one", "two", "three"].map { listing.replacingOccurrences(of: "N", with: $0) }.joined(separator: ",")
+        let script = #"""
+            read task
+            echo '{"loaded":{"scenarios":[SCENARIOS],"task":0}}'
+            from=$(echo "$task" | sed -n 's/.*"from":\([0-9]*\).*/\1/p')
+            case "$task" in
+              *'"unbuffered":true'*) ;;
+              *) echo '{"start":{"index":0,"task":0}}'; echo '{"passed":{"duration":0.1,"index":0,"task":0}}'; kill -9 $$ ;;
+            esac
+            i=$from
+            while [ "$i" -le 2 ]; do
+              echo "{\"start\":{\"index\":$i,\"task\":0}}"
+              if [ "$i" = 1 ] && [ KILLED_AGAIN = 1 ]; then
+                echo '{"running":{"index":1,"line":"a.lua:4  tap(…)","task":0}}'; kill -9 $$
+              fi
+              echo "{\"passed\":{\"duration\":0.1,\"index\":$i,\"task\":0}}"
+              i=$((i + 1))
+            done
+            echo '{"done":{"task":0}}'
+            exec sleep 1
+            """#.replacingOccurrences(of: "SCENARIOS", with: scenarios)
+            .replacingOccurrences(of: "KILLED_AGAIN", with: killedAgain ? "1" : "0")
+        return (URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+    }
+
+    @Test func aFileWhoseWorkerWasKilledBySIGKILLRunsAgainFromItsFirstUnreportedScenario() throws {
+        let (shell, arguments) = Self.killedWorker(killedAgain: false)
+        let pool = WorkerPool(.init(command: shell, arguments: arguments, jobs: 1, timeout: 5))
+        var notices: [String] = []
+        pool.onNotice = { notices.append($0) }
+        let results = try #require(pool.run([Self.task]).first)
+        #expect(results.scenarios.map(\.status) == [.passed, .passed, .passed], "\(results.scenarios.map { ($0.name, $0.message) })")
+        #expect(results.scenarios.map(\.name) == ["one", "two", "three"], "nothing invented, nothing lost")
+        #expect(notices.count == 1 && notices[0].contains("SIGKILL") && notices[0].contains("scenario 'two'"), "\(notices)")
+    }
+
+    @Test func aScenarioWhoseWorkerIsKilledBySIGKILLTwiceIsTheCrash() throws {
+        let (shell, arguments) = Self.killedWorker(killedAgain: true)
+        let pool = WorkerPool(.init(command: shell, arguments: arguments, jobs: 1, timeout: 5))
+        let results = try #require(pool.run([Self.task]).first)
+        #expect(results.scenarios.map(\.name) == ["one", "two", "three"], "\(results.scenarios.map { ($0.name, $0.message) })")
+        #expect(results.scenarios.map(\.status) == [.passed, .errored, .passed], "the third ran in a fresh worker")
+        let crash = results.scenarios[1]
+        #expect(crash.kind == "crash")
+        for part in ["signal 9", "out-of-memory killer", "killed twice", "the last call was a.lua:4  tap(…)"] {
+            #expect(crash.message.contains(part), "\(part): \(crash.message)")
+        }
+    }
 }
