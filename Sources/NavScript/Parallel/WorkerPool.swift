@@ -34,6 +34,10 @@ public final class WorkerPool {
     public var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
+    /// Whether the run stops for a signal (an error for the scenarios that
+    /// were running: they did not finish) rather than `--fail-fast` (they
+    /// are skipped: the run already failed).
+    public var stopIsInterruption: () -> Bool = { false }
     /// Something the user should know that is no scenario's result (a
     /// worker killed by SIGKILL whose file is run again).
     public var onNotice: (String) -> Void = { _ in }
@@ -281,6 +285,7 @@ public final class WorkerPool {
         }
         for worker in workers { worker.terminate() }
         let reason = stopReason()
+        let interrupted = stopIsInterruption()
         // The scenario a worker was running when the run stopped did run: it
         // keeps its steps and last call (what the user stopped it for).
         for worker in buffering {
@@ -288,7 +293,7 @@ public final class WorkerPool {
                   progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario] else { continue }
             let result = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-                outcome: .skipped(.interrupted),
+                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted),
                 message: "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? ""),
                 timeline: worker.steps, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result

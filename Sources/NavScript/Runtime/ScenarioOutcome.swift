@@ -38,6 +38,11 @@ public enum ScenarioOutcome: Hashable, Sendable {
         case crash
         /// It ran past `--timeout` and its worker was killed.
         case timeout
+        /// A signal stopped the run while it ran (Ctrl-C, a CI runner's
+        /// SIGTERM on cancel or timeout): it did not finish. An error, not a
+        /// skip — a report of a run cut short must not look green, and the
+        /// scenario a run is cancelled in is often the one that hung.
+        case interrupted
 
         /// Whether the error is the file's, not one scenario's (exit status 2).
         public var isLoadError: Bool { self == .syntax || self == .loadError }

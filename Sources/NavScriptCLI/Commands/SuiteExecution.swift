@@ -90,6 +90,7 @@ struct SuiteExecution {
             pool.prefetch = false   // a file handed over early would run after its fault is killed
         }
         pool.shouldStop = { stop.isSet }
+        pool.stopIsInterruption = { stop.interruptingSignal != nil }
         pool.onNotice = { writeStandardError("navscript: note: \($0)\n") }
         let results = pool.run(tasks, stopReason: { stop.reason })
         return zip(tasks, results).map { task, result in reported.byTask[task.id] ?? result }
