@@ -117,7 +117,7 @@ public struct JUnitReport: Sendable {
         }
 
         var body = ""
-        if let command = options.replayCommand, !options.strict {
+        if let command = options.replayCommand, !options.strict, !scenario.file.isEmpty {   // no file: nothing to replay
             var properties = ["navscript.replay": Self.replay(scenario, command: command, seed: seed)]
             if let seed { properties["navscript.seed"] = String(seed) }
             body += "      <properties>\n"

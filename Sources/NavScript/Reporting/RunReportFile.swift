@@ -36,10 +36,30 @@ public final class RunReportFile: RunReporter {
 
     public func receive(_ event: RunEvent) throws {
         switch event {
-        case .runStarted(let plan): self.plan = plan
+        case .runStarted(let plan):
+            self.plan = plan
+            // A run killed before it finishes (SIGKILL, the out-of-memory killer) writes no
+            // report, and a workspace CI reuses would publish the last run's instead — often a
+            // green one. Until the real report replaces it, the file says the run did not finish.
+            // (Not being able to write it is reported when the real report cannot be written.)
+            try? ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind)
         case .runFinished(let result, let interruption):
             try ReportFile.write(render(Content(plan: plan, result: result, interruption: interruption)), to: url, kind: kind)
         default: break
         }
+    }
+
+    /// What the file holds while `plan` runs: one errored test case saying
+    /// the run has not finished (a report read then is from a run that was
+    /// killed, or one still going).
+    static func unfinished(_ plan: RunPlan) -> Content {
+        let name = "navscript \(plan.command) did not finish"
+        let unfinished = ScenarioResult(
+            name: name, file: "", line: 0, outcome: .errored(.interrupted),
+            message: "\(name): this report was written when the run started, and the run never replaced it — it was killed "
+                + "(SIGKILL, the kernel's out-of-memory killer, a CI time limit) or is still running")
+        let result = RunResult(files: [FileResult(file: "", scenarios: [unfinished], duration: 0)], duration: 0,
+                               seed: plan.seed, startedAt: plan.startedAt)
+        return Content(plan: plan, result: result, interruption: "the run did not finish")
     }
 }

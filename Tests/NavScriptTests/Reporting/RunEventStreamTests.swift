@@ -32,6 +32,25 @@ struct RunEventStreamTests {
         #expect(stream.failures.isEmpty)
     }
 
+    @Test func aReportFileSaysTheRunDidNotFinishUntilItDoes() throws {
+        let folder = try ReportingTemporaryFolder()
+        let path = folder.url.appendingPathComponent("report.xml").path
+        try "<testsuites tests=\"1\" failures=\"0\"/>".write(toFile: path, atomically: true, encoding: .utf8)  // last run's, green
+        let report = RunReportFile(kind: "JUnit report", path: path) {
+            JUnitReport(.init(replayCommand: ["navscript", "run"])).render($0.result)
+        }
+        let plan = RunPlan(command: "run", app: "X", files: ["a.lua"], startedAt: 0)
+        try report.receive(.runStarted(plan))
+        // What a CI job killed now would publish: not the last run's green report.
+        let unfinished = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(unfinished.contains(#"errors="1""#) && unfinished.contains("navscript run did not finish"), "\(unfinished)")
+        #expect(unfinished.contains(#"type="interrupted""#), "\(unfinished)")
+        #expect(!unfinished.contains("navscript.replay") && !unfinished.contains("file="), "nothing to replay: \(unfinished)")
+        try report.receive(.runFinished(ReportingFixtures.mixedRun(), interruption: nil))
+        let finished = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!finished.contains("did not finish"), "the real report replaced it")
+    }
+
     @Test func aReporterThatFailsIsDroppedAndNamedWhileTheOthersGoOn() {
         let failing = Recorder("the HTML report x.html", failOn: "file_started")
         let healthy = Recorder("healthy")
