@@ -253,6 +253,8 @@ struct ExitCodeTests {
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("no scenario in 2 files: none declares one with scenario("), "\(run)")
         #expect(fixture.exists("report.xml"), "the report is still written")
+        let report = try String(contentsOf: fixture.url("report.xml"), encoding: .utf8)
+        #expect(report.contains(#"errors="1""#) && report.contains("no scenario ran"), "and it is not green: \(report)")
         #expect(try fixture.run(["run", "suite", "--in-process"]).status == 2)
         #expect(try fixture.run(["list", "suite"]).status == 2)
         #expect(try fixture.run(["run", "suite", "--shard", "1/2"]).status == 0, "an empty shard passes")

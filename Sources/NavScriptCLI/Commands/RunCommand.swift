@@ -89,9 +89,19 @@ struct RunCommand: HostedCommand {
                                        timeout: timeout, inProcess: inProcess)
         stream.publish(.runStarted(RunPlan(command: "run", app: host.name, files: ordered.map(\.path),
                                            seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)))
-        let files = try execution.execute(tasks, host: host,
+        var files = try execution.execute(tasks, host: host,
                                           entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
                                           stop: stop, stream: stream)
+        // Nothing ran (every file empty or commented out): an error in the reports too, or a
+        // reporter would show the empty run green while the command exits 2. (A shard may be
+        // empty: more shards than files.)
+        let nothingRan = files.allSatisfy { $0.scenarios.isEmpty } && shard == nil && stop.exitStatus == nil
+        if nothingRan {
+            let problem = ScenarioResult(name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
+                                         message: suite.nothingToRun(files: files.count))
+            stream.publish(.scenarioFinished(problem))
+            files.append(FileResult(file: "", scenarios: [problem], duration: 0))
+        }
         let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
                                seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
         stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
@@ -100,9 +110,8 @@ struct RunCommand: HostedCommand {
             writeStandardError("navscript: \(stop.reason); the report covers what finished, the rest is marked skipped\n")
             throw ExitCode(status)
         }
-        if result.scenarios.isEmpty && shard == nil {
-            // (A shard may be empty: more shards than files.)
-            writeStandardError("navscript: \(suite.nothingToRun(files: files.count))\n")
+        if nothingRan {
+            writeStandardError("navscript: \(suite.nothingToRun(files: files.count - 1))\n")
             throw ExitCode(2)
         }
         throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
