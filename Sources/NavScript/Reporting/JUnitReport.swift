@@ -287,12 +287,15 @@ public struct JUnitReport: Sendable {
 
     /// CI reporters silently drop test cases with duplicate names; the
     /// runtime rejects duplicates, and this keeps the report honest if one
-    /// slips through anyway.
+    /// slips through anyway — also names that differ only in what the report
+    /// cannot show (control characters it drops, `x` and `x\u{1}`) or in what
+    /// a reporter trims (dorny: `y` and `y `). Compared as Swift compares
+    /// strings, so canonically equivalent spellings (NFC, NFD) collide too.
     private func uniqueName(_ name: String, in used: inout Set<String>) -> String {
-        let base = nonEmpty(name, else: "(unnamed)")
+        let base = nonEmpty(ReportText.clean(name), else: "(unnamed)")
         var candidate = base
         var counter = 2
-        while !used.insert(candidate).inserted {
+        while !used.insert(candidate.trimmingCharacters(in: .whitespacesAndNewlines)).inserted {
             candidate = "\(base) (\(counter))"
             counter += 1
         }

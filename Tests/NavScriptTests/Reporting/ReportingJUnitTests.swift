@@ -221,6 +221,17 @@ struct ReportingJUnitTests {
         #expect(report.render(run).contains(#"<error message="load_error" type="load_error">load_error"# + "\n    at S.scenario(s.lua:3)</error>"))
     }
 
+    @Test func namesThatDifferOnlyInWhatTheReportDropsOrAReporterTrimsStayApart() throws {
+        let names = ["x\u{1}", "x\u{2}", "y", "y ", "caf\u{E9}", "cafe\u{301}"]
+        let run = RunResult(files: [FileResult(file: "s.lua", scenarios: names.enumerated().map { index, name in
+            ScenarioResult(name: name, file: "s.lua", line: index + 1, outcome: .passed)
+        }, duration: 0)], duration: 0, startedAt: 0)
+        let suite = children(try parse(report.render(run)), "testsuite")[0]
+        let shown = children(suite, "testcase").compactMap { attributes($0)["name"] }
+        #expect(shown == ["x", "x (2)", "y", "y  (2)", "caf\u{E9}", "cafe\u{301} (2)"], "\(shown)")
+        #expect(Set(shown.map { $0.trimmingCharacters(in: .whitespaces) }).count == names.count)
+    }
+
     @Test func timesUseFixedDecimalsAndADot() throws {
         let cases: [(Double, String)] = [
             (0, "0.000"), (0.0004, "0.000"), (0.0005, "0.001"), (0.041, "0.041"), (1.5, "1.500"),
