@@ -1,5 +1,6 @@
 import Foundation
 import NavScript
+import TestSupport
 import Testing
 
 /// `navscript list`, `routes`, `graph` and `--help`.
@@ -99,9 +100,28 @@ struct MergeJUnitTests {
         #expect(text.contains("\n    <testcase name=\"two\""), "\(text)")
         #expect(text.contains(#"<testsuites name="navscript" tests="2" failures="0" errors="0" skipped="0""#))
 
-        let twice = try fixture.run(["merge-junit", "a.xml", "a.xml", "b.xml", "-o", "twice.xml"])
+        // The same file run twice (two shards that overlapped): merged, with a warning.
+        _ = try fixture.run(["run", "a", "--junit", "again.xml"])
+        let twice = try fixture.run(["merge-junit", "a.xml", "again.xml", "b.xml", "-o", "twice.xml"])
         #expect(twice.status == 0, "\(twice)")
         #expect(twice.stderr.contains("warning: a/one.lua › a.one › one appears more than once"), "\(twice)")
+        // The same report given twice (overlapping globs, a copy): refused, it would count its tests twice.
+        try fixture.write("copy.xml", try fixture.read("a.xml"))
+        for arguments in [["a.xml", "a.xml", "b.xml"], ["a.xml", "./a.xml"], ["a.xml", "copy.xml"]] {
+            let repeated = try fixture.run(["merge-junit"] + arguments + ["-o", "repeated.xml"])
+            #expect(repeated.status == 2 && repeated.stderr.contains("would count its tests twice"), "\(arguments): \(repeated)")
+            #expect(!fixture.exists("repeated.xml"))
+        }
+    }
+
+    @Test func strictAndLooseReportsAreNotMergedIntoOneThatSatisfiesNeither() throws {
+        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"#,
+                                   "b/two.lua": #"scenario("two", function() end)"#])
+        _ = try fixture.run(["run", "a", "--junit", "a.xml", "--junit-strict"])
+        _ = try fixture.run(["run", "b", "--junit", "b.xml"])
+        let merged = try fixture.run(["merge-junit", "a.xml", "b.xml", "-o", "all.xml"])
+        #expect(merged.status == 2 && merged.stderr.contains("a.xml was written with --junit-strict and b.xml without"),
+                "\(merged)")
     }
 
     /// A shard killed while writing leaves a cut-short or empty report; one
@@ -157,6 +177,19 @@ struct MergeJUnitTests {
         #expect(foreign.status == 0, "another tool's count is said, not refused\n\(foreign)")
         #expect(foreign.stderr.contains(#"warning: miscounted.xml: <testsuite name="x"> says tests="5" but holds 1"#), "\(foreign)")
         #expect(foreign.stdout.contains("2 tests"), "\(foreign)")
+        let recounted = try fixture.read("all.xml")
+        #expect(recounted.contains(#"<testsuite name="x" tests="1" failures="0" errors="0" skipped="0""#)
+                    || recounted.contains(#"name="x""#) && recounted.contains(#"tests="1""#) && !recounted.contains(#"tests="5""#),
+                "every level agrees with the cases: \(recounted)")
+        #expect(XMLLint.run(fixture.url("all.xml"))?.status ?? 0 == 0, "well-formed")
+
+        // A suite without counts (some tools write none) gets them.
+        try fixture.write("bare.xml", #"<testsuite name="bare"><testcase name="a"><failure/></testcase></testsuite>"#)
+        _ = try fixture.run(["merge-junit", "bare.xml", "b.xml", "-o", "bare-all.xml"])
+        let bare = try fixture.read("bare-all.xml")
+        for count in [#"tests="1""#, #"failures="1""#, #"errors="0""#, #"skipped="0""#] {
+            #expect(bare.contains(count), "\(count): \(bare)")
+        }
     }
 
     /// Strict shards merge into a strict report; the total time is the

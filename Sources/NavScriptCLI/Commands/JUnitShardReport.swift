@@ -25,6 +25,8 @@ struct JUnitShardReport {
     /// `<testsuites name="navscript">` root has no `skipped` total. (Other
     /// tools' roots often have none either; that says nothing.)
     let isStrict: Bool
+    /// Written by navscript (its `<testsuites name="navscript">` root).
+    let isNavscript: Bool
     /// Where a suite's stated counts disagree with its test cases, in a
     /// report another tool wrote (some count `disabled` cases or errors
     /// outside any case): said, then counted from the cases.
@@ -62,18 +64,37 @@ struct JUnitShardReport {
         }
         self.suites = suites
         let isNavscript = root.name == "testsuites" && root.attribute(forName: "name")?.stringValue == "navscript"
+        self.isNavscript = isNavscript
         var warnings: [String] = []
-        for suite in suites {
-            guard let disagreement = Self.countDisagreement(in: suite, lenient: !isNavscript) else { continue }
-            // navscript writes its counts from its cases: a mismatch means the file was edited or cut.
-            guard !isNavscript else {
-                throw ValidationError("\(path): \(disagreement); the report was edited or cut short. Write it again from its run.")
+        var recounted: Set<Int> = []
+        for (index, suite) in suites.enumerated() {
+            if let disagreement = Self.countDisagreement(in: suite, lenient: !isNavscript) {
+                // navscript writes its counts from its cases: a mismatch means the file was edited or cut.
+                guard !isNavscript else {
+                    throw ValidationError("\(path): \(disagreement); the report was edited or cut short. Write it again from its run.")
+                }
+                warnings.append("\(path): \(disagreement); the merged report counts the test cases")
+                recounted.insert(index)
+            } else if !isNavscript && ["tests", "failures", "errors", "skipped"].contains(where: { suite.attribute(forName: $0) == nil }) {
+                recounted.insert(index)   // another tool left counts out: the merged suite states them
             }
-            warnings.append("\(path): \(disagreement); the merged totals count the test cases")
         }
         self.warnings = warnings
-        blocks = String(data: data, encoding: .utf8).flatMap { Self.suiteBlocks(of: $0, count: suites.count) }
+        var blocks = String(data: data, encoding: .utf8).flatMap { Self.suiteBlocks(of: $0, count: suites.count) }
             ?? suites.map { $0.xmlString(options: [.nodePreserveWhitespace]) }
+        // A suite whose stated counts were wrong or missing is written with the counts of its
+        // cases, so every level of the merged report agrees (its consumers read the suite's).
+        for index in recounted.sorted() {
+            let suite = suites[index]
+            let counted = Self.totals(of: suite)
+            for (name, value) in [("tests", counted.tests), ("failures", counted.failures), ("errors", counted.errors),
+                                  ("skipped", counted.skipped)] {
+                suite.removeAttribute(forName: name)
+                suite.addAttribute(XMLNode.attribute(withName: name, stringValue: String(value)) as! XMLNode)
+            }
+            blocks[index] = "  " + suite.xmlString(options: [.nodePreserveWhitespace])
+        }
+        self.blocks = blocks
         time = Self.number(root, "time") ?? suites.reduce(0) { $0 + (Self.number($1, "time") ?? 0) }
         isStrict = isNavscript && root.attribute(forName: "skipped") == nil
     }

@@ -24,7 +24,16 @@ struct MergeJUnitCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Self.refuseRepeats(inputs)
         let reports = try inputs.map { path throws(ValidationError) in try JUnitShardReport(path: path) }
+        // Strict (Jenkins xunit) reports leave out what the others carry (per-case properties,
+        // file and line): merged, the result would satisfy neither schema.
+        let strict = reports.filter(\.isStrict).map(\.path)
+        let loose = reports.filter { $0.isNavscript && !$0.isStrict }.map(\.path)
+        if let strictOne = strict.first, let looseOne = loose.first {
+            throw ValidationError("\(strictOne) was written with --junit-strict and \(looseOne) without: a merge of both would "
+                + "satisfy neither schema; write every shard's report the same way")
+        }
         let suites = reports.flatMap(\.suites)
         for warning in reports.flatMap(\.warnings) { writeStandardError("navscript merge-junit: warning: \(warning)\n") }
         for duplicate in Self.duplicates(in: suites) {
@@ -56,6 +65,28 @@ struct MergeJUnitCommand: ParsableCommand {
         }
         print("merged \(suites.count) test suite\(suites.count == 1 ? "" : "s") from \(inputs.count) report\(inputs.count == 1 ? "" : "s"): "
             + "\(totals.tests) tests, \(totals.failures) failures, \(totals.errors) errors, \(totals.skipped) skipped → \(output)")
+    }
+
+    /// One report given twice — the same file (by its resolved path) or the
+    /// same bytes under two names (a copy, overlapping globs) — would count
+    /// every test twice: refused, naming both.
+    static func refuseRepeats(_ paths: [String]) throws(ValidationError) {
+        var seen: [String: String] = [:]   // resolved path or content digest → the name first given
+        for path in paths {
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+            if let first = seen[resolved] {
+                throw ValidationError("\(path) is given twice (\(first == path ? "" : "as \(first) and ")\(path)): "
+                    + "merging it would count its tests twice")
+            }
+            seen[resolved] = path
+            guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { continue }
+            let key = "bytes \(data.count) \(Array(data).reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })"
+            if let first = seen[key], let other = FileManager.default.contents(atPath: first), other == data {
+                throw ValidationError("\(first) and \(path) are the same report (identical bytes): merging both would count "
+                    + "its tests twice")
+            }
+            seen[key] = path
+        }
     }
 
     /// `suite › classname › name` of every test case seen twice.
