@@ -137,7 +137,7 @@ public struct JUnitReport: Sendable {
             // Never self-closing: released Codecov parsers read `<skipped/>`
             // as a pass, and GitLab shows only the element's text.
             let reason = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: "skipped"))
-            body += "      <skipped" + attribute("message", reason) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
+            body += "      <skipped" + attribute("message", Self.messageAttribute(reason)) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
         }
         let systemOut = Self.systemOut(scenario)
         if !systemOut.isEmpty {
@@ -188,7 +188,7 @@ public struct JUnitReport: Sendable {
         var text = scenario.details.isEmpty || scenario.details == message ? message : message + "\n" + scenario.details
         if let frame = Self.frame(scenario) { text += "\n" + frame }
         return "      <\(element)"
-            + attribute("message", message)
+            + attribute("message", Self.messageAttribute(message))
             + attribute("type", nonEmpty(scenario.kind, else: defaultType))
             + ">" + ReportText.xmlText(text) + "</\(element)>\n"
     }
@@ -284,6 +284,21 @@ public struct JUnitReport: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The most of a message an attribute carries. Why: the element's text
+    /// has the whole message (and a scenario can fail with megabytes of it);
+    /// annotation APIs and CI viewers that show the attribute cut it anyway,
+    /// and every consumer parsed it twice.
+    static let messageAttributeLimit = 4_096
+
+    /// `message`, or its first ``messageAttributeLimit`` characters and how many more the element's text has.
+    static func messageAttribute(_ message: String) -> String {
+        guard message.utf8.count > messageAttributeLimit else { return message }   // most: no character count
+        let count = message.count
+        guard count > messageAttributeLimit else { return message }
+        return String(message.prefix(messageAttributeLimit))
+            + " … (\(count - messageAttributeLimit) more characters: the whole message is the element's text)"
+    }
 
     /// CI reporters silently drop test cases with duplicate names; the
     /// runtime rejects duplicates, and this keeps the report honest if one

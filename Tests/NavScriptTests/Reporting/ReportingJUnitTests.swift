@@ -1,5 +1,5 @@
 import Foundation
-import NavScript
+@testable import NavScript
 import Testing
 
 #if canImport(FoundationXML)
@@ -219,6 +219,21 @@ struct ReportingJUnitTests {
         #expect(children(suite, "testcase").map { attributes($0)["name"] } == ["same", "same (2)", "(unnamed)"])
         // The load error has a message and type even with no text.
         #expect(report.render(run).contains(#"<error message="load_error" type="load_error">load_error"# + "\n    at S.scenario(s.lua:3)</error>"))
+    }
+
+    @Test func aHugeMessageIsWholeInTheTextAndCutInTheAttribute() throws {
+        let message = "s.lua:1: " + String(repeating: "é", count: 100_000)
+        let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [
+            ScenarioResult(name: "huge", file: "s.lua", line: 1, outcome: .failed(.expectation), message: message),
+        ], duration: 0)], duration: 0, startedAt: 0)
+        let failure = try #require(children(children(children(try parse(report.render(run)), "testsuite")[0], "testcase")[0],
+                                            "failure").first)
+        let attribute = try #require(attributes(failure)["message"])
+        #expect(attribute.hasPrefix(String(message.prefix(JUnitReport.messageAttributeLimit))))
+        #expect(attribute.hasSuffix("… (\(message.count - JUnitReport.messageAttributeLimit) more characters: the whole message is the element's text)"))
+        #expect(failure.stringValue?.hasPrefix(message) == true, "the text has all of it")
+        let short = "s.lua:1: expected home"
+        #expect(JUnitReport.messageAttribute(short) == short)
     }
 
     @Test func namesThatDifferOnlyInWhatTheReportDropsOrAReporterTrimsStayApart() throws {
