@@ -53,4 +53,41 @@ struct ExploreCommandTests {
         let bad = try fixture.run(["explore", "--fault", "nope", "--steps", "10"])
         #expect(bad.status == 2, "\(bad)")
     }
+
+    /// A reproducer says how to run it (with the manifest the walk had),
+    /// and reports point at its scenario, not at its header comment.
+    @Test func aReproducerNamesWhatItsWalkDependedOnAndReportsPointAtItsScenario() throws {
+        let fixture = try Fixture()
+        let manifest = GeneratedDocsTests.root.appendingPathComponent("Sources/ShopApp/Resources/routes.json").path
+        let output = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+                                      "--time", "0", "--out", "found", "--manifest", manifest, "--junit", "explore.xml"])
+        #expect(output.status == 1, "\(output)")
+        let reproducer = try fixture.read("found/seed1-1.lua")
+        #expect(reproducer.contains("--seed 1 --fault graft-external-link --manifest \(manifest)`"), "\(reproducer)")
+        #expect(reproducer.contains("-- Run it: `navscript run <this file> --fault graft-external-link --manifest \(manifest)`"),
+                "\(reproducer)")
+        let line = try #require(reproducer.split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0.hasPrefix("scenario(") }) + 1
+        let junit = try fixture.read("explore.xml")
+        #expect(line > 1 && junit.contains(#"file="found/seed1-1.lua" line="\#(line)""#), "\(junit)")
+    }
+
+    @Test func optionsThatCannotWorkAreUsageErrors() throws {
+        let fixture = try Fixture()
+        try fixture.write("afile", "")
+        let file = try fixture.run(["explore", "--seed", "1", "--steps", "10", "--out", "afile"])
+        #expect(file.status == 2 && file.stderr.contains("--out afile is a file, not a folder"), "\(file)")
+        #expect(!file.stdout.contains("reproducer:"), "nothing claims to be written: \(file)")
+        for (arguments, says) in [(["--time", "inf"], "--time must be a number of seconds"),
+                                  (["--time", "nan"], "--time must be a number of seconds"),
+                                  (["--steps", "-5"], "--steps must not be negative (got -5)")] {
+            let bad = try fixture.run(["explore", "--seed", "1"] + arguments)
+            #expect(bad.status == 2 && bad.stderr.contains(says), "\(arguments): \(bad)")
+        }
+        // The largest seed with --jobs: the next job's seed wraps, it does not trap.
+        let largest = try fixture.run(["explore", "--seed", String(UInt64.max), "--jobs", "2", "--steps", "50", "--time", "0",
+                                       "--out", "wrap"])
+        #expect(largest.status == 0 || largest.status == 1, "\(largest)")
+        #expect(largest.stdout.contains("seed \(UInt64.max) (") && largest.stdout.contains("seed 0 ("), "\(largest)")
+    }
 }

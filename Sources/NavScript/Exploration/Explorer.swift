@@ -20,9 +20,13 @@ public final class Explorer {
         /// Stop at the first violation (mutate --explore).
         public var stopAtFirst: Bool
         public var options: RunOptions
+        /// Further command-line arguments the walks depend on (`--manifest m.json`,
+        /// `--walk-length 10`): a reproducer's header names them in its replay lines.
+        public var replayArguments: [String]
 
         public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = 25, faults: [String] = [],
-                    untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions()) {
+                    untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions(),
+                    replayArguments: [String] = []) {
             self.seed = seed
             self.seconds = seconds
             self.steps = steps
@@ -31,6 +35,7 @@ public final class Explorer {
             self.untilCovered = untilCovered
             self.stopAtFirst = stopAtFirst
             self.options = options
+            self.replayArguments = replayArguments
         }
     }
 
@@ -423,7 +428,7 @@ public final class Explorer {
             final.message.removeFirst(ExplorationSession.chunkName.count + 4)
         }
         let reproducer = Self.reproducer(current, violation: final, seed: configuration.seed, faults: configuration.faults,
-                                         originalSteps: lines.count, host: host)
+                                         replayArguments: configuration.replayArguments, originalSteps: lines.count, host: host)
         return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
                        timeline: timeline,
                        reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
@@ -454,9 +459,16 @@ public final class Explorer {
 
     /// The reproducer as a scenario file.
     static func reproducer(_ lines: [String], violation: ExplorationViolation, seed: UInt64, faults: [String],
-                           originalSteps: Int, host: any ScenarioHost) -> String {
-        var text = "-- Found by `navscript explore --seed \(seed)"
-        text += faults.map { " --fault \($0)" }.joined() + "` against \(host.name).\n"
+                           replayArguments: [String] = [], originalSteps: Int, host: any ScenarioHost) -> String {
+        let faultArguments = faults.map { " --fault \($0)" }.joined()
+        var text = "-- Found by `navscript explore --seed \(seed)" + faultArguments
+            + replayArguments.map { " " + $0 }.joined() + "` against \(host.name).\n"
+        // `run` needs the faults and the manifest the walk had, not the walk's own options.
+        let manifest = replayArguments.firstIndex(of: "--manifest").flatMap { index in
+            index + 1 < replayArguments.count ? " --manifest \(replayArguments[index + 1])" : nil
+        } ?? ""
+        text += "-- Run it: `navscript run <this file>\(faultArguments)\(manifest)`"
+            + (faults.isEmpty ? ".\n" : " (without the faults it passes).\n")
         text += "-- Property: \(violation.property).\n"
         text += "-- Shrunk from \(originalSteps) steps to \(lines.count).\n"
         text += "-- \(violation.message.replacingOccurrences(of: "\n", with: " "))\n\n"

@@ -28,7 +28,7 @@ struct ExploreCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Seconds to explore.")
     var time: Double = 10
 
-    @Option(parsing: .unconditional, help: "Stop after this many steps in all (0: only --time limits).")
+    @Option(parsing: .unconditional, help: "Stop after this many steps in all — with --jobs, in each exploration (0: only --time limits).")
     var steps: Int = 0
 
     @Option(parsing: .unconditional, help: "Steps per walk before a fresh launch.")
@@ -54,7 +54,11 @@ struct ExploreCommand: HostedCommand {
     var jobs: Int = 1
 
     func validate() throws {
-        guard time >= 0, steps >= 0 else { throw ValidationError("--time and --steps must not be negative") }
+        guard time.isFinite, time >= 0 else {
+            throw ValidationError("--time must be a number of seconds, 0 or more (got \(time)); for no time limit give "
+                + "--time 0 with --steps or --until-covered")
+        }
+        guard steps >= 0 else { throw ValidationError("--steps must not be negative (got \(steps))") }
         guard time > 0 || steps > 0 || untilCovered else {
             throw ValidationError("--time 0 without --steps or --until-covered would explore forever: give a positive "
                 + "--time (seconds), a --steps count, or --until-covered")
@@ -64,6 +68,12 @@ struct ExploreCommand: HostedCommand {
         guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {
             throw ValidationError("--junit, --json and --html report one exploration: use them with --jobs 1")
         }
+        var isFolder: ObjCBool = false
+        if out.isEmpty { throw ValidationError("--out needs a folder for the reproducers (default: explore-findings)") }
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ValidationError("--out \(out) is a file, not a folder: give a folder for the reproducers (it is created "
+                + "when missing)")
+        }
     }
 
     func run(in context: CommandContext) throws {
@@ -72,8 +82,13 @@ struct ExploreCommand: HostedCommand {
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         if jobs > 1 { return try runInParallel(seed: seed) }
+        // What else decides the walks, for the reproducers' replay lines.
+        var replayArguments: [String] = []
+        if walkLength != 25 { replayArguments += ["--walk-length", String(walkLength)] }
+        if let manifest { replayArguments += ["--manifest", manifest] }
         let explorer = Explorer(host: host, configuration: .init(
-            seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered))
+            seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered,
+            replayArguments: replayArguments))
         report.terminal("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
             + " (replay with --seed \(seed))\n")
         let folder = URL(fileURLWithPath: out)
@@ -83,17 +98,22 @@ struct ExploreCommand: HostedCommand {
         stream.publish(.runStarted(RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
                                            startedAt: started.timeIntervalSince1970)))
         stream.publish(.fileStarted(file: "explore"))
+        var unwritten: [String] = []
         let explored = explorer.run { finding in
             let file = folder.appendingPathComponent("seed\(seed)-\(cases.count + 1).lua")
+            var written = true
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try Data(finding.reproducer.utf8).write(to: file)
             } catch {
-                writeStandardError("navscript explore: cannot write \(file.path): \(error.localizedDescription)\n")
+                written = false
+                unwritten.append("cannot write the reproducer \(file.relativePath): \(error.localizedDescription) — "
+                    + "give --out a folder navscript may write in")
             }
-            var found = ScenarioResult(name: finding.property, file: file.relativePath, line: 1, outcome: .failed(.expectation),
+            var found = ScenarioResult(name: finding.property, file: file.relativePath, line: Self.scenarioLine(finding.reproducer),
+                                       outcome: .failed(.expectation),
                                        message: finding.message, timeline: finding.timeline, duration: finding.timeToFind)
-            if report.recordsFrames, let replayed = Self.replay(file, host: host, faults: faults) {
+            if written, report.recordsFrames, let replayed = Self.replay(file, host: host, faults: faults) {
                 // The storyboard of the shrunk reproducer, failing where the property did.
                 found.details = replayed.details
                 found.timeline = replayed.timeline
@@ -101,7 +121,7 @@ struct ExploreCommand: HostedCommand {
             }
             cases.append(found)
             stream.publish(.scenarioFinished(found))
-            report.terminal(ExploreReport.finding(finding, file: file.relativePath, withFaults: !faults.isEmpty))
+            report.terminal(ExploreReport.finding(finding, file: written ? file.relativePath : nil, withFaults: !faults.isEmpty))
         }
         report.terminal(ExploreReport.summary(explored, host: host))
         if cases.isEmpty {
@@ -114,7 +134,14 @@ struct ExploreCommand: HostedCommand {
         stream.publish(.runFinished(RunResult(files: [file], duration: explored.seconds, seed: seed,
                                               startedAt: started.timeIntervalSince1970), interruption: nil))
         try ReportOptions.requireWritten(stream)
-        throw ExitCode(explored.findings.isEmpty ? 0 : 1)
+        for problem in unwritten { writeStandardError("navscript explore: \(problem)\n") }
+        throw ExitCode(!unwritten.isEmpty ? 2 : explored.findings.isEmpty ? 0 : 1)
+    }
+
+    /// The line of a reproducer's `scenario(` (reports point at it, not at the header comment).
+    static func scenarioLine(_ reproducer: String) -> Int {
+        let lines = reproducer.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.firstIndex { $0.hasPrefix("scenario(") } ?? 0) + 1
     }
 }
 
@@ -140,7 +167,7 @@ extension ExploreCommand {
             let handle = try FileHandle(forWritingTo: capture)
             let process = Process()
             process.executableURL = SuiteExecution.executable
-            var arguments = ["explore", "--seed", String(seed + UInt64(job)), "--time", String(time), "--steps", String(steps),
+            var arguments = ["explore", "--seed", String(seed &+ UInt64(job)), "--time", String(time), "--steps", String(steps),
                              "--walk-length", String(walkLength), "--out", out]
             for fault in faults { arguments += ["--fault", fault] }
             if untilCovered { arguments.append("--until-covered") }
@@ -175,15 +202,17 @@ extension ExploreCommand {
 
 /// The console text of an exploration.
 enum ExploreReport {
-    static func finding(_ finding: Explorer.Finding, file: String, withFaults: Bool) -> String {
+    /// `file`: where its reproducer was written (nil: it could not be).
+    static func finding(_ finding: Explorer.Finding, file: String?, withFaults: Bool) -> String {
         var text = "\nVIOLATION \(finding.property) (after \(String(format: "%.1f", finding.timeToFind))s)\n"
         text += "    \(finding.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
         text += "    shrunk from \(finding.originalSteps) steps to \(finding.steps.count); the reproducer's timeline:\n"
         // Numbered as the message and the reproducer's report number them
         // (the implicit launch is step 1; some actions record two steps).
         for (index, step) in finding.timeline.enumerated() { text += "      \(index + 1). \(step)\n" }
+        guard let file else { return text + "    reproducer: not written (see below)\n" }
         text += "    reproducer: \(file)" + (!finding.verified ? " (not verified)"
-            : withFaults ? " (fails with the faults, passes without)" : " (fails on this build)") + "\n"
+            : withFaults ? " (fails with the faults, passes without)" : " (fails on this build, as the property found it)") + "\n"
         return text
     }
 
