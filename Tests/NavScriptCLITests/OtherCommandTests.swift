@@ -345,6 +345,10 @@ struct UsageErrorTests {
         (["types", "-o", "suite"], "it is a folder; give a file name"),
         (["types", "-o", "suite/a.lua/defs.lua"], "suite/a.lua is a file, not a folder"),
         (["explore", "--time", "0"], "--time 0 without --steps or --until-covered would explore forever"),
+        (["run", "suite", "--junit", "-"], "--junit - : the JUnit report is written to a file"),
+        (["run", "suite", "--html", "-"], "--html - : the HTML report is written to a file"),
+        (["run", "suite", "--junit", "o.xml", "--json", "./o.xml"], "--junit and --json both write"),
+        (["explore", "--steps", "5", "--html", "r", "--junit", "r"], "--junit and --html both write"),
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])

@@ -23,6 +23,18 @@ struct ReportOptions: ParsableArguments {
         if junitStrict && junit == nil {
             throw ValidationError("--junit-strict shapes the JUnit report, and none is written: give --junit FILE too")
         }
+        for (option, path) in [("--junit", junit), ("--html", html)] where path == "-" {
+            throw ValidationError("\(option) - : the \(option.dropFirst(2).uppercased() == "JUNIT" ? "JUnit" : "HTML") report is "
+                + "written to a file (standard output has the terminal report); give a path, or stream events with --json -")
+        }
+        // Two reports into one file: the last one written wins and the other is lost without a word.
+        let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
+            .compactMap { option, path in path.map { (option, URL(fileURLWithPath: $0).standardizedFileURL.path) } }
+        for (index, (option, path)) in files.enumerated() {
+            if let other = files[..<index].first(where: { $0.1 == path }) {
+                throw ValidationError("\(other.0) and \(option) both write \(path): give each report its own file")
+            }
+        }
     }
 
     /// The storyboard needs the navigation after every step.
