@@ -308,6 +308,9 @@ struct ExitCodeTests {
         #expect(typo.status == 2 && typo.stderr.contains("did you mean 'graft-external-link'?"), "\(typo)")
         let listed = try fixture.run(["mutate", "suite", "--only", "graft-external-link,cached-destination", "--jobs", "1"])
         #expect(listed.stdout.contains("graft-external-link") && listed.stdout.contains("cached-destination"), "a comma list\n\(listed)")
+        // A surviving fault comes with what to do about it.
+        #expect(listed.status == 1 && listed.stdout.contains("cached-destination   SURVIVED"), "\(listed)")
+        #expect(listed.stdout.contains("`navscript explore --fault cached-destination` looks for one"), "\(listed)")
     }
 
     /// A scenario that `graft-external-link` fails: one per file in the mutate tests.

@@ -98,6 +98,8 @@ public struct MutationReport: Sendable {
                 }
             } else {
                 lines.append(line + "  — \(outcome.fault.summary)")
+                lines.append("    to kill it: a scenario that fails with --fault \(outcome.fault.name) and passes without; "
+                    + "`navscript explore --fault \(outcome.fault.name)` looks for one and writes it")
             }
         }
         lines.append("")
