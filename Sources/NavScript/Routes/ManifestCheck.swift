@@ -237,6 +237,17 @@ public struct ManifestCheck {
             problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: nil,
                                             message: "no destination: every link is rejected"))
         }
+        // And what the manifest routes to, the app must show: a link to a destination it has no
+        // screen for is accepted by the router and then lands nowhere (the app keeps its stack).
+        if !knownScreens.isEmpty {
+            for (index, definition) in manifest.destinations.enumerated() where !knownScreens.contains(definition.id) {
+                problems.append(ManifestProblem(
+                    path: "$.destinations[\(index)]", line: index < lines.count ? lines[index] : destinationsLine,
+                    destination: definition.id.rawValue,
+                    message: "the app has no screen \"\(definition.id)\": links the router sends there are accepted "
+                        + "and then shown nowhere (an app version that has the screen must ship first)", isWarning: true))
+            }
+        }
         for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
             let opened = tapTargets.contains(screen)
             let how = knownScreens.contains(screen) ? "the app shows" : "a tap in the app opens"
@@ -250,17 +261,22 @@ public struct ManifestCheck {
 
     /// Two patterns one link could match: the same shape (a duplicate), or
     /// a literal segment where the other has a parameter (the first in
-    /// manifest order wins, silently).
+    /// manifest order wins, silently). Through different entry points, the
+    /// same link must meet the same gates: a pattern that lets it past a
+    /// precondition another entry point enforces (a universal link that
+    /// skips the sign-in the scheme link asks for) is the bypass a rollout
+    /// must not ship.
     private func overlapProblems(_ manifest: RouteManifest, problem: (Int, String, String) -> Void) -> [ManifestProblem] {
         let all = manifest.destinations.enumerated().flatMap { index, definition in
             definition.patterns.enumerated().map { (index, $0.offset, $0.element) }
         }
+        let gates = Self.effectivePreconditions(manifest)
         for (a, first) in all.enumerated() {
             for second in all[(a + 1)...] {
                 let (i, p, x) = first
                 let (j, q, y) = second
                 let doors = EntryPoint.allCases.filter { x.applies(to: $0) && y.applies(to: $0) }
-                guard !doors.isEmpty, x.path.count == y.path.count, x.query.count == y.query.count,
+                guard x.path.count == y.path.count, x.query.count == y.query.count,
                       x.query.map(\.key).sorted() == y.query.map(\.key).sorted() else { continue }
                 let pairs = zip(x.path, y.path).map { ($0, $1) }
                     + x.query.sorted { $0.key < $1.key }.map(\.value).enumerated().map { ($0.element, y.query.sorted { $0.key < $1.key }[$0.offset].value) }
@@ -278,6 +294,24 @@ public struct ManifestCheck {
                 }
                 guard overlaps else { continue }
                 let other = manifest.destinations[i].id.rawValue
+                guard !doors.isEmpty else {
+                    // Disjoint entry points: each link goes one way per door, and the ways must be gated alike.
+                    let (xGates, yGates) = (gates[i], gates[j])
+                    guard Set(xGates) != Set(yGates) else { continue }
+                    func spelled(_ list: [Precondition]) -> String {
+                        list.isEmpty ? "no gate" : "the gate" + (list.count == 1 ? " " : "s ") + list.map(\.rawValue).joined(separator: ", ")
+                    }
+                    func entries(_ pattern: RoutePattern) -> String {
+                        EntryPoint.allCases.filter { pattern.applies(to: $0) }.map(\.rawValue).joined(separator: "/")
+                    }
+                    let skipped = Set(xGates).symmetricDifference(yGates).map(\.rawValue).sorted().joined(separator: ", ")
+                    problem(j, ".patterns[\(q)]", "a link matching \"\(y.template)\" via \(entries(y)) opens "
+                        + "\(manifest.destinations[j].id) past \(spelled(yGates)), but via \(entries(x)) (\"\(x.template)\" of "
+                        + "\(other), $.destinations[\(i)].patterns[\(p)]) it meets \(spelled(xGates)): one entry point skips "
+                        + "\(skipped) that another enforces; give both destinations the same preconditions, or one pattern "
+                        + "for every entry point")
+                    continue
+                }
                 if identical {
                     problem(j, ".patterns[\(q)]", "\"\(y.template)\" duplicates \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)])")
                 } else {
@@ -287,5 +321,25 @@ public struct ManifestCheck {
             }
         }
         return []
+    }
+
+    /// Each destination's preconditions with its ancestors' (as the engine
+    /// gathers them: ancestors first), by destination index; an ancestry
+    /// cycle (reported on its own) stops where it repeats.
+    static func effectivePreconditions(_ manifest: RouteManifest) -> [[Precondition]] {
+        var byID: [DestinationID: RouteDefinition] = [:]
+        for definition in manifest.destinations where byID[definition.id] == nil { byID[definition.id] = definition }
+        return manifest.destinations.map { definition in
+            var ancestry = [definition]
+            var seen: Set<DestinationID> = [definition.id]
+            while let parent = ancestry[0].parent.flatMap({ byID[$0] }), seen.insert(parent.id).inserted {
+                ancestry.insert(parent, at: 0)
+            }
+            var preconditions: [Precondition] = []
+            for step in ancestry {
+                for precondition in step.preconditions where !preconditions.contains(precondition) { preconditions.append(precondition) }
+            }
+            return preconditions
+        }
     }
 }

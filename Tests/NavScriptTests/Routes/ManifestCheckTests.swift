@@ -93,6 +93,18 @@ struct ManifestCheckTests {
              path: "$.destinations[1].params[0]", destination: "item", message: "min_length 20 is more than max_length 12"),
         Case(name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
              path: "$.destinations", destination: nil, message: "no destination: every link is rejected"),
+        Case(name: "an entry point that skips a gate another enforces",
+             old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
+             new: #""preconditions": ["auth"], "patterns": [{ "path": "account", "entries": ["scheme", "push"] }] },"#
+                + "\n" + #"    { "id": "account_open", "parent": "home", "flow": "home", "patterns": [{ "path": "account", "entries": ["universal"] }] }"#,
+             path: "$.destinations[3].patterns[0]", destination: "account_open",
+             message: #"a link matching "account" via universal opens account_open past no gate, but via scheme/push"#
+                + #" ("account" of account, $.destinations[2].patterns[0]) it meets the gate auth: one entry point skips auth"#),
+        Case(name: "a parent's gate counts", old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
+             new: #""preconditions": ["auth"], "patterns": ["account"] },"# + "\n"
+                + #"    { "id": "orders", "parent": "account", "flow": "account", "patterns": [{ "path": "orders", "entries": ["scheme"] }] },"#
+                + "\n" + #"    { "id": "orders_open", "tab": "home", "flow": "home", "patterns": [{ "path": "orders", "entries": ["widget"] }] }"#,
+             path: "$.destinations[4].patterns[0]", destination: "orders_open", message: "one entry point skips auth"),
     ]
 
     @Test("each problem kind is reported with its path, line and destination", arguments: cases)
@@ -122,7 +134,12 @@ struct ManifestCheckTests {
             func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { throw HostError("no") }
         }
         let host = Host(engine: try RoutingEngine(manifest: RouteManifest.load(json: Data(Self.base.utf8))))
-        #expect(try ManifestCheck(host: host).check(manifest).isEmpty, "a tap opens item")
+        #expect(try ManifestCheck(host: host).check(manifest).filter { !$0.isWarning }.isEmpty, "a tap opens item")
+        // What the manifest routes to that the app has no screen for: a warning at the destination.
+        let unshown = try ManifestCheck(host: host).check(Self.base).filter(\.isWarning)
+        #expect(unshown.map(\.destination) == ["item", "account"], "\(unshown)")
+        #expect(unshown.allSatisfy { $0.path.hasPrefix("$.destinations[") && $0.line > 6
+            && $0.message.contains("the app has no screen") }, "\(unshown)")
 
         // A manifest without a destination the app's taps open breaks them.
         let withoutItem = Self.base.replacingOccurrences(of: #"""
