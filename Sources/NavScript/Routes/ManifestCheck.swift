@@ -52,7 +52,7 @@ public struct ManifestCheck {
     /// The problems of `text`; a syntax error is thrown (the file cannot be read at all).
     public func check(_ text: String) throws(JSONText.SyntaxError) -> [ManifestProblem] {
         let json = try JSONText.parse(text)
-        var problems = schemaProblems(json)
+        var problems = Self.duplicateKeys(json, path: "$") + schemaProblems(json)
         // The rules need the decoded manifest; unknown keys do not stop it decoding.
         let manifest: RouteManifest
         do {
@@ -63,6 +63,34 @@ public struct ManifestCheck {
         }
         problems += ruleProblems(manifest, json: json)
         return problems.sorted { ($0.line, $0.path) < ($1.line, $1.path) }
+    }
+
+    /// A key an object repeats: JSON readers disagree on which value counts
+    /// (the first, the last, an error), so the check could pass a manifest
+    /// the app reads otherwise.
+    static func duplicateKeys(_ node: JSONText, path: String) -> [ManifestProblem] {
+        switch node {
+        case .object(let members, _, _):
+            var first: [String: Int] = [:]
+            var problems: [ManifestProblem] = []
+            for member in members {
+                let memberPath = path + "." + member.key
+                if let line = first[member.key] {
+                    problems.append(ManifestProblem(
+                        path: memberPath, line: member.line, destination: nil,
+                        message: "duplicate key \"\(member.key)\" (first at line \(line)): JSON readers disagree on which value "
+                            + "counts, so what this check reads may not be what the app loads; keep one"))
+                } else {
+                    first[member.key] = member.line
+                }
+                problems += duplicateKeys(member.value, path: memberPath)
+            }
+            return problems
+        case .array(let items, _, _):
+            return items.enumerated().flatMap { duplicateKeys($0.element, path: "\(path)[\($0.offset)]") }
+        default:
+            return []
+        }
     }
 
     // MARK: - Schema

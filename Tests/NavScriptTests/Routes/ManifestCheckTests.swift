@@ -93,6 +93,11 @@ struct ManifestCheckTests {
              path: "$.destinations[1].params[0]", destination: "item", message: "min_length 20 is more than max_length 12"),
         Case(name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
              path: "$.destinations", destination: nil, message: "no destination: every link is rejected"),
+        Case(name: "duplicate key", old: #""tabs": ["home", "account"],"#, new: #""tabs": ["home", "account"], "tabs": ["home"],"#,
+             path: "$.tabs", destination: nil, message: "duplicate key \"tabs\" (first at line 4): JSON readers disagree"),
+        Case(name: "duplicate key in a destination", old: #"{ "id": "home", "tab": "home", "flow": "home","#,
+             new: #"{ "id": "home", "tab": "home", "flow": "home", "tab": "account","#,
+             path: "$.destinations[0].tab", destination: nil, message: "duplicate key \"tab\""),
         Case(name: "an entry point that skips a gate another enforces",
              old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
              new: #""preconditions": ["auth"], "patterns": [{ "path": "account", "entries": ["scheme", "push"] }] },"#
