@@ -90,4 +90,48 @@ struct ExploreCommandTests {
         #expect(largest.status == 0 || largest.status == 1, "\(largest)")
         #expect(largest.stdout.contains("seed \(UInt64.max) (") && largest.stdout.contains("seed 0 ("), "\(largest)")
     }
+
+    /// An app that crashes under exploration is a finding with its steps,
+    /// shrunk in worker processes, not the end of the exploration.
+    @Test func aCrashIsAFindingWithAReproducer() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["explore", "--seed", "3", "--time", "5", "--fault", "force-unwrap-crash", "--out", "x",
+                                      "--junit", "x.xml"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("VIOLATION every input gets an outcome\n    the app crashed: the exploring process was "
+            + "killed by signal 4 (SIGILL"), "\(output)")
+        #expect(output.stdout.contains("ShopRouter.swift:45: Fatal error: Unexpectedly found nil"), "the runtime's trap line")
+        #expect(output.stdout.contains("reproducer: x/seed3-crash.lua (fails with the faults, passes without)"), "\(output)")
+        #expect(!output.stderr.contains("Current stack trace"), "no stack dump: \(output.stderr)")
+        let crashes = try fixture.run(["run", "x/seed3-crash.lua", "--fault", "force-unwrap-crash"])
+        #expect(crashes.status == 1 && crashes.stdout.contains("1 errors"), "\(crashes)")
+        #expect(try fixture.run(["run", "x/seed3-crash.lua"]).status == 0)
+        let junit = try fixture.read("x.xml")
+        #expect(junit.contains(#"type="crash""#) && junit.contains(#"file="x/seed3-crash.lua""#), "\(junit)")
+    }
+
+    @Test func aHangIsAFindingAfterTheTimeout() throws {
+        let fixture = try Fixture()
+        let started = Date()
+        let output = try fixture.run(["explore", "--seed", "3", "--time", "30", "--fault", "main-thread-deadlock", "--out", "h",
+                                      "--timeout", "1"])
+        #expect(Date().timeIntervalSince(started) < 20, "stopped at the timeout, not --time or never")
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("the app hung: no step finished within 1s (--timeout)"), "\(output)")
+        let reproducer = try fixture.read("h/seed3-hang.lua")
+        #expect(reproducer.contains("-- Run it: `navscript run <this file> --fault main-thread-deadlock`"), "\(reproducer)")
+        let hangs = try fixture.run(["run", "h/seed3-hang.lua", "--fault", "main-thread-deadlock", "--timeout", "1"])
+        #expect(hangs.status == 1 && hangs.stdout.contains("timeout"), "\(hangs)")
+    }
+
+    @Test func anInterruptedExplorationReportsWhatItCoveredAndExits130() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["explore", "--seed", "4", "--time", "60", "--out", "i"]) { parent in
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(parent, SIGINT)
+        }
+        #expect(output.status == 130, "\(output)")
+        #expect(output.stdout.contains("interrupted (SIGINT): the exploration stopped early"), "\(output)")
+        #expect(output.stdout.contains("coverage: screens reached"), "the summary of what it did\n\(output)")
+    }
 }

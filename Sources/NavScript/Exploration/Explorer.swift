@@ -23,10 +23,16 @@ public final class Explorer {
         /// Further command-line arguments the walks depend on (`--manifest m.json`,
         /// `--walk-length 10`): a reproducer's header names them in its replay lines.
         public var replayArguments: [String]
+        /// Where each fresh app and each line is written before it runs, for a
+        /// supervising process to read if this one crashes or hangs.
+        public var trace: ExplorationTrace?
+        /// Asked before every step: true stops the exploration there (an interrupt).
+        public var shouldStop: (@Sendable () -> Bool)?
 
         public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = 25, faults: [String] = [],
                     untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions(),
-                    replayArguments: [String] = []) {
+                    replayArguments: [String] = [], trace: ExplorationTrace? = nil,
+                    shouldStop: (@Sendable () -> Bool)? = nil) {
             self.seed = seed
             self.seconds = seconds
             self.steps = steps
@@ -36,6 +42,8 @@ public final class Explorer {
             self.stopAtFirst = stopAtFirst
             self.options = options
             self.replayArguments = replayArguments
+            self.trace = trace
+            self.shouldStop = shouldStop
         }
     }
 
@@ -94,6 +102,7 @@ public final class Explorer {
         let started = Date()
         let all = space.allCoverage
         func spent() -> Bool {
+            if configuration.shouldStop?() == true { return true }
             if configuration.steps > 0 && steps >= configuration.steps { return true }
             if configuration.seconds > 0 && Date().timeIntervalSince(started) >= configuration.seconds { return true }
             if configuration.untilCovered && all.isSubset(of: covered) { return true }
@@ -103,6 +112,7 @@ public final class Explorer {
             walks += 1
             guard let session = try? ExplorationSession(host: host, faults: configuration.faults, options: configuration.options)
             else { break }
+            configuration.trace?.startSegment()
             defer { session.close() }
             var lines: [String] = []
             let launch = space.launch(&generator)
@@ -155,10 +165,12 @@ public final class Explorer {
                       lines: inout [String]) -> ExplorationViolation? {
         let before = session.app?.state
         let eventsBefore = session.app?.events.count ?? 0
+        configuration.trace?.step(line)
         let result = session.run(line)
         let broken = result.failures.filter { $0.message.contains("invariant '") }
         let refused = result.error != nil || result.failures.count > broken.count
         if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
+            configuration.trace?.dropLast()
             return nil   // the app could not take this step: it is not part of the walk
         }
         lines.append(line)
@@ -325,6 +337,7 @@ public final class Explorer {
                   keepingTimeline: Bool = true) -> (violation: ExplorationViolation?, timeline: [String]) {
         guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
         defer { session.close() }
+        configuration.trace?.startSegment()
         var kept: [String] = []
         var generator = SeededGenerator(seed: 0)
         var space = ActionSpace(host: host, seed: 0)

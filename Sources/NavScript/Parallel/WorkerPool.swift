@@ -310,7 +310,7 @@ public final class WorkerPool {
         return results
     }
 
-    static func describeExit(status: Int32, signaled: Bool) -> String {
+    public static func describeExit(status: Int32, signaled: Bool) -> String {
         guard signaled else { return "the worker exited with status \(status) in the middle of the scenario" }
         let names: [Int32: String] = [
             SIGILL: "SIGILL: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
@@ -325,7 +325,7 @@ public final class WorkerPool {
         return "crash: the worker was killed by signal \(status) (\(names[status] ?? "signal \(status)"))"
     }
 
-    static func seconds(_ value: Double) -> String {
+    public static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value))s" : String(format: "%.1fs", value)
     }
 }

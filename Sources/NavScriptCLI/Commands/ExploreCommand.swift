@@ -53,6 +53,13 @@ struct ExploreCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Explorations run at once, each in its own process with its own seed (seed, seed+1, …).")
     var jobs: Int = 1
 
+    @Option(parsing: .unconditional, help: "Seconds one step may run before the app counts as hung: the exploration stops and reports the hang with the steps that led to it.")
+    var timeout: Double = 10
+
+    /// Internal: the file a supervised exploration writes its steps to (see ``ExploreSupervisor``).
+    @Option(help: ArgumentHelp(visibility: .private))
+    var trace: String?
+
     func validate() throws {
         guard time.isFinite, time >= 0 else {
             throw ValidationError("--time must be a number of seconds, 0 or more (got \(time)); for no time limit give "
@@ -64,6 +71,7 @@ struct ExploreCommand: HostedCommand {
                 + "--time (seconds), a --steps count, or --until-covered")
         }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
+        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds (got \(timeout))") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {
             throw ValidationError("--junit, --json and --html report one exploration: use them with --jobs 1")
@@ -82,13 +90,20 @@ struct ExploreCommand: HostedCommand {
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         if jobs > 1 { return try runInParallel(seed: seed) }
+        // The walks run in a process of their own, watched: an app that crashes or hangs
+        // must become a finding with its steps, not take the exploration down with it.
+        guard let trace else { return try ExploreSupervisor(command: self, host: host, seed: seed).run() }
+        guard let recorder = ExplorationTrace(path: trace) else { throw ValidationError("cannot write the trace file \(trace)") }
+        ExploreSupervisor.exitWhenTheSupervisorDies()
+        let stop = StopSignal()
+        stop.catchSignals()
         // What else decides the walks, for the reproducers' replay lines.
         var replayArguments: [String] = []
         if walkLength != 25 { replayArguments += ["--walk-length", String(walkLength)] }
         if let manifest { replayArguments += ["--manifest", manifest] }
         let explorer = Explorer(host: host, configuration: .init(
             seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered,
-            replayArguments: replayArguments))
+            replayArguments: replayArguments, trace: recorder, shouldStop: { stop.isSet }))
         report.terminal("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
             + " (replay with --seed \(seed))\n")
         let folder = URL(fileURLWithPath: out)
@@ -124,6 +139,8 @@ struct ExploreCommand: HostedCommand {
             report.terminal(ExploreReport.finding(finding, file: written ? file.relativePath : nil, withFaults: !faults.isEmpty))
         }
         report.terminal(ExploreReport.summary(explored, host: host))
+        let interruption = stop.interruptingSignal == nil ? nil : stop.reason
+        if let interruption { report.terminal("\(interruption): the exploration stopped early\n") }
         if cases.isEmpty {
             cases = [ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed,
                                     duration: explored.seconds)]
@@ -132,10 +149,11 @@ struct ExploreCommand: HostedCommand {
         let file = FileResult(file: "explore", scenarios: cases, duration: explored.seconds)
         stream.publish(.fileFinished(file))
         stream.publish(.runFinished(RunResult(files: [file], duration: explored.seconds, seed: seed,
-                                              startedAt: started.timeIntervalSince1970), interruption: nil))
-        try ReportOptions.requireWritten(stream)
+                                              startedAt: started.timeIntervalSince1970), interruption: interruption))
+        let failed = ReportOptions.reportFailures(stream)
         for problem in unwritten { writeStandardError("navscript explore: \(problem)\n") }
-        throw ExitCode(!unwritten.isEmpty ? 2 : explored.findings.isEmpty ? 0 : 1)
+        if let status = stop.exitStatus { throw ExitCode(status) }
+        throw ExitCode(failed || !unwritten.isEmpty ? 2 : explored.findings.isEmpty ? 0 : 1)
     }
 
     /// The line of a reproducer's `scenario(` (reports point at it, not at the header comment).
@@ -159,6 +177,21 @@ extension ExploreCommand {
     /// `--jobs N`: N explorations, each a child `explore --jobs 1` with its
     /// own seed, run at once; their reports are printed in seed order. A
     /// child that crashes or hangs costs only its own walks.
+    /// The arguments of one exploration with `seed` in a process of its
+    /// own (reports included: a `--jobs` run has none).
+    func childArguments(seed: UInt64) -> [String] {
+        var arguments = ["explore", "--seed", String(seed), "--time", String(time), "--steps", String(steps),
+                         "--walk-length", String(walkLength), "--out", out, "--timeout", String(timeout)]
+        for fault in faults { arguments += ["--fault", fault] }
+        if untilCovered { arguments.append("--until-covered") }
+        if let manifest { arguments += ["--manifest", manifest] }
+        if let junit = report.junit { arguments += ["--junit", junit] }
+        if report.junitStrict { arguments.append("--junit-strict") }
+        if let json = report.json { arguments += ["--json", json] }
+        if let html = report.html { arguments += ["--html", html] }
+        return arguments
+    }
+
     func runInParallel(seed: UInt64) throws {
         var children: [(Process, URL)] = []
         for job in 0..<jobs {
@@ -167,12 +200,7 @@ extension ExploreCommand {
             let handle = try FileHandle(forWritingTo: capture)
             let process = Process()
             process.executableURL = SuiteExecution.executable
-            var arguments = ["explore", "--seed", String(seed &+ UInt64(job)), "--time", String(time), "--steps", String(steps),
-                             "--walk-length", String(walkLength), "--out", out]
-            for fault in faults { arguments += ["--fault", fault] }
-            if untilCovered { arguments.append("--until-covered") }
-            if let manifest { arguments += ["--manifest", manifest] }
-            process.arguments = arguments
+            process.arguments = childArguments(seed: seed &+ UInt64(job))
             process.standardOutput = handle
             process.standardError = handle
             var environment = ProcessInfo.processInfo.environment

@@ -58,7 +58,8 @@ struct ExploreMatrix {
     private func explore(_ fault: String, out: URL) -> Row {
         let process = Process()
         process.executableURL = SuiteExecution.executable
-        process.arguments = ["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds), "--out", out.path]
+        process.arguments = ["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds), "--out", out.path,
+                             "--timeout", String(min(10, timeout))]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment["NO_COLOR"] = "1"
@@ -88,11 +89,16 @@ struct ExploreMatrix {
         }
         // "VIOLATION <property> (after 1.2s)"
         let body = line.dropFirst("VIOLATION ".count)
-        let property = body.range(of: " (after ").map { String(body[..<$0.lowerBound]) } ?? String(body)
+        var property = body.range(of: " (after ").map { String(body[..<$0.lowerBound]) } ?? String(body)
         let time = body.range(of: " (after ").map { String(body[$0.upperBound...].dropLast()) }
-        // "shrunk from 9 steps to 3; the reproducer's timeline:"
-        let steps = text.split(separator: "\n").first { $0.contains("shrunk from") }
-            .flatMap { $0.firstMatch(of: /\ to ([0-9]+);/).flatMap { Int($0.1) } }
+        // A crash or hang the child's supervisor caught: "    the app crashed: …" / "    the app hung: …" next.
+        if text.contains("\n    the app crashed: ") { property = "a crash (\(property))" }
+        if text.contains("\n    the app hung: ") { property = "a hang (\(property))" }
+        // "shrunk from 9 steps to 3; the reproducer's timeline:", "shrunk from 5 steps to 3 from a fresh launch",
+        // "3 steps from a fresh launch"
+        let lines = text.split(separator: "\n")
+        let steps = lines.first { $0.contains("shrunk from") }.flatMap { $0.firstMatch(of: /\ to ([0-9]+)[; ]/).flatMap { Int($0.1) } }
+            ?? lines.first { $0.contains(" steps from a fresh launch") }.flatMap { $0.firstMatch(of: /([0-9]+) steps from/).flatMap { Int($0.1) } }
         return Row(fault: fault, property: property, timeToKill: time, reproducerSteps: steps, note: "")
     }
 }
