@@ -101,7 +101,7 @@ struct MergeJUnitTests {
         #expect(text.contains(#"<testsuites name="navscript" tests="2" failures="0" errors="0" skipped="0""#))
 
         // The same file run twice (two shards that overlapped): merged, with a warning.
-        _ = try fixture.run(["run", "a", "--junit", "again.xml"])
+        _ = try fixture.run(["run", "a", "b", "--junit", "again.xml"])
         let twice = try fixture.run(["merge-junit", "a.xml", "again.xml", "b.xml", "-o", "twice.xml"])
         #expect(twice.status == 0, "\(twice)")
         #expect(twice.stderr.contains("warning: a/one.lua › a.one › one appears more than once"), "\(twice)")

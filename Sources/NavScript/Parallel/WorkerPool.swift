@@ -171,6 +171,11 @@ public final class WorkerPool {
                 // Files handed over behind the running one never started: another worker takes them.
                 queue.insert(contentsOf: worker.takeWaiting(), at: 0)
                 guard let index = worker.taskIndex, !progress[index].isFinished else { return }
+                // Asked to flush while the run stops, before it had set up the handler that
+                // answers (it was still starting, its next file handed over early): it died of
+                // the request, not of its file. The file is not run, like every file the stop
+                // kept from starting — not a crash.
+                if stopping && signaled && status == SIGUSR1 { return }
                 // Killed by SIGKILL (the kernel's out-of-memory killer, a CI limit, a kill -9)
                 // with no scenario known to be running: that signal cannot be caught, so what the
                 // worker had buffered — the start of the scenario it ran, maybe results — died
@@ -321,6 +326,7 @@ public final class WorkerPool {
             SIGKILL: "SIGKILL: the worker was killed — by the kernel's out-of-memory killer, a CI memory or time limit, or a kill -9",
             SIGTERM: "SIGTERM: the worker was terminated",
             SIGFPE: "SIGFPE: arithmetic trap",
+            SIGUSR1: "SIGUSR1: asked to flush before it could",
         ]
         return "crash: the worker was killed by signal \(status) (\(names[status] ?? "signal \(status)"))"
     }

@@ -168,4 +168,26 @@ struct WorkerPoolTests {
             #expect(crash.message.contains(part), "\(part): \(crash.message)")
         }
     }
+
+    /// A run that stops asks every worker to flush (SIGUSR1). One still
+    /// starting, its next file handed over early, has no handler yet and
+    /// dies of the request: its file is not run — not a crash of the file.
+    @Test func aWorkerThatDiesOfTheStopsFlushRequestCostsNoCrash() throws {
+        let listing = #"{"file":"suite/0.lua","groups":[],"isPending":false,"line":1,"name":"only","tags":[]}"#
+        let script = #"read task; echo '{"loaded":{"scenarios":["# + listing + #"],"task":0}}'; "#
+            + #"echo '{"start":{"index":0,"task":0}}'; echo '{"passed":{"duration":0.1,"index":0,"task":0}}'; "#
+            + #"echo '{"done":{"task":0}}'; read next; exec sleep 5"#
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 1, timeout: 5))
+        let tasks = (0..<2).map { WorkerTask(id: $0, path: "suite/\($0).lua", suiteRoot: "suite", faults: []) }
+        let stopped = Flag()
+        pool.onTaskFinished = { task, _ in if task.id == 0 { stopped.value = true } }
+        pool.shouldStop = { stopped.value }
+        pool.stopIsInterruption = { true }
+        let results = pool.run(tasks, stopReason: { "interrupted (SIGINT)" })
+        #expect(results.map { $0.scenarios.map(\.status) } == [[.passed], [.skipped]], "\(results)")
+        let second = try #require(results.last?.scenarios.first)
+        #expect(second.message == "not run: interrupted (SIGINT)" && !second.message.contains("signal"), "\(second)")
+    }
+
+    final class Flag: @unchecked Sendable { var value = false }
 }
