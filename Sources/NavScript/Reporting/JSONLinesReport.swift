@@ -36,10 +36,25 @@ public final class JSONLinesReport: RunReporter {
         } catch {
             throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: error.localizedDescription)
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+        // Opened where it is, never replaced: a FIFO or /dev/stdout gets the stream, a link's target the lines.
+        let target: String
+        switch ReportFile.Target(url.standardizedFileURL) {
+        case .stream(let path): target = path
+        case .file(let file): target = file.path
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+            throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: "it is a folder; give a file name")
+        }
+        if !FileManager.default.fileExists(atPath: target) {
+            guard FileManager.default.createFile(atPath: target, contents: nil) else {
+                throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: target) else {
             throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: String(cString: strerror(errno)))
         }
+        if case .file = ReportFile.Target(url.standardizedFileURL) { try? handle.truncate(atOffset: 0) }
         self.handle = handle
     }
 

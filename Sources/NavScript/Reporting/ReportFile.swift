@@ -3,7 +3,9 @@ import Foundation
 /// How every report file is written: atomically — a temporary file in the
 /// same folder, then a rename — so a reader (or a CI step after an
 /// interrupted run) never sees half a report. Missing parent folders are
-/// created.
+/// created. A path that is a symbolic link writes its target (the link
+/// stays); one that is not a regular file — a FIFO, `/dev/stdout`, a
+/// device — is written to as it is, never replaced by a file.
 public enum ReportFile {
     public struct WriteError: Error, CustomStringConvertible, Sendable {
         /// `JUnit report`, `HTML report`.
@@ -20,7 +22,47 @@ public enum ReportFile {
     }
 
     public static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
-        let destination = url.standardizedFileURL
+        switch Target(url.standardizedFileURL) {
+        case .stream(let path):
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw WriteError(kind: kind, path: url.path, reason: String(cString: strerror(errno)))
+            }
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+                throw WriteError(kind: kind, path: url.path, reason: error.localizedDescription)
+            }
+        case .file(let destination):
+            try replace(destination, with: text, kind: kind)
+        }
+    }
+
+    /// Where a report path really writes.
+    enum Target {
+        /// A regular file (or none yet): replaced atomically. A symbolic link's target, resolved.
+        case file(URL)
+        /// Something that is not a file (a FIFO, a terminal, a device): opened and written.
+        case stream(String)
+
+        init(_ url: URL) {
+            var status = stat()
+            guard stat(url.path, &status) == 0 else {
+                // Nothing there yet — or a link to nothing, whose target is created.
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+                    self = .file(URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL)
+                } else {
+                    self = .file(url)
+                }
+                return
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: self = .file(url.resolvingSymlinksInPath())
+            case S_IFDIR: self = .file(url)   // refused as a folder below
+            default: self = .stream(url.path)
+            }
+        }
+    }
+
+    private static func replace(_ destination: URL, with text: String, kind: String) throws(WriteError) {
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
         // Foundation says only "NSCocoaErrorDomain error 512" for these two.

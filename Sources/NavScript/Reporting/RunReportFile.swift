@@ -42,7 +42,10 @@ public final class RunReportFile: RunReporter {
             // report, and a workspace CI reuses would publish the last run's instead — often a
             // green one. Until the real report replaces it, the file says the run did not finish.
             // (Not being able to write it is reported when the real report cannot be written.)
-            try? ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind)
+            // (A stream — a FIFO, /dev/stdout — gets only the real report: it cannot be replaced.)
+            if case .file = ReportFile.Target(url.standardizedFileURL) {
+                try? ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind)
+            }
         case .runFinished(let result, let interruption):
             try ReportFile.write(render(Content(plan: plan, result: result, interruption: interruption)), to: url, kind: kind)
         default: break

@@ -51,6 +51,45 @@ struct RunEventStreamTests {
         #expect(!finished.contains("did not finish"), "the real report replaced it")
     }
 
+    /// A report path that is not a plain file is written, not replaced: a
+    /// link's target (the link stays), a FIFO or a device as a stream.
+    @Test func aReportPathThatIsALinkAFIFOOrADeviceIsWrittenNotReplaced() throws {
+        let folder = try ReportingTemporaryFolder()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        try "original".write(toFile: path("target.xml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: path("link.xml"), withDestinationPath: "target.xml")
+        try ReportFile.write("<report/>", to: URL(fileURLWithPath: path("link.xml")), kind: "JUnit report")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.xml")) == "target.xml", "the link stays")
+        #expect(try String(contentsOfFile: path("target.xml"), encoding: .utf8) == "<report/>", "its target has the report")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["link.xml", "target.xml"],
+                "no temporary left behind")
+
+        #expect(mkfifo(path("events.fifo"), 0o600) == 0)
+        let received = Received()
+        let fifo = path("events.fifo")
+        let reader = Thread {
+            received.data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()
+            received.done.signal()
+        }
+        reader.start()
+        do {   // the report closes the FIFO when it goes
+            let stream = RunEventStream([try JSONLinesReport(path: path("events.fifo"))])
+            stream.publish(ReportingFixtures.mixedRun(), plan: RunPlan(command: "run", app: "X", files: [], startedAt: 0))
+        }
+        #expect(received.done.wait(timeout: .now() + 10) == .success)
+        #expect(String(decoding: received.data, as: UTF8.self).contains(#""event":"run_finished""#), "the reader got the stream")
+        var status = stat()
+        #expect(stat(path("events.fifo"), &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+
+        try ReportFile.write("<report/>", to: URL(fileURLWithPath: "/dev/null"), kind: "JUnit report")
+        #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "a device stays a device")
+    }
+
+    final class Received: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
+    }
+
     @Test func aReporterThatFailsIsDroppedAndNamedWhileTheOthersGoOn() {
         let failing = Recorder("the HTML report x.html", failOn: "file_started")
         let healthy = Recorder("healthy")
