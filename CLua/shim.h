@@ -52,12 +52,15 @@ typedef struct clua_Control {
     int lua_side;             /* 1 while Lua runs under a bridge pcall and no Swift frame is above it: only then may the cap refuse */
     int cap_suspended;        /* >0 while the message handler builds a traceback: never refuse there */
     int memory_refused;       /* the cap refused an allocation since the bridge's pcall started */
+    int refused_last;         /* the last growth the cap saw was refused (Lua's one retry after a collection follows) */
+    int memory_raised;        /* the cap refused Lua's retry too, so Lua raised "not enough memory": sticky until
+                                 clua_resetlimits — a pcall that caught it does not undo the limit */
     char refused_at[96];      /* where Lua was when it last did, `chunk:line` (or ""): memory errors have no message handler */
     char refused_frames[320]; /* the Lua frames then, as traceback lines ("\n\tchunk:line: in …"), innermost first */
     /* instruction budget */
     long long instruction_budget; /* 0 = unlimited */
     long long instructions;       /* cumulative, counted in hook intervals */
-    int budget_tripped;           /* sticky until clua_resetbudget: every later hook raises again */
+    int budget_tripped;           /* sticky until clua_resetlimits: every later hook raises again */
     /* Swift side */
     lua_State *main;          /* the main thread */
     lua_State *current;       /* the thread Swift API calls use: the main thread, or the thread that called into Swift */
@@ -172,8 +175,11 @@ static inline int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize) {
         if (!c->memory_refused) { c->refused_at[0] = '\0'; c->refused_frames[0] = '\0'; } /* nothing from an earlier call */
         clua_note_refusal(c);     /* every time: an earlier refusal may have been recovered from (pcall, collection) */
         c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
+        if (c->refused_last) c->memory_raised = 1; /* this was the retry: the error is raised */
+        c->refused_last = 1;
         return 1;
     }
+    if (nsize > old) c->refused_last = 0; /* a growth that fits: a refusal before it was recovered from */
     return 0;
 }
 
@@ -292,11 +298,14 @@ static inline void clua_budget_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
-/* Give the state a fresh budget (count and trip flag) and reinstall the hook on the main thread. */
-static inline void clua_resetbudget(lua_State *L) {
+/* Give the state fresh limits — an instruction budget (count and trip flag), no memory error raised
+   yet — and reinstall the hook on the main thread. */
+static inline void clua_resetlimits(lua_State *L) {
     clua_Control *c = clua_control(L);
     c->instructions = 0;
     c->budget_tripped = 0;
+    c->memory_raised = 0;
+    c->refused_last = 0;
     if (c->instruction_budget != 0)
         lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
     else
@@ -640,7 +649,7 @@ static inline int clua_opensandbox_body(lua_State *L) {
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
     c->host_cache_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    clua_resetbudget(L);
+    clua_resetlimits(L);
     return 0;
 }
 

@@ -91,7 +91,7 @@ public final class LuaState {
         let status = clua_opensandbox(L)
         guard status == LUA_OK else { throw takeError(L, status: status) }
         try runPrelude()
-        clua_resetbudget(L)
+        clua_resetlimits(L)
     }
 
     /// A state restored from an image into `region` (which the caller
@@ -117,7 +117,7 @@ public final class LuaState {
         self.image = image
         sourceNames = image.sourceNames
         attach()
-        clua_resetbudget(mainThread)
+        clua_resetlimits(mainThread)
     }
 
     /// Counts the state as open and points its control block at this object.
@@ -244,12 +244,36 @@ public final class LuaState {
 
     // MARK: - Limits
 
-    /// Gives the state a fresh instruction budget: a runner calls this before
-    /// each scenario so one long file does not starve its last scenarios.
-    /// Also clears an exhausted budget (which otherwise keeps failing every
-    /// later run, by design).
-    public func resetInstructionBudget() {
-        clua_resetbudget(mainThread)
+    /// Gives the state fresh limits: a full instruction budget and no memory
+    /// error caught. A runner calls this before each scenario so one long
+    /// file does not starve its last scenarios; it also clears an exhausted
+    /// budget (which otherwise keeps failing every later run, by design).
+    public func resetLimits() {
+        clua_resetlimits(mainThread)
+    }
+
+    /// The memory-limit error a script caught (`pcall` around an allocation
+    /// the cap refused) since the last ``resetLimits()``, if one was raised.
+    /// Why: Lua raises "not enough memory" as an ordinary error a `pcall`
+    /// can swallow, and a limit a script can recover from limits nothing —
+    /// a runner checks this after a call that returned and fails it anyway,
+    /// as the instruction budget (which keeps raising) always does.
+    public func caughtMemoryError() -> LuaError? {
+        guard control.pointee.memory_raised != 0 else { return nil }
+        control.pointee.memory_raised = 0
+        return memoryError()
+    }
+
+    /// The cap's memory error as the bridge reports it: where the cap last
+    /// refused, noted by the allocator (no message handler runs for memory
+    /// errors: clua_note_refusal).
+    private func memoryError() -> LuaError {
+        let at = String(cString: clua_refused_at(control))
+        let lines = String(cString: clua_refused_frames(control))
+        let message = (at.isEmpty ? "" : at + ": ") + "memory limit exceeded (\(control.pointee.memory_limit) bytes): "
+            + "the script may grow without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
+        return LuaError(kind: .memory, message: message, traceback: lines.isEmpty ? nil : "stack traceback:" + lines,
+                        dataOnlyValue: .string(LuaString(message)))
     }
 
     /// Whether a memory-limit error names the line and frames it happened in.
@@ -495,20 +519,13 @@ public final class LuaState {
         default: kind = control.pointee.budget_tripped != 0 ? .budget : .runtime
         }
         if kind == .memory {
-            let message: String
-            var frames: String?
-            if control.pointee.memory_refused != 0 {
-                // No message handler runs for a memory error: the C side noted the
-                // line and frames when the cap first refused (clua_note_refusal).
-                let at = String(cString: clua_refused_at(control))
-                let lines = String(cString: clua_refused_frames(control))
-                message = (at.isEmpty ? "" : at + ": ") + "memory limit exceeded (\(control.pointee.memory_limit) bytes): "
-                    + "the script may grow without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
-                frames = lines.isEmpty ? nil : "stack traceback:" + lines
-            } else {
-                message = "not enough memory"
+            // Reported here, uncaught: not again as one a script caught.
+            control.pointee.memory_raised = 0
+            guard control.pointee.memory_refused != 0 else {
+                return LuaError(kind: .memory, message: "not enough memory", traceback: nil,
+                                dataOnlyValue: .string(LuaString("not enough memory")))
             }
-            return LuaError(kind: .memory, message: message, traceback: frames, dataOnlyValue: .string(LuaString(message)))
+            return memoryError()
         }
         let message: String
         switch value {

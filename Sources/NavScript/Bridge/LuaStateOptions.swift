@@ -12,7 +12,7 @@ extension LuaState {
         /// 64 MiB of Lua heap.
         public static let defaultMemoryLimit = 64 * 1024 * 1024
 
-        /// VM instructions allowed (cumulative until `resetInstructionBudget()`),
+        /// VM instructions allowed (cumulative until `resetLimits()`),
         /// counted in steps of 1,000. nil = unlimited (no hook installed).
         public var instructionBudget: Int?
         /// Bytes the Lua heap may grow to while Lua code runs. nil = unlimited.

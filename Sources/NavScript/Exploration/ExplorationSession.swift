@@ -42,7 +42,7 @@ final class ExplorationSession {
     @discardableResult
     func run(_ line: String) -> Step {
         lines.append(line)
-        file.state.resetInstructionBudget()
+        file.state.resetLimits()
         var raised: String?
         do {
             let chunk = try file.state.load(bytes: Array(line.utf8), chunkName: Self.chunkName)

@@ -41,6 +41,7 @@ final class ScenarioFile {
                 chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
             }
             _ = try state.call(chunk)
+            if let caught = state.caughtMemoryError() { throw caught }   // a pcall at the top level cannot keep it either
             guard let declared = try state.call(collect).first?.tableValue else {
                 throw ScenarioLoadError("the scenario prelude returned no declarations")
             }
@@ -147,7 +148,7 @@ final class ScenarioFile {
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         session.world = world
-        state.resetInstructionBudget()
+        state.resetLimits()
         let heldAtStart = state.memoryInUse   // what earlier scenarios and the top level kept (see the memory error below)
         defer {
             session.world = nil
@@ -180,14 +181,19 @@ final class ScenarioFile {
             }
         }
         let clean = { error == nil && world.failures.isEmpty }
+        /// Calls Lua; a memory-limit error the script caught with `pcall` is thrown all the same.
+        func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws {
+            _ = try state.call(function, arguments)
+            if let caught = state.caughtMemoryError() { throw caught }
+        }
         for hook in definition.before where clean() {
-            attempt("before_each") { _ = try state.call(hook) }
+            attempt("before_each") { try call(hook) }
         }
         if clean(), let body = definition.body {
-            attempt("scenario") { _ = try state.call(body, definition.row.isNil ? [] : [definition.row]) }
+            attempt("scenario") { try call(body, definition.row.isNil ? [] : [definition.row]) }
         }
         for hook in definition.after where !state.isInstructionBudgetExhausted {
-            attempt("after_each") { _ = try state.call(hook) }
+            attempt("after_each") { try call(hook) }
         }
         if error == nil, let app = world.app {
             do {

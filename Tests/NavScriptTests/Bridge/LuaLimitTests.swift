@@ -17,7 +17,7 @@ struct LuaLimitTests {
         // Exhausted budgets stay exhausted until reset…
         #expect(luaError { _ = try lua.run(source: "for i = 1, 10000 do end", chunkName: "after.lua") }?.kind == .budget)
         // …and a reset gives a fresh one.
-        lua.resetInstructionBudget()
+        lua.resetLimits()
         #expect(try lua.run(source: "local s = 0 for i = 1, 1000 do s = s + i end return s", chunkName: "after.lua") == [500500])
         #expect(lua.instructionsUsed < 1_000_000)
     }
@@ -36,6 +36,36 @@ struct LuaLimitTests {
         let error = luaError { _ = try lua.run(source: source, chunkName: "swallow.lua") }
         #expect(error?.kind == .budget)
         #expect(error?.message.contains("instruction budget exceeded (200000 instructions)") == true)
+    }
+
+    @Test("a memory error the script's pcall caught is still there to report, once, until a reset")
+    func pcallCannotHideTheMemoryLimit() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 4_000_000)
+        let results = try lua.run(source: """
+            local ok, e = pcall(function() local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1000) .. i end end)
+            return ok, e
+            """, chunkName: "caught.lua")
+        #expect(results == [false, "not enough memory"], "the script saw it and went on")
+        let caught = try #require(lua.caughtMemoryError(), "the runner sees it all the same")
+        #expect(caught.kind == .memory && caught.message.contains("memory limit exceeded (4000000 bytes)"), "\(caught.message)")
+        #expect(caught.message.hasPrefix("caught.lua:1: "), "where the cap refused: \(caught.message)")
+        #expect(lua.caughtMemoryError() == nil, "reported once")
+        _ = try lua.run(source: "pcall(function() local t = {} for i = 1, 1e9 do t[i] = {} end end)", chunkName: "again.lua")
+        lua.resetLimits()
+        #expect(lua.caughtMemoryError() == nil, "a reset clears it")
+    }
+
+    @Test("a refusal Lua recovers from by collecting garbage is no error at all")
+    func aRecoveredRefusalIsNoError() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 2_000_000)
+        // Garbage only: when the cap refuses, Lua's emergency collection frees enough and the retry fits.
+        let results = try lua.run(source: """
+            local n = 0
+            for i = 1, 300 do local s = string.rep("x", 100000) .. i n = n + #s end
+            return n > 0
+            """, chunkName: "garbage.lua")
+        #expect(results == [true])
+        #expect(lua.caughtMemoryError() == nil)
     }
 
     @Test("the budget also stops a loop running inside a Swift callback's call back into Lua")
