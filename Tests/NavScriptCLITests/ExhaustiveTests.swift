@@ -75,6 +75,20 @@ struct ExhaustiveTests {
         #expect(output.stdout.contains("also failed: suite/a.lua:1: the screen is 'home', expected 'cart' (in after_each)"), "\(output)")
     }
 
+    @Test func anErrorInTheBodyAndAnErrorInAfterEachAreBothReported() throws {
+        let fixture = try Fixture(["suite/a.lua": """
+            after_each(function() error("cleanup crashed") end)
+            scenario("errors twice", function() launch{} error("body crashed") end)
+            scenario("fails, then errors", function() launch{} expect_tab("orders") end)
+            """])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.stdout.contains("suite/a.lua:2: body crashed"), "\(output)")
+        #expect(output.stdout.contains("also an error: suite/a.lua:1: cleanup crashed"), "the second error is kept\n\(output)")
+        #expect(!output.stdout.contains("then an error"), "\(output)")
+        #expect(output.stdout.components(separatedBy: "also an error: suite/a.lua:1: cleanup crashed").count - 1 == 2,
+                "after a failure too\n\(output)")
+    }
+
     // MARK: - Invariants
 
     static let leaky = """

@@ -156,6 +156,9 @@ final class ScenarioFile {
         }
 
         var error: ScenarioProblem?
+        /// Errors after the first (an `after_each` that raises after the body did), or the one a
+        /// budget or memory error took the lead from: reported after it, never dropped.
+        var otherErrors: [ScenarioProblem] = []
         var failuresBeforeError = 0
         func attempt(_ phase: String, _ body: () throws -> Void) {
             world.phase = phase
@@ -168,8 +171,10 @@ final class ScenarioFile {
                 }
                 guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
-                    if error == nil { failuresBeforeError = world.failures.count }
+                    if let earlier = error { otherErrors.append(earlier) } else { failuresBeforeError = world.failures.count }
                     error = found
+                } else {
+                    otherErrors.append(found)
                 }
             }
         }
@@ -208,7 +213,7 @@ final class ScenarioFile {
         if let error, error.outcome != .errored(.luaError) || failuresBeforeError == 0 {
             result.outcome = error.outcome
             result.message = error.message
-            result.details = Self.joined(error.details, also: failures)
+            result.details = Self.joined(error.details, also: failures, errors: otherErrors)
             // The file's state is shared by its scenarios: when most of the limit was already
             // held at the start, this scenario only tipped it over.
             if error.outcome == .errored(.memory), let limit = options.memoryLimit, heldAtStart > limit / 2 {
@@ -219,8 +224,8 @@ final class ScenarioFile {
             result.outcome = .failed(.expectation)
             let more = failures.count - 1
             result.message = first.message + (more > 0 ? " (and \(more) more failure\(more == 1 ? "" : "s"))" : "")
-            result.details = Self.joined(first.details, also: Array(failures.dropFirst())
-                + (error.map { [ExpectationFailure("then an error: " + $0.message, details: $0.details)] } ?? []))
+            result.details = Self.joined(first.details, also: Array(failures.dropFirst()),
+                                         errors: (error.map { [$0] } ?? []) + otherErrors)
         }
         if !world.allowed.isEmpty {
             world.note("invariants allowed: " + world.allowed.sorted { $0.key.rawValue < $1.key.rawValue }
@@ -243,12 +248,13 @@ final class ScenarioFile {
     }
 
     /// `details`, then every further failure, each under "also failed".
-    static func joined(_ details: String, also failures: [ExpectationFailure]) -> String {
+    static func joined(_ details: String, also failures: [ExpectationFailure], errors: [ScenarioProblem] = []) -> String {
         var text = details
-        for failure in failures {
+        let items = failures.map { ("also failed: ", $0.message, $0.details) } + errors.map { ("also an error: ", $0.message, $0.details) }
+        for (label, message, more) in items {
             if !text.isEmpty { text += "\n" }
-            text += "also failed: " + failure.message
-            if !failure.details.isEmpty { text += "\n" + failure.details }
+            text += label + message
+            if !more.isEmpty { text += "\n" + more }
         }
         return text
     }
