@@ -183,6 +183,8 @@ struct ExhaustiveTests {
             scenario("a doubled coordinator is a mismatch", function()
               expect_coordinators{ "app", "app", "app/browse", "app/orders", "app/profile" }
             end)
+            scenario("a parameter the output does not take", function() tap("product", { id = "p1", idd = "p2" }) end)
+            scenario("a parameter for an output that takes none", function() tap("cart", { id = "5" }) end)
             """])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(junit.testcase("a tap without its parameter")?.child("failure")?["message"]?
@@ -194,6 +196,10 @@ struct ExhaustiveTests {
         #expect(junit.testcase("a tab switch under a modal")?.child("failure")?["message"]?
             .contains("the tab bar is covered by the modal 'settings'") == true, "\(output)")
         #expect(junit.testcase("a doubled coordinator is a mismatch")?.child("failure") != nil)
+        #expect(junit.testcase("a parameter the output does not take")?.child("failure")?["message"]?
+            .contains("output 'product' of 'home' takes id; 'idd' is not one of them (did you mean 'id'?)") == true, "\(output)")
+        #expect(junit.testcase("a parameter for an output that takes none")?.child("failure")?["message"]?
+            .contains("output 'cart' of 'home' takes no parameters; 'id' is not one of them") == true, "\(output)")
     }
 
     // MARK: - Language details

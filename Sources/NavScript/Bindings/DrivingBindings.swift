@@ -208,6 +208,14 @@ enum DrivingBindings {
             throw HostError("output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
                 + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
         }
+        // A parameter the output does not take was meant for something (a typo: `idd`): not dropped unread.
+        if params.count > declaration.parameters.count,
+           let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) }) {
+            let takes = declaration.parameters.isEmpty ? "takes no parameters"
+                : "takes \(declaration.parameters.joined(separator: ", "))"
+            let suggestion = NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" } ?? ""
+            throw HostError("output '\(output)' of '\(screen)' \(takes); '\(extra)' is not one of them\(suggestion)")
+        }
         guard let destination = declaration.destination else { return }
         let request = RouteRequest(destination, params: declared)
         do {
