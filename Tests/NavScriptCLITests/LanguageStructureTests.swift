@@ -188,6 +188,10 @@ struct LanguageStructureTests {
          #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1]"#),
         (#"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,
          #"scenario.each(rows, "$tab starts", …): row 2 is a string, but the name reads its field $tab"#),
+        (#"scenario.each({ { tab = "a" } }, "$tba starts", function(row) end) -- @bad"#,
+         #"scenario.each(rows, "$tba starts", …): row 1 has no field "tba" for $tba in the name; give every row that field"#),
+        (#"scenario.each({ { tab = "a" }, {} }, "$tab starts", function(row) end) -- @bad"#,
+         #"scenario.each(rows, "$tab starts", …): row 2 has no field "tab" for $tab in the name"#),
         (#"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
          #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#),
     ])

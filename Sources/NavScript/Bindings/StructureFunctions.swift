@@ -28,8 +28,9 @@ enum StructureFunctions {
                 documentation: """
                     Declares one scenario per row of `rows` (data-driven): the body receives the row. Each \
                     scenario is named from `name`, where `$key` is replaced by `row[key]` and `$#` by the row \
-                    number; a name without placeholders gets ` [n]` appended. A placeholder whose key the row \
-                    lacks is left as is. The generated names must be unique within the file. `rows` must be a \
+                    number; a name without placeholders gets ` [n]` appended. A placeholder whose key a row \
+                    lacks is an error (a typo such as `$tba`, or a missing column). The generated names must be \
+                    unique within the file. `rows` must be a \
                     list with at least one row and no holes: an empty one, or one with a nil in it, is an error, \
                     not rows silently left out.
                     """,

@@ -285,12 +285,18 @@ enum ScenarioPrelude {
               .. "give each row as a table ({ %s = … })", name, index, type(row), field, field), 2)
           end
         end
+        local missing
         local label = name:gsub("%$#", tostring(index)):gsub("%$([%a_][%w_]*)", function(key)
           local value = nil
           if type(row) == "table" then value = row[key] end   -- `false` fills in too
-          if value == nil then return "$" .. key end
+          if value == nil then missing = missing or key return "$" .. key end
           return spelled(value)
         end)
+        -- A placeholder no row field fills is a typo ($tba) or a missing column: said, not kept as text.
+        if missing then
+          error(format("scenario.each(rows, %q, …): row %d has no field %q for $%s in the name; give every row "
+            .. "that field, or take $%s out of the name", name, index, missing, missing, missing), 2)
+        end
         if label == name then label = name .. " [" .. index .. "]" end
         declare(label, opts, fn, row, nil, true)
       end
