@@ -45,7 +45,7 @@ struct RunCommand: HostedCommand {
     @Option(help: "Run only shard i of n (e.g. 2/4): a stable split of the files, balanced by scenario count.")
     var shard: String?
 
-    @Flag(help: .hidden)
+    @Flag(help: "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation and no --timeout — a trap ends the run, a hang is not stopped, and Ctrl-C takes effect between files.")
     var inProcess = false
 
     func validate() throws {
