@@ -75,6 +75,20 @@ struct ExhaustiveTests {
         #expect(output.stdout.contains("also failed: suite/a.lua:1: the screen is 'home', expected 'cart' (in after_each)"), "\(output)")
     }
 
+    /// Each message says its thing once and in plain words.
+    @Test func messagesSayItOnce() throws {
+        let fixture = try Fixture(["suite/c.lua": """
+            scenario("back with an argument", function() launch{} back(1) end)
+            scenario("login twice", function() launch{ logged_in = true } login{} end)
+            scenario("no event matches", function() launch{} expect_events{ "nope" } end)
+            """])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.stdout.contains("bad argument #1 to 'back' (back takes no arguments, got 1)"), "\(output)")
+        #expect(output.stdout.contains("suite/c.lua:2: login{}: already signed in") && !output.stdout.contains("login: login{}"),
+                "\(output)")
+        #expect(output.stdout.contains("the events:") && !output.stdout.contains("events after the last match"), "\(output)")
+    }
+
     @Test func anErrorInTheBodyAndAnErrorInAfterEachAreBothReported() throws {
         let fixture = try Fixture(["suite/a.lua": """
             after_each(function() error("cleanup crashed") end)

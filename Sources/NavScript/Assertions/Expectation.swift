@@ -59,7 +59,7 @@ public enum Expectation {
                 if let anywhere {
                     details += "'\(item)' did happen, but earlier (event #\(anywhere + 1)), before '\(matched.last?.0 ?? "")'\n"
                 }
-                details += "events after the last match:\n"
+                details += matched.isEmpty ? "the events:\n" : "events after the last match:\n"
                 let tail = actual[position...]
                 details += tail.isEmpty ? "  (none)\n" : tail.enumerated().map { "  #\(position + $0.offset + 1) \($0.element)" }.joined(separator: "\n") + "\n"
                 return ExpectationFailure(

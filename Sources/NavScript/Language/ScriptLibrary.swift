@@ -64,8 +64,9 @@ public struct ScriptLibrary {
             // must not pass unread. Trailing nils are Lua's own padding, not arguments.
             if let maximumArguments, call.count > maximumArguments,
                let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil }) {
-                throw call.argumentError(extra + 1, "\(name) takes at most \(maximumArguments) argument"
-                    + (maximumArguments == 1 ? "" : "s") + ", got \(call.count)")
+                throw call.argumentError(extra + 1, (maximumArguments == 0 ? "\(name) takes no arguments"
+                    : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
+                    + ", got \(call.count)")
             }
             for (position, type) in tables.parameters {
                 if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
@@ -88,7 +89,9 @@ public struct ScriptLibrary {
                 } catch let error as HostError {
                     // The app refused a step the scenario asked for: the app is
                     // not where the scenario expected it to be.
-                    return session.raise(ExpectationFailure("\(name): \(error.message)"), at: session.location(of: call))
+                    // (A host's message may name the call already: `login{}: already signed in`.)
+                    let message = error.message.hasPrefix(name) ? error.message : "\(name): \(error.message)"
+                    return session.raise(ExpectationFailure(message), at: session.location(of: call))
                 }
             }
         }
