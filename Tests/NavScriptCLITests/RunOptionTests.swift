@@ -5,6 +5,13 @@ import Testing
 /// `--exclude-tags`), `--fail-fast`, `--fault`, `--shuffle --seed`.
 @Suite("run: options")
 struct RunOptionTests {
+    @Test func aSeedWithoutShuffleSaysItIsNotUsed() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
+        let output = try fixture.run(["run", "suite", "--seed", "42"])
+        #expect(output.status == 0 && output.stderr.contains("note: --seed orders a --shuffle run"), "\(output)")
+        #expect(!(try fixture.run(["run", "suite", "--seed", "42", "--shuffle"]).stderr.contains("note: --seed")))
+    }
+
     static let tagged = #"""
         describe("checkout", function()
           scenario("address step", { tags = { "smoke", "checkout" } }, function() end)

@@ -235,9 +235,29 @@ public struct JUnitReport: Sendable {
             parts.append("timeline:\n" + scenario.timeline.map { "  " + $0 }.joined(separator: "\n"))
         }
         if !scenario.output.isEmpty {
-            parts.append("output:\n" + scenario.output)
+            parts.append("output:\n" + Self.capped(scenario.output))
         }
         return parts.joined(separator: "\n")
+    }
+
+    /// The most of one scenario's output a report carries, from each end.
+    /// Why: XML readers refuse a text node over 10 MB unless told otherwise
+    /// (libxml2, so xmllint and every tool built on it), and a scenario can
+    /// print that much; the JSON stream has all of it.
+    static let outputLimit = 1 << 20
+
+    /// `output`, or its first and last ``outputLimit``/2 bytes around a line saying how much was left out.
+    static func capped(_ output: String) -> String {
+        let bytes = output.utf8.count
+        guard bytes > outputLimit else { return output }
+        let half = outputLimit / 2
+        // Cut on line boundaries where possible, never inside a character.
+        var head = String(decoding: output.utf8.prefix(half), as: UTF8.self)
+        var tail = String(decoding: output.utf8.suffix(half), as: UTF8.self)
+        if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
+        if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
+        let left = bytes - head.utf8.count - tail.utf8.count
+        return head + "… (\(left) bytes of output left out here; the --json stream has all of it)\n" + tail
     }
 
     /// `scenarios/gate_resume/login.lua` + `["cart gate"]` →

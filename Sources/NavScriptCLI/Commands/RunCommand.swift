@@ -59,6 +59,11 @@ struct RunCommand: HostedCommand {
     func run(in context: CommandContext) throws {
         let host = try suite.host(in: context)
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
+        if self.seed != nil && !shuffle {
+            // Someone replaying a printed seed expects the order it printed: said, not silently ignored.
+            writeStandardError("navscript: note: --seed orders a --shuffle run; without --shuffle the files run in "
+                + "discovery order and the seed is not used\n")
+        }
         var options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
         options.recordsFrames = report.recordsFrames
         let runner = ScenarioRunner(host: host, options: options)

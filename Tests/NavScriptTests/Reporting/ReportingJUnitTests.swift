@@ -236,6 +236,18 @@ struct ReportingJUnitTests {
         #expect(JUnitReport.messageAttribute(short) == short)
     }
 
+    @Test func hugeOutputKeepsItsEndsAndSaysWhatWasLeftOut() throws {
+        let lines = (1...200_000).map { "line \($0)" }
+        let output = lines.joined(separator: "\n") + "\n"
+        let capped = JUnitReport.capped(output)
+        #expect(capped.utf8.count <= JUnitReport.outputLimit + 200, "\(capped.utf8.count)")
+        #expect(capped.hasPrefix("line 1\nline 2\n") && capped.hasSuffix("line 200000\n"), "both ends kept")
+        let note = try #require(capped.firstMatch(of: /… \(([0-9]+) bytes of output left out here; the --json stream has all of it\)\n/))
+        #expect(Int(note.1) == output.utf8.count - capped.utf8.count + note.0.utf8.count, "the count is exact")
+        #expect(!capped.split(separator: "\n").contains { $0.hasPrefix("ine") || $0 == "line" }, "cut on whole lines")
+        #expect(JUnitReport.capped("short\n") == "short\n")
+    }
+
     @Test func namesThatDifferOnlyInWhatTheReportDropsOrAReporterTrimsStayApart() throws {
         let names = ["x\u{1}", "x\u{2}", "y", "y ", "caf\u{E9}", "cafe\u{301}"]
         let run = RunResult(files: [FileResult(file: "s.lua", scenarios: names.enumerated().map { index, name in
