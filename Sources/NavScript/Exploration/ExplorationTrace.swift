@@ -10,16 +10,13 @@ import Foundation
 /// Unbuffered on purpose (one `write` per line, a few microseconds): what
 /// a crash must not lose cannot sit in a buffer.
 public final class ExplorationTrace: Sendable {
-    private let handle: FileHandle
+    private let file: AppendOnlyFile
 
     /// Creates (or truncates) `path` for the trace; nil when it cannot be written.
     public init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else { return nil }
-        self.handle = handle
+        guard let file = AppendOnlyFile(path: path) else { return nil }
+        self.file = file
     }
-
-    deinit { try? handle.close() }
 
     /// A fresh app: the lines that follow start from its launch.
     func startSegment() { write("W\n") }
@@ -33,9 +30,7 @@ public final class ExplorationTrace: Sendable {
     func dropLast() { write("X\n") }
 
     /// A trace that cannot be written costs the supervisor only its steps.
-    private func write(_ text: String) {
-        try? handle.write(contentsOf: Data(text.utf8))
-    }
+    private func write(_ text: String) { file.append(text) }
 
     /// The lines of the last segment of a trace's text: the steps since
     /// the last fresh app, without those it refused — the last one (that
