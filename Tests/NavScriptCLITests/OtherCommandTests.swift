@@ -245,6 +245,9 @@ struct ManifestCommandTests {
         #expect(broken.stderr.contains("broken.json: not valid JSON"), "\(broken)")
         let missing = try fixture.run(["routes", "check", "missing.json"])
         #expect(missing.status == 2 && missing.stderr.contains("cannot read missing.json"), "\(missing)")
+        try fixture.write("routes.yaml", "tabs:\n  - home\n")
+        let yaml = try fixture.run(["routes", "check", "routes.yaml"])
+        #expect(yaml.status == 2 && yaml.stderr.contains("(a route manifest is a JSON object: {"), "\(yaml)")
         // The same reader behind --manifest, with the option named.
         let refused = try fixture.run(["run", "--manifest", "broken.json"])
         #expect(refused.status == 2 && refused.stderr.contains("--manifest: broken.json is not valid JSON"), "\(refused)")

@@ -31,7 +31,10 @@ enum ManifestOption {
         do {
             return (text, try ManifestCheck(host: host).check(text))
         } catch {
-            throw .notJSON("\(error)")
+            // A manifest in another format (YAML, a plist) fails on its first character: say what is expected.
+            let opensAnObject = text.first { !$0.isWhitespace } == "{"
+            let hint = opensAnObject ? "" : " (a route manifest is a JSON object: { \"tabs\": …, \"destinations\": … })"
+            throw .notJSON("\(error)" + hint)
         }
     }
 
