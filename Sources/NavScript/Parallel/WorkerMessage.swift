@@ -27,6 +27,7 @@ public struct WorkerTask: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case id, path, suiteRoot, faults, from, unbuffered }
 
+    /// Decoded with defaults for what a task may leave out (`from`, `unbuffered`); encoded as synthesized.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
@@ -35,16 +36,6 @@ public struct WorkerTask: Hashable, Sendable, Codable {
         faults = try container.decode([String].self, forKey: .faults)
         from = try container.decodeIfPresent(Int.self, forKey: .from) ?? 0
         unbuffered = try container.decodeIfPresent(Bool.self, forKey: .unbuffered) ?? false
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(path, forKey: .path)
-        try container.encode(suiteRoot, forKey: .suiteRoot)
-        try container.encode(faults, forKey: .faults)
-        try container.encode(from, forKey: .from)
-        if unbuffered { try container.encode(true, forKey: .unbuffered) }
     }
 }
 
