@@ -107,10 +107,13 @@ struct ExploreSupervisor {
             }
             let now = Date()
             let current = (try? FileManager.default.attributesOfItem(atPath: trace.path)[.size] as? Int) ?? 0
+            // Until the first step, the child is starting (its host, the language's state): a slow
+            // machine must not make that a hang, so the clock is the timeout or half a minute.
+            let allowed = current == 0 ? max(command.timeout, 30) : command.timeout
             if current != size {
                 size = current
                 progressed = now
-            } else if now.timeIntervalSince(progressed) > command.timeout {
+            } else if now.timeIntervalSince(progressed) > allowed {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 return .hung
