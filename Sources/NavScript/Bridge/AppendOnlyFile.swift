@@ -7,14 +7,18 @@ import Foundation
 final class AppendOnlyFile: Sendable {
     private let descriptor: Int32
 
-    /// Creates or truncates `path` (a regular file: never anything it points at); nil when it cannot.
+    /// Creates or truncates `path` (not through a symbolic link); nil when it cannot.
+    /// Appending: after ``truncate()`` the next record goes to the start.
     init?(path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
         self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
+
+    /// Empties the file.
+    func truncate() { _ = ftruncate(descriptor, 0) }
 
     /// Appends `text` whole (a short write goes on where it stopped); a
     /// failure is dropped: the caller's record is best effort.

@@ -7,8 +7,12 @@ import Foundation
 /// hang never returns — the supervising `explore` reads the last segment
 /// to know the steps that led there, and whether steps still come.
 ///
-/// Unbuffered on purpose (one `write` per line, a few microseconds): what
-/// a crash must not lose cannot sit in a buffer.
+/// Unbuffered on purpose (one `write` per record, about a microsecond): what
+/// a crash must not lose cannot sit in a buffer. Only the segment under
+/// way is kept — each fresh app empties the file — so an exploration of an
+/// hour does not fill the disk, and a record that starts a step and has no
+/// end after it is one the app has not returned from (a hang, if it stays
+/// so).
 public final class ExplorationTrace: Sendable {
     private let file: AppendOnlyFile
 
@@ -18,16 +22,27 @@ public final class ExplorationTrace: Sendable {
         self.file = file
     }
 
-    /// A fresh app: the lines that follow start from its launch.
-    func startSegment() { write("W\n") }
+    /// A fresh app: the lines that follow start from its launch (the file keeps only them).
+    func startSegment() {
+        file.truncate()
+        write("W\n")
+    }
 
     /// A line about to run.
     func step(_ line: String) {
         write("S " + (line.contains("\n") ? line.replacingOccurrences(of: "\n", with: " ") : line) + "\n")
     }
 
-    /// The last line ran but is not part of the walk (the app refused it).
+    /// The last line ran and returned.
+    func stepEnded() { write("E\n") }
+
+    /// The last line ran but is not part of the walk (the app refused it); it returned too.
     func dropLast() { write("X\n") }
+
+    /// Whether a trace's text ends inside a step: a line started and did not return.
+    public static func endsInsideAStep(_ text: Substring) -> Bool {
+        text.split(separator: "\n", omittingEmptySubsequences: true).last?.first == "S"
+    }
 
     /// A trace that cannot be written costs the supervisor only its steps.
     private func write(_ text: String) { file.append(text) }

@@ -20,18 +20,20 @@ public final class Explorer {
         /// Stop at the first violation (mutate --explore).
         public var stopAtFirst: Bool
         public var options: RunOptions
-        /// Further command-line arguments the walks depend on (`--manifest m.json`,
-        /// `--walk-length 10`): a reproducer's header names them in its replay lines.
-        public var replayArguments: [String]
+        /// The manifest the app was given (`--manifest`), named in a reproducer's replay lines.
+        public var manifest: String?
         /// Where each fresh app and each line is written before it runs, for a
         /// supervising process to read if this one crashes or hangs.
         public var trace: ExplorationTrace?
         /// Asked before every step: true stops the exploration there (an interrupt).
         public var shouldStop: (@Sendable () -> Bool)?
 
-        public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = 25, faults: [String] = [],
+        /// Steps per walk unless told otherwise (`--walk-length`).
+        public static let defaultWalkLength = 25
+
+        public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = defaultWalkLength, faults: [String] = [],
                     untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions(),
-                    replayArguments: [String] = [], trace: ExplorationTrace? = nil,
+                    manifest: String? = nil, trace: ExplorationTrace? = nil,
                     shouldStop: (@Sendable () -> Bool)? = nil) {
             self.seed = seed
             self.seconds = seconds
@@ -41,7 +43,7 @@ public final class Explorer {
             self.untilCovered = untilCovered
             self.stopAtFirst = stopAtFirst
             self.options = options
-            self.replayArguments = replayArguments
+            self.manifest = manifest
             self.trace = trace
             self.shouldStop = shouldStop
         }
@@ -173,6 +175,7 @@ public final class Explorer {
             configuration.trace?.dropLast()
             return nil   // the app could not take this step: it is not part of the walk
         }
+        configuration.trace?.stepEnded()
         lines.append(line)
         if let failure = broken.first {
             let name = failure.message.components(separatedBy: "invariant '").dropFirst().first?
@@ -440,8 +443,8 @@ public final class Explorer {
         if final.message.hasPrefix(ExplorationSession.chunkName + ":1: ") {
             final.message.removeFirst(ExplorationSession.chunkName.count + 4)
         }
-        let reproducer = Self.reproducer(current, violation: final, seed: configuration.seed, faults: configuration.faults,
-                                         replayArguments: configuration.replayArguments, originalSteps: lines.count, host: host)
+        let reproducer = Self.reproducer(current, violation: final, configuration: configuration, originalSteps: lines.count,
+                                         host: host)
         return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
                        timeline: timeline,
                        reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
@@ -470,18 +473,23 @@ public final class Explorer {
         return configuration.faults.isEmpty || status([]) == .passed
     }
 
+    /// A reproducer's first lines: the exploration that finds it again, and
+    /// the run that replays it (with the faults and manifest the walk had;
+    /// `run` takes neither the seed nor the walk length).
+    public static func replayHeader(_ configuration: Configuration, host: any ScenarioHost) -> String {
+        let faults = configuration.faults.map { " --fault " + JUnitReport.shellQuote($0) }.joined()
+        let manifest = configuration.manifest.map { " --manifest " + JUnitReport.shellQuote($0) } ?? ""
+        let walk = configuration.walkLength == Configuration.defaultWalkLength ? "" : " --walk-length \(configuration.walkLength)"
+        return "-- Found by `navscript explore --seed \(configuration.seed)\(faults)\(walk)\(manifest)` against \(host.name).\n"
+            + "-- Run it: `navscript run <this file>\(faults)\(manifest)`"
+            + (configuration.faults.isEmpty ? ".\n" : " (without the faults it passes).\n")
+    }
+
     /// The reproducer as a scenario file.
-    static func reproducer(_ lines: [String], violation: ExplorationViolation, seed: UInt64, faults: [String],
-                           replayArguments: [String] = [], originalSteps: Int, host: any ScenarioHost) -> String {
-        let faultArguments = faults.map { " --fault \($0)" }.joined()
-        var text = "-- Found by `navscript explore --seed \(seed)" + faultArguments
-            + replayArguments.map { " " + $0 }.joined() + "` against \(host.name).\n"
-        // `run` needs the faults and the manifest the walk had, not the walk's own options.
-        let manifest = replayArguments.firstIndex(of: "--manifest").flatMap { index in
-            index + 1 < replayArguments.count ? " --manifest \(replayArguments[index + 1])" : nil
-        } ?? ""
-        text += "-- Run it: `navscript run <this file>\(faultArguments)\(manifest)`"
-            + (faults.isEmpty ? ".\n" : " (without the faults it passes).\n")
+    static func reproducer(_ lines: [String], violation: ExplorationViolation, configuration: Configuration,
+                           originalSteps: Int, host: any ScenarioHost) -> String {
+        let seed = configuration.seed
+        var text = Self.replayHeader(configuration, host: host)
         text += "-- Property: \(violation.property).\n"
         text += "-- Shrunk from \(originalSteps) steps to \(lines.count).\n"
         text += "-- \(violation.message.replacingOccurrences(of: "\n", with: " "))\n\n"

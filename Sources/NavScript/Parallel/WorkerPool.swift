@@ -317,6 +317,11 @@ public final class WorkerPool {
 
     public static func describeExit(status: Int32, signaled: Bool) -> String {
         guard signaled else { return "the worker exited with status \(status) in the middle of the scenario" }
+        return "crash: the worker was killed by \(signalDescription(status))"
+    }
+
+    /// `signal 4 (SIGILL: a Swift runtime trap …)`: a signal that ended a process, and what it usually means.
+    public static func signalDescription(_ signal: Int32) -> String {
         let names: [Int32: String] = [
             SIGILL: "SIGILL: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
             SIGTRAP: "SIGTRAP: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
@@ -328,7 +333,7 @@ public final class WorkerPool {
             SIGFPE: "SIGFPE: arithmetic trap",
             SIGUSR1: "SIGUSR1: asked to flush before it could",
         ]
-        return "crash: the worker was killed by signal \(status) (\(names[status] ?? "signal \(status)"))"
+        return "signal \(signal) (\(names[signal] ?? "signal \(signal)"))"
     }
 
     public static func seconds(_ value: Double) -> String {

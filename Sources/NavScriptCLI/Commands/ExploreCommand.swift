@@ -32,7 +32,7 @@ struct ExploreCommand: HostedCommand {
     var steps: Int = 0
 
     @Option(parsing: .unconditional, help: "Steps per walk before a fresh launch.")
-    var walkLength: Int = 25
+    var walkLength: Int = Explorer.Configuration.defaultWalkLength
 
     @Option(name: .customLong("fault"), parsing: .singleValue,
             help: "Inject a fault of the app's catalogue (repeatable).")
@@ -85,6 +85,10 @@ struct ExploreCommand: HostedCommand {
     }
 
     func run(in context: CommandContext) throws {
+        // A supervised exploration takes its interrupts from the start: one that comes while the
+        // host is being built must still end it with its summary, not kill it.
+        let stop = StopSignal()
+        if trace != nil { stop.catchSignals() }
         var host = try context.host()
         try SuiteOptions.checkFaults(faults, of: host)
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
@@ -95,15 +99,7 @@ struct ExploreCommand: HostedCommand {
         guard let trace else { return try ExploreSupervisor(command: self, host: host, seed: seed).run() }
         guard let recorder = ExplorationTrace(path: trace) else { throw ValidationError("cannot write the trace file \(trace)") }
         ExploreSupervisor.exitWhenTheSupervisorDies()
-        let stop = StopSignal()
-        stop.catchSignals()
-        // What else decides the walks, for the reproducers' replay lines.
-        var replayArguments: [String] = []
-        if walkLength != 25 { replayArguments += ["--walk-length", String(walkLength)] }
-        if let manifest { replayArguments += ["--manifest", manifest] }
-        let explorer = Explorer(host: host, configuration: .init(
-            seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered,
-            replayArguments: replayArguments, trace: recorder, shouldStop: { stop.isSet }))
+        let explorer = Explorer(host: host, configuration: configuration(seed: seed, trace: recorder, stop: stop))
         report.terminal("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
             + " (replay with --seed \(seed))\n")
         let folder = URL(fileURLWithPath: out)
@@ -173,10 +169,14 @@ extension ExploreCommand {
         return result?.status == .failed ? result : nil
     }
 
+    /// What the options ask of an exploration with `seed`.
+    func configuration(seed: UInt64, trace: ExplorationTrace? = nil, stop: StopSignal? = nil) -> Explorer.Configuration {
+        var shouldStop: (@Sendable () -> Bool)?
+        if let stop { shouldStop = { stop.isSet } }
+        return .init(seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered,
+                     manifest: manifest, trace: trace, shouldStop: shouldStop)
+    }
 
-    /// `--jobs N`: N explorations, each a child `explore --jobs 1` with its
-    /// own seed, run at once; their reports are printed in seed order. A
-    /// child that crashes or hangs costs only its own walks.
     /// The arguments of one exploration with `seed` in a process of its
     /// own (reports included: a `--jobs` run has none).
     func childArguments(seed: UInt64) -> [String] {
@@ -192,6 +192,9 @@ extension ExploreCommand {
         return arguments
     }
 
+    /// `--jobs N`: N explorations, each a child `explore --jobs 1` with its
+    /// own seed, run at once; their reports are printed in seed order. A
+    /// child that crashes or hangs costs only its own walks.
     func runInParallel(seed: UInt64) throws {
         var children: [(Process, URL)] = []
         for job in 0..<jobs {

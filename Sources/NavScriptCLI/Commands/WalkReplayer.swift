@@ -1,0 +1,54 @@
+import Foundation
+import NavScript
+
+/// Replays a walk that crashed or hung the app as a scenario file in worker
+/// processes, where a crash or a hang costs only the replay: to check it
+/// does the same again, and to shrink it.
+struct WalkReplayer {
+    let command: ExploreCommand
+    let kind: ScenarioOutcome.ErrorKind
+    /// For a crash: the signal a replay must die of to count as the same crash.
+    let signal: Int32?
+    let scratch: URL
+    /// An interrupt ends the replays where they are.
+    let stop: StopSignal
+
+    /// At most this many replays go into shrinking (each a process).
+    static let replayLimit = 40
+
+    /// The walk with every step it can do without (one at a time, greedily;
+    /// a hang is only checked: each replay of one takes `--timeout`), and
+    /// whether the result fails the same way with the faults and, when
+    /// there are faults, does not without them.
+    func shrink(_ walk: [String]) -> ([String], Bool) {
+        guard fails(walk, faults: command.faults) else { return (walk, false) }
+        var current = walk
+        if kind == .crash {
+            var index = 1   // the launch stays
+            var replays = 0
+            while index < current.count && replays < Self.replayLimit && !stop.isSet {
+                var candidate = current
+                candidate.remove(at: index)
+                replays += 1
+                if fails(candidate, faults: command.faults) { current = candidate } else { index += 1 }
+            }
+        }
+        return (current, command.faults.isEmpty || !fails(current, faults: []))
+    }
+
+    /// Whether `steps` crash (of the same signal) or hang when run as a scenario.
+    func fails(_ steps: [String], faults: [String]) -> Bool {
+        guard !stop.isSet else { return false }
+        let file = scratch.appendingPathComponent("replay.lua")
+        let body = "scenario(\"replay\", function()\n" + steps.map { "  \($0)\n" }.joined() + "end)\n"
+        guard (try? Data(body.utf8).write(to: file)) != nil else { return false }
+        var arguments = ["worker"]
+        if let manifest = command.manifest { arguments += ["--manifest", manifest] }
+        let pool = WorkerPool(.init(command: SuiteExecution.executable, arguments: arguments, jobs: 1,
+                                    timeout: kind == .timeout ? command.timeout : max(command.timeout, 30)))
+        pool.shouldStop = { stop.isSet }
+        let task = WorkerTask(id: 0, path: file.path, suiteRoot: scratch.path, faults: faults)
+        guard let result = pool.run([task]).first?.scenarios.first, result.outcome == .errored(kind) else { return false }
+        return signal.map { result.message.contains("signal \($0) ") } ?? true
+    }
+}
