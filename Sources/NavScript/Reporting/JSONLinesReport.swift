@@ -37,24 +37,26 @@ public final class JSONLinesReport: RunReporter {
             throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: error.localizedDescription)
         }
         // Opened where it is, never replaced: a FIFO or /dev/stdout gets the stream, a link's target the lines.
-        let target: String
+        let handle: FileHandle
         switch ReportFile.Target(url.standardizedFileURL) {
-        case .stream(let path): target = path
-        case .file(let file): target = file.path
-        }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
-            throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: "it is a folder; give a file name")
-        }
-        if !FileManager.default.fileExists(atPath: target) {
-            guard FileManager.default.createFile(atPath: target, contents: nil) else {
+        case .stream(let target):
+            handle = try ReportFile.openStream(target, kind: "JSON lines report")
+        case .file(let file):
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: "it is a folder; give a file name")
+            }
+            if !FileManager.default.fileExists(atPath: file.path) {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                    throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: String(cString: strerror(errno)))
+                }
+            }
+            guard let opened = FileHandle(forWritingAtPath: file.path) else {
                 throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: String(cString: strerror(errno)))
             }
+            try? opened.truncate(atOffset: 0)
+            handle = opened
         }
-        guard let handle = FileHandle(forWritingAtPath: target) else {
-            throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: String(cString: strerror(errno)))
-        }
-        if case .file = ReportFile.Target(url.standardizedFileURL) { try? handle.truncate(atOffset: 0) }
         self.handle = handle
     }
 

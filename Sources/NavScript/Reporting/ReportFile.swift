@@ -24,9 +24,7 @@ public enum ReportFile {
     public static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
         switch Target(url.standardizedFileURL) {
         case .stream(let path):
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw WriteError(kind: kind, path: url.path, reason: String(cString: strerror(errno)))
-            }
+            let handle = try openStream(path, kind: kind)
             defer { try? handle.close() }
             do { try handle.write(contentsOf: Data(text.utf8)) } catch {
                 throw WriteError(kind: kind, path: url.path, reason: error.localizedDescription)
@@ -44,6 +42,12 @@ public enum ReportFile {
         case stream(String)
 
         init(_ url: URL) {
+            // `/dev/stdout` redirected to a file resolves to that file: replacing it would cut the
+            // process's own output off. Device and process paths are streams, whatever is behind.
+            if url.path.hasPrefix("/dev/") || url.path.hasPrefix("/proc/") {
+                self = .stream(url.path)
+                return
+            }
             var status = stat()
             guard stat(url.path, &status) == 0 else {
                 // Nothing there yet — or a link to nothing, whose target is created.
@@ -60,6 +64,21 @@ public enum ReportFile {
             default: self = .stream(url.path)
             }
         }
+    }
+
+    /// Opens a stream target for writing. A FIFO nobody reads would block
+    /// the run in `open` for ever: it is opened without waiting and refused
+    /// when it has no reader, then written to normally; a reader that goes
+    /// away is a write error, not a SIGPIPE that ends the run.
+    static func openStream(_ path: String, kind: String) throws(WriteError) -> FileHandle {
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == ENXIO ? "it is a FIFO with no reader (start the reader first)" : String(cString: strerror(errno))
+            throw WriteError(kind: kind, path: path, reason: reason)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        signal(SIGPIPE, SIG_IGN)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     private static func replace(_ destination: URL, with text: String, kind: String) throws(WriteError) {
