@@ -197,7 +197,7 @@ struct ExhaustiveTests {
             scenario("a doubled coordinator is a mismatch", function()
               expect_coordinators{ "app", "app", "app/browse", "app/orders", "app/profile" }
             end)
-            scenario("a parameter the output does not take", function() tap("product", { id = "p1", idd = "p2" }) end)
+            scenario("a parameter the output does not take", function() tap("product", { idd = "p2" }) end)
             scenario("a parameter for an output that takes none", function() tap("cart", { id = "5" }) end)
             """])
         let (output, junit) = try fixture.runWithJUnit(["suite"])

@@ -198,6 +198,15 @@ enum DrivingBindings {
         if args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id", let bare = args["id"] {
             params = [declaration.parameters[0]: bare]
         }
+        // A parameter the output does not take was meant for something (a typo: `idd`): said
+        // first, with what it may have meant, rather than dropped unread or reported as missing.
+        if params.keys.contains(where: { !declaration.parameters.contains($0) }),
+           let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) }) {
+            let takes = declaration.parameters.isEmpty ? "takes no parameters"
+                : "takes \(declaration.parameters.joined(separator: ", "))"
+            let suggestion = NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" } ?? ""
+            throw HostError("output '\(output)' of '\(screen)' \(takes); '\(extra)' is not one of them\(suggestion)")
+        }
         // Only the declared parameters go to the destination, each looked up once.
         var declared = RouteParams()
         var missing: [String] = []
@@ -207,14 +216,6 @@ enum DrivingBindings {
         guard missing.isEmpty else {
             throw HostError("output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
                 + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
-        }
-        // A parameter the output does not take was meant for something (a typo: `idd`): not dropped unread.
-        if params.count > declaration.parameters.count,
-           let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) }) {
-            let takes = declaration.parameters.isEmpty ? "takes no parameters"
-                : "takes \(declaration.parameters.joined(separator: ", "))"
-            let suggestion = NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" } ?? ""
-            throw HostError("output '\(output)' of '\(screen)' \(takes); '\(extra)' is not one of them\(suggestion)")
         }
         guard let destination = declaration.destination else { return }
         let request = RouteRequest(destination, params: declared)

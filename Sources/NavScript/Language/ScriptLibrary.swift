@@ -90,7 +90,8 @@ public struct ScriptLibrary {
                     // The app refused a step the scenario asked for: the app is
                     // not where the scenario expected it to be.
                     // (A host's message may name the call already: `login{}: already signed in`.)
-                    let message = error.message.hasPrefix(name) ? error.message : "\(name): \(error.message)"
+                    let named = ["{", "(", ":"].contains { error.message.hasPrefix(name + $0) }
+                    let message = named ? error.message : "\(name): \(error.message)"
                     return session.raise(ExpectationFailure(message), at: session.location(of: call))
                 }
             }

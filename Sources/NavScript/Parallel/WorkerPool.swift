@@ -176,15 +176,16 @@ public final class WorkerPool {
                 // the request, not of its file. The file is not run, like every file the stop
                 // kept from starting — not a crash.
                 if stopping && signaled && status == SIGUSR1 { return }
-                // Killed by SIGKILL (the kernel's out-of-memory killer, a CI limit, a kill -9)
-                // with no scenario known to be running: that signal cannot be caught, so what the
-                // worker had buffered — the start of the scenario it ran, maybe results — died
-                // with it. The file runs again from its first unreported scenario, unbuffered,
-                // so that a second kill names its scenario.
-                if signaled && status == SIGKILL && !worker.timedOut && worker.scenarioIndex == nil
-                    && worker.task?.unbuffered != true, let from = progress[index].firstUnreported {
+                // Killed by SIGKILL (the kernel's out-of-memory killer, a CI limit, a kill -9):
+                // that signal cannot be caught, so what the worker had buffered — results, the
+                // start of the scenario it really ran — died with it, and the last start the
+                // pool saw may not be the culprit. The file runs again from its first unreported
+                // scenario, unbuffered, so that a second kill names its scenario.
+                if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered != true,
+                   let from = progress[index].firstUnreported {
                     progress[index].resumeFrom = from
                     progress[index].unbuffered = true
+                    progress[index].killedRerunFrom = from
                     queue.insert(index, at: 0)
                     let start = progress[index].scenarios.map { "scenario '\($0[from].name)'" } ?? "its start"
                     onNotice("a worker was killed by SIGKILL while running \(progress[index].task.path) (a signal that "
@@ -199,7 +200,8 @@ public final class WorkerPool {
                     : Self.describeExit(status: status, signaled: signaled)
                 if !worker.timedOut, let trap = worker.trapMessage { reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count) }
                 if let running = worker.running { reason += "; the last call was \(running)" }
-                if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered == true {
+                if signaled && status == SIGKILL && !worker.timedOut, let scenario = worker.scenarioIndex,
+                   progress[index].killedRerunFrom == scenario {
                     reason += " — killed twice: the file's first worker was killed the same way with this "
                         + "scenario's result not sent, and this one, running it again unbuffered, was killed in it"
                 }
@@ -350,6 +352,8 @@ private struct TaskProgress {
     var resumeFrom = 0
     /// Run unbuffered from now on (see ``WorkerTask/unbuffered``).
     var unbuffered = false
+    /// Where the file ran again after a worker was killed by SIGKILL (a second kill there is that scenario's).
+    var killedRerunFrom: Int?
     var isFinished = false
     /// Whether the file's start was published (a resumed task is not announced again).
     var isAnnounced = false

@@ -118,7 +118,7 @@ struct WorkerPoolTests {
     /// handler can flush anything on that signal). On its second task —
     /// the re-run, which must ask for `"unbuffered":true` — it runs the rest,
     /// or with `killedAgain` starts scenario 1 and is killed in it.
-    static func killedWorker(killedAgain: Bool) -> (URL, [String]) {
+    static func killedWorker(killedAgain: Bool, startedNext: Bool = false) -> (URL, [String]) {
         let listing = #"{"file":"suite/a.lua","groups":[],"isPending":false,"line":1,"name":"N","tags":[]}"#
         let scenarios = ["one", "two", "three"].map { listing.replacingOccurrences(of: "N", with: $0) }.joined(separator: ",")
         let script = #"""
@@ -127,7 +127,7 @@ struct WorkerPoolTests {
             from=$(echo "$task" | sed -n 's/.*"from":\([0-9]*\).*/\1/p')
             case "$task" in
               *'"unbuffered":true'*) ;;
-              *) echo '{"start":{"index":0,"task":0}}'; echo '{"passed":{"duration":0.1,"index":0,"task":0}}'; kill -9 $$ ;;
+              *) echo '{"start":{"index":0,"task":0}}'; echo '{"passed":{"duration":0.1,"index":0,"task":0}}'; STARTED_NEXT kill -9 $$ ;;
             esac
             i=$from
             while [ "$i" -le 2 ]; do
@@ -142,6 +142,7 @@ struct WorkerPoolTests {
             exec sleep 1
             """#.replacingOccurrences(of: "SCENARIOS", with: scenarios)
             .replacingOccurrences(of: "KILLED_AGAIN", with: killedAgain ? "1" : "0")
+            .replacingOccurrences(of: "STARTED_NEXT", with: startedNext ? #"echo '{"start":{"index":1,"task":0}}';"# : "")
         return (URL(fileURLWithPath: "/bin/sh"), ["-c", script])
     }
 
@@ -154,6 +155,15 @@ struct WorkerPoolTests {
         #expect(results.scenarios.map(\.status) == [.passed, .passed, .passed], "\(results.scenarios.map { ($0.name, $0.message) })")
         #expect(results.scenarios.map(\.name) == ["one", "two", "three"], "nothing invented, nothing lost")
         #expect(notices.count == 1 && notices[0].contains("SIGKILL") && notices[0].contains("scenario 'two'"), "\(notices)")
+    }
+
+    /// The start the pool saw last need not be the culprit: what came after it died in the
+    /// worker's buffer. The file runs again from there all the same, and nothing is blamed.
+    @Test func aSIGKILLAfterAStartWasSeenRunsTheFileAgainToo() throws {
+        let (shell, arguments) = Self.killedWorker(killedAgain: false, startedNext: true)
+        let pool = WorkerPool(.init(command: shell, arguments: arguments, jobs: 1, timeout: 5))
+        let results = try #require(pool.run([Self.task]).first)
+        #expect(results.scenarios.map(\.status) == [.passed, .passed, .passed], "\(results.scenarios.map { ($0.name, $0.message) })")
     }
 
     @Test func aScenarioWhoseWorkerIsKilledBySIGKILLTwiceIsTheCrash() throws {
