@@ -62,7 +62,8 @@ public struct HTMLReport: Sendable {
         if let seed = run.seed { html += " <span class=\"seed\">seed \(seed)</span>" }
         html += "</p>\n"
         if let interruption {
-            html += "<p class=\"interrupted\">\(Self.text(interruption)): the report covers what finished; the rest is marked skipped.</p>\n"
+            html += "<p class=\"interrupted\">\(Self.text(interruption)): the report covers what finished; a scenario that was "
+                + "running is an error, the rest is marked skipped.</p>\n"
         }
         let problems = run.scenarios.filter { $0.status.isProblem }
         if !problems.isEmpty {

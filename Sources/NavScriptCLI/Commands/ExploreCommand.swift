@@ -18,7 +18,11 @@ struct ExploreCommand: HostedCommand {
             entry point, a restart restoring the archived state. A violation is shrunk by delta debugging \
             and written as a scenario to --out, checked to fail with the faults and pass without.
 
-            Exit status: 0 no violation, 1 violations found, 2 usage error.
+            A crash or hang of the app (a step that does not return within --timeout) is a violation too — \
+            every input gets an outcome — written as a reproducer like the others.
+
+            Exit status: 0 no violation, 1 violations found, 2 usage error or a reproducer or report not \
+            written, 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP.
             """
     )
 

@@ -12,7 +12,7 @@ struct RunCommand: HostedCommand {
             Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage error, a file that did not load, \
             no scenario to run (none declared, or a --filter/--tags selection that matches none), or a report (--junit, --html, --json) that could \
             not be written; 130, 143 or 129 when SIGINT, SIGTERM or SIGHUP stopped the run (the report covers \
-            what finished, the rest is marked skipped) — these take precedence.
+            what finished, a scenario that was running is an error, the rest is marked skipped) — these take precedence.
             """
     )
 
@@ -112,7 +112,8 @@ struct RunCommand: HostedCommand {
         stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
         let unwritten = ReportOptions.reportFailures(stream)
         if let status = stop.exitStatus {
-            writeStandardError("navscript: \(stop.reason); the report covers what finished, the rest is marked skipped\n")
+            writeStandardError("navscript: \(stop.reason); the report covers what finished: a scenario that was running is an "
+                + "error, the rest is marked skipped\n")
             throw ExitCode(status)
         }
         if nothingRan {
