@@ -251,9 +251,15 @@ public struct JUnitReport: Sendable {
         let bytes = output.utf8.count
         guard bytes > outputLimit else { return output }
         let half = outputLimit / 2
-        // Cut on line boundaries where possible, never inside a character.
-        var head = String(decoding: output.utf8.prefix(half), as: UTF8.self)
-        var tail = String(decoding: output.utf8.suffix(half), as: UTF8.self)
+        // Cut on line boundaries where possible, and never inside a character: a cut byte
+        // sequence would decode as U+FFFD and throw the count of what was left out off.
+        var headBytes = Array(output.utf8.prefix(half))
+        while let last = headBytes.last, last & 0xC0 == 0x80 { headBytes.removeLast() }   // continuation bytes
+        if let last = headBytes.last, last >= 0xC0 { headBytes.removeLast() }            // a lead whose rest was cut
+        var tailBytes = ArraySlice(output.utf8.suffix(half))
+        while let first = tailBytes.first, first & 0xC0 == 0x80 { tailBytes.removeFirst() }
+        var head = String(decoding: headBytes, as: UTF8.self)
+        var tail = String(decoding: tailBytes, as: UTF8.self)
         if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
         if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
         let left = bytes - head.utf8.count - tail.utf8.count

@@ -246,6 +246,12 @@ struct ReportingJUnitTests {
         #expect(Int(note.1) == output.utf8.count - capped.utf8.count + note.0.utf8.count, "the count is exact")
         #expect(!capped.split(separator: "\n").contains { $0.hasPrefix("ine") || $0 == "line" }, "cut on whole lines")
         #expect(JUnitReport.capped("short\n") == "short\n")
+        // One line of two-byte characters: cut between characters, the count still exact.
+        let accents = String(repeating: "é", count: 700_000)
+        let cut = JUnitReport.capped(accents)
+        #expect(!cut.contains("\u{FFFD}"), "no character cut in two")
+        let left = try #require(cut.firstMatch(of: /… \(([0-9]+) bytes/)).1
+        #expect(Int(left) == accents.utf8.count - cut.replacing(#/… \([^)]*\)\n/#, with: "").utf8.count)
     }
 
     @Test func namesThatDifferOnlyInWhatTheReportDropsOrAReporterTrimsStayApart() throws {
