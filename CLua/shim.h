@@ -53,8 +53,11 @@ typedef struct clua_Control {
     int cap_suspended;        /* >0 while the message handler builds a traceback: never refuse there */
     int memory_refused;       /* the cap refused an allocation since the bridge's pcall started */
     int refused_last;         /* the last growth the cap saw was refused (Lua's one retry after a collection follows) */
-    int memory_raised;        /* the cap refused Lua's retry too, so Lua raised "not enough memory": sticky until
-                                 clua_resetlimits — a pcall that caught it does not undo the limit */
+    int memory_raised;        /* the cap refused Lua's retry too: after a full collection the state still does not
+                                 fit, and Lua raised "not enough memory" (or, for a string table that could not
+                                 grow, went on without growing it). Sticky until clua_resetlimits: a pcall that
+                                 caught the error does not undo the limit. (An allocation Lua cannot retry —
+                                 during a collection — raises on its first refusal and is not noted here.) */
     char refused_at[96];      /* where Lua was when it last did, `chunk:line` (or ""): memory errors have no message handler */
     char refused_frames[320]; /* the Lua frames then, as traceback lines ("\n\tchunk:line: in …"), innermost first */
     /* instruction budget */

@@ -252,6 +252,10 @@ public final class LuaState {
         clua_resetlimits(mainThread)
     }
 
+    /// Whether the cap refused an allocation during the last call into Lua —
+    /// Lua may have recovered by collecting garbage (then no error came of it).
+    public var memoryLimitWasReached: Bool { control.pointee.memory_refused != 0 }
+
     /// The memory-limit error a script caught (`pcall` around an allocation
     /// the cap refused) since the last ``resetLimits()``, if one was raised.
     /// Why: Lua raises "not enough memory" as an ordinary error a `pcall`

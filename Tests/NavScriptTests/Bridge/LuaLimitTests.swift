@@ -50,7 +50,10 @@ struct LuaLimitTests {
         #expect(caught.kind == .memory && caught.message.contains("memory limit exceeded (4000000 bytes)"), "\(caught.message)")
         #expect(caught.message.hasPrefix("caught.lua:1: "), "where the cap refused: \(caught.message)")
         #expect(lua.caughtMemoryError() == nil, "reported once")
-        _ = try lua.run(source: "pcall(function() local t = {} for i = 1, 1e9 do t[i] = {} end end)", chunkName: "again.lua")
+        let again = "pcall(function() local t = {} for i = 1, 1e9 do t[i] = {} end end)"
+        _ = try lua.run(source: again, chunkName: "again.lua")
+        #expect(lua.caughtMemoryError() != nil, "caught again")
+        _ = try lua.run(source: again, chunkName: "again.lua")
         lua.resetLimits()
         #expect(lua.caughtMemoryError() == nil, "a reset clears it")
     }
@@ -61,10 +64,11 @@ struct LuaLimitTests {
         // Garbage only: when the cap refuses, Lua's emergency collection frees enough and the retry fits.
         let results = try lua.run(source: """
             local n = 0
-            for i = 1, 300 do local s = string.rep("x", 100000) .. i n = n + #s end
+            for i = 1, 100 do local s = string.rep("x", 600000) .. i n = n + #s end
             return n > 0
             """, chunkName: "garbage.lua")
         #expect(results == [true])
+        #expect(lua.memoryLimitWasReached, "the cap did refuse (else this tests nothing)")
         #expect(lua.caughtMemoryError() == nil)
     }
 
