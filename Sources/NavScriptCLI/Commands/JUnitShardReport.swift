@@ -32,14 +32,17 @@ struct JUnitShardReport {
     /// outside any case): said, then counted from the cases.
     let warnings: [String]
 
-    init(path: String) throws(ValidationError) {
-        self.path = path
-        let data: Data
+    /// The bytes of the report at `path`.
+    static func read(_ path: String) throws(ValidationError) -> Data {
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ValidationError("\(path) is not readable: \(error.localizedDescription)")
         }
+    }
+
+    init(path: String, data: Data) throws(ValidationError) {
+        self.path = path
         guard data.contains(where: { !(UInt8(ascii: " ") == $0 || (9...13).contains($0)) }) else {
             throw ValidationError("\(path) is empty; was the run that writes it stopped before it finished? Run that shard again.")
         }
@@ -90,8 +93,11 @@ struct JUnitShardReport {
             for (name, value) in [("tests", counted.tests), ("failures", counted.failures), ("errors", counted.errors),
                                   ("skipped", counted.skipped)] {
                 suite.removeAttribute(forName: name)
-                suite.addAttribute(XMLNode.attribute(withName: name, stringValue: String(value)) as! XMLNode)
+                if let attribute = XMLNode.attribute(withName: name, stringValue: String(value)) as? XMLNode {
+                    suite.addAttribute(attribute)
+                }
             }
+            // As the other blocks are: indented as a child of the merged root.
             blocks[index] = "  " + suite.xmlString(options: [.nodePreserveWhitespace])
         }
         self.blocks = blocks

@@ -24,8 +24,9 @@ struct MergeJUnitCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Self.refuseRepeats(inputs)
-        let reports = try inputs.map { path throws(ValidationError) in try JUnitShardReport(path: path) }
+        let contents = try inputs.map { path throws(ValidationError) in (path, try JUnitShardReport.read(path)) }
+        try Self.refuseRepeats(contents)
+        let reports = try contents.map { path, data throws(ValidationError) in try JUnitShardReport(path: path, data: data) }
         // Strict (Jenkins xunit) reports leave out what the others carry (per-case properties,
         // file and line): merged, the result would satisfy neither schema.
         let strict = reports.filter(\.isStrict).map(\.path)
@@ -70,22 +71,22 @@ struct MergeJUnitCommand: ParsableCommand {
     /// One report given twice — the same file (by its resolved path) or the
     /// same bytes under two names (a copy, overlapping globs) — would count
     /// every test twice: refused, naming both.
-    static func refuseRepeats(_ paths: [String]) throws(ValidationError) {
-        var seen: [String: String] = [:]   // resolved path or content digest → the name first given
-        for path in paths {
+    static func refuseRepeats(_ reports: [(path: String, data: Data)]) throws(ValidationError) {
+        var byPath: [String: String] = [:]   // resolved path → the name first given
+        var byContent: [Data: String] = [:]
+        for (path, data) in reports {
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-            if let first = seen[resolved] {
+            if let first = byPath[resolved] {
                 throw ValidationError("\(path) is given twice (\(first == path ? "" : "as \(first) and ")\(path)): "
                     + "merging it would count its tests twice")
             }
-            seen[resolved] = path
-            guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { continue }
-            let key = "bytes \(data.count) \(Array(data).reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })"
-            if let first = seen[key], let other = FileManager.default.contents(atPath: first), other == data {
+            byPath[resolved] = path
+            guard !data.isEmpty else { continue }
+            if let first = byContent[data] {
                 throw ValidationError("\(first) and \(path) are the same report (identical bytes): merging both would count "
                     + "its tests twice")
             }
-            seen[key] = path
+            byContent[data] = path
         }
     }
 

@@ -104,8 +104,12 @@ struct RunCommand: HostedCommand {
         if nothingRan {
             let problem = ScenarioResult(name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
                                          message: suite.nothingToRun(files: files.count))
+            // Published as a file of its own (no path), so the stream keeps its shape for every consumer.
+            let file = FileResult(file: "", scenarios: [problem], duration: 0)
+            stream.publish(.fileStarted(file: file.file))
             stream.publish(.scenarioFinished(problem))
-            files.append(FileResult(file: "", scenarios: [problem], duration: 0))
+            stream.publish(.fileFinished(file))
+            files.append(file)
         }
         let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
                                seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
