@@ -110,6 +110,17 @@ struct ExploreCommandTests {
         #expect(junit.contains(#"type="crash""#) && junit.contains(#"file="x/seed3-crash.lua""#), "\(junit)")
     }
 
+    /// What the exploration found before the app crashed stays in the reports the supervisor writes.
+    @Test func findingsBeforeACrashStayInTheReports() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
+                                      "--fault", "force-unwrap-crash", "--out", "two", "--junit", "two.xml"])
+        #expect(output.status == 1, "\(output)")
+        let junit = try fixture.read("two.xml")
+        #expect(junit.contains(#"<testcase name="a deep link lands on its destination&apos;s canonical stack""#), "\(junit)")
+        #expect(junit.contains(#"<testcase name="every input gets an outcome""#) && junit.contains(#"tests="2""#), "\(junit)")
+    }
+
     @Test func aHangIsAFindingAfterTheTimeout() throws {
         let fixture = try Fixture()
         let started = Date()

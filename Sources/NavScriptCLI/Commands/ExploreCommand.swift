@@ -136,6 +136,13 @@ struct ExploreCommand: HostedCommand {
             }
             cases.append(found)
             stream.publish(.scenarioFinished(found))
+            // Kept beside the trace too: if the app takes this process down later, the
+            // supervisor's reports still list what was found before.
+            if let data = try? JSONEncoder().encode(found), let findings = FileHandle(forWritingAtPath: trace + ".findings") {
+                _ = try? findings.seekToEnd()
+                try? findings.write(contentsOf: data + Data("\n".utf8))
+                try? findings.close()
+            }
             report.terminal(ExploreReport.finding(finding, file: written ? file.relativePath : nil, withFaults: !faults.isEmpty))
         }
         report.terminal(ExploreReport.summary(explored, host: host))

@@ -32,6 +32,9 @@ struct ExploreSupervisor {
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("trace")
         _ = FileManager.default.createFile(atPath: trace.path, contents: nil)
+        // Where the child keeps each finding as it reports it (ExploreCommand): a crash later
+        // must not take them out of the reports.
+        _ = FileManager.default.createFile(atPath: trace.path + ".findings", contents: nil)
 
         let process = Process()
         process.executableURL = SuiteExecution.executable
@@ -58,7 +61,10 @@ struct ExploreSupervisor {
             return
         }
         let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
-        try report(fatal, walk: ExplorationTrace.lastSegment(of: text), stderr: forwarding.tail, scratch: folder, stop: stop)
+        let earlier = ((try? String(contentsOfFile: trace.path + ".findings", encoding: .utf8)) ?? "")
+            .split(separator: "\n").compactMap { try? JSONDecoder().decode(ScenarioResult.self, from: Data($0.utf8)) }
+        try report(fatal, walk: ExplorationTrace.lastSegment(of: text), earlier: earlier, stderr: forwarding.tail,
+                   scratch: folder, stop: stop)
     }
 
     /// How the child ended.
@@ -117,7 +123,9 @@ struct ExploreSupervisor {
     /// the console and the reports told. Exit 1 (a finding), 2 when its
     /// reproducer or a report could not be written, a signal's status when
     /// an interrupt cut the replays short.
-    private func report(_ fatal: Fatal, walk: [String], stderr: String, scratch: URL, stop: StopSignal) throws {
+    /// `earlier`: what the child found before (its reports were never written).
+    private func report(_ fatal: Fatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
+                        stop: StopSignal) throws {
         let out = URL(fileURLWithPath: command.out)
         let kind: ScenarioOutcome.ErrorKind
         var what: String
@@ -182,8 +190,8 @@ struct ExploreSupervisor {
             let result = ScenarioResult(name: property, file: file ?? "", line: line, outcome: .errored(kind),
                                         message: what, details: steps.isEmpty ? "" : "steps from a fresh launch:\n"
                                             + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
-            let run = RunResult(files: [FileResult(file: "explore", scenarios: [result], duration: 0)], duration: 0, seed: seed,
-                                startedAt: Date().timeIntervalSince1970)
+            let run = RunResult(files: [FileResult(file: "explore", scenarios: earlier + [result], duration: 0)], duration: 0,
+                                seed: seed, startedAt: Date().timeIntervalSince1970)
             stream.publish(run, plan: RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
                                               startedAt: run.startedAt))
             failed = ReportOptions.reportFailures(stream)
