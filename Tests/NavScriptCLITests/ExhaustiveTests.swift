@@ -75,6 +75,31 @@ struct ExhaustiveTests {
         #expect(output.stdout.contains("also failed: suite/a.lua:1: the screen is 'home', expected 'cart' (in after_each)"), "\(output)")
     }
 
+    /// A scenario draws the same random numbers in every run — alone (the
+    /// replay of a failure) or in its suite — and different ones from its
+    /// neighbours; math.randomseed seeds it as the scenario says.
+    @Test func randomNumbersAreTheScenariosOwnInEveryRun() throws {
+        let fixture = try Fixture(["suite/r.lua": """
+            scenario("first draws", function() print(math.random(1, 1000000), math.random(1, 1000000)) end)
+            scenario("second draws", function() print(math.random(1, 1000000)) end)
+            scenario("seeds itself", function() math.randomseed(42) local a = math.random(1e6) math.randomseed(42) assert(a == math.random(1e6)) end)
+            """])
+        func drawn(_ arguments: [String]) throws -> [String: String] {
+            let (output, junit) = try fixture.runWithJUnit(["suite"] + arguments)
+            #expect(output.status == 0, "\(output)")
+            var drawn: [String: String] = [:]
+            for name in ["first draws", "second draws"] {
+                if let text = junit.testcase(name)?.child("system-out")?.text { drawn[name] = text }
+            }
+            return drawn
+        }
+        let whole = try drawn([])
+        #expect(whole.count == 2 && whole["first draws"] != whole["second draws"], "\(whole)")
+        #expect(try drawn([]) == whole, "the same in the next run")
+        #expect(try drawn(["--filter", "second"])["second draws"] == whole["second draws"], "and alone")
+        #expect(try drawn(["--shuffle", "--seed", "7", "--jobs", "1"]) == whole, "whatever runs before it")
+    }
+
     /// Each message says its thing once and in plain words.
     @Test func messagesSayItOnce() throws {
         let fixture = try Fixture(["suite/c.lua": """

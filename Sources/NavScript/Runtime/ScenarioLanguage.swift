@@ -48,7 +48,8 @@ final class ScenarioLanguage {
     }
 
     /// The prelude's Swift helpers: the line of the user's call, raising
-    /// a failure (`assert`) at that place, and writing to the scenario's output. They find the file through the
+    /// a failure (`assert`) at that place, writing to the scenario's output,
+    /// and the running scenario's seed for `math.random`. They find the file through the
     /// state's context, so the image's copies serve every file.
     private static func preludeSupport(_ state: LuaState) -> LuaTable {
         var table = state.makeTable(of: [
@@ -60,6 +61,10 @@ final class ScenarioLanguage {
             "write": { call in
                 (call.state.context as? ScenarioSession)?.writeOutput(call[1].stringValue ?? "")
                 return .noValues
+            },
+            "random_seed": { call in
+                guard let world = (call.state.context as? ScenarioSession)?.world else { return .values([.nil]) }
+                return .values([.integer(world.randomSeed)])
             },
         ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

@@ -16,6 +16,7 @@ enum ScenarioPrelude {
     local failure = ns.failure        -- Swift: raise an expectation failure
     local marker = ns.marker          -- the field that marks a raised failure
     local write = ns.write            -- Swift: append text to the running scenario's output
+    local random_seed = ns.random_seed -- Swift: the running scenario's seed for math.random (nil outside one)
     -- The library as it was: a scenario that defines a global `type` or
     -- `next` must not break the language's own functions.
     local type, next, select, tostring, getmetatable, setmetatable, ipairs, error =
@@ -303,6 +304,23 @@ enum ScenarioPrelude {
     end
 
     scenario = setmetatable({ each = each }, { __call = scenario_call })
+
+    -- math.random draws the same numbers in every run of a scenario — alone (a replay of a
+    -- failure) or in its suite, whatever ran before it: seeded from the scenario's file and
+    -- name on its first draw. math.randomseed(n) in a scenario seeds it as the scenario says.
+    do
+      local random, randomseed = math.random, math.randomseed
+      local seeded   -- the seed of the scenario the generator was last seeded for
+      function math.random(...)
+        local seed = random_seed()
+        if seed ~= nil and seed ~= seeded then seeded = seed randomseed(seed) end
+        return random(...)
+      end
+      function math.randomseed(...)
+        seeded = random_seed()
+        return randomseed(...)
+      end
+    end
 
     -- A failed assert is a failure (an expectation), not an error.
     function assert(value, message, ...)

@@ -45,14 +45,19 @@ final class ScenarioWorld {
 
     /// The host's launch options by name, built once by the caller.
     private let launchOptions: [String: LaunchOption]
+    /// What `math.random` is seeded with when the scenario first draws: the
+    /// same numbers in every run of the scenario, alone (a replay) or in its
+    /// suite, whatever ran before it.
+    let randomSeed: Int64
 
     init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
-         strictSteps: Bool = false, recordsFrames: Bool = false) {
+         strictSteps: Bool = false, recordsFrames: Bool = false, randomSeed: Int64 = 0) {
         self.host = host
         self.faults = faults
         self.launchOptions = launchOptions ?? host.declaredLaunchOptions
         self.strictSteps = strictSteps
         self.recordsFrames = recordsFrames
+        self.randomSeed = randomSeed
     }
 
     func launch(_ request: LaunchRequest, at location: String) throws(HostError) {
