@@ -27,6 +27,7 @@ struct ArgumentCheckTests {
         (#"expect_no_event("")"#, "an empty item matches no event"),
         (#"expect_events{ "launch", "" }"#, "item 2 is empty"),
         (#"expect_same_outcome("shop://cart", { "scheme" })"#, "1 entry point compare nothing"),
+        (#"expect_same_outcome("https://shop.example.com/cart")"#, "a link with the app's scheme expected (shop://…), got 'https://shop.example.com/cart'"),
     ])
     func aMistakeIsAnErrorAtItsLine(call: String, expected: String) throws {
         let fixture = try Fixture(["suite/a.lua": "scenario(\"mistake\", function()\n  \(call)\nend)\n"])

@@ -237,6 +237,13 @@ enum AssertionBindings {
                     """,
                 example: "expect_same_outcome(\"myapp://item/7\")") { call, _, world in
             let url = try call.string(1)
+            // Each entry point gets the link in its own shape, made from the scheme link: given another
+            // (a universal link), the scheme entry point would see it malformed and the app be blamed.
+            let scheme = world.host.engine.manifest.scheme
+            guard url.lowercased().hasPrefix(scheme.lowercased() + "://") else {
+                throw call.argumentError(1, "a link with the app's scheme expected (\(scheme)://…), got '\(url)': each "
+                    + "entry point gets it in its own shape (a universal link for 'universal', a payload for 'push')")
+            }
             let names = try call.optionalTable(2).map { _ in try BindingSupport.strings(call, 2) }
                 ?? world.host.entryPoints.map(\.rawValue)
             guard names.count >= 2 else {
