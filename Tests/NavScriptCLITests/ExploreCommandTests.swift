@@ -137,12 +137,50 @@ struct ExploreCommandTests {
 
     @Test func anInterruptedExplorationReportsWhatItCoveredAndExits130() throws {
         let fixture = try Fixture()
-        let output = try fixture.run(["explore", "--seed", "4", "--time", "60", "--out", "i"]) { parent in
+        let output = try fixture.run(["explore", "--seed", "4", "--time", "60", "--out", "i", "--junit", "i.xml"]) { parent in
             Thread.sleep(forTimeInterval: 2.5)
             kill(parent, SIGINT)
         }
         #expect(output.status == 130, "\(output)")
         #expect(output.stdout.contains("interrupted (SIGINT): the exploration stopped early"), "\(output)")
         #expect(output.stdout.contains("coverage: screens reached"), "the summary of what it did\n\(output)")
+        let junit = try fixture.read("i.xml")
+        #expect(junit.contains(#"name="exploration interrupted""#) && junit.contains(#"errors="1""#), "not green: \(junit)")
+    }
+
+    /// An interrupt while the app hangs inside a step ends the exploration at
+    /// once (not after --timeout, and not as a hang it found); with --jobs,
+    /// every exploration stops and none outlives the run.
+    @Test func anInterruptEndsAHungOrParallelExplorationPromptly() throws {
+        let fixture = try Fixture()
+        var sent = Date()
+        let hung = try fixture.run(["explore", "--fault", "main-thread-deadlock", "--seed", "1", "--time", "30", "--out", "h"]) {
+            parent in
+            Thread.sleep(forTimeInterval: 3)
+            sent = Date()
+            kill(parent, SIGINT)
+        }
+        #expect(hung.status == 130 && Date().timeIntervalSince(sent) < 6, "\(hung)")
+        #expect(hung.stderr.contains("the exploration was inside a step and was stopped") && !hung.stdout.contains("VIOLATION"),
+                "\(hung)")
+        let parallel = try fixture.run(["explore", "--seed", "3", "--time", "30", "--jobs", "2", "--out", "p"]) { parent in
+            Thread.sleep(forTimeInterval: 3)
+            kill(parent, SIGINT)
+        }
+        #expect(parallel.status == 130, "\(parallel)")
+        #expect(parallel.stdout.components(separatedBy: "the exploration stopped early").count - 1 == 2, "both: \(parallel)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.explorationsStillAlive(in: fixture.root.path).isEmpty, "none outlives the run")
+    }
+
+    static func explorationsStillAlive(in directory: String) -> [String] {
+        let proc = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return proc.compactMap { pid -> String? in
+            guard Int32(pid) != nil,
+                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"), cwd == directory,
+                  let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                  cmdline.contains("explore") else { return nil }
+            return pid
+        }
     }
 }

@@ -351,6 +351,7 @@ struct UsageErrorTests {
         (["run", "suite", "--junit", "-"], "--junit - : the JUnit report is written to a file"),
         (["run", "suite", "--html", "-"], "--html - : the HTML report is written to a file"),
         (["run", "suite", "--junit", "o.xml", "--json", "./o.xml"], "--junit and --json both write"),
+        (["run", "suite", "--junit", "/dev/stdout", "--json", "-"], "--junit /dev/stdout and --json - both write standard output"),
         (["explore", "--steps", "5", "--html", "r", "--junit", "r"], "--junit and --html both write"),
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {

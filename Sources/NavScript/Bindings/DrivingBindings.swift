@@ -204,7 +204,8 @@ enum DrivingBindings {
            let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) }) {
             let takes = declaration.parameters.isEmpty ? "takes no parameters"
                 : "takes \(declaration.parameters.joined(separator: ", "))"
-            let suggestion = NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" } ?? ""
+            let suggestion = NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" }
+                ?? (extra == "id" && args.count == 1 ? " (a value given alone stands for id)" : "")
             throw HostError("output '\(output)' of '\(screen)' \(takes); '\(extra)' is not one of them\(suggestion)")
         }
         // Only the declared parameters go to the destination, each looked up once.

@@ -71,7 +71,16 @@ public enum ReportFile {
     /// when it has no reader, then written to normally; a reader that goes
     /// away is a write error, not a SIGPIPE that ends the run.
     static func openStream(_ path: String, kind: String) throws(WriteError) -> FileHandle {
-        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        // The process's own standard output or error (or another descriptor it holds): written
+        // through that descriptor. Opened again, a redirected file would be written from its start,
+        // over what the run printed before.
+        if let own = Self.ownDescriptor(path) {
+            let copy = dup(own)
+            guard copy >= 0 else { throw WriteError(kind: kind, path: path, reason: String(cString: strerror(errno))) }
+            signal(SIGPIPE, SIG_IGN)
+            return FileHandle(fileDescriptor: copy, closeOnDealloc: true)
+        }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENXIO ? "it is a FIFO with no reader (start the reader first)" : String(cString: strerror(errno))
             throw WriteError(kind: kind, path: path, reason: reason)
@@ -79,6 +88,19 @@ public enum ReportFile {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         signal(SIGPIPE, SIG_IGN)
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// The descriptor `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names in this process.
+    static func ownDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
     }
 
     private static func replace(_ destination: URL, with text: String, kind: String) throws(WriteError) {

@@ -149,8 +149,12 @@ struct ExploreCommand: HostedCommand {
         let interruption = stop.interruptingSignal == nil ? nil : stop.reason
         if let interruption { report.terminal("\(interruption): the exploration stopped early\n") }
         if cases.isEmpty {
-            cases = [ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed,
-                                    duration: explored.seconds)]
+            // Cut short, "no property violated" would be a green report of an exploration that did not finish.
+            cases = [interruption.map {
+                ScenarioResult(name: "exploration interrupted", file: "explore", line: 0, outcome: .errored(.interrupted),
+                               message: "\($0) after \(explored.steps) steps: the exploration did not finish",
+                               duration: explored.seconds)
+            } ?? ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds)]
             stream.publish(.scenarioFinished(cases[0]))
         }
         let file = FileResult(file: "explore", scenarios: cases, duration: explored.seconds)
@@ -207,6 +211,10 @@ extension ExploreCommand {
     /// own seed, run at once; their reports are printed in seed order. A
     /// child that crashes or hangs costs only its own walks.
     func runInParallel(seed: UInt64) throws {
+        // An interrupt is passed on to every exploration, which stops with its summary; they
+        // must not outlive this process.
+        let stop = StopSignal()
+        stop.catchSignals()
         var children: [(Process, URL)] = []
         for job in 0..<jobs {
             let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(job).out")
@@ -223,22 +231,33 @@ extension ExploreCommand {
             try process.run()
             children.append((process, capture))
         }
+        var forwarded = false
+        while children.contains(where: { $0.0.isRunning }) {
+            if stop.isSet && !forwarded {
+                forwarded = true
+                for (process, _) in children where process.isRunning {
+                    kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         var found = false
+        var failed: Int32?   // a child's own usage or write error (exit 2)
         for (process, capture) in children {
             process.waitUntilExit()
             defer { try? FileManager.default.removeItem(at: capture) }
             writeStandardOutput((try? String(contentsOf: capture, encoding: .utf8)) ?? "")
-            if process.terminationReason == .uncaughtSignal {
+            if process.terminationReason == .uncaughtSignal && !stop.isSet {
                 writeStandardOutput("VIOLATION every input gets an outcome: an exploration crashed (signal \(process.terminationStatus))\n")
                 found = true
             } else if process.terminationStatus == 1 {
                 found = true
-            } else if process.terminationStatus != 0 {
-                throw ExitCode(process.terminationStatus)
+            } else if process.terminationStatus != 0 && !stop.isSet {
+                failed = failed ?? process.terminationStatus
             }
             writeStandardOutput("\n")
         }
-        throw ExitCode(found ? 1 : 0)
+        throw ExitCode(stop.exitStatus ?? failed ?? (found ? 1 : 0))
     }
 }
 

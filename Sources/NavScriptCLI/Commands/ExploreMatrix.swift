@@ -25,9 +25,17 @@ struct ExploreMatrix {
     func run(markdown: Bool) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-mutate-explore-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
+        // An interrupt stops the exploration under way (passed on to it) and the matrix there.
+        let stop = StopSignal()
+        stop.catchSignals()
         var rows: [Row] = []
         for fault in faults {
-            rows.append(explore(fault.name, out: folder.appendingPathComponent(fault.name)))
+            rows.append(explore(fault.name, out: folder.appendingPathComponent(fault.name), stop: stop))
+            if let status = stop.exitStatus {
+                writeStandardError("navscript mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
+                    + "\(rows.count) of \(faults.count) (\(fault.name))\n")
+                throw ExitCode(status)
+            }
         }
         let killed = rows.filter(\.isKilled).count
         if markdown {
@@ -55,7 +63,7 @@ struct ExploreMatrix {
     }
 
     /// Runs `explore --fault NAME` in a child and reads its report.
-    private func explore(_ fault: String, out: URL) -> Row {
+    private func explore(_ fault: String, out: URL, stop: StopSignal) -> Row {
         let process = Process()
         process.executableURL = SuiteExecution.executable
         process.arguments = ["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds), "--out", out.path,
@@ -72,7 +80,14 @@ struct ExploreMatrix {
         process.standardError = handle
         do { try process.run() } catch { return Row(fault: fault, note: "cannot start explore: \(error)") }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        var forwarded = false
+        while process.isRunning && Date() < deadline {
+            if stop.isSet && !forwarded {
+                forwarded = true
+                kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
+            }
+            usleep(20_000)
+        }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -67,6 +67,9 @@ struct ExploreSupervisor {
                    scratch: folder, stop: stop)
     }
 
+    /// How long a child has to stop after an interrupt is passed on to it.
+    static let interruptGrace = 2.0
+
     /// How the child ended.
     enum Ending {
         case exited(Int32)
@@ -79,14 +82,26 @@ struct ExploreSupervisor {
     private func watch(_ process: Process, trace: URL, stop: StopSignal) -> Ending {
         var size = -1
         var progressed = Date()
-        var forwarded = false
+        var forwardedAt: Date?
         while process.isRunning {
             Thread.sleep(forTimeInterval: 0.05)
-            if stop.isSet && !forwarded {
-                forwarded = true
-                kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
-            }
             let now = Date()
+            if stop.isSet {
+                if let forwardedAt {
+                    // A child stuck in a step never gets to its next one to stop: the interrupt is
+                    // what the user asked for, not a hang to wait out and report.
+                    if now.timeIntervalSince(forwardedAt) > Self.interruptGrace {
+                        kill(process.processIdentifier, SIGKILL)
+                        process.waitUntilExit()
+                        writeStandardError("navscript explore: \(stop.reason): the exploration was inside a step and was stopped\n")
+                        return .exited(stop.exitStatus ?? 130)
+                    }
+                } else {
+                    forwardedAt = now
+                    kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
+                }
+                continue
+            }
             let current = (try? FileManager.default.attributesOfItem(atPath: trace.path)[.size] as? Int) ?? 0
             if current != size {
                 size = current
@@ -177,8 +192,11 @@ struct ExploreSupervisor {
                 + " from a fresh launch; the last one \(verb == "crash" ? "crashed" : "hung"):\n"
             for (index, step) in steps.enumerated() { text += "      \(index + 1). \(step)\n" }
             if let file {
-                text += "    reproducer: \(file)" + (!verified ? " (not verified: replayed alone, it did not \(verb) the same way)"
-                    : command.faults.isEmpty ? " (\(verb)s the app on this build)" : " (fails with the faults, passes without)") + "\n"
+                let unverified = stop.isSet ? " (not verified: the replays were interrupted)"
+                    : " (not verified: replayed alone, it did not \(verb) the same way)"
+                text += "    reproducer: \(file)" + (!verified ? unverified
+                    : command.faults.isEmpty ? " (\(verb == "crash" ? "crashes" : "hangs") the app on this build)"
+                    : " (fails with the faults, passes without)") + "\n"
             }
         }
         text += "the exploration stopped here (its process went with the app)\n"
@@ -213,7 +231,7 @@ struct ExploreSupervisor {
         text += "-- Property: every input gets an outcome.\n"
         text += "-- " + (steps.count < originalSteps ? "Shrunk from \(originalSteps) steps to \(steps.count)." : "\(steps.count) steps.") + "\n"
         text += "-- \(what.replacingOccurrences(of: "\n", with: " ")), at its last step.\n\n"
-        text += "scenario(\"explore seed \(configuration.seed): the app \(verb)s\", function()\n"
+        text += "scenario(\"explore seed \(configuration.seed): the app \(verb == "crash" ? "crashes" : "hangs")\", function()\n"
         for step in steps { text += "  \(step)\n" }
         text += "end)\n"
         return text
@@ -265,9 +283,9 @@ private final class StandardErrorForwarding: @unchecked Sendable {
                 let text = String(decoding: chunk, as: UTF8.self)
                 if let dump = text.range(of: "Current stack trace:") {
                     dumping = true
-                    FileHandle.standardError.write(Data(text[..<dump.lowerBound].utf8))
+                    writeStandardError(String(text[..<dump.lowerBound]))
                 } else {
-                    FileHandle.standardError.write(chunk)
+                    try? FileHandle.standardError.write(contentsOf: chunk)
                 }
             }
             ended.signal()

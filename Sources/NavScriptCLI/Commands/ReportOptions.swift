@@ -27,14 +27,30 @@ struct ReportOptions: ParsableArguments {
             throw ValidationError("\(option) - : the \(option.dropFirst(2).uppercased() == "JUNIT" ? "JUnit" : "HTML") report is "
                 + "written to a file (standard output has the terminal report); give a path, or stream events with --json -")
         }
-        // Two reports into one file: the last one written wins and the other is lost without a word.
+        // Standard output is the JSON stream's with `--json -` (the terminal report moves to standard error).
+        if json == "-", let (option, _) = [("--junit", junit), ("--html", html)]
+            .first(where: { $0.1.map { ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains($0) } ?? false }) {
+            throw ValidationError("\(option) /dev/stdout and --json - both write standard output: give \(option) a file")
+        }
+        // Two reports into one file (a link to it included): the last one written wins and the other is lost
+        // without a word.
         let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
-            .compactMap { option, path in path.map { (option, URL(fileURLWithPath: $0).standardizedFileURL.path) } }
+            .compactMap { option, path in path.map { (option, Self.resolved($0)) } }
         for (index, (option, path)) in files.enumerated() {
             if let other = files[..<index].first(where: { $0.1 == path }) {
                 throw ValidationError("\(other.0) and \(option) both write \(path): give each report its own file")
             }
         }
+    }
+
+    /// Where a report path really writes: through symbolic links, also one
+    /// whose target does not exist yet.
+    static func resolved(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            return URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
+        }
+        return url.resolvingSymlinksInPath().path
     }
 
     /// The storyboard needs the navigation after every step.

@@ -127,11 +127,13 @@ struct SuiteOptions: ParsableArguments {
 }
 
 /// Writes straight to the file descriptor: progress marks must appear as
-/// they happen, not when a buffer fills.
+/// they happen, not when a buffer fills. A reader that went away (`| head`)
+/// only ends what the terminal shows: the run goes on and writes its
+/// reports (the throwing `write` — the other traps on a broken pipe).
 func writeStandardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
 }
 
 func writeStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
 }
