@@ -332,12 +332,18 @@ public struct ManifestCheck {
                     func entries(_ pattern: RoutePattern) -> String {
                         EntryPoint.allCases.filter { pattern.applies(to: $0) }.map(\.rawValue).joined(separator: "/")
                     }
-                    let skipped = Set(xGates).symmetricDifference(yGates).map(\.rawValue).sorted().joined(separator: ", ")
+                    // Each side may skip what the other enforces: said one way, then the other.
+                    func skips(_ by: RoutePattern, _ gates: [Precondition], _ other: RoutePattern, _ enforced: [Precondition]) -> String? {
+                        let skipped = enforced.filter { !gates.contains($0) }.map(\.rawValue)
+                        return skipped.isEmpty ? nil
+                            : "via \(entries(by)) it skips \(skipped.joined(separator: ", ")), which via \(entries(other)) is enforced"
+                    }
+                    let bypasses = [skips(y, yGates, x, xGates), skips(x, xGates, y, yGates)].compactMap { $0 }
                     problem(j, ".patterns[\(q)]", "a link matching \"\(y.template)\" via \(entries(y)) opens "
                         + "\(manifest.destinations[j].id) past \(spelled(yGates)), but via \(entries(x)) (\"\(x.template)\" of "
-                        + "\(other), $.destinations[\(i)].patterns[\(p)]) it meets \(spelled(xGates)): one entry point skips "
-                        + "\(skipped) that another enforces; give both destinations the same preconditions, or one pattern "
-                        + "for every entry point")
+                        + "\(other), $.destinations[\(i)].patterns[\(p)]) it meets \(spelled(xGates)): "
+                        + bypasses.joined(separator: "; ") + "; give both destinations the same preconditions, or one "
+                        + "pattern for every entry point")
                     continue
                 }
                 if identical {

@@ -24,13 +24,24 @@ struct WalkReplayer {
         guard fails(walk, faults: command.faults) else { return (walk, false) }
         var current = walk
         if kind == .crash {
-            var index = 1   // the launch stays
+            // Passes over the steps until one removes nothing: a step needed only by one removed
+            // later can go on the next pass.
             var replays = 0
-            while index < current.count && replays < Self.replayLimit && !stop.isSet {
-                var candidate = current
-                candidate.remove(at: index)
-                replays += 1
-                if fails(candidate, faults: command.faults) { current = candidate } else { index += 1 }
+            var removed = true
+            while removed && replays < Self.replayLimit && !stop.isSet {
+                removed = false
+                var index = 1   // the launch stays
+                while index < current.count && replays < Self.replayLimit && !stop.isSet {
+                    var candidate = current
+                    candidate.remove(at: index)
+                    replays += 1
+                    if fails(candidate, faults: command.faults) {
+                        current = candidate
+                        removed = true
+                    } else {
+                        index += 1
+                    }
+                }
             }
         }
         return (current, command.faults.isEmpty || !fails(current, faults: []))

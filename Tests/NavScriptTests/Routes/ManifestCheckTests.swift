@@ -104,12 +104,13 @@ struct ManifestCheckTests {
                 + "\n" + #"    { "id": "account_open", "parent": "home", "flow": "home", "patterns": [{ "path": "account", "entries": ["universal"] }] }"#,
              path: "$.destinations[3].patterns[0]", destination: "account_open",
              message: #"a link matching "account" via universal opens account_open past no gate, but via scheme/push"#
-                + #" ("account" of account, $.destinations[2].patterns[0]) it meets the gate auth: one entry point skips auth"#),
+                + #" ("account" of account, $.destinations[2].patterns[0]) it meets the gate auth: via universal it skips auth, "#
+                + "which via scheme/push is enforced; give both destinations the same preconditions"),
         Case(name: "a parent's gate counts", old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
              new: #""preconditions": ["auth"], "patterns": ["account"] },"# + "\n"
                 + #"    { "id": "orders", "parent": "account", "flow": "account", "patterns": [{ "path": "orders", "entries": ["scheme"] }] },"#
                 + "\n" + #"    { "id": "orders_open", "tab": "home", "flow": "home", "patterns": [{ "path": "orders", "entries": ["widget"] }] }"#,
-             path: "$.destinations[4].patterns[0]", destination: "orders_open", message: "one entry point skips auth"),
+             path: "$.destinations[4].patterns[0]", destination: "orders_open", message: "via widget it skips auth, which via scheme is enforced"),
     ]
 
     @Test("each problem kind is reported with its path, line and destination", arguments: cases)
