@@ -188,8 +188,15 @@ final class ScenarioFile {
         }
         let clean = { error == nil && world.failures.isEmpty }
         /// Calls Lua; a memory-limit error the script caught with `pcall` is thrown all the same.
+        /// (One caught first is the cause of what came after it — a loop that retries the
+        /// allocation until the budget runs out — so it is the one reported.)
         func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws {
-            _ = try state.call(function, arguments)
+            do {
+                _ = try state.call(function, arguments)
+            } catch {
+                if let caught = state.caughtMemoryError() { throw caught }
+                throw error
+            }
             if let caught = state.caughtMemoryError() { throw caught }
         }
         for hook in definition.before where clean() {
