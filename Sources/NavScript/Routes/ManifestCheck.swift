@@ -298,7 +298,7 @@ public struct ManifestCheck {
         let all = manifest.destinations.enumerated().flatMap { index, definition in
             definition.patterns.enumerated().map { (index, $0.offset, $0.element) }
         }
-        let gates = Self.effectivePreconditions(manifest)
+        let gates = manifest.ancestries().map(RouteManifest.preconditions(along:))
         for (a, first) in all.enumerated() {
             for second in all[(a + 1)...] {
                 let (i, p, x) = first
@@ -355,25 +355,5 @@ public struct ManifestCheck {
             }
         }
         return []
-    }
-
-    /// Each destination's preconditions with its ancestors' (as the engine
-    /// gathers them: ancestors first), by destination index; an ancestry
-    /// cycle (reported on its own) stops where it repeats.
-    static func effectivePreconditions(_ manifest: RouteManifest) -> [[Precondition]] {
-        var byID: [DestinationID: RouteDefinition] = [:]
-        for definition in manifest.destinations where byID[definition.id] == nil { byID[definition.id] = definition }
-        return manifest.destinations.map { definition in
-            var ancestry = [definition]
-            var seen: Set<DestinationID> = [definition.id]
-            while let parent = ancestry[0].parent.flatMap({ byID[$0] }), seen.insert(parent.id).inserted {
-                ancestry.insert(parent, at: 0)
-            }
-            var preconditions: [Precondition] = []
-            for step in ancestry {
-                for precondition in step.preconditions where !preconditions.contains(precondition) { preconditions.append(precondition) }
-            }
-            return preconditions
-        }
     }
 }

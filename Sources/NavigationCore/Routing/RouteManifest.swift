@@ -42,6 +42,33 @@ public struct RouteManifest: Hashable, Sendable, Codable {
         destinations.first { $0.id == id }
     }
 
+    /// Each destination's ancestry, root first and the destination last
+    /// (by index). A parent the manifest lacks ends it, and a cycle stops
+    /// where it repeats, so a manifest not yet validated (`routes check`)
+    /// has one too; with duplicate ids the first declaration counts.
+    public func ancestries() -> [[RouteDefinition]] {
+        var byID: [DestinationID: RouteDefinition] = [:]
+        for definition in destinations where byID[definition.id] == nil { byID[definition.id] = definition }
+        return destinations.map { definition in
+            var ancestry = [definition]
+            var seen: Set<DestinationID> = [definition.id]
+            while let parent = ancestry[0].parent.flatMap({ byID[$0] }), seen.insert(parent.id).inserted {
+                ancestry.insert(parent, at: 0)
+            }
+            return ancestry
+        }
+    }
+
+    /// What a destination requires: the preconditions along its ancestry,
+    /// ancestors' first, each once.
+    public static func preconditions(along ancestry: [RouteDefinition]) -> [Precondition] {
+        var preconditions: [Precondition] = []
+        for step in ancestry {
+            for precondition in step.preconditions where !preconditions.contains(precondition) { preconditions.append(precondition) }
+        }
+        return preconditions
+    }
+
     /// Checks the table's integrity; every error names the offending entry.
     public func validate() throws(ManifestError) {
         var byID: [DestinationID: RouteDefinition] = [:]

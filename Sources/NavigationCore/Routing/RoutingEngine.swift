@@ -104,17 +104,10 @@ public struct RoutingEngine: Sendable {
         try manifest.validate()
         self.manifest = manifest
         self.adapter = EntryPointAdapter(manifest: manifest)
-        var byID: [DestinationID: RouteDefinition] = [:]
-        for definition in manifest.destinations { byID[definition.id] = definition }
         var routes: [CompiledRoute] = []
         var routeIndex: [DestinationID: Int] = [:]
-        for definition in manifest.destinations {
-            var ancestry = [definition]
-            while let parent = ancestry[0].parent.flatMap({ byID[$0] }) { ancestry.insert(parent, at: 0) }
-            var preconditions: [Precondition] = []
-            for step in ancestry {
-                for p in step.preconditions where !preconditions.contains(p) { preconditions.append(p) }
-            }
+        for (definition, ancestry) in zip(manifest.destinations, manifest.ancestries()) {
+            let preconditions = RouteManifest.preconditions(along: ancestry)
             let params: [CompiledParam]
             do { params = try definition.params.map(CompiledParam.init) } catch {
                 throw .invalidParamPattern(entry: definition.id, param: "?", pattern: "?")
