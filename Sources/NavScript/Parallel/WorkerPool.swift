@@ -184,7 +184,6 @@ public final class WorkerPool {
                 if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered != true,
                    let from = progress[index].firstUnreported {
                     progress[index].resumeFrom = from
-                    progress[index].unbuffered = true
                     progress[index].killedRerunFrom = from
                     queue.insert(index, at: 0)
                     let start = progress[index].scenarios.map { "scenario '\($0[from].name)'" } ?? "its start"
@@ -350,9 +349,8 @@ private struct TaskProgress {
     var results: [Int: ScenarioResult] = [:]
     var loadFailure: ScenarioResult?
     var resumeFrom = 0
-    /// Run unbuffered from now on (see ``WorkerTask/unbuffered``).
-    var unbuffered = false
-    /// Where the file ran again after a worker was killed by SIGKILL (a second kill there is that scenario's).
+    /// Where the file ran again after a worker was killed by SIGKILL (a second kill there is that
+    /// scenario's); from then on it runs unbuffered (see ``WorkerTask/unbuffered``).
     var killedRerunFrom: Int?
     var isFinished = false
     /// Whether the file's start was published (a resumed task is not announced again).
@@ -363,7 +361,7 @@ private struct TaskProgress {
     var resumeTask: WorkerTask {
         var next = task
         next.from = resumeFrom
-        next.unbuffered = unbuffered
+        next.unbuffered = killedRerunFrom != nil
         return next
     }
 

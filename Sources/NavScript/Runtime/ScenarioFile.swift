@@ -143,7 +143,7 @@ final class ScenarioFile {
         }
         let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions,
                                   strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
-                                  randomSeed: Int64(bitPattern: ScenarioRunner.stableHash(definition.file + "\u{0}" + definition.name)))
+                                  scenario: (definition.file, definition.name))
         world.onStep = onStep
         world.onCall = onCall
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }

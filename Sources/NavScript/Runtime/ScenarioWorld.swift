@@ -45,19 +45,22 @@ final class ScenarioWorld {
 
     /// The host's launch options by name, built once by the caller.
     private let launchOptions: [String: LaunchOption]
+    /// The scenario's file and full name, `math.random`'s seed made from.
+    private let scenario: (file: String, name: String)
+
     /// What `math.random` is seeded with when the scenario first draws: the
     /// same numbers in every run of the scenario, alone (a replay) or in its
-    /// suite, whatever ran before it.
-    let randomSeed: Int64
+    /// suite, whatever ran before it. Made only if the scenario draws, once.
+    private(set) lazy var randomSeed = Int64(bitPattern: ScenarioRunner.stableHash(scenario.file + "\u{0}" + scenario.name))
 
     init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
-         strictSteps: Bool = false, recordsFrames: Bool = false, randomSeed: Int64 = 0) {
+         strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")) {
         self.host = host
         self.faults = faults
         self.launchOptions = launchOptions ?? host.declaredLaunchOptions
         self.strictSteps = strictSteps
         self.recordsFrames = recordsFrames
-        self.randomSeed = randomSeed
+        self.scenario = scenario
     }
 
     func launch(_ request: LaunchRequest, at location: String) throws(HostError) {
