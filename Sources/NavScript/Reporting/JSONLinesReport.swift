@@ -31,21 +31,13 @@ public final class JSONLinesReport: RunReporter {
         }
         name = "the JSON lines report \(path)"
         let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: error.localizedDescription)
-        }
         // Opened where it is, never replaced: a FIFO or /dev/stdout gets the stream, a link's target the lines.
         let handle: FileHandle
         switch ReportFile.Target(url.standardizedFileURL) {
         case .stream(let target):
             handle = try ReportFile.openStream(target, kind: "JSON lines report")
         case .file(let file):
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
-                throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: "it is a folder; give a file name")
-            }
+            try ReportFile.prepare(file, shown: path, kind: "JSON lines report")
             if !FileManager.default.fileExists(atPath: file.path) {
                 guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
                     throw ReportFile.WriteError(kind: "JSON lines report", path: path, reason: String(cString: strerror(errno)))

@@ -103,19 +103,30 @@ public enum ReportFile {
         }
     }
 
+    /// Makes sure a report file can be made at `destination` (named `shown`
+    /// in messages): not a folder, no file where a folder must be (Foundation
+    /// says only "NSCocoaErrorDomain error 512" for these two), its folder
+    /// created.
+    static func prepare(_ destination: URL, shown: String, kind: String) throws(WriteError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw WriteError(kind: kind, path: shown, reason: "it is a folder; give a file name")
+        }
+        if let file = firstFile(above: destination) {
+            throw WriteError(kind: kind, path: shown, reason: "\(file) is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(kind: kind, path: shown, reason: error.localizedDescription)
+        }
+    }
+
     private static func replace(_ destination: URL, with text: String, kind: String) throws(WriteError) {
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        // Foundation says only "NSCocoaErrorDomain error 512" for these two.
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw WriteError(kind: kind, path: destination.path, reason: "it is a folder; give a file name")
-        }
-        if let file = firstFile(above: destination) {
-            throw WriteError(kind: kind, path: destination.path, reason: "\(file) is a file, not a folder")
-        }
+        try prepare(destination, shown: destination.path, kind: kind)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)

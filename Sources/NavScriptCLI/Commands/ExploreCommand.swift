@@ -235,9 +235,7 @@ extension ExploreCommand {
         while children.contains(where: { $0.0.isRunning }) {
             if stop.isSet && !forwarded {
                 forwarded = true
-                for (process, _) in children where process.isRunning {
-                    kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
-                }
+                for (process, _) in children { stop.passOn(to: process) }
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -84,7 +84,7 @@ struct ExploreMatrix {
         while process.isRunning && Date() < deadline {
             if stop.isSet && !forwarded {
                 forwarded = true
-                kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
+                stop.passOn(to: process)
             }
             usleep(20_000)
         }

@@ -98,7 +98,7 @@ struct ExploreSupervisor {
                     }
                 } else {
                     forwardedAt = now
-                    kill(process.processIdentifier, stop.interruptingSignal ?? SIGTERM)
+                    stop.passOn(to: process)
                 }
                 continue
             }

@@ -128,6 +128,12 @@ final class StopSignal: @unchecked Sendable {
     /// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     var exitStatus: Int32? { interruptingSignal.map { 128 + $0 } }
 
+    /// Passes the interrupt on to a child process (an exploration): the
+    /// same signal, or SIGTERM for a stop that had none.
+    func passOn(to process: Process) {
+        if process.isRunning { kill(process.processIdentifier, interruptingSignal ?? SIGTERM) }
+    }
+
     func set(_ reason: String, signal: Int32? = nil) {
         lock.lock()
         if reasonText == nil {
