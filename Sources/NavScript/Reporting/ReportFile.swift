@@ -50,20 +50,26 @@ public enum ReportFile {
             }
             var status = stat()
             guard stat(url.path, &status) == 0 else {
-                // Nothing there yet — or a link to nothing, whose target is created.
-                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
-                    self = .file(URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL)
-                } else {
-                    self = .file(url)
-                }
+                self = .file(ReportFile.resolved(url))   // nothing there yet, or a link to nothing: its target is made
                 return
             }
             switch status.st_mode & S_IFMT {
-            case S_IFREG: self = .file(url.resolvingSymlinksInPath())
+            case S_IFREG: self = .file(ReportFile.resolved(url))
             case S_IFDIR: self = .file(url)   // refused as a folder below
             default: self = .stream(url.path)
             }
         }
+    }
+
+    /// Where a report path really writes: through symbolic links, also one
+    /// whose target does not exist yet (its target is where the file is made).
+    public static func resolved(_ url: URL) -> URL {
+        let url = url.standardizedFileURL
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path),
+           !FileManager.default.fileExists(atPath: url.path) {
+            return URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+        }
+        return url.resolvingSymlinksInPath()
     }
 
     /// Opens a stream target for writing. A FIFO nobody reads would block

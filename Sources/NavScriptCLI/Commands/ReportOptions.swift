@@ -35,22 +35,12 @@ struct ReportOptions: ParsableArguments {
         // Two reports into one file (a link to it included): the last one written wins and the other is lost
         // without a word.
         let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
-            .compactMap { option, path in path.map { (option, Self.resolved($0)) } }
+            .compactMap { option, path in path.map { (option, ReportFile.resolved(URL(fileURLWithPath: $0)).path) } }
         for (index, (option, path)) in files.enumerated() {
             if let other = files[..<index].first(where: { $0.1 == path }) {
                 throw ValidationError("\(other.0) and \(option) both write \(path): give each report its own file")
             }
         }
-    }
-
-    /// Where a report path really writes: through symbolic links, also one
-    /// whose target does not exist yet.
-    static func resolved(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
-            return URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
-        }
-        return url.resolvingSymlinksInPath().path
     }
 
     /// The storyboard needs the navigation after every step.
