@@ -316,7 +316,7 @@ public final class WorkerPool {
         return results
     }
 
-    public static func describeExit(status: Int32, signaled: Bool) -> String {
+    static func describeExit(status: Int32, signaled: Bool) -> String {
         guard signaled else { return "the worker exited with status \(status) in the middle of the scenario" }
         return "crash: the worker was killed by \(signalDescription(status))"
     }
