@@ -201,7 +201,7 @@
 -- Structure
 -- ---------------------------------------------------------------------------
 
----Declares a scenario: `scenario(name, fn)` or `scenario(name, options, fn)`. The body runs later, once, against a fresh app, after the enclosing `before_each` hooks and before the `after_each` hooks; with `options.launch` the app is cold-started with those options first (a bad launch option is then an error of the scenario). The full name (enclosing `describe` names and `name`, space-separated) must be unique within the file, or the file fails to load.
+---Declares a scenario: `scenario(name, fn)` or `scenario(name, options, fn)`. The body runs later, once, against a fresh app, after the enclosing `before_each` hooks and before the `after_each` hooks; with `options.launch` the app is cold-started with those options first (a bad launch option is then an error of the scenario). The full name (enclosing `describe` names and `name`, space-separated) must be unique within the file, and not blank, or the file fails to load.
 ---```lua
 ---scenario("the account is gated when signed out", { tags = { "gate" } }, function()
 ---  expect_no_modal()
@@ -249,12 +249,13 @@ function before_each(fn) end
 ---@param fn fun()
 function after_each(fn) end
 
----Declares a scenario that is not written yet: reported as skipped ("pending"), never run. Its full name counts for uniqueness.
+---Declares a scenario that is not written yet: reported as skipped ("pending"), never run. Its full name counts for uniqueness. A `fn` may follow, as busted allows (a scenario parked by renaming `scenario` to `pending`); it is not run.
 ---```lua
 ---pending("restoring a draft in progress")
 ---```
 ---@param name string
-function pending(name) end
+---@param fn? fun()
+function pending(name, fn) end
 
 ---Checks a condition. Unlike standard Lua, a false `value` is a scenario *failure* (an expectation, reported with the scenario's `file:line` and `message`, default "assertion failed!"), not an error; use `error(...)` to raise an error. Returns all its arguments when `value` is truthy.
 ---```lua
@@ -518,7 +519,7 @@ function expect_event_count(item, count, mark) end
 ---```
 function expect_no_leaks() end
 
----Expects the event log to contain `items` as an ordered subsequence (other events may come between). An item matches an event exactly or as its leading words: `"gate auth"` matches `"gate auth account"`, `"push item"` matches `"push item:7"`, but `"push it"` matches nothing. The failure shows which items matched, the first that did not, whether it happened earlier, and the events after the last match.
+---Expects the event log to contain `items` as an ordered subsequence (other events may come between). An item matches an event exactly or as its leading words: `"gate auth"` matches `"gate auth account"`, `"push item"` matches `"push item:7"`, but `"push it"` matches nothing. The failure shows which items matched, the first that did not, whether it happened earlier, and the events after the last match. An empty list is an error (it would pass whatever happened).
 ---
 ---The event vocabulary (`<dest>`/`<screen>` are labels such as `item:7`, `<path>` coordinator paths):
 ---* `deliver <entry> <input>` — an input arrived at an entry point

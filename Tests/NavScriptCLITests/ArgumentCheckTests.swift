@@ -26,6 +26,11 @@ struct ArgumentCheckTests {
         (#"expect_event_count("launch", -1)"#, "a count of events cannot be negative, got -1"),
         (#"expect_no_event("")"#, "an empty item matches no event"),
         (#"expect_events{ "launch", "" }"#, "item 2 is empty"),
+        (#"expect_events{}"#, "bad argument #1 to 'expect_events' (no events listed, and an empty list is in every log"),
+        (#"expect_events_since(mark(), {})"#, "bad argument #2 to 'expect_events_since' (no events listed"),
+        (#"expect_events{ first = "launch" }"#, #"bad argument #1 to 'expect_events' (must be a list of strings ({ "a", "b" }), but it has the key "first""#),
+        (#"expect_stack{ "home", nil, "category:shoes" }"#, "bad argument #1 to 'expect_stack' (must be a list of strings without holes: item 2 is nil but item 3 is not"),
+        (#"expect_coordinators{ "app", main = "app/main" }"#, "bad argument #1 to 'expect_coordinators' (must be a list of strings"),
         (#"expect_same_outcome("shop://cart", { "scheme" })"#, "1 entry point compare nothing"),
         (#"expect_same_outcome("https://shop.example.com/cart")"#, "a link with the app's scheme expected (shop://…), got 'https://shop.example.com/cart'"),
     ])

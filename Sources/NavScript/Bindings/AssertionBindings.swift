@@ -187,7 +187,8 @@ enum AssertionBindings {
                     between). An item matches an event exactly or as its leading words: `"gate auth"` matches \
                     `"gate auth account"`, `"push item"` matches `"push item:7"`, but `"push it"` matches \
                     nothing. The failure shows which items matched, the first that did not, whether it \
-                    happened earlier, and the events after the last match.
+                    happened earlier, and the events after the last match. An empty list is an error (it \
+                    would pass whatever happened).
                     """,
                 example: "expect_events{ \"gate auth account\", \"session-commit\", \"resume account\" }") { call, app, _ in
             Expectation.events(try Self.eventItems(call, 1), actual: app.events)
@@ -293,6 +294,10 @@ enum AssertionBindings {
 
     private static func eventItems(_ call: LuaCall, _ position: Int) throws -> [String] {
         let items = try BindingSupport.strings(call, position)
+        if items.isEmpty {
+            throw call.argumentError(position, "no events listed, and an empty list is in every log, so this expectation "
+                                     + "could never fail; list the events to expect, in order")
+        }
         if let empty = items.firstIndex(of: "") {
             throw call.argumentError(position, "item \(empty + 1) is empty, and an empty item matches no event")
         }

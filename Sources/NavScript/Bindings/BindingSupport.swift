@@ -30,6 +30,16 @@ enum BindingSupport {
     /// A list of strings from a Lua table argument (`{ "home", "product" }`).
     static func strings(_ call: LuaCall, _ position: Int) throws -> [String] {
         let table = try call.table(position)
+        // A named key or an item after a hole would be dropped without a word: a typo'd list
+        // (`{ first = "launch" }`, `{ "a", nil, "c" }`) checked less than it says.
+        if let (key, _) = table.pairs.dropFirst(table.array.count).first {
+            if case .integer(let index) = key, index > Int64(table.array.count) {
+                throw call.argumentError(position, "must be a list of strings without holes: item \(table.array.count + 1) "
+                                         + "is nil but item \(index) is not; remove the nil (or the hole's comma)")
+            }
+            throw call.argumentError(position, "must be a list of strings ({ \"a\", \"b\" }), but it has the key "
+                                     + "\(key.description); list the items without keys")
+        }
         var result: [String] = []
         result.reserveCapacity(table.array.count)
         for (index, value) in table.array.enumerated() {

@@ -12,8 +12,8 @@ enum StructureFunctions {
                     later, once, against a fresh app, after the enclosing `before_each` hooks and before the \
                     `after_each` hooks; with `options.launch` the app is cold-started with those options first \
                     (a bad launch option is then an error of the scenario). The full name (enclosing \
-                    `describe` names and `name`, space-separated) must be unique within the file, or the file \
-                    fails to load.
+                    `describe` names and `name`, space-separated) must be unique within the file, and not \
+                    blank, or the file fails to load.
                     """,
                 example: """
                     scenario("the account is gated when signed out", { tags = { "gate" } }, function()
@@ -67,10 +67,12 @@ enum StructureFunctions {
                     """,
                 example: "after_each(function() expect_no_leaks() end)",
                 body: .prelude),
-            ScriptFunction("pending", .structure, parameters: [ScriptParameter("name", "string")],
+            ScriptFunction("pending", .structure,
+                parameters: [ScriptParameter("name", "string"), ScriptParameter("fn", "fun()", optional: true)],
                 documentation: """
                     Declares a scenario that is not written yet: reported as skipped ("pending"), never run. \
-                    Its full name counts for uniqueness.
+                    Its full name counts for uniqueness. A `fn` may follow, as busted allows (a scenario parked \
+                    by renaming `scenario` to `pending`); it is not run.
                     """,
                 example: "pending(\"restoring a draft in progress\")",
                 body: .prelude),

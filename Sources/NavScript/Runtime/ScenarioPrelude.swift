@@ -21,7 +21,7 @@ enum ScenarioPrelude {
     -- `next` must not break the language's own functions.
     local type, next, select, tostring, getmetatable, setmetatable, ipairs, error =
       type, next, select, tostring, getmetatable, setmetatable, ipairs, error
-    local format, mathtype = string.format, math.type
+    local format, find, mathtype = string.format, string.find, math.type
     local concat, sort, unpack = table.concat, table.sort, table.unpack
 
     -- What a pcall sees when an expectation fails inside it: a failure
@@ -136,9 +136,18 @@ enum ScenarioPrelude {
       return table.concat(parts, " "), { table.unpack(parts, 1, #parts - 1) }
     end
 
+    -- A blank name cannot be told apart in a report, nor selected again with --filter.
+    local function named(name, call, level)
+      if not find(name, "%S") then
+        error(call .. ": the name is " .. (name == "" and "empty" or "only blanks")
+          .. "; give it a name that says what it checks, as reports and --filter show it", level + 1)
+      end
+    end
+
     local function declare(name, opts, fn, row, pending, has_row)
       -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
       if collected then while_running(string.format("scenario(%q)", name), 4) end
+      if not has_row then named(name, pending and "pending(name)" or "scenario(name, [options,] fn)", 3) end
       local full, groups = full_name(name)
       local line = caller()
       if names[full] then
@@ -154,9 +163,14 @@ enum ScenarioPrelude {
       declared_frames[index] = #frames == 1 and top_level or { table.unpack(frames) }
     end
 
-    function describe(name, fn)
+    function describe(name, fn, ...)
       check(name, "string", "name", "describe(name, fn)")
       check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
+      named(name, "describe(name, fn)", 2)
+      if select("#", ...) > 0 then
+        error("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
+          .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)", 2)
+      end
       while_running(string.format("describe(%q)", name), 3)
       frames[#frames + 1] = { name = name, before = {}, after = {} }
       fn()
@@ -179,8 +193,15 @@ enum ScenarioPrelude {
       frame.after[#frame.after + 1] = fn
     end
 
-    function pending(name)
+    -- pending(name, fn) is accepted as busted accepts it (fn is not run): a scenario
+    -- being written can be parked by renaming the call. Anything else after the name is a mistake.
+    function pending(name, fn, ...)
       check(name, "string", "name", "pending(name)")
+      if (fn ~= nil and type(fn) ~= "function") or select("#", ...) > 0 then
+        error("pending(\"" .. name .. "\"): takes the name and optionally the scenario's fn (not run), got "
+          .. (fn ~= nil and type(fn) ~= "function" and "a " .. type(fn) or (select("#", ...) .. " more argument"
+          .. (select("#", ...) == 1 and "" or "s") .. " after fn")) .. "; options and tags go on a scenario", 2)
+      end
       declare(name, {}, nil, nil, true)
     end
 
@@ -255,6 +276,7 @@ enum ScenarioPrelude {
     local function each(rows, name, opts, fn, ...)
       check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
       check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
+      named(name, "scenario.each(rows, name, [options,] fn)", 2)
       opts, fn = split(opts, fn, "scenario.each(rows, ", name)
       nothing_after(select("#", ...), "scenario.each(rows, ", name)
       -- While scenarios run, that is what is wrong, whatever the rows.
