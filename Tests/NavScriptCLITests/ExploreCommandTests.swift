@@ -121,6 +121,28 @@ struct ExploreCommandTests {
         #expect(junit.contains(#"<testcase name="every input gets an outcome""#) && junit.contains(#"tests="2""#), "\(junit)")
     }
 
+    /// A JSON stream (here standard output) already has the child's start and its
+    /// earlier findings when the app takes the child down: the supervisor continues
+    /// it, so a consumer sees one run, not a second one started over it. A JSON file
+    /// is written whole.
+    @Test(arguments: ["-", "events.jsonl"])
+    func aJSONStreamIsContinuedAfterACrash(json: String) throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
+                                      "--fault", "force-unwrap-crash", "--out", "j", "--json", json])
+        #expect(output.status == 1, "\(output)")
+        let lines = try (json == "-" ? output.stdout : fixture.read(json)).split(separator: "\n")
+        let events = try lines.map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return object["event"] as? String ?? "?"
+        }
+        #expect(events == ["run_started", "file_started", "scenario_finished", "scenario_finished", "file_finished", "run_finished"],
+                "\(lines.joined(separator: "\n"))")
+        #expect(lines.last?.contains(#""errors":1"#) == true && lines.last?.contains(#""failed":1"#) == true, "\(lines.last ?? "")")
+        let finished = try #require(JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        #expect((finished["duration"] as? Double ?? 0) > 0, "the exploration's time up to the crash: \(finished)")
+    }
+
     @Test func aHangIsAFindingAfterTheTimeout() throws {
         let fixture = try Fixture()
         let started = Date()

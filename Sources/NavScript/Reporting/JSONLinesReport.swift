@@ -52,6 +52,15 @@ public final class JSONLinesReport: RunReporter {
         self.handle = handle
     }
 
+    /// Whether `path` is written as a stream (standard output, a FIFO, a
+    /// device) rather than a file replaced whole: what was written there
+    /// cannot be taken back, only continued.
+    public static func writesAStream(_ path: String) -> Bool {
+        if path == "-" { return true }
+        if case .stream = ReportFile.Target(URL(fileURLWithPath: path).standardizedFileURL) { return true }
+        return false
+    }
+
     public func receive(_ event: RunEvent) throws {
         var line = try encoder.encode(event)
         line.append(UInt8(ascii: "\n"))

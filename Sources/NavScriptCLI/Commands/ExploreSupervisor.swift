@@ -27,6 +27,7 @@ struct ExploreSupervisor {
     }
 
     func run() throws {
+        let started = Date()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -64,7 +65,7 @@ struct ExploreSupervisor {
         let earlier = ((try? String(contentsOfFile: trace.path + ".findings", encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { try? JSONDecoder().decode(ScenarioResult.self, from: Data($0.utf8)) }
         try report(fatal, walk: ExplorationTrace.lastSegment(of: text), earlier: earlier, stderr: forwarding.tail,
-                   scratch: folder, stop: stop)
+                   scratch: folder, stop: stop, started: started)
     }
 
     /// How long a child has to stop after an interrupt is passed on to it.
@@ -139,8 +140,9 @@ struct ExploreSupervisor {
     /// reproducer or a report could not be written, a signal's status when
     /// an interrupt cut the replays short.
     /// `earlier`: what the child found before (its reports were never written).
+    /// `started`: when the exploration began (its reports' duration runs to the crash).
     private func report(_ fatal: Fatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
-                        stop: StopSignal) throws {
+                        stop: StopSignal, started: Date) throws {
         let out = URL(fileURLWithPath: command.out)
         let kind: ScenarioOutcome.ErrorKind
         var what: String
@@ -204,15 +206,29 @@ struct ExploreSupervisor {
 
         var failed = false
         if command.report.junit != nil || command.report.json != nil || command.report.html != nil {
-            let stream = RunEventStream(try command.report.reporters())
             let result = ScenarioResult(name: property, file: file ?? "", line: line, outcome: .errored(kind),
                                         message: what, details: steps.isEmpty ? "" : "steps from a fresh launch:\n"
                                             + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
-            let run = RunResult(files: [FileResult(file: "explore", scenarios: earlier + [result], duration: 0)], duration: 0,
-                                seed: seed, startedAt: Date().timeIntervalSince1970)
+            let duration = Date().timeIntervalSince(started)
+            let explored = FileResult(file: "explore", scenarios: earlier + [result], duration: duration)
+            let run = RunResult(files: [explored], duration: duration, seed: seed, startedAt: started.timeIntervalSince1970)
+            // Report files are written whole, replacing what the child left. A JSON stream (standard
+            // output, a FIFO) already has the child's start and its earlier findings: it is continued,
+            // not started a second time.
+            var whole = command.report
+            var continued: RunEventStream?
+            if let json = whole.json, JSONLinesReport.writesAStream(json) {
+                whole.json = nil
+                do { continued = RunEventStream([try JSONLinesReport(path: json)]) } catch { throw ValidationError("--json: \(error)") }
+            }
+            let stream = RunEventStream(try whole.reporters())
             stream.publish(run, plan: RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
                                               startedAt: run.startedAt))
+            continued?.publish(.scenarioFinished(result))
+            continued?.publish(.fileFinished(explored))
+            continued?.publish(.runFinished(run, interruption: nil))
             failed = ReportOptions.reportFailures(stream)
+            if let continued { failed = ReportOptions.reportFailures(continued) || failed }
         }
         if let status = stop.exitStatus { throw ExitCode(status) }
         throw ExitCode(failed || unwritten ? 2 : 1)
