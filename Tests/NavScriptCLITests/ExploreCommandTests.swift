@@ -50,6 +50,9 @@ struct ExploreCommandTests {
         #expect(parallel.status == 1, "\(parallel)")
         #expect(parallel.stdout.contains("seed 5,") && parallel.stdout.contains("seed 6,"), "one exploration per job\n\(parallel)")
         #expect(fixture.exists("both/seed5-1.lua") && fixture.exists("both/seed6-1.lua"))
+        let violations = parallel.stdout.components(separatedBy: "\nVIOLATION ").count - 1
+        #expect(violations >= 2 && parallel.stdout.hasSuffix("2 explorations (seeds 5–6): 800 steps, \(violations) violations found, "
+            + "reproducers in both/\n"), "one total at the end\n\(parallel)")
         let bad = try fixture.run(["explore", "--fault", "nope", "--steps", "10"])
         #expect(bad.status == 2, "\(bad)")
     }

@@ -241,12 +241,16 @@ extension ExploreCommand {
         }
         var found = false
         var failed: Int32?   // a child's own usage or write error (exit 2)
+        var total = ExploreReport.Totals()
         for (process, capture) in children {
             process.waitUntilExit()
             defer { try? FileManager.default.removeItem(at: capture) }
-            writeStandardOutput((try? String(contentsOf: capture, encoding: .utf8)) ?? "")
+            let text = (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
+            writeStandardOutput(text)
+            total.add(text)
             if process.terminationReason == .uncaughtSignal && !stop.isSet {
                 writeStandardOutput("VIOLATION every input gets an outcome: an exploration crashed (signal \(process.terminationStatus))\n")
+                total.violations += 1
                 found = true
             } else if process.terminationStatus == 1 {
                 found = true
@@ -255,6 +259,7 @@ extension ExploreCommand {
             }
             writeStandardOutput("\n")
         }
+        writeStandardOutput(total.line(explorations: jobs, seeds: seed, seed &+ UInt64(jobs - 1), out: out))
         throw ExitCode(stop.exitStatus ?? failed ?? (found ? 1 : 0))
     }
 }
@@ -288,5 +293,32 @@ enum ExploreReport {
         }
         text += report.findings.isEmpty ? "no property violated\n" : "\(report.findings.count) violation\(report.findings.count == 1 ? "" : "s") found\n"
         return text
+    }
+
+    /// What several explorations (`--jobs`) did together, read back from
+    /// their consoles: the lines ``finding(_:file:withFaults:)`` and
+    /// ``summary(_:host:)`` write (their only reader, so the two stay in step).
+    struct Totals {
+        var steps = 0
+        var violations = 0
+        /// Explorations whose summary is missing (crashed, interrupted before it).
+        var unfinished = 0
+
+        mutating func add(_ console: String) {
+            violations += console.split(separator: "\n").count { $0.hasPrefix("VIOLATION ") }
+            guard let summary = console.split(separator: "\n").last(where: { $0.contains(" walks, ") && $0.contains(" steps in ") }),
+                  let words = Optional(summary.split(separator: " ")), words.count > 3, let steps = Int(words[2]) else {
+                unfinished += 1
+                return
+            }
+            self.steps += steps
+        }
+
+        func line(explorations: Int, seeds first: UInt64, _ last: UInt64, out: String) -> String {
+            "\(explorations) explorations (seeds \(first)–\(last)): \(steps) steps"
+                + (unfinished > 0 ? " (\(unfinished) ended before their summary)" : "")
+                + ", " + (violations == 0 ? "no property violated" : "\(violations) violation\(violations == 1 ? "" : "s") found, reproducers in \(out)/")
+                + "\n"
+        }
     }
 }
