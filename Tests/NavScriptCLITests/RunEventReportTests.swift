@@ -57,6 +57,7 @@ struct RunEventReportTests {
         let kinds = events.map { $0["event"] as? String ?? "?" }
         #expect(kinds.first == "run_started" && kinds.last == "run_finished")
         #expect(events.first?["files"] as? [String] == ["suite/a.lua", "suite/b.lua"])
+        #expect(events.first?["schema"] as? Int == 1, "the format's version, for consumers to check: \(events.first ?? [:])")
         #expect(kinds.filter { $0 == "scenario_finished" }.count == 4, "\(kinds)")
         #expect(kinds.filter { $0 == "scenario_started" }.count == 4, "\(kinds)")
         for file in ["suite/a.lua", "suite/b.lua"] {

@@ -51,9 +51,16 @@ public struct RunPlan: Hashable, Sendable, Codable {
 /// timeline, frames when recorded). For `mutate` and `explore`, the file
 /// events name the report's group (`mutate`, `explore`) while a case's
 /// `file` is its own (the reproducer, for a finding).
+///
+/// `run_started` carries `schema` (``schemaVersion``) so a consumer can
+/// refuse lines it would misread: keys are only ever added under one
+/// version; a key renamed, removed or given another meaning raises it.
 extension RunEvent: Encodable {
+    /// The version of this encoding, in every `run_started` line.
+    public static let schemaVersion = 1
+
     private enum Key: String, CodingKey {
-        case event, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
+        case event, schema, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
         case passed, failed, errors, skipped, duration, success, interrupted
     }
 
@@ -74,6 +81,7 @@ extension RunEvent: Encodable {
         try container.encode(kind, forKey: .event)
         switch self {
         case .runStarted(let plan):
+            try container.encode(Self.schemaVersion, forKey: .schema)
             try container.encode(plan.command, forKey: .command)
             try container.encode(plan.app, forKey: .app)
             try container.encode(plan.files, forKey: .files)
