@@ -19,8 +19,8 @@ enum ScenarioPrelude {
     local random_seed = ns.random_seed -- Swift: the running scenario's seed for math.random (nil outside one)
     -- The library as it was: a scenario that defines a global `type` or
     -- `next` must not break the language's own functions.
-    local type, next, select, tostring, getmetatable, setmetatable, ipairs, error =
-      type, next, select, tostring, getmetatable, setmetatable, ipairs, error
+    local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error =
+      type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error
     local format, find, mathtype = string.format, string.find, math.type
     local concat, sort, unpack = table.concat, table.sort, table.unpack
 
@@ -270,6 +270,56 @@ enum ScenarioPrelude {
       return "{" .. concat(parts, ", ") .. "}"
     end
 
+    -- A scenario.each name with its placeholders filled from `row`: `$key` and `${key}`
+    -- (row[key]; braces when letters follow), `$1`/`${1}` (row[1], for rows given as lists),
+    -- `$#` (the row number), `$$` (a dollar sign). A `$` before anything else stays as it is.
+    -- A placeholder the row does not fill is a typo ($tba) or a missing column: an error.
+    -- Returns the label and whether anything in it came from the row (or its number).
+    local function fill(name, row, index)
+      local parts, position, filled = {}, 1, false
+      while true do
+        local at = find(name, "$", position, true)
+        if not at then break end
+        parts[#parts + 1] = name:sub(position, at - 1)
+        local key, stop
+        local next_char = name:sub(at + 1, at + 1)
+        if next_char == "$" then
+          parts[#parts + 1], stop = "$", at + 1
+        elseif next_char == "#" then
+          parts[#parts + 1], stop = tostring(index), at + 1
+        elseif next_char == "{" then
+          local close = find(name, "}", at + 2, true)
+          local inner = close and name:sub(at + 2, close - 1)
+          if inner and (inner:match("^[%a_][%w_]*$") or inner:match("^%d+$")) then key, stop = inner, close end
+        else
+          local word = name:match("^[%a_][%w_]*", at + 1) or name:match("^%d+", at + 1)
+          if word then key, stop = word, at + #word end
+        end
+        if key then
+          local item = key:match("^%d") and tonumber(key)   -- $1: a row given as a list
+          if type(row) ~= "table" then
+            error(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its %s $%s; "
+              .. "give each row as a table ({ %s })", name, index, type(row), item and "item" or "field", key,
+              item and "…" or key .. " = …"), 3)
+          end
+          local value = row[item or key]   -- `false` fills in too
+          if value == nil then
+            error(format("scenario.each(rows, %q, …): row %d has no %s for $%s in the name; give every row "
+              .. "that %s, or take $%s out of the name", name, index,
+              item and format("item %d", item) or format("field %q", key), key, item and "item" or "field", key), 3)
+          end
+          parts[#parts + 1], filled = spelled(value), true
+        elseif next_char == "#" then
+          filled = true
+        elseif not stop then
+          parts[#parts + 1], stop = "$", at
+        end
+        position = stop + 1
+      end
+      parts[#parts + 1] = name:sub(position)
+      return concat(parts), filled
+    end
+
     -- scenario.each(rows, name, [options,] fn): one scenario per row, named
     -- from the row: `$key` is replaced by row[key] and `$#` by the row number;
     -- a name without placeholders gets the row number appended.
@@ -301,26 +351,8 @@ enum ScenarioPrelude {
         end
       end
       for index, row in ipairs(rows) do
-        if type(row) ~= "table" then
-          local field = name:match("%$([%a_][%w_]*)")
-          if field then
-            error(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its field $%s; "
-              .. "give each row as a table ({ %s = … })", name, index, type(row), field, field), 2)
-          end
-        end
-        local missing
-        local label = name:gsub("%$#", tostring(index)):gsub("%$([%a_][%w_]*)", function(key)
-          local value = nil
-          if type(row) == "table" then value = row[key] end   -- `false` fills in too
-          if value == nil then missing = missing or key return "$" .. key end
-          return spelled(value)
-        end)
-        -- A placeholder no row field fills is a typo ($tba) or a missing column: said, not kept as text.
-        if missing then
-          error(format("scenario.each(rows, %q, …): row %d has no field %q for $%s in the name; give every row "
-            .. "that field, or take $%s out of the name", name, index, missing, missing, missing), 2)
-        end
-        if label == name then label = name .. " [" .. index .. "]" end
+        local label, filled = fill(name, row, index)
+        if not filled then label = label .. " [" .. index .. "]" end
         declare(label, opts, fn, row, nil, true)
       end
     end
