@@ -128,13 +128,25 @@ struct ExploreCommandTests {
     /// earlier findings when the app takes the child down: the supervisor continues
     /// it, so a consumer sees one run, not a second one started over it. A JSON file
     /// is written whole.
-    @Test(arguments: ["-", "events.jsonl"])
+    @Test(arguments: ["-", "events.jsonl", "events.fifo"])
     func aJSONStreamIsContinuedAfterACrash(json: String) throws {
         let fixture = try Fixture()
+        // A FIFO's reader (started first, as it must be) sees one stream to its end, not an end when the child dies.
+        var reader: Process?
+        if json.hasSuffix(".fifo") {
+            #expect(mkfifo(fixture.root.appendingPathComponent(json).path, 0o600) == 0)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "cat \(json) > fifo.out"]
+            process.currentDirectoryURL = fixture.root
+            try process.run()
+            reader = process
+        }
         let output = try fixture.run(["explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
                                       "--fault", "force-unwrap-crash", "--out", "j", "--json", json])
+        reader?.waitUntilExit()
         #expect(output.status == 1, "\(output)")
-        let lines = try (json == "-" ? output.stdout : fixture.read(json)).split(separator: "\n")
+        let lines = try (json == "-" ? output.stdout : fixture.read(reader == nil ? json : "fifo.out")).split(separator: "\n")
         let events = try lines.map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return object["event"] as? String ?? "?"

@@ -28,6 +28,13 @@ struct ExploreSupervisor {
 
     func run() throws {
         let started = Date()
+        // A JSON stream the child writes to (a FIFO, /dev/stdout) is held open here as well, so its
+        // reader does not see the end when the child dies before the supervisor continues it.
+        // (Standard output itself, `-`, is the child's already, and stays open in this process.)
+        var heldStream: JSONLinesReport?
+        if let json = command.report.json, json != "-", JSONLinesReport.writesAStream(json) {
+            do { heldStream = try JSONLinesReport(path: json) } catch { throw ValidationError("--json: \(error)") }
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -65,7 +72,7 @@ struct ExploreSupervisor {
         let earlier = ((try? String(contentsOfFile: trace.path + ".findings", encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { try? JSONDecoder().decode(ScenarioResult.self, from: Data($0.utf8)) }
         try report(fatal, walk: ExplorationTrace.lastSegment(of: text), earlier: earlier, stderr: forwarding.tail,
-                   scratch: folder, stop: stop, started: started)
+                   scratch: folder, stop: stop, started: started, heldStream: heldStream)
     }
 
     /// How long a child has to stop after an interrupt is passed on to it.
@@ -140,9 +147,10 @@ struct ExploreSupervisor {
     /// reproducer or a report could not be written, a signal's status when
     /// an interrupt cut the replays short.
     /// `earlier`: what the child found before (its reports were never written).
-    /// `started`: when the exploration began (its reports' duration runs to the crash).
+    /// `started`: when the exploration began (its reports' duration runs to the crash);
+    /// `heldStream`: the JSON stream, opened before the child started.
     private func report(_ fatal: Fatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
-                        stop: StopSignal, started: Date) throws {
+                        stop: StopSignal, started: Date, heldStream: JSONLinesReport?) throws {
         let out = URL(fileURLWithPath: command.out)
         let kind: ScenarioOutcome.ErrorKind
         var what: String
@@ -219,7 +227,9 @@ struct ExploreSupervisor {
             var continued: RunEventStream?
             if let json = whole.json, JSONLinesReport.writesAStream(json) {
                 whole.json = nil
-                do { continued = RunEventStream([try JSONLinesReport(path: json)]) } catch { throw ValidationError("--json: \(error)") }
+                do { continued = RunEventStream([try heldStream ?? JSONLinesReport(path: json)]) } catch {
+                    throw ValidationError("--json: \(error)")
+                }
             }
             let stream = RunEventStream(try whole.reporters())
             stream.publish(run, plan: RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
