@@ -37,6 +37,29 @@ struct LifecycleTrackerTests {
         withExtendedLifetime(retained) {}
     }
 
+    /// A screen the app's factory never tracked is watched from the moment a
+    /// stack is given it (pushed or set): a leak check cannot pass by omission.
+    @Test(arguments: [false, true])
+    func aScreenNobodyTrackedIsWatchedOnceAStackHasIt(bySetting: Bool) throws {
+        func untracked() -> Screen { Screen("reviews", params: ["id": "p1"]) }
+        if bySetting { stack.setScreens(stack.screens + [untracked()]) } else { stack.push(untracked()) }
+        world.log.beginStep("swipe back")
+        let retained = try #require(stack.pop())
+        #expect(world.tracker.leaks().map(\.label) == ["reviews:p1"], "\(world.log.texts)")
+        #expect(world.log.texts.last == "release reviews:p1")
+        withExtendedLifetime(retained) {}
+    }
+
+    /// What the app tracked keeps its own label (and its anchored view model).
+    @Test func aScreenTheAppTrackedKeepsItsRecord() throws {
+        let screen = Screen("reviews", params: ["id": "p1"])
+        world.tracker.track(screen, label: "reviews (app's label)", kind: .screen)
+        stack.push(screen)
+        _ = stack.pop()
+        #expect(world.tracker.leaks().map(\.label) == ["reviews (app's label)"])
+        withExtendedLifetime(screen) {}
+    }
+
     @Test func releasingTheRetainedScreenClearsTheLeakAndLogsTheDealloc() throws {
         var retained: Screen? = stack.pop()
         #expect(world.tracker.leaks().map(\.label) == ["product:p1"])

@@ -85,6 +85,16 @@ public final class LifecycleTracker {
         object.lifecycleToken = LifecycleToken(tracker: self, record: id)
     }
 
+    /// Starts watching a screen a stack was given, unless it is watched
+    /// already (the app tracked it, with its own label and view model).
+    /// Why: a leak check must not depend on every screen factory
+    /// remembering to track what it makes — a screen that was never
+    /// tracked could leak and every check would still pass.
+    public func trackIfNew(_ screen: Screen) {
+        if let existing = recordByObject[ObjectIdentifier(screen)], !records[existing].deallocated { return }
+        track(screen, label: screen.label, kind: .screen)
+    }
+
     /// Declares that `object` left the navigation now; it and everything
     /// anchored to it should be deallocated once the app settles.
     public func expectRelease(_ object: AnyObject) {

@@ -28,6 +28,7 @@ public final class NavigationStack {
 
     public func push(_ screen: Screen, animated: Bool = true) {
         let from = top
+        tracker.trackIfNew(screen)
         screens.append(screen)
         log.record(.push(screen.label))
         delegate?.navigationStack(self, didShow: screen, from: animated ? from : nil)
@@ -60,6 +61,7 @@ public final class NavigationStack {
     public func setScreens(_ newScreens: [Screen], animated: Bool = true) {
         let from = top
         let removed = screens.filter { old in !newScreens.contains { $0 === old } }
+        for screen in newScreens { tracker.trackIfNew(screen) }
         screens = newScreens
         log.record(.setStack(TabID(name), newScreens.map(\.label)))
         removed.reversed().forEach { tracker.expectRelease($0) }
