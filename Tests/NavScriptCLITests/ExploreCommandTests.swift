@@ -35,6 +35,12 @@ struct ExploreCommandTests {
                                      "--time", "0", "--out", "again"])
         #expect(again.status == 1, "\(again)")
         #expect(try fixture.read("again/seed1-1.lua") == fixture.read("found/seed1-1.lua"), "same seed, same reproducer")
+        // Into a folder that has it already (the next fault explored with the same seed): kept, the new one beside it.
+        let original = try fixture.read("again/seed1-1.lua")
+        let third = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+                                     "--time", "0", "--out", "again"])
+        #expect(third.stdout.contains("reproducer: again/seed1-1-2.lua"), "\(third)")
+        #expect(try fixture.read("again/seed1-1.lua") == original && fixture.read("again/seed1-1-2.lua") == original)
     }
 
     @Test func theHealthyAppBreaksNothingAndAnotherHostIsExplorableToo() throws {

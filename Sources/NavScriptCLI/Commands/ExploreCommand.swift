@@ -115,7 +115,7 @@ struct ExploreCommand: HostedCommand {
         stream.publish(.fileStarted(file: "explore"))
         var unwritten: [String] = []
         let explored = explorer.run { finding in
-            let file = folder.appendingPathComponent("seed\(seed)-\(cases.count + 1).lua")
+            let file = Self.unusedFile(in: folder, named: "seed\(seed)-\(cases.count + 1)")
             var written = true
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -165,6 +165,18 @@ struct ExploreCommand: HostedCommand {
         for problem in unwritten { writeStandardError("navscript explore: \(problem)\n") }
         if let status = stop.exitStatus { throw ExitCode(status) }
         throw ExitCode(failed || !unwritten.isEmpty ? 2 : explored.findings.isEmpty ? 0 : 1)
+    }
+
+    /// `<name>.lua` in `folder`, or `<name>-2.lua`, `-3`… when taken: a reproducer an
+    /// earlier exploration wrote there (another fault, the same seed) is never replaced.
+    static func unusedFile(in folder: URL, named name: String) -> URL {
+        var file = folder.appendingPathComponent(name + ".lua")
+        var number = 2
+        while FileManager.default.fileExists(atPath: file.path) {
+            file = folder.appendingPathComponent("\(name)-\(number).lua")
+            number += 1
+        }
+        return file
     }
 
     /// The line of a reproducer's `scenario(` (reports point at it, not at the header comment).

@@ -175,13 +175,7 @@ struct ExploreSupervisor {
             (steps, verified) = replayer.shrink(walk)
             let reproducer = Self.reproducer(steps, what: what, verb: verb, configuration: command.configuration(seed: seed),
                                              host: host, originalSteps: walk.count)
-            let name = "seed\(seed)-\(verb)"
-            var target = out.appendingPathComponent(name + ".lua")
-            var number = 2
-            while FileManager.default.fileExists(atPath: target.path) {
-                target = out.appendingPathComponent("\(name)-\(number).lua")
-                number += 1
-            }
+            let target = ExploreCommand.unusedFile(in: out, named: "seed\(seed)-\(verb)")
             do {
                 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
                 try Data(reproducer.utf8).write(to: target)
