@@ -16,6 +16,13 @@ import NavScript
 /// the factory builds. Worker processes re-invoke the same executable, so
 /// they get the same host.
 public enum NavScriptCLI {
+    /// The name this executable was started by (`navscript`, `myapp-navscript`): what help,
+    /// hints and replay lines spell, so a command copied from them runs the same app.
+    public static var executableName: String {
+        guard let path = CommandLine.arguments.first, !path.isEmpty else { return "navscript" }
+        return URL(fileURLWithPath: path).lastPathComponent
+    }
+
     /// Builds the host. Called once per process, after the arguments were
     /// parsed (so `--help` works even when the app cannot load).
     public typealias HostFactory = () throws -> any ScenarioHost
@@ -52,7 +59,7 @@ public enum NavScriptCLI {
             if let command, let name = type(of: command).configuration.commandName {
                 let path = command is RoutesListCommand || command is RoutesCheckCommand || command is RoutesDiffCommand
                     ? "routes \(name)" : name
-                message = "Error: \(RootCommand.message(for: error))\nSee 'navscript \(path) --help'."
+                message = "Error: \(RootCommand.message(for: error))\nSee '\(executableName) \(path) --help'."
             }
             writeStandardError(message + "\n")
             return 2

@@ -2,8 +2,9 @@ import ArgumentParser
 
 /// `navscript`: runs Lua navigation scenarios against a headless app.
 struct RootCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "navscript",
+    /// Named as the executable was started (an app's runner is not called `navscript`).
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: NavScriptCLI.executableName,
         abstract: "Run Lua navigation scenarios against a headless iOS-style app.",
         discussion: """
             Scenarios are .lua files that drive the app (tap, back_swipe, deep_link…) \
@@ -15,5 +16,5 @@ struct RootCommand: ParsableCommand {
         version: "0.2.0",
         subcommands: [RunCommand.self, ListCommand.self, MutateCommand.self, MergeJUnitCommand.self,
                       RoutesCommand.self, GraphCommand.self, TypesCommand.self, ExploreCommand.self, WorkerCommand.self]
-    )
+    ) }
 }

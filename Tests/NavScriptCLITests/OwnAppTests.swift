@@ -41,6 +41,24 @@ struct OwnAppTests {
         #expect(cases.contains { $0["name"] == "the account is gated and opens after signing in" })
     }
 
+    /// Help, usage errors, hints and replay lines name the executable that ran, not `navscript`
+    /// (on a machine with both, a copied command would run another app).
+    @Test("help, hints and reproducers spell this executable's name")
+    func theExecutableNamesItself() throws {
+        let fixture = try Self.fixture()
+        let help = try notes(fixture, ["run", "--help"])
+        #expect(help.stdout.contains("USAGE: NotesNavScript run ") && help.stdout.contains("See `NotesNavScript mutate"),
+                "\(help)")
+        let usage = try notes(fixture, ["run", "no-such-folder"])
+        #expect(usage.status == 2 && usage.stderr.contains("See 'NotesNavScript run --help'"), "\(usage)")
+        let explored = try notes(fixture, ["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000",
+                                           "--time", "0", "--out", "found"])
+        #expect(explored.status == 1, "\(explored)")
+        let reproducer = try fixture.read("found/seed3-1.lua")
+        #expect(reproducer.contains("-- Found by `NotesNavScript explore --seed 3 --fault keep-popped-notes`")
+            && reproducer.contains("-- Run it: `NotesNavScript run <this file> --fault keep-popped-notes`"), "\(reproducer)")
+    }
+
     @Test("run --fault: the host's fault is injected and caught")
     func runWithFault() throws {
         let output = try notes(try Self.fixture(), ["run", "suite", "--fault", "keep-popped-notes"])

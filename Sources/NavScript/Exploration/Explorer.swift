@@ -27,6 +27,9 @@ public final class Explorer {
         public var trace: ExplorationTrace?
         /// Asked before every step: true stops the exploration there (an interrupt).
         public var shouldStop: (@Sendable () -> Bool)?
+        /// The executable a reproducer's replay lines name (`navscript`, `myapp-navscript`):
+        /// the one that explored, so a line copied from the header runs the same app.
+        public var executable = "navscript"
 
         /// Steps per walk unless told otherwise (`--walk-length`).
         public static let defaultWalkLength = 25
@@ -480,8 +483,9 @@ public final class Explorer {
         let faults = configuration.faults.map { " --fault " + JUnitReport.shellQuote($0) }.joined()
         let manifest = configuration.manifest.map { " --manifest " + JUnitReport.shellQuote($0) } ?? ""
         let walk = configuration.walkLength == Configuration.defaultWalkLength ? "" : " --walk-length \(configuration.walkLength)"
-        return "-- Found by `navscript explore --seed \(configuration.seed)\(faults)\(walk)\(manifest)` against \(host.name).\n"
-            + "-- Run it: `navscript run <this file>\(faults)\(manifest)`"
+        let executable = JUnitReport.shellQuote(configuration.executable)
+        return "-- Found by `\(executable) explore --seed \(configuration.seed)\(faults)\(walk)\(manifest)` against \(host.name).\n"
+            + "-- Run it: `\(executable) run <this file>\(faults)\(manifest)`"
             + (configuration.faults.isEmpty ? ".\n" : " (without the faults it passes).\n")
     }
 

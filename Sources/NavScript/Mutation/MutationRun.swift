@@ -82,7 +82,8 @@ public struct MutationReport: Sendable {
     }
 
     /// The matrix for a terminal.
-    public func text(verbose: Bool = false) -> String {
+    /// `executable`: the command the advice for a surviving fault spells.
+    public func text(verbose: Bool = false, executable: String = "navscript") -> String {
         var lines: [String] = []
         let width = max(12, outcomes.map(\.fault.name.count).max() ?? 0)
         for outcome in outcomes {
@@ -99,7 +100,7 @@ public struct MutationReport: Sendable {
             } else {
                 lines.append(line + "  — \(outcome.fault.summary)")
                 lines.append("    to kill it: a scenario that fails with --fault \(outcome.fault.name) and passes without; "
-                    + "`navscript explore --fault \(outcome.fault.name)` looks for one and writes it")
+                    + "`\(executable) explore --fault \(outcome.fault.name)` looks for one and writes it")
             }
         }
         lines.append("")

@@ -162,7 +162,7 @@ struct ExploreCommand: HostedCommand {
         stream.publish(.runFinished(RunResult(files: [file], duration: explored.seconds, seed: seed,
                                               startedAt: started.timeIntervalSince1970), interruption: interruption))
         let failed = ReportOptions.reportFailures(stream)
-        for problem in unwritten { writeStandardError("navscript explore: \(problem)\n") }
+        for problem in unwritten { writeStandardError("\(NavScriptCLI.executableName) explore: \(problem)\n") }
         if let status = stop.exitStatus { throw ExitCode(status) }
         throw ExitCode(failed || !unwritten.isEmpty ? 2 : explored.findings.isEmpty ? 0 : 1)
     }
@@ -200,8 +200,10 @@ extension ExploreCommand {
     func configuration(seed: UInt64, trace: ExplorationTrace? = nil, stop: StopSignal? = nil) -> Explorer.Configuration {
         var shouldStop: (@Sendable () -> Bool)?
         if let stop { shouldStop = { stop.isSet } }
-        return .init(seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults, untilCovered: untilCovered,
-                     manifest: manifest, trace: trace, shouldStop: shouldStop)
+        var configuration = Explorer.Configuration(seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults,
+                                                   untilCovered: untilCovered, manifest: manifest, trace: trace, shouldStop: shouldStop)
+        configuration.executable = NavScriptCLI.executableName
+        return configuration
     }
 
     /// The arguments of one exploration with `seed` in a process of its

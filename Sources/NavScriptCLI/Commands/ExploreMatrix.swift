@@ -32,7 +32,7 @@ struct ExploreMatrix {
         for fault in faults {
             rows.append(explore(fault.name, out: folder.appendingPathComponent(fault.name), stop: stop))
             if let status = stop.exitStatus {
-                writeStandardError("navscript mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
+                writeStandardError("\(NavScriptCLI.executableName) mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
                     + "\(rows.count) of \(faults.count) (\(fault.name))\n")
                 throw ExitCode(status)
             }

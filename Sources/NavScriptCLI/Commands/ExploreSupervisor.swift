@@ -101,7 +101,7 @@ struct ExploreSupervisor {
                     if now.timeIntervalSince(forwardedAt) > Self.interruptGrace {
                         kill(process.processIdentifier, SIGKILL)
                         process.waitUntilExit()
-                        writeStandardError("navscript explore: \(stop.reason): the exploration was inside a step and was stopped\n")
+                        writeStandardError("\(NavScriptCLI.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
                         return .exited(stop.exitStatus ?? 130)
                     }
                 } else {
@@ -183,7 +183,7 @@ struct ExploreSupervisor {
                 line = ExploreCommand.scenarioLine(reproducer)
             } catch {
                 unwritten = true
-                writeStandardError("navscript explore: cannot write the reproducer \(target.relativePath): "
+                writeStandardError("\(NavScriptCLI.executableName) explore: cannot write the reproducer \(target.relativePath): "
                     + "\(error.localizedDescription) — give --out a folder navscript may write in\n")
             }
         }

@@ -54,7 +54,7 @@ enum ManifestOption {
         let errors = problems.filter { !$0.isWarning }
         guard errors.isEmpty else {
             throw ValidationError("\(from)\(path) has \(errors.count) problem\(errors.count == 1 ? "" : "s") "
-                + "(navscript routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
+                + "(\(NavScriptCLI.executableName) routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
         }
         for warning in problems where warning.isWarning { writeStandardError("navscript: \(from)\(path): \(warning)\n") }
         do {

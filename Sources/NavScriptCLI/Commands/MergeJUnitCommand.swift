@@ -36,9 +36,9 @@ struct MergeJUnitCommand: ParsableCommand {
                 + "satisfy neither schema; write every shard's report the same way")
         }
         let suites = reports.flatMap(\.suites)
-        for warning in reports.flatMap(\.warnings) { writeStandardError("navscript merge-junit: warning: \(warning)\n") }
+        for warning in reports.flatMap(\.warnings) { writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(warning)\n") }
         for duplicate in Self.duplicates(in: suites) {
-            writeStandardError("navscript merge-junit: warning: \(duplicate) appears more than once; "
+            writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(duplicate) appears more than once; "
                 + "CI reporters keep only one (did two shards run the same file?)\n")
         }
         var totals = (tests: 0, failures: 0, errors: 0, skipped: 0)

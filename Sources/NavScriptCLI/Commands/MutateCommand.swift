@@ -47,7 +47,7 @@ struct MutateCommand: HostedCommand {
     @Flag(help: .hidden)
     var inProcess = false
 
-    @Flag(help: "Score the faults by exploration alone (no scenarios): `navscript explore` per fault, in its own process.")
+    @Flag(help: "Score the faults by exploration alone (no scenarios): `\(NavScriptCLI.executableName) explore` per fault, in its own process.")
     var explore = false
 
     @Option(parsing: .unconditional, help: "With --explore: seconds of exploration per fault.")
@@ -100,7 +100,7 @@ struct MutateCommand: HostedCommand {
         let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath, stop: stop)
         if let status = stop.exitStatus { throw ExitCode(status) }
         guard !healthy.flatMap(\.scenarios).isEmpty else {
-            writeStandardError("navscript mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n")
+            writeStandardError("\(NavScriptCLI.executableName) mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n")
             throw ExitCode(2)
         }
         let failing = healthy.flatMap(\.scenarios).filter { $0.status.isProblem }
@@ -109,8 +109,8 @@ struct MutateCommand: HostedCommand {
             stream.publish(plan.report(results: healthy, started: started).runResult(),
                            plan: RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970))
             let without = suite.faults.isEmpty ? "on the healthy app" : "with --fault \(suite.faults.joined(separator: ", ")) alone"
-            let replay = (["navscript run"] + suite.faults.map { "--fault \($0)" }).joined(separator: " ")
-            writeStandardError("navscript mutate: the suite is not green \(without), so no fault can be scored; "
+            let replay = (["\(NavScriptCLI.executableName) run"] + suite.faults.map { "--fault \($0)" }).joined(separator: " ")
+            writeStandardError("\(NavScriptCLI.executableName) mutate: the suite is not green \(without), so no fault can be scored; "
                 + "fix these first (\(replay) shows why):\n"
                 + failing.map { "  \($0.line > 0 ? "\($0.file):\($0.line)" : $0.file)  \($0.name)\n" }.joined())
             _ = ReportOptions.reportFailures(stream)
@@ -118,7 +118,7 @@ struct MutateCommand: HostedCommand {
         }
         // Asked after the failures: a file that did not load is a failure to fix, not a skipped scenario.
         guard healthy.flatMap(\.scenarios).contains(where: { $0.status == .passed }) else {
-            writeStandardError("navscript mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
+            writeStandardError("\(NavScriptCLI.executableName) mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
             throw ExitCode(2)
         }
         // Faults run in parallel across the jobs. A fault's file is skipped once an earlier file of
@@ -132,7 +132,7 @@ struct MutateCommand: HostedCommand {
         if let status = stop.exitStatus { throw ExitCode(status) }
         let matrix = plan.report(results: healthy + faulty, started: started, firstKillingFileOnly: !complete)
         let terminal = report.terminal
-        terminal(markdown ? matrix.markdown() : matrix.text(verbose: verbose))
+        terminal(markdown ? matrix.markdown() : matrix.text(verbose: verbose, executable: NavScriptCLI.executableName))
         if !complete {
             terminal("(each fault counted in its first killing file; --full-matrix runs every scenario under every fault)\n")
         }

@@ -34,7 +34,7 @@ struct RoutesListCommand: HostedCommand {
     func validate() throws {
         guard let word = unknown.first else { return }
         throw ValidationError("'\(word)' is not a routes subcommand; use list (the default), check FILE.json or "
-            + "diff OLD.json NEW.json (navscript routes --help)")
+            + "diff OLD.json NEW.json (\(NavScriptCLI.executableName) routes --help)")
     }
 
     func run(in context: CommandContext) throws {

@@ -130,8 +130,7 @@ struct RunCommand: HostedCommand {
     /// How to run one scenario of this run again: this executable, `run`,
     /// and the options that change a scenario's outcome.
     var replayCommand: [String] {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "navscript").lastPathComponent
-        var words = [executable, "run"]
+        var words = [NavScriptCLI.executableName, "run"]
         for fault in suite.faults { words += ["--fault", fault] }
         for invariant in SuiteOptions.split(suite.allow) { words += ["--allow", invariant] }
         if suite.strictSteps { words.append("--strict-steps") }

@@ -19,7 +19,7 @@ struct SuiteOptions: ParsableArguments {
     var excludeTags: [String] = []
 
     @Option(name: .customLong("fault"), parsing: .singleValue,
-            help: "Inject a fault of the app's catalogue into every launch (repeatable). See `navscript mutate --list`.")
+            help: "Inject a fault of the app's catalogue into every launch (repeatable). See `\(NavScriptCLI.executableName) mutate --list`.")
     var faults: [String] = []
 
     @Option(name: .customLong("allow"), parsing: .singleValue,
@@ -106,7 +106,7 @@ struct SuiteOptions: ParsableArguments {
         if !excludeTags.isEmpty { given.append("--exclude-tags \(Self.split(excludeTags).joined(separator: ","))") }
         guard given.isEmpty else {
             return "\(given.joined(separator: " with ")) selects no scenario in \(inFiles); "
-                + "`navscript list` shows every scenario's full name and tags"
+                + "`\(NavScriptCLI.executableName) list` shows every scenario's full name and tags"
         }
         return "no scenario in \(inFiles): none declares one with scenario(\"name\", function() … end)"
     }

@@ -32,7 +32,7 @@ struct TypesCommand: HostedCommand {
         let host = try context.host()
         let library = ScriptLibrary(host: host)
         if !library.conflicts.isEmpty {
-            writeStandardError("navscript types: \(host.name) declares functions the language already has (ignored): "
+            writeStandardError("\(NavScriptCLI.executableName) types: \(host.name) declares functions the language already has (ignored): "
                 + library.conflicts.joined(separator: ", ") + "\n")
         }
         let text: String
