@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavigationCore
 
 /// The whole `navscript` command line as a library: an app's scenario
 /// runner is one line over it.
@@ -47,6 +48,10 @@ public enum NavScriptCLI {
             return 0
         } catch let exit as ExitCode {
             return exit.rawValue
+        } catch let unavailable as HostUnavailable {
+            // Not the command line's fault: no "See --help".
+            writeStandardError("Error: \(unavailable)\n")
+            return 2
         } catch {
             let code = RootCommand.exitCode(for: error)
             if code == .success {
@@ -77,13 +82,35 @@ protocol HostedCommand: ParsableCommand {
 struct CommandContext {
     let makeHost: NavScriptCLI.HostFactory
 
-    /// The host, with a failure to build it reported as a usage error.
+    /// The host; a failure to build it is ``HostUnavailable`` (exit 2).
     func host() throws -> any ScenarioHost {
         do {
             return try makeHost()
         } catch {
-            throw UsageError("the app's host could not be created: \(error)")
+            throw HostUnavailable(error)
         }
+    }
+}
+
+/// The app's host factory threw: the app's own setup failed (a resource
+/// missing from its bundle, an invalid route manifest), not the command line.
+struct HostUnavailable: Error, CustomStringConvertible {
+    let underlying: any Error
+    init(_ underlying: any Error) { self.underlying = underlying }
+
+    var description: String {
+        var text = "the app's host could not be created: its factory (the closure given to NavScriptCLI.main) threw: "
+        if let manifest = underlying as? ManifestError {
+            text += "an invalid route manifest: \(manifest)\n(`\(NavScriptCLI.executableName) routes check <manifest.json>` "
+                + "lists every problem of the file)"
+        } else if let error = underlying as? CocoaError {
+            text += error.localizedDescription
+            if let path = error.userInfo[NSFilePathErrorKey] ?? error.userInfo[NSURLErrorKey] { text += " — \(path)" }
+            text += "\n(a file the app loads at start-up, such as its manifest in Bundle.module: is it in the target's resources?)"
+        } else {
+            text += "\(underlying)"
+        }
+        return text
     }
 }
 

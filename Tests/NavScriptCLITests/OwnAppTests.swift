@@ -59,6 +59,20 @@ struct OwnAppTests {
             && reproducer.contains("-- Run it: `NotesNavScript run <this file> --fault keep-popped-notes`"), "\(reproducer)")
     }
 
+    /// A host whose factory throws is the app's set-up failing, said as such — not a
+    /// usage error pointing at --help — with what to do for the usual causes.
+    @Test(arguments: [("manifest", "threw: an invalid route manifest: "), ("resource", "is it in the target's resources?")])
+    func aHostThatCannotBeBuiltSaysWhy(failure: String, says: String) throws {
+        let fixture = try Self.fixture()
+        let output = try CLI.run(["run", "suite"], in: fixture.root, environment: ["NOTES_HOST_FAILS": failure],
+                                 binary: CLI.notesBinary)
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("Error: the app's host could not be created: its factory") && output.stderr.contains(says),
+                "\(output)")
+        #expect(!output.stderr.contains("--help"), "the command line was fine: \(output)")
+        if failure == "manifest" { #expect(output.stderr.contains("`NotesNavScript routes check <manifest.json>`"), "\(output)") }
+    }
+
     @Test("run --fault: the host's fault is injected and caught")
     func runWithFault() throws {
         let output = try notes(try Self.fixture(), ["run", "suite", "--fault", "keep-popped-notes"])

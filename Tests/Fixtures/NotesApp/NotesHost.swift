@@ -1,3 +1,4 @@
+import Foundation
 import NavScript
 import NavigationCore
 
@@ -7,6 +8,12 @@ public struct NotesHost: ScenarioHost {
     public private(set) var engine: RoutingEngine
 
     public init() throws {
+        // For the CLI tests of an app whose setup fails: an invalid manifest, a resource missing.
+        switch ProcessInfo.processInfo.environment["NOTES_HOST_FAILS"] {
+        case "manifest": _ = try RoutingEngine(manifest: RouteManifest.load(json: Data(#"{"tabs": ["notes"], "destinations": []}"#.utf8)))
+        case "resource": throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "routes.json"])
+        default: break
+        }
         engine = try NotesApp.loadEngine()
     }
 
