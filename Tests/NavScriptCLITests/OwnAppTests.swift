@@ -73,6 +73,26 @@ struct OwnAppTests {
         if failure == "manifest" { #expect(output.stderr.contains("`NotesNavScript routes check <manifest.json>`"), "\(output)") }
     }
 
+    /// Whatever launched — the first verb, `launch{}`, the scenario's `launch` option — a
+    /// host that cannot launch the app is one kind of error, saying so.
+    @Test func aLaunchTheHostCannotCompleteIsALaunchErrorWhateverLaunched() throws {
+        let fixture = try Self.fixture(extra: ["launch.lua": """
+            scenario("implicit", function() tap("account") end)
+            scenario("explicit", function() launch{} end)
+            scenario("with options", { launch = { signed_in = true } }, function() expect_tab("notes") end)
+            """])
+        let output = try CLI.run(["run", "launch.lua", "--junit", "j.xml"], in: fixture.root,
+                                 environment: ["NOTES_HOST_FAILS": "launch"], binary: CLI.notesBinary)
+        #expect(output.status == 1, "\(output)")
+        let junit = try JUnit(try Data(contentsOf: fixture.url("j.xml")))
+        for (name, line) in [("implicit", 1), ("explicit", 2), ("with options", 3)] {
+            let error = junit.testcase(name)?.child("error")
+            #expect(error?["type"] == "launch_error", "\(name): \(junit.raw)")
+            #expect(error?["message"] == "launch.lua:\(line): NotesApp did not launch: its host's launch(_:) threw: keychain unavailable",
+                    "\(name): \(error?["message"] ?? "")")
+        }
+    }
+
     @Test("run --fault: the host's fault is injected and caught")
     func runWithFault() throws {
         let output = try notes(try Self.fixture(), ["run", "suite", "--fault", "keep-popped-notes"])

@@ -86,6 +86,10 @@ public struct ScriptLibrary {
                     case .failure(let failure):
                         return session.raise(failure, at: session.location(of: call))
                     }
+                } catch let error as HostError where error.message == session.world?.launchFailure {
+                    // The app could not be launched at all: an error of the scenario (a launch
+                    // error, see ScenarioFile), not a failure of the call that needed the app.
+                    return .error(.string(LuaString("\(session.location(of: call)): \(error.message)")), addPosition: false)
                 } catch let error as HostError {
                     // The app refused a step the scenario asked for: the app is
                     // not where the scenario expected it to be.

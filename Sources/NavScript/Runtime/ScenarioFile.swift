@@ -167,8 +167,11 @@ final class ScenarioFile {
             do {
                 try body()
             } catch let thrown {
-                let found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
+                var found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
                     try Self.definedGlobals(in: state)
+                }
+                if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure) {
+                    found.outcome = .errored(.launchError)
                 }
                 guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {

@@ -10,6 +10,10 @@ final class ScenarioWorld {
     let faults: [String]
     private(set) var app: (any ScenarioApp)?
     private(set) var launchRequest = LaunchRequest()
+    /// The message of the last launch the host could not complete: whichever call launched
+    /// (an implicit launch by the first verb, `launch{}`, the scenario's `launch` option),
+    /// the scenario errors as a launch error with it, not as a failure of that call.
+    private(set) var launchFailure: String?
     private(set) var timeline: [String] = []
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
@@ -67,13 +71,20 @@ final class ScenarioWorld {
         var request = request
         request.faults = faults
         try host.check(request, declared: launchOptions)
-        let launched = try host.launch(request)
-        try launched.settle()
+        let launched: any ScenarioApp
+        do {
+            launched = try host.launch(request)
+            try launched.settle()
+        } catch {
+            launchFailure = "\(host.name) did not launch: its host's launch(_:) threw: \(error.message)"
+            throw HostError(launchFailure!)
+        }
         // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
         // refused before the scenario can go on with that app.
         if let link = request.link, !launched.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
-            throw HostError("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
-                + "'deliver' event): a host passes request.link to its dispatcher, via request.via")
+            launchFailure = "\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
+                + "'deliver' event): a host passes request.link to its dispatcher, via request.via"
+            throw HostError(launchFailure!)
         }
         launchRequest = request
         app = launched

@@ -38,6 +38,7 @@ public struct NotesHost: ScenarioHost {
     }
 
     public func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+        if ProcessInfo.processInfo.environment["NOTES_HOST_FAILS"] == "launch" { throw HostError("keychain unavailable") }
         let app = NotesApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
                            faults: Set(request.faults.compactMap(NotesFault.init(rawValue:))))
         if let link = request.link { _ = app.dispatcher.deliver(link, via: request.via) }
