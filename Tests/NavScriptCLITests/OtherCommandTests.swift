@@ -353,11 +353,16 @@ struct UsageErrorTests {
         (["run", "suite", "--junit", "o.xml", "--json", "./o.xml"], "--junit and --json both write"),
         (["run", "suite", "--junit", "/dev/stdout", "--json", "-"], "--junit /dev/stdout and --json - both write standard output"),
         (["explore", "--steps", "5", "--html", "r", "--junit", "r"], "--junit and --html both write"),
+        (["run", "--junit", "suite/a.lua"], "--junit suite/a.lua would replace the Lua file suite/a.lua with the report"),
+        (["mutate", "suite", "--html", "./suite/a.lua"], "--html ./suite/a.lua would replace the Lua file"),
+        (["run", "suite", "--json", "suite/../suite/a.lua"], "--json suite/../suite/a.lua would replace the Lua file"),
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
-        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
+        let source = #"scenario("one", function() end)"#
+        let fixture = try Fixture(["suite/a.lua": source])
         let output = try fixture.run(arguments)
         #expect(output.status == 2, "\(output)")
+        #expect(try fixture.read("suite/a.lua") == source, "no input is touched")
         #expect(output.stderr.contains(expected), "\(output.stderr)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain") && !output.stderr.contains("Missing value"), "\(output.stderr)")
         #expect(arguments.contains("--manifest") || !output.stderr.contains("--manifest:"), "\(output.stderr)")

@@ -32,6 +32,16 @@ struct ReportOptions: ParsableArguments {
             .first(where: { $0.1.map { ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains($0) } ?? false }) {
             throw ValidationError("\(option) /dev/stdout and --json - both write standard output: give \(option) a file")
         }
+        // A report over a Lua file (the report's path forgotten: `--junit scenarios/cart.lua`) would
+        // replace a scenario or a support module with XML before the run even loads it.
+        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
+            guard let path else { continue }
+            let target = ReportFile.resolved(URL(fileURLWithPath: path))
+            if target.pathExtension.lowercased() == "lua" && FileManager.default.fileExists(atPath: target.path) {
+                throw ValidationError("\(option) \(path) would replace the Lua file \(path) with the report: give the report "
+                    + "a path of its own (e.g. \(option) report.\(option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"))")
+            }
+        }
         // Two reports into one file (a link to it included): the last one written wins and the other is lost
         // without a word.
         let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
