@@ -180,4 +180,24 @@ struct JUnitReplayTests {
             #expect(ran == [testcase["line"]], "\(replay)")
         }
     }
+
+    /// A replay keeps every option that changes an outcome: without the manifest, a scenario
+    /// that failed against it passes alone; without the budget, one that ran out does not.
+    @Test func aReplayKeepsTheOptionsThatChangeTheOutcome() throws {
+        let manifest = try String(contentsOf: ManifestCommandTests.shipped, encoding: .utf8)
+        let fixture = try Fixture(["suite/a.lua": #"""
+            scenario("cart is gated", function() assert(deep_link("shop://cart").status == "gated") end)
+            scenario("counts", function() local n = 0 for i = 1, 50000 do n = n + i end end)
+            """#, "nogate.json": manifest.replacingOccurrences(of: #""preconditions": ["auth"]"#, with: #""preconditions": []"#)])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--manifest", "nogate.json", "--instruction-budget", "100000",
+                                                        "--memory-limit", "33554432", "--timeout", "7.5"])
+        #expect(output.status == 1 && junit.outcome("cart is gated") == "failure", "\(output)")
+        let replay = try #require(junit.testcase("cart is gated")?.child("properties")?.children("property")
+            .first { $0["name"] == "navscript.replay" }?["value"])
+        #expect(replay.contains(" --manifest nogate.json --instruction-budget 100000 --memory-limit 33554432 --timeout 7.5 "),
+                "\(replay)")
+        let path = try CLI.binary.get().deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let rerun = try CLI.run(["-c", replay], in: fixture.root, environment: ["PATH": path], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        #expect(rerun.status == 1, "fails alone as it failed in the run\n\(replay)\n\(rerun)")
+    }
 }

@@ -40,7 +40,8 @@ struct RunCommand: HostedCommand {
     var jobs: Int?
 
     @Option(parsing: .unconditional, help: "Seconds one scenario may run before its worker is killed and it is reported as an error.")
-    var timeout: Double = 60
+    var timeout: Double = Self.defaultTimeout
+    static let defaultTimeout = 60.0
 
     @Option(help: "Run only shard i of n (e.g. 2/4): a stable split of the files, balanced by scenario count.")
     var shard: String?
@@ -134,6 +135,13 @@ struct RunCommand: HostedCommand {
         for fault in suite.faults { words += ["--fault", fault] }
         for invariant in SuiteOptions.split(suite.allow) { words += ["--allow", invariant] }
         if suite.strictSteps { words.append("--strict-steps") }
+        // Another manifest or other limits can change the outcome too: a replay without them passes.
+        if let manifest = suite.manifest { words += ["--manifest", manifest] }
+        if suite.instructionBudget != SuiteOptions.defaultInstructionBudget {
+            words += ["--instruction-budget", String(suite.instructionBudget)]
+        }
+        if suite.memoryLimit != SuiteOptions.defaultMemoryLimit { words += ["--memory-limit", String(suite.memoryLimit)] }
+        if timeout != Self.defaultTimeout { words += ["--timeout", timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)] }
         return words
     }
 

@@ -34,10 +34,12 @@ struct SuiteOptions: ParsableArguments {
     var manifest: String?
 
     @Option(parsing: .unconditional, help: "Lua instructions a scenario may run before it is stopped.")
-    var instructionBudget: Int = 10_000_000
+    var instructionBudget: Int = Self.defaultInstructionBudget
+    static let defaultInstructionBudget = 10_000_000
 
     @Option(parsing: .unconditional, help: "Bytes of Lua memory a file's state may use.")
-    var memoryLimit: Int = 64 * 1024 * 1024
+    var memoryLimit: Int = Self.defaultMemoryLimit
+    static let defaultMemoryLimit = 64 * 1024 * 1024
 
     func validate() throws {
         do {
