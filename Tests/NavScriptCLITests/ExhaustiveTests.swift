@@ -319,6 +319,20 @@ struct ExitCodeTests {
         #expect(try fixture.run(["run", "suite", "--shard", "1/2"]).status == 0, "an empty shard passes")
     }
 
+    /// Only pending scenarios selected: nothing was checked, which is not a pass either
+    /// (mutate says the same). One written scenario beside them is a run.
+    @Test func aSelectionOfPendingScenariosOnlyIsNotAPass() throws {
+        let fixture = try Fixture(["suite/a.lua": "pending(\"one\")\npending(\"two\", function() end)\n",
+                                   "suite/b.lua": #"scenario("written", { tags = { "smoke" } }, function() end)"#])
+        let pending = try fixture.run(["run", "suite/a.lua", "--junit", "report.xml"])
+        #expect(pending.status == 2 && pending.stderr.contains("every scenario selected is pending (2), so nothing was checked"),
+                "\(pending)")
+        #expect(try fixture.read("report.xml").contains(#"name="no scenario ran""#))
+        let excluded = try fixture.run(["run", "suite", "--exclude-tags", "smoke", "--in-process"])
+        #expect(excluded.status == 2, "\(excluded)")
+        #expect(try fixture.run(["run", "suite"]).status == 0)
+    }
+
     @Test func listExitsTwoWhenAFileDoesNotLoad() throws {
         let fixture = try Fixture(["suite/a.lua": "scenario(\"ok\", function() end)", "suite/b.lua": "this is not lua"])
         let list = try fixture.run(["list", "suite"])

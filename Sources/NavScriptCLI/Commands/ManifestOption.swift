@@ -56,7 +56,7 @@ enum ManifestOption {
             throw ValidationError("\(from)\(path) has \(errors.count) problem\(errors.count == 1 ? "" : "s") "
                 + "(\(NavScriptCLI.executableName) routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
         }
-        for warning in problems where warning.isWarning { writeStandardError("navscript: \(from)\(path): \(warning)\n") }
+        for warning in problems where warning.isWarning { writeStandardError("\(NavScriptCLI.executableName): \(from)\(path): \(warning)\n") }
         do {
             return try host.replacingManifest(RouteManifest.load(json: Data(text.utf8)))
         } catch let error as HostError {

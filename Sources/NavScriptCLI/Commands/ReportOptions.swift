@@ -85,7 +85,7 @@ struct ReportOptions: ParsableArguments {
     /// takes precedence).
     static func reportFailures(_ stream: RunEventStream) -> Bool {
         let failures = stream.failures
-        for failure in failures { writeStandardError("navscript: \(failure)\n") }
+        for failure in failures { writeStandardError("\(NavScriptCLI.executableName): \(failure)\n") }
         return !failures.isEmpty
     }
 

@@ -62,7 +62,7 @@ struct RunCommand: HostedCommand {
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         if self.seed != nil && !shuffle {
             // Someone replaying a printed seed expects the order it printed: said, not silently ignored.
-            writeStandardError("navscript: note: --seed orders a --shuffle run; without --shuffle the files run in "
+            writeStandardError("\(NavScriptCLI.executableName): note: --seed orders a --shuffle run; without --shuffle the files run in "
                 + "discovery order and the seed is not used\n")
         }
         var options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
@@ -98,13 +98,17 @@ struct RunCommand: HostedCommand {
         var files = try execution.execute(tasks, host: host,
                                           entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
                                           stop: stop, stream: stream)
-        // Nothing ran (every file empty or commented out): an error in the reports too, or a
-        // reporter would show the empty run green while the command exits 2. (A shard may be
-        // empty: more shards than files.)
-        let nothingRan = files.allSatisfy { $0.scenarios.isEmpty } && shard == nil && stop.exitStatus == nil
+        // Nothing ran (every file empty or commented out, every scenario selected pending): an
+        // error in the reports too, or a reporter would show the empty run green while the command
+        // exits 2. (A shard may be empty: more shards than files.)
+        let pending = files.reduce(0) { $0 + $1.scenarios.count }
+        let nothingRan = files.allSatisfy { $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } } && shard == nil
+            && stop.exitStatus == nil
+        let nothing = pending == 0 ? suite.nothingToRun(files: files.count)
+            : "every scenario selected is pending (\(pending)), so nothing was checked; write one, or select one that is written"
         if nothingRan {
             let problem = ScenarioResult(name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
-                                         message: suite.nothingToRun(files: files.count))
+                                         message: nothing)
             // Published as a file of its own (no path), so the stream keeps its shape for every consumer.
             let file = FileResult(file: "", scenarios: [problem], duration: 0)
             stream.publish(.fileStarted(file: file.file))
@@ -117,12 +121,12 @@ struct RunCommand: HostedCommand {
         stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
         let unwritten = ReportOptions.reportFailures(stream)
         if let status = stop.exitStatus {
-            writeStandardError("navscript: \(stop.reason); the report covers what finished: a scenario that was running is an "
+            writeStandardError("\(NavScriptCLI.executableName): \(stop.reason); the report covers what finished: a scenario that was running is an "
                 + "error, the rest is marked skipped\n")
             throw ExitCode(status)
         }
         if nothingRan {
-            writeStandardError("navscript: \(suite.nothingToRun(files: files.count - 1))\n")
+            writeStandardError("\(NavScriptCLI.executableName): \(nothing)\n")
             throw ExitCode(2)
         }
         throw ExitCode(unwritten ? 2 : Self.exitStatus(result))

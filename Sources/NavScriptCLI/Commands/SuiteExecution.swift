@@ -91,7 +91,7 @@ struct SuiteExecution {
         }
         pool.shouldStop = { stop.isSet }
         pool.stopIsInterruption = { stop.interruptingSignal != nil }
-        pool.onNotice = { writeStandardError("navscript: note: \($0)\n") }
+        pool.onNotice = { writeStandardError("\(NavScriptCLI.executableName): note: \($0)\n") }
         let results = pool.run(tasks, stopReason: { stop.reason })
         return zip(tasks, results).map { task, result in reported.byTask[task.id] ?? result }
     }
