@@ -10,7 +10,7 @@ struct RunCommand: HostedCommand {
         abstract: "Run scenarios and report to the terminal, as JUnit XML, HTML or JSON lines.",
         discussion: """
             Exit status: 0 all passed, 1 a scenario failed or errored, 2 usage error, a file that did not load, \
-            no scenario to run (none declared, or a --filter/--tags selection that matches none), or a report (--junit, --html, --json) that could \
+            no scenario to run (none declared, a --filter/--tags selection that matches none, or only pending ones), or a report (--junit, --html, --json) that could \
             not be written; 130, 143 or 129 when SIGINT, SIGTERM or SIGHUP stopped the run (the report covers \
             what finished, a scenario that was running is an error, the rest is marked skipped) — these take precedence.
             """
