@@ -151,6 +151,42 @@ struct ExhaustiveTests {
         #expect(output.stdout.contains("invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard"))
     }
 
+    /// A leak cannot pass because the app that had it was thrown away: a later launch{} or
+    /// restart{} checks the app it replaces, and an after_each hook runs after the body's app
+    /// was checked (a hook that logs out or relaunches tore the leak down before).
+    @Test(arguments: [
+        ("\n  launch{}\n", "", "suite/leak.lua:4: invariant 'leaks' violated before launch{} replaced the app"),
+        ("\n  restart{}\n", "", "suite/leak.lua:4: invariant 'leaks' violated before restart{} replaced the app"),
+        ("", "after_each(function() logout() end)\n",
+         "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"),
+        ("", "after_each(function() launch{} end)\n",
+         "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"),
+    ])
+    func aLeakIsCheckedBeforeItsAppIsReplaced(inBody: String, hook: String, says: String) throws {
+        let source = hook + Self.leaky.replacingOccurrences(of: "  back_swipe{}\n", with: "  back_swipe{}" + (inBody.isEmpty ? "\n" : inBody))
+        let fixture = try Fixture(["suite/leak.lua": source])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
+        #expect(output.status == 1, "\(source)\n\(output)")
+        #expect(junit.testcase("backs out of an order")?.child("failure")?["message"]?.hasPrefix(says) == true, "\(source)\n\(output)")
+        #expect(try fixture.run(["run", "suite"]).status == 0, "the healthy app passes\n\(source)")
+    }
+
+    /// A launch{} (in a before_each, say) right after the scenario's launch option started
+    /// the app would drop those options without a word: an error saying so.
+    @Test func aLaunchThatDiscardsTheScenariosLaunchOptionIsAnError() throws {
+        let fixture = try Fixture(["suite/a.lua": """
+            before_each(function() launch{} end)
+            scenario("signed in", { launch = { logged_in = true } }, function() expect_tab("home") end)
+            scenario("no option", function() expect_tab("home") end)
+            """])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.testcase("signed in")?.child("error")?["message"]?.hasPrefix(
+            "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before any step ran") == true,
+            "\(output)")
+        #expect(junit.outcome("no option") == "passed")
+    }
+
     @Test func anInvariantCanBeAllowedByTheScenarioOrTheRun() throws {
         let allowed = Self.leaky.replacingOccurrences(of: "{ launch = { logged_in = true } }",
                                                       with: #"{ launch = { logged_in = true }, allow = { leaks = "known bug #12" } }"#)

@@ -137,7 +137,7 @@ enum DrivingBindings {
                     let restore = options["restore"].isNil ? true : options["restore"].isTruthy
                     let next = try world.ensureApp(at: location).relaunch(restore: restore)
                     try next.settle()
-                    world.replaceApp(next)
+                    world.replaceApp(next, at: location)
                     world.record("restart{ restore = \(restore) }", at: location)
                     return []
                 }),

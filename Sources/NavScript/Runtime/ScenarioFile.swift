@@ -186,7 +186,7 @@ final class ScenarioFile {
         if let launch = definition.launch {
             attempt("launch") {
                 let request = try DrivingBindings.launchRequest(launch) { ScenarioProblem.launch("\(at): launch option: \($0)") }
-                do { try world.launch(request, at: at) } catch { throw ScenarioProblem.launch("\(at): \(error)") }
+                do { try world.launch(request, at: at, byScenarioOption: true) } catch { throw ScenarioProblem.launch("\(at): \(error)") }
             }
         }
         let clean = { error == nil && world.failures.isEmpty }
@@ -207,6 +207,12 @@ final class ScenarioFile {
         }
         if clean(), let body = definition.body {
             attempt("scenario") { try call(body, definition.row.isNil ? [] : [definition.row]) }
+            // What the body left is checked before the after_each hooks run: a hook that logs out,
+            // launches or restarts would otherwise tear down a leak before anything looked.
+            if error == nil, !definition.after.isEmpty, let app = world.app {
+                let settled = (try? app.settle()) != nil
+                world.checkInvariants(after: "after the scenario's body (before its after_each hooks)", at: at, settled: settled)
+            }
         }
         for hook in definition.after where !state.isInstructionBudgetExhausted {
             attempt("after_each") { try call(hook) }

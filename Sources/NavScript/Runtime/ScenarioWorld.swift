@@ -14,6 +14,9 @@ final class ScenarioWorld {
     /// (an implicit launch by the first verb, `launch{}`, the scenario's `launch` option),
     /// the scenario errors as a launch error with it, not as a failure of that call.
     private(set) var launchFailure: String?
+    /// The app the scenario's `launch` option started: the options, and the timeline's length
+    /// then — a `launch{}` with no step since would silently throw those options away.
+    private var optionLaunch: (described: String, steps: Int)?
     private(set) var timeline: [String] = []
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
@@ -67,7 +70,16 @@ final class ScenarioWorld {
         self.scenario = scenario
     }
 
-    func launch(_ request: LaunchRequest, at location: String) throws(HostError) {
+    /// `byScenarioOption`: the scenario's `launch` option asked for it (not a verb).
+    func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws(HostError) {
+        if let optionLaunch, optionLaunch.steps == timeline.count {
+            throw HostError("launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
+                + "any step ran on it, so those options are lost; give the launch options in one place: the scenario's "
+                + "launch option, or this launch{}")
+        }
+        // The app being replaced is checked like one that ends a scenario: a leak there must not
+        // pass because a later launch threw the app away.
+        if app != nil { checkInvariants(after: "before launch{} replaced the app", at: location) }
         var request = request
         request.faults = faults
         try host.check(request, declared: launchOptions)
@@ -93,6 +105,7 @@ final class ScenarioWorld {
         var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
         record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
+        optionLaunch = byScenarioOption ? (described.joined(separator: ", "), timeline.count) : nil
     }
 
     /// The running app, launched with defaults if the scenario did not launch one.
@@ -103,7 +116,9 @@ final class ScenarioWorld {
         return app
     }
 
-    func replaceApp(_ app: any ScenarioApp) {
+    /// `restart()`'s new app; the one it replaces is checked first (see ``launch(_:at:byScenarioOption:)``).
+    func replaceApp(_ app: any ScenarioApp, at location: String) {
+        checkInvariants(after: "before restart{} replaced the app", at: location)
         self.app = app
         timelineNumberOfAppStep = []
         eventsShown = 0
