@@ -139,9 +139,9 @@ enum AssertionBindings {
                     Like `expect_events`, but only among the events after `mark` (from `mark()`): anchors an \
                     item such as a `release` to what happened since.
                     """,
-                example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })") { call, app, _ in
+                example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })") { call, app, world in
             let events = app.events   // rendered once: the mark is checked against the same log
-            let mark = try Self.mark(call, 1, eventCount: events.count) ?? 0
+            let mark = try Self.mark(call, 1, eventCount: events.count, world: world) ?? 0
             return Expectation.events(try Self.eventItems(call, 2), actual: Array(events.dropFirst(mark)))
         },
         expect("expect_no_event", parameters: [ScriptParameter("item", "string"), ScriptParameter("mark", "integer", optional: true)],
@@ -150,10 +150,10 @@ enum AssertionBindings {
                     Expects no event matching `item` (exactly or as leading words) in the log, or after `mark` \
                     when given; the failure lists the matching events.
                     """,
-                example: "expect_no_event(\"present sign_in\")") { call, app, _ in
+                example: "expect_no_event(\"present sign_in\")") { call, app, world in
             let events = app.events
             return Expectation.eventCount(try Self.eventItem(call, 1), expected: 0, actual: events,
-                                          since: try Self.mark(call, 2, eventCount: events.count) ?? 0)
+                                          since: try Self.mark(call, 2, eventCount: events.count, world: world) ?? 0)
         },
         expect("expect_event_count", parameters: [ScriptParameter("item", "string"), ScriptParameter("count", "integer"),
                                                   ScriptParameter("mark", "integer", optional: true)],
@@ -162,12 +162,12 @@ enum AssertionBindings {
                     Expects exactly `count` events matching `item` (exactly or as leading words), in the whole \
                     log or after `mark`.
                     """,
-                example: "expect_event_count(\"session-commit\", 1)") { call, app, _ in
+                example: "expect_event_count(\"session-commit\", 1)") { call, app, world in
             let count = try call.integer(2)
             guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
             let events = app.events
             return Expectation.eventCount(try Self.eventItem(call, 1), expected: count, actual: events,
-                                          since: try Self.mark(call, 3, eventCount: events.count) ?? 0)
+                                          since: try Self.mark(call, 3, eventCount: events.count, world: world) ?? 0)
         },
         expect("expect_no_leaks", parameters: [], overloads: [],
                 documentation: """
@@ -276,8 +276,14 @@ enum AssertionBindings {
 
     /// A mark argument (from `mark()`), or nil when absent: a position in
     /// the event log of `eventCount` events — one past it is a mistake, not a pass.
-    private static func mark(_ call: LuaCall, _ position: Int, eventCount count: Int) throws -> Int? {
+    private static func mark(_ call: LuaCall, _ position: Int, eventCount count: Int, world: ScenarioWorld) throws -> Int? {
         guard let mark = try call.optionalInteger(position) else { return nil }
+        // A mark of an app a launch{} or restart{} replaced counts events of a log that is gone:
+        // read against the new log it would check the wrong events (and pass).
+        if let taken = world.markTakenEarlier(mark) {
+            throw call.argumentError(position, "mark \(mark) was taken at \(taken), in the event log of an app that a later "
+                + "launch or restart replaced; take a new mark() after it")
+        }
         guard (0...count).contains(mark) else {
             throw call.argumentError(position, "mark \(mark) is not in the event log (0…\(count) so far); take marks with mark()")
         }

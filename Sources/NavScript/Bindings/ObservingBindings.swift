@@ -48,14 +48,20 @@ enum ObservingBindings {
                     vocabulary). Handy with `print` while writing a scenario.
                     """,
                 example: "print(table.concat(events(), \"\\n\"))") { _, app in [BindingSupport.list(app.events)] },
-            observe("mark", returns: [ScriptReturn("integer", name: "mark")],
+            ScriptFunction("mark", .observing, returns: [ScriptReturn("integer", name: "mark")],
                 documentation: """
                     Returns a mark in the event log (the number of events so far), to check only what happens \
-                    after it with `expect_events_since`, `expect_no_event` and `expect_event_count`.
+                    after it with `expect_events_since`, `expect_no_event` and `expect_event_count`. A mark belongs \
+                    to the app it was taken on: after a `launch{}` or `restart{}`, take a new one.
                     """,
-                example: "local before = mark()\nback()\nexpect_events_since(before, { \"pop item:7\" })") { _, app in
-                [.integer(Int64(app.events.count))]
-            },
+                example: "local before = mark()\nback()\nexpect_events_since(before, { \"pop item:7\" })",
+                body: .binding { call, session in
+                    let world = try session.requireWorld(call)
+                    let location = session.location(of: call)
+                    let count = try world.ensureApp(at: location).events.count
+                    world.noteMark(count, at: location)
+                    return [.integer(Int64(count))]
+                }),
             observe("snapshot", returns: [ScriptReturn("navscript.Snapshot")],
                 documentation: """
                     Returns the whole navigation state: the root flow, the selected tab, every tab's stack and the \

@@ -17,6 +17,10 @@ final class ScenarioWorld {
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
     private var optionLaunch: (described: String, steps: Int)?
+    /// Each app's number, from 1: a launch or restart starts a new event log.
+    private var appNumber = 0
+    /// Marks handed out by `mark()`: on which app, where.
+    private var marks: [Int: (app: Int, location: String)] = [:]
     private(set) var timeline: [String] = []
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
@@ -100,6 +104,7 @@ final class ScenarioWorld {
         }
         launchRequest = request
         app = launched
+        appNumber += 1
         timelineNumberOfAppStep = []
         eventsShown = 0
         var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
@@ -120,8 +125,18 @@ final class ScenarioWorld {
     func replaceApp(_ app: any ScenarioApp, at location: String) {
         checkInvariants(after: "before restart{} replaced the app", at: location)
         self.app = app
+        appNumber += 1
         timelineNumberOfAppStep = []
         eventsShown = 0
+    }
+
+    /// Notes that `mark()` at `location` returned `mark` for the current app.
+    func noteMark(_ mark: Int, at location: String) { marks[mark] = (appNumber, location) }
+
+    /// Where `mark` was taken, when that was on an app since replaced (nil: this app's, or never handed out).
+    func markTakenEarlier(_ mark: Int) -> String? {
+        guard let taken = marks[mark], taken.app != appNumber else { return nil }
+        return taken.location
     }
 
     /// Adds a step to the timeline, with where the app ended up; with
