@@ -98,6 +98,26 @@ struct ExhaustiveTests {
         #expect(try drawn([]) == whole, "the same in the next run")
         #expect(try drawn(["--filter", "second"])["second draws"] == whole["second draws"], "and alone")
         #expect(try drawn(["--shuffle", "--seed", "7", "--jobs", "1"]) == whole, "whatever runs before it")
+        // Whatever folder the run starts in, and however the file is named on the command line.
+        let elsewhere = try CLI.run(["run", "r.lua", "--junit", "../inside.xml"], in: fixture.url("suite"))
+        #expect(elsewhere.status == 0, "\(elsewhere)")
+        let inside = try JUnit(Data(fixture.read("inside.xml").utf8))
+        #expect(inside.testcase("first draws")?.child("system-out")?.text == whole["first draws"], "\(inside.raw)")
+    }
+
+    /// Numbers drawn while the file loads are the same in every run too: rows built with them
+    /// keep their names, so a replay command from the last run finds its scenario.
+    @Test func randomNumbersAtTheTopLevelAreTheFilesOwn() throws {
+        let fixture = try Fixture(["suite/rows.lua": """
+            local rows = {}
+            for i = 1, 3 do rows[i] = { id = math.random(1, 1000000) } end
+            scenario.each(rows, "item $id", function(row) end)
+            """])
+        let first = try fixture.run(["list", "suite"])
+        #expect(first.status == 0, "\(first)")
+        #expect(try fixture.run(["list", "suite"]).stdout == first.stdout)
+        #expect(try CLI.run(["list", "."], in: fixture.url("suite")).stdout.replacingOccurrences(of: "./", with: "")
+            == first.stdout.replacingOccurrences(of: "suite/", with: ""), "from inside the suite too")
     }
 
     /// Each message says its thing once and in plain words.

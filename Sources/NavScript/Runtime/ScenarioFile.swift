@@ -18,7 +18,7 @@ final class ScenarioFile {
          source: [UInt8]? = nil) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
-        let session = ScenarioSession(file: entry.path, language: language)
+        let session = ScenarioSession(file: entry.path, seedName: Self.pathInSuite(entry), language: language)
         self.session = session
         let collect: LuaFunction
         do {
@@ -144,6 +144,7 @@ final class ScenarioFile {
         let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions,
                                   strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
                                   scenario: (definition.file, definition.name))
+        world.seedName = session.seedName
         world.onStep = onStep
         world.onCall = onCall
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
@@ -315,6 +316,14 @@ final class ScenarioFile {
             kept.append(line)
         }
         return kept == ["stack traceback:"] ? "" : kept.joined(separator: "\n")
+    }
+
+    /// `entry`'s path relative to its suite root (its file name when outside it).
+    static func pathInSuite(_ entry: ScenarioDiscovery.Entry) -> String {
+        let root = entry.suiteRoot.standardizedFileURL.path
+        let path = entry.url.standardizedFileURL.path
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : entry.url.lastPathComponent
     }
 
     static func kind(of error: LuaError) -> ScenarioOutcome.ErrorKind {

@@ -63,8 +63,8 @@ final class ScenarioLanguage {
                 return .noValues
             },
             "random_seed": { call in
-                guard let world = (call.state.context as? ScenarioSession)?.world else { return .values([.nil]) }
-                return .values([.integer(world.randomSeed)])
+                guard let session = call.state.context as? ScenarioSession else { return .values([.nil]) }
+                return .values([.integer(session.world?.randomSeed ?? session.loadSeed)])
             },
         ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

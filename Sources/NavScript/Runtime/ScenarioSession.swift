@@ -14,13 +14,23 @@ final class ScenarioSession {
     let engine: RoutingEngine
     var world: ScenarioWorld?
 
-    init(file: String, language: ScenarioLanguage) {
+    /// The file's path inside its suite (`cart/gated.lua`), whatever folder the run started
+    /// in: what `math.random`'s seeds are made from, so a scenario draws the same numbers from
+    /// any working directory.
+    let seedName: String
+
+    init(file: String, seedName: String? = nil, language: ScenarioLanguage) {
         self.file = file
+        self.seedName = seedName ?? file
         host = language.host
         screens = language.screens
         launchOptions = language.launchOptions
         engine = language.engine
     }
+
+    /// `math.random`'s seed while the file loads (no scenario runs): the same in every run, so
+    /// rows a file builds with it (`scenario.each`) keep their names and a replay finds them.
+    var loadSeed: Int64 { Int64(bitPattern: ScenarioRunner.stableHash(seedName)) }
 
     /// The user's line for a call: the innermost frame that is not the
     /// navscript prelude, preferring the scenario file itself, so an

@@ -62,7 +62,9 @@ final class ScenarioWorld {
     /// What `math.random` is seeded with when the scenario first draws: the
     /// same numbers in every run of the scenario, alone (a replay) or in its
     /// suite, whatever ran before it. Made only if the scenario draws, once.
-    private(set) lazy var randomSeed = Int64(bitPattern: ScenarioRunner.stableHash(scenario.file + "\u{0}" + scenario.name))
+    private(set) lazy var randomSeed = Int64(bitPattern: ScenarioRunner.stableHash(seedName + "\u{0}" + scenario.name))
+    /// The scenario file's path inside its suite (see ``ScenarioSession/seedName``).
+    var seedName = ""
 
     init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
          strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")) {
