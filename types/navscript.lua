@@ -496,9 +496,9 @@ function expect_snapshot(parts) end
 ---@param items string[]
 function expect_events_since(mark, items) end
 
----Expects no event matching `item` (exactly or as leading words) in the log, or after `mark` when given; the failure lists the matching events.
+---Expects no event matching `item` (exactly or as leading words) in the log, or after `mark` when given; the failure lists the matching events. An item no event of the app could match (a misspelt event or destination, a space too many) is an error, not a pass.
 ---```lua
----expect_no_event("present sign_in")
+---expect_no_event("present login")
 ---```
 ---@param item string
 ---@param mark? integer

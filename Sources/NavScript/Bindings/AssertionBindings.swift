@@ -148,12 +148,16 @@ enum AssertionBindings {
                 overloads: [],
                 documentation: """
                     Expects no event matching `item` (exactly or as leading words) in the log, or after `mark` \
-                    when given; the failure lists the matching events.
+                    when given; the failure lists the matching events. An item no event of the app could match \
+                    (a misspelt event or destination, a space too many) is an error, not a pass.
                     """,
-                example: "expect_no_event(\"present sign_in\")") { call, app, world in
+                example: "expect_no_event(\"present login\")") { call, app, world in
             let events = app.events
-            return Expectation.eventCount(try Self.eventItem(call, 1), expected: 0, actual: events,
-                                          since: try Self.mark(call, 2, eventCount: events.count, world: world) ?? 0)
+            let item = try Self.eventItem(call, 1)
+            let failure = Expectation.eventCount(item, expected: 0, actual: events,
+                                                 since: try Self.mark(call, 2, eventCount: events.count, world: world) ?? 0)
+            if failure == nil { try Self.requireSpelledAsTheApp(item, call, 1, world) }
+            return failure
         },
         expect("expect_event_count", parameters: [ScriptParameter("item", "string"), ScriptParameter("count", "integer"),
                                                   ScriptParameter("mark", "integer", optional: true)],
@@ -166,8 +170,11 @@ enum AssertionBindings {
             let count = try call.integer(2)
             guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
             let events = app.events
-            return Expectation.eventCount(try Self.eventItem(call, 1), expected: count, actual: events,
-                                          since: try Self.mark(call, 3, eventCount: events.count, world: world) ?? 0)
+            let item = try Self.eventItem(call, 1)
+            let failure = Expectation.eventCount(item, expected: count, actual: events,
+                                                 since: try Self.mark(call, 3, eventCount: events.count, world: world) ?? 0)
+            if failure == nil && count == 0 { try Self.requireSpelledAsTheApp(item, call, 1, world) }
+            return failure
         },
         expect("expect_no_leaks", parameters: [], overloads: [],
                 documentation: """
@@ -288,6 +295,13 @@ enum AssertionBindings {
             throw call.argumentError(position, "mark \(mark) is not in the event log (0…\(count) so far); take marks with mark()")
         }
         return mark
+    }
+
+    /// A check that passed because nothing matched `item` passed for nothing when no event of
+    /// the app could ever match it (see ``EventItemCheck``).
+    private static func requireSpelledAsTheApp(_ item: String, _ call: LuaCall, _ position: Int, _ world: ScenarioWorld) throws {
+        let log = world.app?.events ?? []
+        if let problem = EventItemCheck(host: world.host, log: log).problem(with: item) { throw call.argumentError(position, problem) }
     }
 
     /// An event item: an empty one matches no event, so it would pass any

@@ -1,0 +1,112 @@
+import NavigationCore
+
+/// Checks an event item against the words the app's events can have: the
+/// core's vocabulary, the host's declared events, and the manifest's
+/// destinations, tabs and preconditions where a form names one. A screen
+/// (`present <screen>`) may be one the manifest does not route to (a
+/// sign-in sheet a gate presents): one that is not a destination, a
+/// declared screen or in the log is only refused when it is close to one
+/// that is — a typo.
+///
+/// Why: `expect_no_event` and `expect_event_count(item, 0)` pass when
+/// nothing matches, so a misspelt item (`"presnt login"`, `"present
+/// sign_in"` in an app whose sheet is `login`, two spaces) checks nothing and
+/// passes for ever. Only asked when such a check found no match — a match
+/// proves the item is spelled as the app spells it — so passing checks pay
+/// nothing.
+struct EventItemCheck {
+    /// Every form's words (`["gate", "<precondition>", "<dest>"]`), by first word.
+    private let forms: [String: [[String]]]
+    private let destinations: Set<String>
+    /// Destinations, the host's declared screens and every screen the log names.
+    private let screens: Set<String>
+    private let tabs: Set<String>
+    private let preconditions: Set<String>
+
+    /// `log`: the app's events so far (screens it showed that the manifest does not route to).
+    init(host: any ScenarioHost, log: [String] = []) {
+        var forms: [String: [[String]]] = [:]
+        let spelled = NavEvent.vocabulary.map(\.form) + host.events.map(\.form)
+        for form in spelled {
+            let words = form.split(separator: " ").map(String.init)
+            if let first = words.first { forms[first, default: []].append(words) }
+        }
+        self.forms = forms
+        let manifest = host.engine.manifest
+        destinations = Set(manifest.destinations.map(\.id.rawValue))
+        var screens = destinations.union(host.screens.map(\.id.rawValue))
+        for event in log {
+            for word in event.split(separator: " ").dropFirst() {
+                screens.insert(String(word.split(separator: ":", maxSplits: 1).first ?? word))
+            }
+        }
+        self.screens = screens
+        tabs = Set(manifest.tabs.map(\.rawValue))
+        preconditions = Set(manifest.preconditions.map(\.rawValue))
+    }
+
+    /// What is wrong with `item`, or nil when every word can occur.
+    func problem(with item: String) -> String? {
+        if item.hasPrefix(" ") || item.hasSuffix(" ") || item.contains("  ") {
+            return "'\(item)' has a space too many: events are words separated by one space"
+        }
+        let words = item.split(separator: " ").map(String.init)
+        guard let first = words.first else { return nil }
+        guard let candidates = forms[first] else {
+            let kinds = forms.keys.sorted()
+            let suggestion = NameSuggestion.closest(to: first, among: kinds).map { "did you mean '\($0)'? " } ?? ""
+            return "no event starts with '\(first)', so this can never match; \(suggestion)events start with: "
+                + kinds.joined(separator: ", ") + " (an app event of your own: declare it in the host's `events`)"
+        }
+        // Each further word against what the forms of that kind have at its place.
+        var problems: [String] = []
+        for form in candidates {
+            if let problem = mismatch(words, form: form) { problems.append(problem) } else { return nil }
+        }
+        return problems.first
+    }
+
+    /// Why `words` cannot be a prefix of an event of `form`, or nil.
+    private func mismatch(_ words: [String], form: [String]) -> String? {
+        for (index, word) in words.enumerated().dropFirst() {
+            guard index < form.count else {
+                // Past the form's words: only a form whose last word repeats (`<screen>…`) goes on.
+                guard let last = form.last, last.hasSuffix("…") else {
+                    return "'\(form.joined(separator: " "))' events have \(form.count) words; this item has \(words.count)"
+                }
+                if let problem = check(word, against: last) { return problem }
+                continue
+            }
+            if let problem = check(word, against: form[index]) { return problem }
+        }
+        return nil
+    }
+
+    /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).
+    private func check(_ word: String, against placeholder: String) -> String? {
+        let slot = placeholder.hasSuffix("…") ? String(placeholder.dropLast()) : placeholder
+        func known(_ value: String, in set: Set<String>, _ what: String) -> String? {
+            guard !set.contains(value) else { return nil }
+            let suggestion = NameSuggestion.closest(to: value, among: Array(set)).map { "; did you mean '\($0)'?" } ?? ""
+            return "the app has no \(what) '\(value)'\(suggestion)"
+        }
+        switch slot {
+        case "<dest>":
+            // A label (`order:42`) or its destination alone (`order`): the destination must exist.
+            let destination = word.split(separator: ":", maxSplits: 1).first.map(String.init) ?? word
+            return known(destination, in: destinations, "destination")
+        case "<screen>":
+            let screen = word.split(separator: ":", maxSplits: 1).first.map(String.init) ?? word
+            guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { return nil }
+            return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); did you mean "
+                + "'\(close)'? (a screen outside the manifest: declare it in the host's `screens`)"
+        case "<tab>": return known(word, in: tabs, "tab")
+        case "<precondition>": return known(word, in: preconditions, "precondition")
+        default:
+            if slot.hasPrefix("<") { return nil }   // an input, a path, a label, a count: anything
+            // Literal words, alternatives written `a|b`.
+            let literals = slot.split(separator: "|").map(String.init)
+            return literals.contains(word) ? nil : "expected \(literals.map { "'\($0)'" }.joined(separator: " or ")) here, got '\(word)'"
+        }
+    }
+}
