@@ -249,13 +249,14 @@ function before_each(fn) end
 ---@param fn fun()
 function after_each(fn) end
 
----Declares a scenario that is not written yet: reported as skipped ("pending"), never run. Its full name counts for uniqueness. A `fn` may follow, as busted allows (a scenario parked by renaming `scenario` to `pending`); it is not run.
+---Declares a scenario that is not written yet: reported as skipped ("pending"), never run. Its full name counts for uniqueness. Options and a `fn` may follow, as in `scenario` (busted allows the `fn` too): a scenario is parked by renaming `scenario` to `pending`; its tags still select it, its `fn` is not run.
 ---```lua
 ---pending("restoring a draft in progress")
 ---```
 ---@param name string
+---@param options? navscript.ScenarioOptions
 ---@param fn? fun()
-function pending(name, fn) end
+function pending(name, options, fn) end
 
 ---Checks a condition. Unlike standard Lua, a false `value` is a scenario *failure* (an expectation, reported with the scenario's `file:line` and `message`, default "assertion failed!"), not an error; use `error(...)` to raise an error. Returns all its arguments when `value` is truthy.
 ---```lua

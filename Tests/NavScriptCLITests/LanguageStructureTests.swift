@@ -110,6 +110,18 @@ struct LanguageStructureTests {
         end)
         """#
 
+    /// A scenario parked by renaming `scenario` to `pending` keeps loading, with its tags.
+    @Test func aScenarioRenamedToPendingStillLoads() throws {
+        let fixture = try Fixture(["suite/a.lua": """
+            pending("parked", { tags = { "slow" }, launch = { logged_in = true } }, function() error("not run") end)
+            scenario("written", function() end)
+            """])
+        let run = try fixture.run(["run", "suite"])
+        #expect(run.status == 0 && CLI.summary(run.stdout)?.hasPrefix("1 passed, 0 failed, 0 errors, 1 skipped") == true, "\(run)")
+        let tagged = try fixture.run(["list", "suite", "--tags", "slow"])
+        #expect(tagged.stdout.contains("parked") && !tagged.stdout.contains("written"), "\(tagged)")
+    }
+
     @Test func pendingIsSkippedAndDataDrivenRowsAreNamedFromTheRow() throws {
         let fixture = try Fixture(["suite/rows.lua": Self.pendingAndRows])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
@@ -210,10 +222,11 @@ struct LanguageStructureTests {
         (#"pending("") -- @bad"#, "pending(name): the name is empty"),
         (#"describe("group", function() end, { tags = { "t" } }) -- @bad"#,
          #"describe("group", fn): fn must come last, got 1 more argument after it (options go on each scenario)"#),
-        (#"pending("later", { tags = { "t" } }) -- @bad"#,
-         #"pending("later"): takes the name and optionally the scenario's fn (not run), got a table"#),
-        (#"pending("later", function() end, 1, 2) -- @bad"#,
-         #"pending("later"): takes the name and optionally the scenario's fn (not run), got 2 more arguments after fn"#),
+        (#"pending("later", 5) -- @bad"#,
+         #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got a number"#),
+        (#"pending("later", {}, "fn") -- @bad"#, #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got a string where fn goes"#),
+        (#"pending("later", function() end, 1, 2) -- @bad"#, #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got 2 more arguments after fn"#),
+        (#"pending("later", { tagz = { "t" } }, function() end) -- @bad"#, #"scenario "later": unknown option 'tagz'; did you mean 'tags'?"#),
     ])
     func aMisshapenDeclarationIsALoadErrorThatSpellsTheCall(source: String, expected: String) throws {
         let fixture = try Fixture(["suite/bad.lua": source])

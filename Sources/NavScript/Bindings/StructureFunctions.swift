@@ -69,11 +69,14 @@ enum StructureFunctions {
                 example: "after_each(function() expect_no_leaks() end)",
                 body: .prelude),
             ScriptFunction("pending", .structure,
-                parameters: [ScriptParameter("name", "string"), ScriptParameter("fn", "fun()", optional: true)],
+                parameters: [ScriptParameter("name", "string"),
+                             ScriptParameter("options", "navscript.ScenarioOptions", optional: true),
+                             ScriptParameter("fn", "fun()", optional: true)],
                 documentation: """
                     Declares a scenario that is not written yet: reported as skipped ("pending"), never run. \
-                    Its full name counts for uniqueness. A `fn` may follow, as busted allows (a scenario parked \
-                    by renaming `scenario` to `pending`); it is not run.
+                    Its full name counts for uniqueness. Options and a `fn` may follow, as in `scenario` (busted \
+                    allows the `fn` too): a scenario is parked by renaming `scenario` to `pending`; its tags \
+                    still select it, its `fn` is not run.
                     """,
                 example: "pending(\"restoring a draft in progress\")",
                 body: .prelude),

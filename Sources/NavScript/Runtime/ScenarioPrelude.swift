@@ -193,16 +193,22 @@ enum ScenarioPrelude {
       frame.after[#frame.after + 1] = fn
     end
 
-    -- pending(name, fn) is accepted as busted accepts it (fn is not run): a scenario
-    -- being written can be parked by renaming the call. Anything else after the name is a mistake.
-    function pending(name, fn, ...)
+    -- pending(name, [options,] [fn]) is accepted as busted accepts pending(name, fn): a scenario
+    -- being written is parked by renaming `scenario` to `pending` (fn is not run, options are kept
+    -- for its tags). Anything else after the name is a mistake.
+    function pending(name, ...)
       check(name, "string", "name", "pending(name)")
-      if (fn ~= nil and type(fn) ~= "function") or select("#", ...) > 0 then
-        error("pending(\"" .. name .. "\"): takes the name and optionally the scenario's fn (not run), got "
-          .. (fn ~= nil and type(fn) ~= "function" and "a " .. type(fn) or (select("#", ...) .. " more argument"
-          .. (select("#", ...) == 1 and "" or "s") .. " after fn")) .. "; options and tags go on a scenario", 2)
+      local count, opts, fn = select("#", ...), ...
+      if type(opts) == "function" then opts, fn, count = nil, opts, count + 1 end   -- pending(name, fn, …)
+      local extra = count - 2
+      if (opts ~= nil and type(opts) ~= "table") or (fn ~= nil and type(fn) ~= "function") or extra > 0 then
+        local got = opts ~= nil and type(opts) ~= "table" and "a " .. type(opts)
+          or fn ~= nil and type(fn) ~= "function" and "a " .. type(fn) .. " where fn goes"
+          or extra .. " more argument" .. (extra == 1 and "" or "s") .. " after fn"
+        error("pending(\"" .. name .. "\"): takes the name, and as a scenario would, optionally options and fn (not run); got "
+          .. got, 2)
       end
-      declare(name, {}, nil, nil, true)
+      declare(name, opts or {}, nil, nil, true)
     end
 
     -- `call` and `name` spell the call in a message (`scenario("name", [options,] fn)`),
