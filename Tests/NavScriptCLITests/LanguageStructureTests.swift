@@ -207,6 +207,8 @@ struct LanguageStructureTests {
          #"scenario.each(rows, "$tba starts", …): row 1 has no field "tba" for $tba in the name; give every row that field"#),
         (#"scenario.each({ { tab = "a" }, {} }, "$tab starts", function(row) end) -- @bad"#,
          #"scenario.each(rows, "$tab starts", …): row 2 has no field "tab" for $tab in the name"#),
+        (#"scenario.each({ { v = "x" }, { v = "  " } }, "$v", function(row) end) -- @bad"#,
+         #"scenario.each(rows, "$v", …): row 2 names its scenario "  ", which is blank"#),
         (#"scenario.each({ { tab = "a" } }, "${tba}s", function(row) end) -- @bad"#,
          #"scenario.each(rows, "${tba}s", …): row 1 has no field "tba" for $tba in the name"#),
         (#"scenario.each({ { "a" } }, "from $1 to $2", function(row) end) -- @bad"#,

@@ -359,6 +359,10 @@ enum ScenarioPrelude {
       for index, row in ipairs(rows) do
         local label, filled = fill(name, row, index)
         if not filled then label = label .. " [" .. index .. "]" end
+        if not find(label, "%S") then
+          error(format("scenario.each(rows, %q, …): row %d names its scenario %q, which is blank; give every row a "
+            .. "value that names it, or put words around the placeholder", name, index, label), 2)
+        end
         declare(label, opts, fn, row, nil, true)
       end
     end
