@@ -23,6 +23,10 @@ enum AssertionBindings {
             } else {
                 tab = app.selectedTab
                 expected = try BindingSupport.strings(call, 1)
+                if call.arguments.count > 1, !call[2].isNil {
+                    throw call.argumentError(2, "expect_stack{ … } takes the list alone; another tab's stack is "
+                        + "expect_stack(\"tab\", { … }), with the tab first")
+                }
             }
             return Expectation.stack(expected, actual: app.state.stack(tab).map(\.description), tab: tab.rawValue)
         },
@@ -102,6 +106,10 @@ enum AssertionBindings {
             if let root = parts["root"].stringValue { expected["root"] = [root] }
             if let tab = parts["tab"].stringValue { expected["tab"] = [tab] }
             if case .table(let stacks) = parts["stacks"] {
+                guard !stacks.isEmpty else {
+                    throw call.argumentError(1, "stacks = {} compares no stack: map each tab to compare to its screens "
+                        + "(stacks = { home = { \"home\" } }), or leave stacks out")
+                }
                 for (key, value) in stacks.pairs {
                     guard let tab = key.stringValue, case .table(let list) = value else {
                         throw call.argumentError(1, "stacks must map tab names to lists of screens")
@@ -257,6 +265,10 @@ enum AssertionBindings {
             guard names.count >= 2 else {
                 throw call.argumentError(2, "\(names.count) entry point\(names.count == 1 ? "" : "s") compare nothing: "
                     + "list at least two, or leave the list out for all of the app's")
+            }
+            if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
+                throw call.argumentError(2, "'\(twice)' is listed twice, and an entry point compared with itself checks "
+                    + "nothing: list each once")
             }
             var observations: [(entry: String, observation: [String])] = []
             for name in names {
