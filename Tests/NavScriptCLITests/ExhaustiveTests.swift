@@ -358,6 +358,13 @@ struct ExitCodeTests {
         #expect(try fixture.run(["run", "suite", "--tags", "smoke"]).status == 0)
         let list = try fixture.run(["list", "suite", "--tags", "smok"])
         #expect(list.status == 2 && list.stderr.contains("--tags smok selects no scenario"), "list agrees\n\(list)")
+        // A typo among tags that do select is said, and the run goes on.
+        let partly = try fixture.run(["run", "suite", "--tags", "smoke,regresion", "--exclude-tags", "Smoke"])
+        #expect(partly.stderr.contains("note: --tags regresion: no scenario has this tag (tags are case-sensitive; the suite's: smoke)")
+            && partly.stderr.contains("note: --exclude-tags Smoke: no scenario has this tag; did you mean 'smoke'?"), "\(partly)")
+        #expect(partly.status == 0, "\(partly)")
+        let empty = try fixture.run(["run", "suite", "--tags", ""])
+        #expect(empty.status == 2 && empty.stderr.contains("--tags '' names no tag (is a variable unset?)"), "\(empty)")
     }
 
     /// A suite whose scenarios are all commented out runs nothing: that is

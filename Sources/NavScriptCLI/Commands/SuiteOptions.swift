@@ -54,6 +54,11 @@ struct SuiteOptions: ParsableArguments {
                 + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
+        // `--tags ''` (an unset CI variable) names no tag and would select every scenario.
+        for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] where values.contains(where: {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("\(option) '' names no tag (is a variable unset?); give the tag, or leave \(option) out")
+        }
     }
 
     var resolvedPaths: [String] { paths.isEmpty ? ["scenarios"] : paths }
@@ -93,8 +98,25 @@ struct SuiteOptions: ParsableArguments {
         guard filter != nil || !tags.isEmpty || !excludeTags.isEmpty else { return }
         let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
         do { listing = try runner.list(entries) } catch { throw ValidationError("\(error)") }
+        if !tags.isEmpty || !excludeTags.isEmpty { noteUnknownTags(entries, runner: runner) }
         guard listing.allSatisfy({ $0.scenarios.isEmpty && $0.loadError == nil }) else { return }
         throw ValidationError(nothingToRun(files: entries.count))
+    }
+
+    /// A tag no scenario has, among others that select (`--tags smoke,regresion`), leaves out what
+    /// it was meant to bring in without a word: said on standard error (not an error: one list of
+    /// tags may serve several suites).
+    private func noteUnknownTags(_ entries: [ScenarioDiscovery.Entry], runner: ScenarioRunner) {
+        let everything = ScenarioRunner(host: runner.host, options: RunOptions())
+        guard let all = try? everything.list(entries) else { return }
+        let known = Set(all.flatMap { $0.scenarios.flatMap(\.tags) })
+        for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] {
+            for tag in Self.split(values) where !known.contains(tag) {
+                let suggestion = NameSuggestion.closest(to: tag, among: Array(known)).map { "; did you mean '\($0)'?" } ?? ""
+                writeStandardError("\(NavScriptCLI.executableName): note: \(option) \(tag): no scenario has this tag\(suggestion) "
+                    + "(tags are case-sensitive; the suite's: \(known.sorted().joined(separator: ", ")))\n")
+            }
+        }
     }
 
     /// Why a run or a listing found no scenario in `files` loaded files —
