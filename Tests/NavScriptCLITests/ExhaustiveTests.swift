@@ -382,6 +382,29 @@ struct ExitCodeTests {
         #expect(try fixture.run(["run", "suite", "--shard", "1/2"]).status == 0, "an empty shard passes")
     }
 
+    /// A failure's place as the console prints it runs that scenario again.
+    @Test func aFileAndLineSelectTheScenarioDeclaredThere() throws {
+        let source = """
+            scenario("first", function() end)
+
+            describe("group", function()
+              scenario("second (x)", function() -- @second
+                expect_tab("orders") -- @inside
+              end)
+            end)
+            """
+        let fixture = try Fixture(["suite/a.lua": source, "suite/b.lua": #"scenario("second (x)", function() end)"#])
+        let inside = try fixture.run(["run", "suite/a.lua:\(Lua.line(of: "@inside", in: source))"])
+        #expect(inside.status == 1 && CLI.summary(inside.stdout)?.hasPrefix("0 passed, 1 failed") == true, "\(inside)")
+        #expect(inside.stdout.contains("FAIL suite/a.lua:\(Lua.line(of: "@second", in: source))  group second (x)"), "\(inside)")
+        let both = try fixture.run(["list", "suite/a.lua:1", "suite/a.lua:\(Lua.line(of: "@second", in: source))"])
+        #expect(both.stdout.hasSuffix("2 scenarios in 1 file\n"), "\(both)")
+        let none = try fixture.run(["run", "suite/b.lua:0"])
+        #expect(none.status == 2, "line 0 is no line: \(none)")
+        let above = try fixture.run(["run", "suite/a.lua:99", "--filter", "x"])
+        #expect(above.status == 2 && above.stderr.contains("selects a scenario by its line, and --filter by its name"), "\(above)")
+    }
+
     /// Only pending scenarios selected: nothing was checked, which is not a pass either
     /// (mutate says the same). One written scenario beside them is a run.
     @Test func aSelectionOfPendingScenariosOnlyIsNotAPass() throws {

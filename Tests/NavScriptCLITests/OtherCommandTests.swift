@@ -354,12 +354,14 @@ struct UsageErrorTests {
         (["run", "suite", "--junit", "/dev/stdout", "--json", "-"], "--junit /dev/stdout and --json - both write standard output"),
         (["explore", "--steps", "5", "--html", "r", "--junit", "r"], "--junit and --html both write"),
         (["run", "--junit", "suite/a.lua"], "--junit suite/a.lua would replace the Lua file suite/a.lua with the report"),
+        (["run", "suite/support"], "suite/support is in a support/ folder: its modules are for scenarios to require, not scenarios to run"),
+        (["list", "suite/support/helpers.lua"], "suite/support/helpers.lua is in a support/ folder"),
         (["mutate", "suite", "--html", "./suite/a.lua"], "--html ./suite/a.lua would replace the Lua file"),
         (["run", "suite", "--json", "suite/../suite/a.lua"], "--json suite/../suite/a.lua would replace the Lua file"),
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let source = #"scenario("one", function() end)"#
-        let fixture = try Fixture(["suite/a.lua": source])
+        let fixture = try Fixture(["suite/a.lua": source, "suite/support/helpers.lua": "return {}"])
         let output = try fixture.run(arguments)
         #expect(output.status == 2, "\(output)")
         #expect(try fixture.read("suite/a.lua") == source, "no input is touched")

@@ -52,8 +52,10 @@ public struct ScenarioDiscovery {
                 throw .notRegular(path, kind)
             case .regular:
                 guard url.pathExtension == "lua" else { throw .notLua(path) }
+                if url.deletingLastPathComponent().lastPathComponent == "support" { throw .supportModule(path) }
                 found.append((url, url, nil))
             case .directory:
+                if url.lastPathComponent == "support" { throw .supportModule(path) }
                 let real = Self.realPath(url.path) ?? url.path
                 let walked = URL(fileURLWithPath: real, isDirectory: true)
                 guard let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
@@ -179,12 +181,17 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
     case notLua(String)
     /// A path named like a scenario file that is not a regular file, and what it is.
     case notRegular(String, String)
+    /// A `support/` folder or a module in one, given as if it held scenarios.
+    case supportModule(String)
 
     public var description: String {
         switch self {
         case .notFound(let path):
             return "no such file or folder: \(path) (run from the folder that holds the suite, or pass the suite's path)"
         case .notLua(let path): return "\(path) is not a .lua scenario file"
+        case .supportModule(let path):
+            return "\(path) is in a support/ folder: its modules are for scenarios to require, not scenarios to run; "
+                + "give the suite's folder or its scenario files"
         case .notRegular(let path, let kind):
             return "\(path) is \(kind), not a scenario file: scenario files are regular files (or links to them), "
                 + "and reading anything else could wait forever or fail; remove it from the suite"

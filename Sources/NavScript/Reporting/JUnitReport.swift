@@ -161,7 +161,7 @@ public struct JUnitReport: Sendable {
     /// drops (most controls, U+FFFE…) and the whitespace an XML attribute
     /// normalises is spelled `\x{1}`: the replay must select the scenario
     /// whose name had it.
-    static func escapeRegex(_ text: String) -> String {
+    public static func escapeRegex(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if !ReportText.isAllowed(scalar) || scalar.properties.generalCategory == .control {

@@ -12,7 +12,9 @@ struct ListCommand: HostedCommand {
     @OptionGroup var suite: SuiteOptions
 
     func run(in context: CommandContext) throws {
-        let runner = ScenarioRunner(host: try suite.host(in: context), options: suite.runOptions())
+        let host = try self.suite.host(in: context)
+        let suite = try self.suite.selectingLines(host: host)
+        let runner = ScenarioRunner(host: host, options: suite.runOptions())
         let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
         do { listing = try runner.list(try suite.discover()) } catch { throw ValidationError("\(error)") }
         var total = 0

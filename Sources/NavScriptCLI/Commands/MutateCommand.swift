@@ -65,7 +65,8 @@ struct MutateCommand: HostedCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let host = try suite.host(in: context)
+        let host = try self.suite.host(in: context)
+        let suite = try self.suite.selectingLines(host: host)
         if list {
             for fault in host.faults { print("\(fault.name)\n    \(fault.summary)") }
             return

@@ -58,7 +58,8 @@ struct RunCommand: HostedCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let host = try suite.host(in: context)
+        let host = try self.suite.host(in: context)
+        let suite = try self.suite.selectingLines(host: host)
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         if self.seed != nil && !shuffle {
             // Someone replaying a printed seed expects the order it printed: said, not silently ignored.

@@ -4,7 +4,8 @@ import NavScript
 
 /// The options every command that reads a suite shares.
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: "Scenario files or folders (default: scenarios/). support/ folders are skipped.")
+    @Argument(help: ArgumentHelp("Scenario files or folders (default: scenarios/); file.lua:LINE runs the scenario declared "
+        + "at or above that line. support/ folders are skipped."))
     var paths: [String] = []
 
     @Option(help: "Run only scenarios whose full name matches this regular expression.")
@@ -147,6 +148,53 @@ struct SuiteOptions: ParsableArguments {
             throw ValidationError("no scenario files (*.lua outside support/) in \(resolvedPaths.joined(separator: ", "))")
         }
         return entries
+    }
+
+    /// `file.lua:LINE` arguments — a scenario's place as the console and reports print it —
+    /// made into what a run selects by: the file, and `--filter` on the full name of the
+    /// scenario declared at or above that line. Other arguments are kept as they are.
+    func selectingLines(host: any ScenarioHost) throws -> SuiteOptions {
+        var located: [(path: String, line: Int)] = []
+        var paths: [String] = []
+        for path in resolvedPaths {
+            if let (file, line) = Self.lineArgument(path) {
+                located.append((file, line))
+                if !paths.contains(file) { paths.append(file) }
+            } else {
+                paths.append(path)
+            }
+        }
+        guard !located.isEmpty else { return self }
+        if filter != nil {
+            throw ValidationError("\(located[0].path):\(located[0].line) selects a scenario by its line, and --filter by its "
+                + "name: give one of them")
+        }
+        let everything = ScenarioRunner(host: host, options: RunOptions())
+        var names: [String] = []
+        for (path, line) in located {
+            let listed: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
+            do { listed = try everything.list(try ScenarioDiscovery().discover([path])) } catch { throw ValidationError("\(error)") }
+            guard let file = listed.first, file.loadError == nil else { continue }   // the run reports why it does not load
+            guard let scenario = file.scenarios.filter({ $0.line <= line }).max(by: { $0.line < $1.line }) else {
+                let first = file.scenarios.map(\.line).min().map { " (the first is at line \($0))" } ?? " (it declares none)"
+                throw ValidationError("\(path):\(line): no scenario is declared at or above line \(line)\(first)")
+            }
+            names.append(scenario.name)
+        }
+        var selected = self
+        selected.paths = paths
+        if !names.isEmpty { selected.filter = "^(" + names.map(JUnitReport.escapeRegex).joined(separator: "|") + ")$" }
+        return selected
+    }
+
+    /// `(file, line)` when `argument` is `some.lua:12` and no file of that very name exists.
+    static func lineArgument(_ argument: String) -> (String, Int)? {
+        guard let colon = argument.lastIndex(of: ":"), let line = Int(argument[argument.index(after: colon)...]), line > 0 else {
+            return nil
+        }
+        let file = String(argument[..<colon])
+        guard file.hasSuffix(".lua"), !FileManager.default.fileExists(atPath: argument) else { return nil }
+        return (file, line)
     }
 }
 
