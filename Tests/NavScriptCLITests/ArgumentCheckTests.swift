@@ -31,6 +31,7 @@ struct ArgumentCheckTests {
          "was taken at suite/a.lua:2, in the event log of an app that a later launch or restart replaced; take a new mark() after it"),
         (#"local m = mark() restart{} expect_events_since(m, { "push" })"#, "bad argument #1 to 'expect_events_since' (mark 7 was taken at suite/a.lua:2"),
         (#"expect_no_event("")"#, "an empty item matches no event"),
+        (#"expect_tab("order")"#, "expect_tab: unknown tab 'order'; tabs are: home, orders, profile"),
         (#"deep_link("shop://cart") expect_no_event("presnt login")"#,
          "bad argument #1 to 'expect_no_event' (no event starts with 'presnt', so this can never match; did you mean 'present'?"),
         (#"deep_link("shop://cart") expect_event_count("gate auth crt", 0)"#,
@@ -51,6 +52,21 @@ struct ArgumentCheckTests {
         let error = junit.testcase("mistake")?.child("error")
         #expect(error?["message"]?.contains("suite/a.lua:2: ") == true, "\(junit.raw)")
         #expect(error?["message"]?.contains(expected) == true, "\(error?["message"] ?? junit.raw)")
+    }
+
+    /// A failed check naming a screen the app has no name for says which one it is close to:
+    /// read as the app's fault otherwise. A verb of another app lists this app's own.
+    @Test(arguments: [
+        (#"expect_screen("hoem")"#, "failure", "('hoem' is no screen of the app; did you mean 'home'?)"),
+        (#"expect_stack{ "home", "categroy:shoes" }"#, "failure", "('categroy' is no screen of the app; did you mean 'category'?)"),
+        (#"expect_modal("logn")"#, "failure", "('logn' is no screen of the app; did you mean 'login'?)"),
+        (#"sign_in()"#, "error", "'sign_in' is not a function of the language or of ShopApp, whose own are: expire_session, login, logout, session"),
+    ])
+    func aNameTheAppDoesNotHaveIsNamed(call: String, outcome: String, says: String) throws {
+        let fixture = try Fixture(["suite/a.lua": "scenario(\"mistake\", function()\n  \(call)\nend)\n"])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.testcase("mistake")?.child(outcome)?["message"]?.contains(says) == true, "\(junit.raw)")
     }
 
     /// What the checks let through: declared options, an overload's extra

@@ -13,7 +13,7 @@ enum AssertionBindings {
                     parameters) or `"id:primary-param"`. The failure shows both stacks side by side. An unknown \
                     tab is an error.
                     """,
-                example: "expect_stack{ \"catalog\", \"item:7\" }") { call, app, _ in
+                example: "expect_stack{ \"catalog\", \"item:7\" }") { call, app, world in
             let tab: TabID
             let expected: [String]
             if case .string(let name) = call[1] {
@@ -28,21 +28,27 @@ enum AssertionBindings {
                         + "expect_stack(\"tab\", { … }), with the tab first")
                 }
             }
-            return Expectation.stack(expected, actual: app.state.stack(tab).map(\.description), tab: tab.rawValue)
+            return Self.naming(Expectation.stack(expected, actual: app.state.stack(tab).map(\.description), tab: tab.rawValue),
+                               screens: expected, world)
         },
         expect("expect_screen", parameters: [ScriptParameter("id", "navscript.StackEntry")], overloads: [],
                 documentation: """
                     Expects the top visible screen to be `id` (`"id"` or `"id:primary-param"`).
                     """,
-                example: "expect_screen(\"item:7\")") { call, app, _ in
-            Expectation.equal("the screen", expected: try call.string(1), actual: app.state.visible?.description)
+                example: "expect_screen(\"item:7\")") { call, app, world in
+            let expected = try call.string(1)
+            return Self.naming(Expectation.equal("the screen", expected: expected, actual: app.state.visible?.description),
+                               screens: [expected], world)
         },
         expect("expect_tab", parameters: [ScriptParameter("name", "navscript.Tab")], overloads: [],
                 documentation: """
                     Expects `name` to be the selected tab.
                     """,
                 example: "expect_tab(\"catalog\")") { call, app, _ in
-            Expectation.equal("the selected tab", expected: try call.string(1), actual: app.selectedTab.rawValue)
+            let expected = try call.string(1)
+            let failure = Expectation.equal("the selected tab", expected: expected, actual: app.selectedTab.rawValue)
+            if failure != nil { try ObservingBindings.requireTab(TabID(expected), in: app, call: call) }   // a tab the app has?
+            return failure
         },
         expect("expect_modal", parameters: [ScriptParameter("id", "navscript.StackEntry")], overloads: [],
                 documentation: """
@@ -50,15 +56,16 @@ enum AssertionBindings {
                     anywhere in its stack — `expect_modal("login")` passes while a second step is pushed on it. \
                     Fails when no modal is shown.
                     """,
-                example: "expect_modal(\"login\")") { call, app, _ in
+                example: "expect_modal(\"login\")") { call, app, world in
             let expected = try call.string(1)
             let top = app.state.modals.last ?? []
             guard top.contains(where: { Expectation.entryMatches(expected, $0.description) }) else {
                 let shown = app.state.modals.map { Expectation.render($0.map(\.description)) }
-                return ExpectationFailure(
+                return Self.naming(ExpectationFailure(
                     top.isEmpty ? "no modal is presented, expected '\(expected)'"
                         : "the top modal shows \(Expectation.render(top.map(\.description))), expected '\(expected)'",
-                    details: shown.isEmpty ? "" : "modal chain, outermost first: " + shown.joined(separator: " | "))
+                    details: shown.isEmpty ? "" : "modal chain, outermost first: " + shown.joined(separator: " | ")),
+                    screens: [expected], world)
             }
             return nil
         },
@@ -309,11 +316,20 @@ enum AssertionBindings {
         return mark
     }
 
+    /// A failure of a check of screens, with a word when an expected screen is a typo of one
+    /// the app has (`dicsover`): read as the app's fault otherwise.
+    private static func naming(_ failure: ExpectationFailure?, screens: [String], _ world: ScenarioWorld) -> ExpectationFailure? {
+        guard var failure, let hint = AppVocabulary(host: world.host, log: world.app?.events ?? []).typoHint(forScreens: screens)
+        else { return failure }
+        failure.message += " (\(hint))"
+        return failure
+    }
+
     /// A check that passed because nothing matched `item` passed for nothing when no event of
-    /// the app could ever match it (see ``EventItemCheck``).
+    /// the app could ever match it (see ``AppVocabulary``).
     private static func requireSpelledAsTheApp(_ item: String, _ call: LuaCall, _ position: Int, _ world: ScenarioWorld) throws {
         let log = world.app?.events ?? []
-        if let problem = EventItemCheck(host: world.host, log: log).problem(with: item) { throw call.argumentError(position, problem) }
+        if let problem = AppVocabulary(host: world.host, log: log).problem(with: item) { throw call.argumentError(position, problem) }
     }
 
     /// An event item: an empty one matches no event, so it would pass any

@@ -16,6 +16,18 @@ public enum NameSuggestion {
         return "; did you mean '\(match)'?"
     }
 
+    /// For a call of a global that does not exist and is close to no name (so no
+    /// "did you mean"): the functions this app's host adds, since the usual cause
+    /// is a verb of another app (`login{}` from ShopApp's examples).
+    static func hostFunctionsHint(forLuaMessage message: String, host: any ScenarioHost) -> String? {
+        guard message.contains("attempt to call a nil value"), !message.contains("did you mean"),
+              let name = nilGlobal(in: message) else { return nil }
+        let own = host.functions.map(\.name).sorted()
+        return "; '\(name)' is not a function of the language or of \(host.name)"
+            + (own.isEmpty ? " (it adds none)" : ", whose own are: " + own.joined(separator: ", "))
+            + " (the `types` command lists them all)"
+    }
+
     /// The global a Lua 5.4 message says was nil when called or indexed
     /// (`attempt to call a nil value (global 'tapp')`).
     static func nilGlobal(in message: String) -> String? {

@@ -173,6 +173,9 @@ final class ScenarioFile {
                 }
                 if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure) {
                     found.outcome = .errored(.launchError)
+                } else if found.outcome == .errored(.luaError),
+                          let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host) {
+                    found.message += hint
                 }
                 guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {

@@ -1,20 +1,20 @@
 import NavigationCore
 
-/// Checks an event item against the words the app's events can have: the
-/// core's vocabulary, the host's declared events, and the manifest's
-/// destinations, tabs and preconditions where a form names one. A screen
-/// (`present <screen>`) may be one the manifest does not route to (a
-/// sign-in sheet a gate presents): one that is not a destination, a
-/// declared screen or in the log is only refused when it is close to one
-/// that is — a typo.
+/// The names an app's scenarios can use — the core's event vocabulary and
+/// the host's events, the manifest's destinations, tabs and preconditions,
+/// the host's declared screens and those the log shows — to tell a typo
+/// from a name the app has.
 ///
 /// Why: `expect_no_event` and `expect_event_count(item, 0)` pass when
 /// nothing matches, so a misspelt item (`"presnt login"`, `"present
-/// sign_in"` in an app whose sheet is `login`, two spaces) checks nothing and
-/// passes for ever. Only asked when such a check found no match — a match
-/// proves the item is spelled as the app spells it — so passing checks pay
-/// nothing.
-struct EventItemCheck {
+/// sign_in"` in an app whose sheet is `login`, two spaces) checks nothing
+/// and passes for ever; and a failing `expect_screen("dicsover")` reads
+/// like the app's fault. Only asked when such a check found no match or
+/// failed, so passing checks pay nothing. A screen may be one the manifest
+/// does not route to (a sign-in sheet a gate presents): one that is not a
+/// destination, a declared screen or in the log is only called a typo when
+/// it is close to one that is.
+struct AppVocabulary {
     /// Every form's words (`["gate", "<precondition>", "<dest>"]`), by first word.
     private let forms: [String: [[String]]]
     private let destinations: Set<String>
@@ -45,7 +45,18 @@ struct EventItemCheck {
         preconditions = Set(manifest.preconditions.map(\.rawValue))
     }
 
-    /// What is wrong with `item`, or nil when every word can occur.
+    /// For a failed check of screens: the first of `labels` (`"item:7"`, `"item"`) whose
+    /// screen the app has no such name for and that is close to one it has.
+    func typoHint(forScreens labels: [String]) -> String? {
+        for label in labels {
+            let screen = label.split(separator: ":", maxSplits: 1).first.map(String.init) ?? label
+            guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { continue }
+            return "'\(screen)' is no screen of the app; did you mean '\(close)'?"
+        }
+        return nil
+    }
+
+    /// What is wrong with event `item`, or nil when every word can occur.
     func problem(with item: String) -> String? {
         if item.hasPrefix(" ") || item.hasSuffix(" ") || item.contains("  ") {
             return "'\(item)' has a space too many: events are words separated by one space"

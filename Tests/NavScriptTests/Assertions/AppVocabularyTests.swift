@@ -4,11 +4,11 @@ import Testing
 
 /// An event item no event of the app could match is named, with what it
 /// should have been; every item an event of the app can start with passes.
-@Suite("EventItemCheck")
-struct EventItemCheckTests {
-    let check: EventItemCheck
+@Suite("AppVocabulary")
+struct AppVocabularyTests {
+    let check: AppVocabulary
 
-    init() throws { check = EventItemCheck(host: try NotesHost()) }
+    init() throws { check = AppVocabulary(host: try NotesHost()) }
 
     @Test(arguments: [
         "push note:7", "push note", "push", "gate auth account", "gate auth", "resolve account gated auth",
@@ -39,7 +39,7 @@ struct EventItemCheckTests {
     /// A screen the app showed is known from the log, however far it is from the manifest.
     @Test func aScreenInTheLogIsKnown() throws {
         let host = try NotesHost()
-        #expect(EventItemCheck(host: host).problem(with: "present acount") != nil)
-        #expect(EventItemCheck(host: host, log: ["present acount", "dismiss acount"]).problem(with: "present acount") == nil)
+        #expect(AppVocabulary(host: host).problem(with: "present acount") != nil)
+        #expect(AppVocabulary(host: host, log: ["present acount", "dismiss acount"]).problem(with: "present acount") == nil)
     }
 }
