@@ -223,7 +223,14 @@ enum DrivingBindings {
         do {
             try engine.validateParams(of: request)
         } catch {
-            throw HostError("output '\(output)' of '\(screen)' opens '\(destination)', whose spec refuses it: \(error)")
+            // When the declaration itself passes other parameters than the destination takes, no
+            // tap could pass: the host is to fix, not the scenario.
+            let takes = engine.manifest.destinations.first { $0.id == destination }.map { $0.params.map(\.name) } ?? []
+            let blame = Set(takes) == Set(declaration.parameters) ? ""
+                : " — the host's declaration of '\(screen)' (ScenarioHost.screens) gives output '\(output)' the parameters "
+                    + "[\(declaration.parameters.joined(separator: ", "))] but '\(destination)' takes [\(takes.joined(separator: ", "))]: "
+                    + "fix the declaration"
+            throw HostError("output '\(output)' of '\(screen)' opens '\(destination)', whose spec refuses it: \(error)\(blame)")
         }
     }
 

@@ -43,10 +43,13 @@ public struct ManifestCheck {
     public var knownScreens: Set<DestinationID>
     /// Destinations a declared tap output opens.
     public var tapTargets: Set<DestinationID>
+    /// The host's screen declarations, whose outputs' parameters must fit what they open.
+    public var declarations: [ScreenDeclaration]
 
     public init(host: (any ScenarioHost)? = nil) {
-        knownScreens = Set(host?.screens.map(\.id) ?? [])
-        tapTargets = Set(host?.screens.flatMap { $0.outputs.compactMap(\.destination) } ?? [])
+        declarations = host?.screens ?? []
+        knownScreens = Set(declarations.map(\.id))
+        tapTargets = Set(declarations.flatMap { $0.outputs.compactMap(\.destination) })
     }
 
     /// The problems of `text`; a syntax error is thrown (the file cannot be read at all).
@@ -272,8 +275,25 @@ public struct ManifestCheck {
                 problems.append(ManifestProblem(
                     path: "$.destinations[\(index)]", line: index < lines.count ? lines[index] : destinationsLine,
                     destination: definition.id.rawValue,
-                    message: "the app has no screen \"\(definition.id)\": links the router sends there are accepted "
-                        + "and then shown nowhere (an app version that has the screen must ship first)", isWarning: true))
+                    message: "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
+                        + "links the router sends there are accepted and then shown nowhere (an app version that has the "
+                        + "screen must ship first); if it has one, declare it", isWarning: true))
+            }
+        }
+        // A declared output that passes a parameter its destination does not take: every tap of it
+        // is refused, and the scenario would be blamed.
+        for declaration in declarations {
+            for output in declaration.outputs {
+                guard let target = output.destination, let index = byID[target] else { continue }
+                let takes = manifest.destinations[index].params.map(\.name)
+                for parameter in output.parameters where !takes.contains(parameter) {
+                    problems.append(ManifestProblem(
+                        path: "$.destinations[\(index)].params", line: index < lines.count ? lines[index] : destinationsLine,
+                        destination: target.rawValue,
+                        message: "the host declares output '\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) with "
+                            + "parameter '\(parameter)', which \"\(target)\" does not take (it takes: "
+                            + (takes.isEmpty ? "none" : takes.joined(separator: ", ")) + "): every tap of it would be refused"))
+                }
             }
         }
         for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {

@@ -145,7 +145,7 @@ struct ManifestCheckTests {
         let unshown = try ManifestCheck(host: host).check(Self.base).filter(\.isWarning)
         #expect(unshown.map(\.destination) == ["item", "account"], "\(unshown)")
         #expect(unshown.allSatisfy { $0.path.hasPrefix("$.destinations[") && $0.line > 6
-            && $0.message.contains("the app has no screen") }, "\(unshown)")
+            && $0.message.contains("the host declares no screen") }, "\(unshown)")
 
         // A manifest without a destination the app's taps open breaks them.
         let withoutItem = Self.base.replacingOccurrences(of: #"""
@@ -158,6 +158,20 @@ struct ManifestCheckTests {
         #expect(found.contains { $0.destination == "item" && $0.path == "$.destinations" && $0.line == 6 && $0.isWarning
             && $0.message.contains(#"a tap in the app opens "item", which the manifest does not declare"#) }, "\(found)")
         #expect(try ManifestCheck().check(withoutItem).isEmpty, "without a host, nothing says the app shows item")
+
+        // A declared output whose parameters its destination does not take.
+        struct Misdeclared: ScenarioHost {
+            var name: String { "T" }
+            var engine: RoutingEngine
+            var launchOptions: [LaunchOption] { [] }
+            var faults: [HostFault] { [] }
+            var screens: [ScreenDeclaration] { [ScreenDeclaration("home", [.init("item", parameters: ["item_id"], opens: "item")])] }
+            func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { throw HostError("no") }
+        }
+        let misdeclared = try ManifestCheck(host: Misdeclared(engine: host.engine)).check(Self.base).filter { !$0.isWarning }
+        #expect(misdeclared.count == 1 && misdeclared[0].destination == "item" && misdeclared[0].message.contains(
+            "the host declares output 'item' of 'home' (ScenarioHost.screens) with parameter 'item_id', which \"item\" does not take (it takes: id)"),
+            "\(misdeclared)")
     }
 }
 
