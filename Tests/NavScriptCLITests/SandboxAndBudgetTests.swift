@@ -11,7 +11,7 @@ struct SandboxAndBudgetTests {
         end)
 
         scenario("spins forever", function()
-          while true do end
+          while true do end -- @spins
         end)
 
         scenario("swallows the budget with pcall", function()
@@ -68,6 +68,11 @@ struct SandboxAndBudgetTests {
         #expect(junit.outcome("after the loops") == "passed", "the file's state survives a budget and a memory error")
         #expect(output.stdout.contains("instruction budget exceeded"), "\(output)")
         #expect(output.stdout.contains("memory limit exceeded"), "\(output)")
+        // The headline says where the scenario was when the limit stopped it.
+        #expect(junit.testcase("spins forever")?.child("error")?["message"]?
+            .hasPrefix("suite/runaway.lua:\(Lua.line(of: "@spins", in: Self.runaway)): instruction budget exceeded") == true, "\(junit.raw)")
+        #expect(junit.testcase("grows a table without bound")?.child("error")?["message"]?
+            .hasPrefix("suite/runaway.lua:") == true, "\(junit.raw)")
     }
 
     static let sandbox = #"""

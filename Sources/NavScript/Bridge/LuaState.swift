@@ -539,7 +539,9 @@ public final class LuaState {
             if case .string(let s) = t["message"] {
                 message = s.string
             } else {
-                message = "(error object is a table value)"
+                // Its contents, as a script would have wanted them read (`error({ code = 42 })`).
+                let shown = t.description
+                message = "(error object is a table: " + (shown.count > 300 ? shown.prefix(300) + "…" : shown) + ")"
             }
         default: message = "(error object is a \(value.typeName) value)"
         }

@@ -350,6 +350,20 @@ struct ScenarioProblem: Error {
         ScenarioProblem(outcome: .errored(.launchError), message: message, details: "")
     }
 
+    /// `file.lua:3: ` of a traceback's innermost frame of the scenario's files (what was
+    /// running when a limit stopped it), or nothing.
+    static func at(_ traceback: String) -> String {
+        for line in traceback.split(separator: "\n").dropFirst() {
+            let frame = line.trimmingCharacters(in: .whitespaces)
+            guard !frame.hasPrefix("[C]"), let colon = frame.firstIndex(of: ":") else { continue }
+            let rest = frame[frame.index(after: colon)...]
+            let digits = rest.prefix { $0.isNumber }
+            guard !digits.isEmpty, rest.dropFirst(digits.count).first == ":" else { continue }
+            return String(frame[..<colon]) + ":" + digits + ": "
+        }
+        return ""
+    }
+
     init(outcome: ScenarioOutcome, message: String, details: String) {
         self.outcome = outcome
         self.message = message
@@ -379,15 +393,17 @@ struct ScenarioProblem: Error {
                               details: ScenarioFile.userTraceback(error.traceback))
                 }
             } else if error.kind == .budget {
+                let traceback = ScenarioFile.userTraceback(error.traceback)
                 self.init(outcome: .errored(.budget),
-                          message: "instruction budget exceeded\(suffix): the scenario may loop forever; "
+                          message: Self.at(traceback) + "instruction budget exceeded\(suffix): the scenario may loop forever; "
                               + "raise the limit with --instruction-budget if it is legitimately long",
-                          details: ScenarioFile.userTraceback(error.traceback))
+                          details: traceback)
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
+                let traceback = ScenarioFile.userTraceback(error.traceback)
                 self.init(outcome: .errored(.memory),
-                          message: "memory limit exceeded\(suffix): the scenario allocates without bound; "
+                          message: Self.at(traceback) + "memory limit exceeded\(suffix): the scenario allocates without bound; "
                               + "raise the limit with --memory-limit if it legitimately needs more",
-                          details: ScenarioFile.userTraceback(error.traceback))
+                          details: traceback)
             } else {
                 let hint = NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
                 self.init(outcome: .errored(.luaError), message: error.message + hint + suffix,

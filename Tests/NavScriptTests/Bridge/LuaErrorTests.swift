@@ -35,7 +35,7 @@ struct LuaErrorTests {
     func nonStringErrors() throws {
         let lua = try LuaState.forTests()
         let table = luaError { _ = try lua.run(source: "error({code = 42})", chunkName: "e.lua") }
-        #expect(table?.message == "(error object is a table value)")
+        #expect(table?.message == "(error object is a table: {code = 42})", "its contents, not only its type")
         #expect(table?.value["code"] == 42)
         let withFunction = luaError { _ = try lua.run(source: "error({f = print, message = 'm'})", chunkName: "e.lua") }
         #expect(withFunction?.message == "m")
