@@ -254,6 +254,16 @@ struct LanguageStructureTests {
         }
     }
 
+    /// A name with a line break or a tab is listed on one line, written so that
+    /// `--filter` given what the listing shows selects it.
+    @Test func listKeepsOneScenarioPerLine() throws {
+        let fixture = try Fixture(["suite/a.lua": "scenario(\"two\\nlines\\ttab\", function() end)\n"])
+        let list = try fixture.run(["list", "suite"])
+        #expect(list.stdout == "suite/a.lua:1  two\\nlines\\ttab\n1 scenario in 1 file\n", "\(list)")
+        let shown = #"two\nlines\ttab"#
+        #expect(try fixture.run(["run", "suite", "--filter", "^" + shown + "$"]).status == 0)
+    }
+
     /// A row's table or function names its scenario by contents, the same
     /// in every run (an address would never select it again).
     @Test func rowValuesAreSpelledTheSameInEveryRun() throws {

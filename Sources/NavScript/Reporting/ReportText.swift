@@ -6,7 +6,7 @@
 /// the console must not be driven by stray escape sequences, so every string
 /// passes through `clean` first. Number and date formatting is done by hand
 /// with integer arithmetic so that the output never depends on the locale.
-enum ReportText {
+public enum ReportText {
     // MARK: Cleaning
 
     /// Removes terminal escape sequences (CSI such as `ESC[31m`, OSC such as
@@ -38,6 +38,27 @@ enum ReportText {
             }
         }
         return String(out)
+    }
+
+    /// `text` on one line, its control characters written as a regular expression
+    /// would (`\n`, `\t`, `\x{1b}`): a listing keeps one scenario per line, and a name
+    /// copied from it into `--filter` still selects the scenario.
+    public static func escapingControls(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.properties.generalCategory == .control {
+                    out += "\\x{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 
     /// `clean`, then line endings normalised to `\n` (a lone `\r` would make

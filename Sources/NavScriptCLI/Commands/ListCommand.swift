@@ -25,7 +25,7 @@ struct ListCommand: HostedCommand {
                 broken += 1
             }
             for scenario in file.scenarios {
-                var line = "\(scenario.file):\(scenario.line)  \(scenario.name)"
+                var line = "\(scenario.file):\(scenario.line)  \(ReportText.escapingControls(scenario.name))"
                 if !scenario.tags.isEmpty { line += "  [" + scenario.tags.joined(separator: ", ") + "]" }
                 if scenario.isPending { line += "  (pending)" }
                 print(line)
