@@ -439,6 +439,8 @@ struct ExitCodeTests {
         // The report still says why (CI uploads it).
         let junit = try JUnit(Data(fixture.read("m.xml").utf8))
         #expect(junit.testcase("healthy suite passes")?.child("failure")?.text.contains("suite/a.lua:2  red") == true, "\(junit.raw)")
+        #expect(junit.testcase("healthy suite passes")?["file"] == nil && !junit.raw.contains("navscript.replay"),
+                "no file named 'mutate' for CI to open, nothing to replay: \(junit.raw)")
         // A base fault is named as what the suite fails with.
         let based = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--fault", "cached-destination"])
         #expect(based.stderr.contains("not green with --fault cached-destination alone")

@@ -111,13 +111,16 @@ public struct JUnitReport: Sendable {
         xml += attribute("name", name)
         xml += attribute("classname", Self.classname(file: scenario.file, groups: scenario.groups))
         xml += attribute("time", ReportText.seconds(scenario.duration))
+        // Only a scenario file is a file: `mutate`'s and `explore`'s groups name no file a CI
+        // annotation could open, and a replay of them would run nothing.
+        let isFile = scenario.file.hasSuffix(".lua")
         if !options.strict {
-            if !scenario.file.isEmpty { xml += attribute("file", scenario.file) }
-            if scenario.line > 0 { xml += attribute("line", String(scenario.line)) }
+            if isFile { xml += attribute("file", scenario.file) }
+            if isFile && scenario.line > 0 { xml += attribute("line", String(scenario.line)) }
         }
 
         var body = ""
-        if let command = options.replayCommand, !options.strict, !scenario.file.isEmpty {   // no file: nothing to replay
+        if let command = options.replayCommand, !options.strict, isFile {
             var properties = ["navscript.replay": Self.replay(scenario, command: command, seed: seed)]
             if let seed { properties["navscript.seed"] = String(seed) }
             body += "      <properties>\n"
