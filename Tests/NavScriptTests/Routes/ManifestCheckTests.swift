@@ -131,12 +131,14 @@ struct ManifestCheckTests {
 
     @Test func aHostsScreensAndTapsMakeADestinationReachable() throws {
         let manifest = replacing(#""patterns": ["item/:id", "i/:id"]"#, with: #""patterns": []"#)
+        /// A host that only declares screens: one output of `home` opening `item` with `parameters`.
         struct Host: ScenarioHost {
             var name: String { "T" }
             var engine: RoutingEngine
+            var parameters = ["id"]
             var launchOptions: [LaunchOption] { [] }
             var faults: [HostFault] { [] }
-            var screens: [ScreenDeclaration] { [ScreenDeclaration("home", [.init("item", parameters: ["id"], opens: "item")])] }
+            var screens: [ScreenDeclaration] { [ScreenDeclaration("home", [.init("item", parameters: parameters, opens: "item")])] }
             func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { throw HostError("no") }
         }
         let host = Host(engine: try RoutingEngine(manifest: RouteManifest.load(json: Data(Self.base.utf8))))
@@ -160,15 +162,8 @@ struct ManifestCheckTests {
         #expect(try ManifestCheck().check(withoutItem).isEmpty, "without a host, nothing says the app shows item")
 
         // A declared output whose parameters its destination does not take.
-        struct Misdeclared: ScenarioHost {
-            var name: String { "T" }
-            var engine: RoutingEngine
-            var launchOptions: [LaunchOption] { [] }
-            var faults: [HostFault] { [] }
-            var screens: [ScreenDeclaration] { [ScreenDeclaration("home", [.init("item", parameters: ["item_id"], opens: "item")])] }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { throw HostError("no") }
-        }
-        let misdeclared = try ManifestCheck(host: Misdeclared(engine: host.engine)).check(Self.base).filter { !$0.isWarning }
+        let misdeclared = try ManifestCheck(host: Host(engine: host.engine, parameters: ["item_id"])).check(Self.base)
+            .filter { !$0.isWarning }
         #expect(misdeclared.count == 1 && misdeclared[0].destination == "item" && misdeclared[0].message.contains(
             "the host declares output 'item' of 'home' (ScenarioHost.screens) with parameter 'item_id', which \"item\" does not take (it takes: id)"),
             "\(misdeclared)")
