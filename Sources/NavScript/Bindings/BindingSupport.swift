@@ -32,7 +32,7 @@ enum BindingSupport {
         let table = try call.table(position)
         // A named key or an item after a hole would be dropped without a word: a typo'd list
         // (`{ first = "launch" }`, `{ "a", nil, "c" }`) checked less than it says.
-        if let (key, _) = table.pairs.dropFirst(table.array.count).first {
+        if !table.fields.isEmpty, let (key, _) = table.pairs.dropFirst(table.array.count).first {
             if case .integer(let index) = key, index > Int64(table.array.count) {
                 throw call.argumentError(position, "must be a list of strings without holes: item \(table.array.count + 1) "
                                          + "is nil but item \(index) is not; remove the nil (or the hole's comma)")

@@ -18,7 +18,7 @@ final class ScenarioFile {
          source: [UInt8]? = nil) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
-        let session = ScenarioSession(file: entry.path, seedName: Self.pathInSuite(entry), language: language)
+        let session = ScenarioSession(file: entry.path, entry: entry, language: language)
         self.session = session
         let collect: LuaFunction
         do {
@@ -144,7 +144,6 @@ final class ScenarioFile {
         let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions,
                                   strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
                                   scenario: (definition.file, definition.name))
-        world.seedName = session.seedName
         world.onStep = onStep
         world.onCall = onCall
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }

@@ -64,7 +64,7 @@ final class ScenarioLanguage {
             },
             "random_seed": { call in
                 guard let session = call.state.context as? ScenarioSession else { return .values([.nil]) }
-                return .values([.integer(session.world?.randomSeed ?? session.loadSeed)])
+                return .values([.integer(session.randomSeed)])
             },
         ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

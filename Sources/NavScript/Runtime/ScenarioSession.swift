@@ -16,12 +16,13 @@ final class ScenarioSession {
 
     /// The file's path inside its suite (`cart/gated.lua`), whatever folder the run started
     /// in: what `math.random`'s seeds are made from, so a scenario draws the same numbers from
-    /// any working directory.
-    let seedName: String
+    /// any working directory. Spelled only when a script draws (paths are not cheap to compare).
+    private(set) lazy var seedName: String = entry.map(ScenarioFile.pathInSuite) ?? file
+    private let entry: ScenarioDiscovery.Entry?
 
-    init(file: String, seedName: String? = nil, language: ScenarioLanguage) {
+    init(file: String, entry: ScenarioDiscovery.Entry? = nil, language: ScenarioLanguage) {
         self.file = file
-        self.seedName = seedName ?? file
+        self.entry = entry
         host = language.host
         screens = language.screens
         launchOptions = language.launchOptions
@@ -31,6 +32,9 @@ final class ScenarioSession {
     /// `math.random`'s seed while the file loads (no scenario runs): the same in every run, so
     /// rows a file builds with it (`scenario.each`) keep their names and a replay finds them.
     var loadSeed: Int64 { Int64(bitPattern: ScenarioRunner.stableHash(seedName)) }
+
+    /// `math.random`'s seed now: the running scenario's, or the file's while it loads.
+    var randomSeed: Int64 { world?.randomSeed(inFile: seedName) ?? loadSeed }
 
     /// The user's line for a call: the innermost frame that is not the
     /// navscript prelude, preferring the scenario file itself, so an

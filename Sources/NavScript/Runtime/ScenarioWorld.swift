@@ -62,9 +62,15 @@ final class ScenarioWorld {
     /// What `math.random` is seeded with when the scenario first draws: the
     /// same numbers in every run of the scenario, alone (a replay) or in its
     /// suite, whatever ran before it. Made only if the scenario draws, once.
-    private(set) lazy var randomSeed = Int64(bitPattern: ScenarioRunner.stableHash(seedName + "\u{0}" + scenario.name))
-    /// The scenario file's path inside its suite (see ``ScenarioSession/seedName``).
-    var seedName = ""
+    private var randomSeed: Int64?
+
+    /// The seed for a scenario of the file at `pathInSuite` (see ``ScenarioSession/seedName``).
+    func randomSeed(inFile pathInSuite: @autoclosure () -> String) -> Int64 {
+        if let randomSeed { return randomSeed }
+        let seed = Int64(bitPattern: ScenarioRunner.stableHash(pathInSuite() + "\u{0}" + scenario.name))
+        randomSeed = seed
+        return seed
+    }
 
     init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
          strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")) {
