@@ -36,6 +36,17 @@ struct ScenarioDefinition {
         before = table(7)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         after = table(8)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
         row = field(9)
+        // A blank name cannot be told apart in a report nor selected with --filter. Only a name
+        // that ends in a blank can be one (the full name is the groups', a space, then its own).
+        // (scenario.each checks its generated names itself.)
+        if name.string.last?.isWhitespace ?? true, fields.count < 9 {
+            let own = groups.isEmpty ? self.name : String(self.name.dropFirst(groups.joined(separator: " ").count + 1))
+            if !own.contains(where: { !$0.isWhitespace }) {
+                throw ScenarioLoadError("\(file):\(self.line): \(isPending ? "pending(name)" : "scenario(name, [options,] fn)"): the "
+                    + "name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that says what it checks, as reports and "
+                    + "--filter show it")
+            }
+        }
         // Where a mistake is reported; spelled only for one (every declaration passes here).
         let declaredName = self.name, declaredLine = self.line
         func place() -> String { "\(file):\(declaredLine): scenario \"\(declaredName)\"" }

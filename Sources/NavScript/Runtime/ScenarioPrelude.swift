@@ -147,7 +147,7 @@ enum ScenarioPrelude {
     local function declare(name, opts, fn, row, pending, has_row)
       -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
       if collected then while_running(string.format("scenario(%q)", name), 4) end
-      if not has_row then named(name, pending and "pending(name)" or "scenario(name, [options,] fn)", 3) end
+      -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
       local full, groups = full_name(name)
       local line = caller()
       if names[full] then
