@@ -198,13 +198,34 @@ struct ExhaustiveTests {
             before_each(function() launch{} end)
             scenario("signed in", { launch = { logged_in = true } }, function() expect_tab("home") end)
             scenario("no option", function() expect_tab("home") end)
+            scenario("empty option", { launch = {} }, function() expect_tab("home") end)
+            """, "suite/b.lua": """
+            after_each(function() launch{} end)
+            scenario("observes, then relaunches", { launch = { logged_in = true } }, function()
+              assert(session().logged_in)
+              launch{ logged_in = false }
+              assert(not session().logged_in)
+            end)
             """])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
         #expect(junit.testcase("signed in")?.child("error")?["message"]?.hasPrefix(
-            "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before any step ran") == true,
+            "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before its body ran") == true,
             "\(output)")
-        #expect(junit.outcome("no option") == "passed")
+        for name in ["no option", "empty option", "observes, then relaunches"] {
+            #expect(junit.outcome(name) == "passed", "a launch{} the scenario chose is its own: \(name)\n\(output)")
+        }
+    }
+
+    /// An app replaced while a link is still in flight is the scenario's choice: its leaks are
+    /// checked, not whether it was idle.
+    @Test func anAppReplacedMidFlightIsNotAnIdleViolation() throws {
+        let fixture = try Fixture(["suite/a.lua": """
+            scenario("restart mid-flight", function() deep_link("shop://orders/42", { settle = false }) restart{} end)
+            scenario("launch mid-flight", function() deep_link("shop://orders/42", { settle = false }) launch{} end)
+            """])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 0, "\(output)")
     }
 
     @Test func anInvariantCanBeAllowedByTheScenarioOrTheRun() throws {

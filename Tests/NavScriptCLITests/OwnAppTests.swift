@@ -80,12 +80,13 @@ struct OwnAppTests {
             scenario("implicit", function() tap("account") end)
             scenario("explicit", function() launch{} end)
             scenario("with options", { launch = { signed_in = true } }, function() expect_tab("notes") end)
+            scenario("caught", function() pcall(expect_tab, "notes") end)
             """])
         let output = try CLI.run(["run", "launch.lua", "--junit", "j.xml"], in: fixture.root,
                                  environment: ["NOTES_HOST_FAILS": "launch"], binary: CLI.notesBinary)
         #expect(output.status == 1, "\(output)")
         let junit = try JUnit(try Data(contentsOf: fixture.url("j.xml")))
-        for (name, line) in [("implicit", 1), ("explicit", 2), ("with options", 3)] {
+        for (name, line) in [("implicit", 1), ("explicit", 2), ("with options", 3), ("caught", 4)] {
             let error = junit.testcase(name)?.child("error")
             #expect(error?["type"] == "launch_error", "\(name): \(junit.raw)")
             #expect(error?["message"] == "launch.lua:\(line): NotesApp did not launch: its host's launch(_:) threw: keychain unavailable",

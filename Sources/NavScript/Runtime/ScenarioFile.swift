@@ -220,6 +220,10 @@ final class ScenarioFile {
         for hook in definition.after where !state.isInstructionBudgetExhausted {
             attempt("after_each") { try call(hook) }
         }
+        // An app that could not launch is the scenario's error even when a pcall caught it.
+        if error == nil, let failure = world.launchFailure {
+            error = ScenarioProblem.launch("\(world.launchFailureLocation): \(failure)")
+        }
         if error == nil, let app = world.app {
             do {
                 try app.settle()

@@ -14,6 +14,9 @@ final class ScenarioWorld {
     /// (an implicit launch by the first verb, `launch{}`, the scenario's `launch` option),
     /// the scenario errors as a launch error with it, not as a failure of that call.
     private(set) var launchFailure: String?
+    /// Where the launch that failed was asked for (the failure is the scenario's error even if a
+    /// `pcall` caught it: no app was ever there to check).
+    private(set) var launchFailureLocation = ""
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
     private var optionLaunch: (described: String, steps: Int)?
@@ -84,14 +87,17 @@ final class ScenarioWorld {
 
     /// `byScenarioOption`: the scenario's `launch` option asked for it (not a verb).
     func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws(HostError) {
-        if let optionLaunch, optionLaunch.steps == timeline.count {
+        // A before_each's launch{} right after the option's launch: the body never sees the options.
+        // (Later — in the body, after it — a launch{} is the scenario's own choice.)
+        if let optionLaunch, phase == "before_each", optionLaunch.steps == timeline.count {
             throw HostError("launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
-                + "any step ran on it, so those options are lost; give the launch options in one place: the scenario's "
+                + "its body ran, so those options are lost; give the launch options in one place: the scenario's "
                 + "launch option, or this launch{}")
         }
         // The app being replaced is checked like one that ends a scenario: a leak there must not
-        // pass because a later launch threw the app away.
-        if app != nil { checkInvariants(after: "before launch{} replaced the app", at: location) }
+        // pass because a later launch threw the app away. (Not `idle`: replacing an app with a
+        // link still in flight is a scenario's to choose.)
+        if app != nil { checkInvariants(after: "before launch{} replaced the app", at: location, settled: false) }
         var request = request
         request.faults = faults
         try host.check(request, declared: launchOptions)
@@ -101,6 +107,7 @@ final class ScenarioWorld {
             try launched.settle()
         } catch {
             launchFailure = "\(host.name) did not launch: its host's launch(_:) threw: \(error.message)"
+            launchFailureLocation = location
             throw HostError(launchFailure!)
         }
         // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
@@ -108,6 +115,7 @@ final class ScenarioWorld {
         if let link = request.link, !launched.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
             launchFailure = "\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
                 + "'deliver' event): a host passes request.link to its dispatcher, via request.via"
+            launchFailureLocation = location
             throw HostError(launchFailure!)
         }
         launchRequest = request
@@ -118,7 +126,7 @@ final class ScenarioWorld {
         var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
         record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
-        optionLaunch = byScenarioOption ? (described.joined(separator: ", "), timeline.count) : nil
+        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count) : nil
     }
 
     /// The running app, launched with defaults if the scenario did not launch one.
@@ -131,7 +139,7 @@ final class ScenarioWorld {
 
     /// `restart()`'s new app; the one it replaces is checked first (see ``launch(_:at:byScenarioOption:)``).
     func replaceApp(_ app: any ScenarioApp, at location: String) {
-        checkInvariants(after: "before restart{} replaced the app", at: location)
+        checkInvariants(after: "before restart{} replaced the app", at: location, settled: false)
         self.app = app
         appNumber += 1
         timelineNumberOfAppStep = []
