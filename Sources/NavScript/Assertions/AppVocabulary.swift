@@ -21,6 +21,11 @@ struct AppVocabulary {
     /// Destinations, the host's declared screens and every screen the log names.
     private let screens: Set<String>
     private let tabs: Set<String>
+    /// What else names a stack (`set-stack checkout …`: a modal flow's own stack): the
+    /// manifest's flows and the words the log shows. A modal flow's name may be neither
+    /// (a sign-in sheet's `auth`), so another stack's name is only called a typo when it is
+    /// close to a tab.
+    private let stacks: Set<String>
     private let preconditions: Set<String>
 
     /// `log`: the app's events so far (screens it showed that the manifest does not route to).
@@ -42,6 +47,11 @@ struct AppVocabulary {
         }
         self.screens = screens
         tabs = Set(manifest.tabs.map(\.rawValue))
+        var stacks = Set(manifest.destinations.map(\.flow))
+        for event in log where event.hasPrefix("set-stack ") {
+            if let name = event.split(separator: " ").dropFirst().first { stacks.insert(String(name)) }
+        }
+        self.stacks = stacks
         preconditions = Set(manifest.preconditions.map(\.rawValue))
     }
 
@@ -81,20 +91,26 @@ struct AppVocabulary {
     private func mismatch(_ words: [String], form: [String]) -> String? {
         for (index, word) in words.enumerated().dropFirst() {
             guard index < form.count else {
-                // Past the form's words: only a form whose last word repeats (`<screen>…`) goes on.
-                guard let last = form.last, last.hasSuffix("…") else {
-                    return "'\(form.joined(separator: " "))' events have \(form.count) words; this item has \(words.count)"
+                // Past the form's words: a form whose last word repeats (`<screen>…`) goes on, and
+                // free text (an input, a label: `release product:p1 view-model`) may hold spaces.
+                guard let last = form.last else { return nil }
+                if last.hasSuffix("…") {
+                    if let problem = check(word, against: last, in: form[0]) { return problem }
+                    continue
                 }
-                if let problem = check(word, against: last) { return problem }
-                continue
+                if last.hasPrefix("<") && !Self.closedSlots.contains(last) { return nil }
+                return "'\(form.joined(separator: " "))' events have \(form.count) words; this item has \(words.count)"
             }
-            if let problem = check(word, against: form[index]) { return problem }
+            if let problem = check(word, against: form[index], in: form[0]) { return problem }
         }
         return nil
     }
 
+    /// Places that hold one word the app names: anything else in angle brackets is free text.
+    private static let closedSlots: Set<String> = ["<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>"]
+
     /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).
-    private func check(_ word: String, against placeholder: String) -> String? {
+    private func check(_ word: String, against placeholder: String, in kind: String) -> String? {
         let slot = placeholder.hasSuffix("…") ? String(placeholder.dropLast()) : placeholder
         func known(_ value: String, in set: Set<String>, _ what: String) -> String? {
             guard !set.contains(value) else { return nil }
@@ -111,6 +127,11 @@ struct AppVocabulary {
             guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { return nil }
             return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); did you mean "
                 + "'\(close)'? (a screen outside the manifest: declare it in the host's `screens`)"
+        case "<tab>" where kind == "set-stack":
+            // A tab, or another stack's name (a modal flow's: `set-stack checkout …`).
+            guard !tabs.contains(word), !stacks.contains(word), let close = NameSuggestion.closest(to: word, among: Array(tabs))
+            else { return nil }
+            return "the app has no tab '\(word)' and no stack of that name was seen; did you mean '\(close)'?"
         case "<tab>": return known(word, in: tabs, "tab")
         case "<precondition>": return known(word, in: preconditions, "precondition")
         default:

@@ -15,6 +15,9 @@ struct AppVocabularyTests {
         "resolve note:7 proceed", "finish app/auth completed", "finish app/auth cancelled", "select-tab settings",
         "set-stack notes notes note:7 note:8", "deliver scheme notes://note/7", "release note:7", "session-commit",
         "present sign_in", "dismiss sign_in",   // a sheet the gate presents: no destination, nothing close to one
+        "release note:7 view-model", "dealloc note:7 view-model", "deliver push {route=note, title=Big sale}",
+        "reject malformed notes://search?q=red shoes", "set-stack notes notes",
+        "set-stack auth sign_in",   // a modal flow's own stack
     ])
     func anItemTheAppCanLogPasses(item: String) {
         #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
