@@ -424,6 +424,29 @@ struct ExitCodeTests {
         #expect(none.status == 2, "line 0 is no line: \(none)")
         let above = try fixture.run(["run", "suite/a.lua:99", "--filter", "x"])
         #expect(above.status == 2 && above.stderr.contains("selects a scenario by its line, and --filter by its name"), "\(above)")
+        // A name filter must not reach beyond the lines given.
+        let mixed = try fixture.run(["run", "suite/a.lua:1", "suite/b.lua"])
+        #expect(mixed.status == 2 && mixed.stderr.contains("suite/b.lua has no line while suite/a.lua:1 has"), "\(mixed)")
+        let same = try fixture.run(["run", "suite/a.lua:\(Lua.line(of: "@second", in: source))", "suite/b.lua:1"])
+        #expect(same.status == 0 || same.status == 1, "both lines chosen: \(same)")
+        let clash = try fixture.run(["run", "suite/a.lua:1", "suite/b.lua:1", "--in-process"])
+        #expect(clash.status == 0, "different names: \(clash)")
+    }
+
+    /// All rows of a scenario.each share its line: the line runs them all.
+    @Test func aScenarioEachLineRunsEveryRow() throws {
+        let fixture = try Fixture(["suite/rows.lua": """
+            scenario("before", function() end)
+            scenario.each({ { tab = "home" }, { tab = "orders" } }, "$tab", function(row) select_tab(row.tab) end)
+            """, "suite/other.lua": #"scenario("home", function() end)"#])
+        let list = try fixture.run(["list", "suite/rows.lua:2"])
+        #expect(list.stdout == "suite/rows.lua:2  home\nsuite/rows.lua:2  orders\n2 scenarios in 1 file\n", "\(list)")
+        let clash = try fixture.run(["run", "suite/rows.lua:2", "suite/other.lua:1"])
+        #expect(clash.status == 0, "both chosen by their lines: \(clash)")
+        let leak = try fixture.run(["run", "suite/rows.lua:2", "suite/other.lua:1", "suite/rows.lua:1"])
+        #expect(leak.status == 0, "\(leak)")
+        let unchosen = try fixture.run(["run", "suite/rows.lua:1", "suite/other.lua:1"])
+        #expect(unchosen.status == 2 && unchosen.stderr.contains("suite/rows.lua:2 has a scenario named 'home' too"), "\(unchosen)")
     }
 
     /// Only pending scenarios selected: nothing was checked, which is not a pass either

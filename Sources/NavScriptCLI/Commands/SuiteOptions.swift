@@ -169,17 +169,35 @@ struct SuiteOptions: ParsableArguments {
             throw ValidationError("\(located[0].path):\(located[0].line) selects a scenario by its line, and --filter by its "
                 + "name: give one of them")
         }
+        // The selection is a --filter on full names, which applies to every path: beside a path
+        // without a line it would leave that path's other scenarios out.
+        if let plain = resolvedPaths.first(where: { Self.lineArgument($0) == nil }) {
+            throw ValidationError("\(plain) has no line while \(located[0].path):\(located[0].line) has: give file.lua:LINE "
+                + "arguments alone, or run the paths without lines separately")
+        }
         let everything = ScenarioRunner(host: host, options: RunOptions())
         var names: [String] = []
+        var listings: [(path: String, scenarios: [ScenarioListing])] = []
         for (path, line) in located {
             let listed: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
             do { listed = try everything.list(try ScenarioDiscovery().discover([path])) } catch { throw ValidationError("\(error)") }
             guard let file = listed.first, file.loadError == nil else { continue }   // the run reports why it does not load
-            guard let scenario = file.scenarios.filter({ $0.line <= line }).max(by: { $0.line < $1.line }) else {
+            guard let declared = file.scenarios.filter({ $0.line <= line }).map(\.line).max() else {
                 let first = file.scenarios.map(\.line).min().map { " (the first is at line \($0))" } ?? " (it declares none)"
                 throw ValidationError("\(path):\(line): no scenario is declared at or above line \(line)\(first)")
             }
-            names.append(scenario.name)
+            // Every scenario declared there: all rows of a scenario.each share its line.
+            names += file.scenarios.filter { $0.line == declared }.map(\.name)
+            listings.append((path, file.scenarios))
+        }
+        // One file's scenario of the same full name as the one selected in another would run too.
+        for (path, scenarios) in listings {
+            let chosen = Set(located.filter { $0.path == path }.compactMap { place in
+                scenarios.filter { $0.line <= place.line }.map(\.line).max() })
+            if let other = scenarios.first(where: { names.contains($0.name) && !chosen.contains($0.line) }) {
+                throw ValidationError("\(path):\(other.line) has a scenario named '\(other.name)' too, which a selection by name "
+                    + "would run as well: give the files' lines in separate runs")
+            }
         }
         var selected = self
         selected.paths = paths
