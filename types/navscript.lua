@@ -212,7 +212,7 @@
 ---@overload fun(name: string, options: navscript.ScenarioOptions, fn: fun())
 scenario = {}
 
----Declares one scenario per row of `rows` (data-driven): the body receives the row. Each scenario is named from `name`, where `$key` (or `${key}`, when letters follow) is replaced by `row[key]`, `$1` by `row[1]` (rows given as lists), `$#` by the row number and `$$` by a dollar sign; a name without placeholders gets ` [n]` appended. A placeholder whose key a row lacks is an error (a typo such as `$tba`, or a missing column). The generated names must be unique within the file. `rows` must be a list with at least one row and no holes: an empty one, or one with a nil in it, is an error, not rows silently left out.
+---Declares one scenario per row of `rows` (data-driven): the body receives the row. Each scenario is named from `name`, where `$key` (or `${key}`, when letters follow) is replaced by `row[key]`, `${1}` by `row[1]` (rows given as lists; `$10` stays as written), `$#` by the row number and `$$` by a dollar sign; a name without placeholders gets ` [n]` appended. A placeholder whose key a row lacks is an error (a typo such as `$tba`, or a missing column). The generated names must be unique within the file. `rows` must be a list with at least one row and no holes: an empty one, or one with a nil in it, is an error, not rows silently left out.
 ---```lua
 ---scenario.each({ { tab = "home" }, { tab = "profile" } }, "$tab starts at its root", function(row)
 ---  select_tab(row.tab)

@@ -211,10 +211,10 @@ struct LanguageStructureTests {
          #"scenario.each(rows, "$v", …): row 2 names its scenario "  ", which is blank"#),
         (#"scenario.each({ { tab = "a" } }, "${tba}s", function(row) end) -- @bad"#,
          #"scenario.each(rows, "${tba}s", …): row 1 has no field "tba" for $tba in the name"#),
-        (#"scenario.each({ { "a" } }, "from $1 to $2", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "from $1 to $2", …): row 1 has no item 2 for $2 in the name; give every row that item"#),
-        (#"scenario.each({ "a" }, "tab $1", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "tab $1", …): row 1 is a string, but the name reads its item $1; give each row as a table ({ … })"#),
+        (#"scenario.each({ { "a" } }, "from ${1} to ${2}", function(row) end) -- @bad"#,
+         #"scenario.each(rows, "from ${1} to ${2}", …): row 1 has no item 2 for $2 in the name; give every row that item"#),
+        (#"scenario.each({ "a" }, "tab ${1}", function(row) end) -- @bad"#,
+         #"scenario.each(rows, "tab ${1}", …): row 1 is a string, but the name reads its item $1; give each row as a table ({ … })"#),
         (#"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
          #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#),
         (#"scenario("", function() end) -- @bad"#, "scenario(name, [options,] fn): the name is empty; give it a name"),
@@ -243,13 +243,14 @@ struct LanguageStructureTests {
     @Test func placeholdersFillFromTheRow() throws {
         let fixture = try Fixture(["suite/rows.lua": #"""
             scenario.each({ { tab = "order", n = 2 } }, "${tab}s tab, $n items at $$5 ($#)", function(row) end)
-            scenario.each({ { "home", "orders" }, { "profile", "home" } }, "from $1 to ${2}", function(row) end)
+            scenario.each({ { "home", "orders" }, { "profile", "home" } }, "from ${1} to ${2}", function(row) end)
+            scenario.each({ { tier = "gold" } }, "a discount of $10 applies to $tier", function(row) end)
             scenario.each({ { id = 1 } }, "costs $ 5, $$id stays, ${ id} too", function(row) end)
             """#])
         let output = try fixture.run(["list", "suite"])
         #expect(output.status == 0, "\(output)")
         for name in ["orders tab, 2 items at $5 (1)", "from home to orders", "from profile to home",
-                     "costs $ 5, $id stays, ${ id} too [1]"] {
+                     "costs $ 5, $id stays, ${ id} too [1]", "a discount of $10 applies to gold"] {
             #expect(output.stdout.contains(name + "\n"), "\(name)\n\(output)")
         }
     }

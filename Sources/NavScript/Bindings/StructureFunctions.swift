@@ -28,7 +28,8 @@ enum StructureFunctions {
                 documentation: """
                     Declares one scenario per row of `rows` (data-driven): the body receives the row. Each \
                     scenario is named from `name`, where `$key` (or `${key}`, when letters follow) is replaced \
-                    by `row[key]`, `$1` by `row[1]` (rows given as lists), `$#` by the row number and `$$` by a \
+                    by `row[key]`, `${1}` by `row[1]` (rows given as lists; `$10` stays as written), `$#` by the row \
+                    number and `$$` by a \
                     dollar sign; a name without placeholders gets ` [n]` appended. A placeholder whose key a row \
                     lacks is an error (a typo such as `$tba`, or a missing column). The generated names must be \
                     unique within the file. `rows` must be a \

@@ -277,8 +277,9 @@ enum ScenarioPrelude {
     end
 
     -- A scenario.each name with its placeholders filled from `row`: `$key` and `${key}`
-    -- (row[key]; braces when letters follow), `$1`/`${1}` (row[1], for rows given as lists),
-    -- `$#` (the row number), `$$` (a dollar sign). A `$` before anything else stays as it is.
+    -- (row[key]; braces when letters follow), `${1}` (row[1], for rows given as lists: braces
+    -- only, so an amount such as `$10` stays as written), `$#` (the row number), `$$` (a dollar
+    -- sign). A `$` before anything else stays as it is.
     -- A placeholder the row does not fill is a typo ($tba) or a missing column: an error.
     -- Returns the label and whether anything in it came from the row (or its number).
     local function fill(name, row, index)
@@ -298,7 +299,7 @@ enum ScenarioPrelude {
           local inner = close and name:sub(at + 2, close - 1)
           if inner and (inner:match("^[%a_][%w_]*$") or inner:match("^%d+$")) then key, stop = inner, close end
         else
-          local word = name:match("^[%a_][%w_]*", at + 1) or name:match("^%d+", at + 1)
+          local word = name:match("^[%a_][%w_]*", at + 1)
           if word then key, stop = word, at + #word end
         end
         if key then
