@@ -226,7 +226,7 @@ enum DrivingBindings {
             // When the declaration itself passes other parameters than the destination takes, no
             // tap could pass: the host is to fix, not the scenario.
             let takes = engine.manifest.destinations.first { $0.id == destination }.map { $0.params.map(\.name) } ?? []
-            let blame = Set(takes) == Set(declaration.parameters) ? ""
+            let blame = takes.allSatisfy(declaration.parameters.contains) ? ""
                 : " — the host's declaration of '\(screen)' (ScenarioHost.screens) gives output '\(output)' the parameters "
                     + "[\(declaration.parameters.joined(separator: ", "))] but '\(destination)' takes [\(takes.joined(separator: ", "))]: "
                     + "fix the declaration"

@@ -280,19 +280,21 @@ public struct ManifestCheck {
                         + "screen must ship first); if it has one, declare it", isWarning: true))
             }
         }
-        // A declared output that passes a parameter its destination does not take: every tap of it
-        // is refused, and the scenario would be blamed.
+        // A declared output that does not pass a parameter its destination requires: every tap of
+        // it is refused as missing that parameter, and the scenario would be blamed. (One it
+        // passes that the destination does not take is ignored by the engine.)
         for declaration in declarations {
             for output in declaration.outputs {
                 guard let target = output.destination, let index = byID[target] else { continue }
                 let takes = manifest.destinations[index].params.map(\.name)
-                for parameter in output.parameters where !takes.contains(parameter) {
+                for parameter in takes where !output.parameters.contains(parameter) {
                     problems.append(ManifestProblem(
                         path: "$.destinations[\(index)].params", line: index < lines.count ? lines[index] : destinationsLine,
                         destination: target.rawValue,
-                        message: "the host declares output '\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) with "
-                            + "parameter '\(parameter)', which \"\(target)\" does not take (it takes: "
-                            + (takes.isEmpty ? "none" : takes.joined(separator: ", ")) + "): every tap of it would be refused"))
+                        message: "\"\(target)\" requires parameter '\(parameter)', which the host's declaration of output "
+                            + "'\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) does not pass (it passes: "
+                            + (output.parameters.isEmpty ? "none" : output.parameters.joined(separator: ", "))
+                            + "): every tap of it would be refused"))
                 }
             }
         }

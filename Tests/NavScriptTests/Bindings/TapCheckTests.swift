@@ -32,6 +32,9 @@ struct TapCheckTests {
         #expect(message.hasPrefix("output 'note' of 'notes' opens 'note', whose spec refuses it"), "\(message)")
         #expect(!message.contains("fix the declaration"), "\(message)")
         #expect(check(.init("note", parameters: ["id"], opens: "note"), ["id": "7"]) == nil)
+        // A declared parameter the destination does not take is ignored: a bad value is still the scenario's.
+        let extra = try #require(check(.init("note", parameters: ["id", "source"], opens: "note"), ["id": "x", "source": "list"]))
+        #expect(!extra.contains("fix the declaration"), "\(extra)")
     }
 
     @Test func aDeclarationThatCannotFitItsDestinationIsBlamed() throws {
