@@ -18,11 +18,17 @@ import NavigationCore
 /// they get the same host.
 public enum NavScriptCLI {
     /// The name this executable was started by (`navscript`, `myapp-navscript`): what help,
-    /// hints and replay lines spell, so a command copied from them runs the same app.
+    /// hints and replay lines spell, so a command copied from them runs the same app. Worker
+    /// and exploration processes are started through the resolved executable (a link's target),
+    /// so they read the name their parent was started by from the environment.
     public static var executableName: String {
+        if let inherited = ProcessInfo.processInfo.environment[executableNameVariable], !inherited.isEmpty { return inherited }
         guard let path = CommandLine.arguments.first, !path.isEmpty else { return "navscript" }
         return URL(fileURLWithPath: path).lastPathComponent
     }
+
+    /// Where a parent leaves ``executableName`` for the processes it starts.
+    static let executableNameVariable = "NAVSCRIPT_EXECUTABLE_NAME"
 
     /// Builds the host. Called once per process, after the arguments were
     /// parsed (so `--help` works even when the app cannot load).
@@ -31,6 +37,7 @@ public enum NavScriptCLI {
     /// Parses `CommandLine.arguments`, runs the command and exits with its
     /// status: 0 success, 1 failures, 2 usage or load errors, 130 interrupted.
     public static func main(host makeHost: @escaping HostFactory) -> Never {
+        setenv(executableNameVariable, executableName, 0)   // for the processes this one starts (kept if inherited)
         exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
     }
 

@@ -57,6 +57,13 @@ struct OwnAppTests {
         let reproducer = try fixture.read("found/seed3-1.lua")
         #expect(reproducer.contains("-- Found by `NotesNavScript explore --seed 3 --fault keep-popped-notes`")
             && reproducer.contains("-- Run it: `NotesNavScript run <this file> --fault keep-popped-notes`"), "\(reproducer)")
+        // Started through a link of another name, its child processes (the exploration) say that name too.
+        let link = fixture.root.appendingPathComponent("myapp-navscript")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try CLI.notesBinary.get())
+        let linked = try fixture.run(["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
+                                      "--out", "linked"], binary: .success(link))
+        #expect(linked.status == 1, "\(linked)")
+        #expect(try fixture.read("linked/seed3-1.lua").contains("-- Run it: `myapp-navscript run <this file>"), "\(linked)")
     }
 
     /// A host whose factory throws is the app's set-up failing, said as such — not a

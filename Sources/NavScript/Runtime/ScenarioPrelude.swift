@@ -16,7 +16,7 @@ enum ScenarioPrelude {
     local failure = ns.failure        -- Swift: raise an expectation failure
     local marker = ns.marker          -- the field that marks a raised failure
     local write = ns.write            -- Swift: append text to the running scenario's output
-    local random_seed = ns.random_seed -- Swift: the running scenario's seed for math.random (nil outside one)
+    local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
     -- The library as it was: a scenario that defines a global `type` or
     -- `next` must not break the language's own functions.
     local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error =
