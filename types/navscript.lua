@@ -411,7 +411,7 @@ function coordinators() end
 ---@return string[] events
 function events() end
 
----Returns a mark in the event log (the number of events so far), to check only what happens after it with `expect_events_since`, `expect_no_event` and `expect_event_count`. A mark belongs to the app it was taken on: after a `launch{}` or `restart{}`, take a new one.
+---Returns a mark in the event log (the number of events so far), to check only what happens after it with `expect_events_since`, `expect_no_event` and `expect_event_count`. A mark belongs to the app it was taken on: after a `launch{}` or `restart{}`, take a new one (a number that a mark of the replaced app had is refused, even when it was computed otherwise).
 ---```lua
 ---local before = mark()
 ---back()
