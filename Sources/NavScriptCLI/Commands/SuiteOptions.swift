@@ -154,55 +154,57 @@ struct SuiteOptions: ParsableArguments {
     /// made into what a run selects by: the file, and `--filter` on the full name of the
     /// scenario declared at or above that line. Other arguments are kept as they are.
     func selectingLines(host: any ScenarioHost) throws -> SuiteOptions {
-        var located: [(path: String, line: Int)] = []
-        var paths: [String] = []
-        for path in resolvedPaths {
-            if let (file, line) = Self.lineArgument(path) {
-                located.append((file, line))
-                if !paths.contains(file) { paths.append(file) }
-            } else {
-                paths.append(path)
-            }
-        }
-        guard !located.isEmpty else { return self }
+        let located = resolvedPaths.compactMap(Self.lineArgument)
+        guard let first = located.first else { return self }
         if filter != nil {
-            throw ValidationError("\(located[0].path):\(located[0].line) selects a scenario by its line, and --filter by its "
-                + "name: give one of them")
+            throw ValidationError("\(first.0):\(first.1) selects a scenario by its line, and --filter by its name: give one of them")
         }
         // The selection is a --filter on full names, which applies to every path: beside a path
         // without a line it would leave that path's other scenarios out.
         if let plain = resolvedPaths.first(where: { Self.lineArgument($0) == nil }) {
-            throw ValidationError("\(plain) has no line while \(located[0].path):\(located[0].line) has: give file.lua:LINE "
+            throw ValidationError("\(plain) has no line while \(first.0):\(first.1) has: give file.lua:LINE "
                 + "arguments alone, or run the paths without lines separately")
         }
         let everything = ScenarioRunner(host: host, options: RunOptions())
-        var names: [String] = []
-        var listings: [(path: String, scenarios: [ScenarioListing])] = []
+        var paths: [String] = []
+        var chosen: [(path: String, scenarios: [ScenarioListing], lines: Set<Int>)] = []
         for (path, line) in located {
+            if let index = paths.firstIndex(of: path) {
+                chosen[index].lines.insert(try Self.declarationLine(at: line, in: chosen[index].scenarios, path: path))
+                continue
+            }
+            paths.append(path)
             let listed: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
             do { listed = try everything.list(try ScenarioDiscovery().discover([path])) } catch { throw ValidationError("\(error)") }
-            guard let file = listed.first, file.loadError == nil else { continue }   // the run reports why it does not load
-            guard let declared = file.scenarios.filter({ $0.line <= line }).map(\.line).max() else {
-                let first = file.scenarios.map(\.line).min().map { " (the first is at line \($0))" } ?? " (it declares none)"
-                throw ValidationError("\(path):\(line): no scenario is declared at or above line \(line)\(first)")
+            // A file that does not load is run for the run to report why.
+            guard let file = listed.first, file.loadError == nil else {
+                chosen.append((path, [], []))
+                continue
             }
-            // Every scenario declared there: all rows of a scenario.each share its line.
-            names += file.scenarios.filter { $0.line == declared }.map(\.name)
-            listings.append((path, file.scenarios))
+            chosen.append((path, file.scenarios, [try Self.declarationLine(at: line, in: file.scenarios, path: path)]))
         }
-        // One file's scenario of the same full name as the one selected in another would run too.
-        for (path, scenarios) in listings {
-            let chosen = Set(located.filter { $0.path == path }.compactMap { place in
-                scenarios.filter { $0.line <= place.line }.map(\.line).max() })
-            if let other = scenarios.first(where: { names.contains($0.name) && !chosen.contains($0.line) }) {
-                throw ValidationError("\(path):\(other.line) has a scenario named '\(other.name)' too, which a selection by name "
+        // Every scenario declared at a chosen line: all rows of a scenario.each share its line.
+        let names = Set(chosen.flatMap { file in file.scenarios.filter { file.lines.contains($0.line) }.map(\.name) })
+        // A scenario of the same full name elsewhere in the files given would run too.
+        for file in chosen {
+            if let other = file.scenarios.first(where: { names.contains($0.name) && !file.lines.contains($0.line) }) {
+                throw ValidationError("\(file.path):\(other.line) has a scenario named '\(other.name)' too, which a selection by name "
                     + "would run as well: give the files' lines in separate runs")
             }
         }
         var selected = self
         selected.paths = paths
-        if !names.isEmpty { selected.filter = "^(" + names.map(JUnitReport.escapeRegex).joined(separator: "|") + ")$" }
+        if !names.isEmpty { selected.filter = "^(" + names.sorted().map(JUnitReport.escapeRegex).joined(separator: "|") + ")$" }
         return selected
+    }
+
+    /// The line of the declaration at or above `line` among a file's scenarios.
+    private static func declarationLine(at line: Int, in scenarios: [ScenarioListing], path: String) throws -> Int {
+        guard let declared = scenarios.lazy.map(\.line).filter({ $0 <= line }).max() else {
+            let first = scenarios.map(\.line).min().map { " (the first is at line \($0))" } ?? " (it declares none)"
+            throw ValidationError("\(path):\(line): no scenario is declared at or above line \(line)\(first)")
+        }
+        return declared
     }
 
     /// `(file, line)` when `argument` is `some.lua:12` and no file of that very name exists.
