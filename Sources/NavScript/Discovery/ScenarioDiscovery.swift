@@ -20,6 +20,15 @@ public struct ScenarioDiscovery {
             self.suiteRoot = suiteRoot
             self.fileSystemPath = fileSystemPath ?? url.path
         }
+
+        /// The path relative to the suite root (`cart/gated.lua`), the same from any working
+        /// directory; the file's name when it lies outside the root.
+        public var pathInSuite: String {
+            let root = suiteRoot.standardizedFileURL.path
+            let prefix = root.hasSuffix("/") ? root : root + "/"
+            let path = url.standardizedFileURL.path
+            return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.lastPathComponent
+        }
     }
 
     public let workingDirectory: URL

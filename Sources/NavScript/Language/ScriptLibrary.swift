@@ -86,7 +86,7 @@ public struct ScriptLibrary {
                     case .failure(let failure):
                         return session.raise(failure, at: session.location(of: call))
                     }
-                } catch let error as HostError where error.message == session.world?.launchFailure {
+                } catch let error as HostError where error.message == session.world?.launchFailure?.message {
                     // The app could not be launched at all: an error of the scenario (a launch
                     // error, see ScenarioFile), not a failure of the call that needed the app.
                     return .error(.string(LuaString("\(session.location(of: call)): \(error.message)")), addPosition: false)

@@ -170,7 +170,7 @@ final class ScenarioFile {
                 var found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
                     try Self.definedGlobals(in: state)
                 }
-                if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure) {
+                if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure.message) {
                     found.outcome = .errored(.launchError)
                 } else if found.outcome == .errored(.luaError),
                           let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host) {
@@ -222,7 +222,7 @@ final class ScenarioFile {
         }
         // An app that could not launch is the scenario's error even when a pcall caught it.
         if error == nil, let failure = world.launchFailure {
-            error = ScenarioProblem.launch("\(world.launchFailureLocation): \(failure)")
+            error = ScenarioProblem.launch("\(failure.location): \(failure.message)")
         }
         if error == nil, let app = world.app {
             do {
@@ -322,14 +322,6 @@ final class ScenarioFile {
             kept.append(line)
         }
         return kept == ["stack traceback:"] ? "" : kept.joined(separator: "\n")
-    }
-
-    /// `entry`'s path relative to its suite root (its file name when outside it).
-    static func pathInSuite(_ entry: ScenarioDiscovery.Entry) -> String {
-        let root = entry.suiteRoot.standardizedFileURL.path
-        let path = entry.url.standardizedFileURL.path
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : entry.url.lastPathComponent
     }
 
     static func kind(of error: LuaError) -> ScenarioOutcome.ErrorKind {

@@ -17,7 +17,7 @@ final class ScenarioSession {
     /// The file's path inside its suite (`cart/gated.lua`), whatever folder the run started
     /// in: what `math.random`'s seeds are made from, so a scenario draws the same numbers from
     /// any working directory. Spelled only when a script draws (paths are not cheap to compare).
-    private(set) lazy var seedName: String = entry.map(ScenarioFile.pathInSuite) ?? file
+    private(set) lazy var seedName: String = entry?.pathInSuite ?? file
     private let entry: ScenarioDiscovery.Entry?
 
     init(file: String, entry: ScenarioDiscovery.Entry? = nil, language: ScenarioLanguage) {

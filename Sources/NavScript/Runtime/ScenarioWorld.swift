@@ -10,13 +10,11 @@ final class ScenarioWorld {
     let faults: [String]
     private(set) var app: (any ScenarioApp)?
     private(set) var launchRequest = LaunchRequest()
-    /// The message of the last launch the host could not complete: whichever call launched
-    /// (an implicit launch by the first verb, `launch{}`, the scenario's `launch` option),
-    /// the scenario errors as a launch error with it, not as a failure of that call.
-    private(set) var launchFailure: String?
-    /// Where the launch that failed was asked for (the failure is the scenario's error even if a
-    /// `pcall` caught it: no app was ever there to check).
-    private(set) var launchFailureLocation = ""
+    /// The last launch the host could not complete, and where it was asked for: whichever call
+    /// launched (an implicit launch by the first verb, `launch{}`, the scenario's `launch`
+    /// option), the scenario errors as a launch error with it — not as a failure of that call,
+    /// and even if a `pcall` caught it: no app was ever there to check.
+    private(set) var launchFailure: (message: String, location: String)?
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
     private var optionLaunch: (described: String, steps: Int)?
@@ -106,17 +104,13 @@ final class ScenarioWorld {
             launched = try host.launch(request)
             try launched.settle()
         } catch {
-            launchFailure = "\(host.name) did not launch: its host's launch(_:) threw: \(error.message)"
-            launchFailureLocation = location
-            throw HostError(launchFailure!)
+            throw failedLaunch("\(host.name) did not launch: its host's launch(_:) threw: \(error.message)", at: location)
         }
         // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
         // refused before the scenario can go on with that app.
         if let link = request.link, !launched.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
-            launchFailure = "\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
-                + "'deliver' event): a host passes request.link to its dispatcher, via request.via"
-            launchFailureLocation = location
-            throw HostError(launchFailure!)
+            throw failedLaunch("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
+                + "'deliver' event): a host passes request.link to its dispatcher, via request.via", at: location)
         }
         launchRequest = request
         app = launched
@@ -127,6 +121,12 @@ final class ScenarioWorld {
         if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
         record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
         optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count) : nil
+    }
+
+    /// Notes a launch that failed (see ``launchFailure``) and returns it as the error to throw.
+    private func failedLaunch(_ message: String, at location: String) -> HostError {
+        launchFailure = (message, location)
+        return HostError(message)
     }
 
     /// The running app, launched with defaults if the scenario did not launch one.

@@ -170,6 +170,7 @@ struct SuiteOptions: ParsableArguments {
         var chosen: [(path: String, scenarios: [ScenarioListing], lines: Set<Int>)] = []
         for (path, line) in located {
             if let index = paths.firstIndex(of: path) {
+                if chosen[index].scenarios.isEmpty { continue }   // did not load: the run says why
                 chosen[index].lines.insert(try Self.declarationLine(at: line, in: chosen[index].scenarios, path: path))
                 continue
             }
