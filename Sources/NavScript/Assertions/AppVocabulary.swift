@@ -42,7 +42,7 @@ struct AppVocabulary {
         var screens = destinations.union(host.screens.map(\.id.rawValue))
         for event in log {
             for word in event.split(separator: " ").dropFirst() {
-                screens.insert(String(word.split(separator: ":", maxSplits: 1).first ?? word))
+                screens.insert(Self.destination(of: word))
             }
         }
         self.screens = screens
@@ -59,7 +59,7 @@ struct AppVocabulary {
     /// screen the app has no such name for and that is close to one it has.
     func typoHint(forScreens labels: [String]) -> String? {
         for label in labels {
-            let screen = label.split(separator: ":", maxSplits: 1).first.map(String.init) ?? label
+            let screen = Self.destination(of: label)
             guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { continue }
             return "'\(screen)' is no screen of the app; did you mean '\(close)'?"
         }
@@ -106,6 +106,11 @@ struct AppVocabulary {
         return nil
     }
 
+    /// The destination of a label (`order` of `order:42`, `order` itself).
+    private static func destination(of label: some StringProtocol) -> String {
+        String(label.split(separator: ":", maxSplits: 1).first ?? label[...])
+    }
+
     /// Places that hold one word the app names: anything else in angle brackets is free text.
     private static let closedSlots: Set<String> = ["<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>"]
 
@@ -120,10 +125,10 @@ struct AppVocabulary {
         switch slot {
         case "<dest>":
             // A label (`order:42`) or its destination alone (`order`): the destination must exist.
-            let destination = word.split(separator: ":", maxSplits: 1).first.map(String.init) ?? word
+            let destination = Self.destination(of: word)
             return known(destination, in: destinations, "destination")
         case "<screen>":
-            let screen = word.split(separator: ":", maxSplits: 1).first.map(String.init) ?? word
+            let screen = Self.destination(of: word)
             guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { return nil }
             return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); did you mean "
                 + "'\(close)'? (a screen outside the manifest: declare it in the host's `screens`)"

@@ -102,14 +102,16 @@ struct RunCommand: HostedCommand {
         // Nothing ran (every file empty or commented out, every scenario selected pending): an
         // error in the reports too, or a reporter would show the empty run green while the command
         // exits 2. (A shard may be empty: more shards than files.)
-        let pending = files.reduce(0) { $0 + $1.scenarios.count }
-        let nothingRan = files.allSatisfy { $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } } && shard == nil
-            && stop.exitStatus == nil
-        let nothing = pending == 0 ? suite.nothingToRun(files: files.count)
-            : "every scenario selected is pending (\(pending)), so nothing was checked; write one, or select one that is written"
-        if nothingRan {
+        var nothingRan: String?   // why, when nothing did
+        if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && shard == nil
+            && stop.exitStatus == nil {
+            // Every scenario the run has was pending (this many), or none was declared.
+            let pending = files.reduce(0) { $0 + $1.scenarios.count }
+            let why = pending == 0 ? suite.nothingToRun(files: files.count)
+                : "every scenario selected is pending (\(pending)), so nothing was checked; write one, or select one that is written"
+            nothingRan = why
             let problem = ScenarioResult(name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
-                                         message: nothing)
+                                         message: why)
             // Published as a file of its own (no path), so the stream keeps its shape for every consumer.
             let file = FileResult(file: "", scenarios: [problem], duration: 0)
             stream.publish(.fileStarted(file: file.file))
@@ -126,8 +128,8 @@ struct RunCommand: HostedCommand {
                 + "error, the rest is marked skipped\n")
             throw ExitCode(status)
         }
-        if nothingRan {
-            writeStandardError("\(NavScriptCLI.executableName): \(nothing)\n")
+        if let nothingRan {
+            writeStandardError("\(NavScriptCLI.executableName): \(nothingRan)\n")
             throw ExitCode(2)
         }
         throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
