@@ -234,14 +234,9 @@ extension ExploreCommand {
             let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(job).out")
             _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
             let handle = try FileHandle(forWritingTo: capture)
-            let process = Process()
-            process.executableURL = SuiteExecution.executable
-            process.arguments = childArguments(seed: seed &+ UInt64(job))
+            let process = SuiteExecution.again(childArguments(seed: seed &+ UInt64(job)))
             process.standardOutput = handle
             process.standardError = handle
-            var environment = ProcessInfo.processInfo.environment
-            environment["SWIFT_BACKTRACE"] = "enable=no"
-            process.environment = environment
             try process.run()
             children.append((process, capture))
         }

@@ -64,14 +64,8 @@ struct ExploreMatrix {
 
     /// Runs `explore --fault NAME` in a child and reads its report.
     private func explore(_ fault: String, out: URL, stop: StopSignal) -> Row {
-        let process = Process()
-        process.executableURL = SuiteExecution.executable
-        process.arguments = ["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds), "--out", out.path,
-                             "--timeout", String(min(10, timeout))]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
+        let process = SuiteExecution.again(["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds),
+                                            "--out", out.path, "--timeout", String(min(10, timeout))], environment: ["NO_COLOR": "1"])
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(fault).out")
         _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: capture) }

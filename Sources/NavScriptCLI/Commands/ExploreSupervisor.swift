@@ -44,12 +44,7 @@ struct ExploreSupervisor {
         // must not take them out of the reports.
         _ = FileManager.default.createFile(atPath: trace.path + ".findings", contents: nil)
 
-        let process = Process()
-        process.executableURL = SuiteExecution.executable
-        process.arguments = command.childArguments(seed: seed) + ["--trace", trace.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"   // the runtime's trap line is enough; a backtrace is pages
-        process.environment = environment
+        let process = SuiteExecution.again(command.childArguments(seed: seed) + ["--trace", trace.path])
         process.standardOutput = FileHandle.standardOutput
         // Held open and never written: the child reads end-of-file when this process is gone.
         let lifeline = Pipe()

@@ -28,6 +28,19 @@ struct SuiteExecution {
         return arguments
     }
 
+    /// This executable started again with `arguments` (an exploration, a replay), with Swift's
+    /// backtracer off: the trap's own line is what a report needs, a backtrace is pages.
+    static func again(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        return process
+    }
+
     static var executable: URL {
         let proc = URL(fileURLWithPath: "/proc/self/exe")
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: proc.path) {
