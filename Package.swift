@@ -2,9 +2,14 @@
 import PackageDescription
 
 // Dependency direction: the `navscript` executable → {NavScriptCLI, ShopHost};
-// NavScriptCLI → NavScript → NavigationCore; ShopHost → {NavScript, ShopApp};
-// ShopApp → NavigationCore. Nothing generic imports ShopApp: a team plugs its
-// own NavigationCore app in with a host and a one-line main over NavScriptCLI.
+// NavScriptCLI → NavScriptRunner → NavScriptRuntime → NavScript → {NavScriptLua,
+// NavigationCore}; ShopHost → {NavScript, ShopApp}; ShopApp → NavigationCore.
+// NavScript is what a host sees (host protocols, the language's declarations,
+// the app's vocabulary); the runtime runs one scenario file; the runner runs
+// suites (discovery, workers, run events, reporters, explore, mutate). The
+// compiler keeps each layer from seeing the ones above it. Nothing generic
+// imports ShopApp: a team plugs its own NavigationCore app in with a host and
+// a one-line main over NavScriptCLI.
 // Every path is unique ignoring letter case (macOS file systems fold case).
 let package = Package(
     name: "navscript",
@@ -13,6 +18,10 @@ let package = Package(
         .executable(name: "navscript", targets: ["ShopNavScript"]),
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavScript", targets: ["NavScript"]),
+        // The runtime and the runner as libraries, for tools that run suites
+        // themselves (the benchmarks); a host needs neither.
+        .library(name: "NavScriptRuntime", targets: ["NavScriptRuntime"]),
+        .library(name: "NavScriptRunner", targets: ["NavScriptRunner"]),
         .library(name: "NavScriptCLI", targets: ["NavScriptCLI"]),
         .library(name: "ShopApp", targets: ["ShopApp"]),
         .library(name: "ShopHost", targets: ["ShopHost"]),
@@ -31,12 +40,20 @@ let package = Package(
         // The worker's protocol buffer, written from a signal handler on a
         // crash: header-only, like CLua's shim.
         .systemLibrary(name: "CWorkerOutbox", path: "CWorkerOutbox"),
-        .target(name: "NavScript", dependencies: ["CLua", "CWorkerOutbox", "NavigationCore"]),
+        // The safe Swift face of Lua: every unsafe pointer lives here.
+        .target(name: "NavScriptLua", dependencies: ["CLua"]),
+        // What a host sees: host protocols, the language's declarations, the app's vocabulary.
+        .target(name: "NavScript", dependencies: ["NavScriptLua", "NavigationCore"]),
+        // One scenario file run: sandbox, bindings, assertions, invariants.
+        .target(name: "NavScriptRuntime", dependencies: ["NavScript", "NavScriptLua", "NavigationCore"]),
+        // Suites: discovery, workers, run events, reporters, exploration, mutation, manifests.
+        .target(name: "NavScriptRunner",
+                dependencies: ["NavScriptRuntime", "NavScript", "NavScriptLua", "NavigationCore", "CWorkerOutbox"]),
         // Every command, taking the app's host as a parameter.
         .target(
             name: "NavScriptCLI",
             dependencies: [
-                "NavScript", "NavigationCore",
+                "NavScriptRunner", "NavScriptRuntime", "NavScript", "NavigationCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,7 +79,7 @@ let package = Package(
         .testTarget(name: "ShopHostTests", dependencies: ["ShopHost"]),
         // Helpers shared by test targets (xmllint validation of JUnit reports).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "NotesApp", "TestSupport"], exclude: ["Reporting/Fixtures"]),
+        .testTarget(name: "NavScriptTests", dependencies: ["NavScriptRunner", "NavScriptRuntime", "NavScript", "NavScriptLua", "NotesApp", "TestSupport"], exclude: ["Reporting/Fixtures"]),
         .testTarget(name: "NavScriptCLITests", dependencies: ["ShopNavScript", "NotesNavScript", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

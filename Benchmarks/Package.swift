@@ -24,6 +24,8 @@ let package = Package(
                 .product(name: "NavigationCore", package: "navscript"),
                 .product(name: "ShopApp", package: "navscript"),
                 .product(name: "NavScript", package: "navscript"),
+                .product(name: "NavScriptRuntime", package: "navscript"),
+                .product(name: "NavScriptRunner", package: "navscript"),
                 .product(name: "ShopHost", package: "navscript"),
             ]
         ),

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 import NavigationCore
 
 /// The whole `navscript` command line as a library: an app's scenario

@@ -1,4 +1,6 @@
 import ArgumentParser
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript`: runs Lua navigation scenarios against a headless app.
 struct RootCommand: ParsableCommand {

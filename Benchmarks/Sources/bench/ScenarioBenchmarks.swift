@@ -2,6 +2,8 @@ import CBenchSupport
 import Foundation
 import NavigationCore
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 import ShopApp
 import ShopHost
 
@@ -110,7 +112,7 @@ enum ScenarioBenchmarks {
     /// Copies of a scenario file in a temporary folder, each taken once.
     final class FileCopies {
         let folder: URL
-        private var entries: [ScenarioDiscovery.Entry]
+        private var entries: [SuiteFile]
 
         init(of file: URL, count: Int) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-bench-copies-\(getpid())")
@@ -123,7 +125,7 @@ enum ScenarioBenchmarks {
             entries = try ScenarioDiscovery().discover([folder.path]).reversed()
         }
 
-        func take() throws -> ScenarioDiscovery.Entry {
+        func take() throws -> SuiteFile {
             guard let entry = entries.popLast() else { throw Failure(description: "ran out of copies of the scenario file") }
             return entry
         }

@@ -1,6 +1,7 @@
 import CBenchSupport
 import Foundation
 import NavScript
+import NavScriptRunner
 
 /// (5) and (6): whole runs of the `navscript` CLI as a user runs it, each
 /// in a child process whose wall time and peak RSS are measured by wait4.

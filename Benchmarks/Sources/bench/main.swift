@@ -1,6 +1,8 @@
 import CBenchSupport
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 import ShopApp
 import ShopHost
 

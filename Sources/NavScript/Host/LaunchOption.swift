@@ -56,13 +56,13 @@ public struct LaunchOption: Hashable, Sendable {
 
 extension ScenarioHost {
     /// ``ScenarioHost/launchOptions`` by name (the first of a repeated name).
-    var declaredLaunchOptions: [String: LaunchOption] {
+    package var declaredLaunchOptions: [String: LaunchOption] {
         Dictionary(launchOptions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Checks a request's options against ``ScenarioHost/launchOptions``,
     /// given by name (`declaredLaunchOptions`, built once by the caller).
-    func check(_ request: LaunchRequest, declared: [String: LaunchOption]) throws(HostError) {
+    package func check(_ request: LaunchRequest, declared: [String: LaunchOption]) throws(HostError) {
         for (name, value) in request.options.sorted(by: { $0.key < $1.key }) {
             guard let option = declared[name] else {
                 let accepted = launchOptions.map(\.name) + ["url", "via"]

@@ -1,11 +1,11 @@
 /// Reading the LuaLS type text the language's declarations are written in
 /// (`string|string[]`, `fun(tab: navscript.Tab, entries: string[])`).
-enum LuaTypeText {
+package enum LuaTypeText {
     /// `text` cut at each `separator` outside brackets (`table<K, V>`,
     /// `fun(row: any)` nest), up to the bracket that closes the list it is
     /// in — so the parameters of `fun(a: T, b: U): R` are read from the text
     /// after `fun(`.
-    static func topLevelParts(of text: Substring, separatedBy separator: Character) -> [Substring] {
+    package static func topLevelParts(of text: Substring, separatedBy separator: Character) -> [Substring] {
         var parts: [Substring] = []
         var depth = 0
         var start = text.startIndex

@@ -33,19 +33,27 @@ public struct ScriptFunction {
     public let documentation: String
     /// A short Lua example, shown in the editor and the reference.
     public let example: String?
-    let body: Body
+    package let body: Body
 
-    /// How the function is implemented.
-    enum Body {
+    /// How the function is implemented. The runtime registers each kind:
+    /// this layer only says what a function is, so a host's declarations
+    /// never depend on the machinery that runs them.
+    package enum Body {
         /// In navscript's Lua prelude (the structural functions).
         case prelude
         /// A global table the prelude defines (`scenario`), declared for docs.
         case preludeTable
-        /// A Swift binding with access to the file being run.
-        case binding((LuaCall, ScenarioSession) throws -> [LuaValue])
+        /// A host's user step (``ScriptFunction/verb(_:parameters:documentation:example:perform:)``):
+        /// the runtime runs it against the scenario's app, settles the app and records the step.
+        case verb((ScriptStep) throws -> Void)
+        /// A host's way of reading the app (``ScriptFunction/observer(_:parameters:returns:documentation:example:observe:)``).
+        case observer((ScriptStep) throws -> LuaValue)
+        /// One of the language's own Swift bindings; it reaches the file it
+        /// serves through the call's state (the runtime's context).
+        case native((LuaCall) throws -> [LuaValue])
     }
 
-    init(_ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],
+    package init(_ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],
          overloads: [String] = [], generic: String? = nil, documentation: String, example: String? = nil, body: Body) {
         self.name = name
         self.category = category
@@ -73,7 +81,7 @@ public struct ScriptFunction {
 
     /// The most arguments a call may pass, nil when it takes any number
     /// (`...`): the parameters, or an overload's when it has more.
-    var maximumArgumentCount: Int? {
+    package var maximumArgumentCount: Int? {
         guard !parameters.contains(where: { $0.name == "..." }) else { return nil }
         let overloadCounts = overloads.map { signature in
             LuaTypeText.topLevelParts(of: signature.dropFirst("fun(".count), separatedBy: ",")
@@ -84,7 +92,7 @@ public struct ScriptFunction {
 
     /// Whether the runtime defines this name as a global function (not a
     /// table or a field of one).
-    var isGlobalFunction: Bool {
+    package var isGlobalFunction: Bool {
         if case .preludeTable = body { return false }
         return !name.contains(".")
     }

@@ -15,7 +15,7 @@ public final class ScriptStep {
     /// sets it to a readable form of its arguments (`login{ cancel = true }`).
     public var description: String
 
-    init(app: any ScenarioApp, arguments: LuaCall, description: String) {
+    package init(app: any ScenarioApp, arguments: LuaCall, description: String) {
         self.app = app
         self.arguments = arguments
         self.description = description
@@ -47,35 +47,15 @@ extension ScriptFunction {
     public static func verb(_ name: String, parameters: [ScriptParameter] = [], documentation: String,
                             example: String? = nil,
                             perform: @escaping (ScriptStep) throws -> Void) -> ScriptFunction {
-        let called = name + "()"   // the timeline's words unless the host says more; spelled once, not per call
-        return ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
-                              body: .binding { call, session in
-            let world = try session.requireWorld(call)
-            let location = session.location(of: call)
-            let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: called)
-            do {
-                try perform(step)
-                try step.app.settle()
-            } catch {
-                world.record("\(step.description) ✗ \((error as? HostError)?.message ?? "\(error)")", at: location)
-                throw error
-            }
-            world.record(step.description, at: location)
-            return []
-        })
+        ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
+                       body: .verb(perform))
     }
 
     /// A way of reading the app's state a host adds (`session()`).
     public static func observer(_ name: String, parameters: [ScriptParameter] = [], returns: ScriptReturn,
                                 documentation: String, example: String? = nil,
                                 observe: @escaping (ScriptStep) throws -> LuaValue) -> ScriptFunction {
-        let called = name + "()"
-        return ScriptFunction(name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
-                              example: example, body: .binding { call, session in
-            let world = try session.requireWorld(call)
-            let step = ScriptStep(app: try world.ensureApp(at: session.location(of: call)), arguments: call,
-                                  description: called)
-            return [try observe(step)]
-        })
+        ScriptFunction(name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
+                       example: example, body: .observer(observe))
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript explore`: find navigation bugs without writing a scenario —
 /// seeded walks, invariants and differential properties after every step,

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript mutate --explore`: the kill matrix from exploration alone.
 /// Each fault is explored in a child `navscript explore` process — a fault

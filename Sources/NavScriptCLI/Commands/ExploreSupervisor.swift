@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// Runs one exploration in a child process and watches it: an app that
 /// crashes (a trap, a signal) or hangs (a step that does not return within

@@ -1,4 +1,6 @@
 import ArgumentParser
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript graph`: the flow graph — tabs, flows, screens, pushes and
 /// modals, taps, gates, root-flow swaps — as Graphviz DOT

@@ -1,5 +1,9 @@
 import ArgumentParser
 import Foundation
+import FoundationXML
+import NavScriptRunner
+import NavScriptRuntime
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

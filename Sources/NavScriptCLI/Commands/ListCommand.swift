@@ -1,5 +1,7 @@
 import ArgumentParser
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript list`: every scenario with its `file:line` and tags, without
 /// running anything — what a filter or a shard would select.
@@ -15,7 +17,7 @@ struct ListCommand: HostedCommand {
         let host = try self.suite.host(in: context)
         let suite = try self.suite.selectingLines(host: host)
         let runner = ScenarioRunner(host: host, options: suite.runOptions())
-        let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
+        let listing: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
         do { listing = try runner.list(try suite.discover()) } catch { throw ValidationError("\(error)") }
         var total = 0
         var broken = 0

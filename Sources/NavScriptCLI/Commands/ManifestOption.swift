@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 import NavigationCore
 
 /// `--manifest FILE`: run against a manifest other than the app's own —

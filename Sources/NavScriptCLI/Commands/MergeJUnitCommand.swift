@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import FoundationXML
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript mutate`: proves the suite catches every fault in the app's
 /// catalogue — a green healthy run, then one run per fault, and a kill matrix.

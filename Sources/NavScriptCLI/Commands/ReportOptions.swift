@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// The report files a run, a mutation run or an exploration can write,
 /// each a subscriber of the run's event stream.

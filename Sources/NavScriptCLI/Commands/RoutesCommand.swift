@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 import NavigationCore
 
 /// `navscript routes`: the route table, a manifest check before rollout,
@@ -150,7 +152,7 @@ struct RoutesDiffCommand: HostedCommand {
     /// Every `"scheme://…"` string literal in the suite's Lua files.
     func suiteLinks(scheme: String) throws -> [String] {
         guard let suite else { return [] }
-        let entries: [ScenarioDiscovery.Entry]
+        let entries: [SuiteFile]
         do { entries = try ScenarioDiscovery().discover([suite]) } catch { throw ValidationError("\(error)") }
         let pattern = try Regex("\"(\(scheme)://[^\"\\s]*)\"")
         var links: [String] = []

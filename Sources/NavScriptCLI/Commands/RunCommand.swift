@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript run`: the main job — run the suite, report to the terminal
 /// and (optionally) as JUnit XML, HTML and JSON lines, exit 0 / 1 / 2.
@@ -153,7 +155,7 @@ struct RunCommand: HostedCommand {
     }
 
     /// Scenario count per file (a file that does not load counts 1), for sharding.
-    static func scenarioCounts(_ entries: [ScenarioDiscovery.Entry], runner: ScenarioRunner) throws -> [String: Int] {
+    static func scenarioCounts(_ entries: [SuiteFile], runner: ScenarioRunner) throws -> [String: Int] {
         do {
             return Dictionary(uniqueKeysWithValues: try runner.list(entries).map { ($0.entry.path, max(1, $0.scenarios.count)) })
         } catch {

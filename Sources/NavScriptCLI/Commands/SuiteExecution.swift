@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// How a command executes a suite: in worker processes (the default — a
 /// crash or hang costs one scenario) or in this process (`--in-process`,
@@ -57,7 +59,7 @@ struct SuiteExecution {
     ///
     /// `skipReason` is asked before each task starts (a reason skips it);
     /// `onTaskFinished` sees each task's result as soon as it is complete.
-    func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: ScenarioDiscovery.Entry],
+    func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
                  stop: StopSignal, stream: RunEventStream = RunEventStream(),
                  skipReason: ((WorkerTask) -> String?)? = nil,
                  onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {
@@ -113,7 +115,7 @@ struct SuiteExecution {
     /// scenarios here so each is reported skipped by name.
     /// Each keeps the reason its one entry gives (`not run: <reason>`).
     private func expandNotRun(_ results: [FileResult], host: any ScenarioHost,
-                              entries: [String: ScenarioDiscovery.Entry]) -> [FileResult] {
+                              entries: [String: SuiteFile]) -> [FileResult] {
         let runner = ScenarioRunner(host: host, options: options)
         return results.map { file in
             guard file.scenarios.count == 1, let reason = ScenarioRunner.notRunReason(file.scenarios[0]),

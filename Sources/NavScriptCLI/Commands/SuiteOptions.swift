@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// The options every command that reads a suite shares.
 struct SuiteOptions: ParsableArguments {
@@ -95,9 +97,9 @@ struct SuiteOptions: ParsableArguments {
 
     /// A `--filter`, `--tags` or `--exclude-tags` that selects nothing is a
     /// usage error: a typo in a CI job must not pass as an empty green run.
-    func requireSelection(_ entries: [ScenarioDiscovery.Entry], runner: ScenarioRunner) throws {
+    func requireSelection(_ entries: [SuiteFile], runner: ScenarioRunner) throws {
         guard filter != nil || !tags.isEmpty || !excludeTags.isEmpty else { return }
-        let listing: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
+        let listing: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
         do { listing = try runner.list(entries) } catch { throw ValidationError("\(error)") }
         if !tags.isEmpty || !excludeTags.isEmpty { noteUnknownTags(entries, runner: runner) }
         guard listing.allSatisfy({ $0.scenarios.isEmpty && $0.loadError == nil }) else { return }
@@ -107,7 +109,7 @@ struct SuiteOptions: ParsableArguments {
     /// A tag no scenario has, among others that select (`--tags smoke,regresion`), leaves out what
     /// it was meant to bring in without a word: said on standard error (not an error: one list of
     /// tags may serve several suites).
-    private func noteUnknownTags(_ entries: [ScenarioDiscovery.Entry], runner: ScenarioRunner) {
+    private func noteUnknownTags(_ entries: [SuiteFile], runner: ScenarioRunner) {
         let everything = ScenarioRunner(host: runner.host, options: RunOptions())
         guard let all = try? everything.list(entries) else { return }
         let known = Set(all.flatMap { $0.scenarios.flatMap(\.tags) })
@@ -137,8 +139,8 @@ struct SuiteOptions: ParsableArguments {
     }
 
     /// Discovered scenario files; none at all is a usage error.
-    func discover() throws -> [ScenarioDiscovery.Entry] {
-        let entries: [ScenarioDiscovery.Entry]
+    func discover() throws -> [SuiteFile] {
+        let entries: [SuiteFile]
         do {
             entries = try ScenarioDiscovery().discover(resolvedPaths)
         } catch {
@@ -175,7 +177,7 @@ struct SuiteOptions: ParsableArguments {
                 continue
             }
             paths.append(path)
-            let listed: [(entry: ScenarioDiscovery.Entry, scenarios: [ScenarioListing], loadError: String?)]
+            let listed: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
             do { listed = try everything.list(try ScenarioDiscovery().discover([path])) } catch { throw ValidationError("\(error)") }
             // A file that does not load is run for the run to report why.
             guard let file = listed.first, file.loadError == nil else {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript types`: the scenario language for this app, generated from
 /// the function declarations and the host — LuaLS definitions for editors,

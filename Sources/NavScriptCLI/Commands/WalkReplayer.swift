@@ -1,5 +1,7 @@
 import Foundation
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// Replays a walk that crashed or hung the app as a scenario file in worker
 /// processes, where a crash or a hang costs only the replay: to check it

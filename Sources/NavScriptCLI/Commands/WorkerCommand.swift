@@ -1,5 +1,7 @@
 import ArgumentParser
 import NavScript
+import NavScriptRunner
+import NavScriptRuntime
 
 /// `navscript worker`: the process a parallel run starts per job. Not for
 /// people: it reads tasks on stdin and answers in JSON lines.

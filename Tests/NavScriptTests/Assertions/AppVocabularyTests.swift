@@ -1,6 +1,9 @@
 import NotesApp
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// An event item no event of the app could match is named, with what it
 /// should have been; every item an event of the app can start with passes.

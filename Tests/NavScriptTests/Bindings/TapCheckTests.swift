@@ -2,6 +2,9 @@ import NavigationCore
 import NotesApp
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// A tap is checked against the host's screen declarations and the
 /// destination's param specs; when the declaration itself cannot fit the

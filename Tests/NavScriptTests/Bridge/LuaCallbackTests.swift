@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import NavScript
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 @Suite("Lua bridge: Swift callbacks")
 struct LuaCallbackTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// The process's cache of compiled chunks: a file compiled a second time is
 /// kept as bytecode, later loads use it, and nothing a script can observe

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import NavScript
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 @Suite("Lua bridge: instruction budget and memory cap")
 struct LuaLimitTests {

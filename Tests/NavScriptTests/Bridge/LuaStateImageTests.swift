@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import NotesApp
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// States restored from an image must be indistinguishable from freshly
 /// prepared ones. Each test uses a region of its own, so which path a

@@ -1,5 +1,8 @@
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// LuaString is bytes: equality and hashing by bytes, text views on top.
 @Suite("Lua bridge: LuaString")

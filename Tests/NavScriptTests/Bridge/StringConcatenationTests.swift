@@ -1,5 +1,8 @@
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// The one-allocation string builders the timeline and locations use.
 @Suite("Bridge: string building")

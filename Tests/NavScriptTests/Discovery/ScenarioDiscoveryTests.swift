@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 @Suite("ScenarioDiscovery")
 struct ScenarioDiscoveryTests {

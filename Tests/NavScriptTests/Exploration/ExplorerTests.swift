@@ -3,6 +3,9 @@ import NavigationCore
 import NotesApp
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// Exploration on the notes app: it finds what its faults break with no
 /// scenario written, shrinks it to a reproducer that fails with the fault
@@ -60,7 +63,7 @@ struct ExplorerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("repro.lua")
         try Data(finding.reproducer.utf8).write(to: url)
-        let entry = ScenarioDiscovery.Entry(path: url.path, url: url, suiteRoot: folder)
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: folder)
         let host = try NotesHost()
         let faulty = ScenarioRunner(host: host, options: RunOptions(faults: ["sign-in-without-commit"]))
             .runFile(entry, filter: nil)

@@ -2,6 +2,9 @@ import NavigationCore
 import NotesApp
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// The ready-made ScenarioApp: gestures through SimulatedUser, links and
 /// restarts only where the host overrides them.

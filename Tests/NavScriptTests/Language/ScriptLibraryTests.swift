@@ -3,6 +3,9 @@ import NavigationCore
 import NotesApp
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// The scenario language is declared once (`ScriptFunction`): these tests
 /// check that what a file's Lua state really defines is exactly what is
@@ -21,7 +24,7 @@ struct ScriptLibraryTests {
     static func loadedFile(host: any ScenarioHost) throws -> ScenarioFile {
         let suite = try TemporarySuite()
         let url = try suite.write("empty.lua", "-- declares nothing\n")
-        let entry = ScenarioDiscovery.Entry(path: url.path, url: url, suiteRoot: suite.root)
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
         return try ScenarioFile(entry: entry, language: ScenarioLanguage(host: host), options: RunOptions())
     }
 

@@ -1,5 +1,8 @@
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// Table arguments against their declared types: unknown keys refused,
 /// field values checked where every member of the field's union is

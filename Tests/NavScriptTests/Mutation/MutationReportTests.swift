@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// The kill matrix as Markdown (the README's table is generated from it)
 /// stays one row per fault whatever a scenario's name holds.

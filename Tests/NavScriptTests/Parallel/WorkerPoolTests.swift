@@ -1,5 +1,8 @@
 import Foundation
-import NavScript
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 import Testing
 
 /// The pool against workers that misbehave at the protocol level, played by

@@ -1,5 +1,8 @@
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// `--color` and the environment's colour conventions.
 @Suite("Reporting: colour choice")

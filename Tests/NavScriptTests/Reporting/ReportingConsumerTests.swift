@@ -3,6 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 import TestSupport
 import Testing
 

@@ -1,5 +1,8 @@
 import Foundation
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 import Testing
 
 #if canImport(FoundationXML)

@@ -2,6 +2,9 @@ import Foundation
 import NavigationCore
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// `routes check`: one fixture manifest per problem kind, each reported
 /// with its JSON path, line and destination — and a clean one reported clean.

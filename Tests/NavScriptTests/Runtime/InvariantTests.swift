@@ -1,6 +1,9 @@
 import NavigationCore
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// Every branch of every invariant, on a scripted app.
 @Suite("Invariant")

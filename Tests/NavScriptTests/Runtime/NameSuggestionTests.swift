@@ -1,5 +1,8 @@
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// The "did you mean" of a misspelt global: which messages get one, and
 /// which name it is.

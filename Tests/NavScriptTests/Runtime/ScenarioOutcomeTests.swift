@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// Outcomes are enums; their string forms are the stable contract of JSON,
 /// JUnit and the worker protocol.

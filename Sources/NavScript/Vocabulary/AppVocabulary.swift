@@ -1,0 +1,149 @@
+import NavigationCore
+
+/// The names an app's scenarios can use — the core's event vocabulary and
+/// the host's events, the manifest's destinations, tabs and preconditions,
+/// the host's declared screens and those the log shows — to tell a typo
+/// from a name the app has.
+///
+/// Why: `expect_no_event` and `expect_event_count(item, 0)` pass when
+/// nothing matches, so a misspelt item (`"presnt login"`, `"present
+/// sign_in"` in an app whose sheet is `login`, two spaces) checks nothing
+/// and passes for ever; and a failing `expect_screen("dicsover")` reads
+/// like the app's fault. Only asked when such a check found no match or
+/// failed, so passing checks pay nothing. A screen may be one the manifest
+/// does not route to (a sign-in sheet a gate presents): one that is not a
+/// destination, a declared screen or in the log is only called a typo when
+/// it is close to one that is.
+package struct AppVocabulary {
+    /// Every form's words (`["gate", "<precondition>", "<dest>"]`), by first word.
+    private let forms: [String: [[String]]]
+    private let destinations: Set<String>
+    /// Destinations, the host's declared screens and every screen the log names.
+    private let screens: Set<String>
+    private let tabs: Set<String>
+    /// What else names a stack (`set-stack checkout …`: a modal flow's own stack): the
+    /// manifest's flows and the words the log shows. A modal flow's name may be neither
+    /// (a sign-in sheet's `auth`), so another stack's name is only called a typo when it is
+    /// close to a tab.
+    private let stacks: Set<String>
+    private let preconditions: Set<String>
+
+    /// `log`: the app's events so far (screens it showed that the manifest does not route to).
+    package init(host: any ScenarioHost, log: [String] = []) {
+        var forms: [String: [[String]]] = [:]
+        let spelled = NavEvent.vocabulary.map(\.form) + host.events.map(\.form)
+        for form in spelled {
+            let words = form.split(separator: " ").map(String.init)
+            if let first = words.first { forms[first, default: []].append(words) }
+        }
+        self.forms = forms
+        let manifest = host.engine.manifest
+        destinations = Set(manifest.destinations.map(\.id.rawValue))
+        var screens = destinations.union(host.screens.map(\.id.rawValue))
+        for event in log {
+            for word in event.split(separator: " ").dropFirst() {
+                screens.insert(Self.destination(of: word))
+            }
+        }
+        self.screens = screens
+        tabs = Set(manifest.tabs.map(\.rawValue))
+        var stacks = Set(manifest.destinations.map(\.flow))
+        for event in log where event.hasPrefix("set-stack ") {
+            if let name = event.split(separator: " ").dropFirst().first { stacks.insert(String(name)) }
+        }
+        self.stacks = stacks
+        preconditions = Set(manifest.preconditions.map(\.rawValue))
+    }
+
+    /// For a failed check of screens: the first of `labels` (`"item:7"`, `"item"`) whose
+    /// screen the app has no such name for and that is close to one it has.
+    package func typoHint(forScreens labels: [String]) -> String? {
+        for label in labels {
+            let screen = Self.destination(of: label)
+            guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { continue }
+            return "'\(screen)' is no screen of the app; did you mean '\(close)'?"
+        }
+        return nil
+    }
+
+    /// What is wrong with event `item`, or nil when every word can occur.
+    package func problem(with item: String) -> String? {
+        if item.hasPrefix(" ") || item.hasSuffix(" ") || item.contains("  ") {
+            return "'\(item)' has a space too many: events are words separated by one space"
+        }
+        let words = item.split(separator: " ").map(String.init)
+        guard let first = words.first else { return nil }
+        guard let candidates = forms[first] else {
+            let kinds = forms.keys.sorted()
+            let suggestion = NameSuggestion.closest(to: first, among: kinds).map { "did you mean '\($0)'? " } ?? ""
+            return "no event starts with '\(first)', so this can never match; \(suggestion)events start with: "
+                + kinds.joined(separator: ", ") + " (an app event of your own: declare it in the host's `events`)"
+        }
+        // Each further word against what the forms of that kind have at its place.
+        var problems: [String] = []
+        for form in candidates {
+            if let problem = mismatch(words, form: form) { problems.append(problem) } else { return nil }
+        }
+        return problems.first
+    }
+
+    /// Why `words` cannot be a prefix of an event of `form`, or nil.
+    private func mismatch(_ words: [String], form: [String]) -> String? {
+        for (index, word) in words.enumerated().dropFirst() {
+            guard index < form.count else {
+                // Past the form's words: a form whose last word repeats (`<screen>…`) goes on, and
+                // free text (an input, a label: `release product:p1 view-model`) may hold spaces.
+                guard let last = form.last else { return nil }
+                if last.hasSuffix("…") {
+                    if let problem = check(word, against: last, in: form[0]) { return problem }
+                    continue
+                }
+                if last.hasPrefix("<") && !Self.closedSlots.contains(last) { return nil }
+                return "'\(form.joined(separator: " "))' events have \(form.count) words; this item has \(words.count)"
+            }
+            if let problem = check(word, against: form[index], in: form[0]) { return problem }
+        }
+        return nil
+    }
+
+    /// The destination of a label (`order` of `order:42`, `order` itself).
+    private static func destination(of label: some StringProtocol) -> String {
+        String(label.split(separator: ":", maxSplits: 1).first ?? label[...])
+    }
+
+    /// Places that hold one word the app names: anything else in angle brackets is free text.
+    private static let closedSlots: Set<String> = ["<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>"]
+
+    /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).
+    private func check(_ word: String, against placeholder: String, in kind: String) -> String? {
+        let slot = placeholder.hasSuffix("…") ? String(placeholder.dropLast()) : placeholder
+        func known(_ value: String, in set: Set<String>, _ what: String) -> String? {
+            guard !set.contains(value) else { return nil }
+            let suggestion = NameSuggestion.closest(to: value, among: Array(set)).map { "; did you mean '\($0)'?" } ?? ""
+            return "the app has no \(what) '\(value)'\(suggestion)"
+        }
+        switch slot {
+        case "<dest>":
+            // A label (`order:42`) or its destination alone (`order`): the destination must exist.
+            let destination = Self.destination(of: word)
+            return known(destination, in: destinations, "destination")
+        case "<screen>":
+            let screen = Self.destination(of: word)
+            guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { return nil }
+            return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); did you mean "
+                + "'\(close)'? (a screen outside the manifest: declare it in the host's `screens`)"
+        case "<tab>" where kind == "set-stack":
+            // A tab, or another stack's name (a modal flow's: `set-stack checkout …`).
+            guard !tabs.contains(word), !stacks.contains(word), let close = NameSuggestion.closest(to: word, among: Array(tabs))
+            else { return nil }
+            return "the app has no tab '\(word)' and no stack of that name was seen; did you mean '\(close)'?"
+        case "<tab>": return known(word, in: tabs, "tab")
+        case "<precondition>": return known(word, in: preconditions, "precondition")
+        default:
+            if slot.hasPrefix("<") { return nil }   // an input, a path, a label, a count: anything
+            // Literal words, alternatives written `a|b`.
+            let literals = slot.split(separator: "|").map(String.init)
+            return literals.contains(word) ? nil : "expected \(literals.map { "'\($0)'" }.joined(separator: " or ")) here, got '\(word)'"
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// Finds scenario files: every `*.lua` under the given paths, except those
+/// in a `support/` folder (require-able helpers, not scenarios). Sorted, so
+/// a run's order does not depend on the file system.
+public struct ScenarioDiscovery {
+    public let workingDirectory: URL
+
+    public init(workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.workingDirectory = workingDirectory.standardizedFileURL
+    }
+
+    /// Discovers scenario files; a path that does not exist is an error that
+    /// names it (a typo in a CI job must not pass as an empty, green run).
+    /// Only regular files (or links to them) are scenario files: a FIFO or a
+    /// device named `*.lua` is an error before anything opens it (opening a
+    /// FIFO waits for a writer, forever), and a folder named `*.lua` is a
+    /// folder to walk. A folder given as an argument may be a symbolic link:
+    /// it is walked where it leads, its files shown under the name given, and
+    /// their suite root found from where they really are. Links met while
+    /// walking are followed for files only, so a walk cannot loop; a file
+    /// reached twice (through a folder and a link to it) runs once.
+    public func discover(_ paths: [String]) throws(DiscoveryError) -> [SuiteFile] {
+        // Each file as shown, where it really is, and the folder argument it was found
+        // under (where that leads, and as given), for its suite root.
+        var found: [(shown: URL, real: URL, walked: (real: String, given: String)?)] = []
+        let fm = FileManager.default
+        for path in paths {
+            let url = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+            switch Self.kind(of: url.path) {
+            case .missing:
+                throw .notFound(path)
+            case .other(let kind):
+                throw .notRegular(path, kind)
+            case .regular:
+                guard url.pathExtension == "lua" else { throw .notLua(path) }
+                if url.deletingLastPathComponent().lastPathComponent == "support" { throw .supportModule(path) }
+                found.append((url, url, nil))
+            case .directory:
+                if url.lastPathComponent == "support" { throw .supportModule(path) }
+                let real = Self.realPath(url.path) ?? url.path
+                let walked = URL(fileURLWithPath: real, isDirectory: true)
+                guard let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
+                for case let file as URL in walker {
+                    if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+                        walker.skipDescendants()
+                        continue
+                    }
+                    guard file.pathExtension == "lua" else { continue }
+                    let physical = file.standardizedFileURL
+                    let shown = Self.rebase(physical.path, from: real, onto: url.path).map { URL(fileURLWithPath: $0) } ?? physical
+                    switch Self.kind(of: physical.path) {
+                    // A dangling or unreadable link is kept: loading it says why (a green run must not hide it).
+                    case .regular, .missing: found.append((shown, physical, (real, url.path)))
+                    case .directory: continue   // a folder named *.lua: the walk goes into it
+                    case .other(let kind): throw .notRegular(display(shown), kind)
+                    }
+                }
+            }
+        }
+        var seen: Set<String> = []
+        var entries: [SuiteFile] = []
+        // Files of one folder share a suite root: it is looked up once per
+        // folder (each lookup asks the file system about every folder up
+        // to the root, most of them without a `support/`).
+        var rootsByFolder: [String: URL] = [:]
+        var realFolders: [String: String] = [:]
+        for (shown, real, walked) in found {
+            let folder = real.deletingLastPathComponent().path
+            let realFolder = realFolders[folder] ?? Self.realPath(folder) ?? folder
+            realFolders[folder] = realFolder
+            guard seen.insert(realFolder + "/" + real.lastPathComponent).inserted else { continue }
+            let shownFolder = shown.deletingLastPathComponent().path
+            let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
+            rootsByFolder[shownFolder] = root
+            entries.append(SuiteFile(path: display(shown.path), url: shown, suiteRoot: root, fileSystemPath: shown.path))
+        }
+        return entries.sorted { $0.path < $1.path }
+    }
+
+    /// The suite root of a file found, as entries show it: for a file found
+    /// under a folder argument, looked up where the file really is, and shown
+    /// under the name given when it lies inside that folder.
+    private func suiteRoot(shown: URL, real: URL, walked: (real: String, given: String)?) -> URL {
+        guard let walked else { return relativeToWorkingDirectory(suiteRoot(for: shown)) }
+        let found = suiteRoot(for: real)
+        let given = Self.rebase(found.path, from: walked.real, onto: walked.given)
+        return relativeToWorkingDirectory(given.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? found)
+    }
+
+    /// `path` with its leading `from` folder replaced by `onto` (the same
+    /// folder under another name), or nil when `path` is not inside `from`.
+    static func rebase(_ path: String, from: String, onto: String) -> String? {
+        if from == onto { return path }
+        if path == from { return onto }
+        let prefix = from.hasSuffix("/") ? from : from + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        return (onto.hasSuffix("/") ? onto : onto + "/") + path.dropFirst(prefix.count)
+    }
+
+    /// `realpath(3)`: the path with every link resolved, as the C side sees it.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    enum Kind: Equatable { case regular, directory, missing, other(String) }
+
+    /// What `path` is, following symbolic links.
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFIFO: return .other("a FIFO")
+        case S_IFSOCK: return .other("a socket")
+        case S_IFCHR, S_IFBLK: return .other("a device")
+        default: return .other("a special file")
+        }
+    }
+
+    /// The nearest folder at or above the file's that has a `support/`
+    /// folder, wherever the working directory is (so `require` finds the
+    /// suite's helpers when one file is run from inside the suite or from
+    /// outside the repository).
+    func suiteRoot(for file: URL) -> URL {
+        var folder = file.deletingLastPathComponent()
+        let fm = FileManager.default
+        while true {
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: folder.appendingPathComponent("support").path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return folder
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path {
+                return file.deletingLastPathComponent()
+            }
+            folder = parent
+        }
+    }
+
+    /// Spelled relative to the working directory when inside it, so Lua
+    /// messages from `support/` modules read `scenarios/support/x.lua:3`.
+    func relativeToWorkingDirectory(_ url: URL) -> URL {
+        let shown = display(url)
+        return shown.hasPrefix("/") ? url : URL(fileURLWithPath: shown, relativeTo: workingDirectory)
+    }
+
+    func display(_ url: URL) -> String { display(url.path) }
+
+    /// `path` (absolute) relative to the working directory when inside it.
+    func display(_ path: String) -> String {
+        let folder = workingDirectory.path
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+}
+
+public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case notLua(String)
+    /// A path named like a scenario file that is not a regular file, and what it is.
+    case notRegular(String, String)
+    /// A `support/` folder or a module in one, given as if it held scenarios.
+    case supportModule(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            return "no such file or folder: \(path) (run from the folder that holds the suite, or pass the suite's path)"
+        case .notLua(let path): return "\(path) is not a .lua scenario file"
+        case .supportModule(let path):
+            return "\(path) is in a support/ folder: its modules are for scenarios to require, not scenarios to run; "
+                + "give the suite's folder or its scenario files"
+        case .notRegular(let path, let kind):
+            return "\(path) is \(kind), not a scenario file: scenario files are regular files (or links to them), "
+                + "and reading anything else could wait forever or fail; remove it from the suite"
+        }
+    }
+}

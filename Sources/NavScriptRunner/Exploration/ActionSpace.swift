@@ -1,0 +1,159 @@
+import NavScript
+import NavScriptRuntime
+import NavigationCore
+
+/// Every action a walk can take from where the app is: the outputs the
+/// visible screen really has (with parameters drawn from the specs of the
+/// destinations they open: valid, boundary and invalid), back, back-swipes
+/// (cancelled, not animated), dismiss, tab switches, links from the
+/// manifest's vocabulary through every entry point (plus malformed and
+/// hostile ones), the host's own verbs, restarts, two links arriving
+/// mid-flight — and the launches that start a walk.
+struct ActionSpace {
+    let host: any ScenarioHost
+    var sampler: ValueSampler
+    /// Every pattern of the manifest with its destination.
+    let patterns: [(destination: RouteDefinition, pattern: RoutePattern)]
+
+    init(host: any ScenarioHost, seed: UInt64) {
+        self.host = host
+        sampler = ValueSampler(seed: seed ^ 0x5EED)
+        patterns = host.engine.manifest.destinations.flatMap { definition in
+            definition.patterns.map { (definition, $0) }
+        }
+    }
+
+    /// The coverage keys of everything there is to cover.
+    var allCoverage: Set<String> {
+        var keys: Set<String> = []
+        for definition in host.engine.manifest.destinations { keys.insert("screen \(definition.id)") }
+        for screen in host.screens { for output in screen.outputs { keys.insert("tap \(screen.id).\(output.name)") } }
+        for (definition, pattern) in patterns {
+            for entry in host.entryPoints where pattern.applies(to: entry) {
+                keys.insert("link \(definition.id) \(pattern.template) via \(entry)")
+            }
+        }
+        return keys
+    }
+
+    // MARK: - Launch
+
+    mutating func launch(_ generator: inout SeededGenerator) -> String {
+        var parts: [String] = []
+        for option in host.launchOptions {
+            switch option.kind {
+            case .boolean:
+                if Bool.random(using: &generator) { parts.append("\(option.name) = \(Bool.random(using: &generator))") }
+            case .oneOf(let values):
+                if Bool.random(using: &generator), let value = values.randomElement(using: &generator) {
+                    parts.append("\(option.name) = \(LuaSource.string(value))")
+                }
+            case .string, .number:
+                continue
+            }
+        }
+        if Int.random(in: 0..<8, using: &generator) == 0, let link = randomLink(&generator)?.link {
+            parts.append("url = \(LuaSource.input(link.input)), via = \(LuaSource.string(link.entry.rawValue))")
+        }
+        return parts.isEmpty ? "launch{}" : "launch{ " + parts.joined(separator: ", ") + " }"
+    }
+
+    // MARK: - Steps
+
+    mutating func candidates(app: any ScenarioApp, generator: inout SeededGenerator) -> [ExplorationAction] {
+        var actions: [ExplorationAction] = []
+        let state = app.state
+        let screen = state.visible?.id
+        // Taps: the outputs the screen really has, with declared parameters.
+        let declared = host.screens.first { $0.id == screen }?.outputs ?? []
+        for name in app.visibleOutputs {
+            let output = declared.first { $0.name == name }
+            let arguments = tapArguments(output, generator: &generator)
+            let lua = arguments.isEmpty ? "tap(\(LuaSource.string(name)))"
+                : "tap(\(LuaSource.string(name)), \(LuaSource.table(arguments)))"
+            actions.append(ExplorationAction(lua: lua, coverage: "tap \(screen?.rawValue ?? "?").\(name)"))
+        }
+        actions.append(ExplorationAction(lua: "back()", coverage: "back"))
+        actions.append(ExplorationAction(lua: "back_swipe{}", coverage: "back_swipe"))
+        actions.append(ExplorationAction(lua: "back_swipe{ cancel = true }", coverage: "back_swipe cancelled"))
+        actions.append(ExplorationAction(lua: "back_swipe{ animated = false }", coverage: "back_swipe not animated"))
+        if !state.modals.isEmpty { actions.append(ExplorationAction(lua: "dismiss()", coverage: "dismiss")) }
+        if state.modals.isEmpty {
+            for tab in state.tabs where tab != state.selectedTab {
+                actions.append(ExplorationAction(lua: "select_tab(\(LuaSource.string(tab.rawValue)))", coverage: "select_tab \(tab)"))
+            }
+        }
+        for _ in 0..<3 {
+            if let link = randomLink(&generator) { actions.append(link) }
+        }
+        actions.append(hostileLink(&generator))
+        for line in host.explorationActions { actions.append(ExplorationAction(lua: line, coverage: line)) }
+        actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))
+        actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration"))
+        if let first = randomLink(&generator), let second = randomLink(&generator) {
+            actions.append(ExplorationAction(
+                lua: "deep_link(\(LuaSource.input(first.link!.input)), { via = \(LuaSource.string(first.link!.entry.rawValue)), settle = false })"
+                    + " deep_link(\(LuaSource.input(second.link!.input)), { via = \(LuaSource.string(second.link!.entry.rawValue)) })",
+                coverage: "two links mid-flight"))
+        }
+        return actions
+    }
+
+    /// Arguments for an output's declared parameters: usually valid, sometimes
+    /// at a boundary, sometimes invalid.
+    private mutating func tapArguments(_ output: ScreenDeclaration.Output?, generator: inout SeededGenerator) -> [String: String] {
+        guard let output, !output.parameters.isEmpty else { return [:] }
+        let specs = output.destination.flatMap { host.engine.definition(of: $0) }?.params ?? []
+        var arguments: [String: String] = [:]
+        for name in output.parameters {
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                arguments[name] = sampler.randomWord(length: 3)
+                continue
+            }
+            arguments[name] = value(for: spec, destination: output.destination, generator: &generator)
+        }
+        return arguments
+    }
+
+    private mutating func value(for spec: ParamSpec, destination: DestinationID?, generator: inout SeededGenerator) -> String {
+        let engine = host.engine
+        let accepts: (String) -> Bool = { value in
+            guard let destination else { return true }
+            let others = engine.definition(of: destination)?.params.filter { $0.name != spec.name } ?? []
+            // Only this parameter is judged: the others get any accepted value the check ignores.
+            guard others.isEmpty else { return true }
+            return (try? engine.validateParams(of: RouteRequest(destination, params: [spec.name: value]))) != nil
+        }
+        let roll = Int.random(in: 0..<10, using: &generator)
+        let valid = sampler.valid(spec, accepts: accepts) ?? "1"
+        if roll == 0 { return sampler.invalid(spec).randomElement(using: &generator) ?? "!" }
+        if roll == 1 { return sampler.boundary(spec, from: valid, accepts: accepts).randomElement(using: &generator) ?? valid }
+        return valid
+    }
+
+    /// A link to a destination of the manifest, through a door its pattern allows.
+    mutating func randomLink(_ generator: inout SeededGenerator) -> ExplorationAction? {
+        guard let (definition, pattern) = patterns.randomElement(using: &generator) else { return nil }
+        let doors = host.entryPoints.filter { pattern.applies(to: $0) }
+        guard let entry = doors.randomElement(using: &generator) else { return nil }
+        var path = pattern.template
+        for spec in definition.params {
+            let value = self.value(for: spec, destination: definition.id, generator: &generator)
+            path = path.replacingOccurrences(of: ":" + spec.name, with: value)
+        }
+        let schemeURL = "\(host.engine.manifest.scheme)://\(path)"
+        let input = host.input(for: schemeURL, via: entry)
+        let lua = "deep_link(\(LuaSource.input(input)), { via = \(LuaSource.string(entry.rawValue)) })"
+        return ExplorationAction(lua: lua, coverage: "link \(definition.id) \(pattern.template) via \(entry)",
+                                 link: .init(input: input, entry: entry, schemeURL: pattern.entries == nil ? schemeURL : nil))
+    }
+
+    /// Input no route should accept: malformed, hostile, unknown.
+    mutating func hostileLink(_ generator: inout SeededGenerator) -> ExplorationAction {
+        let scheme = host.engine.manifest.scheme
+        let inputs = ["\(scheme)://%zz", "\(scheme)://" + String(repeating: "a/", count: 40), "\(scheme)://nowhere/at/all",
+                      "javascript:alert(1)", "\(scheme)://../../etc/passwd", "", "\(scheme)://?\u{0}=1"]
+        let input = inputs.randomElement(using: &generator)!
+        return ExplorationAction(lua: "deep_link(\(LuaSource.string(input)))", coverage: "hostile link")
+    }
+}

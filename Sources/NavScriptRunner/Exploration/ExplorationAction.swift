@@ -1,0 +1,45 @@
+import NavScript
+import NavScriptRuntime
+import NavigationCore
+
+/// One thing a walk can do, as the line of Lua that does it and the
+/// coverage it earns.
+struct ExplorationAction: Hashable {
+    /// The line, exactly as a reproducer will contain it.
+    var lua: String
+    /// What doing it covers (`tap home.product`, `link product/:id via push`).
+    var coverage: String
+    /// A delivered link whose landing is checked against its canonical target.
+    var link: Link?
+    /// A restart that restores: the state must come back as it was.
+    var restoresState = false
+
+    struct Link: Hashable {
+        var input: EntryInput
+        var entry: EntryPoint
+        /// The same link spelled with the app's scheme, for `expect_same_outcome`.
+        var schemeURL: String?
+    }
+}
+
+/// Lua source for the explorer's reproducers.
+extension LuaSource {
+    /// A table literal of string fields, keys sorted (`{ route = "cart" }`).
+    static func table(_ fields: [String: String]) -> String {
+        let items = fields.sorted { $0.key < $1.key }.map { key, value in
+            let name = key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
+                ? key : "[\(string(key))]"
+            return "\(name) = \(string(value))"
+        }
+        return "{ " + items.joined(separator: ", ") + " }"
+    }
+
+    /// How `deep_link` is given an input.
+    static func input(_ input: EntryInput) -> String {
+        switch input {
+        case .url(let url): return string(url)
+        case .payload(let payload): return table(payload)
+        case .activity(let type, let info): return table(info.merging(["activity_type": type]) { first, _ in first })
+        }
+    }
+}

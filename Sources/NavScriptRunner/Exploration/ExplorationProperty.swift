@@ -1,0 +1,47 @@
+import NavScript
+import NavScriptRuntime
+
+/// What exploration checks after every step, and the name a violation is
+/// reported and shrunk under.
+enum ExplorationProperty: Hashable, CustomStringConvertible {
+    /// One of the invariants checked after every scenario.
+    case invariant(String)
+    /// A link delivered with `proceed` lands on its destination's canonical stack.
+    case canonicalLanding
+    /// The same link gives the same outcome through every entry point.
+    case sameOutcome
+    /// A gated request resumed after its precondition was satisfied lands
+    /// where it would have landed with it satisfied — it is not gated by
+    /// the same precondition again.
+    case gateResume
+    /// A resumed request is resolved again against the state its gate left,
+    /// not replayed from a destination computed before the gate (which
+    /// skips a second, chained precondition).
+    case resumeResolves
+    /// A restart with restoration brings the tab and every stack back as they were.
+    case restoration
+    /// The app crashed or hung.
+    case noCrash
+
+    var description: String {
+        switch self {
+        case .invariant(let name): return "invariant '\(name)'"
+        case .canonicalLanding: return "a deep link lands on its destination's canonical stack"
+        case .sameOutcome: return "the same link gives the same outcome through every entry point"
+        case .gateResume: return "a request resumed after its gate was satisfied is not gated by it again"
+        case .resumeResolves: return "a resumed request is resolved again, not replayed from before its gate"
+        case .restoration: return "a restored app has the archived tab and stacks"
+        case .noCrash: return "every input gets an outcome (no trap, no hang)"
+        }
+    }
+}
+
+/// A property that did not hold, at a step of a walk.
+struct ExplorationViolation {
+    var property: ExplorationProperty
+    /// Index of the offending line in the walk.
+    var step: Int
+    var message: String
+    /// Lua lines that assert the property at the end of a reproducer.
+    var assertion: [String]
+}

@@ -1,0 +1,512 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+import NavigationCore
+
+/// Model-based exploration: seeded random walks over the app's action
+/// space, the invariants and differential properties checked after every
+/// step, and every violation shrunk (delta debugging) to a minimal walk
+/// written as an ordinary scenario. Same seed, same walks, same reproducer.
+public final class Explorer {
+    public struct Configuration: Sendable {
+        public var seed: UInt64
+        /// Stop after this many seconds of exploring (0: no limit).
+        public var seconds: Double
+        /// Stop after this many steps in all (0: no limit).
+        public var steps: Int
+        /// Steps per walk before a fresh launch.
+        public var walkLength: Int
+        public var faults: [String]
+        /// Stop as soon as everything the app offers was covered.
+        public var untilCovered: Bool
+        /// Stop at the first violation (mutate --explore).
+        public var stopAtFirst: Bool
+        public var options: RunOptions
+        /// The manifest the app was given (`--manifest`), named in a reproducer's replay lines.
+        public var manifest: String?
+        /// Where each fresh app and each line is written before it runs, for a
+        /// supervising process to read if this one crashes or hangs.
+        public var trace: ExplorationTrace?
+        /// Asked before every step: true stops the exploration there (an interrupt).
+        public var shouldStop: (@Sendable () -> Bool)?
+        /// The executable a reproducer's replay lines name (`navscript`, `myapp-navscript`):
+        /// the one that explored, so a line copied from the header runs the same app.
+        public var executable = "navscript"
+
+        /// Steps per walk unless told otherwise (`--walk-length`).
+        public static let defaultWalkLength = 25
+
+        public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = defaultWalkLength, faults: [String] = [],
+                    untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions(),
+                    manifest: String? = nil, trace: ExplorationTrace? = nil,
+                    shouldStop: (@Sendable () -> Bool)? = nil) {
+            self.seed = seed
+            self.seconds = seconds
+            self.steps = steps
+            self.walkLength = walkLength
+            self.faults = faults
+            self.untilCovered = untilCovered
+            self.stopAtFirst = stopAtFirst
+            self.options = options
+            self.manifest = manifest
+            self.trace = trace
+            self.shouldStop = shouldStop
+        }
+    }
+
+    /// A violation, shrunk, with its reproducer.
+    public struct Finding: Sendable {
+        public var property: String
+        public var message: String
+        /// The walk as found, then shrunk.
+        public var originalSteps: Int
+        public var steps: [String]
+        /// The shrunk walk as its reproducer's timeline numbers it (the
+        /// implicit launch first, one entry per step a call recorded, with
+        /// where the app ended up): the numbers the message's "after step N"
+        /// and a leak's "left at step N" use.
+        public var timeline: [String]
+        /// The scenario file's text.
+        public var reproducer: String
+        /// The reproducer fails with the run's faults and passes without them.
+        public var verified: Bool
+        /// Seconds from the start of the exploration to the violation.
+        public var timeToFind: Double
+    }
+
+    /// What was reached.
+    public struct Coverage: Sendable {
+        public var covered: Set<String>
+        public var all: Set<String>
+        public var missing: [String] { all.subtracting(covered).sorted() }
+    }
+
+    public struct Report: Sendable {
+        public var findings: [Finding]
+        public var walks: Int
+        public var steps: Int
+        public var seconds: Double
+        public var coverage: Coverage
+    }
+
+    let host: any ScenarioHost
+    let configuration: Configuration
+
+    public init(host: any ScenarioHost, configuration: Configuration) {
+        self.host = host
+        self.configuration = configuration
+    }
+
+    /// Explores until the budget is spent; `onFinding` hears each shrunk violation.
+    public func run(onFinding: (Finding) -> Void = { _ in }) -> Report {
+        var generator = SeededGenerator(seed: configuration.seed)
+        var space = ActionSpace(host: host, seed: configuration.seed)
+        var covered: Set<String> = []
+        var findings: [Finding] = []
+        var seen: Set<String> = []
+        var walks = 0
+        var steps = 0
+        let started = Date()
+        let all = space.allCoverage
+        func spent() -> Bool {
+            if configuration.shouldStop?() == true { return true }
+            if configuration.steps > 0 && steps >= configuration.steps { return true }
+            if configuration.seconds > 0 && Date().timeIntervalSince(started) >= configuration.seconds { return true }
+            if configuration.untilCovered && all.isSubset(of: covered) { return true }
+            return configuration.stopAtFirst && !findings.isEmpty
+        }
+        while !spent() {
+            walks += 1
+            guard let session = try? ExplorationSession(host: host, faults: configuration.faults, options: configuration.options)
+            else { break }
+            configuration.trace?.startSegment()
+            defer { session.close() }
+            var lines: [String] = []
+            let launch = space.launch(&generator)
+            var violation = step(session, launch, action: nil, lines: &lines)
+            steps += 1
+            var length = 0
+            while violation == nil, length < configuration.walkLength, !spent(), let app = session.app {
+                if let screen = app.state.visible?.id { covered.insert("screen \(screen)") }
+                let candidates = space.candidates(app: app, generator: &generator)
+                guard let action = pick(candidates, covered: covered, generator: &generator) else { break }
+                violation = step(session, action.lua, action: action, lines: &lines)
+                if !lines.isEmpty, lines.last == action.lua { covered.insert(action.coverage) }
+                if violation == nil, let link = action.link, link.schemeURL != nil,
+                   Int.random(in: 0..<6, using: &generator) == 0 {
+                    violation = step(session, "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", action: nil, lines: &lines)
+                }
+                steps += 1
+                length += 1
+            }
+            if let screen = session.app?.state.visible?.id { covered.insert("screen \(screen)") }
+            guard let violation else { continue }
+            let key = "\(violation.property)"
+            guard seen.insert(key).inserted else { continue }
+            let finding = shrink(lines, violation: violation, elapsed: Date().timeIntervalSince(started))
+            findings.append(finding)
+            onFinding(finding)
+        }
+        return Report(findings: findings, walks: walks, steps: steps, seconds: Date().timeIntervalSince(started),
+                      coverage: Coverage(covered: covered, all: all))
+    }
+
+    /// Favours actions whose coverage is new.
+    private func pick(_ actions: [ExplorationAction], covered: Set<String>,
+                      generator: inout SeededGenerator) -> ExplorationAction? {
+        guard !actions.isEmpty else { return nil }
+        let weights = actions.map { covered.contains($0.coverage) ? 1 : 6 }
+        var roll = Int.random(in: 0..<weights.reduce(0, +), using: &generator)
+        for (action, weight) in zip(actions, weights) {
+            if roll < weight { return action }
+            roll -= weight
+        }
+        return actions.last
+    }
+
+    // MARK: - One step and its properties
+
+    /// Runs `line`, keeps it in `lines` unless the app refused it, and
+    /// returns the first property it broke.
+    private func step(_ session: ExplorationSession, _ line: String, action: ExplorationAction?,
+                      lines: inout [String]) -> ExplorationViolation? {
+        let before = session.app?.state
+        let eventsBefore = session.app?.events.count ?? 0
+        configuration.trace?.step(line)
+        let result = session.run(line)
+        let broken = result.failures.filter { $0.message.contains("invariant '") }
+        let refused = result.error != nil || result.failures.count > broken.count
+        if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
+            configuration.trace?.dropLast()
+            return nil   // the app could not take this step: it is not part of the walk
+        }
+        configuration.trace?.stepEnded()
+        lines.append(line)
+        if let failure = broken.first {
+            let name = failure.message.components(separatedBy: "invariant '").dropFirst().first?
+                .prefix { $0 != "'" } ?? "?"
+            return ExplorationViolation(property: .invariant(String(name)), step: lines.count - 1, message: failure.message,
+                                        assertion: ["-- the invariant '\(name)' is checked after the scenario"])
+        }
+        if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
+            return ExplorationViolation(property: .sameOutcome, step: lines.count - 1, message: failure.message, assertion: [])
+        }
+        if let app = session.app, let violation = checkResumes(app.events, since: eventsBefore, step: lines.count - 1) {
+            return violation
+        }
+        if let app = session.app, let replayed = Self.unresolvedResume(in: app.events, since: eventsBefore) {
+            return ExplorationViolation(
+                property: .resumeResolves, step: lines.count - 1,
+                message: "\(replayed.request) resumed after its gate and went on with '\(replayed.next)' without being resolved again",
+                assertion: ["expect_events_since(0, { \(LuaSource.string("resume " + replayed.request)), "
+                            + "\(LuaSource.string("resolve " + replayed.request)) })"])
+        }
+        guard let app = session.app, let action else { return nil }
+        if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: lines.count - 1) {
+            return violation
+        }
+        if action.restoresState, let before, !Self.sameNavigation(before, app.state) {
+            return ExplorationViolation(
+                property: .restoration, step: lines.count - 1,
+                message: "after restart{}, the navigation is \(Self.describe(app.state)); before it was \(Self.describe(before))",
+                assertion: ["expect_snapshot{ tab = before.tab, stacks = before.stacks }"])
+        }
+        return nil
+    }
+
+    /// `gate P R … resume R`, then `resolve R gated P`: the gate reported
+    /// success but the resumed request meets the same gate again (a session
+    /// committed too late, a cancelled sign-in reported as done).
+    private func checkResumes(_ events: [String], since start: Int, step: Int) -> ExplorationViolation? {
+        guard let regated = Self.regatedResume(in: events, since: start) else { return nil }
+        let count = events.filter { $0 == regated.event }.count
+        return ExplorationViolation(
+            property: .gateResume, step: step,
+            message: "the gate \(regated.precondition) reported success, but \(regated.request) was gated by \(regated.precondition) again when it resumed",
+            assertion: ["expect_event_count(\(LuaSource.string(regated.event)), \(max(0, count - 1)))"])
+    }
+
+    /// The first `resume R` at or after `start` whose request is gated again
+    /// by the precondition it waited on. Gates are matched to resumes first
+    /// in, first out per request, as the dispatcher resumes waiters in
+    /// arrival order. `drop R` does not say which gate was cancelled: when
+    /// R waits on more than one precondition, the match is ambiguous and R's
+    /// waiters are forgotten rather than guessed — a missed finding costs
+    /// less than a false one, which teaches a team to ignore the explorer.
+    static func regatedResume(in events: [String], since start: Int)
+        -> (precondition: String, request: String, event: String)? {
+        guard start < events.count else { return nil }
+        var pending: [String: [Substring]] = [:]
+        for index in events.indices {
+            let event = events[index]
+            if event.hasPrefix("gate ") {
+                let rest = event.dropFirst("gate ".count)
+                let precondition = rest.prefix { $0 != " " }
+                pending[String(rest.dropFirst(precondition.count + 1)), default: []].append(precondition)
+            } else if event.hasPrefix("drop ") {
+                let request = String(event.dropFirst("drop ".count))
+                guard let waiting = pending[request], !waiting.isEmpty else { continue }
+                if Set(waiting).count == 1 { pending[request]?.removeFirst() } else { pending[request] = nil }
+            } else if event.hasPrefix("resume ") {
+                let request = String(event.dropFirst("resume ".count))
+                guard pending[request]?.isEmpty == false, let precondition = pending[request]?.removeFirst() else { continue }
+                guard index >= start,
+                      let next = events[(index + 1)...].first(where: { $0.hasPrefix("resolve \(request) ") }),
+                      next == "resolve \(request) gated \(precondition)" else { continue }
+                return (String(precondition), request, next)
+            }
+        }
+        return nil
+    }
+
+    /// The first `resume R` at or after `start` not followed at once by R's
+    /// own dispatch — `resolve R …`, `queue R` or `reject <kind> R` — which
+    /// is what the dispatcher does with a satisfied gate's request; anything
+    /// else means the app acted on a destination from before the gate.
+    static func unresolvedResume(in events: [String], since start: Int) -> (request: String, next: String)? {
+        guard start < events.count else { return nil }
+        for index in start..<events.count where events[index].hasPrefix("resume ") {
+            let request = String(events[index].dropFirst("resume ".count))
+            let next = index + 1 < events.count ? events[index + 1] : "nothing"
+            if next.hasPrefix("resolve \(request) ") || next == "queue \(request)"
+                || (next.hasPrefix("reject ") && next.hasSuffix(" \(request)")) { continue }
+            return (request, next)
+        }
+        return nil
+    }
+
+    /// A link that proceeded must land on its canonical target — or, as the
+    /// reconciler rules, leave the stack alone when its top already was the
+    /// target: the user is looking at it.
+    private func checkLanding(_ link: ExplorationAction.Link, app: any ScenarioApp, before: NavigationState?,
+                              step: Int) -> ExplorationViolation? {
+        let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
+        guard let timeline = app.events.last(where: { $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ") }),
+              timeline.hasPrefix("resolve"), timeline.hasSuffix(" proceed"),
+              case .proceed(let target)? = try? host.engine.resolve(link.input, entry: link.entry, context: everything),
+              app.isIdle, app.rootFlow == "main"
+        else { return nil }
+        let state = app.state
+        let stack = state.stack(target.tab).map(\.description)
+        let expected = target.baseRun.map(\.description)
+        let modals = state.modals.flatMap { $0.map(\.description) }
+        let expectedModals = target.modals.flatMap { $0.map(\.description) }
+        let stackBefore = before.map { $0.stack(target.tab).map(\.description) }
+        guard state.selectedTab != target.tab || !Self.landed(stack, expected: expected, stackBefore: stackBefore)
+                || modals != expectedModals else { return nil }
+        return ExplorationViolation(
+            property: .canonicalLanding, step: step,
+            message: "the link landed on tab \(state.selectedTab) \(Expectation.render(stack)) "
+                + (modals.isEmpty ? "" : "under modals \(Expectation.render(modals)) ")
+                + "instead of \(target.tab) \(Expectation.render(expected))"
+                + (expectedModals.isEmpty ? "" : " with modals \(Expectation.render(expectedModals))"),
+            assertion: ["expect_tab(\(LuaSource.string(target.tab.rawValue)))",
+                        "expect_stack(\(LuaSource.string(target.tab.rawValue)), { " + expected.map(LuaSource.string).joined(separator: ", ") + " })",
+                        expectedModals.isEmpty ? "expect_modals{}"
+                            : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
+    }
+
+    /// Whether a link's target tab shows `stack` rightly: the canonical
+    /// stack, or an untouched stack whose top already was the target's leaf.
+    static func landed(_ stack: [String], expected: [String], stackBefore: [String]?) -> Bool {
+        stack == expected || (stack == stackBefore && stack.last != nil && stack.last == expected.last)
+    }
+
+    /// The selected tab and every tab's stack. Modals are left out: an app
+    /// may rightly not bring a sheet (a sign-in, onboarding) back on a cold start.
+    static func sameNavigation(_ a: NavigationState, _ b: NavigationState) -> Bool {
+        a.selectedTab == b.selectedTab && a.tabs.allSatisfy { a.stack($0) == b.stack($0) }
+    }
+
+    static func describe(_ state: NavigationState) -> String {
+        "tab \(state.selectedTab), " + state.tabs.map { "\($0) \(Expectation.render(state.stack($0).map(\.description)))" }
+            .joined(separator: ", ") + (state.modals.isEmpty ? "" : ", modals \(Expectation.render(state.modals.flatMap { $0.map(\.description) }))")
+    }
+
+    static func snapshotAssertion(_ state: NavigationState) -> String {
+        let stacks = state.tabs.map { tab in
+            "\(tab) = { " + state.stack(tab).map { LuaSource.string($0.description) }.joined(separator: ", ") + " }"
+        }.joined(separator: ", ")
+        return "expect_snapshot{ tab = \(LuaSource.string(state.selectedTab.rawValue)), stacks = { \(stacks) } }"
+    }
+
+    // MARK: - Replaying and shrinking
+
+    /// Replays `lines` in a fresh walk; the first property broken, if any.
+    func replay(_ lines: [String], faults: [String]) -> ExplorationViolation? {
+        replayed(lines, faults: faults, keepingTimeline: false).violation
+    }
+
+    /// Replays `lines` from a fresh launch: the first property they break,
+    /// and (when asked: shrinking replays many times and needs none) the
+    /// timeline up to it, each entry without the session's internal
+    /// `explore.lua:1` location.
+    func replayed(_ lines: [String], faults: [String],
+                  keepingTimeline: Bool = true) -> (violation: ExplorationViolation?, timeline: [String]) {
+        guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
+        defer { session.close() }
+        configuration.trace?.startSegment()
+        var kept: [String] = []
+        var generator = SeededGenerator(seed: 0)
+        var space = ActionSpace(host: host, seed: 0)
+        _ = space.launch(&generator)
+        var violation: ExplorationViolation?
+        for line in lines {
+            let action = Self.action(for: line, host: host)
+            violation = step(session, line, action: action, lines: &kept)
+            if violation != nil { break }
+        }
+        guard keepingTimeline else { return (violation, []) }
+        let timeline = session.world.timeline.map { entry in
+            entry.range(of: "  ").map { String(entry[$0.upperBound...]) } ?? entry
+        }
+        return (violation, timeline)
+    }
+
+    /// The action a line performs, for the properties checked after it.
+    static func action(for line: String, host: any ScenarioHost) -> ExplorationAction? {
+        if line == "restart{}" { return ExplorationAction(lua: line, coverage: "", restoresState: true) }
+        guard line.hasPrefix("deep_link("), !line.contains("settle = false") else { return nil }
+        // deep_link(<input>, { via = "<entry>" })
+        guard let viaRange = line.range(of: ", { via = \""),
+              let entry = EntryPoint(rawValue: String(line[viaRange.upperBound...].prefix { $0 != "\"" })) else { return nil }
+        let literal = String(line[line.index(line.startIndex, offsetBy: "deep_link(".count)..<viaRange.lowerBound])
+        guard let input = parseInput(literal) else { return nil }
+        return ExplorationAction(lua: line, coverage: "", link: .init(input: input, entry: entry, schemeURL: nil))
+    }
+
+    /// Reads back what ``LuaSource/input(_:)`` wrote.
+    static func parseInput(_ literal: String) -> EntryInput? {
+        if literal.hasPrefix("\"") { return unquote(literal).map(EntryInput.url) }
+        guard literal.hasPrefix("{ "), literal.hasSuffix(" }") else { return nil }
+        var fields: [String: String] = [:]
+        for item in literal.dropFirst(2).dropLast(2).components(separatedBy: "\", ") {
+            let parts = item.components(separatedBy: " = ")
+            guard parts.count >= 2 else { return nil }
+            let value = parts.dropFirst().joined(separator: " = ")
+            fields[parts[0]] = unquote(value.hasSuffix("\"") ? value : value + "\"")
+        }
+        if let type = fields.removeValue(forKey: "activity_type") { return .activity(type: type, userInfo: fields) }
+        return .payload(fields)
+    }
+
+    static func unquote(_ literal: String) -> String? {
+        guard literal.count >= 2, literal.hasPrefix("\""), literal.hasSuffix("\"") else { return nil }
+        var out = ""
+        var escaping = false
+        for character in literal.dropFirst().dropLast() {
+            if escaping {
+                switch character {
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                default: out.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Delta debugging: the smallest walk found that still breaks the same
+    /// property, then the reproducer checked both ways.
+    private func shrink(_ lines: [String], violation: ExplorationViolation, elapsed: Double) -> Finding {
+        let property = violation.property
+        var current = Array(lines.prefix(violation.step + 1))
+        func stillFails(_ candidate: [String]) -> Bool {
+            replay(candidate, faults: configuration.faults)?.property == property
+        }
+        var granularity = 2
+        while current.count >= 2 {
+            let chunk = max(1, current.count / granularity)
+            var reduced = false
+            var start = 0
+            while start < current.count {
+                var candidate = current
+                candidate.removeSubrange(start..<min(current.count, start + chunk))
+                if !candidate.isEmpty, stillFails(candidate) {
+                    current = candidate
+                    reduced = true
+                    granularity = max(granularity - 1, 2)
+                    break
+                }
+                start += chunk
+            }
+            if !reduced {
+                if chunk == 1 { break }
+                granularity = min(current.count, granularity * 2)
+            }
+        }
+        let (replayed, timeline) = replayed(current, faults: configuration.faults)
+        var final = replayed ?? violation
+        // The session runs each step as a chunk of its own, `explore.lua`,
+        // whose line is always 1: no place a reader can look up.
+        if final.message.hasPrefix(ExplorationSession.chunkName + ":1: ") {
+            final.message.removeFirst(ExplorationSession.chunkName.count + 4)
+        }
+        let reproducer = Self.reproducer(current, violation: final, configuration: configuration, originalSteps: lines.count,
+                                         host: host)
+        return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
+                       timeline: timeline,
+                       reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
+    }
+
+    /// Runs the reproducer as the runner would: it must fail with the
+    /// exploration's faults and, when there are faults, pass without them.
+    func verify(_ reproducer: String) -> Bool {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("reproducer.lua")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(reproducer.utf8).write(to: url)
+        } catch {
+            return false
+        }
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: folder)
+        func status(_ faults: [String]) -> ScenarioResult.Status? {
+            var options = configuration.options
+            options.faults = faults
+            options.strictSteps = false
+            return ScenarioRunner(host: host, options: options).runFile(entry, filter: nil).scenarios.first?.status
+        }
+        guard status(configuration.faults) == .failed else { return false }
+        return configuration.faults.isEmpty || status([]) == .passed
+    }
+
+    /// A reproducer's first lines: the exploration that finds it again, and
+    /// the run that replays it (with the faults and manifest the walk had;
+    /// `run` takes neither the seed nor the walk length).
+    public static func replayHeader(_ configuration: Configuration, host: any ScenarioHost) -> String {
+        let faults = configuration.faults.map { " --fault " + ShellWord.quoted($0) }.joined()
+        let manifest = configuration.manifest.map { " --manifest " + ShellWord.quoted($0) } ?? ""
+        let walk = configuration.walkLength == Configuration.defaultWalkLength ? "" : " --walk-length \(configuration.walkLength)"
+        let executable = ShellWord.quoted(configuration.executable)
+        return "-- Found by `\(executable) explore --seed \(configuration.seed)\(faults)\(walk)\(manifest)` against \(host.name).\n"
+            + "-- Run it: `\(executable) run <this file>\(faults)\(manifest)`"
+            + (configuration.faults.isEmpty ? ".\n" : " (without the faults it passes).\n")
+    }
+
+    /// The reproducer as a scenario file.
+    static func reproducer(_ lines: [String], violation: ExplorationViolation, configuration: Configuration,
+                           originalSteps: Int, host: any ScenarioHost) -> String {
+        let seed = configuration.seed
+        var text = Self.replayHeader(configuration, host: host)
+        text += "-- Property: \(violation.property).\n"
+        text += "-- Shrunk from \(originalSteps) steps to \(lines.count).\n"
+        text += "-- \(violation.message.replacingOccurrences(of: "\n", with: " "))\n\n"
+        let name = "explore seed \(seed): \(violation.property)"
+        text += "scenario(\(LuaSource.string(name)), function()\n"
+        for (index, line) in lines.enumerated() {
+            if case .restoration = violation.property, index == lines.count - 1 { text += "  local before = snapshot()\n" }
+            text += "  \(line)\n"
+        }
+        for line in violation.assertion { text += "  \(line)\n" }
+        text += "end)\n"
+        return text
+    }
+}

@@ -1,0 +1,166 @@
+import NavScript
+import NavScriptRuntime
+import NavigationCore
+
+/// Values for a route parameter, drawn from its spec: valid ones (from
+/// the spec's pattern), boundary ones (shortest and longest allowed) and
+/// invalid ones (what the spec must refuse). The pattern language covered
+/// is what manifests use — literals, character classes, `.`, groups
+/// without alternation, and the quantifiers `? * + {m} {m,n}`; anything
+/// else falls back to plain letters and digits, filtered by the spec.
+struct ValueSampler {
+    var generator: SeededGenerator
+
+    init(seed: UInt64) {
+        generator = SeededGenerator(seed: seed)
+    }
+
+    /// A value the destination's spec accepts, or nil when none was found.
+    mutating func valid(_ spec: ParamSpec, accepts: (String) -> Bool) -> String? {
+        for _ in 0..<8 {
+            let candidate: String
+            if spec.kind == .integer {
+                candidate = String(Int.random(in: 1...999, using: &generator))
+            } else if let pattern = spec.pattern, let sampled = sample(pattern) {
+                candidate = sampled
+            } else {
+                candidate = randomWord(length: Int.random(in: max(1, spec.minLength ?? 1)...max(1, min(spec.maxLength ?? 8, 8)),
+                                                          using: &generator))
+            }
+            if accepts(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The shortest and the longest accepted value, where the spec bounds
+    /// the length and a valid value can be stretched or cut to it.
+    mutating func boundary(_ spec: ParamSpec, from valid: String, accepts: (String) -> Bool) -> [String] {
+        var values: [String] = []
+        if let max = spec.maxLength, let last = valid.last {
+            let long = String(valid.prefix(max)) + String(repeating: last, count: Swift.max(0, max - valid.count))
+            if accepts(long) { values.append(long) }
+        }
+        if let min = spec.minLength {
+            let short = String(valid.prefix(min))
+            if accepts(short) { values.append(short) }
+        }
+        return values
+    }
+
+    /// Values the spec must refuse: punctuation, an overlong one, a wrong kind.
+    func invalid(_ spec: ParamSpec) -> [String] {
+        var values = ["!bad", "x y"]
+        if let max = spec.maxLength { values.append(String(repeating: "9", count: max + 1)) }
+        if spec.kind == .integer { values.append("abc") }
+        return values
+    }
+
+    mutating func randomWord(length: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    // MARK: - A small regular-expression sampler
+
+    private indirect enum Node {
+        case literal(Character)
+        case set([Character])
+        case group([Node])
+        case repeated(Node, min: Int, max: Int)
+    }
+
+    /// A string matching `pattern`, or nil for syntax outside the subset.
+    mutating func sample(_ pattern: String) -> String? {
+        var characters = Array(pattern)
+        if characters.first == "^" { characters.removeFirst() }
+        if characters.last == "$" { characters.removeLast() }
+        var index = 0
+        guard let nodes = parseSequence(characters, &index), index == characters.count else { return nil }
+        var out = ""
+        for node in nodes { emit(node, into: &out) }
+        return out
+    }
+
+    private func parseSequence(_ c: [Character], _ i: inout Int) -> [Node]? {
+        var nodes: [Node] = []
+        while i < c.count, c[i] != ")" {
+            guard var node = parseAtom(c, &i) else { return nil }
+            if i < c.count {
+                switch c[i] {
+                case "?": node = .repeated(node, min: 0, max: 1); i += 1
+                case "*": node = .repeated(node, min: 0, max: 3); i += 1
+                case "+": node = .repeated(node, min: 1, max: 4); i += 1
+                case "{":
+                    guard let close = c[i...].firstIndex(of: "}") else { return nil }
+                    let parts = String(c[(i + 1)..<close]).split(separator: ",", omittingEmptySubsequences: false)
+                    guard let low = Int(parts[0]) else { return nil }
+                    let high = parts.count > 1 ? (Int(parts[1]) ?? low + 3) : low
+                    node = .repeated(node, min: low, max: Swift.max(low, high))
+                    i = close + 1
+                default: break
+                }
+            }
+            nodes.append(node)
+        }
+        return nodes
+    }
+
+    private func parseAtom(_ c: [Character], _ i: inout Int) -> Node? {
+        let character = c[i]
+        switch character {
+        case "[":
+            guard let close = c[(i + 1)...].firstIndex(of: "]") else { return nil }
+            var members: [Character] = []
+            var j = i + 1
+            if c[j] == "^" { return nil }
+            while j < close {
+                if j + 2 < close, c[j + 1] == "-", let low = c[j].asciiValue, let high = c[j + 2].asciiValue, low <= high {
+                    members += (low...high).map { Character(Unicode.Scalar($0)) }
+                    j += 3
+                } else if c[j] == "\\", j + 1 < close {
+                    members.append(c[j + 1])
+                    j += 2
+                } else {
+                    members.append(c[j])
+                    j += 1
+                }
+            }
+            i = close + 1
+            return members.isEmpty ? nil : .set(members)
+        case "(":
+            i += 1
+            if i + 1 < c.count, c[i] == "?", c[i + 1] == ":" { i += 2 }
+            guard let inner = parseSequence(c, &i), i < c.count, c[i] == ")" else { return nil }
+            i += 1
+            return .group(inner)
+        case "\\":
+            guard i + 1 < c.count else { return nil }
+            let escaped = c[i + 1]
+            i += 2
+            switch escaped {
+            case "d": return .set(Array("0123456789"))
+            case "w": return .set(Array("abcdefghijklmnopqrstuvwxyz0123456789_"))
+            default: return .literal(escaped)
+            }
+        case ".":
+            i += 1
+            return .set(Array("abcdefghijklmnopqrstuvwxyz0123456789"))
+        case "|", "*", "+", "?", "{":
+            return nil
+        default:
+            i += 1
+            return .literal(character)
+        }
+    }
+
+    private mutating func emit(_ node: Node, into out: inout String) {
+        switch node {
+        case .literal(let character): out.append(character)
+        case .set(let members): out.append(members.randomElement(using: &generator)!)
+        case .group(let nodes): for inner in nodes { emit(inner, into: &out) }
+        case .repeated(let inner, let low, let high):
+            let count = Int.random(in: low...Swift.min(high, low + 6), using: &generator)
+            for _ in 0..<count { emit(inner, into: &out) }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// Mutation testing over the host's fault catalogue: the suite must pass on
+/// the healthy app and fail under every fault. A fault nobody notices is a
+/// bug class the suite would let ship.
+///
+/// The plan is one task per (file, fault) plus the healthy tasks; whoever
+/// executes them (worker processes, so a trapping or hanging fault costs one
+/// scenario) hands the results back to ``report(results:started:)``.
+public struct MutationRun {
+    public let faults: [HostFault]
+    public let tasks: [WorkerTask]
+    private let fileCount: Int
+
+    public init(entries: [SuiteFile], faults: [HostFault], baseFaults: [String] = []) {
+        self.faults = faults
+        self.fileCount = entries.count
+        var tasks: [WorkerTask] = []
+        for variant in [nil] + faults.map(Optional.some) {
+            for entry in entries {
+                tasks.append(WorkerTask(id: tasks.count, path: entry.path, suiteRoot: entry.suiteRoot.relativePath,
+                                        faults: baseFaults + (variant.map { [$0.name] } ?? [])))
+            }
+        }
+        self.tasks = tasks
+    }
+
+    /// Turns the results of ``tasks`` (same order) into the kill matrix.
+    /// `firstKillingFileOnly`: a run that stopped each fault at its first
+    /// killing file counts only that file's scenarios — how many later
+    /// files ran before the kill was known depends on timing, and the
+    /// report must not.
+    public func report(results: [FileResult], started: Date, firstKillingFileOnly: Bool = false) -> MutationReport {
+        let chunks = stride(from: 0, to: results.count, by: max(1, fileCount)).map {
+            Array(results[$0..<min($0 + fileCount, results.count)])
+        }
+        let healthy = RunResult(files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
+                                startedAt: started.timeIntervalSince1970)
+        let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
+            func failing(_ file: FileResult) -> [ScenarioResult] {
+                file.scenarios.filter { $0.status.isProblem }
+            }
+            let killers = firstKillingFileOnly
+                ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
+                : files.flatMap(failing)
+            return FaultOutcome(fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
+                                firstMessage: killers.first?.message ?? "",
+                                duration: files.reduce(0) { $0 + $1.duration })
+        }
+        return MutationReport(healthy: healthy, outcomes: outcomes, duration: Date().timeIntervalSince(started))
+    }
+}
+
+/// One fault's verdict.
+public struct FaultOutcome: Hashable, Sendable {
+    public var fault: HostFault
+    /// `file:line name` of every scenario that failed or errored under the fault.
+    public var killedBy: [String]
+    public var firstMessage: String
+    public var duration: Double
+    public var isKilled: Bool { !killedBy.isEmpty }
+}
+
+/// The kill matrix and the score.
+public struct MutationReport: Sendable {
+    public var healthy: RunResult
+    public var outcomes: [FaultOutcome]
+    public var duration: Double
+
+    public var killed: Int { outcomes.filter(\.isKilled).count }
+    public var score: Double { outcomes.isEmpty ? 1 : Double(killed) / Double(outcomes.count) }
+    /// Success means: the healthy run is green and no fault survived.
+    public var isSuccess: Bool { healthy.isSuccess && killed == outcomes.count }
+
+    /// Scenarios that passed on the healthy app and failed under no fault.
+    public var scenariosKillingNothing: [String] {
+        let killers = Set(outcomes.flatMap(\.killedBy))
+        return healthy.scenarios
+            .filter { $0.status == .passed }
+            .map { "\($0.file):\($0.line) \($0.name)" }
+            .filter { !killers.contains($0) }
+    }
+
+    /// The matrix for a terminal.
+    /// `executable`: the command the advice for a surviving fault spells.
+    public func text(verbose: Bool = false, executable: String = "navscript") -> String {
+        var lines: [String] = []
+        let width = max(12, outcomes.map(\.fault.name.count).max() ?? 0)
+        for outcome in outcomes {
+            let verdict = outcome.isKilled ? "killed  " : "SURVIVED"
+            var line = outcome.fault.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + verdict
+            if outcome.isKilled {
+                line += "  by \(outcome.killedBy.count) scenario\(outcome.killedBy.count == 1 ? "" : "s")"
+                let shown = verbose ? outcome.killedBy : Array(outcome.killedBy.prefix(3))
+                lines.append(line)
+                lines += shown.map { "    \($0)" }
+                if !verbose && outcome.killedBy.count > shown.count {
+                    lines.append("    … and \(outcome.killedBy.count - shown.count) more (--verbose lists all)")
+                }
+            } else {
+                lines.append(line + "  — \(outcome.fault.summary)")
+                lines.append("    to kill it: a scenario that fails with --fault \(outcome.fault.name) and passes without; "
+                    + "`\(executable) explore --fault \(outcome.fault.name)` looks for one and writes it")
+            }
+        }
+        lines.append("")
+        lines.append(String(format: "mutation score: %d/%d faults killed (%.0f%%)", killed, outcomes.count, score * 100))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The matrix as a Markdown table, for the README.
+    public func markdown() -> String {
+        var lines = ["| fault | the bug it models | killed by |", "|---|---|---|"]
+        for outcome in outcomes {
+            let killers = outcome.killedBy.map { entry -> String in
+                let name = entry.split(separator: " ", maxSplits: 1).last.map(String.init) ?? entry
+                return name
+            }
+            let shown = killers.prefix(3).map(Self.codeSpan).joined(separator: ", ")
+                + (killers.count > 3 ? " and \(killers.count - 3) more" : "")
+            lines.append("| \(Self.codeSpan(outcome.fault.name)) | \(Self.tableCell(outcome.fault.summary)) | "
+                + "\(outcome.isKilled ? shown : "**survived**") |")
+        }
+        lines.append("")
+        lines.append("Mutation score: \(killed)/\(outcomes.count) faults killed.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as inline code in a table cell: a backtick inside takes a
+    /// longer fence, and `|` is escaped (GFM splits cells on it even there).
+    static func codeSpan(_ text: String) -> String {
+        var fence = "`"
+        while text.contains(fence) { fence += "`" }
+        let padded = text.hasPrefix("`") || text.hasSuffix("`") ? " \(text) " : text
+        return fence + tableCell(padded) + fence
+    }
+
+    /// Prose in a table cell: `|` escaped, line breaks as spaces.
+    static func tableCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// One test case per fault, for the reports: a surviving fault is a failure.
+    public func runResult() -> RunResult {
+        let cases = outcomes.map { outcome in
+            ScenarioResult(name: outcome.fault.name, file: "mutate", line: 0,
+                           outcome: outcome.isKilled ? .passed : .failed(.survived),
+                           message: outcome.isKilled ? "" : "fault \(outcome.fault.name) survived: no scenario failed with it on",
+                           details: outcome.isKilled ? "" : outcome.fault.summary,
+                           timeline: outcome.killedBy, duration: outcome.duration)
+        }
+        let failing = healthy.scenarios.filter { $0.status.isProblem }
+        let healthyCase = ScenarioResult(
+            name: "healthy suite passes", file: "mutate", line: 0,
+            outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),
+            message: healthy.isSuccess ? "" : "the suite is not green without the faults being scored: \(healthy.summary)",
+            details: failing.map { "\($0.file):\($0.line)  \($0.name): \($0.message)" }.joined(separator: "\n"))
+        return RunResult(files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
+                         duration: duration, startedAt: healthy.startedAt)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// The worker side of a parallel run: reads ``WorkerTask`` lines on stdin,
+/// runs them, and writes ``WorkerMessage`` lines to a private descriptor,
+/// through a ``WorkerOutbox`` (buffered; flushed by a signal handler on a
+/// crash, and on the parent's SIGUSR1 before it kills a hung worker).
+///
+/// The worker's own stdout is redirected to stderr first, so nothing a
+/// scenario or the app prints (`io.write`, a stray `print` in Swift) can
+/// corrupt the protocol. SIGINT is ignored: the parent decides when a run
+/// is interrupted and tells workers with SIGTERM.
+public struct ScenarioWorker {
+    public let host: any ScenarioHost
+    public let options: RunOptions
+    /// Runs every task (with the task's faults): its state image is
+    /// prepared once for every file the worker runs.
+    private let runner: ScenarioRunner
+
+    public init(host: any ScenarioHost, options: RunOptions) {
+        self.host = host
+        self.options = options
+        runner = ScenarioRunner(host: host, options: options)
+    }
+
+    public func serve() throws(RunnerError) {
+        signal(SIGINT, SIG_IGN)
+        let protocolFD = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        guard let outbox = WorkerOutbox(descriptor: protocolFD) else { throw .workerSetup("cannot allocate the protocol buffer") }
+        let filter = try ScenarioRunner.compileFilter(options.filter)
+        // With --fail-fast, a failure stops this worker's later files too: the
+        // pool hands a worker its next file before the current one ends.
+        var stopped = false
+        while let line = readLine(strippingNewline: true) {
+            guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
+            run(task, filter: filter, stopped: &stopped) { message in
+                switch message {
+                case .running where task.unbuffered:
+                    break   // sent like the rest: no signal handler runs on a SIGKILL
+                case .running:
+                    // Only the last call matters, and only if the worker dies
+                    // or hangs in it: kept aside for the signal that says so.
+                    outbox.note(message.line)
+                    return
+                case .step, .flushed:
+                    break
+                default:
+                    outbox.note(nil)   // between scenarios no call runs: a crash there is not in the last one
+                    outbox.markPhase()   // a scenario starts, or the time between scenarios does
+                }
+                outbox.append(message.line)
+                // Everything waits in the buffer (written when full or 50 ms
+                // after the last write; a crash or the parent's SIGUSR1 gets
+                // it out too) except the end of a file, which the parent
+                // waits for to hand out the next one.
+                switch message {
+                case .done, .loadFailed: outbox.flush()
+                default: if task.unbuffered { outbox.flush() }
+                }
+            }
+        }
+    }
+
+    /// Runs one file. `stopped` is set once a scenario fails under
+    /// `--fail-fast`; the scenarios after it (in this file and the next
+    /// ones) are then reported as not run.
+    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, stopped: inout Bool,
+             send: @escaping (WorkerMessage) -> Void) {
+        let runner = self.runner.with(faults: task.faults)
+        let entry = SuiteFile(
+            path: task.path, url: URL(fileURLWithPath: task.path),
+            suiteRoot: URL(fileURLWithPath: task.suiteRoot, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))
+        do {
+            let (file, selected) = try runner.load(entry, filter: filter)
+            send(.loaded(task: task.id, scenarios: selected.map(\.listing)))
+            for (index, definition) in selected.enumerated() where index >= task.from {
+                if stopped {
+                    send(.result(task: task.id, index: index,
+                                 result: ScenarioRunner.notRun(definition.listing, reason: "--fail-fast stopped the run")))
+                    continue
+                }
+                send(.start(task: task.id, index: index))
+                let result = file.run(definition, host: host, faults: task.faults, onStep: { line in
+                    send(.step(task: task.id, index: index, line: line))
+                }, onCall: { line in
+                    send(.running(task: task.id, index: index, line: line))
+                })
+                if result.status == .passed && result.message.isEmpty && result.details.isEmpty && result.output.isEmpty
+                    && result.frames.isEmpty {
+                    // The parent has the rest: the listing, and the steps as they went out.
+                    send(.passed(task: task.id, index: index, duration: result.duration))
+                } else {
+                    // The timeline went out step by step already; the parent puts it back.
+                    var streamed = result
+                    streamed.timeline = []
+                    send(.result(task: task.id, index: index, result: streamed))
+                }
+                if options.failFast && result.status.isProblem { stopped = true }
+            }
+        } catch {
+            send(.loadFailed(task: task.id, result: ScenarioRunner.loadFailure(task.path, error)))
+        }
+        send(.done(task: task.id))
+    }
+}

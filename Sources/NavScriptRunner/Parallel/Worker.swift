@@ -1,0 +1,211 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// One worker process and the pool's view of it.
+final class Worker {
+    let id: Int
+    private let process: Process
+    private let input: FileHandle
+    /// The tasks given to this worker, in the order it runs them: the first
+    /// is running (or about to start), the others wait in its input.
+    private(set) var assigned: [(task: WorkerTask, index: Int)] = []
+    /// The task running now.
+    var task: WorkerTask? { assigned.first?.task }
+    /// The pool's index of the task running now.
+    var taskIndex: Int? { assigned.first?.index }
+    var scenarioStarted: Date?
+    var scenarioIndex: Int?
+    /// The last scenario of the running task that reported its result.
+    var lastFinished: Int?
+    /// Timeline steps of the scenario running now.
+    var steps: [String] = []
+    /// The last driving or asserting call the scenario made.
+    var running: String?
+    var isAlive = true
+    private(set) var timedOut = false
+    /// What the worker wrote to stderr: its trap message and its last lines.
+    private(set) var stderr = WorkerStderr()
+
+    private init(id: Int, process: Process, input: FileHandle) {
+        self.id = id
+        self.process = process
+        self.input = input
+    }
+
+    /// Starts a worker; its stdout and stderr are read on background
+    /// threads and turned into events for the pool.
+    static func launch(id: Int, configuration: WorkerPool.Configuration, events: WorkerEventQueue) -> Worker? {
+        // A worker that dies (or closes its input) while a file is written to
+        // it must cost a failed write — which kills that worker and sends its
+        // files elsewhere — not a SIGPIPE that ends the whole run unreported.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = configuration.command
+        process.arguments = configuration.arguments
+        // The trap's own message ("Fatal error: …") is what a report needs;
+        // Swift's backtracer would bury it and slow every crash down.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do { try process.run() } catch { return nil }
+        let worker = Worker(id: id, process: process, input: stdin.fileHandleForWriting)
+        // stderr is drained continuously (a chatty worker must never block
+        // on a full pipe); the exit is reported after both streams end, so
+        // every message a worker sent is seen before its death.
+        let streams = DispatchGroup()
+        streams.enter()
+        Thread {
+            let handle = stderr.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                events.post([.init(worker: id, kind: .stderr(String(decoding: chunk, as: UTF8.self)))])
+            }
+            streams.leave()
+        }.start()
+        streams.enter()
+        Thread {
+            // Only the bytes of each new chunk are searched for line ends: a
+            // long line spread over many chunks is never rescanned.
+            var pending: [UInt8] = []
+            let handle = stdout.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                let bytes = [UInt8](chunk)
+                var lineStart = 0
+                // A chunk's messages go to the pool in one post: one wake-up
+                // per read, not per step.
+                var batch: [WorkerEventQueue.Event] = []
+                for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+                    pending.append(contentsOf: bytes[lineStart..<index])
+                    if let message = WorkerMessage.parse(Substring(decoding: pending, as: UTF8.self)) {
+                        batch.append(.init(worker: id, kind: .message(message)))
+                    }
+                    pending.removeAll(keepingCapacity: true)
+                    lineStart = index + 1
+                }
+                pending.append(contentsOf: bytes[lineStart...])
+                events.post(batch)
+            }
+            streams.leave()
+        }.start()
+        Thread {
+            // Every message is read before the exit is reported — but a
+            // child the worker left behind may hold its pipes open: after
+            // the worker's own exit, its streams get a second to end.
+            exited.wait()
+            _ = streams.wait(timeout: .now() + 1)
+            events.post([.init(worker: id, kind: .exited(status: process.terminationStatus,
+                                                         signaled: process.terminationReason == .uncaughtSignal))])
+        }.start()
+        return worker
+    }
+
+    func assign(_ task: WorkerTask, index: Int) {
+        if assigned.isEmpty {
+            lastHeard = Date()
+            scenarioStarted = nil
+            scenarioIndex = nil
+        }
+        assigned.append((task, index))
+        guard let data = try? JSONEncoder().encode(task) else { return }
+        do {
+            try input.write(contentsOf: data + Data("\n".utf8))
+        } catch {
+            kill(timedOut: false)
+        }
+    }
+
+    /// The running task is over; the next one given, if any, starts now.
+    func finishTask() {
+        if !assigned.isEmpty { assigned.removeFirst() }
+        scenarioStarted = nil
+        scenarioIndex = nil
+        lastFinished = nil
+        if !assigned.isEmpty { lastHeard = Date() }
+    }
+
+    /// Takes back the tasks waiting behind the running one: none of them has
+    /// started, so they go to another worker.
+    func takeWaiting() -> [Int] {
+        let keep = min(1, assigned.count)
+        let waiting = assigned[keep...].map(\.index)
+        assigned.removeSubrange(keep...)
+        return waiting
+    }
+
+    func kill(timedOut: Bool) {
+        self.timedOut = self.timedOut || timedOut
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// When the worker was asked to flush before being killed for a timeout.
+    private var flushRequestedAt: Date?
+
+    /// The worker answered a flush request (SIGUSR1) with `flushed`.
+    var hasFlushed = false
+
+    /// Asks the worker to write out what it buffered (it answers `flushed`).
+    func requestFlush() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGUSR1) }
+    }
+
+    /// When the worker last reported anything about its task.
+    var lastHeard: Date?
+
+    /// Being killed for a timeout: it gets no more work.
+    var isRetiring: Bool { flushRequestedAt != nil }
+
+    /// Seconds a hung worker gets to send what it buffered before SIGKILL
+    /// (it is killed at once when its `flushed` line arrives; the grace only
+    /// matters when the handler cannot run).
+    static let flushGrace = 2.0
+
+    /// The worker's flush showed its current scenario (or work between
+    /// scenarios) began `elapsed` seconds ago, within the timeout: it runs
+    /// on, its deadline counted from that true start.
+    func reprieve(elapsed: Double) {
+        let start = Date().addingTimeInterval(-elapsed)
+        if scenarioIndex != nil { scenarioStarted = start } else { lastHeard = start }
+        flushRequestedAt = nil
+        hasFlushed = false
+        timedOut = false
+    }
+
+    /// Kills a worker whose scenario ran past `timeout`: first SIGUSR1, on
+    /// which the worker writes out the steps and the call it buffered (so
+    /// the report names the call that hung) and says `flushed` with how
+    /// long its current scenario has run, then SIGKILL — on that line when
+    /// the worker's own clock agrees (else ``reprieve(elapsed:)``), or
+    /// after ``flushGrace``.
+    func enforce(timeout: Double, now: Date) {
+        if let asked = flushRequestedAt {
+            if now.timeIntervalSince(asked) > Self.flushGrace { kill(timedOut: true) }
+            return
+        }
+        // A scenario's time runs from its start; between scenarios (loading
+        // a file) from the worker's last word, so a worker that never
+        // answers its task is not waited for forever.
+        guard task != nil, let since = scenarioStarted ?? lastHeard, now.timeIntervalSince(since) > timeout else { return }
+        timedOut = true
+        flushRequestedAt = now
+        requestFlush()
+    }
+
+    func terminate() {
+        try? input.close()
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func appendStderr(_ text: String) {
+        stderr.append(text)
+    }
+}

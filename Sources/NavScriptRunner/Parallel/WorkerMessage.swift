@@ -1,0 +1,203 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// One unit of work for a worker process: a file, from which scenario on
+/// (a replacement worker resumes after a crashed scenario), with which faults.
+public struct WorkerTask: Hashable, Sendable, Codable {
+    public var id: Int
+    public var path: String
+    public var suiteRoot: String
+    public var faults: [String]
+    /// Index, in the file's run order, of the first scenario to run.
+    public var from: Int
+    /// Send every message at once instead of buffering. Set on the re-run
+    /// of a file whose worker was killed by SIGKILL: that signal cannot be
+    /// caught, so a buffering worker's last messages died with it and the
+    /// pool could not tell which scenario was running; unbuffered, a second
+    /// kill names it (and its last call).
+    public var unbuffered: Bool
+
+    public init(id: Int, path: String, suiteRoot: String, faults: [String], from: Int = 0, unbuffered: Bool = false) {
+        self.id = id
+        self.path = path
+        self.suiteRoot = suiteRoot
+        self.faults = faults
+        self.from = from
+        self.unbuffered = unbuffered
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, path, suiteRoot, faults, from, unbuffered }
+
+    /// Decoded with defaults for what a task may leave out (`from`, `unbuffered`); encoded as synthesized.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        path = try container.decode(String.self, forKey: .path)
+        suiteRoot = try container.decode(String.self, forKey: .suiteRoot)
+        faults = try container.decode([String].self, forKey: .faults)
+        from = try container.decodeIfPresent(Int.self, forKey: .from) ?? 0
+        unbuffered = try container.decodeIfPresent(Bool.self, forKey: .unbuffered) ?? false
+    }
+}
+
+/// What a worker reports, one JSON object per line. `start` is sent before
+/// each scenario so that, if the worker dies, the parent knows exactly which
+/// scenario killed it.
+public enum WorkerMessage: Hashable, Sendable, Codable {
+    /// The file loaded; these scenarios will run, in this order.
+    case loaded(task: Int, scenarios: [ScenarioListing])
+    case start(task: Int, index: Int)
+    /// One timeline step of the running scenario.
+    case step(task: Int, index: Int, line: String)
+    /// The call about to run (so a crash or hang can name it).
+    case running(task: Int, index: Int, line: String)
+    case result(task: Int, index: Int, result: ScenarioResult)
+    /// A scenario that passed without printing anything: all the parent
+    /// needs besides the listing and the steps it already has. (Nearly
+    /// every result: a full result was JSON the parent decoded one by one.)
+    case passed(task: Int, index: Int, duration: Double)
+    /// The file did not load: one errored result stands for it.
+    case loadFailed(task: Int, result: ScenarioResult)
+    case done(task: Int)
+    /// Sent by the worker's signal handler after the parent's SIGUSR1 (a
+    /// timeout): everything buffered is out, and the worker's current
+    /// scenario (or, between scenarios, its current work) has run this long
+    /// by its own clock — which decides whether it is killed now.
+    case flushed(elapsedMilliseconds: Int?)
+
+    public var line: String {
+        // The per-scenario messages are written by hand: JSONEncoder for
+        // every step was a fifth of a worker's instructions. Same JSON as
+        // the synthesized Codable form, so one decoder reads both.
+        switch self {
+        case .start(let task, let index):
+            return #"{"start":{"index":\#(index),"task":\#(task)}}"# + "\n"
+        case .step(let task, let index, let line):
+            return #"{"step":{"index":\#(index),"line":"\#(JSONString.escaped(line))","task":\#(task)}}"# + "\n"
+        case .running(let task, let index, let line):
+            return #"{"running":{"index":\#(index),"line":"\#(JSONString.escaped(line))","task":\#(task)}}"# + "\n"
+        case .done(let task):
+            return #"{"done":{"task":\#(task)}}"# + "\n"
+        case .passed(let task, let index, let duration):
+            return #"{"passed":{"duration":\#(duration),"index":\#(index),"task":\#(task)}}"# + "\n"
+        default:
+            break
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Reads one line. The per-step lines (written by hand above) are read
+    /// by hand too — a JSONDecoder per step made a long scenario's stream
+    /// cost more than running it; anything else goes through the decoder.
+    public static func parse(_ line: Substring) -> WorkerMessage? {
+        if let fast = parseHandWritten(line.utf8) { return fast }
+        return try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
+    }
+
+    /// `{"step":{"index":N,"line":"…","task":N}}`, `running` alike,
+    /// `{"start":{"index":N,"task":N}}`, `{"done":{"task":N}}`; nil for
+    /// anything else (which the decoder then reads).
+    static func parseHandWritten(_ bytes: Substring.UTF8View) -> WorkerMessage? {
+        var scanner = LineScanner(bytes: Array(bytes))
+        guard scanner.take("{\"") else { return nil }
+        if scanner.take("step\":{\"index\":") || scanner.take("running\":{\"index\":") {
+            let isStep = scanner.bytes[2] == UInt8(ascii: "s")
+            guard let index = scanner.integer(), scanner.take(",\"line\":"), let text = scanner.string(),
+                  scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return isStep ? .step(task: task, index: index, line: text) : .running(task: task, index: index, line: text)
+        }
+        if scanner.take("start\":{\"index\":") {
+            guard let index = scanner.integer(), scanner.take(",\"task\":"), let task = scanner.integer(),
+                  scanner.take("}}"), scanner.atEnd else { return nil }
+            return .start(task: task, index: index)
+        }
+        if scanner.take("passed\":{\"duration\":") {
+            guard let duration = scanner.number(), scanner.take(",\"index\":"), let index = scanner.integer(),
+                  scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return .passed(task: task, index: index, duration: duration)
+        }
+        if scanner.take("done\":{\"task\":") {
+            guard let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return .done(task: task)
+        }
+        return nil
+    }
+}
+
+/// A cursor over one protocol line, for the hand-written messages.
+private struct LineScanner {
+    let bytes: [UInt8]
+    var position = 0
+
+    var atEnd: Bool { position == bytes.count }
+
+    mutating func take(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        let matches = literal.withUTF8Buffer { buffer in
+            buffer.indices.allSatisfy { bytes[position + $0] == buffer[$0] }
+        }
+        if matches { position += count }
+        return matches
+    }
+
+    mutating func integer() -> Int? {
+        var value = 0
+        let start = position
+        while position < bytes.count, bytes[position] >= 48, bytes[position] <= 57 {
+            value = value &* 10 &+ Int(bytes[position] - 48)
+            position += 1
+        }
+        return position > start ? value : nil
+    }
+
+    /// A JSON number as Swift writes a `Double` (`0.00113`, `1e-05`, `3.0`).
+    mutating func number() -> Double? {
+        let start = position
+        while position < bytes.count, let byte = Optional(bytes[position]),
+              (byte >= 48 && byte <= 57) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            position += 1
+        }
+        guard position > start else { return nil }
+        return Double(String(decoding: bytes[start..<position], as: UTF8.self))
+    }
+
+    /// A JSON string with the escapes ``JSONString/escaped(_:)`` writes.
+    mutating func string() -> String? {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        position += 1
+        var out: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { return nil }
+                let escaped = bytes[position]
+                position += 1
+                switch escaped {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "u"):
+                    guard position + 4 <= bytes.count,
+                          let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
+                          let scalar = Unicode.Scalar(code) else { return nil }
+                    position += 4
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: out.append(escaped)
+                }
+            default:
+                out.append(byte)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,411 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// Runs scenario files in worker processes (the executable re-invoked in
+/// worker mode) so that nothing a scenario or a faulty app does can take
+/// the run down: a worker that traps, is killed by a signal or exceeds the
+/// per-scenario timeout costs only the scenario it was running — that one
+/// is reported as an error naming the signal or the timeout, and a fresh
+/// worker picks up the rest of the file.
+///
+/// Results come back per task in task order whatever the number of jobs.
+public final class WorkerPool {
+    public struct Configuration: Sendable {
+        /// The executable and arguments that start one worker.
+        public var command: URL
+        public var arguments: [String]
+        public var jobs: Int
+        /// Seconds one scenario may run before its worker is killed.
+        public var timeout: Double
+
+        public init(command: URL, arguments: [String], jobs: Int, timeout: Double) {
+            self.command = command
+            self.arguments = arguments
+            self.jobs = max(1, jobs)
+            self.timeout = timeout
+        }
+    }
+
+    /// Each task's file result as soon as it is complete (or given up).
+    public var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
+    /// What the workers report, republished as run events as it arrives:
+    /// a file started, each scenario started, its steps and its result
+    /// (also for a scenario whose worker died running it). Files finishing
+    /// are the caller's to publish, from ``onTaskFinished``.
+    public var publish: (RunEvent) -> Void = { _ in }
+    /// Checked between events; returning true stops the run (interrupt, fail-fast).
+    public var shouldStop: () -> Bool = { false }
+    /// Whether the run stops for a signal (an error for the scenarios that
+    /// were running: they did not finish) rather than `--fail-fast` (they
+    /// are skipped: the run already failed).
+    public var stopIsInterruption: () -> Bool = { false }
+    /// Something the user should know that is no scenario's result (a
+    /// worker killed by SIGKILL whose file is run again).
+    public var onNotice: (String) -> Void = { _ in }
+    /// Asked before a task is given to a worker (a task that is being
+    /// resumed after a crash is not asked again): a reason means it is not
+    /// run, its scenarios reported skipped with it — `mutate` skips the
+    /// files of a fault that is already killed.
+    public var skipReason: (WorkerTask) -> String? = { _ in nil }
+    /// Gives each worker its next file while it still runs the current one,
+    /// so it never waits for the pool to read a finished file's results
+    /// (that wait was most of what a worker run cost over an in-process
+    /// one). Turn it off when ``skipReason`` may change while files run:
+    /// a file already handed over runs whatever is learnt meanwhile.
+    public var prefetch = true
+
+    private let configuration: Configuration
+    private let events = WorkerEventQueue()
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Runs every task; tasks not finished when the run stops come back
+    /// with their remaining scenarios marked skipped (`reason`).
+    public func run(_ tasks: [WorkerTask], stopReason: @escaping () -> String = { "interrupted" }) -> [FileResult] {
+        var progress = tasks.map { TaskProgress(task: $0) }
+        var queue = Array(tasks.indices)
+        var workers: [Worker] = []
+        var nextWorkerID = 0
+        /// The run is stopping: flushes are collected, nobody is reprieved.
+        var stopping = false
+        let started = Date()
+
+        func spawn() -> Worker? {
+            nextWorkerID += 1
+            return Worker.launch(id: nextWorkerID, configuration: configuration, events: events)
+        }
+
+        /// Publishes that task `index` started, once: when a worker starts it,
+        /// not when it is handed one early (events keep the order of a run in
+        /// process: a file starts after the one before it finished).
+        func announce(_ index: Int) {
+            guard !progress[index].isAnnounced else { return }
+            progress[index].isAnnounced = true
+            publish(.fileStarted(file: progress[index].task.path))
+        }
+
+        /// The rest of task `index` after `scenario` goes to a fresh worker
+        /// (first in line); the file is finished when nothing is left.
+        func resume(_ index: Int, after scenario: Int) {
+            progress[index].resumeFrom = scenario + 1
+            if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
+                progress[index].isFinished = true
+                onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+            } else {
+                queue.insert(index, at: 0)
+            }
+        }
+
+        /// One event from a worker's reader threads.
+        func handle(_ event: WorkerEventQueue.Event) {
+            guard let worker = workers.first(where: { $0.id == event.worker }) else { return }
+            switch event.kind {
+            case .message(.flushed(let elapsedMilliseconds)):
+                worker.hasFlushed = true
+                guard worker.isRetiring, !stopping else { return }
+                // Everything it buffered has been handled, so the pool knows
+                // what it runs now; the worker's clock says for how long. The
+                // pool's clock could only start when a message arrived, and
+                // messages wait in the worker's buffer: a scenario that began
+                // after a quick one (or after a file's last scenario, the
+                // next file's) may have run for a moment only. That one goes on.
+                if let milliseconds = elapsedMilliseconds, Double(milliseconds) / 1000 < configuration.timeout {
+                    worker.reprieve(elapsed: Double(milliseconds) / 1000)
+                } else {
+                    // Its start may have arrived in this flush: the worker's clock says how long it really ran.
+                    if let milliseconds = elapsedMilliseconds, worker.scenarioIndex != nil {
+                        worker.scenarioStarted = Date().addingTimeInterval(-Double(milliseconds) / 1000)
+                    }
+                    worker.kill(timedOut: true)
+                }
+            case .message(var message):
+                guard let index = worker.taskIndex else { return }
+                worker.lastHeard = Date()
+                if case .passed(let task, let scenario, let duration) = message, let listing = progress[index].scenarios?[scenario] {
+                    message = .result(task: task, index: scenario, result: ScenarioResult(
+                        name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+                        outcome: .passed, duration: duration))
+                }
+                switch message {
+                case .loaded(_, let scenarios):
+                    progress[index].scenarios = scenarios
+                case .start(_, let scenario):
+                    worker.scenarioStarted = Date()
+                    worker.scenarioIndex = scenario
+                    worker.steps = []
+                    worker.running = nil
+                    if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
+                case .step(_, let scenario, let line):
+                    worker.steps.append(line)
+                    if let listing = progress[index].scenarios?[scenario] {
+                        publish(.step(file: listing.file, scenario: listing.name, number: worker.steps.count, text: line))
+                    }
+                case .running(_, _, let line):
+                    worker.running = line
+                case .result(_, let scenario, var result):
+                    worker.scenarioStarted = nil
+                    worker.scenarioIndex = nil
+                    if result.timeline.isEmpty { result.timeline = worker.steps }
+                    progress[index].results[scenario] = result
+                    worker.lastFinished = scenario
+                    publish(.scenarioFinished(result))
+                    // A worker asked to flush for a timeout is not killed here:
+                    // its flush may hold the results of several scenarios
+                    // that finished before the one that hung (a worker
+                    // buffers its messages). `flushed` decides.
+                case .loadFailed(_, let result):
+                    progress[index].loadFailure = result
+                    publish(.scenarioFinished(result))
+                case .flushed, .passed:
+                    break  // handled above, whatever the worker's task
+                case .done:
+                    progress[index].isFinished = true
+                    worker.finishTask()
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                    if let next = worker.taskIndex { announce(next) }   // the file it holds starts now
+                }
+            case .exited(let status, let signaled):
+                worker.isAlive = false
+                workers.removeAll { $0 === worker }
+                // Files handed over behind the running one never started: another worker takes them.
+                queue.insert(contentsOf: worker.takeWaiting(), at: 0)
+                guard let index = worker.taskIndex, !progress[index].isFinished else { return }
+                // Asked to flush while the run stops, before it had set up the handler that
+                // answers (it was still starting, its next file handed over early): it died of
+                // the request, not of its file. The file is not run, like every file the stop
+                // kept from starting — not a crash.
+                if stopping && signaled && status == SIGUSR1 { return }
+                // Killed by SIGKILL (the kernel's out-of-memory killer, a CI limit, a kill -9):
+                // that signal cannot be caught, so what the worker had buffered — results, the
+                // start of the scenario it really ran — died with it, and the last start the
+                // pool saw may not be the culprit. The file runs again from its first unreported
+                // scenario, unbuffered, so that a second kill names its scenario.
+                if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered != true,
+                   let from = progress[index].firstUnreported {
+                    progress[index].resumeFrom = from
+                    progress[index].killedRerunFrom = from
+                    queue.insert(index, at: 0)
+                    let start = progress[index].scenarios.map { "scenario '\($0[from].name)'" } ?? "its start"
+                    onNotice("a worker was killed by SIGKILL while running \(progress[index].task.path) (a signal that "
+                        + "cannot be caught: the messages it had not sent yet were lost); the file runs again from \(start) "
+                        + "in a fresh worker")
+                    return
+                }
+                // The worker died mid-task: the scenario it was running is
+                // the culprit; the rest of the file goes to a new worker.
+                var reason = worker.timedOut
+                    ? "timeout: the scenario ran longer than \(Self.seconds(configuration.timeout)) (--timeout); its worker was killed"
+                    : Self.describeExit(status: status, signaled: signaled)
+                if !worker.timedOut, let trap = worker.stderr.trapMessage { reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count) }
+                if let running = worker.running { reason += "; the last call was \(running)" }
+                if signaled && status == SIGKILL && !worker.timedOut, let scenario = worker.scenarioIndex,
+                   progress[index].killedRerunFrom == scenario {
+                    reason += " — killed twice: the file's first worker was killed the same way with this "
+                        + "scenario's result not sent, and this one, running it again unbuffered, was killed in it"
+                }
+                let details = worker.stderr.tail
+                if let scenario = worker.scenarioIndex {
+                    progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
+                                          message: reason, details: details, timeline: worker.steps,
+                                          duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+                    if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
+                    resume(index, after: scenario)
+                } else {
+                    // Outside any scenario: loading the file, or (when some of
+                    // its scenarios reported) between two of them. What they
+                    // reported stays in the file's result next to this entry.
+                    let when = worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
+                        .map { "after scenario '\($0)' finished, outside any scenario" } ?? "while loading the file"
+                    progress[index].loadFailure = ScenarioResult(
+                        name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
+                        outcome: .errored(worker.timedOut ? .timeout : .crash),
+                        message: "the worker died \(when): \(reason)", details: details)
+                    progress[index].loadFailure.map { publish(.scenarioFinished($0)) }
+                    // The scenarios after it never started: reported, not lost.
+                    progress[index].skipRemaining(reason: "the worker running this file died before it started")
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                }
+            case .stderr(let text):
+                worker.appendStderr(text)
+            }
+        }
+
+        // Files a worker holds at once: the one it runs and, with prefetch, the next.
+        let depth = prefetch ? 2 : 1
+        /// Files the running workers can still take (a worker being killed for a timeout takes nothing).
+        func room() -> Int {
+            workers.reduce(0) { $0 + ($1.isAlive && !$1.isRetiring ? max(0, depth - $1.assigned.count) : 0) }
+        }
+        while progress.contains(where: { !$0.isFinished }) {
+            if shouldStop() { break }
+            // Start workers while more files wait than the running ones have room for.
+            while workers.count < configuration.jobs, queue.count > room() {
+                guard let worker = spawn() else { break }
+                workers.append(worker)
+            }
+            // Every worker gets a file to run first; then, while enough wait for
+            // every worker to have one more, a second to start on as soon as its
+            // current one is done (near the end of a run a file is better left
+            // for whichever worker is free first).
+            for round in 1...depth {
+                for worker in workers where worker.assigned.count < round && worker.isAlive && !worker.isRetiring {
+                    if round > 1 && queue.count < workers.count { break }
+                    // Tasks the caller no longer needs are settled here, without a worker.
+                    while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
+                        queue.removeFirst()
+                        progress[index].skipRemaining(reason: reason)
+                        onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+                    }
+                    guard !queue.isEmpty else { break }
+                    let index = queue.removeFirst()
+                    if worker.assigned.isEmpty { announce(index) }   // else it starts when the worker's current file is done
+                    worker.assign(progress[index].resumeTask, index: index)
+                }
+            }
+            if workers.isEmpty && !queue.isEmpty {
+                // Workers cannot even start: report instead of spinning.
+                for index in queue {
+                    progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
+                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+                }
+                queue.removeAll()
+                continue
+            }
+
+            // Deadlines are checked on every turn, not only when no event
+            // comes: a chatty worker must not starve a hung one's timeout.
+            let now = Date()
+            for worker in workers where worker.isAlive { worker.enforce(timeout: configuration.timeout, now: now) }
+            for event in events.take(timeout: 0.05) { handle(event) }
+        }
+
+        // Stopped early (a signal, fail-fast): workers hold the results of
+        // scenarios that did finish in their buffers — ask for them, then stop them.
+        stopping = true
+        let buffering = workers.filter { $0.isAlive && $0.task != nil }
+        for worker in buffering { worker.requestFlush() }
+        let deadline = Date().addingTimeInterval(Worker.flushGrace)
+        while buffering.contains(where: { $0.isAlive && !$0.hasFlushed }), Date() < deadline {
+            for event in events.take(timeout: 0.05) { handle(event) }
+        }
+        for worker in workers { worker.terminate() }
+        let reason = stopReason()
+        let interrupted = stopIsInterruption()
+        // The scenario a worker was running when the run stopped did run: it
+        // keeps its steps and last call (what the user stopped it for).
+        for worker in buffering {
+            guard let index = worker.taskIndex, let scenario = worker.scenarioIndex, !progress[index].isFinished,
+                  progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario] else { continue }
+            let result = ScenarioResult(
+                name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted),
+                message: "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? ""),
+                timeline: worker.steps, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+            progress[index].results[scenario] = result
+            publish(.scenarioFinished(result))
+        }
+        var results: [FileResult] = []
+        for index in progress.indices {
+            if !progress[index].isFinished {
+                progress[index].skipRemaining(reason: reason)
+                onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+            }
+            results.append(progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+        }
+        return results
+    }
+
+    static func describeExit(status: Int32, signaled: Bool) -> String {
+        guard signaled else { return "the worker exited with status \(status) in the middle of the scenario" }
+        return "crash: the worker was killed by \(signalDescription(status))"
+    }
+
+    /// `signal 4 (SIGILL: a Swift runtime trap …)`: a signal that ended a process, and what it usually means.
+    public static func signalDescription(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGILL: "SIGILL: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
+            SIGTRAP: "SIGTRAP: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
+            SIGABRT: "SIGABRT: the process aborted (a C abort() or an uncaught error)",
+            SIGSEGV: "SIGSEGV: invalid memory access",
+            SIGBUS: "SIGBUS: invalid memory access",
+            SIGKILL: "SIGKILL: the worker was killed — by the kernel's out-of-memory killer, a CI memory or time limit, or a kill -9",
+            SIGTERM: "SIGTERM: the worker was terminated",
+            SIGFPE: "SIGFPE: arithmetic trap",
+            SIGUSR1: "SIGUSR1: asked to flush before it could",
+        ]
+        return "signal \(signal) (\(names[signal] ?? "signal \(signal)"))"
+    }
+
+    public static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))s" : String(format: "%.1fs", value)
+    }
+}
+
+/// What the pool knows about one task so far.
+private struct TaskProgress {
+    let task: WorkerTask
+    var scenarios: [ScenarioListing]?
+    var results: [Int: ScenarioResult] = [:]
+    var loadFailure: ScenarioResult?
+    var resumeFrom = 0
+    /// Where the file ran again after a worker was killed by SIGKILL (a second kill there is that
+    /// scenario's); from then on it runs unbuffered (see ``WorkerTask/unbuffered``).
+    var killedRerunFrom: Int?
+    var isFinished = false
+    /// Whether the file's start was published (a resumed task is not announced again).
+    var isAnnounced = false
+
+    init(task: WorkerTask) { self.task = task }
+
+    var resumeTask: WorkerTask {
+        var next = task
+        next.from = resumeFrom
+        next.unbuffered = killedRerunFrom != nil
+        return next
+    }
+
+    /// Where a worker that died without a word left off: the first scenario
+    /// from ``resumeFrom`` with no result, or ``resumeFrom`` itself when the
+    /// file's scenarios never arrived; nil when every scenario reported or
+    /// the file's load failure did (nothing was lost).
+    var firstUnreported: Int? {
+        guard let scenarios else { return loadFailure == nil ? resumeFrom : nil }
+        return (resumeFrom..<scenarios.count).first { results[$0] == nil }
+    }
+
+    /// `duration`: how long it ran until its worker died, by the pool's clock.
+    mutating func crash(scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
+                        duration: Double) {
+        guard let listing = scenarios?[scenario] else { return }
+        results[scenario] = ScenarioResult(
+            name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+            outcome: .errored(kind), message: message, details: details, timeline: timeline, duration: duration)
+    }
+
+    mutating func fail(all message: String) {
+        loadFailure = ScenarioResult(name: "\(task.path) (load)", file: task.path, line: 0, outcome: .errored(.crash),
+                                     message: message)
+        isFinished = true
+    }
+
+    mutating func skipRemaining(reason: String) {
+        if let scenarios {
+            for (index, listing) in scenarios.enumerated() where results[index] == nil {
+                results[index] = ScenarioRunner.notRun(listing, reason: reason)
+            }
+        } else if loadFailure == nil {
+            loadFailure = ScenarioRunner.fileNotRun(task.path, reason: reason)
+        }
+        isFinished = true
+    }
+
+    /// The results so far, in run order; a file-level failure comes after
+    /// the scenarios that did report (a worker can die between two).
+    func fileResult(duration: Double) -> FileResult {
+        let ordered = (scenarios ?? []).indices.compactMap { results[$0] } + (loadFailure.map { [$0] } ?? [])
+        return FileResult(file: task.path, scenarios: ordered, duration: ordered.reduce(0) { $0 + $1.duration })
+    }
+}

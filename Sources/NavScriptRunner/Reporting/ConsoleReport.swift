@@ -1,0 +1,425 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// The terminal report of `navscript run`, in the style of busted and pytest.
+///
+/// Why it exists: a QA engineer reads this first, so it must answer "what
+/// failed, where, and after which step" without opening the JUnit file.
+/// While the run goes on it prints one progress line per scenario file
+/// (`scenarios/gate_resume/login.lua  ....F.s  (7)`: `.` passed, `F`
+/// failed, `E` error, `s` skipped); at the end, each failure and error with
+/// its `file:line`, message, details, the last steps of its timeline and
+/// what it printed, then the summary line
+/// `12 passed, 1 failed, 0 errors, 2 skipped in 0.041s`.
+///
+/// The output is a pure function of the calls made (durations use a fixed
+/// format, or the injected formatter), so it can be compared against a
+/// golden file. Colour is an option the CLI decides with
+/// `shouldUseColor(environment:isTTY:)`; without it the report contains no
+/// escape sequence at all, and escape sequences or control characters in
+/// scenario text are always removed.
+///
+/// The runner may call the progress methods from any thread, and for files
+/// running concurrently: each file's line is kept whole, later files waiting
+/// (buffered) until the line on screen is finished.
+public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lock`
+    /// Presentation choices; all have deterministic defaults.
+    public struct Options: Sendable {
+        /// ANSI colours (green/red/yellow) and bold headers.
+        public var color: Bool
+        /// How many of the last timeline steps a failure shows.
+        public var timelineLimit: Int
+        /// Also show what passing scenarios printed (`--show-output`).
+        public var showOutput: Bool
+        /// The invariants checked after every scenario, for the closing lines.
+        public var invariants: [String]
+        /// They are checked after every step too (`--strict-steps`).
+        public var invariantsAfterEveryStep: Bool
+        /// On a terminal: end each file's line with the running count and
+        /// the elapsed time, for long runs (`[412 done, 3.2s]`).
+        public var runningTotals: Bool
+        /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
+        public var formatDuration: @Sendable (Double) -> String
+
+        public init(
+            color: Bool = false,
+            timelineLimit: Int = 15,
+            showOutput: Bool = false,
+            invariants: [String] = [],
+            invariantsAfterEveryStep: Bool = false,
+            runningTotals: Bool = false,
+            formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
+        ) {
+            self.color = color
+            self.timelineLimit = timelineLimit
+            self.showOutput = showOutput
+            self.invariants = invariants
+            self.invariantsAfterEveryStep = invariantsAfterEveryStep
+            self.runningTotals = runningTotals
+            self.formatDuration = formatDuration
+        }
+    }
+
+    /// `--color`: whether to colour the report.
+    public enum ColorChoice: String, CaseIterable, Sendable {
+        /// On a terminal, unless the environment says otherwise.
+        case auto
+        case always
+        case never
+    }
+
+    /// Whether the CLI should colour its output. `always` and `never` win;
+    /// `auto` follows the environment's conventions: `NO_COLOR` (non-empty)
+    /// turns colour off (https://no-color.org), `FORCE_COLOR` (non-empty,
+    /// not `0`) or `CLICOLOR_FORCE` (not `0`) turns it on even in a pipe (CI
+    /// logs that render ANSI), `TERM=dumb` turns it off, else a terminal.
+    public static func shouldUseColor(_ choice: ColorChoice = .auto, environment: [String: String], isTTY: Bool) -> Bool {
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto: break
+        }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if let force = environment["FORCE_COLOR"], !force.isEmpty, force != "0" { return true }
+        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+        if environment["TERM"] == "dumb" { return false }
+        return isTTY
+    }
+
+    /// `0.041s`: three decimals, '.' separator whatever the locale.
+    @Sendable public static func formatSeconds(_ seconds: Double) -> String {
+        ReportText.seconds(seconds) + "s"
+    }
+
+    private let options: Options
+    private let write: @Sendable (String) -> Void
+    private let lock = NSLock()
+
+    // Progress state, guarded by `lock`.
+    private struct PendingLine {
+        var path: String
+        var marks = ""
+        var reported = 0
+        var finishedCount: Int?
+        /// Marks for scenarios the runner never reported, known at the end.
+        var trailingMarks = ""
+    }
+    private var openPath: String?
+    private var openReported = 0
+    private var waiting: [PendingLine] = []
+    private var wroteSomething = false
+    /// Scenarios whose file line is finished, and when the report began.
+    private var finishedCount = 0
+    private let started = Date()
+
+    /// - Parameters:
+    ///   - write: receives the report in pieces (progress marks arrive without
+    ///     a newline, so the sink should not wait for one before flushing).
+    public init(options: Options = Options(), write: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.write = write
+    }
+
+    // MARK: Progress
+
+    /// A scenario file begins. `path` must be the path its results carry
+    /// (`ScenarioResult.file`, `FileResult.file`).
+    public func fileStarted(_ path: String) {
+        locked { track(path) }
+    }
+
+    /// One scenario is done: prints its progress mark.
+    public func scenarioFinished(_ result: ScenarioResult) {
+        locked {
+            track(result.file)
+            let mark = progressMark(result.status)
+            if result.file == openPath {
+                openReported += 1
+                emit(mark)
+            } else if let index = waiting.firstIndex(where: { $0.path == result.file }) {
+                waiting[index].marks += mark
+                waiting[index].reported += 1
+            }
+        }
+    }
+
+    /// A scenario file is done: closes its progress line with the count.
+    /// Scenarios of the file that were never reported through
+    /// `scenarioFinished` get their marks here.
+    public func fileFinished(_ result: FileResult) {
+        locked {
+            track(result.file)
+            if result.file == openPath {
+                let missing = result.scenarios.dropFirst(openReported).map { progressMark($0.status) }.joined()
+                let hasMarks = openReported > 0 || !missing.isEmpty
+                emit(missing + lineEnd(count: result.scenarios.count, hasMarks: hasMarks))
+                openPath = nil
+                openReported = 0
+                drainWaiting()
+            } else if let index = waiting.firstIndex(where: { $0.path == result.file }) {
+                waiting[index].trailingMarks = result.scenarios.dropFirst(waiting[index].reported)
+                    .map { progressMark($0.status) }.joined()
+                waiting[index].finishedCount = result.scenarios.count
+            }
+        }
+    }
+
+    // MARK: Final report
+
+    /// After the run: pending scenarios, every failure and error with its
+    /// context, then the seed (when the run was ordered by one) and the
+    /// summary line, which is always the last line. `interruptedBy` (e.g.
+    /// "interrupted (SIGTERM)") turns the summary yellow and says so — an
+    /// interrupted run is never green.
+    public func finish(_ run: RunResult, interruptedBy: String? = nil) {
+        locked {
+            closeProgress()
+            var sections: [String] = []
+
+            let skipped = run.scenarios.filter { $0.status == .skipped }
+            let notRun = skipped.filter { $0.outcome != .skipped(.pending) }
+            let pending = skipped.filter { $0.outcome == .skipped(.pending) }
+            if !pending.isEmpty {
+                sections.append(pending.map(pendingLine).joined())
+            }
+            for scenario in run.scenarios where scenario.status.isProblem {
+                sections.append(problemBlock(scenario))
+            }
+            if options.showOutput {
+                for scenario in run.scenarios where scenario.status == .passed && !scenario.output.isEmpty {
+                    sections.append(outputBlock(scenario))
+                }
+            }
+            if !notRun.isEmpty {
+                let noun = notRun.count == 1 ? "scenario" : "scenarios"
+                sections.append(paint("\(notRun.count) \(noun) not run (interrupted or --fail-fast)", .yellow) + "\n")
+            }
+
+            var closing = ""
+            if !options.invariants.isEmpty {
+                closing += "invariants checked after every " + (options.invariantsAfterEveryStep ? "step" : "scenario")
+                    + ": " + options.invariants.joined(separator: ", ") + "\n"
+            }
+            if let seed = run.seed { closing += "seed: \(seed)\n" }
+            let summary = run.summary + " in " + options.formatDuration(run.duration)
+            if let interruptedBy {
+                closing += paint("\(interruptedBy): " + summary, .yellow) + "\n"
+            } else {
+                closing += paint(summary, run.isSuccess ? .boldGreen : .boldRed) + "\n"
+            }
+            sections.append(closing)
+
+            emit((wroteSomething ? "\n" : "") + sections.joined(separator: "\n"))
+        }
+    }
+
+    // MARK: Progress internals (call with `lock` held)
+
+    private func locked(_ body: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body()
+    }
+
+    /// Gives `path` a progress line if it has none yet: on screen when no
+    /// other line is, else waiting its turn.
+    private func track(_ path: String) {
+        guard path != openPath, !waiting.contains(where: { $0.path == path }) else { return }
+        if openPath == nil, waiting.isEmpty {
+            openPath = path
+            openReported = 0
+            emit(ReportText.cleanForTerminal(path) + "  ")
+        } else {
+            waiting.append(PendingLine(path: path))
+        }
+    }
+
+    /// Prints every finished waiting line in start order, then opens the
+    /// first unfinished one.
+    private func drainWaiting() {
+        while !waiting.isEmpty {
+            let line = waiting.removeFirst()
+            let marks = line.marks + line.trailingMarks
+            if let count = line.finishedCount {
+                emit(ReportText.cleanForTerminal(line.path) + "  " + marks + lineEnd(count: count, hasMarks: !marks.isEmpty))
+            } else {
+                openPath = line.path
+                openReported = line.reported
+                emit(ReportText.cleanForTerminal(line.path) + "  " + marks)
+                return
+            }
+        }
+    }
+
+    /// Ends lines the runner left open (an interrupted run) so the final
+    /// report starts on a fresh line.
+    private func closeProgress() {
+        if openPath != nil {
+            emit("\n")
+            openPath = nil
+            openReported = 0
+        }
+        for line in waiting {
+            let marks = line.marks + line.trailingMarks
+            emit(ReportText.cleanForTerminal(line.path) + "  " + marks
+                + (line.finishedCount.map { lineEnd(count: $0, hasMarks: !marks.isEmpty) } ?? "\n"))
+        }
+        waiting.removeAll()
+    }
+
+    private func lineEnd(count: Int, hasMarks: Bool) -> String {
+        finishedCount += count
+        var end = (hasMarks ? "  " : "") + "(\(count))"
+        if options.runningTotals {
+            end += paint("  [\(finishedCount) done, " + options.formatDuration(Date().timeIntervalSince(started)) + "]", .yellow)
+        }
+        return end + "\n"
+    }
+
+    private func progressMark(_ status: ScenarioResult.Status) -> String {
+        switch status {
+        case .passed: paint(".", .green)
+        case .failed: paint("F", .red)
+        case .errored: paint("E", .red)
+        case .skipped: paint("s", .yellow)
+        }
+    }
+
+    private func emit(_ text: String) {
+        guard !text.isEmpty else { return }
+        wroteSomething = true
+        write(text)
+    }
+
+    // MARK: Final report internals
+
+    private func location(_ scenario: ScenarioResult) -> String {
+        let file = ReportText.cleanForTerminal(scenario.file)
+        return scenario.line > 0 ? "\(file):\(scenario.line)" : file
+    }
+
+    private func pendingLine(_ scenario: ScenarioResult) -> String {
+        var line = paint("PENDING", .yellow) + " " + location(scenario) + "  " + displayName(scenario)
+        let reason = singleLine(scenario.message)
+        if !reason.isEmpty { line += ": " + reason }
+        return line + "\n"
+    }
+
+    /// ```
+    /// FAIL scenarios/x.lua:12  describe chain scenario name
+    ///     message
+    ///     details…
+    ///     timeline (last 15 of 40 steps):
+    ///       26. tap "cart"
+    ///     output:
+    ///       …
+    /// ```
+    /// What a passing scenario printed (`--show-output`).
+    private func outputBlock(_ scenario: ScenarioResult) -> String {
+        paint("PASS", .boldGreen) + " " + location(scenario) + "  " + paint(displayName(scenario), .bold) + "\n"
+            + "    " + paint("output:", .bold) + "\n" + indented(trimmedLines(scenario.output), by: 6)
+    }
+
+    private func problemBlock(_ scenario: ScenarioResult) -> String {
+        let label = scenario.status == .failed ? "FAIL" : "ERROR"
+        var block = paint(label, .boldRed) + " " + location(scenario) + "  "
+            + paint(displayName(scenario), .bold) + "\n"
+
+        let message = trimmedLines(scenario.message)
+        let details = trimmedLines(scenario.details)
+        block += indented(message, by: 4)
+        if details != message { block += indented(details, by: 4) }
+        if message.isEmpty, details.isEmpty {
+            block += indented([scenario.kind.isEmpty ? "(no message)" : singleLine(scenario.kind)], by: 4)
+        }
+
+        let steps = scenario.timeline
+        if !steps.isEmpty {
+            let limit = max(1, options.timelineLimit)
+            let shown = steps.suffix(limit)
+            let firstNumber = steps.count - shown.count + 1
+            let width = String(steps.count).count
+            let heading = shown.count < steps.count
+                ? "timeline (last \(shown.count) of \(steps.count) steps):"
+                : "timeline:"
+            block += "    " + paint(heading, .bold) + "\n"
+            for (offset, step) in shown.enumerated() {
+                let number = String(firstNumber + offset)
+                let label = String(repeating: " ", count: width - number.count) + number + ". "
+                let lines = trimmedLines(step)
+                block += "      " + label + (lines.first ?? "") + "\n"
+                block += indented(Array(lines.dropFirst()), by: 6 + label.count)
+            }
+        }
+
+        let output = trimmedLines(scenario.output)
+        if !output.isEmpty {
+            block += "    " + paint("output:", .bold) + "\n"
+            block += indented(output, by: 6)
+        }
+        return block
+    }
+
+    /// Cleaned lines without trailing blank lines or trailing spaces.
+    private func trimmedLines(_ text: String) -> [String] {
+        var lines = ReportText.cleanForTerminal(text)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line -> String in
+                var line = Substring(line)
+                while let last = line.last, last == " " || last == "\t" { line = line.dropLast() }
+                return String(line)
+            }
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        while let first = lines.first, first.isEmpty { lines.removeFirst() }
+        return lines
+    }
+
+    private func indented(_ lines: [String], by width: Int) -> String {
+        let pad = String(repeating: " ", count: width)
+        return lines.map { $0.isEmpty ? "\n" : pad + $0 + "\n" }.joined()
+    }
+
+    private func displayName(_ scenario: ScenarioResult) -> String {
+        let name = singleLine(scenario.name)
+        return name.isEmpty ? "(unnamed)" : name
+    }
+
+    private func singleLine(_ text: String) -> String {
+        trimmedLines(text).joined(separator: " ")
+    }
+
+    // MARK: Colour
+
+    private enum Style: String {
+        case bold = "1"
+        case green = "32"
+        case red = "31"
+        case yellow = "33"
+        case boldGreen = "1;32"
+        case boldRed = "1;31"
+    }
+
+    private func paint(_ text: String, _ style: Style) -> String {
+        guard options.color, !text.isEmpty else { return text }
+        return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
+    }
+}
+
+extension ConsoleReport: RunReporter {
+    public var name: String { "the console report" }
+
+    /// Every file gets its progress line in run order when the run starts,
+    /// so marks stream per scenario and still print file by file whatever
+    /// finishes first.
+    public func receive(_ event: RunEvent) {
+        switch event {
+        case .runStarted(let plan): for file in plan.files { fileStarted(file) }
+        case .fileStarted(let file): fileStarted(file)
+        case .scenarioFinished(let result): scenarioFinished(result)
+        case .fileFinished(let result): fileFinished(result)
+        case .runFinished(let result, let interruption): finish(result, interruptedBy: interruption)
+        case .scenarioStarted, .step: break
+        }
+    }
+}

@@ -1,0 +1,359 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Renders a run as JUnit XML, the format every CI server reads.
+///
+/// Why it exists: CI (Jenkins, GitLab, GitHub reporters) shows failing
+/// scenarios, annotates their `file:line` and tracks them over time only
+/// when it can parse the results. The output therefore follows the common
+/// Ant/Jenkins dialect (DESIGN.md §6): one flat `<testsuite>` per scenario
+/// file (some reporters drop nested suites), a `<testcase>` per scenario, and
+/// it stays valid XML 1.0 whatever the scenario names, messages and printed
+/// output contain — ANSI colour sequences and forbidden control characters
+/// are removed, markup characters escaped. Numbers and timestamps are
+/// formatted without the locale.
+///
+/// ```swift
+/// try JUnitReport(.init(strict: true)).write(run, to: url)
+/// ```
+public struct JUnitReport: Sendable {
+    /// What to put in the report beyond the fixed structure.
+    public struct Options: Hashable, Sendable {
+        /// Validate against Jenkins' xunit plugin schema (`junit-10.xsd`),
+        /// which rejects what other consumers read: `file` and `line` on
+        /// `<testcase>` (mikepenz's reporter and GitLab use them), a
+        /// `skipped` total on `<testsuites>`, `<properties>` in a test case.
+        public var strict: Bool
+        /// The `hostname` of every `<testsuite>`; nil asks the system. Set it
+        /// in tests for reproducible output.
+        public var hostname: String?
+        /// The invariants checked after every scenario, written as the
+        /// `navscript.invariants` property of every `<testsuite>`.
+        public var invariants: [String]
+        /// The command line that replays one scenario, without its
+        /// `--filter` (e.g. `["navscript", "run", "--fault", "x"]`); when
+        /// set, every `<testcase>` gets `navscript.replay` and, on a
+        /// shuffled run, `navscript.seed` properties.
+        public var replayCommand: [String]?
+
+        public init(strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
+                    replayCommand: [String]? = nil) {
+            self.strict = strict
+            self.hostname = hostname
+            self.invariants = invariants
+            self.replayCommand = replayCommand
+        }
+    }
+
+    public var options: Options
+
+    public init(_ options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The complete XML document, declaration included, ending in a newline.
+    public func render(_ run: RunResult) -> String {
+        let hostname = nonEmpty(options.hostname ?? ProcessInfo.processInfo.hostName, else: "localhost")
+        let timestamp = ReportText.utcTimestamp(secondsSince1970: run.startedAt)
+
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += "<testsuites"
+        xml += attribute("name", "navscript")
+        xml += attribute("tests", String(run.scenarios.count)) + attribute("failures", String(run.count(.failed)))
+            + attribute("errors", String(run.count(.errored)))
+        if !options.strict { xml += attribute("skipped", String(run.count(.skipped))) }
+        xml += attribute("time", ReportText.seconds(run.duration))
+        guard !run.files.isEmpty else { return xml + "/>\n" }
+        xml += ">\n"
+
+        for file in run.files {
+            xml += "  <testsuite"
+            xml += attribute("name", nonEmpty(file.file, else: "(unnamed file)"))
+            xml += counts(tests: file.scenarios.count, failures: file.count(.failed),
+                          errors: file.count(.errored), skipped: file.count(.skipped))
+            xml += attribute("time", ReportText.seconds(file.duration))
+            xml += attribute("timestamp", timestamp)
+            xml += attribute("hostname", hostname)
+            if file.scenarios.isEmpty {
+                xml += "/>\n"
+                continue
+            }
+            xml += ">\n"
+            if !options.invariants.isEmpty {
+                xml += "    <properties>\n      <property" + attribute("name", "navscript.invariants")
+                    + attribute("value", options.invariants.joined(separator: ",")) + "/>\n    </properties>\n"
+            }
+            var usedNames: Set<String> = []
+            for scenario in file.scenarios {
+                xml += testcase(scenario, name: uniqueName(scenario.name, in: &usedNames), seed: run.seed)
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    /// Writes `render(run)` to `url` atomically (``ReportFile/write(_:to:kind:)``).
+    public func write(_ run: RunResult, to url: URL) throws(ReportFile.WriteError) {
+        try ReportFile.write(render(run), to: url, kind: "JUnit report")
+    }
+
+    // MARK: Test cases
+
+    private func testcase(_ scenario: ScenarioResult, name: String, seed: UInt64?) -> String {
+        var xml = "    <testcase"
+        xml += attribute("name", name)
+        xml += attribute("classname", Self.classname(file: scenario.file, groups: scenario.groups))
+        xml += attribute("time", ReportText.seconds(scenario.duration))
+        // Only a scenario file is a file: `mutate`'s and `explore`'s groups name no file a CI
+        // annotation could open, and a replay of them would run nothing.
+        let isFile = scenario.file.hasSuffix(".lua")
+        if !options.strict {
+            if isFile { xml += attribute("file", scenario.file) }
+            if isFile && scenario.line > 0 { xml += attribute("line", String(scenario.line)) }
+        }
+
+        var body = ""
+        if let command = options.replayCommand, !options.strict, isFile {
+            var properties = ["navscript.replay": Self.replay(scenario, command: command, seed: seed)]
+            if let seed { properties["navscript.seed"] = String(seed) }
+            body += "      <properties>\n"
+            for (name, value) in properties.sorted(by: { $0.key < $1.key }) {
+                body += "        <property" + attribute("name", name) + attribute("value", value) + "/>\n"
+            }
+            body += "      </properties>\n"
+        }
+        switch scenario.status {
+        case .passed:
+            break
+        case .failed:
+            body += problem("failure", scenario, defaultType: "expectation")
+        case .errored:
+            body += problem("error", scenario, defaultType: "error")
+        case .skipped:
+            // Never self-closing: released Codecov parsers read `<skipped/>`
+            // as a pass, and GitLab shows only the element's text.
+            let reason = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: "skipped"))
+            body += "      <skipped" + attribute("message", Self.messageAttribute(reason)) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
+        }
+        let systemOut = Self.systemOut(scenario)
+        if !systemOut.isEmpty {
+            body += "      <system-out>" + ReportText.xmlText(systemOut) + "</system-out>\n"
+        }
+
+        if body.isEmpty { return xml + "/>\n" }
+        return xml + ">\n" + body + "    </testcase>\n"
+    }
+
+    /// The shell command that runs this one scenario again: its file and an
+    /// anchored `--filter` on its full name (and the seed of a shuffled run).
+    static func replay(_ scenario: ScenarioResult, command: [String], seed: UInt64?) -> String {
+        let pattern = "^" + escapeRegex(scenario.name) + "$"
+        var words = command + [scenario.file, "--filter", pattern]
+        if let seed { words += ["--shuffle", "--seed", String(seed)] }
+        return words.map(ShellWord.quoted).joined(separator: " ")
+    }
+
+    /// `text` as a regular expression that matches only it. What a report
+    /// drops (most controls, U+FFFE…) and the whitespace an XML attribute
+    /// normalises is spelled `\x{1}`: the replay must select the scenario
+    /// whose name had it.
+    public static func escapeRegex(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if !ReportText.isAllowed(scalar) || scalar.properties.generalCategory == .control {
+                out += "\\x{" + String(scalar.value, radix: 16) + "}"
+                continue
+            }
+            if "\\^$.|?*+()[]{}".unicodeScalars.contains(scalar) { out.append("\\") }
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+
+
+    /// A `<failure>`/`<error>`: the `message` attribute, and a body that
+    /// starts with the same message — GitLab shows only the body — then the
+    /// explanation (expected vs actual, traceback).
+    private func problem(_ element: String, _ scenario: ScenarioResult, defaultType: String) -> String {
+        let message = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: defaultType))
+        var text = scenario.details.isEmpty || scenario.details == message ? message : message + "\n" + scenario.details
+        if let frame = Self.frame(scenario) { text += "\n" + frame }
+        return "      <\(element)"
+            + attribute("message", Self.messageAttribute(message))
+            + attribute("type", nonEmpty(scenario.kind, else: defaultType))
+            + ">" + ReportText.xmlText(text) + "</\(element)>\n"
+    }
+
+    /// A Java-style stack line naming the scenario's file and failing line
+    /// (`at scenarios.gate.Cart.scenario(cart.lua:12)`): the only place
+    /// GitHub's dorny test-reporter reads a location from. It takes the
+    /// dotted segments before the first one that starts with a capital (any
+    /// character up to `Z`) as the package, and annotates the tracked file
+    /// of the frame's file name whose last folders are that package — so the
+    /// folders come first, then the file's stem as a capitalised class.
+    /// (A folder whose name starts with a capital or a digit, or holds a
+    /// dot, cuts the package short: dorny cannot place such a file.)
+    static func frame(_ scenario: ScenarioResult) -> String? {
+        guard scenario.file.hasSuffix(".lua"), !scenario.file.hasPrefix("/") else { return nil }
+        var line = scenario.line
+        // The failing line, when the message starts with this file's `path:line:`.
+        if scenario.message.hasPrefix(scenario.file + ":"),
+           let number = Int(scenario.message.dropFirst(scenario.file.count + 1).prefix { $0.isNumber }) {
+            line = number
+        }
+        guard line > 0 else { return nil }
+        let parts = scenario.file.split(separator: "/").map(String.init)
+        let base = parts.last ?? scenario.file
+        let package = parts.dropLast().joined(separator: ".")
+        // dorny's pattern reads the frame up to its last `(`: no parentheses, no line breaks.
+        guard !scenario.file.contains(where: { "()\n\r".contains($0) }) else { return nil }
+        return "    at \(package.isEmpty ? "" : package + ".")\(className(stem: String(base.dropLast(4)))).scenario(\(base):\(line))"
+    }
+
+    /// A file's stem as the frame's class: it must start with a character
+    /// up to `Z` to end dorny's package (`cart_gate` → `Cart_gate`; a stem
+    /// that starts with `_` or a non-ASCII letter is prefixed: `Lua_setup`).
+    static func className(stem: String) -> String {
+        guard let first = stem.unicodeScalars.first else { return "Lua" }
+        if first.value >= 0x61 && first.value <= 0x7A { return stem.prefix(1).uppercased() + stem.dropFirst() }
+        return first.value <= 0x5A ? stem : "Lua" + stem
+    }
+
+    /// The step timeline, then what the scenario printed; empty when both are.
+    static func systemOut(_ scenario: ScenarioResult) -> String {
+        var parts: [String] = []
+        if !scenario.timeline.isEmpty {
+            parts.append("timeline:\n" + scenario.timeline.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        if !scenario.output.isEmpty {
+            parts.append("output:\n" + Self.capped(scenario.output))
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// The most of one scenario's output a report carries, from each end.
+    /// Why: XML readers refuse a text node over 10 MB unless told otherwise
+    /// (libxml2, so xmllint and every tool built on it), and a scenario can
+    /// print that much; the JSON stream has all of it.
+    static let outputLimit = 1 << 20
+
+    /// `output`, or its first and last ``outputLimit``/2 bytes around a line saying how much was left out.
+    static func capped(_ output: String) -> String {
+        let bytes = output.utf8.count
+        guard bytes > outputLimit else { return output }
+        let half = outputLimit / 2
+        // Cut on line boundaries where possible, and never inside a character: a cut byte
+        // sequence would decode as U+FFFD and throw the count of what was left out off.
+        var headBytes = Array(output.utf8.prefix(half))
+        while let last = headBytes.last, last & 0xC0 == 0x80 { headBytes.removeLast() }   // continuation bytes
+        if let last = headBytes.last, last >= 0xC0 { headBytes.removeLast() }            // a lead whose rest was cut
+        var tailBytes = ArraySlice(output.utf8.suffix(half))
+        while let first = tailBytes.first, first & 0xC0 == 0x80 { tailBytes.removeFirst() }
+        var head = String(decoding: headBytes, as: UTF8.self)
+        var tail = String(decoding: tailBytes, as: UTF8.self)
+        if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
+        if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
+        let left = bytes - head.utf8.count - tail.utf8.count
+        return head + "… (\(left) bytes of output left out here; the --json stream has all of it)\n" + tail
+    }
+
+    /// `scenarios/gate_resume/login.lua` + `["cart gate"]` →
+    /// `scenarios.gate_resume.login.cart_gate`: the path without `.lua`,
+    /// then the describe chain, each segment reduced to letters, digits and
+    /// `_` so that reporters splitting on `.` see a package-like name.
+    static func classname(file: String, groups: [String]) -> String {
+        var path = Substring(file)
+        if path.hasSuffix(".lua") { path = path.dropLast(4) }
+        let pathSegments = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+            .filter { $0 != "." && $0 != ".." }
+            .map(String.init)
+        let segments = (pathSegments + groups).map(sanitizeSegment).filter { !$0.isEmpty }
+        return segments.isEmpty ? "navscript" : segments.joined(separator: ".")
+    }
+
+    private static func sanitizeSegment(_ segment: String) -> String {
+        var out = ""
+        var pendingUnderscore = false
+        for character in ReportText.clean(segment) {
+            if character.isLetter || character.isNumber || character == "_" {
+                if pendingUnderscore, !out.isEmpty { out += "_" }
+                pendingUnderscore = false
+                // Keep only the scalars that are letters or digits themselves
+                // (XSD `\p{L}` / `\p{N}`), dropping combining marks.
+                for scalar in character.unicodeScalars where scalar == "_" || isLetterOrNumber(scalar) {
+                    out.unicodeScalars.append(scalar)
+                }
+            } else {
+                pendingUnderscore = true
+            }
+        }
+        return out
+    }
+
+    private static func isLetterOrNumber(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The most of a message an attribute carries. Why: the element's text
+    /// has the whole message (and a scenario can fail with megabytes of it);
+    /// annotation APIs and CI viewers that show the attribute cut it anyway,
+    /// and every consumer parsed it twice.
+    static let messageAttributeLimit = 4_096
+
+    /// `message`, or its first ``messageAttributeLimit`` characters and how many more the element's text has.
+    static func messageAttribute(_ message: String) -> String {
+        guard message.utf8.count > messageAttributeLimit else { return message }   // most: no character count
+        let count = message.count
+        guard count > messageAttributeLimit else { return message }
+        return String(message.prefix(messageAttributeLimit))
+            + " … (\(count - messageAttributeLimit) more characters: the whole message is the element's text)"
+    }
+
+    /// CI reporters silently drop test cases with duplicate names; the
+    /// runtime rejects duplicates, and this keeps the report honest if one
+    /// slips through anyway — also names that differ only in what the report
+    /// cannot show (control characters it drops, `x` and `x\u{1}`) or in what
+    /// a reporter trims (dorny: `y` and `y `). Compared as Swift compares
+    /// strings, so canonically equivalent spellings (NFC, NFD) collide too.
+    private func uniqueName(_ name: String, in used: inout Set<String>) -> String {
+        let base = nonEmpty(ReportText.clean(name), else: "(unnamed)")
+        var candidate = base
+        var counter = 2
+        while !used.insert(candidate.trimmingCharacters(in: .whitespacesAndNewlines)).inserted {
+            candidate = "\(base) (\(counter))"
+            counter += 1
+        }
+        return candidate
+    }
+
+    private func counts(tests: Int, failures: Int, errors: Int, skipped: Int) -> String {
+        attribute("tests", String(tests)) + attribute("failures", String(failures))
+            + attribute("errors", String(errors)) + attribute("skipped", String(skipped))
+    }
+
+    private func attribute(_ name: String, _ value: String) -> String {
+        " \(name)=\"\(ReportText.xmlAttribute(value))\""
+    }
+
+    /// `value`, or `fallback` when `value` has nothing visible once cleaned.
+    private func nonEmpty(_ value: String, else fallback: String) -> String {
+        ReportText.clean(value).allSatisfy(\.isWhitespace) ? fallback : value
+    }
+}

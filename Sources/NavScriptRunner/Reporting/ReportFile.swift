@@ -1,0 +1,162 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// How every report file is written: atomically — a temporary file in the
+/// same folder, then a rename — so a reader (or a CI step after an
+/// interrupted run) never sees half a report. Missing parent folders are
+/// created. A path that is a symbolic link writes its target (the link
+/// stays); one that is not a regular file — a FIFO, `/dev/stdout`, a
+/// device — is written to as it is, never replaced by a file.
+public enum ReportFile {
+    public struct WriteError: Error, CustomStringConvertible, Sendable {
+        /// `JUnit report`, `HTML report`.
+        public var kind: String
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot write the \(kind) to \(path): \(reason)" }
+
+        public init(kind: String, path: String, reason: String) {
+            self.kind = kind
+            self.path = path
+            self.reason = reason
+        }
+    }
+
+    public static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
+        switch Target(url.standardizedFileURL) {
+        case .stream(let path):
+            let handle = try openStream(path, kind: kind)
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+                throw WriteError(kind: kind, path: url.path, reason: error.localizedDescription)
+            }
+        case .file(let destination):
+            try replace(destination, with: text, kind: kind)
+        }
+    }
+
+    /// Where a report path really writes.
+    enum Target {
+        /// A regular file (or none yet): replaced atomically. A symbolic link's target, resolved.
+        case file(URL)
+        /// Something that is not a file (a FIFO, a terminal, a device): opened and written.
+        case stream(String)
+
+        init(_ url: URL) {
+            // `/dev/stdout` redirected to a file resolves to that file: replacing it would cut the
+            // process's own output off. Device and process paths are streams, whatever is behind.
+            if url.path.hasPrefix("/dev/") || url.path.hasPrefix("/proc/") {
+                self = .stream(url.path)
+                return
+            }
+            var status = stat()
+            guard stat(url.path, &status) == 0 else {
+                self = .file(ReportFile.resolved(url))   // nothing there yet, or a link to nothing: its target is made
+                return
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: self = .file(ReportFile.resolved(url))
+            case S_IFDIR: self = .file(url)   // refused as a folder below
+            default: self = .stream(url.path)
+            }
+        }
+    }
+
+    /// Where a report path really writes: through symbolic links, also one
+    /// whose target does not exist yet (its target is where the file is made).
+    public static func resolved(_ url: URL) -> URL {
+        let url = url.standardizedFileURL
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path),
+           !FileManager.default.fileExists(atPath: url.path) {
+            return URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+        }
+        return url.resolvingSymlinksInPath()
+    }
+
+    /// Opens a stream target for writing. A FIFO nobody reads would block
+    /// the run in `open` for ever: it is opened without waiting and refused
+    /// when it has no reader, then written to normally; a reader that goes
+    /// away is a write error, not a SIGPIPE that ends the run.
+    static func openStream(_ path: String, kind: String) throws(WriteError) -> FileHandle {
+        // The process's own standard output or error (or another descriptor it holds): written
+        // through that descriptor. Opened again, a redirected file would be written from its start,
+        // over what the run printed before.
+        if let own = Self.ownDescriptor(path) {
+            let copy = dup(own)
+            guard copy >= 0 else { throw WriteError(kind: kind, path: path, reason: String(cString: strerror(errno))) }
+            signal(SIGPIPE, SIG_IGN)
+            return FileHandle(fileDescriptor: copy, closeOnDealloc: true)
+        }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == ENXIO ? "it is a FIFO with no reader (start the reader first)" : String(cString: strerror(errno))
+            throw WriteError(kind: kind, path: path, reason: reason)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        signal(SIGPIPE, SIG_IGN)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// The descriptor `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names in this process.
+    static func ownDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
+    /// Makes sure a report file can be made at `destination` (named `shown`
+    /// in messages): not a folder, no file where a folder must be (Foundation
+    /// says only "NSCocoaErrorDomain error 512" for these two), its folder
+    /// created.
+    static func prepare(_ destination: URL, shown: String, kind: String) throws(WriteError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw WriteError(kind: kind, path: shown, reason: "it is a folder; give a file name")
+        }
+        if let file = firstFile(above: destination) {
+            throw WriteError(kind: kind, path: shown, reason: "\(file) is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(kind: kind, path: shown, reason: error.localizedDescription)
+        }
+    }
+
+    private static func replace(_ destination: URL, with text: String, kind: String) throws(WriteError) {
+        let folder = destination.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        try prepare(destination, shown: destination.path, kind: kind)
+        do {
+            try Data(text.utf8).write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw WriteError(kind: kind, path: destination.path, reason: error.localizedDescription)
+        }
+        if rename(temporary.path, destination.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw WriteError(kind: kind, path: destination.path, reason: reason)
+        }
+    }
+
+    /// The nearest existing ancestor of `url` when it is not a folder.
+    private static func firstFile(above url: URL) -> String? {
+        var folder = url.deletingLastPathComponent()
+        while folder.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : folder.path
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+}

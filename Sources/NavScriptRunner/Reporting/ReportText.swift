@@ -1,0 +1,230 @@
+import NavScript
+import NavScriptRuntime
+
+/// Text handling shared by the reporters.
+///
+/// Why it exists: scenario names, messages and printed output come from Lua,
+/// so they may hold ANSI colour sequences, control bytes and U+FFFD from
+/// lossily decoded invalid UTF-8. The JUnit file must stay valid XML 1.0 and
+/// the console must not be driven by stray escape sequences, so every string
+/// passes through `clean` first. Number and date formatting is done by hand
+/// with integer arithmetic so that the output never depends on the locale.
+public enum ReportText {
+    // MARK: Cleaning
+
+    /// Removes terminal escape sequences (CSI such as `ESC[31m`, OSC such as
+    /// hyperlinks, and two-character escapes) entirely, and drops every
+    /// character XML 1.0 forbids or a terminal would interpret: C0 controls
+    /// other than tab, newline and carriage return, DEL, C1 controls, U+FFFE
+    /// and U+FFFF. Everything else, including U+FFFD, is kept.
+    ///
+    /// Lone surrogates cannot occur: a Swift `String` holds Unicode scalars.
+    static func clean(_ text: String) -> String {
+        // Fast path: most strings are plain.
+        if !text.unicodeScalars.contains(where: { !isPlain($0) }) { return text }
+
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar.value {
+            case 0x1B:
+                index = endOfEscape(scalars, from: index + 1)
+            case 0x9B:  // C1 CSI
+                index = endOfControlSequence(scalars, from: index + 1)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:  // C1 DCS, SOS, OSC, PM, APC
+                index = endOfControlString(scalars, from: index + 1)
+            default:
+                if isAllowed(scalar) { out.append(scalar) }
+                index += 1
+            }
+        }
+        return String(out)
+    }
+
+    /// `text` on one line, its control characters written as a regular expression
+    /// would (`\n`, `\t`, `\x{1b}`): a listing keeps one scenario per line, and a name
+    /// copied from it into `--filter` still selects the scenario.
+    public static func escapingControls(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.properties.generalCategory == .control {
+                    out += "\\x{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// `clean`, then line endings normalised to `\n` (a lone `\r` would make
+    /// a terminal overwrite the line).
+    static func cleanForTerminal(_ text: String) -> String {
+        let cleaned = clean(text)
+        guard cleaned.unicodeScalars.contains("\r") else { return cleaned }
+        let scalars = Array(cleaned.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "\r" {
+                // `\r\n` keeps its `\n`; a lone `\r` becomes one.
+                if index + 1 < scalars.count, scalars[index + 1] == "\n" { continue }
+                out.append("\n")
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0x0A: return true
+        case 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...: return true
+        default: return false
+        }
+    }
+
+    /// XML 1.0 `Char`, minus the controls a report has no use for (DEL, C1).
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: return true
+        case 0x20...0x7E: return true
+        case 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    /// Index just past the escape sequence whose ESC was at `start - 1`.
+    private static func endOfEscape(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        guard start < s.count else { return start }
+        switch s[start].value {
+        case 0x5B:  // '[' CSI
+            return endOfControlSequence(s, from: start + 1)
+        case 0x5D, 0x50, 0x58, 0x5E, 0x5F:  // ']' OSC, 'P' DCS, 'X' SOS, '^' PM, '_' APC
+            return endOfControlString(s, from: start + 1)
+        case 0x20...0x2F:  // nF escape: intermediates, then one final byte
+            var index = start
+            while index < s.count, (0x20...0x2F).contains(s[index].value) { index += 1 }
+            if index < s.count, (0x30...0x7E).contains(s[index].value) { index += 1 }
+            return index
+        case 0x30...0x7E:  // two-character escape (ESC 7, ESC c, …)
+            return start + 1
+        default:  // a bare ESC: drop it alone
+            return start
+        }
+    }
+
+    /// CSI: parameter bytes, intermediate bytes, one final byte. A malformed
+    /// sequence ends at the first byte that does not fit; that byte is kept.
+    private static func endOfControlSequence(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start
+        while index < s.count, (0x30...0x3F).contains(s[index].value) { index += 1 }
+        while index < s.count, (0x20...0x2F).contains(s[index].value) { index += 1 }
+        if index < s.count, (0x40...0x7E).contains(s[index].value) { index += 1 }
+        return index
+    }
+
+    /// OSC/DCS/…: everything up to BEL, `ESC \` or ST (U+009C). An
+    /// unterminated string runs to the end of the line, not of the text.
+    private static func endOfControlString(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start
+        while index < s.count {
+            switch s[index].value {
+            case 0x07, 0x9C: return index + 1
+            case 0x1B:
+                return index + 1 < s.count && s[index + 1] == "\\" ? index + 2 : index + 1
+            case 0x0A: return index
+            default: index += 1
+            }
+        }
+        return index
+    }
+
+    // MARK: XML escaping
+
+    /// Cleaned text safe inside an attribute value in double or single
+    /// quotes; newline, tab and carriage return become character references
+    /// so that attribute-value normalisation does not turn them into spaces.
+    static func xmlAttribute(_ text: String) -> String {
+        escapeXML(clean(text), inAttribute: true)
+    }
+
+    /// Cleaned text safe as element content. `\r` becomes `&#13;` so that
+    /// line-end normalisation by the parser does not lose it.
+    static func xmlText(_ text: String) -> String {
+        escapeXML(clean(text), inAttribute: false)
+    }
+
+    private static func escapeXML(_ text: String, inAttribute: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\r": out += "&#13;"
+            case "\n" where inAttribute: out += "&#10;"
+            case "\t" where inAttribute: out += "&#9;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    // MARK: Locale-independent formatting
+
+    /// Seconds with exactly three decimals and a '.' separator, e.g.
+    /// `0.041`. Negative, NaN and infinite values print as `0.000`.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value > 0 else { return "0.000" }
+        // 1e12 s is far beyond any run; the clamp keeps the conversion safe.
+        let millis = UInt64((min(value, 1e12) * 1000).rounded())
+        let fraction = millis % 1000
+        let padding = fraction < 10 ? "00" : fraction < 100 ? "0" : ""
+        return "\(millis / 1000).\(padding)\(fraction)"
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` in UTC, no zone suffix (the JUnit convention),
+    /// from seconds since 1970-01-01T00:00:00Z. Out-of-range values are
+    /// clamped to years 0001…9999 so the result always fits the pattern.
+    static func utcTimestamp(secondsSince1970 value: Double) -> String {
+        let minimum = -62_135_596_800.0  // 0001-01-01T00:00:00
+        let maximum = 253_402_300_799.0  // 9999-12-31T23:59:59
+        let clamped = value.isFinite ? min(max(value.rounded(.down), minimum), maximum) : 0
+        let total = Int64(clamped)
+        var days = total / 86_400
+        var secondOfDay = total % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+            + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2)):\(pad(secondOfDay % 60, 2))"
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// A report written once, when the run finishes (JUnit, HTML): it renders
+/// the whole result, with the plan the run started from, and writes it
+/// with ``ReportFile/write(_:to:kind:)``. An interrupted run still gets
+/// its report — for what finished.
+public final class RunReportFile: RunReporter {
+    /// What the file gets rendered from.
+    public struct Content {
+        public var plan: RunPlan?
+        public var result: RunResult
+        /// Why the run stopped early, if it did.
+        public var interruption: String?
+
+        public init(plan: RunPlan?, result: RunResult, interruption: String?) {
+            self.plan = plan
+            self.result = result
+            self.interruption = interruption
+        }
+    }
+
+    public let name: String
+    private let kind: String
+    private let url: URL
+    private let render: (Content) -> String
+    private var plan: RunPlan?
+
+    /// - Parameters:
+    ///   - kind: `JUnit report`, `HTML report` (for messages).
+    public init(kind: String, path: String, render: @escaping (Content) -> String) {
+        self.kind = kind
+        self.name = "the \(kind) \(path)"
+        self.url = URL(fileURLWithPath: path)
+        self.render = render
+    }
+
+    public func receive(_ event: RunEvent) throws {
+        switch event {
+        case .runStarted(let plan):
+            self.plan = plan
+            // A run killed before it finishes (SIGKILL, the out-of-memory killer) writes no
+            // report, and a workspace CI reuses would publish the last run's instead — often a
+            // green one. Until the real report replaces it, the file says the run did not finish.
+            // (Not being able to write it is reported when the real report cannot be written.)
+            // (A stream — a FIFO, /dev/stdout — gets only the real report: it cannot be replaced.)
+            if case .file = ReportFile.Target(url.standardizedFileURL) {
+                try? ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind)
+            }
+        case .runFinished(let result, let interruption):
+            try ReportFile.write(render(Content(plan: plan, result: result, interruption: interruption)), to: url, kind: kind)
+        default: break
+        }
+    }
+
+    /// What the file holds while `plan` runs: one errored test case saying
+    /// the run has not finished (a report read then is from a run that was
+    /// killed, or one still going).
+    static func unfinished(_ plan: RunPlan) -> Content {
+        let name = "navscript \(plan.command) did not finish"
+        let unfinished = ScenarioResult(
+            name: name, file: "", line: 0, outcome: .errored(.interrupted),
+            message: "\(name): this report was written when the run started, and the run never replaced it — it was killed "
+                + "(SIGKILL, the kernel's out-of-memory killer, a CI time limit) or is still running")
+        let result = RunResult(files: [FileResult(file: "", scenarios: [unfinished], duration: 0)], duration: 0,
+                               seed: plan.seed, startedAt: plan.startedAt)
+        return Content(plan: plan, result: result, interruption: "the run did not finish")
+    }
+}

@@ -1,0 +1,184 @@
+import NavScript
+import NavScriptRuntime
+
+/// A strict JSON reader that keeps where every value is, so a manifest
+/// check can say `line 12, column 7` and `$.destinations[3].patterns[1]`.
+/// (Foundation's parsers accept trailing commas and report no position.)
+public indirect enum JSONText: Sendable {
+    case object([(key: String, value: JSONText, line: Int, column: Int)], line: Int, column: Int)
+    case array([JSONText], line: Int, column: Int)
+    case string(String, line: Int, column: Int)
+    case number(Double, line: Int, column: Int)
+    case bool(Bool, line: Int, column: Int)
+    case null(line: Int, column: Int)
+
+    public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+        public var reason: String
+        public var description: String { "line \(line), column \(column): \(reason)" }
+    }
+
+    public var line: Int {
+        switch self {
+        case .object(_, let line, _), .array(_, let line, _), .string(_, let line, _), .number(_, let line, _),
+             .bool(_, let line, _), .null(let line, _): return line
+        }
+    }
+
+    /// The JSON type's name, for messages.
+    public var typeName: String {
+        switch self {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        }
+    }
+
+    public static func parse(_ text: String) throws(SyntaxError) -> JSONText {
+        var reader = Reader(bytes: Array(text.utf8))
+        reader.skipSpace()
+        let value = try reader.value()
+        reader.skipSpace()
+        guard reader.atEnd else { throw reader.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+        var line = 1
+        var column = 1
+
+        var atEnd: Bool { index >= bytes.count }
+        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        func error(_ reason: String) -> SyntaxError { SyntaxError(line: line, column: column, reason: reason) }
+
+        mutating func advance() {
+            if bytes[index] == UInt8(ascii: "\n") { line += 1; column = 1 } else if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+
+        mutating func skipSpace() {
+            while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { advance() }
+        }
+
+        mutating func expect(_ literal: String) throws(SyntaxError) {
+            for byte in literal.utf8 {
+                guard current == byte else { throw error("expected '\(literal)'") }
+                advance()
+            }
+        }
+
+        /// After an object member or array item: true after a `,` (another
+        /// follows), false after the closing bracket; a trailing comma or
+        /// anything else is an error.
+        mutating func moreItems(closing: Character, in container: String) throws(SyntaxError) -> Bool {
+            let close = closing.asciiValue!
+            skipSpace()
+            if current == UInt8(ascii: ",") {
+                advance()
+                skipSpace()
+                if current == close { throw error("a trailing comma before '\(closing)'") }
+                return true
+            }
+            guard current == close else { throw error("expected ',' or '\(closing)' in the \(container)") }
+            advance()
+            return false
+        }
+
+        mutating func value() throws(SyntaxError) -> JSONText {
+            let (startLine, startColumn) = (line, column)
+            guard let byte = current else { throw error("unexpected end of the file: a value is missing") }
+            switch byte {
+            case UInt8(ascii: "{"):
+                advance()
+                var members: [(key: String, value: JSONText, line: Int, column: Int)] = []
+                skipSpace()
+                if current == UInt8(ascii: "}") { advance(); return .object(members, line: startLine, column: startColumn) }
+                while true {
+                    skipSpace()
+                    let (keyLine, keyColumn) = (line, column)
+                    guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                    let key = try string()
+                    skipSpace()
+                    guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
+                    advance()
+                    skipSpace()
+                    members.append((key, try value(), keyLine, keyColumn))
+                    if try moreItems(closing: "}", in: "object") { continue }
+                    return .object(members, line: startLine, column: startColumn)
+                }
+            case UInt8(ascii: "["):
+                advance()
+                var items: [JSONText] = []
+                skipSpace()
+                if current == UInt8(ascii: "]") { advance(); return .array(items, line: startLine, column: startColumn) }
+                while true {
+                    skipSpace()
+                    items.append(try value())
+                    if try moreItems(closing: "]", in: "array") { continue }
+                    return .array(items, line: startLine, column: startColumn)
+                }
+            case UInt8(ascii: "\""):
+                return .string(try string(), line: startLine, column: startColumn)
+            case UInt8(ascii: "t"): try expect("true"); return .bool(true, line: startLine, column: startColumn)
+            case UInt8(ascii: "f"): try expect("false"); return .bool(false, line: startLine, column: startColumn)
+            case UInt8(ascii: "n"): try expect("null"); return .null(line: startLine, column: startColumn)
+            default:
+                var text = ""
+                while let byte = current, "+-0123456789.eE".utf8.contains(byte) {
+                    text.append(Character(Unicode.Scalar(byte)))
+                    advance()
+                }
+                guard !text.isEmpty, let number = Double(text) else { throw error("unexpected character") }
+                return .number(number, line: startLine, column: startColumn)
+            }
+        }
+
+        mutating func string() throws(SyntaxError) -> String {
+            advance()
+            var out: [UInt8] = []
+            while let byte = current {
+                switch byte {
+                case UInt8(ascii: "\""):
+                    advance()
+                    return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    advance()
+                    guard let escaped = current else { break }
+                    advance()
+                    switch escaped {
+                    case UInt8(ascii: "n"): out.append(10)
+                    case UInt8(ascii: "t"): out.append(9)
+                    case UInt8(ascii: "r"): out.append(13)
+                    case UInt8(ascii: "b"): out.append(8)
+                    case UInt8(ascii: "f"): out.append(12)
+                    case UInt8(ascii: "u"):
+                        var hex = ""
+                        for _ in 0..<4 {
+                            guard let digit = current else { throw error("a short \\u escape") }
+                            hex.append(Character(Unicode.Scalar(digit)))
+                            advance()
+                        }
+                        guard let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
+                            throw error("an invalid \\u escape")
+                        }
+                        out += Array(String(Character(scalar)).utf8)
+                    default: out.append(escaped)
+                    }
+                case 0..<0x20:
+                    throw error("a control character inside a string")
+                default:
+                    out.append(byte)
+                    advance()
+                }
+            }
+            throw error("an unterminated string")
+        }
+    }
+}

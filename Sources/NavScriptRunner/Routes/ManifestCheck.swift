@@ -1,0 +1,383 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+import NavigationCore
+
+/// One thing wrong with a route manifest: where (JSON path and line), for
+/// which destination, and what.
+public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var destination: String?
+    public var message: String
+    /// A warning describes what a rollout changes for the app — a screen it
+    /// shows that the manifest retires — which may be the intent: `routes
+    /// check` lists it, but `--manifest` and `routes diff` still take the
+    /// manifest (showing what breaks is their job). Everything else makes
+    /// the manifest wrong in itself.
+    public var isWarning: Bool
+
+    public init(path: String, line: Int, destination: String?, message: String, isWarning: Bool = false) {
+        self.path = path
+        self.line = line
+        self.destination = destination
+        self.message = message
+        self.isWarning = isWarning
+    }
+
+    public var description: String {
+        "line \(line)  \(path)" + (destination.map { "  (\($0))" } ?? "") + ": " + (isWarning ? "warning: " : "") + message
+    }
+}
+
+/// Checks a manifest before it ships (`navscript routes check FILE.json`):
+/// JSON syntax with line and column, the schema (unknown keys, wrong types,
+/// with the JSON path), then every rule the engine relies on — known tabs,
+/// parents and preconditions, no ancestry cycle, pattern parameters
+/// declared and declared parameters used, parameters the ancestry needs,
+/// valid regular expressions, length limits some value meets, no duplicate
+/// or overlapping patterns, no destination that nothing reaches, at least
+/// one destination — and, as warnings, screens the app shows or taps open
+/// that the manifest does not declare. Unlike the loader, it reports every
+/// problem, not the first.
+public struct ManifestCheck {
+    /// Destinations the host shows (its screen declarations): reachable by its flows.
+    public var knownScreens: Set<DestinationID>
+    /// Destinations a declared tap output opens.
+    public var tapTargets: Set<DestinationID>
+    /// The host's screen declarations, whose outputs' parameters must fit what they open.
+    public var declarations: [ScreenDeclaration]
+
+    public init(host: (any ScenarioHost)? = nil) {
+        declarations = host?.screens ?? []
+        knownScreens = Set(declarations.map(\.id))
+        tapTargets = Set(declarations.flatMap { $0.outputs.compactMap(\.destination) })
+    }
+
+    /// The problems of `text`; a syntax error is thrown (the file cannot be read at all).
+    public func check(_ text: String) throws(JSONText.SyntaxError) -> [ManifestProblem] {
+        let json = try JSONText.parse(text)
+        var problems = Self.duplicateKeys(json, path: "$") + schemaProblems(json)
+        // The rules need the decoded manifest; unknown keys do not stop it decoding.
+        let manifest: RouteManifest
+        do {
+            manifest = try JSONDecoder().decode(RouteManifest.self, from: Data(text.utf8))
+        } catch {
+            return problems.isEmpty
+                ? [ManifestProblem(path: "$", line: 1, destination: nil, message: "not a route manifest: \(error)")] : problems
+        }
+        problems += ruleProblems(manifest, json: json)
+        return problems.sorted { ($0.line, $0.path) < ($1.line, $1.path) }
+    }
+
+    /// A key an object repeats: JSON readers disagree on which value counts
+    /// (the first, the last, an error), so the check could pass a manifest
+    /// the app reads otherwise.
+    static func duplicateKeys(_ node: JSONText, path: String) -> [ManifestProblem] {
+        switch node {
+        case .object(let members, _, _):
+            var first: [String: Int] = [:]
+            var problems: [ManifestProblem] = []
+            for member in members {
+                let memberPath = path + "." + member.key
+                if let line = first[member.key] {
+                    problems.append(ManifestProblem(
+                        path: memberPath, line: member.line, destination: nil,
+                        message: "duplicate key \"\(member.key)\" (first at line \(line)): JSON readers disagree on which value "
+                            + "counts, so what this check reads may not be what the app loads; keep one"))
+                } else {
+                    first[member.key] = member.line
+                }
+                problems += duplicateKeys(member.value, path: memberPath)
+            }
+            return problems
+        case .array(let items, _, _):
+            return items.enumerated().flatMap { duplicateKeys($0.element, path: "\(path)[\($0.offset)]") }
+        default:
+            return []
+        }
+    }
+
+    // MARK: - Schema
+
+    private static let rootKeys: [String: String] = ["scheme": "string", "universal_hosts": "strings", "tabs": "strings",
+                                                     "preconditions": "strings", "destinations": "array"]
+    private static let destinationKeys: [String: String] = [
+        "id": "string", "parent": "string", "tab": "string", "flow": "string", "presentation": "presentation",
+        "params": "array", "preconditions": "strings", "patterns": "array",
+    ]
+    private static let paramKeys: [String: String] = ["name": "string", "kind": "kind", "pattern": "string",
+                                                      "min_length": "integer", "max_length": "integer"]
+    private static let patternKeys: [String: String] = ["path": "string", "entries": "entries"]
+
+    private func schemaProblems(_ json: JSONText) -> [ManifestProblem] {
+        var problems: [ManifestProblem] = []
+        func problem(_ path: String, _ node: JSONText, _ message: String, _ destination: String? = nil) {
+            problems.append(ManifestProblem(path: path, line: node.line, destination: destination, message: message))
+        }
+        func check(_ node: JSONText, _ kind: String, _ path: String, _ destination: String?) {
+            switch (kind, node) {
+            case ("string", .string), ("array", .array), ("object", .object): return
+            case ("strings", .array(let items, _, _)):
+                for (index, item) in items.enumerated() {
+                    if case .string = item { continue }
+                    problem("\(path)[\(index)]", item, "expected a string, got \(item.typeName)", destination)
+                }
+            case ("integer", .number(let value, _, _)) where value == value.rounded() && value >= 0: return
+            case ("presentation", .string(let value, _, _)):
+                if !["push", "modal"].contains(value) { problem(path, node, "expected \"push\" or \"modal\", got \"\(value)\"", destination) }
+            case ("kind", .string(let value, _, _)):
+                if !["string", "integer"].contains(value) { problem(path, node, "expected \"string\" or \"integer\", got \"\(value)\"", destination) }
+            case ("entries", .array(let items, _, _)):
+                for (index, item) in items.enumerated() {
+                    guard case .string(let name, _, _) = item, EntryPoint(rawValue: name) != nil else {
+                        problem("\(path)[\(index)]", item, "expected an entry point (" + EntryPoint.allCases.map(\.rawValue)
+                            .joined(separator: ", ") + ")", destination)
+                        continue
+                    }
+                }
+            default:
+                let expected = ["strings": "an array of strings", "integer": "a non-negative integer", "presentation": "a string",
+                                "kind": "a string", "entries": "an array of entry points", "array": "an array",
+                                "string": "a string"][kind] ?? kind
+                problem(path, node, "expected \(expected), got \(node.typeName)", destination)
+            }
+        }
+        func members(_ node: JSONText, _ allowed: [String: String], _ path: String, _ destination: String?,
+                     required: [String]) {
+            guard case .object(let fields, _, _) = node else {
+                return problem(path, node, "expected an object, got \(node.typeName)", destination)
+            }
+            for field in fields {
+                let fieldPath = "\(path).\(field.key)"
+                guard let kind = allowed[field.key] else {
+                    problems.append(ManifestProblem(path: fieldPath, line: field.line, destination: destination,
+                                                    message: "unknown key \"\(field.key)\"; expected one of: "
+                                                        + allowed.keys.sorted().joined(separator: ", ")))
+                    continue
+                }
+                check(field.value, kind, fieldPath, destination)
+            }
+            for key in required where !fields.contains(where: { $0.key == key }) {
+                problem(path, node, "the required key \"\(key)\" is missing", destination)
+            }
+        }
+        members(json, Self.rootKeys, "$", nil, required: ["scheme", "tabs", "destinations"])
+        guard case .object(let root, _, _) = json, let list = root.first(where: { $0.key == "destinations" })?.value,
+              case .array(let destinations, _, _) = list else { return problems }
+        for (index, destination) in destinations.enumerated() {
+            let path = "$.destinations[\(index)]"
+            var id: String?
+            if case .object(let fields, _, _) = destination, case .string(let name, _, _)? = fields.first(where: { $0.key == "id" })?.value {
+                id = name
+            }
+            members(destination, Self.destinationKeys, path, id, required: ["id", "flow"])
+            guard case .object(let fields, _, _) = destination else { continue }
+            if case .array(let params, _, _)? = fields.first(where: { $0.key == "params" })?.value {
+                for (p, param) in params.enumerated() {
+                    members(param, Self.paramKeys, "\(path).params[\(p)]", id, required: ["name"])
+                }
+            }
+            if case .array(let patterns, _, _)? = fields.first(where: { $0.key == "patterns" })?.value {
+                for (p, pattern) in patterns.enumerated() {
+                    if case .string = pattern { continue }
+                    members(pattern, Self.patternKeys, "\(path).patterns[\(p)]", id, required: ["path"])
+                }
+            }
+        }
+        return problems
+    }
+
+    // MARK: - Rules
+
+    private func ruleProblems(_ manifest: RouteManifest, json: JSONText) -> [ManifestProblem] {
+        var lines: [Int] = []
+        var destinationsLine = 1
+        if case .object(let root, _, _) = json, let member = root.first(where: { $0.key == "destinations" }) {
+            destinationsLine = member.line
+            if case .array(let items, _, _) = member.value { lines = items.map(\.line) }
+        }
+        var problems: [ManifestProblem] = []
+        func problem(_ index: Int, _ suffix: String, _ message: String) {
+            problems.append(ManifestProblem(path: "$.destinations[\(index)]" + suffix, line: index < lines.count ? lines[index] : 1,
+                                            destination: manifest.destinations[index].id.rawValue, message: message))
+        }
+        var byID: [DestinationID: Int] = [:]
+        for (index, definition) in manifest.destinations.enumerated() {
+            if let first = byID[definition.id] {
+                problem(index, ".id", "duplicate destination id (first at $.destinations[\(first)])")
+            } else {
+                byID[definition.id] = index
+            }
+        }
+        let tabs = Set(manifest.tabs)
+        let preconditions = Set(manifest.preconditions)
+        for (index, definition) in manifest.destinations.enumerated() {
+            if let parent = definition.parent, byID[parent] == nil { problem(index, ".parent", "unknown parent \"\(parent)\"") }
+            if let tab = definition.tab, !tabs.contains(tab) {
+                problem(index, ".tab", "unknown tab \"\(tab)\"; the tabs are: " + manifest.tabs.map(\.rawValue).joined(separator: ", "))
+            }
+            for precondition in definition.preconditions where !preconditions.contains(precondition) {
+                problem(index, ".preconditions", "unknown precondition \"\(precondition)\"; declared: "
+                    + manifest.preconditions.map(\.rawValue).joined(separator: ", "))
+            }
+            for (p, param) in definition.params.enumerated() {
+                if let pattern = param.pattern, (try? Regex(pattern)) == nil {
+                    problem(index, ".params[\(p)].pattern", "invalid regular expression /\(pattern)/")
+                }
+                if let min = param.minLength, let max = param.maxLength, min > max {
+                    problem(index, ".params[\(p)]", "min_length \(min) is more than max_length \(max): no value of "
+                        + "\(param.name) is accepted, so every link to this destination fails validation")
+                }
+            }
+            let declared = Set(definition.params.map(\.name))
+            for (p, pattern) in definition.patterns.enumerated() {
+                for name in pattern.parameterNames where !declared.contains(name) {
+                    problem(index, ".patterns[\(p)]", "\"\(pattern.template)\" uses :\(name), which params does not declare")
+                }
+                for name in declared.sorted() where !pattern.parameterNames.contains(name) {
+                    problem(index, ".patterns[\(p)]", "\"\(pattern.template)\" does not capture the declared param \(name)")
+                }
+            }
+            // Ancestry: cycles, a tab at the root, the parameters ancestors need.
+            var seen: [DestinationID] = [definition.id]
+            var current = definition
+            while let parentID = current.parent, let parentIndex = byID[parentID] {
+                if seen.contains(parentID) {
+                    problem(index, ".parent", "ancestry cycle: " + (seen + [parentID]).map(\.rawValue).joined(separator: " > "))
+                    break
+                }
+                let parent = manifest.destinations[parentIndex]
+                for name in Set(parent.params.map(\.name)).subtracting(declared).sorted() {
+                    problem(index, ".params", "ancestor \"\(parentID)\" needs the param \(name), which this destination does not declare")
+                }
+                seen.append(parentID)
+                current = parent
+            }
+            if current.tab == nil, current.parent == nil {
+                problem(index, "", "no tab: its ancestry ends at \"\(current.id)\", which has neither a tab nor a parent")
+            }
+            // Reachability: a link, a tap, a tab root, or a screen the host shows.
+            if definition.patterns.isEmpty && definition.tab == nil && !tapTargets.contains(definition.id)
+                && !knownScreens.contains(definition.id) {
+                problem(index, ".patterns", "nothing reaches this destination: no link pattern, no tap opens it, not a tab root")
+            }
+        }
+        problems += overlapProblems(manifest, problem: problem)
+        // What the app shows must be in the manifest: links to a screen it
+        // lacks are rejected, and taps that open it fail.
+        if manifest.destinations.isEmpty {
+            problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: nil,
+                                            message: "no destination: every link is rejected"))
+        }
+        // And what the manifest routes to, the app must show: a link to a destination it has no
+        // screen for is accepted by the router and then lands nowhere (the app keeps its stack).
+        if !knownScreens.isEmpty {
+            for (index, definition) in manifest.destinations.enumerated() where !knownScreens.contains(definition.id) {
+                problems.append(ManifestProblem(
+                    path: "$.destinations[\(index)]", line: index < lines.count ? lines[index] : destinationsLine,
+                    destination: definition.id.rawValue,
+                    message: "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
+                        + "links the router sends there are accepted and then shown nowhere (an app version that has the "
+                        + "screen must ship first); if it has one, declare it", isWarning: true))
+            }
+        }
+        // A declared output that does not pass a parameter its destination requires: every tap of
+        // it is refused as missing that parameter, and the scenario would be blamed. (One it
+        // passes that the destination does not take is ignored by the engine.)
+        for declaration in declarations {
+            for output in declaration.outputs {
+                guard let target = output.destination, let index = byID[target] else { continue }
+                let takes = manifest.destinations[index].params.map(\.name)
+                for parameter in takes where !output.parameters.contains(parameter) {
+                    problems.append(ManifestProblem(
+                        path: "$.destinations[\(index)].params", line: index < lines.count ? lines[index] : destinationsLine,
+                        destination: target.rawValue,
+                        message: "\"\(target)\" requires parameter '\(parameter)', which the host's declaration of output "
+                            + "'\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) does not pass (it passes: "
+                            + (output.parameters.isEmpty ? "none" : output.parameters.joined(separator: ", "))
+                            + "): every tap of it would be refused"))
+                }
+            }
+        }
+        for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let opened = tapTargets.contains(screen)
+            let how = knownScreens.contains(screen) ? "the app shows" : "a tap in the app opens"
+            problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: screen.rawValue,
+                                            message: "\(how) \"\(screen)\", which the manifest does not declare: links to it "
+                                                + (opened ? "are rejected and taps that open it fail" : "are rejected"),
+                                            isWarning: true))
+        }
+        return problems
+    }
+
+    /// Two patterns one link could match: the same shape (a duplicate), or
+    /// a literal segment where the other has a parameter (the first in
+    /// manifest order wins, silently). Through different entry points, the
+    /// same link must meet the same gates: a pattern that lets it past a
+    /// precondition another entry point enforces (a universal link that
+    /// skips the sign-in the scheme link asks for) is the bypass a rollout
+    /// must not ship.
+    private func overlapProblems(_ manifest: RouteManifest, problem: (Int, String, String) -> Void) -> [ManifestProblem] {
+        let all = manifest.destinations.enumerated().flatMap { index, definition in
+            definition.patterns.enumerated().map { (index, $0.offset, $0.element) }
+        }
+        let gates = manifest.ancestries().map(RouteManifest.preconditions(along:))
+        for (a, first) in all.enumerated() {
+            for second in all[(a + 1)...] {
+                let (i, p, x) = first
+                let (j, q, y) = second
+                let doors = EntryPoint.allCases.filter { x.applies(to: $0) && y.applies(to: $0) }
+                guard x.path.count == y.path.count, x.query.count == y.query.count,
+                      x.query.map(\.key).sorted() == y.query.map(\.key).sorted() else { continue }
+                let pairs = zip(x.path, y.path).map { ($0, $1) }
+                    + x.query.sorted { $0.key < $1.key }.map(\.value).enumerated().map { ($0.element, y.query.sorted { $0.key < $1.key }[$0.offset].value) }
+                var identical = true
+                var overlaps = true
+                for (left, right) in pairs {
+                    switch (left, right) {
+                    case (.literal(let l), .literal(let r)):
+                        if l != r { overlaps = false }
+                    case (.param, .param):
+                        continue
+                    default:
+                        identical = false
+                    }
+                }
+                guard overlaps else { continue }
+                let other = manifest.destinations[i].id.rawValue
+                guard !doors.isEmpty else {
+                    // Disjoint entry points: each link goes one way per door, and the ways must be gated alike.
+                    let (xGates, yGates) = (gates[i], gates[j])
+                    guard Set(xGates) != Set(yGates) else { continue }
+                    func spelled(_ list: [Precondition]) -> String {
+                        list.isEmpty ? "no gate" : "the gate" + (list.count == 1 ? " " : "s ") + list.map(\.rawValue).joined(separator: ", ")
+                    }
+                    func entries(_ pattern: RoutePattern) -> String {
+                        EntryPoint.allCases.filter { pattern.applies(to: $0) }.map(\.rawValue).joined(separator: "/")
+                    }
+                    // Each side may skip what the other enforces: said one way, then the other.
+                    func skips(_ by: RoutePattern, _ gates: [Precondition], _ other: RoutePattern, _ enforced: [Precondition]) -> String? {
+                        let skipped = enforced.filter { !gates.contains($0) }.map(\.rawValue)
+                        return skipped.isEmpty ? nil
+                            : "via \(entries(by)) it skips \(skipped.joined(separator: ", ")), which via \(entries(other)) is enforced"
+                    }
+                    let bypasses = [skips(y, yGates, x, xGates), skips(x, xGates, y, yGates)].compactMap { $0 }
+                    problem(j, ".patterns[\(q)]", "a link matching \"\(y.template)\" via \(entries(y)) opens "
+                        + "\(manifest.destinations[j].id) past \(spelled(yGates)), but via \(entries(x)) (\"\(x.template)\" of "
+                        + "\(other), $.destinations[\(i)].patterns[\(p)]) it meets \(spelled(xGates)): "
+                        + bypasses.joined(separator: "; ") + "; give both destinations the same preconditions, or one "
+                        + "pattern for every entry point")
+                    continue
+                }
+                if identical {
+                    problem(j, ".patterns[\(q)]", "\"\(y.template)\" duplicates \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)])")
+                } else {
+                    problem(j, ".patterns[\(q)]", "\"\(y.template)\" overlaps \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)]): "
+                        + "a link can match both, and the first in manifest order wins silently")
+                }
+            }
+        }
+        return []
+    }
+}

@@ -1,0 +1,129 @@
+import NavScript
+import NavScriptRuntime
+
+/// What happens during a run, in the order it happens: the one stream every
+/// reporter (console, JUnit, HTML, JSON lines) is fed from, whether the
+/// scenarios ran in this process or in workers (the pool republishes what
+/// its workers report). With several workers, the events of different
+/// files interleave; each event names its file.
+public enum RunEvent: Sendable {
+    /// Before anything runs: what will run, in run order.
+    case runStarted(RunPlan)
+    /// A file began loading.
+    case fileStarted(file: String)
+    /// A scenario began (after its file loaded).
+    case scenarioStarted(ScenarioListing)
+    /// A step of a running scenario, as its timeline shows it.
+    case step(file: String, scenario: String, number: Int, text: String)
+    /// A scenario's result: it ran, crashed, timed out, or was not run.
+    case scenarioFinished(ScenarioResult)
+    /// A file is done; its result lists every scenario, in declaration order.
+    case fileFinished(FileResult)
+    /// The run is over. `interruption` says why it stopped early (a
+    /// signal), nil when it ran to the end.
+    case runFinished(RunResult, interruption: String?)
+}
+
+/// What a run is about to do.
+public struct RunPlan: Hashable, Sendable, Codable {
+    /// What the run is: `run`, `mutate`, `explore`.
+    public var command: String
+    /// The app under test (the host's name).
+    public var app: String
+    /// Scenario files (or, for mutate and explore, the report's groups) in run order.
+    public var files: [String]
+    /// The seed that ordered the run, when one did.
+    public var seed: UInt64?
+    /// Seconds since 1970 (UTC).
+    public var startedAt: Double
+
+    public init(command: String, app: String, files: [String], seed: UInt64? = nil, startedAt: Double) {
+        self.command = command
+        self.app = app
+        self.files = files
+        self.seed = seed
+        self.startedAt = startedAt
+    }
+}
+
+/// The JSON-lines form (`--json`): one object per event, its kind under
+/// `event` (`run_started`, `file_started`, `scenario_started`, `step`,
+/// `scenario_finished`, `file_finished`, `run_finished`), keys in
+/// snake_case. A scenario is named by `file` and `name` (in `step` too);
+/// its result is nested under `scenario` (status, kind, message, details,
+/// timeline, frames when recorded). For `mutate` and `explore`, the file
+/// events name the report's group (`mutate`, `explore`) while a case's
+/// `file` is its own (the reproducer, for a finding).
+///
+/// `run_started` carries `schema` (``schemaVersion``) so a consumer can
+/// refuse lines it would misread: keys are only ever added under one
+/// version; a key renamed, removed or given another meaning raises it.
+extension RunEvent: Encodable {
+    /// The version of this encoding, in every `run_started` line.
+    public static let schemaVersion = 1
+
+    private enum Key: String, CodingKey {
+        case event, schema, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
+        case passed, failed, errors, skipped, duration, success, interrupted
+    }
+
+    public var kind: String {
+        switch self {
+        case .runStarted: return "run_started"
+        case .fileStarted: return "file_started"
+        case .scenarioStarted: return "scenario_started"
+        case .step: return "step"
+        case .scenarioFinished: return "scenario_finished"
+        case .fileFinished: return "file_finished"
+        case .runFinished: return "run_finished"
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(kind, forKey: .event)
+        switch self {
+        case .runStarted(let plan):
+            try container.encode(Self.schemaVersion, forKey: .schema)
+            try container.encode(plan.command, forKey: .command)
+            try container.encode(plan.app, forKey: .app)
+            try container.encode(plan.files, forKey: .files)
+            try container.encodeIfPresent(plan.seed, forKey: .seed)
+            try container.encode(plan.startedAt, forKey: .startedAt)
+        case .fileStarted(let file):
+            try container.encode(file, forKey: .file)
+        case .scenarioStarted(let listing):
+            try container.encode(listing.file, forKey: .file)
+            try container.encode(listing.name, forKey: .name)
+            try container.encode(listing.line, forKey: .line)
+            try container.encode(listing.tags, forKey: .tags)
+        case .step(let file, let scenario, let number, let text):
+            try container.encode(file, forKey: .file)
+            try container.encode(scenario, forKey: .name)
+            try container.encode(number, forKey: .number)
+            try container.encode(text, forKey: .text)
+        case .scenarioFinished(let result):
+            try container.encode(result.file, forKey: .file)
+            try container.encode(result, forKey: .scenario)
+        case .fileFinished(let result):
+            try container.encode(result.file, forKey: .file)
+            try Self.encodeCounts(passed: result.count(.passed), failed: result.count(.failed),
+                                  errors: result.count(.errored), skipped: result.count(.skipped), into: &container)
+            try container.encode(result.duration, forKey: .duration)
+        case .runFinished(let result, let interruption):
+            try Self.encodeCounts(passed: result.count(.passed), failed: result.count(.failed),
+                                  errors: result.count(.errored), skipped: result.count(.skipped), into: &container)
+            try container.encode(result.duration, forKey: .duration)
+            try container.encode(result.isSuccess && interruption == nil, forKey: .success)
+            try container.encode(interruption, forKey: .interrupted)
+        }
+    }
+
+    private static func encodeCounts(passed: Int, failed: Int, errors: Int, skipped: Int,
+                                     into container: inout KeyedEncodingContainer<Key>) throws {
+        try container.encode(passed, forKey: .passed)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(skipped, forKey: .skipped)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// Hands each run event to every subscribed reporter, in subscription
+/// order. A reporter that throws is dropped from the stream and its error
+/// kept in ``failures``, so one unwritable file neither stops the run nor
+/// silences the other reports; the command exits 2 for it at the end.
+///
+/// Events may be published from any thread (the worker pool's loop, the
+/// in-process runner); a lock keeps them whole and in order.
+public final class RunEventStream: @unchecked Sendable {  // state guarded by `lock`
+    private let lock = NSLock()
+    private var reporters: [any RunReporter]
+    private var failed: [(reporter: String, error: any Error)] = []
+
+    public init(_ reporters: [any RunReporter] = []) {
+        self.reporters = reporters
+    }
+
+    public func subscribe(_ reporter: any RunReporter) {
+        lock.lock()
+        defer { lock.unlock() }
+        reporters.append(reporter)
+    }
+
+    public func publish(_ event: RunEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        reporters.removeAll { reporter in
+            do {
+                try reporter.receive(event)
+                return false
+            } catch {
+                failed.append((reporter.name, error))
+                return true
+            }
+        }
+    }
+
+    /// Why each reporter that failed stopped (`cannot write the JUnit
+    /// report to /ci/report.xml: …`), in order.
+    public var failures: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return failed.map { failure in
+            failure.error is ReportFile.WriteError ? "\(failure.error)" : "\(failure.reporter): \(failure.error)"
+        }
+    }
+
+    /// A plain result (mutate's and explore's reports) as the events of a
+    /// run that produced it: started, each file with its scenarios, finished.
+    public func publish(_ result: RunResult, plan: RunPlan) {
+        publish(.runStarted(plan))
+        for file in result.files {
+            publish(.fileStarted(file: file.file))
+            for scenario in file.scenarios { publish(.scenarioFinished(scenario)) }
+            publish(.fileFinished(file))
+        }
+        publish(.runFinished(result, interruption: nil))
+    }
+}

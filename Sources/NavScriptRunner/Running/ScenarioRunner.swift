@@ -1,0 +1,168 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// Runs scenario files against a host, in this process: run order (a
+/// seeded shuffle when asked), filtering by name and tags, fail-fast, and
+/// nothing lost — a file that does not load becomes one errored test case.
+/// Worker processes and the in-process path of the CLI both run files
+/// through ``runFile(_:filter:skipAll:publish:)``.
+public struct ScenarioRunner {
+    public let host: any ScenarioHost
+    public let options: RunOptions
+    /// The host's scenario language, prepared once for every file this runner loads.
+    let language: ScenarioLanguage
+
+    public init(host: any ScenarioHost, options: RunOptions) {
+        self.init(host: host, options: options, language: ScenarioLanguage(host: host))
+    }
+
+    private init(host: any ScenarioHost, options: RunOptions, language: ScenarioLanguage) {
+        self.host = host
+        self.options = options
+        self.language = language
+    }
+
+    /// This runner with `faults` switched on instead, sharing its prepared
+    /// scenario language. Why: a run gives each file its own faults
+    /// (`mutate`), and a runner per file prepared the whole sandbox,
+    /// bindings and prelude again for every file instead of restoring them.
+    public func with(faults: [String]) -> ScenarioRunner {
+        var options = self.options
+        options.faults = faults
+        return ScenarioRunner(host: host, options: options, language: language)
+    }
+
+    /// Compiles `--filter` once, with an error a user can act on.
+    public static func compileFilter(_ pattern: String?) throws(RunnerError) -> Regex<AnyRegexOutput>? {
+        guard let pattern else { return nil }
+        do { return try Regex(pattern) } catch { throw .badFilter(pattern, "\(error)") }
+    }
+
+    /// Files in run order: discovery order, or shuffled by the seed.
+    public func orderedFiles(_ entries: [SuiteFile]) -> [SuiteFile] {
+        guard options.shuffle else { return entries }
+        var generator = SeededGenerator(seed: options.seed)
+        return entries.shuffled(using: &generator)
+    }
+
+    /// Loads a file and selects its scenarios in run order. The order of a
+    /// file's scenarios depends only on the seed and the file's path, so
+    /// any number of workers runs them in the same order.
+    func load(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
+        let file = try ScenarioFile(entry: entry, language: language, options: options)
+        var selected = file.scenarios.filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
+        if options.shuffle {
+            var generator = SeededGenerator(seed: options.seed ^ SeededGenerator.stableHash(entry.path))
+            selected.shuffle(using: &generator)
+        }
+        return (file, selected)
+    }
+
+    /// Runs the selected scenarios of one file, each against a fresh app,
+    /// publishing the file's events as they happen (file started, each
+    /// scenario started, its steps and result, file finished).
+    public func runFile(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?, skipAll: Bool = false,
+                        publish: @escaping (RunEvent) -> Void = { _ in }) -> FileResult {
+        let started = Date()
+        publish(.fileStarted(file: entry.path))
+        let file: ScenarioFile
+        let selected: [ScenarioDefinition]
+        do {
+            (file, selected) = try load(entry, filter: filter)
+        } catch {
+            let result = Self.loadFailure(entry.path, error)
+            publish(.scenarioFinished(result))
+            let finished = FileResult(file: entry.path, scenarios: [result], duration: Date().timeIntervalSince(started))
+            publish(.fileFinished(finished))
+            return finished
+        }
+        var results: [ScenarioResult] = []
+        var stop = skipAll
+        for definition in selected {
+            let result: ScenarioResult
+            if stop {
+                result = Self.notRun(definition.listing, reason: "--fail-fast stopped the run")
+            } else {
+                publish(.scenarioStarted(definition.listing))
+                var number = 0
+                result = file.run(definition, host: host, faults: options.faults, onStep: { text in
+                    number += 1
+                    publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
+                })
+                if options.failFast && result.status.isProblem { stop = true }
+            }
+            results.append(result)
+            publish(.scenarioFinished(result))
+        }
+        let finished = FileResult(file: entry.path, scenarios: results, duration: Date().timeIntervalSince(started))
+        publish(.fileFinished(finished))
+        return finished
+    }
+
+    /// A whole file reported without being started (interrupt, a worker
+    /// that could not start, a fault `mutate` already killed): one skipped
+    /// entry whose message is `not run: <reason>`; callers that can list
+    /// the file's scenarios replace it with one ``notRun(_:reason:)`` each.
+    public static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
+        ScenarioResult(name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
+                       message: notRunPrefix + reason)
+    }
+
+    /// How a not-run result's message begins.
+    public static let notRunPrefix = "not run: "
+
+    /// The reason a ``fileNotRun(_:reason:)`` entry carries.
+    public static func notRunReason(_ result: ScenarioResult) -> String? {
+        guard result.outcome == .skipped(.notStarted), result.message.hasPrefix(notRunPrefix) else { return nil }
+        return String(result.message.dropFirst(notRunPrefix.count))
+    }
+
+    /// A scenario reported without running (interrupt, fail-fast).
+    public static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
+        ScenarioResult(name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
+                       tags: listing.tags, outcome: .skipped(.interrupted), message: notRunPrefix + reason)
+    }
+
+    /// Lists the scenarios of each file without running them.
+    public func list(_ entries: [SuiteFile]) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)] {
+        let filter = try Self.compileFilter(options.filter)
+        return entries.map { entry in
+            do {
+                let file = try ScenarioFile(entry: entry, language: language, options: options)
+                let listed = file.scenarios
+                    .filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
+                    .map(\.listing)
+                return (entry, listed, nil)
+            } catch {
+                return (entry, [], "\(error)")
+            }
+        }
+    }
+
+    static func loadFailure(_ path: String, _ error: ScenarioLoadError) -> ScenarioResult {
+        ScenarioResult(name: "\(path) (load)", file: path, line: Self.line(in: error.description, of: path) ?? 0,
+                       outcome: .errored(error.kind), message: error.description, details: error.details)
+    }
+
+    /// The line of `path` a Lua message points at (`path:12: …`), if any.
+    static func line(in message: String, of path: String) -> Int? {
+        guard let range = message.range(of: path + ":") else { return nil }
+        return Int(message[range.upperBound...].prefix { $0.isNumber })
+    }
+}
+
+public enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
+    case badFilter(String, String)
+    /// A worker process could not set itself up.
+    case workerSetup(String)
+
+    public var description: String {
+        switch self {
+        case .badFilter(let pattern, let reason):
+            return "--filter '\(pattern)' is not a valid regular expression: \(reason)"
+        case .workerSetup(let reason):
+            return "navscript worker: \(reason)"
+        }
+    }
+}

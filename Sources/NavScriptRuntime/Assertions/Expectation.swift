@@ -1,0 +1,245 @@
+import NavScript
+
+/// A failed expectation: one line for the summary, and the explanation
+/// (expected vs actual, a diff) a QA engineer needs to act on it.
+public struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var details: String
+
+    public init(_ message: String, details: String = "") {
+        self.message = message
+        self.details = details
+    }
+
+    public var description: String { details.isEmpty ? message : message + "\n" + details }
+}
+
+/// The pure checks behind the `expect_*` functions: data in, a failure
+/// with a readable diff out. Kept free of Lua so every branch is unit-tested.
+public enum Expectation {
+    /// `expect_stack`: entries are `id` (any parameters) or `id:primary`.
+    public static func stack(_ expected: [String], actual: [String], tab: String) -> ExpectationFailure? {
+        let matches = expected.count == actual.count
+            && zip(expected, actual).allSatisfy { entryMatches($0, $1) }
+        guard !matches else { return nil }
+        return ExpectationFailure(
+            "stack of tab '\(tab)' is \(render(actual)), expected \(render(expected))",
+            details: sideBySide(expected: expected, actual: actual))
+    }
+
+    /// Whether a scenario's stack entry matches a screen label.
+    static func entryMatches(_ entry: String, _ label: String) -> Bool {
+        entry == label || (!entry.contains(":") && label.hasPrefix(entry + ":"))
+    }
+
+    /// `expect_events`: an ordered subsequence, each item matching an event
+    /// exactly or as its leading words.
+    public static func events(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+        // The usual case, every item found: no list of matches is kept (it is
+        // only for the message, and rebuilt by the same search when one fails).
+        var position = 0
+        for item in expected {
+            guard let index = firstEvent(matching: item, in: actual, from: position) else {
+                return eventsFailure(expected, actual: actual)
+            }
+            position = index + 1
+        }
+        return nil
+    }
+
+    /// Why `expect_events` failed: what matched, where, what did not.
+    private static func eventsFailure(_ expected: [String], actual: [String]) -> ExpectationFailure {
+        var position = 0
+        var matched: [(String, Int)] = []
+        for item in expected {
+            guard let index = firstEvent(matching: item, in: actual, from: position) else {
+                let anywhere = actual.firstIndex { eventMatches(item, $0) }
+                var details = "expected, in this order:\n"
+                for (done, at) in matched { details += "  ✓ \(done)    (event #\(at + 1))\n" }
+                details += "  ✗ \(item)\n"
+                for rest in expected.dropFirst(matched.count + 1) { details += "    \(rest)\n" }
+                if let anywhere {
+                    details += "'\(item)' did happen, but earlier (event #\(anywhere + 1)), before '\(matched.last?.0 ?? "")'\n"
+                }
+                details += matched.isEmpty ? "the events:\n" : "events after the last match:\n"
+                let tail = actual[position...]
+                details += tail.isEmpty ? "  (none)\n" : tail.enumerated().map { "  #\(position + $0.offset + 1) \($0.element)" }.joined(separator: "\n") + "\n"
+                return ExpectationFailure(
+                    "event '\(item)' not found" + (matched.isEmpty ? "" : " after '\(matched.last!.0)'"),
+                    details: details)
+            }
+            matched.append((item, index))
+            position = index + 1
+        }
+        preconditionFailure("eventsFailure called for events that match")
+    }
+
+    /// An item matches an event exactly, or as its leading words; a last
+    /// word without parameters (`push item`) matches a labelled one
+    /// (`push item:7 …`), as stack entries do.
+    static func eventMatches(_ item: String, _ event: String) -> Bool {
+        var text = item
+        return text.withUTF8 { eventMatches(item, bytes: $0, event) }
+    }
+
+    /// ``eventMatches(_:_:)`` with the item's UTF-8 at hand: a scan of the
+    /// log takes the item's bytes once, not once per event.
+    private static func eventMatches(_ item: String, bytes itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool {
+        if let answer = asciiEventMatch(item, itemBytes, event) { return answer }
+        // By Character: canonically equivalent spellings match.
+        guard event.hasPrefix(item) else { return false }
+        return matchEnds(item, before: event.dropFirst(item.count).first)
+    }
+
+    /// The first event at or after `start` that `item` matches.
+    private static func firstEvent(matching item: String, in events: [String], from start: Int) -> Int? {
+        guard start < events.count else { return nil }
+        var text = item
+        return text.withUTF8 { bytes in events[start...].firstIndex { eventMatches(item, bytes: bytes, $0) } }
+    }
+
+    /// ``eventMatches(_:_:)`` by bytes while the item and the event's start
+    /// are ASCII (every real event), nil when only Characters can decide.
+    /// Why: `hasPrefix` compares by Character, which cost more than the
+    /// rest of `expect_events`.
+    private static func asciiEventMatch(_ item: String, _ itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool? {
+        // `withUTF8` always has the bytes (a native string keeps them in place).
+        var eventText = event
+        return eventText.withUTF8 { eventBytes -> Bool? in
+            for index in itemBytes.indices {
+                let wanted = itemBytes[index]
+                guard index < eventBytes.count else { return wanted < 0x80 ? false : nil }
+                let byte = eventBytes[index]
+                if wanted >= 0x80 || byte >= 0x80 { return nil }
+                if wanted != byte { return false }
+            }
+            guard itemBytes.count < eventBytes.count else { return true }
+            let next = eventBytes[itemBytes.count]
+            // A non-ASCII scalar next is never a space or a colon (and a
+            // combining one would change the item's last Character).
+            guard next < 0x80 else { return false }
+            // Nor is the next Character this byte when a combining scalar follows it.
+            if itemBytes.count + 1 < eventBytes.count && eventBytes[itemBytes.count + 1] >= 0x80 { return nil }
+            return matchEnds(item, before: Character(Unicode.Scalar(next)))
+        }
+    }
+
+    /// Whether an item that is a prefix of an event ends where a match may:
+    /// at the event's end, a space, or a colon after a word without one.
+    private static func matchEnds(_ item: String, before next: Character?) -> Bool {
+        switch next {
+        case nil, " ": return true
+        case ":": return !(item.split(separator: " ").last?.contains(":") ?? true)
+        default: return false
+        }
+    }
+
+    /// `expect_coordinators`: exactly these are alive, as a multiset (order
+    /// does not matter; a coordinator alive twice is a mismatch).
+    public static func coordinators(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+        var unexpected = actual
+        var missing: [String] = []
+        for path in expected {
+            if let index = unexpected.firstIndex(of: path) { unexpected.remove(at: index) } else { missing.append(path) }
+        }
+        guard !missing.isEmpty || !unexpected.isEmpty else { return nil }
+        var details = "alive: \(render(actual))\n"
+        if !missing.isEmpty { details += "missing (expected alive): \(render(missing))\n" }
+        if !unexpected.isEmpty { details += "unexpected (still alive): \(render(unexpected))\n" }
+        return ExpectationFailure("live coordinators differ from \(render(expected))", details: details)
+    }
+
+    /// `expect_event_count` / `expect_no_event`: how many events match `item`
+    /// (exactly or as leading words).
+    public static func eventCount(_ item: String, expected: Int, actual events: [String], since mark: Int = 0)
+        -> ExpectationFailure? {
+        let considered = Array(events.dropFirst(mark))
+        let matching = considered.enumerated().filter { eventMatches(item, $0.element) }
+        guard matching.count != expected else { return nil }
+        let what = expected == 0 ? "no event '\(item)'" : "\(expected) event\(expected == 1 ? "" : "s") '\(item)'"
+        return ExpectationFailure(
+            "expected \(what), found \(matching.count)",
+            details: matching.isEmpty ? "" : matching.map { "  #\(mark + $0.offset + 1) \($0.element)" }.joined(separator: "\n"))
+    }
+
+    /// `expect_modals`: exactly these modal screens, outermost modal first
+    /// (each modal's own stack bottom to top, as `modals()` lists them).
+    public static func modals(_ expected: [String], actual: [[String]]) -> ExpectationFailure? {
+        let screens = actual.flatMap { $0 }
+        let matches = expected.count == screens.count && zip(expected, screens).allSatisfy { entryMatches($0, $1) }
+        guard !matches else { return nil }
+        return ExpectationFailure(
+            "the modal chain is \(render(screens)), expected \(render(expected))",
+            details: actual.isEmpty ? "no modal is presented" : "modal stacks, outermost first:\n"
+                + actual.map { "  " + render($0) }.joined(separator: "\n"))
+    }
+
+    /// `expect_snapshot`: each given part of the navigation state equals the
+    /// actual one; parts left out are not compared.
+    public static func snapshot(_ expected: [String: [String]], actual: [String: [String]]) -> ExpectationFailure? {
+        var lines: [String] = []
+        for key in expected.keys.sorted() {
+            let want = expected[key] ?? []
+            let have = actual[key] ?? []
+            let same = want.count == have.count && zip(want, have).allSatisfy { entryMatches($0, $1) }
+            if !same { lines.append("\(key): \(render(have)), expected \(render(want))") }
+        }
+        guard !lines.isEmpty else { return nil }
+        return ExpectationFailure("the navigation state differs in " + lines.map { String($0.prefix { $0 != ":" }) }
+            .joined(separator: ", "), details: lines.map { "  " + $0 }.joined(separator: "\n"))
+    }
+
+    /// `expect_no_leaks`: everything that left the navigation was released.
+    public static func noLeaks(_ leaks: [String]) -> ExpectationFailure? {
+        guard !leaks.isEmpty else { return nil }
+        return ExpectationFailure(
+            "\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
+            details: leaks.map { "  leaked: \($0)" }.joined(separator: "\n"))
+    }
+
+    /// Compares one value (`expect_screen`, `expect_tab`, `expect_modal`).
+    public static func equal(_ what: String, expected: String, actual: String?) -> ExpectationFailure? {
+        guard let actual, entryMatches(expected, actual) else {
+            return ExpectationFailure("\(what) is \(actual.map { "'\($0)'" } ?? "nothing"), expected '\(expected)'")
+        }
+        return nil
+    }
+
+    /// `expect_same_outcome`: every entry point's observation must equal the first's.
+    public static func sameOutcome(url: String, observations: [(entry: String, observation: [String])]) -> ExpectationFailure? {
+        guard let reference = observations.first else { return nil }
+        let differing = observations.dropFirst().filter { $0.observation != reference.observation }
+        guard !differing.isEmpty else { return nil }
+        var details = ""
+        for other in differing {
+            details += "\(reference.entry) vs \(other.entry):\n"
+            let count = max(reference.observation.count, other.observation.count)
+            for index in 0..<count {
+                let left = index < reference.observation.count ? reference.observation[index] : "(none)"
+                let right = index < other.observation.count ? other.observation[index] : "(none)"
+                details += left == right ? "    \(left)\n" : "  - \(reference.entry): \(left)\n  + \(other.entry): \(right)\n"
+            }
+        }
+        return ExpectationFailure(
+            "\(url) does not give the same outcome through "
+                + ([reference.entry] + differing.map(\.entry)).joined(separator: " and "),
+            details: details)
+    }
+
+    /// `{ "home", "product:p1004" }`, as a scenario would write it.
+    public static func render(_ list: [String]) -> String {
+        "{ " + list.map { "\"\($0)\"" }.joined(separator: ", ") + " }"
+    }
+
+    static func sideBySide(expected: [String], actual: [String]) -> String {
+        let width = max(8, expected.map(\.count).max() ?? 0)
+        var lines = ["  " + "expected".padding(toLength: width, withPad: " ", startingAt: 0) + "  actual"]
+        for index in 0..<max(expected.count, actual.count) {
+            let left = index < expected.count ? expected[index] : "-"
+            let right = index < actual.count ? actual[index] : "-"
+            let same = index < expected.count && index < actual.count && entryMatches(left, right)
+            lines.append((same ? "  " : "✗ ") + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + right)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,117 @@
+import NavScript
+import NavigationCore
+
+/// What must hold of any app at rest, checked after every scenario (after
+/// every step with `--strict-steps`) without a scenario asking — so a green
+/// run means nothing leaked, nothing is doubled, nothing hangs, whether or
+/// not someone wrote the expectation. A scenario or a run may allow one by
+/// name, with a reason.
+public enum Invariant: String, CaseIterable, Hashable, Sendable {
+    /// No screen, view model or coordinator outlives its place in the navigation.
+    case leaks
+    /// No coordinator path is alive twice.
+    case uniqueCoordinators = "unique_coordinators"
+    /// Every screen on screen belongs to a live flow, and every live flow
+    /// (but the root) owns something on screen.
+    case flowOwnership = "flow_ownership"
+    /// The app goes idle: no transition or async work left pending.
+    case idle
+    /// No gate re-gated until the loop guard stopped it.
+    case loopGuard = "loop_guard"
+
+    /// What it checks, for reports and `--help`.
+    public var summary: String {
+        switch self {
+        case .leaks: return "nothing that left the navigation is still alive"
+        case .uniqueCoordinators: return "no coordinator path is alive twice"
+        case .flowOwnership: return "every screen belongs to a live flow and every live flow owns a screen"
+        case .idle: return "the app settles: no transition or async work left pending"
+        case .loopGuard: return "no gate looped until the loop guard stopped it"
+        }
+    }
+
+    /// The invariants that do not hold for `app`, each as a failure that
+    /// says what to fix. `stepName` renders the step an object left at.
+    /// `leaks` is `app.leaks`, which the caller has at hand (finding them
+    /// walks every object the app ever tracked, so it is done once).
+    static func violations(of app: any ScenarioApp, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
+                           stepName: (Int) -> String) -> [(Invariant, ExpectationFailure)] {
+        var found: [(Invariant, ExpectationFailure)] = []
+        // The tree is walked once for all the invariants that read it.
+        var paths: [String]?
+        for invariant in invariants {
+            if let failure = check(invariant, app: app, leaks: leaks, paths: &paths, stepName: stepName) {
+                found.append((invariant, failure))
+            }
+        }
+        return found
+    }
+
+    private static func check(_ invariant: Invariant, app: any ScenarioApp, leaks: [LifecycleTracker.Leak],
+                              paths cachedPaths: inout [String]?, stepName: (Int) -> String) -> ExpectationFailure? {
+        func coordinatorPaths() -> [String] {
+            if let cachedPaths { return cachedPaths }
+            let paths = app.coordinatorPaths
+            cachedPaths = paths
+            return paths
+        }
+        switch invariant {
+        case .leaks:
+            guard !leaks.isEmpty else { return nil }
+            return ExpectationFailure("\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
+                                      details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
+        case .uniqueCoordinators:
+            // A tree holds a handful of coordinators: comparing beats hashing.
+            let paths = coordinatorPaths()
+            let doubled = paths.indices.filter { index in paths[..<index].contains(paths[index]) }.map { paths[$0] }
+            guard !doubled.isEmpty else { return nil }
+            return ExpectationFailure("coordinator \(Expectation.render(Array(Set(doubled)).sorted())) is alive twice",
+                                      details: "alive: \(Expectation.render(paths))")
+        case .flowOwnership:
+            guard let owners = app.screenOwners else { return nil }
+            // Arrays, not sets: a screen has a handful of owners and the tree a
+            // handful of flows, and hashing every path cost more than comparing.
+            let paths = coordinatorPaths()
+            // Both sides are built from the same flow names, so equal paths have equal
+            // UTF-8 lengths. Most pairs compared differ, and by length: that is checked
+            // first (a native string knows its length), before the strings.
+            func same(_ one: String, _ other: String?) -> Bool {
+                guard let other else { return false }
+                return one.utf8.count == other.utf8.count && one == other
+            }
+            func isOrphan(_ owner: ScreenOwner) -> Bool {
+                guard let path = owner.owner else { return true }
+                return !paths.contains { same($0, path) }
+            }
+            // A leaked flow owns nothing either; the leak is the cause, reported as such.
+            func isIdle(_ path: String) -> Bool {
+                !same(path, paths.first) && !owners.contains { same(path, $0.owner) }
+                    && !leaks.contains { $0.kind == .coordinator && $0.label == path }
+            }
+            // Checked after every scenario, and it nearly always holds: the
+            // lists for the message are only built when it does not.
+            guard owners.contains(where: isOrphan) || paths.contains(where: isIdle) else { return nil }
+            let orphans = owners.filter(isOrphan)
+            let idle = paths.filter(isIdle)
+            var lines: [String] = []
+            for orphan in orphans {
+                lines.append("  \(orphan.screen) belongs to " + (orphan.owner.map { "\($0), which is not alive" } ?? "no flow"))
+            }
+            for path in idle { lines.append("  \(path) is alive but owns nothing on screen") }
+            return ExpectationFailure(orphans.isEmpty ? "a flow is alive without a screen" : "a screen on screen belongs to no live flow",
+                                      details: lines.joined(separator: "\n"))
+        case .idle:
+            guard !app.isIdle else { return nil }
+            return ExpectationFailure("the app did not go idle", details: "settle() left work pending")
+        case .loopGuard:
+            guard let event = app.loopGuardEvent else { return nil }
+            return ExpectationFailure("a gate looped until the loop guard stopped it: \(event)",
+                                      details: "the satisfying flow reported success but the precondition still did not hold")
+        }
+    }
+
+    /// A leak with the step named as the timeline numbers it.
+    static func describe(_ leak: LifecycleTracker.Leak, _ stepName: (Int) -> String) -> String {
+        "\(leak.label) (\(leak.kind.rawValue)) left the navigation at \(stepName(leak.leftAtStep)) and is still alive"
+    }
+}

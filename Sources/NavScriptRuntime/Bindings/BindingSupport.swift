@@ -1,0 +1,137 @@
+import NavScript
+import NavigationCore
+
+/// Shared plumbing for the scenario functions: raising failures as
+/// structured tables the runner can tell from runtime errors, and
+/// converting between Lua values and host types.
+enum BindingSupport {
+    /// The marker field that makes an error value an expectation failure.
+    static let failureMarker = "__navscript_failure"
+
+    /// The value raised in Lua for a failure already recorded on the world
+    /// as number `id`. The runner trusts the record, not this table: a
+    /// script raising a look-alike table raises an error, not a failure.
+    static func failureTable(_ failure: ExpectationFailure, at location: String, id: Int) -> LuaTable {
+        [
+            .string(LuaString(failureMarker)): .integer(Int64(id)),
+            "message": .string(LuaString("\(location): \(failure.message)")),
+            "details": .string(LuaString(failure.details)),
+            "location": .string(LuaString(location)),
+        ]
+    }
+
+    static func list(_ strings: [String]) -> LuaValue {
+        .table(LuaTable(array: strings.map { .string(LuaString($0)) }))
+    }
+
+    static func string(_ value: String?) -> LuaValue {
+        value.map { .string(LuaString($0)) } ?? .nil
+    }
+
+    /// A list of strings from a Lua table argument (`{ "home", "product" }`).
+    static func strings(_ call: LuaCall, _ position: Int) throws -> [String] {
+        let table = try call.table(position)
+        // A named key or an item after a hole would be dropped without a word: a typo'd list
+        // (`{ first = "launch" }`, `{ "a", nil, "c" }`) checked less than it says.
+        if !table.fields.isEmpty, let (key, _) = table.pairs.dropFirst(table.array.count).first {
+            if case .integer(let index) = key, index > Int64(table.array.count) {
+                throw call.argumentError(position, "must be a list of strings without holes: item \(table.array.count + 1) "
+                                         + "is nil but item \(index) is not; remove the nil (or the hole's comma)")
+            }
+            throw call.argumentError(position, "must be a list of strings ({ \"a\", \"b\" }), but it has the key "
+                                     + "\(key.description); list the items without keys")
+        }
+        var result: [String] = []
+        result.reserveCapacity(table.array.count)
+        for (index, value) in table.array.enumerated() {
+            guard let text = value.stringValue else {
+                throw call.argumentError(position, "item \(index + 1) must be a string, got \(value.typeName)")
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    /// Tap arguments: an id string, or a table of params.
+    static func params(_ value: LuaValue, call: LuaCall, position: Int) throws -> [String: String] {
+        switch value {
+        case .nil: return [:]
+        case .string(let id): return ["id": id.string]
+        case .integer(let id): return ["id": String(id)]
+        case .table(let table):
+            var params: [String: String] = [:]
+            for (key, value) in table.pairs {
+                guard let key = key.stringValue else { throw call.argumentError(position, "param names must be strings") }
+                switch value {
+                case .string(let text): params[key] = text.string
+                case .integer(let number): params[key] = String(number)
+                case .number(let number): params[key] = String(number)
+                case .boolean(let flag): params[key] = String(flag)
+                default: throw call.argumentError(position, "param '\(key)' must be a string or a number, got \(value.typeName)")
+                }
+            }
+            return params
+        default:
+            throw call.typeError(position, expected: "string or table")
+        }
+    }
+
+    /// An entry point name (`"scheme"`, `"universal"`, …) of one of the host's doors.
+    static func entryPoint(_ name: String, call: LuaCall, position: Int, host: any ScenarioHost) throws -> EntryPoint {
+        guard let entry = EntryPoint(rawValue: name), host.entryPoints.contains(entry) else {
+            throw call.argumentError(position, "unknown entry point '\(name)'; \(host.name)'s entry points are: "
+                + host.entryPoints.map(\.rawValue).joined(separator: ", "))
+        }
+        return entry
+    }
+
+    /// A link as `deep_link` accepts it: a URL string, or a table (a push
+    /// payload, or an activity when it has `activity_type`).
+    static func linkInput(_ value: LuaValue, call: LuaCall, position: Int) throws -> (EntryInput, defaultEntry: EntryPoint) {
+        if case .string = value {} else if case .table = value {} else {
+            throw call.typeError(position, expected: "string or table")
+        }
+        return try linkInput(value) { call.argumentError(position, $0) }
+    }
+
+    /// A URL string, or a table: an activity when it has `activity_type`
+    /// (default entry `spotlight`), else a push payload (default `push`).
+    static func linkInput(_ value: LuaValue, invalid: (String) -> Error) throws -> (EntryInput, defaultEntry: EntryPoint) {
+        switch value {
+        case .string(let url): return (.url(url.string), .scheme)
+        case .table(let table):
+            var fields: [String: String] = [:]
+            for (key, value) in table.pairs {
+                guard let key = key.stringValue, let text = value.stringValue ?? value.intValue.map(String.init) else {
+                    throw invalid("link table keys and values must be strings or integers")
+                }
+                fields[key] = text
+            }
+            if let type = fields.removeValue(forKey: "activity_type") {
+                return (.activity(type: type, userInfo: fields), .spotlight)
+            }
+            return (.payload(fields), .push)
+        default:
+            throw invalid("a link is a URL string or a table, got \(value.typeName)")
+        }
+    }
+
+    static func outcomeTable(_ outcome: LinkOutcome) -> LuaValue {
+        var table = LuaTable(reservingCapacity: 3)
+        table[OutcomeKey.status] = .string(LuaString(outcome.status.rawValue))
+        if let destination = outcome.destination { table[OutcomeKey.destination] = .string(LuaString(destination)) }
+        if let precondition = outcome.precondition { table[OutcomeKey.precondition] = .string(LuaString(precondition)) }
+        if let error = outcome.error { table[OutcomeKey.error] = .string(LuaString(error)) }
+        if let message = outcome.message { table[OutcomeKey.message] = .string(LuaString(message)) }
+        return .table(table)
+    }
+
+    /// An outcome's field names, built once (every `deep_link` returns one).
+    private enum OutcomeKey {
+        nonisolated(unsafe) static let status: LuaValue = "status"
+        nonisolated(unsafe) static let destination: LuaValue = "destination"
+        nonisolated(unsafe) static let precondition: LuaValue = "precondition"
+        nonisolated(unsafe) static let error: LuaValue = "error"
+        nonisolated(unsafe) static let message: LuaValue = "message"
+    }
+}

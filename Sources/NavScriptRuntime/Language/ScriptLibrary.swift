@@ -1,0 +1,146 @@
+import NavScript
+
+/// Every function a scenario file sees for one host: the built-in
+/// declarations and the host's own, in reference order. Registration,
+/// the LuaLS definitions and the README's reference table all read this
+/// one list.
+public struct ScriptLibrary {
+    public let functions: [ScriptFunction]
+    /// The names a host declared that the language already has; the host's
+    /// declaration is ignored (reported by `navscript types`).
+    public let conflicts: [String]
+
+    public init(host: any ScenarioHost) {
+        let builtIn = Self.builtIn
+        let taken = Set(builtIn.map(\.name))
+        var seen = taken
+        var conflicts: [String] = []
+        var added: [ScriptFunction] = []
+        for function in host.functions {
+            guard seen.insert(function.name).inserted else {
+                conflicts.append(function.name)
+                continue
+            }
+            added.append(function)
+        }
+        functions = builtIn + added
+        self.conflicts = conflicts
+    }
+
+    /// The language's own functions.
+    static var builtIn: [ScriptFunction] {
+        StructureFunctions.functions + DrivingBindings.functions + ObservingBindings.functions
+            + AssertionBindings.functions
+    }
+
+    /// The functions of one category, in declaration order.
+    public func functions(in category: ScriptFunction.Category) -> [ScriptFunction] {
+        functions.filter { $0.category == category }
+    }
+
+    /// Registers every Swift-backed function in `state`. They find the file
+    /// they serve as the state's ``LuaState/context`` (a `ScenarioSession`),
+    /// so one registration serves every state restored from an image.
+    /// `tables` checks the table arguments whose types declare their fields.
+    func install(_ state: LuaState, checking tables: TableArgumentCheck) {
+        for function in functions {
+            let body: (LuaCall, ScenarioSession) throws -> [LuaValue]
+            switch function.body {
+            case .prelude, .preludeTable: continue
+            case .native(let native): body = { call, _ in try native(call) }
+            case .verb(let perform): body = Self.verb(function.name, perform)
+            case .observer(let observe): body = Self.observer(function.name, observe)
+            }
+            let announced = function.category == .driving || function.category == .asserting
+            Self.register(function.name, body, announced: announced, maximumArguments: function.maximumArgumentCount,
+                          tables: (tables, tables.checkedParameters(of: function)), in: state)
+        }
+    }
+
+    /// A host's verb as a binding: run against the scenario's app (launched
+    /// with defaults when the scenario did not launch one), settled, recorded
+    /// on the timeline — with a ✗ and the reason when the app refused.
+    private static func verb(_ name: String, _ perform: @escaping (ScriptStep) throws -> Void)
+        -> (LuaCall, ScenarioSession) throws -> [LuaValue] {
+        let called = name + "()"   // the timeline's words unless the host says more; spelled once, not per call
+        return { call, session in
+            let world = try session.requireWorld(call)
+            let location = session.location(of: call)
+            let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: called)
+            do {
+                try perform(step)
+                try step.app.settle()
+            } catch {
+                world.record("\(step.description) ✗ \((error as? HostError)?.message ?? "\(error)")", at: location)
+                throw error
+            }
+            world.record(step.description, at: location)
+            return []
+        }
+    }
+
+    /// A host's observer as a binding: it reads the scenario's app.
+    private static func observer(_ name: String, _ observe: @escaping (ScriptStep) throws -> LuaValue)
+        -> (LuaCall, ScenarioSession) throws -> [LuaValue] {
+        let called = name + "()"
+        return { call, session in
+            let world = try session.requireWorld(call)
+            let step = ScriptStep(app: try world.ensureApp(at: session.location(of: call)), arguments: call,
+                                  description: called)
+            return [try observe(step)]
+        }
+    }
+
+    /// Registers `body` under `name`; thrown binding errors become Lua
+    /// errors (scenario mistakes) or failure tables (expectations). A table
+    /// argument that is not of its declared type is a bad argument.
+    private static func register(_ name: String, _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue],
+                                 announced: Bool, maximumArguments: Int?,
+                                 tables: (check: TableArgumentCheck, parameters: [(position: Int, type: String)]),
+                                 in state: LuaState) {
+        state.register(name) { call in
+            guard let session = call.state.context as? ScenarioSession else {
+                return .error("navscript: \(name) called outside a scenario file")
+            }
+            // An extra argument was meant for something (`expect_tab("home", "orders")`): it
+            // must not pass unread. Trailing nils are Lua's own padding, not arguments.
+            if let maximumArguments, call.count > maximumArguments,
+               let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil }) {
+                throw call.argumentError(extra + 1, (maximumArguments == 0 ? "\(name) takes no arguments"
+                    : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
+                    + ", got \(call.count)")
+            }
+            for (position, type) in tables.parameters {
+                if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
+                    throw call.argumentError(position, problem)
+                }
+            }
+            return try session.serving { () throws -> LuaCallResult in
+                if announced, let onCall = session.world?.onCall {
+                    onCall(String(concatenating: session.location(of: call), "  ", name, "(…)"))
+                }
+                do {
+                    return .values(try body(call, session))
+                } catch let error as BindingError {
+                    switch error {
+                    case .error(let message):
+                        return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
+                    case .failure(let failure):
+                        return session.raise(failure, at: session.location(of: call))
+                    }
+                } catch let error as HostError where error.message == session.world?.launchFailure?.message {
+                    // The app could not be launched at all: an error of the scenario (a launch
+                    // error, see ScenarioFile), not a failure of the call that needed the app.
+                    return .error(.string(LuaString("\(session.location(of: call)): \(error.message)")), addPosition: false)
+                } catch let error as HostError {
+                    // The app refused a step the scenario asked for: the app is
+                    // not where the scenario expected it to be.
+                    // (A host's message may name the call already: `login{}: already signed in`.)
+                    let named = ["{", "(", ":"].contains { error.message.hasPrefix(name + $0) }
+                    let message = named ? error.message : "\(name): \(error.message)"
+                    return session.raise(ExpectationFailure(message), at: session.location(of: call))
+                }
+            }
+        }
+    }
+}

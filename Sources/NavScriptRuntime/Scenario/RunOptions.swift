@@ -1,0 +1,53 @@
+import Foundation
+import NavScript
+
+/// What to run and how, as the `run`, `list` and `mutate` commands set it.
+public struct RunOptions: Sendable {
+    /// A regular expression matched against each scenario's full name.
+    public var filter: String?
+    /// Run only scenarios with at least one of these tags.
+    public var tags: [String]
+    public var excludeTags: [String]
+    /// Faults switched on in every launch.
+    public var faults: [String]
+    /// Stop after the first failure or error; the rest is reported skipped.
+    public var failFast: Bool
+    /// Shuffle files and scenarios with ``seed``.
+    public var shuffle: Bool
+    public var seed: UInt64
+    public var instructionBudget: Int?
+    public var memoryLimit: Int?
+    /// Invariants allowed for every scenario (`--allow leaks`).
+    public var allow: [String]
+    /// Check the invariants after every step, not only after each scenario.
+    public var strictSteps: Bool
+    /// Record the navigation after every step of a scenario that fails or
+    /// errors (``ScenarioResult/frames``), for the HTML storyboard.
+    public var recordsFrames: Bool
+
+    public init(filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
+                failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,
+                instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024,
+                allow: [String] = [], strictSteps: Bool = false, recordsFrames: Bool = false) {
+        self.filter = filter
+        self.tags = tags
+        self.excludeTags = excludeTags
+        self.faults = faults
+        self.failFast = failFast
+        self.shuffle = shuffle
+        self.seed = seed
+        self.instructionBudget = instructionBudget
+        self.memoryLimit = memoryLimit
+        self.allow = allow
+        self.strictSteps = strictSteps
+        self.recordsFrames = recordsFrames
+    }
+
+    /// Whether a scenario with this name and these tags is selected.
+    package func selects(name: String, tags scenarioTags: [String], filter regex: Regex<AnyRegexOutput>?) -> Bool {
+        if let regex, (try? regex.firstMatch(in: name)) == nil { return false }
+        if !tags.isEmpty && !tags.contains(where: scenarioTags.contains) { return false }
+        if excludeTags.contains(where: scenarioTags.contains) { return false }
+        return true
+    }
+}

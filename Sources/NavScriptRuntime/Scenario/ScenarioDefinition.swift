@@ -1,0 +1,158 @@
+import NavScript
+
+/// One declared scenario, as the prelude collected it from a file.
+package struct ScenarioDefinition {
+    package var name: String
+    var groups: [String]
+    var file: String
+    var line: Int
+    package var tags: [String]
+    var launch: LuaTable?
+    /// Invariants the scenario allows, with its reasons (`allow = { leaks = "why" }`).
+    var allow: [(Invariant, String)]
+    var body: LuaFunction?
+    /// The data row of a `scenario.each` scenario, passed to its body.
+    var row: LuaValue
+    var isPending: Bool
+    var before: [LuaFunction]
+    var after: [LuaFunction]
+
+    /// Reads one record of the prelude's `collect()` result:
+    /// `{ name, line, fn, opts, pending, groups, before, after [, row] }`
+    /// with `false` for what the declaration does not have. Positional, so
+    /// a file's declarations cross into Swift without a field name each.
+    init(_ record: LuaTable, file: String) throws(ScenarioLoadError) {
+        let fields = record.array
+        func field(_ position: Int) -> LuaValue {
+            position <= fields.count ? fields[position - 1] : .nil
+        }
+        func table(_ position: Int) -> LuaTable? { field(position).tableValue }
+        guard case .string(let name) = field(1) else { throw ScenarioLoadError("a declaration has no name") }
+        self.name = name.string
+        self.file = file
+        self.line = field(2).intValue ?? 0
+        if case .function(let body) = field(3) { self.body = body } else { self.body = nil }
+        let opts = table(4) ?? LuaTable()
+        isPending = field(5).isTruthy
+        groups = table(6)?.array.compactMap { $0.stringValue } ?? []
+        before = table(7)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        after = table(8)?.array.compactMap { if case .function(let f) = $0 { f } else { nil } } ?? []
+        row = field(9)
+        // A blank name cannot be told apart in a report nor selected with --filter. Only a name
+        // that ends in a blank can be one (the full name is the groups', a space, then its own).
+        // (scenario.each checks its generated names itself.)
+        if name.string.last?.isWhitespace ?? true, fields.count < 9 {
+            let own = groups.isEmpty ? self.name : String(self.name.dropFirst(groups.joined(separator: " ").count + 1))
+            if !own.contains(where: { !$0.isWhitespace }) {
+                throw ScenarioLoadError("\(file):\(self.line): \(isPending ? "pending(name)" : "scenario(name, [options,] fn)"): the "
+                    + "name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that says what it checks, as reports and "
+                    + "--filter show it")
+            }
+        }
+        // Where a mistake is reported; spelled only for one (every declaration passes here).
+        let declaredName = self.name, declaredLine = self.line
+        func place() -> String { "\(file):\(declaredLine): scenario \"\(declaredName)\"" }
+        func tagsAre() -> String { place() + ": tags must be a string or a list of strings" }
+        switch opts[OptionKey.tags] {
+        case .nil: tags = []
+        case .string(let tag): tags = [tag.string]
+        case .table(let list):
+            tags = try list.pairs.map { key, value throws(ScenarioLoadError) in
+                guard case .integer = key, let tag = value.stringValue else {
+                    throw ScenarioLoadError("\(tagsAre()); got "
+                        + (key.typeName == "number" ? "a \(value.typeName)" : "the field \(key.stringValue ?? key.description) = …"))
+                }
+                return tag
+            }
+        default: throw ScenarioLoadError(tagsAre())
+        }
+        // `--tags a,b` means a or b: a tag with a comma (or blank) could never be selected.
+        if let bad = tags.first(where: { $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) }) {
+            throw ScenarioLoadError("\(place()): tag \"\(bad)\" cannot be selected: "
+                + "--tags separates tags with commas, so a tag must be one word without commas or spaces")
+        }
+        switch opts[OptionKey.launch] {
+        case .nil: launch = nil
+        case .table(let launch): self.launch = launch
+        default: throw ScenarioLoadError("\(place()): launch must be a table of launch options")
+        }
+        allow = try Self.allowances(opts[OptionKey.allow], at: place())
+        if !opts.isEmpty { try Self.checkOptionNames(opts, at: place()) }
+    }
+
+    /// The options a declaration may carry, by name: those the editor types declare.
+    static let optionNames: [String] = {
+        guard case .fields(let fields) = LuaDefinitions.scenarioOptions.shape else { return [] }
+        return fields.map(\.name)
+    }()
+
+    /// An option the runner does not know was a typo (`tagz = {…}`) that
+    /// left the scenario untagged, unlaunched or strict without a word.
+    private static func checkOptionNames(_ opts: LuaTable, at place: String) throws(ScenarioLoadError) {
+        for (key, _) in opts.pairs {
+            guard let name = key.stringValue else {
+                throw ScenarioLoadError("\(place): options are name = value pairs (\(optionNames.joined(separator: ", "))); "
+                    + "got a list entry. Did you mean scenario(name, { tags = { … } }, fn)?")
+            }
+            guard !optionNames.contains(name) else { continue }
+            let hint = NameSuggestion.closest(to: name, among: optionNames).map { "did you mean '\($0)'? " } ?? ""
+            throw ScenarioLoadError("\(place): unknown option '\(name)'; \(hint)the options are: "
+                + optionNames.joined(separator: ", "))
+        }
+    }
+
+    /// The options a declaration may carry, built once (a `String`
+    /// subscript builds its key for every lookup).
+    private enum OptionKey {
+        nonisolated(unsafe) static let tags: LuaValue = "tags"
+        nonisolated(unsafe) static let launch: LuaValue = "launch"
+        nonisolated(unsafe) static let allow: LuaValue = "allow"
+    }
+}
+
+extension ScenarioDefinition {
+    /// `allow = { "leaks" }` or `allow = { leaks = "the cache is meant to live" }`.
+    /// `place` is only spelled out for a message: it is built for every declaration otherwise.
+    static func allowances(_ value: LuaValue, at place: @autoclosure () -> String) throws(ScenarioLoadError) -> [(Invariant, String)] {
+        guard case .table(let table) = value else {
+            if value.isNil { return [] }
+            throw ScenarioLoadError("\(place()): allow must be a list of invariant names or a table of name = reason")
+        }
+        var result: [(Invariant, String)] = []
+        func invariant(_ name: String) throws(ScenarioLoadError) -> Invariant {
+            guard let invariant = Invariant(rawValue: name) else {
+                throw ScenarioLoadError("\(place()): allow: unknown invariant '\(name)'; the invariants are: "
+                    + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return invariant
+        }
+        for (key, reason) in table.pairs {
+            if case .integer = key, let name = reason.stringValue {
+                result.append((try invariant(name), "allowed by the scenario"))
+            } else if let name = key.stringValue, let text = reason.stringValue {
+                guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ScenarioLoadError("\(place()): allow: '\(name)' needs a reason (\(name) = \"why this scenario may violate it\")")
+                }
+                result.append((try invariant(name), text))
+            } else {
+                throw ScenarioLoadError("\(place()): allow must be a list of invariant names or a table of name = reason")
+            }
+        }
+        return result.sorted { $0.0.rawValue < $1.0.rawValue }
+    }
+}
+
+/// A file could not be turned into scenarios (syntax error, a runtime error
+/// at load time, a duplicate name): reported as an errored test case for
+/// that file while the other files still run.
+package struct ScenarioLoadError: Error, CustomStringConvertible {
+    package var description: String
+    package var details: String
+    package var kind: ScenarioOutcome.ErrorKind
+
+    init(_ description: String, details: String = "", kind: ScenarioOutcome.ErrorKind = .loadError) {
+        self.description = description
+        self.details = details
+        self.kind = kind
+    }
+}

@@ -1,0 +1,416 @@
+import Foundation
+import NavScript
+
+/// One scenario file loaded into its own fresh Lua state: the sandbox, the
+/// scenario language, and the scenarios the file declared. Scenarios are
+/// then run one by one, each against a fresh app.
+package final class ScenarioFile {
+    let entry: SuiteFile
+    package let scenarios: [ScenarioDefinition]
+    let options: RunOptions
+    package let state: LuaState
+    package let session: ScenarioSession
+
+    /// Loads `entry`; a syntax error, an error at load time or a duplicate
+    /// name is a ``ScenarioLoadError`` for this file only.
+    /// `source` stands in for the file's bytes (exploration runs generated
+    /// code under the entry's name).
+    package init(entry: SuiteFile, language: ScenarioLanguage, options: RunOptions,
+         source: [UInt8]? = nil) throws(ScenarioLoadError) {
+        self.entry = entry
+        self.options = options
+        let session = ScenarioSession(file: entry.path, entry: entry, language: language)
+        self.session = session
+        let collect: LuaFunction
+        do {
+            (state, collect) = try language.makeState(LuaState.Options(
+                instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
+                sandboxRoot: entry.suiteRoot), for: session)
+        } catch {
+            guard error.kind == .memory, let limit = options.memoryLimit else {
+                throw ScenarioLoadError("could not create a Lua state: \(error.message)")
+            }
+            throw ScenarioLoadError("the memory limit (\(limit) bytes, --memory-limit) is too small for a file's Lua "
+                + "state to start; give it at least a megabyte (the default is 64 MiB)")
+        }
+        do {
+            // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
+            let chunk: LuaFunction
+            if let source {
+                chunk = try state.load(bytes: source, chunkName: entry.path)
+            } else {
+                chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
+            }
+            _ = try state.call(chunk)
+            if let caught = state.caughtMemoryError() { throw caught }   // a pcall at the top level cannot keep it either
+            guard let declared = try state.call(collect).first?.tableValue else {
+                throw ScenarioLoadError("the scenario prelude returned no declarations")
+            }
+            var scenarios: [ScenarioDefinition] = []
+            for case .table(let table) in declared.array {
+                scenarios.append(try ScenarioDefinition(table, file: entry.path))
+            }
+            self.scenarios = scenarios
+            collectedBytes = state.memoryInUse
+        } catch let error as LuaError where error.kind == .file {
+            // A scenario file larger than the memory limit: name the option, not the bridge's term.
+            let hint = options.memoryLimit != nil && error.message.hasSuffix("the state's memory limit)")
+                ? "; raise the limit with --memory-limit if the file is legitimately this large" : ""
+            throw ScenarioLoadError(error.message + hint)
+        } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
+            throw ScenarioLoadError(Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
+                + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
+                + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+        } catch let error as LuaError where error.kind == .budget {
+            // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
+            throw ScenarioLoadError(Self.place(of: error) + "instruction budget exceeded ("
+                + "\(options.instructionBudget ?? 0) instructions) while the file loaded: its top level may loop forever; "
+                + "raise the limit with --instruction-budget if it is legitimately long",
+                details: Self.userTraceback(error.traceback))
+        } catch let error as LuaError {
+            let kind = Self.kind(of: error)
+            // The memory limit stopped a module the file requires (Lua's own words for a refused
+            // allocation while compiling, or the bridge's for a file too large to read): name the option.
+            if let limit = options.memoryLimit,
+               error.message.hasSuffix("not enough memory") || error.message.contains("the state's memory limit)") {
+                throw ScenarioLoadError(error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
+                    + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+            }
+            let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
+            throw ScenarioLoadError(error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
+                                    kind: kind == .luaError ? .loadError : kind)
+        } catch let error as ScenarioLoadError {
+            throw error
+        } catch {
+            throw ScenarioLoadError("\(error)")
+        }
+    }
+
+    /// Where Lua was when a limit stopped it, as the bridge's message begins:
+    /// `chunk:line: ` (the file's own line, or a module's it requires), or
+    /// nothing when the message names no line.
+    private static func place(of error: LuaError) -> String {
+        // "chunk:123: …": the part up to the first ": ", when it ends in a colon and digits.
+        guard let end = error.message.range(of: ": ")?.lowerBound else { return "" }
+        let head = error.message[..<end]
+        guard let colon = head.lastIndex(of: ":"), head.index(after: colon) < head.endIndex,
+              head[head.index(after: colon)...].allSatisfy(\.isNumber) else { return "" }
+        return String(head) + ": "
+    }
+
+    /// The names of every global the file's state defines (the standard
+    /// library, the scenario language, the file's own), sorted.
+    func definedGlobals() throws(LuaError) -> [String] {
+        try Self.definedGlobals(in: state)
+    }
+
+    static func definedGlobals(in state: LuaState) throws(LuaError) -> [String] {
+        let chunk = try state.load(bytes: Array("local n = {} for k in pairs(_G) do n[#n + 1] = k end return n".utf8),
+                                   chunkName: "=globals")
+        let names = try state.call(chunk).first?.tableValue?.array.compactMap(\.stringValue) ?? []
+        return names.sorted()
+    }
+
+    static func text(_ value: LuaValue) -> String {
+        switch value {
+        case .nil: return "nil"
+        case .boolean(let flag): return String(flag)
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .string(let text): return text.string
+        default: return value.description
+        }
+    }
+
+    // MARK: - Running
+
+    /// Runs one scenario against a fresh app and reports what happened.
+    ///
+    /// Failures are read from the world, where each was recorded when it
+    /// happened — a `pcall` around an expectation cannot hide one. After
+    /// the body and the `after_each` hooks, the invariants not allowed are
+    /// checked on the settled app. The outcome is the first thing that went
+    /// wrong: a failure, or an error that came before any failure (a budget
+    /// or memory error always wins); everything else is listed after it.
+    package func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
+             onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil) -> ScenarioResult {
+        let started = Date()
+        var result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
+                                    line: definition.line, tags: definition.tags, outcome: .passed)
+        if definition.isPending {
+            result.outcome = .skipped(.pending)
+            result.message = "pending"
+            return result
+        }
+        let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions,
+                                  strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
+                                  scenario: (definition.file, definition.name))
+        world.onStep = onStep
+        world.onCall = onCall
+        for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
+        for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
+        session.world = world
+        state.resetLimits()
+        let heldAtStart = state.memoryInUse   // what earlier scenarios and the top level kept (see the memory error below)
+        defer {
+            session.world = nil
+            collectGarbageIfGrown()
+        }
+
+        var error: ScenarioProblem?
+        /// Errors after the first (an `after_each` that raises after the body did), or the one a
+        /// budget or memory error took the lead from: reported after it, never dropped.
+        var otherErrors: [ScenarioProblem] = []
+        var failuresBeforeError = 0
+        func attempt(_ phase: String, _ body: () throws -> Void) {
+            world.phase = phase
+            defer { world.phase = "scenario" }
+            do {
+                try body()
+            } catch let thrown {
+                var found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
+                    try Self.definedGlobals(in: state)
+                }
+                if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure.message) {
+                    found.outcome = .errored(.launchError)
+                } else if found.outcome == .errored(.luaError),
+                          let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host) {
+                    found.message += hint
+                }
+                guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
+                if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
+                    if let earlier = error { otherErrors.append(earlier) } else { failuresBeforeError = world.failures.count }
+                    error = found
+                } else {
+                    otherErrors.append(found)
+                }
+            }
+        }
+        let at = String(source: definition.file, line: definition.line)
+        if let launch = definition.launch {
+            attempt("launch") {
+                let request = try DrivingBindings.launchRequest(launch) { ScenarioProblem.launch("\(at): launch option: \($0)") }
+                do { try world.launch(request, at: at, byScenarioOption: true) } catch { throw ScenarioProblem.launch("\(at): \(error)") }
+            }
+        }
+        let clean = { error == nil && world.failures.isEmpty }
+        /// Calls Lua; a memory-limit error the script caught with `pcall` is thrown all the same.
+        /// (One caught first is the cause of what came after it — a loop that retries the
+        /// allocation until the budget runs out — so it is the one reported.)
+        func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws {
+            do {
+                _ = try state.call(function, arguments)
+            } catch {
+                if let caught = state.caughtMemoryError() { throw caught }
+                throw error
+            }
+            if let caught = state.caughtMemoryError() { throw caught }
+        }
+        for hook in definition.before where clean() {
+            attempt("before_each") { try call(hook) }
+        }
+        if clean(), let body = definition.body {
+            attempt("scenario") { try call(body, definition.row.isNil ? [] : [definition.row]) }
+            // What the body left is checked before the after_each hooks run: a hook that logs out,
+            // launches or restarts would otherwise tear down a leak before anything looked.
+            if error == nil, !definition.after.isEmpty, let app = world.app {
+                let settled = (try? app.settle()) != nil
+                world.checkInvariants(after: "after the scenario's body (before its after_each hooks)", at: at, settled: settled)
+            }
+        }
+        for hook in definition.after where !state.isInstructionBudgetExhausted {
+            attempt("after_each") { try call(hook) }
+        }
+        // An app that could not launch is the scenario's error even when a pcall caught it.
+        if error == nil, let failure = world.launchFailure {
+            error = ScenarioProblem.launch("\(failure.location): \(failure.message)")
+        }
+        if error == nil, let app = world.app {
+            do {
+                try app.settle()
+            } catch {
+                world.recordFailure(ExpectationFailure("\(at): invariant 'idle' violated after the scenario: \(error.message)"))
+            }
+            world.checkInvariants(after: "after the scenario", at: at)
+        }
+
+        let failures = world.failures
+        if let error, error.outcome != .errored(.luaError) || failuresBeforeError == 0 {
+            result.outcome = error.outcome
+            result.message = error.message
+            result.details = Self.joined(error.details, also: failures, errors: otherErrors)
+            // The file's state is shared by its scenarios: when most of the limit was already
+            // held at the start, this scenario only tipped it over.
+            if error.outcome == .errored(.memory), let limit = options.memoryLimit, heldAtStart > limit / 2 {
+                result.message += "; the file's Lua state already held \(heldAtStart) bytes when this scenario started "
+                    + "(kept by the file's top level or an earlier scenario, e.g. in a global)"
+            }
+        } else if let first = failures.first {
+            result.outcome = .failed(.expectation)
+            let more = failures.count - 1
+            result.message = first.message + (more > 0 ? " (and \(more) more failure\(more == 1 ? "" : "s"))" : "")
+            result.details = Self.joined(first.details, also: Array(failures.dropFirst()),
+                                         errors: (error.map { [$0] } ?? []) + otherErrors)
+        }
+        if !world.allowed.isEmpty {
+            world.note("invariants allowed: " + world.allowed.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) (\($0.value))" }.joined(separator: ", "))
+        }
+        if let error, result.status == .errored {
+            world.attachToLastFrame(StepFrame.Problem(kind: "error", message: error.message, details: error.details))
+        }
+        result.timeline = world.timeline
+        // Frames are for storyboards of what went wrong: a passing scenario drops them.
+        if result.status.isProblem { result.frames = world.frames }
+        result.output = world.output
+        if !session.loadOutput.isEmpty {
+            // Printed at the file's top level: shown with its first scenario.
+            result.output = "(printed while the file loaded)\n" + session.loadOutput + result.output
+            session.loadOutput = ""
+        }
+        result.duration = Date().timeIntervalSince(started)
+        return result
+    }
+
+    /// `details`, then every further failure, each under "also failed".
+    static func joined(_ details: String, also failures: [ExpectationFailure], errors: [ScenarioProblem] = []) -> String {
+        var text = details
+        let items = failures.map { ("also failed: ", $0.message, $0.details) } + errors.map { ("also an error: ", $0.message, $0.details) }
+        for (label, message, more) in items {
+            if !text.isEmpty { text += "\n" }
+            text += label + message
+            if !more.isEmpty { text += "\n" + more }
+        }
+        return text
+    }
+
+    /// Bytes in use once the file loaded, then after each full collection
+    /// between scenarios.
+    private var collectedBytes = 0
+
+    /// A full collection between scenarios only once the heap has grown by
+    /// ``collectionThreshold`` since the last one. Why: a full collection
+    /// traverses the whole state (standard library, every declaration), and
+    /// running one after every scenario was about a tenth of a scenario's
+    /// cost (callgrind); Lua's incremental collector and the memory cap's
+    /// emergency collection keep garbage bounded in between, and nothing a
+    /// scenario can observe depends on when collection happens (`__gc` is
+    /// refused by the sandbox; bindings hold no Lua values).
+    private func collectGarbageIfGrown() {
+        let inUse = state.memoryInUse
+        if inUse < collectedBytes + Self.collectionThreshold { return }
+        state.collectGarbage()
+        collectedBytes = state.memoryInUse
+    }
+
+    /// Heap growth (bytes) that triggers a full collection between scenarios.
+    static let collectionThreshold = 1 << 20
+
+    /// A traceback without navscript's own frames (the scenario prelude, the
+    /// sandbox) and the `error` call they raised through: what is left
+    /// points at the user's lines only.
+    static func userTraceback(_ traceback: String?) -> String {
+        guard let traceback else { return "" }
+        let lines = traceback.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var kept: [String] = []
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if ScenarioSession.internalSources.contains(where: { trimmed.hasPrefix($0 + ":") }) { continue }
+            let next = index + 1 < lines.count ? lines[index + 1].trimmingCharacters(in: .whitespaces) : ""
+            if trimmed.hasPrefix("[C]:") && ScenarioSession.internalSources.contains(where: { next.hasPrefix($0 + ":") }) {
+                continue
+            }
+            kept.append(line)
+        }
+        return kept == ["stack traceback:"] ? "" : kept.joined(separator: "\n")
+    }
+
+    static func kind(of error: LuaError) -> ScenarioOutcome.ErrorKind {
+        switch error.kind {
+        case .budget: return .budget
+        case .memory: return .memory
+        case .syntax: return .syntax
+        default: return .luaError
+        }
+    }
+}
+
+/// The first thing that went wrong in a scenario, classified: an
+/// expectation failure, or an error (Lua, budget, memory, launch).
+package struct ScenarioProblem: Error {
+    package var outcome: ScenarioOutcome
+    package var message: String
+    var details: String
+
+    static func launch(_ message: String) -> ScenarioProblem {
+        ScenarioProblem(outcome: .errored(.launchError), message: message, details: "")
+    }
+
+    /// `file.lua:3: ` of a traceback's innermost frame of the scenario's files (what was
+    /// running when a limit stopped it), or nothing.
+    static func at(_ traceback: String) -> String {
+        for line in traceback.split(separator: "\n").dropFirst() {
+            let frame = line.trimmingCharacters(in: .whitespaces)
+            guard !frame.hasPrefix("[C]"), let colon = frame.firstIndex(of: ":") else { continue }
+            let rest = frame[frame.index(after: colon)...]
+            let digits = rest.prefix { $0.isNumber }
+            guard !digits.isEmpty, rest.dropFirst(digits.count).first == ":" else { continue }
+            return String(frame[..<colon]) + ":" + digits + ": "
+        }
+        return ""
+    }
+
+    init(outcome: ScenarioOutcome, message: String, details: String) {
+        self.outcome = outcome
+        self.message = message
+        self.details = details
+    }
+
+    /// Classifies what a phase threw. A table marked as a failure is the
+    /// failure the world recorded (number `id`); one the world did not
+    /// record was raised by the script itself — an error, not a failure.
+    /// `globals` names what the script could have meant when it called or
+    /// indexed a nil global (see ``NameSuggestion``).
+    package init(_ error: Error, phase: String, recordedFailures: Int = 0, globals: () throws -> [String] = { [] }) {
+        let suffix = phase == "scenario" ? "" : " (in \(phase))"
+        switch error {
+        case let error as LuaError:
+            if case .table(let table) = error.value, !table[.string(LuaString(BindingSupport.failureMarker))].isNil {
+                let id = table[.string(LuaString(BindingSupport.failureMarker))].intValue ?? 0
+                if (1...max(1, recordedFailures)).contains(id) && recordedFailures > 0 {
+                    self.init(outcome: .failed(.expectation),
+                              message: (table["message"].stringValue ?? error.message) + suffix,
+                              details: table["details"].stringValue ?? "")
+                } else {
+                    self.init(outcome: .errored(.luaError),
+                              message: "a table marked as a navscript failure was raised by the script, not by an "
+                                  + "expectation (\(table["message"].stringValue ?? "no message"))" + suffix
+                                  + "; fail with assert or expect_*, raise errors with error(\"…\")",
+                              details: ScenarioFile.userTraceback(error.traceback))
+                }
+            } else if error.kind == .budget {
+                let traceback = ScenarioFile.userTraceback(error.traceback)
+                self.init(outcome: .errored(.budget),
+                          message: Self.at(traceback) + "instruction budget exceeded\(suffix): the scenario may loop forever; "
+                              + "raise the limit with --instruction-budget if it is legitimately long",
+                          details: traceback)
+            } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
+                let traceback = ScenarioFile.userTraceback(error.traceback)
+                self.init(outcome: .errored(.memory),
+                          message: Self.at(traceback) + "memory limit exceeded\(suffix): the scenario allocates without bound; "
+                              + "raise the limit with --memory-limit if it legitimately needs more",
+                          details: traceback)
+            } else {
+                let hint = NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
+                self.init(outcome: .errored(.luaError), message: error.message + hint + suffix,
+                          details: ScenarioFile.userTraceback(error.traceback))
+            }
+        case let problem as ScenarioProblem:
+            self = problem
+        case let error as HostError:
+            self.init(outcome: .failed(.expectation), message: error.message + suffix, details: "")
+        default:
+            self.init(outcome: .errored(.luaError), message: "\(error)" + suffix, details: "")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import NavScript
+import NavigationCore
+
+/// The scenario language for one host: every function a file sees, and
+/// the prepared Lua state each file starts from.
+///
+/// Why one object per runner: the host's function list is built once (not
+/// per file), and the state a file gets — sandbox, bindings, the prelude
+/// that collects declarations — is prepared once and then restored from
+/// its image for every later file (see `LuaStateImage`): each file still
+/// gets a fresh state, at a fraction of the cost of building one.
+package final class ScenarioLanguage {
+    let host: any ScenarioHost
+    let library: ScriptLibrary
+    /// The host's screen declarations by id (the first of a repeated id),
+    /// read once: a tap checks its output against them.
+    let screens: [DestinationID: ScreenDeclaration]
+    /// The host's launch options by name, read once: every launch checks its request against them.
+    let launchOptions: [String: LaunchOption]
+    /// The host's routing engine, read once: every tap checks its parameters against it.
+    let engine: RoutingEngine
+    private let image: LuaStateImage
+
+    package init(host: any ScenarioHost) {
+        self.host = host
+        let library = ScriptLibrary(host: host)
+        self.library = library
+        screens = Dictionary(host.screens.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        launchOptions = host.declaredLaunchOptions
+        engine = host.engine
+        let tables = TableArgumentCheck(declared: LuaDefinitions(host: host).declaredTypes())
+        image = LuaStateImage { state throws(LuaError) in
+            library.install(state, checking: tables)
+            let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
+            guard let collect = try state.call(prelude, [.table(Self.preludeSupport(state))]).first?.functionValue else {
+                throw LuaError(kind: .runtime, message: "the scenario prelude returned no collector")
+            }
+            state.useGenerationalCollector()
+            return [collect]
+        }
+    }
+
+    /// A fresh state for the file `session` serves, and the prelude's
+    /// collector (call it after the file ran: it returns the declarations).
+    func makeState(_ options: LuaState.Options, for session: ScenarioSession) throws(LuaError) -> (LuaState, collect: LuaFunction) {
+        let (state, kept) = try image.makeState(options: options)
+        state.context = session
+        return (state, kept[0])
+    }
+
+    /// The prelude's Swift helpers: the line of the user's call, raising
+    /// a failure (`assert`) at that place, writing to the scenario's output,
+    /// and the running scenario's seed for `math.random`. They find the file through the
+    /// state's context, so the image's copies serve every file.
+    private static func preludeSupport(_ state: LuaState) -> LuaTable {
+        var table = state.makeTable(of: [
+            "failure": { call in
+                guard let session = call.state.context as? ScenarioSession else { return .noValues }
+                let message = call[1].stringValue ?? "assertion failed!"
+                return session.serving { session.raise(ExpectationFailure(message), at: session.location(of: call)) }
+            },
+            "write": { call in
+                (call.state.context as? ScenarioSession)?.writeOutput(call[1].stringValue ?? "")
+                return .noValues
+            },
+            "random_seed": { call in
+                guard let session = call.state.context as? ScenarioSession else { return .values([.nil]) }
+                return .values([.integer(session.randomSeed)])
+            },
+        ], prefix: "navscript")
+        // The scenario file's own line, even when a support/ helper declared it.
+        table["caller"] = .function(state.makeCallerLineFunction(
+            skipping: [ScenarioPrelude.chunkName, LuaSandbox.chunkName]))
+        table["marker"] = .string(LuaString(BindingSupport.failureMarker))
+        return table
+    }
+}

@@ -1,0 +1,26 @@
+import NavScript
+
+/// One scenario as `navscript list` shows it (and as workers announce it).
+public struct ScenarioListing: Hashable, Sendable, Codable {
+    public var name: String
+    public var groups: [String]
+    public var file: String
+    public var line: Int
+    public var tags: [String]
+    public var isPending: Bool
+
+    public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [], isPending: Bool = false) {
+        self.name = name
+        self.groups = groups
+        self.file = file
+        self.line = line
+        self.tags = tags
+        self.isPending = isPending
+    }
+}
+
+extension ScenarioDefinition {
+    package var listing: ScenarioListing {
+        ScenarioListing(name: name, groups: groups, file: file, line: line, tags: tags, isPending: isPending)
+    }
+}

@@ -1,0 +1,157 @@
+import NavScript
+
+/// The outcome of one scenario — what every reporter renders and what
+/// worker processes stream back. Plain data, so it can be encoded.
+public struct ScenarioResult: Hashable, Sendable, Codable {
+    public enum Status: String, Hashable, Sendable, Codable {
+        case passed
+        /// An expectation did not hold (`expect_*`, `assert`).
+        case failed
+        /// A Lua runtime error, a budget, a crash, or a file that did not load.
+        case errored
+        /// `pending`, or not run (interrupted, fail-fast).
+        case skipped
+
+        /// Failed or errored: what fails a run, kills a fault and gets a storyboard.
+        public var isProblem: Bool { self == .failed || self == .errored }
+    }
+
+    /// The describe chain and the scenario name, space separated; unique in its file.
+    public var name: String
+    /// The describe chain alone (empty at top level).
+    public var groups: [String]
+    /// Path of the scenario file relative to the working directory.
+    public var file: String
+    public var line: Int
+    public var tags: [String]
+    public var outcome: ScenarioOutcome
+    /// The coarse status (``ScenarioOutcome/status``).
+    public var status: Status { outcome.status }
+    /// One line: what went wrong. Empty when passed.
+    public var message: String
+    /// The full explanation: expected vs actual, diffs, traceback.
+    public var details: String
+    /// The stable string form of the outcome's kind (``ScenarioOutcome/kind``).
+    public var kind: String { outcome.kind }
+    /// Step timeline, one line per driving step, oldest first.
+    public var timeline: [String]
+    /// The navigation after every step, for a storyboard: recorded only
+    /// when asked (``RunOptions/recordsFrames``) and only for a scenario
+    /// that failed or errored.
+    public var frames: [StepFrame]
+    /// What the scenario printed.
+    public var output: String
+    /// Seconds of wall time.
+    public var duration: Double
+
+    public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
+                outcome: ScenarioOutcome, message: String = "", details: String = "",
+                timeline: [String] = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0) {
+        self.name = name
+        self.groups = groups
+        self.file = file
+        self.line = line
+        self.tags = tags
+        self.outcome = outcome
+        self.message = message
+        self.details = details
+        self.timeline = timeline
+        self.frames = frames
+        self.output = output
+        self.duration = duration
+    }
+}
+
+extension ScenarioResult {
+    private enum CodingKeys: String, CodingKey {
+        case name, groups, file, line, tags, status, kind, message, details, timeline, frames, output, duration
+    }
+
+    /// Encoded with the outcome's two stable string forms, `status` and `kind`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(groups, forKey: .groups)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(status, forKey: .status)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(message, forKey: .message)
+        try container.encode(details, forKey: .details)
+        try container.encode(timeline, forKey: .timeline)
+        if !frames.isEmpty { try container.encode(frames, forKey: .frames) }
+        try container.encode(output, forKey: .output)
+        try container.encode(duration, forKey: .duration)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let status = try container.decode(Status.self, forKey: .status)
+        let kind = try container.decode(String.self, forKey: .kind)
+        guard let outcome = ScenarioOutcome(status: status, kind: kind) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
+                                                   debugDescription: "no outcome is \(status) with kind '\(kind)'")
+        }
+        self.init(name: try container.decode(String.self, forKey: .name),
+                  groups: try container.decode([String].self, forKey: .groups),
+                  file: try container.decode(String.self, forKey: .file),
+                  line: try container.decode(Int.self, forKey: .line),
+                  tags: try container.decode([String].self, forKey: .tags),
+                  outcome: outcome,
+                  message: try container.decode(String.self, forKey: .message),
+                  details: try container.decode(String.self, forKey: .details),
+                  timeline: try container.decode([String].self, forKey: .timeline),
+                  frames: try container.decodeIfPresent([StepFrame].self, forKey: .frames) ?? [],
+                  output: try container.decode(String.self, forKey: .output),
+                  duration: try container.decode(Double.self, forKey: .duration))
+    }
+}
+
+/// All results of one scenario file, in declaration order.
+public struct FileResult: Hashable, Sendable, Codable {
+    public var file: String
+    public var scenarios: [ScenarioResult]
+    public var duration: Double
+
+    public init(file: String, scenarios: [ScenarioResult], duration: Double) {
+        self.file = file
+        self.scenarios = scenarios
+        self.duration = duration
+    }
+
+    public func count(_ status: ScenarioResult.Status) -> Int {
+        scenarios.lazy.filter { $0.status == status }.count
+    }
+}
+
+/// A whole run, files in run order.
+public struct RunResult: Hashable, Sendable, Codable {
+    public var files: [FileResult]
+    /// Wall time of the whole run, seconds.
+    public var duration: Double
+    /// The seed that ordered the run, printed so a failure can be replayed.
+    public var seed: UInt64?
+    /// When the run started (UTC), for report timestamps.
+    public var startedAt: Double
+
+    public init(files: [FileResult], duration: Double, seed: UInt64? = nil, startedAt: Double) {
+        self.files = files
+        self.duration = duration
+        self.seed = seed
+        self.startedAt = startedAt
+    }
+
+    public var scenarios: [ScenarioResult] { files.flatMap(\.scenarios) }
+
+    public func count(_ status: ScenarioResult.Status) -> Int {
+        files.reduce(0) { $0 + $1.count(status) }
+    }
+
+    /// `N passed, N failed, N errors, N skipped` — the closing line CI parses.
+    public var summary: String {
+        "\(count(.passed)) passed, \(count(.failed)) failed, \(count(.errored)) errors, \(count(.skipped)) skipped"
+    }
+
+    public var isSuccess: Bool { count(.failed) == 0 && count(.errored) == 0 }
+}

@@ -1,0 +1,134 @@
+import NavScript
+import NavigationCore
+
+/// The bindings' view of the file being run: which file, which host, and
+/// the world of the scenario currently running (nil while the file loads,
+/// so verbs at the top level of a file are reported, not executed).
+package final class ScenarioSession {
+    let file: String
+    let host: any ScenarioHost
+    /// The host's screen declarations by id.
+    let screens: [DestinationID: ScreenDeclaration]
+    /// The host's launch options by name.
+    let launchOptions: [String: LaunchOption]
+    /// The host's routing engine.
+    let engine: RoutingEngine
+    package var world: ScenarioWorld?
+
+    /// The file's path inside its suite (`cart/gated.lua`), whatever folder the run started
+    /// in: what `math.random`'s seeds are made from, so a scenario draws the same numbers from
+    /// any working directory. Spelled only when a script draws (paths are not cheap to compare).
+    private(set) lazy var seedName: String = entry?.pathInSuite ?? file
+    private let entry: SuiteFile?
+
+    init(file: String, entry: SuiteFile? = nil, language: ScenarioLanguage) {
+        self.file = file
+        self.entry = entry
+        host = language.host
+        screens = language.screens
+        launchOptions = language.launchOptions
+        engine = language.engine
+    }
+
+    /// `math.random`'s seed while the file loads (no scenario runs): the same in every run, so
+    /// rows a file builds with it (`scenario.each`) keep their names and a replay finds them.
+    var loadSeed: Int64 { Int64(bitPattern: SeededGenerator.stableHash(seedName)) }
+
+    /// `math.random`'s seed now: the running scenario's, or the file's while it loads.
+    var randomSeed: Int64 { world?.randomSeed(inFile: seedName) ?? loadSeed }
+
+    /// The user's line for a call: the innermost frame that is not the
+    /// navscript prelude, preferring the scenario file itself, so an
+    /// expectation in a support helper still points at the scenario line.
+    /// The location of the call from Lua being served, once computed: a
+    /// binding asks for it several times (announcement, timeline, failures).
+    private var currentCallLocation: String?
+
+    /// Serves one call from Lua: its location is computed when first asked
+    /// for and forgotten when the call returns (a call that runs Lua may
+    /// serve another one inside; the outer one's location comes back after).
+    /// Every Swift function the file's Lua can call runs through here.
+    func serving<T>(_ body: () throws -> T) rethrows -> T {
+        let outer = currentCallLocation
+        currentCallLocation = nil
+        defer { currentCallLocation = outer }
+        return try body()
+    }
+
+    func location(of call: LuaCall) -> String {
+        if let currentCallLocation { return currentCallLocation }
+        let location = locate(call)
+        currentCallLocation = location
+        return location
+    }
+
+    private func locate(_ call: LuaCall) -> String {
+        // Called for every step: no filtered copy, no hashing of sources.
+        let locations = call.callerLocations
+        // The file's own frames are asked about first: the state names them with
+        // the very string `file` is, so that comparison is one of identity, and the
+        // usual call (from the scenario file itself) needs no other.
+        guard let first = locations.firstIndex(where: { $0.source == file || !Self.isInternal($0.source) }) else { return file }
+        let innermost = locations[first]
+        if innermost.source == file { return innermost.description }
+        if let inFile = locations[first...].first(where: { $0.source == file && !Self.isInternal($0.source) }) {
+            return "\(inFile) (in \(innermost))"
+        }
+        return innermost.description
+    }
+
+    static func isInternal(_ source: String) -> Bool {
+        internalSources.contains(source)
+    }
+
+    /// Chunks of navscript's own Lua (the DSL prelude, the sandbox prelude);
+    /// two names, compared without hashing.
+    static let internalSources = [ScenarioPrelude.sourceName, LuaSandbox.sourceName]
+
+    /// Records `failure` on the running scenario at once (so `pcall`
+    /// cannot swallow it) and returns the value to raise in Lua.
+    func raise(_ failure: ExpectationFailure, at location: String) -> LuaCallResult {
+        let phase = world.map { $0.phase == "scenario" ? "" : " (in \($0.phase))" } ?? ""
+        let located = ExpectationFailure("\(location): \(failure.message)\(phase)", details: failure.details)
+        let id = world?.recordFailure(located) ?? 0
+        return .error(.table(BindingSupport.failureTable(failure, at: location, id: id)), addPosition: false)
+    }
+
+    /// Output printed while the file loads (outside any scenario).
+    var loadOutput = ""
+
+    /// Appends what a script printed (`print`, `io.write`) to the running
+    /// scenario's output, or to the file's while it loads.
+    func writeOutput(_ text: String) {
+        if let world { world.output += text } else { loadOutput += text }
+    }
+
+    func requireWorld(_ call: LuaCall) throws(BindingError) -> ScenarioWorld {
+        guard let world else {
+            throw .error("\(call.functionName) can only be used inside a scenario (or a before_each/after_each hook), not while the file loads")
+        }
+        return world
+    }
+}
+
+extension ScriptFunction.Body {
+    /// One of the language's own bindings, given the file it serves.
+    /// ``ScriptLibrary/install(_:checking:)`` registers bindings only in a
+    /// state whose context is a session, so the guard below never refuses a
+    /// call it registered.
+    static func binding(_ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue]) -> Self {
+        .native { call in
+            guard let session = call.state.context as? ScenarioSession else {
+                throw BindingError.error("\(call.functionName) called outside a scenario file")
+            }
+            return try body(call, session)
+        }
+    }
+}
+
+/// Why a binding refused: a scenario mistake (an error) or an app state
+/// that did not match (a failure, with expected vs actual).
+enum BindingError: Error {
+    case error(String)
+    case failure(ExpectationFailure)
+}

@@ -1,0 +1,251 @@
+import NavScript
+import NavigationCore
+
+/// Everything one scenario run owns: its app (fresh for every scenario),
+/// the launch it asked for, the step timeline, what it printed, and the
+/// failures recorded so far — recorded the moment an expectation fails, so
+/// no `pcall` can make them go away.
+package final class ScenarioWorld {
+    let host: any ScenarioHost
+    /// Faults switched on for this run (`--fault`, or the fault `mutate` is testing).
+    let faults: [String]
+    package private(set) var app: (any ScenarioApp)?
+    private(set) var launchRequest = LaunchRequest()
+    /// The last launch the host could not complete, and where it was asked for: whichever call
+    /// launched (an implicit launch by the first verb, `launch{}`, the scenario's `launch`
+    /// option), the scenario errors as a launch error with it — not as a failure of that call,
+    /// and even if a `pcall` caught it: no app was ever there to check.
+    private(set) var launchFailure: (message: String, location: String)?
+    /// The app the scenario's `launch` option started: the options, and the timeline's length
+    /// then — a `launch{}` with no step since would silently throw those options away.
+    private var optionLaunch: (described: String, steps: Int)?
+    /// Each app's number, from 1: a launch or restart starts a new event log.
+    private var appNumber = 0
+    /// Marks handed out by `mark()`: on which app, where.
+    private var marks: [Int: (app: Int, location: String)] = [:]
+    package private(set) var timeline: [String] = []
+    /// Sees every step as it is recorded (a worker streams them, so a
+    /// scenario that crashes its process still has a timeline).
+    var onStep: ((String) -> Void)?
+    /// Sees every driving or asserting call before it runs (a worker
+    /// streams them, so a crash or a hang names the call it happened in).
+    var onCall: ((String) -> Void)?
+    var output = ""
+    /// Where the binding currently running was called from.
+    var location: String?
+    /// The part of the scenario running: `launch`, `before_each`, `scenario`, `after_each`.
+    var phase = "scenario"
+    /// Every failed expectation, refused verb and violated invariant, in order.
+    package private(set) var failures: [ExpectationFailure] = []
+    /// Invariants this scenario (or run) allows, with the reason given.
+    var allowed: [Invariant: String] = [:]
+    /// Check the invariants after every step (`--strict-steps`), not only at the end.
+    /// Constant for the run (as ``recordsFrames``): read after every step, and
+    /// a `var` of a class is read through an exclusivity check each time.
+    let strictSteps: Bool
+    /// Invariants already reported, so a lasting violation is reported once.
+    private var reported: Set<Invariant> = []
+    /// The timeline number of each of the current app's log steps, by app
+    /// step (0: none). An array: steps count up from 0, and hashing a
+    /// dictionary key on every step showed in a step's cost.
+    private var timelineNumberOfAppStep: [Int] = []
+    /// Record a ``StepFrame`` after every step (for storyboards).
+    let recordsFrames: Bool
+    /// The navigation after each step, when ``recordsFrames``.
+    private(set) var frames: [StepFrame] = []
+    /// How many of the current app's events the frames have shown.
+    private var eventsShown = 0
+
+    /// The host's launch options by name, built once by the caller.
+    private let launchOptions: [String: LaunchOption]
+    /// The scenario's file and full name, `math.random`'s seed made from.
+    private let scenario: (file: String, name: String)
+
+    /// What `math.random` is seeded with when the scenario first draws: the
+    /// same numbers in every run of the scenario, alone (a replay) or in its
+    /// suite, whatever ran before it. Made only if the scenario draws, once.
+    private var randomSeed: Int64?
+
+    /// The seed for a scenario of the file at `pathInSuite` (see ``ScenarioSession/seedName``).
+    func randomSeed(inFile pathInSuite: @autoclosure () -> String) -> Int64 {
+        if let randomSeed { return randomSeed }
+        let seed = Int64(bitPattern: SeededGenerator.stableHash(pathInSuite() + "\u{0}" + scenario.name))
+        randomSeed = seed
+        return seed
+    }
+
+    package init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
+         strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")) {
+        self.host = host
+        self.faults = faults
+        self.launchOptions = launchOptions ?? host.declaredLaunchOptions
+        self.strictSteps = strictSteps
+        self.recordsFrames = recordsFrames
+        self.scenario = scenario
+    }
+
+    /// `byScenarioOption`: the scenario's `launch` option asked for it (not a verb).
+    func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws(HostError) {
+        // A before_each's launch{} right after the option's launch: the body never sees the options.
+        // (Later — in the body, after it — a launch{} is the scenario's own choice.)
+        if let optionLaunch, phase == "before_each", optionLaunch.steps == timeline.count {
+            throw HostError("launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
+                + "its body ran, so those options are lost; give the launch options in one place: the scenario's "
+                + "launch option, or this launch{}")
+        }
+        // The app being replaced is checked like one that ends a scenario: a leak there must not
+        // pass because a later launch threw the app away. (Not `idle`: replacing an app with a
+        // link still in flight is a scenario's to choose.)
+        if app != nil { checkInvariants(after: "before launch{} replaced the app", at: location, settled: false) }
+        var request = request
+        request.faults = faults
+        try host.check(request, declared: launchOptions)
+        let launched: any ScenarioApp
+        do {
+            launched = try host.launch(request)
+            try launched.settle()
+        } catch {
+            throw failedLaunch("\(host.name) did not launch: its host's launch(_:) threw: \(error.message)", at: location)
+        }
+        // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
+        // refused before the scenario can go on with that app.
+        if let link = request.link, !launched.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
+            throw failedLaunch("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
+                + "'deliver' event): a host passes request.link to its dispatcher, via request.via", at: location)
+        }
+        launchRequest = request
+        app = launched
+        appNumber += 1
+        timelineNumberOfAppStep = []
+        eventsShown = 0
+        var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
+        if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
+        record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
+        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count) : nil
+    }
+
+    /// Notes a launch that failed (see ``launchFailure``) and returns it as the error to throw.
+    private func failedLaunch(_ message: String, at location: String) -> HostError {
+        launchFailure = (message, location)
+        return HostError(message)
+    }
+
+    /// The running app, launched with defaults if the scenario did not launch one.
+    func ensureApp(at location: String) throws(HostError) -> any ScenarioApp {
+        if let app { return app }
+        try launch(LaunchRequest(), at: location)
+        guard let app else { throw HostError("the app did not launch") }
+        return app
+    }
+
+    /// `restart()`'s new app; the one it replaces is checked first (see ``launch(_:at:byScenarioOption:)``).
+    func replaceApp(_ app: any ScenarioApp, at location: String) {
+        checkInvariants(after: "before restart{} replaced the app", at: location, settled: false)
+        self.app = app
+        appNumber += 1
+        timelineNumberOfAppStep = []
+        eventsShown = 0
+    }
+
+    /// Notes that `mark()` at `location` returned `mark` for the current app.
+    func noteMark(_ mark: Int, at location: String) { marks[mark] = (appNumber, location) }
+
+    /// Where `mark` was taken, when that was on an app since replaced (nil: this app's, or never handed out).
+    func markTakenEarlier(_ mark: Int) -> String? {
+        guard let taken = marks[mark], taken.app != appNumber else { return nil }
+        return taken.location
+    }
+
+    /// Adds a step to the timeline, with where the app ended up; with
+    /// ``strictSteps``, then checks the invariants.
+    func record(_ step: String, at location: String, settled: Bool = true) {
+        let app = self.app   // read once: every read of a stored `var` is an exclusivity check
+        let screen = app?.visibleScreen ?? "nothing"
+        let tab = app?.selectedTab.rawValue ?? "-"
+        let number = appendToTimeline(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
+        if let app { Self.note(number, at: app.step, in: &timelineNumberOfAppStep) }
+        if recordsFrames {
+            let events = app?.events ?? []
+            let new = Array(events[min(eventsShown, events.count)...])
+            eventsShown = events.count
+            frames.append(StepFrame(number: number, location: location, action: step, app: app, events: new))
+        }
+        if strictSteps { checkInvariants(after: "after step \(number)", at: location, settled: settled) }
+    }
+
+    func note(_ line: String) {
+        appendToTimeline(line)
+    }
+
+    /// Records a failure; returns its number (1-based), which the value
+    /// raised in Lua carries.
+    @discardableResult
+    func recordFailure(_ failure: ExpectationFailure) -> Int {
+        failures.append(failure)
+        attachToLastFrame(StepFrame.Problem(kind: "failure", message: failure.message, details: failure.details))
+        return failures.count
+    }
+
+    /// Shows a problem on the frame of the step it followed (a frame
+    /// "before the first step" when none was recorded yet).
+    func attachToLastFrame(_ problem: StepFrame.Problem) {
+        guard recordsFrames else { return }
+        if frames.isEmpty {
+            frames.append(StepFrame(number: 0, location: location ?? "", action: "(before the first step)", app: app, events: []))
+        }
+        frames[frames.count - 1].problems.append(problem)
+    }
+
+    /// `step 3 (tap close)`: a step of the app's log as the timeline numbers it.
+    func stepName(_ appStep: Int, during name: String) -> String {
+        let number = timelineNumberOfAppStep.indices.contains(appStep) ? timelineNumberOfAppStep[appStep] : 0
+        return number > 0 ? "step \(number) (\(name))" : "app step \(appStep) (\(name))"
+    }
+
+    /// Appends a line to the timeline and shows it to ``onStep``; returns its number (1-based).
+    @discardableResult
+    private func appendToTimeline(_ line: String) -> Int {
+        let number = Self.append(line, to: &timeline)
+        onStep?(line)
+        return number
+    }
+
+    private static func append(_ line: String, to timeline: inout [String]) -> Int {
+        if timeline.capacity == 0 { timeline.reserveCapacity(16) }   // a typical scenario's steps, in one allocation
+        timeline.append(line)
+        return timeline.count
+    }
+
+    /// Notes which timeline number an app step got, in one access to the
+    /// array (each access to a stored property is an exclusivity check).
+    private static func note(_ number: Int, at appStep: Int, in numbers: inout [Int]) {
+        guard appStep >= 0 else { return }
+        if numbers.capacity == 0 { numbers.reserveCapacity(32) }
+        if numbers.count <= appStep { numbers.append(contentsOf: repeatElement(0, count: appStep + 1 - numbers.count)) }
+        numbers[appStep] = number
+    }
+
+    /// Checks the invariants not yet reported or allowed and records each
+    /// violation as a failure at `location`. `settled` is false after a
+    /// step that left work pending on purpose (`deep_link{ settle = false }`).
+    func checkInvariants(after moment: String, at location: String, settled: Bool = true) {
+        guard let app else { return }
+        // Nothing allowed or reported, settled: the usual case, with no lookups and no list built.
+        let due = allowed.isEmpty && reported.isEmpty && settled ? Invariant.allCases : Invariant.allCases.filter {
+            allowed[$0] == nil && !reported.contains($0) && (settled || $0 != .idle)
+        }
+        let leaks = app.leaks
+        let violations = Invariant.violations(of: app, leaks: leaks, checking: due) { step in
+            let name = leaks.first { $0.leftAtStep == step }?.leftDuring ?? "?"
+            return self.stepName(step, during: name)
+        }
+        for (invariant, failure) in violations {
+            reported.insert(invariant)
+            recordFailure(ExpectationFailure(
+                "\(location): invariant '\(invariant.rawValue)' violated \(moment): \(failure.message)",
+                details: failure.details + (failure.details.isEmpty ? "" : "\n")
+                    + "to fix: \(invariant.summary); or allow it with scenario(name, { allow = { "
+                    + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)"))
+        }
+    }
+}
