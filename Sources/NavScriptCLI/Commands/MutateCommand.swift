@@ -94,7 +94,7 @@ struct MutateCommand: HostedCommand {
         let stream = RunEventStream(try report.reporters())
         let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
-        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout, inProcess: inProcess)
+        let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()

@@ -94,8 +94,7 @@ struct RunCommand: HostedCommand {
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()
-        let execution = SuiteExecution(suite: suite, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                       timeout: timeout, inProcess: inProcess)
+        let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
         stream.publish(.runStarted(RunPlan(command: "run", app: host.name, files: ordered.map(\.path),
                                            seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)))
         var files = try execution.execute(tasks, host: host,

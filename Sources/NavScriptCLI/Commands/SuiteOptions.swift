@@ -232,3 +232,31 @@ func writeStandardOutput(_ text: String) {
 func writeStandardError(_ text: String) {
     try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
 }
+
+extension SuiteOptions {
+    /// Arguments that make a worker run with the same options.
+    /// `options`: the run's options (shuffle, seed, fail-fast, frames).
+    func workerArguments(_ options: RunOptions) -> [String] {
+        var arguments = ["worker", "--instruction-budget", String(instructionBudget),
+                         "--memory-limit", String(memoryLimit)]
+        if let filter = filter { arguments += ["--filter", filter] }
+        for tag in SuiteOptions.split(tags) { arguments += ["--tags", tag] }
+        for tag in SuiteOptions.split(excludeTags) { arguments += ["--exclude-tags", tag] }
+        for invariant in SuiteOptions.split(allow) { arguments += ["--allow", invariant] }
+        if strictSteps { arguments.append("--strict-steps") }
+        if let manifest = manifest { arguments += ["--manifest", manifest] }
+        if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
+        if options.failFast { arguments.append("--fail-fast") }
+        if options.recordsFrames { arguments.append("--record-frames") }
+        return arguments
+    }
+
+    /// How this suite runs: in workers started with these options, or in this process.
+    func execution(_ options: RunOptions, jobs: Int?, timeout: Double, inProcess: Bool) -> SuiteExecution {
+        var execution = SuiteExecution(options: options, workerArguments: workerArguments(options),
+                                       jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                       timeout: timeout, inProcess: inProcess)
+        execution.onNotice = { writeStandardError("\(NavScriptCLI.executableName): note: \($0)\n") }
+        return execution
+    }
+}

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import NavScript
 import NavScriptRunner
@@ -7,32 +6,27 @@ import NavScriptRuntime
 /// How a command executes a suite: in worker processes (the default — a
 /// crash or hang costs one scenario) or in this process (`--in-process`,
 /// for debugging and for measuring the runtime alone).
-struct SuiteExecution {
-    let suite: SuiteOptions
-    let options: RunOptions
-    let jobs: Int
-    let timeout: Double
-    let inProcess: Bool
+public struct SuiteExecution {
+    public let options: RunOptions
+    /// The arguments that make a worker run with the same options (`worker …`).
+    public let workerArguments: [String]
+    public let jobs: Int
+    public let timeout: Double
+    public let inProcess: Bool
+    /// Told what the user should know about the workers (a worker replaced, say).
+    public var onNotice: (String) -> Void = { _ in }
 
-    /// Arguments that make a worker run with the same options.
-    var workerArguments: [String] {
-        var arguments = ["worker", "--instruction-budget", String(suite.instructionBudget),
-                         "--memory-limit", String(suite.memoryLimit)]
-        if let filter = suite.filter { arguments += ["--filter", filter] }
-        for tag in SuiteOptions.split(suite.tags) { arguments += ["--tags", tag] }
-        for tag in SuiteOptions.split(suite.excludeTags) { arguments += ["--exclude-tags", tag] }
-        for invariant in SuiteOptions.split(suite.allow) { arguments += ["--allow", invariant] }
-        if suite.strictSteps { arguments.append("--strict-steps") }
-        if let manifest = suite.manifest { arguments += ["--manifest", manifest] }
-        if options.shuffle { arguments += ["--shuffle", "--seed", String(options.seed)] }
-        if options.failFast { arguments.append("--fail-fast") }
-        if options.recordsFrames { arguments.append("--record-frames") }
-        return arguments
+    public init(options: RunOptions, workerArguments: [String], jobs: Int, timeout: Double, inProcess: Bool) {
+        self.options = options
+        self.workerArguments = workerArguments
+        self.jobs = jobs
+        self.timeout = timeout
+        self.inProcess = inProcess
     }
 
     /// This executable started again with `arguments` (an exploration, a replay), with Swift's
     /// backtracer off: the trap's own line is what a report needs, a backtrace is pages.
-    static func again(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+    public static func again(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -43,7 +37,7 @@ struct SuiteExecution {
         return process
     }
 
-    static var executable: URL {
+    public static var executable: URL {
         let proc = URL(fileURLWithPath: "/proc/self/exe")
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: proc.path) {
             return URL(fileURLWithPath: resolved)
@@ -59,7 +53,7 @@ struct SuiteExecution {
     ///
     /// `skipReason` is asked before each task starts (a reason skips it);
     /// `onTaskFinished` sees each task's result as soon as it is complete.
-    func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
+    public func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
                  stop: StopSignal, stream: RunEventStream = RunEventStream(),
                  skipReason: ((WorkerTask) -> String?)? = nil,
                  onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {
@@ -106,7 +100,7 @@ struct SuiteExecution {
         }
         pool.shouldStop = { stop.isSet }
         pool.stopIsInterruption = { stop.interruptingSignal != nil }
-        pool.onNotice = { writeStandardError("\(NavScriptCLI.executableName): note: \($0)\n") }
+        pool.onNotice = onNotice
         let results = pool.run(tasks, stopReason: { stop.reason })
         return zip(tasks, results).map { task, result in reported.byTask[task.id] ?? result }
     }
@@ -124,50 +118,6 @@ struct SuiteExecution {
             else { return file }
             return FileResult(file: file.file, scenarios: listing.scenarios.map { ScenarioRunner.notRun($0, reason: reason) },
                               duration: 0)
-        }
-    }
-}
-
-/// Set by SIGINT, SIGTERM, SIGHUP or fail-fast; read by the pool between events.
-final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reasonText: String?
-    private var signalNumber: Int32?
-    private var sources: [DispatchSourceSignal] = []
-
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return reasonText != nil }
-    var reason: String { lock.lock(); defer { lock.unlock() }; return reasonText ?? "interrupted" }
-    /// The signal that stopped the run, if one did.
-    var interruptingSignal: Int32? { lock.lock(); defer { lock.unlock() }; return signalNumber }
-    /// The conventional exit status of a run a signal stopped: 128 + its
-    /// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
-    var exitStatus: Int32? { interruptingSignal.map { 128 + $0 } }
-
-    /// Passes the interrupt on to a child process (an exploration): the
-    /// same signal, or SIGTERM for a stop that had none.
-    func passOn(to process: Process) {
-        if process.isRunning { kill(process.processIdentifier, interruptingSignal ?? SIGTERM) }
-    }
-
-    func set(_ reason: String, signal: Int32? = nil) {
-        lock.lock()
-        if reasonText == nil {
-            reasonText = reason
-            signalNumber = signal
-        }
-        lock.unlock()
-    }
-
-    /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP into
-    /// a stop request instead of killing the process, so the report for
-    /// what finished is still written.
-    func catchSignals() {
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.set("interrupted (\(name))", signal: number) }
-            source.resume()
-            sources.append(source)
         }
     }
 }
