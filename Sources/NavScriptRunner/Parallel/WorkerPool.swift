@@ -27,12 +27,15 @@ public final class WorkerPool {
         }
     }
 
-    /// Each task's file result as soon as it is complete (or given up).
+    /// Each task's file result as soon as it is complete (or given up),
+    /// right after its `fileFinished` event was published.
     public var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
     /// What the workers report, republished as run events as it arrives:
     /// a file started, each scenario started, its steps and its result
-    /// (also for a scenario whose worker died running it). Files finishing
-    /// are the caller's to publish, from ``onTaskFinished``.
+    /// (also for a scenario whose worker died running it), the file
+    /// finished. Every task's events are complete, also for a file no
+    /// worker started (started, its one not-run entry, finished) and for
+    /// scenarios a stop kept from running: the stream alone is the run.
     public var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     public var shouldStop: () -> Bool = { false }
@@ -87,13 +90,30 @@ public final class WorkerPool {
             publish(.fileStarted(file: progress[index].task.path))
         }
 
+        /// A result of task `index` is final: published once.
+        func publishFinished(_ index: Int, _ result: ScenarioResult) {
+            guard progress[index].published.insert(result.name).inserted else { return }
+            publish(.scenarioFinished(result))
+        }
+
+        /// Task `index` is complete: whatever of it was not published yet
+        /// (a file no worker started, scenarios a stop or a dead worker kept
+        /// from running) is, then the file's end; then the caller hears of it.
+        func finish(_ index: Int, duration: Double) {
+            announce(index)
+            let result = progress[index].fileResult(duration: duration)
+            for scenario in result.scenarios { publishFinished(index, scenario) }
+            publish(.fileFinished(result))
+            onTaskFinished(progress[index].task, result)
+        }
+
         /// The rest of task `index` after `scenario` goes to a fresh worker
         /// (first in line); the file is finished when nothing is left.
         func resume(_ index: Int, after scenario: Int) {
             progress[index].resumeFrom = scenario + 1
             if progress[index].resumeFrom >= (progress[index].scenarios?.count ?? 0) {
                 progress[index].isFinished = true
-                onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                finish(index, duration: Date().timeIntervalSince(started))
             } else {
                 queue.insert(index, at: 0)
             }
@@ -151,20 +171,20 @@ public final class WorkerPool {
                     if result.timeline.isEmpty { result.timeline = worker.steps }
                     progress[index].results[scenario] = result
                     worker.lastFinished = scenario
-                    publish(.scenarioFinished(result))
+                    publishFinished(index, result)
                     // A worker asked to flush for a timeout is not killed here:
                     // its flush may hold the results of several scenarios
                     // that finished before the one that hung (a worker
                     // buffers its messages). `flushed` decides.
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
-                    publish(.scenarioFinished(result))
+                    publishFinished(index, result)
                 case .flushed, .passed:
                     break  // handled above, whatever the worker's task
                 case .done:
                     progress[index].isFinished = true
                     worker.finishTask()
-                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                    finish(index, duration: Date().timeIntervalSince(started))
                     if let next = worker.taskIndex { announce(next) }   // the file it holds starts now
                 }
             case .exited(let status, let signaled):
@@ -211,7 +231,7 @@ public final class WorkerPool {
                     progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                                           message: reason, details: details, timeline: worker.steps,
                                           duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
-                    if let crashed = progress[index].results[scenario] { publish(.scenarioFinished(crashed)) }
+                    if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
                     resume(index, after: scenario)
                 } else {
                     // Outside any scenario: loading the file, or (when some of
@@ -223,10 +243,10 @@ public final class WorkerPool {
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
                         outcome: .errored(worker.timedOut ? .timeout : .crash),
                         message: "the worker died \(when): \(reason)", details: details)
-                    progress[index].loadFailure.map { publish(.scenarioFinished($0)) }
+                    progress[index].loadFailure.map { publishFinished(index, $0) }
                     // The scenarios after it never started: reported, not lost.
                     progress[index].skipRemaining(reason: "the worker running this file died before it started")
-                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                    finish(index, duration: Date().timeIntervalSince(started))
                 }
             case .stderr(let text):
                 worker.appendStderr(text)
@@ -257,7 +277,7 @@ public final class WorkerPool {
                     while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
                         queue.removeFirst()
                         progress[index].skipRemaining(reason: reason)
-                        onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+                        finish(index, duration: 0)
                     }
                     guard !queue.isEmpty else { break }
                     let index = queue.removeFirst()
@@ -268,8 +288,13 @@ public final class WorkerPool {
             if workers.isEmpty && !queue.isEmpty {
                 // Workers cannot even start: report instead of spinning.
                 for index in queue {
-                    progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
-                    onTaskFinished(progress[index].task, progress[index].fileResult(duration: 0))
+                    // A file the caller no longer needs is not run either way: said as such.
+                    if progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
+                        progress[index].skipRemaining(reason: reason)
+                    } else {
+                        progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
+                    }
+                    finish(index, duration: 0)
                 }
                 queue.removeAll()
                 continue
@@ -305,13 +330,13 @@ public final class WorkerPool {
                 message: "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? ""),
                 timeline: worker.steps, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result
-            publish(.scenarioFinished(result))
+            publishFinished(index, result)
         }
         var results: [FileResult] = []
         for index in progress.indices {
             if !progress[index].isFinished {
                 progress[index].skipRemaining(reason: reason)
-                onTaskFinished(progress[index].task, progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+                finish(index, duration: Date().timeIntervalSince(started))
             }
             results.append(progress[index].fileResult(duration: Date().timeIntervalSince(started)))
         }
@@ -357,6 +382,8 @@ private struct TaskProgress {
     var isFinished = false
     /// Whether the file's start was published (a resumed task is not announced again).
     var isAnnounced = false
+    /// The names of the results published as finished (each once).
+    var published: Set<String> = []
 
     init(task: WorkerTask) { self.task = task }
 

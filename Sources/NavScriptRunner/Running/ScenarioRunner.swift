@@ -102,26 +102,29 @@ public struct ScenarioRunner {
 
     /// A whole file reported without being started (interrupt, a worker
     /// that could not start, a fault `mutate` already killed): one skipped
-    /// entry whose message is `not run: <reason>`; callers that can list
-    /// the file's scenarios replace it with one ``notRun(_:reason:)`` each.
+    /// entry that names the file and why. Its scenarios are not listed —
+    /// that would mean loading the file, the work the reason says was not
+    /// done.
     public static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
         ScenarioResult(name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
-                       message: notRunPrefix + reason)
+                       message: "not run: " + reason)
     }
 
-    /// How a not-run result's message begins.
-    public static let notRunPrefix = "not run: "
-
-    /// The reason a ``fileNotRun(_:reason:)`` entry carries.
-    public static func notRunReason(_ result: ScenarioResult) -> String? {
-        guard result.outcome == .skipped(.notStarted), result.message.hasPrefix(notRunPrefix) else { return nil }
-        return String(result.message.dropFirst(notRunPrefix.count))
+    /// Publishes a file that is not run as a file's events (started, its one
+    /// ``fileNotRun(_:reason:)`` entry, finished) and returns its result.
+    public static func reportNotRun(_ path: String, reason: String, publish: (RunEvent) -> Void) -> FileResult {
+        let entry = fileNotRun(path, reason: reason)
+        let result = FileResult(file: path, scenarios: [entry], duration: 0)
+        publish(.fileStarted(file: path))
+        publish(.scenarioFinished(entry))
+        publish(.fileFinished(result))
+        return result
     }
 
     /// A scenario reported without running (interrupt, fail-fast).
     public static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
         ScenarioResult(name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
-                       tags: listing.tags, outcome: .skipped(.interrupted), message: notRunPrefix + reason)
+                       tags: listing.tags, outcome: .skipped(.interrupted), message: "not run: " + reason)
     }
 
     /// Lists the scenarios of each file without running them.

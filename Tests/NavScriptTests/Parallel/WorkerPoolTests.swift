@@ -37,6 +37,37 @@ struct WorkerPoolTests {
         #expect(finished == ["suite/a.lua"], "the caller hears of it, so the file's events close")
     }
 
+    /// The stream alone is the run: every task's events are complete without
+    /// anything after the pool completing them — a file no worker started
+    /// (skipped, or its worker could not start) is started, has its entry
+    /// and is finished, and the file's result is the one its event carried.
+    @Test func everyTaskPublishesACompleteFileWhateverBecameOfIt() throws {
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/nonexistent/navscript"), arguments: [],
+                                    jobs: 1, timeout: 5))
+        let tasks = [Self.task, WorkerTask(id: 1, path: "suite/b.lua", suiteRoot: "suite", faults: [])]
+        pool.skipReason = { $0.path == "suite/b.lua" ? "its fault is already killed" : nil }
+        var events: [String] = []
+        var finishedInStream: [String: FileResult] = [:]
+        pool.publish = { event in
+            switch event {
+            case .fileStarted(let file): events.append("started \(file)")
+            case .scenarioFinished(let result): events.append("scenario \(result.name): \(result.kind)")
+            case .fileFinished(let result):
+                events.append("finished \(result.file)")
+                finishedInStream[result.file] = result
+            default: break
+            }
+        }
+        let results = pool.run(tasks)
+        #expect(events == [
+            "started suite/a.lua", "scenario suite/a.lua (load): crash", "finished suite/a.lua",
+            "started suite/b.lua", "scenario suite/b.lua (not run): not_started", "finished suite/b.lua",
+        ], "\(events)")
+        #expect(results.map(\.file) == ["suite/a.lua", "suite/b.lua"], "results in task order")
+        #expect(results.allSatisfy { finishedInStream[$0.file] == $0 }, "the results are the events' own")
+        #expect(results[1].scenarios.first?.message == "not run: its fault is already killed", "\(results)")
+    }
+
     @Test func aWorkerThatStopsReadingCostsItsFilesNotTheRun() throws {
         // Finishes its first file, closes its input and lingers: the next file
         // written to it hits a pipe nobody reads. That must be a failed write
