@@ -71,9 +71,7 @@ open class NavigationDriver: ScenarioApp {
     public var selectedTab: TabID { navigation.selectedTab }
     public var visibleDestination: DestinationID? { navigation.visibleScreen?.destination }
     public var visibleScreen: String? { navigation.visibleScreen?.label }
-    public var events: [String] { navigation.log.texts }
-    /// Kept by the log as recorded: only that event's text is rendered.
-    public var loopGuardEvent: String? { navigation.log.firstLoopGuard?.text }
+    public var eventLog: EventLog { navigation.log }
     public var step: Int { navigation.log.step }
     public var leaks: [LifecycleTracker.Leak] { navigation.tracker.leaks() }
     public var isIdle: Bool { navigation.scheduler.isIdle }

@@ -228,7 +228,10 @@ public protocol ScenarioApp: AnyObject {
     var visibleDestination: DestinationID? { get }
     /// The live coordinator tree as paths (`app`, `app/catalog`), parents first.
     var coordinatorPaths: [String] { get }
-    var events: [String] { get }
+    /// The app's event log: every decision and side effect, typed. The
+    /// runtime reads facts from the events themselves (a cold-start link
+    /// delivered, a loop guard), and scenarios read them as text (``events``).
+    var eventLog: EventLog { get }
     /// The current user step number (advanced by every action).
     var step: Int { get }
     /// `main`, or the name of a flow that replaces it (`onboarding`).
@@ -241,16 +244,16 @@ public protocol ScenarioApp: AnyObject {
     /// Every screen on screen with the path of the flow that owns it (nil:
     /// none), for the `flow_ownership` invariant; nil when the app cannot tell.
     var screenOwners: [ScreenOwner]? { get }
-    /// The first `loop-guard …` event, for the `loop_guard` invariant checked
-    /// after every scenario. The default searches ``events``; an app whose
-    /// log is structured can answer without rendering every event's text.
-    var loopGuardEvent: String? { get }
 }
 
 extension ScenarioApp {
     public var selectedTab: TabID { state.selectedTab }
     public var visibleDestination: DestinationID? { state.visible?.id }
-    public var loopGuardEvent: String? { events.first { $0.hasPrefix("loop-guard ") } }
+    /// The event log as scenarios read it (`events()`, `expect_events`), oldest first.
+    public var events: [String] { eventLog.texts }
+    /// The first `loop-guard …` event, for the `loop_guard` invariant checked
+    /// after every scenario (kept by the log as recorded: no search).
+    public var loopGuardEvent: String? { eventLog.firstLoopGuard?.text }
     public var isIdle: Bool { true }
     public var screenOwners: [ScreenOwner]? { nil }
     public var visibleOutputs: [String] { [] }

@@ -6,7 +6,7 @@ import NavScriptRuntime
 /// seeded shuffle when asked), filtering by name and tags, fail-fast, and
 /// nothing lost — a file that does not load becomes one errored test case.
 /// Worker processes and the in-process path of the CLI both run files
-/// through ``runFile(_:filter:skipAll:publish:)``.
+/// through ``runFile(_:filter:stopped:publish:)``.
 public struct ScenarioRunner {
     public let host: any ScenarioHost
     public let options: RunOptions
@@ -61,8 +61,10 @@ public struct ScenarioRunner {
 
     /// Runs the selected scenarios of one file, each against a fresh app,
     /// publishing the file's events as they happen (file started, each
-    /// scenario started, its steps and result, file finished).
-    public func runFile(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?, skipAll: Bool = false,
+    /// scenario started, its steps and result, file finished). `stopped`:
+    /// why the run already stopped, when it did — the scenarios are listed
+    /// not run, with that reason.
+    public func runFile(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?, stopped: String? = nil,
                         publish: @escaping (RunEvent) -> Void = { _ in }) -> FileResult {
         let started = Date()
         publish(.fileStarted(file: entry.path))
@@ -78,11 +80,11 @@ public struct ScenarioRunner {
             return finished
         }
         var results: [ScenarioResult] = []
-        var stop = skipAll
+        var stop = stopped
         for definition in selected {
             let result: ScenarioResult
-            if stop {
-                result = Self.notRun(definition.listing, reason: "--fail-fast stopped the run")
+            if let stop {
+                result = Self.notRun(definition.listing, reason: stop)
             } else {
                 publish(.scenarioStarted(definition.listing))
                 var number = 0
@@ -90,7 +92,7 @@ public struct ScenarioRunner {
                     number += 1
                     publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
                 })
-                if options.failFast && result.status.isProblem { stop = true }
+                if options.failFast && result.status.isProblem { stop = "--fail-fast stopped the run" }
             }
             results.append(result)
             publish(.scenarioFinished(result))

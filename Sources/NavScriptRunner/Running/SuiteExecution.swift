@@ -77,7 +77,10 @@ public struct SuiteExecution {
                 if let reason = skipReason?(task) {
                     result = ScenarioRunner.reportNotRun(task.path, reason: reason, publish: stream.publish)
                 } else {
-                    result = base.with(faults: task.faults).runFile(entry, filter: filter, skipAll: stop.isSet,
+                    // After a stop the file is still loaded and its scenarios listed not run, as a
+                    // worker does with the file it already holds.
+                    result = base.with(faults: task.faults).runFile(entry, filter: filter,
+                                                                    stopped: stop.isSet ? stop.reason : nil,
                                                                     publish: stream.publish)
                 }
                 results.append(result)

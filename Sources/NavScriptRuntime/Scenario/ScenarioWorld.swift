@@ -109,7 +109,7 @@ package final class ScenarioWorld {
         }
         // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
         // refused before the scenario can go on with that app.
-        if let link = request.link, !launched.events.contains(where: { $0.hasPrefix("deliver ") || $0.hasPrefix("stash ") }) {
+        if let link = request.link, !launched.eventLog.entries.contains(where: \.event.receivesLink) {
             throw failedLaunch("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
                 + "'deliver' event): a host passes request.link to its dispatcher, via request.via", at: location)
         }

@@ -49,6 +49,15 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     /// An event of the app's own vocabulary.
     case app(any AppEvent)
 
+    /// Whether the app took a link in: delivered it to its dispatcher, or
+    /// stashed it during a cold start until its root is up.
+    public var receivesLink: Bool {
+        switch self {
+        case .deliver, .stash: return true
+        default: return false
+        }
+    }
+
     public var text: String {
         switch self {
         case .deliver(let entry, let input): return "deliver \(entry) \(input)"

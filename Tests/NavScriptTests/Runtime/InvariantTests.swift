@@ -12,7 +12,7 @@ struct InvariantTests {
         var coordinatorPaths: [String] = ["app", "app/tab"]
         var owners: [ScreenOwner]? = [ScreenOwner(screen: "home", owner: "app/tab")]
         var leaks: [LifecycleTracker.Leak] = []
-        var events: [String] = []
+        let eventLog = EventLog()
         var isIdle = true
         func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
         func settle() throws(HostError) {}
@@ -63,7 +63,9 @@ struct InvariantTests {
         #expect(violated(busy) == ["idle"])
 
         let looping = FakeApp()
-        looping.events = ["gate auth cart", "loop-guard cart auth 5"]
+        let cart = RouteRequest("cart")
+        looping.eventLog.record(.gate("auth", cart))
+        looping.eventLog.record(.loopGuard(cart, "auth", count: 5))
         #expect(violated(looping) == ["loop_guard"])
 
         let unknown = FakeApp()
