@@ -424,6 +424,11 @@ static inline void *clua_tohostobject(lua_State *L, int idx) {
     return box ? box->object : NULL;
 }
 
+/* Push the metatable every host-object userdata shares. */
+static inline void clua_pushhostmeta(lua_State *L) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, clua_control(L)->host_meta_ref);
+}
+
 /* ---------------------------------------------------------------- protected calls and errors */
 
 /* The bridge's message handler: stores a full traceback in the registry and keeps the error value unchanged. */

@@ -38,12 +38,19 @@ public struct LuaError: Error, CustomStringConvertible, @unchecked Sendable {
     /// The raw error value (data only, see above): a string, or the table a
     /// script or a Swift callback raised.
     public let value: LuaValue
+    /// When the error value was a host object (``LuaValue/hostObject(_:)``):
+    /// which one. A host that raises its own objects (an expectation's
+    /// record, say) tells them by identity, which no script can forge —
+    /// while `value` holds only a placeholder for them.
+    public let errorObject: ObjectIdentifier?
 
-    init(kind: Kind, message: String, traceback: String? = nil, dataOnlyValue: LuaValue) {
+    init(kind: Kind, message: String, traceback: String? = nil, dataOnlyValue: LuaValue,
+         errorObject: ObjectIdentifier? = nil) {
         self.kind = kind
         self.message = message
         self.traceback = traceback
         self.value = dataOnlyValue
+        self.errorObject = errorObject
     }
 
     /// An error built on the Swift side (no Lua value involved).

@@ -511,6 +511,7 @@ public final class LuaState {
         var traceback: String?
         if lua_type(L, -1) == LUA_TSTRING { traceback = stringAt(L, -1) }
         clua_pop(L, 1)
+        let hostObject = clua_tohostobject(L, -1).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
         let value = (try? read(L, -1, mode: .dataOnly)) ?? .string("<error value could not be converted>")
         clua_pop(L, 1)
 
@@ -531,7 +532,7 @@ public final class LuaState {
             }
             return memoryError()
         }
-        let message: String
+        var message: String
         switch value {
         case .string(let s): message = s.string
         case .integer, .number: message = value.description
@@ -545,6 +546,11 @@ public final class LuaState {
             }
         default: message = "(error object is a \(value.typeName) value)"
         }
-        return LuaError(kind: kind, message: message, traceback: traceback, dataOnlyValue: value)
+        if let hostObject {
+            // Its placeholder is no message: the object's own words, when it has some.
+            message = (hostObject as? CustomStringConvertible)?.description ?? "(error object is a host object)"
+        }
+        return LuaError(kind: kind, message: message, traceback: traceback, dataOnlyValue: value,
+                        errorObject: hostObject.map(ObjectIdentifier.init))
     }
 }

@@ -38,6 +38,32 @@ extension LuaState {
         setRawGlobal(name) { L in pushOwnedFunction(L, name, body) }
     }
 
+    /// Lets scripts read host objects (``LuaValue/hostObject(_:)``):
+    /// `tostring(object)` is `describe(object)`, and `object.key` is
+    /// `field(object, key)` (nil for a key it does not know). Every host
+    /// object of the state shares these two; they live as long as the state
+    /// (or the image it was prepared for), like a registered function.
+    public func readHostObjects(describe: @escaping (AnyObject) -> String,
+                                field: @escaping (AnyObject, String) -> LuaValue) {
+        let L = self.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        precondition(lua_checkstack(L, 4) != 0, "Lua stack exhausted")
+        clua_pushhostmeta(L)
+        pushString(L, "__tostring")
+        pushOwnedFunction(L, "tostring") { call in
+            guard let object = call[1].hostObjectValue else { return .values([.string("host object")]) }
+            return .values([.string(LuaString(describe(object)))])
+        }
+        lua_rawset(L, -3)
+        pushString(L, "__index")
+        pushOwnedFunction(L, "index") { call in
+            guard let object = call[1].hostObjectValue, let key = call[2].stringValue else { return .values([.nil]) }
+            return .values([field(object, key)])
+        }
+        lua_rawset(L, -3)
+    }
+
     /// Makes a Lua function backed by `body` whose Swift context lives as
     /// long as the state, like a function defined with `register`: the kind
     /// a state image's preparation may create.

@@ -12,7 +12,7 @@ struct ExhaustiveTests {
         let fixture = try Fixture(["suite/p.lua": """
             scenario("swallowed expectation", function()
               local ok, err = pcall(expect_screen, "cart")
-              print(ok, tostring(err), getmetatable(err) ~= nil)
+              print(ok, tostring(err), type(err), err.location, err.message)
             end)
             scenario("swallowed refusal", function()
               pcall(tap, "no_such_output")
@@ -23,17 +23,33 @@ struct ExhaustiveTests {
             scenario("a fake failure is an error", function()
               error({ __navscript_failure = 1, message = "I pretend" })
             end)
+            local kept
+            scenario("a kept failure", function()
+              kept = select(2, pcall(expect_screen, "orders"))
+            end)
+            scenario("raised again in another scenario is an error", function()
+              error(kept)
+            end)
+            scenario("raised again in its own scenario is its failure", function()
+              local _, err = pcall(expect_screen, "settings")
+              error(err)
+            end)
             """])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
         #expect(junit.testcase("swallowed expectation")?.child("failure") != nil, "\(output)")
         #expect(junit.testcase("swallowed expectation")?.child("system-out")?.text
-            .contains("false\tnavscript failure: suite/p.lua:2: the screen is 'home', expected 'cart'\ttrue") == true, "\(output)")
+            .contains("false\tnavscript failure: suite/p.lua:2: the screen is 'home', expected 'cart'\tuserdata\tsuite/p.lua:2\t"
+                + "suite/p.lua:2: the screen is 'home', expected 'cart'") == true, "\(output)")
         #expect(junit.testcase("swallowed refusal")?.child("failure")?["message"]?.contains("no output 'no_such_output'") == true)
         #expect(junit.testcase("xpcall too")?.child("failure") != nil)
         #expect(junit.testcase("xpcall too")?.child("system-out")?.text.contains("handler\tnavscript failure:") == true)
         let fake = try #require(junit.testcase("a fake failure is an error")?.child("error"))
-        #expect(fake["message"]?.contains("a table marked as a navscript failure was raised by the script") == true)
+        #expect(fake["message"] == "I pretend", "a table is an error whatever its fields\n\(junit.raw)")
+        let stale = try #require(junit.testcase("raised again in another scenario is an error")?.child("error"))
+        #expect(stale["message"]?.contains("the script raised a failure that is not this scenario's") == true, "\(junit.raw)")
+        #expect(junit.testcase("raised again in its own scenario is its failure")?.child("failure")?["message"]?
+            .contains("expected 'settings'") == true, "\(junit.raw)")
     }
 
     /// What a scenario writes is in its report however it wrote it, in a

@@ -50,7 +50,7 @@ final class ExplorationSession {
             let chunk = try file.state.load(bytes: Array(line.utf8), chunkName: Self.chunkName)
             _ = try file.state.call(chunk)
         } catch {
-            let problem = ScenarioProblem(error, phase: "scenario", recordedFailures: world.failures.count)
+            let problem = ScenarioProblem(error, phase: "scenario", recorded: world.raisedFailure)
             if problem.outcome.status == .errored { raised = problem.message }
         }
         let fresh = Array(world.failures.dropFirst(failuresSeen))

@@ -1,25 +1,9 @@
 import NavScript
 import NavigationCore
 
-/// Shared plumbing for the scenario functions: raising failures as
-/// structured tables the runner can tell from runtime errors, and
-/// converting between Lua values and host types.
+/// Shared plumbing for the scenario functions: converting between Lua
+/// values and host types.
 enum BindingSupport {
-    /// The marker field that makes an error value an expectation failure.
-    static let failureMarker = "__navscript_failure"
-
-    /// The value raised in Lua for a failure already recorded on the world
-    /// as number `id`. The runner trusts the record, not this table: a
-    /// script raising a look-alike table raises an error, not a failure.
-    static func failureTable(_ failure: ExpectationFailure, at location: String, id: Int) -> LuaTable {
-        [
-            .string(LuaString(failureMarker)): .integer(Int64(id)),
-            "message": .string(LuaString("\(location): \(failure.message)")),
-            "details": .string(LuaString(failure.details)),
-            "location": .string(LuaString(location)),
-        ]
-    }
-
     static func list(_ strings: [String]) -> LuaValue {
         .table(LuaTable(array: strings.map { .string(LuaString($0)) }))
     }

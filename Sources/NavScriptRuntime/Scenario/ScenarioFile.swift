@@ -168,7 +168,7 @@ package final class ScenarioFile {
             do {
                 try body()
             } catch let thrown {
-                var found = ScenarioProblem(thrown, phase: phase, recordedFailures: world.failures.count) { [state] in
+                var found = ScenarioProblem(thrown, phase: phase, recorded: world.raisedFailure) { [state] in
                     try Self.definedGlobals(in: state)
                 }
                 if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure.message) {
@@ -366,28 +366,25 @@ package struct ScenarioProblem: Error {
         self.details = details
     }
 
-    /// Classifies what a phase threw. A table marked as a failure is the
-    /// failure the world recorded (number `id`); one the world did not
-    /// record was raised by the script itself — an error, not a failure.
-    /// `globals` names what the script could have meant when it called or
-    /// indexed a nil global (see ``NameSuggestion``).
-    package init(_ error: Error, phase: String, recordedFailures: Int = 0, globals: () throws -> [String] = { [] }) {
+    /// Classifies what a phase threw. A failure object the world recorded
+    /// (``RaisedFailure``, told by identity) is that failure; one it did not
+    /// record — raised again by the script in another scenario — is an
+    /// error. `globals` names what the script could have meant when it
+    /// called or indexed a nil global (see ``NameSuggestion``).
+    package init(_ error: Error, phase: String, recorded: (ObjectIdentifier) -> RaisedFailure? = { _ in nil },
+                 globals: () throws -> [String] = { [] }) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
         case let error as LuaError:
-            if case .table(let table) = error.value, !table[.string(LuaString(BindingSupport.failureMarker))].isNil {
-                let id = table[.string(LuaString(BindingSupport.failureMarker))].intValue ?? 0
-                if (1...max(1, recordedFailures)).contains(id) && recordedFailures > 0 {
-                    self.init(outcome: .failed(.expectation),
-                              message: (table["message"].stringValue ?? error.message) + suffix,
-                              details: table["details"].stringValue ?? "")
-                } else {
-                    self.init(outcome: .errored(.luaError),
-                              message: "a table marked as a navscript failure was raised by the script, not by an "
-                                  + "expectation (\(table["message"].stringValue ?? "no message"))" + suffix
-                                  + "; fail with assert or expect_*, raise errors with error(\"…\")",
-                              details: ScenarioFile.userTraceback(error.traceback))
-                }
+            if let identity = error.errorObject, let raised = recorded(identity) {
+                self.init(outcome: .failed(.expectation), message: raised.message + suffix, details: raised.details)
+            } else if error.errorObject != nil && error.kind == .runtime {
+                // A failure object kept from an earlier scenario (in a global) and raised again.
+                self.init(outcome: .errored(.luaError),
+                          message: "the script raised a failure that is not this scenario's (\(error.message))" + suffix
+                              + "; a failure caught in one scenario cannot fail another: fail with assert or expect_*, "
+                              + "raise errors with error(\"…\")",
+                          details: ScenarioFile.userTraceback(error.traceback))
             } else if error.kind == .budget {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
                 self.init(outcome: .errored(.budget),

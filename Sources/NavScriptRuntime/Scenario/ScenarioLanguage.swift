@@ -31,6 +31,12 @@ package final class ScenarioLanguage {
         let tables = TableArgumentCheck(declared: LuaDefinitions(host: host).declaredTypes())
         image = LuaStateImage { state throws(LuaError) in
             library.install(state, checking: tables)
+            // A failure a pcall caught reads as its message and fields.
+            state.readHostObjects(describe: { object in
+                (object as? RaisedFailure).map { "navscript failure: " + $0.message } ?? "host object"
+            }, field: { object, key in
+                (object as? RaisedFailure)?.field(key) ?? .nil
+            })
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
             guard let collect = try state.call(prelude, [.table(Self.preludeSupport(state))]).first?.functionValue else {
                 throw LuaError(kind: .runtime, message: "the scenario prelude returned no collector")
@@ -71,7 +77,6 @@ package final class ScenarioLanguage {
         // The scenario file's own line, even when a support/ helper declared it.
         table["caller"] = .function(state.makeCallerLineFunction(
             skipping: [ScenarioPrelude.chunkName, LuaSandbox.chunkName]))
-        table["marker"] = .string(LuaString(BindingSupport.failureMarker))
         return table
     }
 }

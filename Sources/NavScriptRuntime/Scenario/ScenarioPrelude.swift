@@ -16,7 +16,6 @@ enum ScenarioPrelude {
     local ns = ...
     local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
     local failure = ns.failure        -- Swift: raise an expectation failure
-    local marker = ns.marker          -- the field that marks a raised failure
     local write = ns.write            -- Swift: append text to the running scenario's output
     local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
     -- The library as it was: a scenario that defines a global `type` or
@@ -26,34 +25,15 @@ enum ScenarioPrelude {
     local format, find, mathtype = string.format, string.find, math.type
     local concat, sort, unpack = table.concat, table.sort, table.unpack
 
-    -- What a pcall sees when an expectation fails inside it: a failure
-    -- object that prints as its message. (The scenario has failed already:
-    -- Swift recorded the failure when it happened.)
-    local failure_mt = {
-      __name = "navscript.failure",
-      __tostring = function(f) return "navscript failure: " .. tostring(rawget(f, "message")) end,
-    }
-    local function as_failure(e)
-      if type(e) == "table" and rawget(e, marker) ~= nil and getmetatable(e) == nil then
-        setmetatable(e, failure_mt)
-      end
-      return e
-    end
-    local rawpcall, rawxpcall = pcall, xpcall
-    local function caught(ok, ...)
-      if ok then return ok, ... end
-      return ok, as_failure((...)), select(2, ...)
-    end
-    function pcall(f, ...)
-      return caught(rawpcall(f, ...))
-    end
-    function xpcall(f, handler, ...)
-      return rawxpcall(f, function(e) return handler(as_failure(e)) end, ...)
-    end
+    -- What a pcall sees when an expectation fails inside it is the failure
+    -- itself, a userdata made by Swift (no script can make one): it prints
+    -- as its message and has `message`, `details` and `location`. (The
+    -- scenario has failed already: Swift recorded the failure when it happened.)
 
     -- print (Swift) shows a table by its contents. A value with its own
-    -- __tostring (a caught failure) prints as tostring says, and a table
-    -- that contains itself, whose contents have no end, as tostring does.
+    -- __tostring prints as tostring says, a table that contains itself,
+    -- whose contents have no end, as tostring does, and so does a userdata
+    -- (a caught failure prints as its message).
     local show = print
     local function has_tostring(value)
       local mt = getmetatable(value)
@@ -75,6 +55,8 @@ enum ScenarioPrelude {
         local value = values[index]
         if type(value) == "table" then
           if has_tostring(value) or not finite(value, {}, 0) then values[index] = tostring(value) end
+        elseif type(value) == "userdata" then
+          values[index] = tostring(value)
         end
       end
       return show(unpack(values, 1, count))

@@ -90,8 +90,9 @@ package final class ScenarioSession {
     func raise(_ failure: ExpectationFailure, at location: String) -> LuaCallResult {
         let phase = world.map { $0.phase == "scenario" ? "" : " (in \($0.phase))" } ?? ""
         let located = ExpectationFailure("\(location): \(failure.message)\(phase)", details: failure.details)
-        let id = world?.recordFailure(located) ?? 0
-        return .error(.table(BindingSupport.failureTable(failure, at: location, id: id)), addPosition: false)
+        let raised = RaisedFailure(message: "\(location): \(failure.message)", details: failure.details, location: location)
+        world?.recordFailure(located, raised: raised)
+        return .error(.hostObject(raised), addPosition: false)
     }
 
     /// Output printed while the file loads (outside any scenario).

@@ -177,13 +177,20 @@ package final class ScenarioWorld {
         appendToTimeline(line)
     }
 
-    /// Records a failure; returns its number (1-based), which the value
-    /// raised in Lua carries.
-    @discardableResult
-    func recordFailure(_ failure: ExpectationFailure) -> Int {
+    /// Records a failure; `raised` is the object Lua unwinds with, when the
+    /// failure is raised (kept, so the runner can tell it by identity).
+    func recordFailure(_ failure: ExpectationFailure, raised: RaisedFailure? = nil) {
         failures.append(failure)
+        if let raised { raisedFailures.append(raised) }
         attachToLastFrame(StepFrame.Problem(kind: "failure", message: failure.message, details: failure.details))
-        return failures.count
+    }
+
+    /// The objects this scenario's failures were raised as in Lua.
+    private var raisedFailures: [RaisedFailure] = []
+
+    /// The failure this scenario raised as the host object `identity`, if it did.
+    package func raisedFailure(_ identity: ObjectIdentifier) -> RaisedFailure? {
+        raisedFailures.first { ObjectIdentifier($0) == identity }
     }
 
     /// Shows a problem on the frame of the step it followed (a frame

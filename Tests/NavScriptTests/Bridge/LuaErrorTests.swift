@@ -34,6 +34,28 @@ struct LuaErrorTests {
         #expect(fromRun?.message.hasPrefix("(inline):3:") == true)
     }
 
+    /// A host raises its own objects and tells them by identity; scripts
+    /// read them through the host's describe and field functions.
+    @Test("a host object raised as an error keeps its identity and reads as the host says")
+    func hostObjectErrors() throws {
+        final class Raised: CustomStringConvertible {
+            var description: String { "raised by the host" }
+        }
+        let lua = try LuaState.forTests()
+        let raised = Raised()
+        lua.register("raise") { _ in .error(.hostObject(raised), addPosition: false) }
+        lua.readHostObjects(describe: { "described: \(type(of: $0))" },
+                            field: { object, key in key == "kind" && object is Raised ? .string("raised") : .nil })
+        let error = try #require(luaError { _ = try lua.run(source: "raise()", chunkName: "r.lua") })
+        #expect(error.errorObject == ObjectIdentifier(raised))
+        #expect(error.message == "raised by the host", "the object's own words, not its placeholder")
+        let read = try lua.run(source: "local ok, e = pcall(raise) return ok, type(e), tostring(e), e.kind, e.other",
+                               chunkName: "read.lua")
+        #expect(read == [.boolean(false), .string("userdata"), .string("described: Raised"), .string("raised"), .nil])
+        let plain = try #require(luaError { _ = try lua.run(source: "error({ message = 'x' })", chunkName: "t.lua") })
+        #expect(plain.errorObject == nil, "only a host object has an identity to tell")
+    }
+
     @Test("error(value) with non-string values")
     func nonStringErrors() throws {
         let lua = try LuaState.forTests()
