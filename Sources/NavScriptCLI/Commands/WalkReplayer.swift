@@ -18,33 +18,17 @@ struct WalkReplayer {
     /// At most this many replays go into shrinking (each a process).
     static let replayLimit = 40
 
-    /// The walk with every step it can do without (one at a time, greedily;
-    /// a hang is only checked: each replay of one takes `--timeout`), and
+    /// The walk with every step it can do without (``WalkShrinker``; a hang
+    /// is only checked: each replay of one takes `--timeout`), and
     /// whether the result fails the same way with the faults and, when
     /// there are faults, does not without them.
     func shrink(_ walk: [String]) -> ([String], Bool) {
         guard fails(walk, faults: command.faults) else { return (walk, false) }
         var current = walk
         if kind == .crash {
-            // Passes over the steps until one removes nothing: a step needed only by one removed
-            // later can go on the next pass.
-            var replays = 0
-            var removed = true
-            while removed && replays < Self.replayLimit && !stop.isSet {
-                removed = false
-                var index = 1   // the launch stays
-                while index < current.count && replays < Self.replayLimit && !stop.isSet {
-                    var candidate = current
-                    candidate.remove(at: index)
-                    replays += 1
-                    if fails(candidate, faults: command.faults) {
-                        current = candidate
-                        removed = true
-                    } else {
-                        index += 1
-                    }
-                }
-            }
+            // The launch stays; each replay is a process, so they are counted.
+            let shrinker = WalkShrinker<String>(fixedPrefix: 1, attempts: Self.replayLimit, shouldStop: { stop.isSet })
+            current = shrinker.shrink(walk) { fails($0, faults: command.faults) }
         }
         return (current, command.faults.isEmpty || !fails(current, faults: []))
     }

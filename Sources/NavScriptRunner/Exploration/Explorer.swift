@@ -121,20 +121,21 @@ public final class Explorer {
             else { break }
             configuration.trace?.startSegment()
             defer { session.close() }
-            var lines: [String] = []
-            let launch = space.launch(&generator)
-            var violation = step(session, launch, action: nil, lines: &lines)
+            var walk: [ExplorationAction] = []
+            let launch = ExplorationAction(lua: space.launch(&generator), coverage: "")
+            var violation = step(session, launch, walk: &walk)
             steps += 1
             var length = 0
             while violation == nil, length < configuration.walkLength, !spent(), let app = session.app {
                 if let screen = app.state.visible?.id { covered.insert("screen \(screen)") }
                 let candidates = space.candidates(app: app, generator: &generator)
                 guard let action = pick(candidates, covered: covered, generator: &generator) else { break }
-                violation = step(session, action.lua, action: action, lines: &lines)
-                if !lines.isEmpty, lines.last == action.lua { covered.insert(action.coverage) }
+                violation = step(session, action, walk: &walk)
+                if walk.last == action { covered.insert(action.coverage) }
                 if violation == nil, let link = action.link, link.schemeURL != nil,
                    Int.random(in: 0..<6, using: &generator) == 0 {
-                    violation = step(session, "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", action: nil, lines: &lines)
+                    let check = ExplorationAction(lua: "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", coverage: "")
+                    violation = step(session, check, walk: &walk)
                 }
                 steps += 1
                 length += 1
@@ -143,7 +144,7 @@ public final class Explorer {
             guard let violation else { continue }
             let key = "\(violation.property)"
             guard seen.insert(key).inserted else { continue }
-            let finding = shrink(lines, violation: violation, elapsed: Date().timeIntervalSince(started))
+            let finding = shrink(walk, violation: violation, elapsed: Date().timeIntervalSince(started))
             findings.append(finding)
             onFinding(finding)
         }
@@ -166,10 +167,11 @@ public final class Explorer {
 
     // MARK: - One step and its properties
 
-    /// Runs `line`, keeps it in `lines` unless the app refused it, and
+    /// Runs `action`, keeps it in `walk` unless the app refused it, and
     /// returns the first property it broke.
-    private func step(_ session: ExplorationSession, _ line: String, action: ExplorationAction?,
-                      lines: inout [String]) -> ExplorationViolation? {
+    private func step(_ session: ExplorationSession, _ action: ExplorationAction,
+                      walk: inout [ExplorationAction]) -> ExplorationViolation? {
+        let line = action.lua
         let before = session.app?.state
         let eventsBefore = session.app?.events.count ?? 0
         configuration.trace?.step(line)
@@ -181,33 +183,33 @@ public final class Explorer {
             return nil   // the app could not take this step: it is not part of the walk
         }
         configuration.trace?.stepEnded()
-        lines.append(line)
+        walk.append(action)
         if let failure = broken.first {
             let name = failure.message.components(separatedBy: "invariant '").dropFirst().first?
                 .prefix { $0 != "'" } ?? "?"
-            return ExplorationViolation(property: .invariant(String(name)), step: lines.count - 1, message: failure.message,
+            return ExplorationViolation(property: .invariant(String(name)), step: walk.count - 1, message: failure.message,
                                         assertion: ["-- the invariant '\(name)' is checked after the scenario"])
         }
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
-            return ExplorationViolation(property: .sameOutcome, step: lines.count - 1, message: failure.message, assertion: [])
+            return ExplorationViolation(property: .sameOutcome, step: walk.count - 1, message: failure.message, assertion: [])
         }
-        if let app = session.app, let violation = checkResumes(app.events, since: eventsBefore, step: lines.count - 1) {
+        if let app = session.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
             return violation
         }
         if let app = session.app, let replayed = Self.unresolvedResume(in: app.events, since: eventsBefore) {
             return ExplorationViolation(
-                property: .resumeResolves, step: lines.count - 1,
+                property: .resumeResolves, step: walk.count - 1,
                 message: "\(replayed.request) resumed after its gate and went on with '\(replayed.next)' without being resolved again",
                 assertion: ["expect_events_since(0, { \(LuaSource.string("resume " + replayed.request)), "
                             + "\(LuaSource.string("resolve " + replayed.request)) })"])
         }
-        guard let app = session.app, let action else { return nil }
-        if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: lines.count - 1) {
+        guard let app = session.app else { return nil }
+        if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: walk.count - 1) {
             return violation
         }
         if action.restoresState, let before, !Self.sameNavigation(before, app.state) {
             return ExplorationViolation(
-                property: .restoration, step: lines.count - 1,
+                property: .restoration, step: walk.count - 1,
                 message: "after restart{}, the navigation is \(Self.describe(app.state)); before it was \(Self.describe(before))",
                 assertion: ["expect_snapshot{ tab = before.tab, stacks = before.stacks }"])
         }
@@ -332,28 +334,27 @@ public final class Explorer {
 
     // MARK: - Replaying and shrinking
 
-    /// Replays `lines` in a fresh walk; the first property broken, if any.
-    func replay(_ lines: [String], faults: [String]) -> ExplorationViolation? {
-        replayed(lines, faults: faults, keepingTimeline: false).violation
+    /// Replays `walk` in a fresh session; the first property broken, if any.
+    func replay(_ walk: [ExplorationAction], faults: [String]) -> ExplorationViolation? {
+        replayed(walk, faults: faults, keepingTimeline: false).violation
     }
 
     /// Replays `lines` from a fresh launch: the first property they break,
     /// and (when asked: shrinking replays many times and needs none) the
     /// timeline up to it, each entry without the session's internal
     /// `explore.lua:1` location.
-    func replayed(_ lines: [String], faults: [String],
+    func replayed(_ walk: [ExplorationAction], faults: [String],
                   keepingTimeline: Bool = true) -> (violation: ExplorationViolation?, timeline: [String]) {
         guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
         defer { session.close() }
         configuration.trace?.startSegment()
-        var kept: [String] = []
+        var kept: [ExplorationAction] = []
         var generator = SeededGenerator(seed: 0)
         var space = ActionSpace(host: host, seed: 0)
         _ = space.launch(&generator)
         var violation: ExplorationViolation?
-        for line in lines {
-            let action = Self.action(for: line, host: host)
-            violation = step(session, line, action: action, lines: &kept)
+        for action in walk {
+            violation = step(session, action, walk: &kept)
             if violation != nil { break }
         }
         guard keepingTimeline else { return (violation, []) }
@@ -363,83 +364,12 @@ public final class Explorer {
         return (violation, timeline)
     }
 
-    /// The action a line performs, for the properties checked after it.
-    static func action(for line: String, host: any ScenarioHost) -> ExplorationAction? {
-        if line == "restart{}" { return ExplorationAction(lua: line, coverage: "", restoresState: true) }
-        guard line.hasPrefix("deep_link("), !line.contains("settle = false") else { return nil }
-        // deep_link(<input>, { via = "<entry>" })
-        guard let viaRange = line.range(of: ", { via = \""),
-              let entry = EntryPoint(rawValue: String(line[viaRange.upperBound...].prefix { $0 != "\"" })) else { return nil }
-        let literal = String(line[line.index(line.startIndex, offsetBy: "deep_link(".count)..<viaRange.lowerBound])
-        guard let input = parseInput(literal) else { return nil }
-        return ExplorationAction(lua: line, coverage: "", link: .init(input: input, entry: entry, schemeURL: nil))
-    }
-
-    /// Reads back what ``LuaSource/input(_:)`` wrote.
-    static func parseInput(_ literal: String) -> EntryInput? {
-        if literal.hasPrefix("\"") { return unquote(literal).map(EntryInput.url) }
-        guard literal.hasPrefix("{ "), literal.hasSuffix(" }") else { return nil }
-        var fields: [String: String] = [:]
-        for item in literal.dropFirst(2).dropLast(2).components(separatedBy: "\", ") {
-            let parts = item.components(separatedBy: " = ")
-            guard parts.count >= 2 else { return nil }
-            let value = parts.dropFirst().joined(separator: " = ")
-            fields[parts[0]] = unquote(value.hasSuffix("\"") ? value : value + "\"")
-        }
-        if let type = fields.removeValue(forKey: "activity_type") { return .activity(type: type, userInfo: fields) }
-        return .payload(fields)
-    }
-
-    static func unquote(_ literal: String) -> String? {
-        guard literal.count >= 2, literal.hasPrefix("\""), literal.hasSuffix("\"") else { return nil }
-        var out = ""
-        var escaping = false
-        for character in literal.dropFirst().dropLast() {
-            if escaping {
-                switch character {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "r": out.append("\r")
-                default: out.append(character)
-                }
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                out.append(character)
-            }
-        }
-        return out
-    }
-
-    /// Delta debugging: the smallest walk found that still breaks the same
-    /// property, then the reproducer checked both ways.
-    private func shrink(_ lines: [String], violation: ExplorationViolation, elapsed: Double) -> Finding {
+    /// The smallest walk found that still breaks the same property, then
+    /// the reproducer checked both ways.
+    private func shrink(_ walk: [ExplorationAction], violation: ExplorationViolation, elapsed: Double) -> Finding {
         let property = violation.property
-        var current = Array(lines.prefix(violation.step + 1))
-        func stillFails(_ candidate: [String]) -> Bool {
+        let current = WalkShrinker<ExplorationAction>().shrink(Array(walk.prefix(violation.step + 1))) { candidate in
             replay(candidate, faults: configuration.faults)?.property == property
-        }
-        var granularity = 2
-        while current.count >= 2 {
-            let chunk = max(1, current.count / granularity)
-            var reduced = false
-            var start = 0
-            while start < current.count {
-                var candidate = current
-                candidate.removeSubrange(start..<min(current.count, start + chunk))
-                if !candidate.isEmpty, stillFails(candidate) {
-                    current = candidate
-                    reduced = true
-                    granularity = max(granularity - 1, 2)
-                    break
-                }
-                start += chunk
-            }
-            if !reduced {
-                if chunk == 1 { break }
-                granularity = min(current.count, granularity * 2)
-            }
         }
         let (replayed, timeline) = replayed(current, faults: configuration.faults)
         var final = replayed ?? violation
@@ -448,9 +378,10 @@ public final class Explorer {
         if final.message.hasPrefix(ExplorationSession.chunkName + ":1: ") {
             final.message.removeFirst(ExplorationSession.chunkName.count + 4)
         }
-        let reproducer = Self.reproducer(current, violation: final, configuration: configuration, originalSteps: lines.count,
+        let steps = current.map(\.lua)
+        let reproducer = Self.reproducer(steps, violation: final, configuration: configuration, originalSteps: walk.count,
                                          host: host)
-        return Finding(property: property.description, message: final.message, originalSteps: lines.count, steps: current,
+        return Finding(property: property.description, message: final.message, originalSteps: walk.count, steps: steps,
                        timeline: timeline,
                        reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
     }

@@ -149,12 +149,19 @@ struct ExplorerTests {
         #expect(bounds.map(\.count).sorted() == [4, 12])
     }
 
-    @Test func luaLiteralsReadBackAsTheInput() {
+    /// Reproducers are Lua: each literal is the input when Lua reads it.
+    @Test func luaLiteralsAreTheInputWhenLuaReadsThem() throws {
         #expect(LuaSource.string("a\"b\\c\nd") == #""a\"b\\c\nd""#)
         #expect(LuaSource.table(["route": "cart", "x-y": "1"]) == #"{ route = "cart", ["x-y"] = "1" }"#)
-        for input in [EntryInput.url("myapp://a/\"b\""), .payload(["route": "note/7"]),
-                      .activity(type: "myapp.link", userInfo: ["identifier": "note/7"])] {
-            #expect(Explorer.parseInput(LuaSource.input(input)) == input, "\(LuaSource.input(input))")
+        let lua = try LuaState.forTests()
+        func read(_ input: EntryInput) throws -> LuaValue? {
+            try lua.run(source: "return " + LuaSource.input(input), chunkName: "=literal").first
         }
+        #expect(try read(.url("myapp://a/\"b\"")) == .string("myapp://a/\"b\""))
+        #expect(try read(.payload(["route": "note/7", "x-y": "1"]))?.tableValue?.fields.count == 2)
+        #expect(try read(.payload(["route": "note/7"]))?.tableValue?["route"].stringValue == "note/7")
+        let activity = try read(.activity(type: "myapp.link", userInfo: ["identifier": "note/7"]))?.tableValue
+        #expect(activity?["activity_type"].stringValue == "myapp.link")
+        #expect(activity?["identifier"].stringValue == "note/7")
     }
 }
