@@ -231,42 +231,32 @@ extension ExploreCommand {
         // must not outlive this process.
         let stop = StopSignal()
         stop.catchSignals()
-        var children: [(Process, URL)] = []
+        var children: [(process: Process, output: ChildProcesses.Capture)] = []
         for job in 0..<jobs {
-            let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(job).out")
-            _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: capture)
-            let process = SuiteExecution.again(childArguments(seed: seed &+ UInt64(job)))
-            process.standardOutput = handle
-            process.standardError = handle
+            let process = ChildProcesses.navscript(childArguments(seed: seed &+ UInt64(job)))
+            let output = try ChildProcesses.Capture(process, name: "explore-\(job)")
             try process.run()
-            children.append((process, capture))
+            children.append((process, output))
         }
-        var forwarded = false
-        while children.contains(where: { $0.0.isRunning }) {
-            if stop.isSet && !forwarded {
-                forwarded = true
-                for (process, _) in children { stop.passOn(to: process) }
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let endings = ChildProcesses.watch(children.map(\.process), stop: stop)
         var found = false
         var failed: Int32?   // a child's own usage or write error (exit 2)
         var total = ExploreReport.Totals()
-        for (process, capture) in children {
-            process.waitUntilExit()
-            defer { try? FileManager.default.removeItem(at: capture) }
-            let text = (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
+        for (child, ending) in zip(children, endings) {
+            let text = child.output.text
             writeStandardOutput(text)
             total.add(text)
-            if process.terminationReason == .uncaughtSignal && !stop.isSet {
-                writeStandardOutput("VIOLATION every input gets an outcome: an exploration crashed (signal \(process.terminationStatus))\n")
+            switch ending {
+            case .signaled(let signal) where !stop.isSet:
+                writeStandardOutput("VIOLATION every input gets an outcome: an exploration crashed (signal \(signal))\n")
                 total.violations += 1
                 found = true
-            } else if process.terminationStatus == 1 {
+            case .exited(1):
                 found = true
-            } else if process.terminationStatus != 0 && !stop.isSet {
-                failed = failed ?? process.terminationStatus
+            case .exited(let status) where status != 0 && !stop.isSet:
+                failed = failed ?? status
+            default:
+                break
             }
             writeStandardOutput("\n")
         }

@@ -66,35 +66,26 @@ struct ExploreMatrix {
 
     /// Runs `explore --fault NAME` in a child and reads its report.
     private func explore(_ fault: String, out: URL, stop: StopSignal) -> Row {
-        let process = SuiteExecution.again(["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds),
-                                            "--out", out.path, "--timeout", String(min(10, timeout))], environment: ["NO_COLOR": "1"])
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(fault).out")
-        _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: capture) }
-        guard let handle = try? FileHandle(forWritingTo: capture) else { return Row(fault: fault, note: "cannot capture output") }
-        process.standardOutput = handle
-        process.standardError = handle
+        let process = ChildProcesses.navscript(["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds),
+                                                "--out", out.path, "--timeout", String(min(10, timeout))],
+                                               environment: ["NO_COLOR": "1"])
+        let output: ChildProcesses.Capture
+        do { output = try ChildProcesses.Capture(process, name: "explore-\(fault)") } catch {
+            return Row(fault: fault, note: "cannot capture output")
+        }
         do { try process.run() } catch { return Row(fault: fault, note: "cannot start explore: \(error)") }
         let deadline = Date().addingTimeInterval(timeout)
-        var forwarded = false
-        while process.isRunning && Date() < deadline {
-            if stop.isSet && !forwarded {
-                forwarded = true
-                stop.passOn(to: process)
-            }
-            usleep(20_000)
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let ending = ChildProcesses.watch([process], stop: stop) { _ in Date() >= deadline }[0]
+        switch ending {
+        case .hung:
             return Row(fault: fault, property: "a hang (every input gets an outcome)", timeToKill: "≤\(Int(timeout))s",
                        reproducerSteps: nil, note: "")
-        }
-        try? handle.close()
-        let text = (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
-        if process.terminationReason == .uncaughtSignal {
+        case .signaled:
             return Row(fault: fault, property: "a crash (every input gets an outcome)", timeToKill: nil, reproducerSteps: nil, note: "")
+        case .exited, .unresponsive:
+            break
         }
+        let text = output.text
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VIOLATION ") }) else {
             return Row(fault: fault, note: "no violation in \(Int(seconds))s")
         }

@@ -46,7 +46,7 @@ struct ExploreSupervisor {
         // must not take them out of the reports.
         _ = FileManager.default.createFile(atPath: trace.path + ".findings", contents: nil)
 
-        let process = SuiteExecution.again(command.childArguments(seed: seed) + ["--trace", trace.path])
+        let process = ChildProcesses.navscript(command.childArguments(seed: seed) + ["--trace", trace.path])
         process.standardOutput = FileHandle.standardOutput
         // Held open and never written: the child reads end-of-file when this process is gone.
         let lifeline = Pipe()
@@ -87,46 +87,33 @@ struct ExploreSupervisor {
     private func watch(_ process: Process, trace: URL, stop: StopSignal) -> Ending {
         var size = -1
         var progressed = Date()
-        var forwardedAt: Date?
-        while process.isRunning {
-            Thread.sleep(forTimeInterval: 0.05)
+        let ending = ChildProcesses.watch([process], stop: stop, interruptGrace: Self.interruptGrace) { _ in
             let now = Date()
-            if stop.isSet {
-                if let forwardedAt {
-                    // A child stuck in a step never gets to its next one to stop: the interrupt is
-                    // what the user asked for, not a hang to wait out and report.
-                    if now.timeIntervalSince(forwardedAt) > Self.interruptGrace {
-                        kill(process.processIdentifier, SIGKILL)
-                        process.waitUntilExit()
-                        writeStandardError("\(NavScriptCLI.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
-                        return .exited(stop.exitStatus ?? 130)
-                    }
-                } else {
-                    forwardedAt = now
-                    stop.passOn(to: process)
-                }
-                continue
-            }
             let current = (try? FileManager.default.attributesOfItem(atPath: trace.path)[.size] as? Int) ?? 0
             if current != size {
                 size = current
                 progressed = now
-            } else if now.timeIntervalSince(progressed) > command.timeout, Self.insideAStep(trace) {
-                // Only a step that started and never returned is the app's hang: starting up,
-                // verifying a finding and writing the reports write nothing, and are not.
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                return .fatal(.hang)
+                return false
             }
-        }
-        process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal {
-            let signal = process.terminationStatus
+            // Only a step that started and never returned is the app's hang: starting up,
+            // verifying a finding and writing the reports write nothing, and are not.
+            return now.timeIntervalSince(progressed) > command.timeout && Self.insideAStep(trace)
+        }[0]
+        switch ending {
+        case .exited(let status):
+            return .exited(status)
+        case .hung:
+            return .fatal(.hang)
+        case .unresponsive:
+            // A child stuck in a step never gets to its next one to stop: the interrupt is
+            // what the user asked for, not a hang to wait out and report.
+            writeStandardError("\(NavScriptCLI.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
+            return .exited(stop.exitStatus ?? 130)
+        case .signaled(let signal):
             // Stopped by an interrupt it was sent (or got from the terminal): not the app's doing.
             if stop.isSet && [SIGINT, SIGTERM, SIGHUP].contains(signal) { return .exited(128 + signal) }
             return .fatal(.crash(signal: signal))
         }
-        return .exited(process.terminationStatus)
     }
 
     /// Whether the trace's last record starts a step that has not returned (read from its end).

@@ -41,7 +41,7 @@ struct WalkReplayer {
         guard (try? Data(body.utf8).write(to: file)) != nil else { return false }
         var arguments = ["worker"]
         if let manifest = command.manifest { arguments += ["--manifest", manifest] }
-        let pool = WorkerPool(.init(command: SuiteExecution.executable, arguments: arguments, jobs: 1,
+        let pool = WorkerPool(.init(command: ChildProcesses.executable, arguments: arguments, jobs: 1,
                                     timeout: kind == .timeout ? command.timeout : max(command.timeout, 30)))
         pool.shouldStop = { stop.isSet }
         let task = WorkerTask(id: 0, path: file.path, suiteRoot: scratch.path, faults: faults)

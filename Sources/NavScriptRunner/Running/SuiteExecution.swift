@@ -24,27 +24,6 @@ public struct SuiteExecution {
         self.inProcess = inProcess
     }
 
-    /// This executable started again with `arguments` (an exploration, a replay), with Swift's
-    /// backtracer off: the trap's own line is what a report needs, a backtrace is pages.
-    public static func again(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        return process
-    }
-
-    public static var executable: URL {
-        let proc = URL(fileURLWithPath: "/proc/self/exe")
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: proc.path) {
-            return URL(fileURLWithPath: resolved)
-        }
-        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    }
-
     /// Runs `tasks` and returns one FileResult per task, in task order,
     /// publishing the run's file and scenario events on `stream` as they
     /// happen (files in any order when several workers run). The events
@@ -88,7 +67,7 @@ public struct SuiteExecution {
             }
             return results
         }
-        let pool = WorkerPool(.init(command: Self.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
+        let pool = WorkerPool(.init(command: ChildProcesses.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
         pool.publish = stream.publish
         pool.onTaskFinished = finished
         if let skipReason {
