@@ -37,11 +37,14 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         .target(name: "NavigationCore"),
-        // The worker's protocol buffer, written from a signal handler on a
-        // crash: header-only, like CLua's shim.
-        .systemLibrary(name: "CWorkerOutbox", path: "CWorkerOutbox"),
+        // The C half of the Lua bridge (trampolines, allocator, budget hook,
+        // sandbox helpers, chunk cache, state region), compiled once: each
+        // piece of process-wide state has one owner.
+        .target(name: "CNavScriptLua", dependencies: ["CLua"]),
+        // The worker's protocol buffer, written from a signal handler on a crash.
+        .target(name: "CWorkerOutbox"),
         // The safe Swift face of Lua: every unsafe pointer lives here.
-        .target(name: "NavScriptLua", dependencies: ["CLua"]),
+        .target(name: "NavScriptLua", dependencies: ["CLua", "CNavScriptLua"]),
         // What a host sees: host protocols, the language's declarations, the app's vocabulary.
         .target(name: "NavScript", dependencies: ["NavScriptLua", "NavigationCore"]),
         // One scenario file run: sandbox, bindings, assertions, invariants.

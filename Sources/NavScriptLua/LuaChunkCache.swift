@@ -1,6 +1,7 @@
 import CLua
+import CNavScriptLua
 
-/// The process's cache of compiled chunks (CLua/chunks.h, where the why is):
+/// The process's cache of compiled chunks (CNavScriptLua: chunks.c, and navscript_lua.h where the why is):
 /// a file the bridge loads — a scenario file, a support module — is kept as
 /// bytecode once it was compiled a second time, navscript's own Lua (the
 /// sandbox prelude, the scenario prelude) once compiled; later loads of the

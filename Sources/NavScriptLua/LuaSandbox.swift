@@ -2,7 +2,7 @@
 ///
 /// Why Lua: reshaping the standard library (wrapping `load`, replacing
 /// `require`'s searchers, deleting functions) is shortest and most idiomatic
-/// in Lua. The C half (`clua_sb_resolve`, `clua_sb_loadtext` in CLua/shim.h)
+/// in Lua. The C half (`clua_sb_resolve`, `clua_sb_loadtext` in CNavScriptLua/shim.c)
 /// does what needs the file system: `realpath` confinement to the root and
 /// text-only loading. Both C helpers reach the script only as upvalues of the
 /// wrappers below; nothing the prelude keeps is reachable from scripts

@@ -1,4 +1,5 @@
 import CLua
+import CNavScriptLua
 import Foundation
 
 /// One sandboxed Lua 5.4 interpreter, owned by Swift.
@@ -8,7 +9,7 @@ import Foundation
 /// releases every Swift object Lua still held). Not `Sendable`: a state is
 /// single-threaded (one per scenario world); use it from one thread at a time.
 ///
-/// Safety contract of the bridge (see CLua/shim.h): no Lua error ever
+/// Safety contract of the bridge (see CNavScriptLua/include/navscript_lua.h): no Lua error ever
 /// unwinds through a Swift frame. Swift only calls Lua API functions that do
 /// not raise (or raise only on allocation failure, which the allocator makes
 /// impossible while Swift is on the stack); everything else runs under a
@@ -520,7 +521,7 @@ public final class LuaState {
         case LUA_ERRSYNTAX: kind = .syntax
         case LUA_ERRMEM: kind = .memory
         case LUA_ERRERR: kind = .errorInHandler
-        case LUA_ERRFILE: kind = .file
+        case clua_errfile(): kind = .file
         default: kind = control.pointee.budget_tripped != 0 ? .budget : .runtime
         }
         if kind == .memory {

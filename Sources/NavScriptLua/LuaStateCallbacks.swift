@@ -1,4 +1,5 @@
 import CLua
+import CNavScriptLua
 import Foundation
 
 /// The Swift context of one Lua function: retained by the userdata upvalue

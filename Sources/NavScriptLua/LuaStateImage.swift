@@ -1,4 +1,5 @@
 import CLua
+import CNavScriptLua
 import Foundation
 
 /// A freshly prepared Lua state kept as bytes, so that the next state with
@@ -9,7 +10,7 @@ import Foundation
 /// scenario language registers its bindings and runs its prelude) — cost
 /// more than running a typical scenario. A state lives entirely in memory
 /// its allocator hands out; prepared inside the process's state region
-/// (CLua/region.h, mapped once at a fixed address), it can be copied out
+/// (CNavScriptLua/region.c, mapped once at a fixed address), it can be copied out
 /// byte for byte, and copying the bytes back gives a state identical to a
 /// freshly prepared one. Nothing of a previous file survives: the copy is
 /// taken before any file runs, and the next state starts from the copy.

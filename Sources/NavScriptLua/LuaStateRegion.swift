@@ -1,7 +1,8 @@
 import CLua
+import CNavScriptLua
 
 /// A block of memory in which one Lua state at a time is prepared into an
-/// image or restored from one (see `LuaStateImage` and CLua/region.h).
+/// image or restored from one (see `LuaStateImage` and CNavScriptLua/region.c).
 ///
 /// Why a type: every image is taken in, and can only be restored into, one
 /// region — the process's ``shared`` one in production; a test makes a

@@ -1,4 +1,5 @@
 import CLua
+import CNavScriptLua
 
 /// Why a conversion can fail. Thrown internally and reported as a
 /// `.conversion` `LuaError` (or as a Lua error inside a callback).

@@ -110,8 +110,9 @@ struct CrashIsolationTests {
     }
 
     /// The pool hands a worker its next file before the current one ends, so
-    /// `--fail-fast` is kept by the worker too: after a failure, the files it
-    /// already holds report their scenarios as not run.
+    /// `--fail-fast` is kept by the worker too: after a failure, a file it
+    /// already holds is not loaded but reported not run, as the pool reports
+    /// a file no worker started.
     @Test func aWorkerStoppedByFailFastRunsNoLaterFile() throws {
         let fixture = try Fixture([
             "suite/a.lua": #"scenario("fails", function() error("stop here") end)"#,
@@ -122,9 +123,11 @@ struct CrashIsolationTests {
             + #"{"id":1,"path":"suite/b.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
         let output = try CLI.run(["-c", "'\(navscript.path)' worker --fail-fast < tasks.json"], in: fixture.root,
                                  binary: .success(URL(fileURLWithPath: "/bin/sh")))
-        let results = output.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"result":"#) }
-        #expect(results.count == 2, "\(output)")
-        #expect(results.last?.contains("--fail-fast stopped the run") == true, "\(output)")
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix(#"{"result":"#) }.count == 1, "a's scenario only\n\(output)")
+        #expect(lines.contains { $0.hasPrefix(#"{"notRun":"#) && $0.contains(#""task":1"#)
+            && $0.contains("--fail-fast stopped the run") }, "\(output)")
+        #expect(!lines.contains { $0.hasPrefix(#"{"loaded":"#) && $0.contains(#""task":1"#) }, "b was not loaded\n\(output)")
         #expect(!output.stderr.contains("ran"), "b's scenario did not run\n\(output)")
     }
 

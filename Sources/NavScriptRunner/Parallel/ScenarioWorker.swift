@@ -56,7 +56,7 @@ public struct ScenarioWorker {
                 // it out too) except the end of a file, which the parent
                 // waits for to hand out the next one.
                 switch message {
-                case .done, .loadFailed: outbox.flush()
+                case .done, .loadFailed, .notRun: outbox.flush()
                 default: if task.unbuffered { outbox.flush() }
                 }
             }
@@ -72,6 +72,11 @@ public struct ScenarioWorker {
         let entry = SuiteFile(
             path: task.path, url: URL(fileURLWithPath: task.path),
             suiteRoot: URL(fileURLWithPath: task.suiteRoot, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))
+        if stopped {
+            send(.notRun(task: task.id, reason: "--fail-fast stopped the run"))
+            send(.done(task: task.id))
+            return
+        }
         do {
             let (file, selected) = try runner.load(entry, filter: filter)
             send(.loaded(task: task.id, scenarios: selected.map(\.listing)))

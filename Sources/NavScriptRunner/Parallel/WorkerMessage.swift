@@ -59,6 +59,10 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     case passed(task: Int, index: Int, duration: Double)
     /// The file did not load: one errored result stands for it.
     case loadFailed(task: Int, result: ScenarioResult)
+    /// The run had stopped (`--fail-fast`) before this file began: it is
+    /// not loaded, and is reported as a file not run, as the parent reports
+    /// a file no worker started — the same report whichever way it went.
+    case notRun(task: Int, reason: String)
     case done(task: Int)
     /// Sent by the worker's signal handler after the parent's SIGUSR1 (a
     /// timeout): everything buffered is out, and the worker's current

@@ -6,7 +6,7 @@ import NavScriptRuntime
 /// messages are buffered and written in large pieces, and a trap, a fault
 /// or the parent's SIGUSR1 before it kills a hung worker still sends what
 /// was buffered — the steps and the call that was running — from a signal
-/// handler. See `worker_outbox.h` for when it writes.
+/// handler. See `CWorkerOutbox/include/worker_outbox.h` for when it writes.
 struct WorkerOutbox {
     /// Takes over `descriptor` (the protocol stream) and installs the
     /// signal handlers; nil when the buffer cannot be allocated.

@@ -179,6 +179,8 @@ public final class WorkerPool {
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publishFinished(index, result)
+                case .notRun(_, let reason):
+                    progress[index].skipRemaining(reason: reason)
                 case .flushed, .passed:
                     break  // handled above, whatever the worker's task
                 case .done:

@@ -6,7 +6,7 @@ import NavScriptRuntime
 /// seeded shuffle when asked), filtering by name and tags, fail-fast, and
 /// nothing lost — a file that does not load becomes one errored test case.
 /// Worker processes and the in-process path of the CLI both run files
-/// through ``runFile(_:filter:stopped:publish:)``.
+/// through ``runFile(_:filter:publish:)``.
 public struct ScenarioRunner {
     public let host: any ScenarioHost
     public let options: RunOptions
@@ -61,10 +61,8 @@ public struct ScenarioRunner {
 
     /// Runs the selected scenarios of one file, each against a fresh app,
     /// publishing the file's events as they happen (file started, each
-    /// scenario started, its steps and result, file finished). `stopped`:
-    /// why the run already stopped, when it did — the scenarios are listed
-    /// not run, with that reason.
-    public func runFile(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?, stopped: String? = nil,
+    /// scenario started, its steps and result, file finished).
+    public func runFile(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?,
                         publish: @escaping (RunEvent) -> Void = { _ in }) -> FileResult {
         let started = Date()
         publish(.fileStarted(file: entry.path))
@@ -80,7 +78,7 @@ public struct ScenarioRunner {
             return finished
         }
         var results: [ScenarioResult] = []
-        var stop = stopped
+        var stop: String?
         for definition in selected {
             let result: ScenarioResult
             if let stop {

@@ -1,6 +1,5 @@
 import Foundation
 import NavScript
-import NavScriptRunner
 import NavScriptRuntime
 
 /// How a command executes a suite: in worker processes (the default — a
@@ -53,14 +52,12 @@ public struct SuiteExecution {
             for task in tasks {
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult
-                if let reason = skipReason?(task) {
+                // A file the run no longer needs is not loaded: one not-run entry, as a worker
+                // reports a file it gets after a stop and the pool one no worker started.
+                if let reason = stop.isSet ? stop.reason : skipReason?(task) {
                     result = ScenarioRunner.reportNotRun(task.path, reason: reason, publish: stream.publish)
                 } else {
-                    // After a stop the file is still loaded and its scenarios listed not run, as a
-                    // worker does with the file it already holds.
-                    result = base.with(faults: task.faults).runFile(entry, filter: filter,
-                                                                    stopped: stop.isSet ? stop.reason : nil,
-                                                                    publish: stream.publish)
+                    result = base.with(faults: task.faults).runFile(entry, filter: filter, publish: stream.publish)
                 }
                 results.append(result)
                 finished(task, result)

@@ -1,91 +1,19 @@
-/*
- * CLua chunk cache: the chunks the bridge compiles from files (scenario
- * files, support modules) and navscript's own Lua (the preludes), kept as
- * bytecode with their debug information for the life of the process.
- *
- * Why: parsing is the largest cost of loading a small file, larger than
- * restoring the state it runs in, and one process compiles the same text
- * again and again — a support module for every file that requires it,
- * every file once per fault under `mutate`, the preludes for every state
- * prepared. Loading the dump gives the same function (source name, lines,
- * local names and _ENV are kept, so messages and tracebacks do not change)
- * for a fraction of the cost. The one difference a script could see is
- * memory: loading a dump allocates less than parsing the text.
- *
- * When a chunk is dumped: a file's on its second compile. Most files run
- * once per process (`navscript run`), and dumping costs a fair part of what
- * loading the dump later saves, so a first compile notes only the chunk's
- * name, length and a hash of its bytes. navscript's preludes are dumped on
- * their first compile (they are loaded again for sure).
- *
- * An entry with bytecode is found by chunk name, header handling and the
- * exact bytes compiled (kept with it and compared whole): a file edited
- * since is compiled again. Bytecode only ever comes from a dump of text
- * this cache compiled itself; scripts still cannot load binary chunks by
- * any path. Entries are never freed (a thread may be loading one while
- * another looks up), so the cache stops storing at CLUA_CHUNKS_LIMIT bytes
- * (the preludes always fit) and keeps no source over CLUA_CHUNK_MAX bytes.
- *
- * Like the region, the cache is one `weak` global shared by every Swift
- * module that imports this header; a mutex guards it for states on
- * different threads. Part of shim.h, which includes it once clua_Control
- * is defined (its sandbox's loaders use it).
- */
-#ifndef CLUA_CHUNKS_H
-#define CLUA_CHUNKS_H
+/* The process's cache of compiled chunks (see navscript_lua.h). */
+#include "navscript_lua.h"
 
 #include <pthread.h>
 #include <stdint.h>
 
-#if defined(__linux__) && !defined(O_NOATIME)
-#define O_NOATIME 01000000 /* <fcntl.h> declares it only with _GNU_SOURCE */
-#endif
-#ifndef O_NOATIME
-#define O_NOATIME 0
-#endif
+static clua_ChunkCache navscript_lua_chunks = {PTHREAD_MUTEX_INITIALIZER, {0}, 0, 0, 0, 0};
 
-/* Bytes of entries, names, sources and bytecode the cache holds at most. */
-#define CLUA_CHUNKS_LIMIT ((size_t)64 << 20)
-/* Sources longer than this are compiled every time (a generated or data file, not a scenario). */
-#define CLUA_CHUNK_MAX ((size_t)1 << 20)
-/* A file longer than this is not read without a memory limit (with one, the limit is the bound). */
-#define CLUA_FILE_MAX ((size_t)256 << 20)
-#define CLUA_CHUNKS_BUCKETS 512
-
-typedef struct clua_Chunk {
-    struct clua_Chunk *next;
-    uint64_t name_hash;
-    uint64_t source_hash;
-    size_t source_length;
-    size_t bytecode_length;
-    int file_header;           /* loaded as a file (a BOM and a first '#' line skipped) */
-    char *name;                /* the chunk name, NUL-terminated, after the entry */
-    char *source;              /* the exact bytes compiled, once there is bytecode; NULL before */
-    unsigned char *bytecode;   /* lua_dump of the compiled function with debug information; NULL before */
-} clua_Chunk;
-
-typedef struct clua_ChunkCache {
-    pthread_mutex_t lock;
-    clua_Chunk *buckets[CLUA_CHUNKS_BUCKETS];
-    size_t bytes;              /* entries, names, sources and bytecode held */
-    size_t entries;
-    size_t hits;               /* loads served from bytecode */
-    size_t compiles;           /* loads that compiled text */
-} clua_ChunkCache;
-
-__attribute__((weak)) clua_ChunkCache navscript_lua_chunks = {PTHREAD_MUTEX_INITIALIZER, {0}, 0, 0, 0, 0};
-
-/* What the cache knows of a chunk. */
-enum { CLUA_CHUNK_UNKNOWN, CLUA_CHUNK_COMPILED_ONCE, CLUA_CHUNK_BYTECODE };
-
-static inline uint64_t clua_chunks_hash_name(const char *name) {
+static uint64_t clua_chunks_hash_name(const char *name) {
     uint64_t h = 1469598103934665603ULL;
     for (; *name; name++) h = (h ^ (unsigned char)*name) * 1099511628211ULL;
     return h;
 }
 
 /* A hash of the bytes, eight at a time: it only picks the entry; bytes are compared whole before use. */
-static inline uint64_t clua_chunks_hash_source(const char *source, size_t length) {
+static uint64_t clua_chunks_hash_source(const char *source, size_t length) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ length, word;
     for (; length >= 8; source += 8, length -= 8) {
         memcpy(&word, source, 8);
@@ -96,17 +24,7 @@ static inline uint64_t clua_chunks_hash_source(const char *source, size_t length
     return h;
 }
 
-/* A chunk's key: its name, how it is loaded and its bytes. */
-typedef struct clua_ChunkKey {
-    const char *source;
-    size_t length;
-    const char *name;
-    int file_header;
-    uint64_t name_hash;
-    uint64_t source_hash;
-} clua_ChunkKey;
-
-static inline clua_ChunkKey clua_chunks_key(const char *source, size_t length, const char *name, int file_header) {
+static clua_ChunkKey clua_chunks_key(const char *source, size_t length, const char *name, int file_header) {
     clua_ChunkKey key;
     key.source = source;
     key.length = length;
@@ -118,7 +36,7 @@ static inline clua_ChunkKey clua_chunks_key(const char *source, size_t length, c
 }
 
 /* The entry of `key`, or NULL; with the lock held. An entry with bytecode matches only the same bytes. */
-static inline clua_Chunk *clua_chunks_find_locked(clua_ChunkCache *cache, const clua_ChunkKey *key) {
+static clua_Chunk *clua_chunks_find_locked(clua_ChunkCache *cache, const clua_ChunkKey *key) {
     clua_Chunk *e;
     for (e = cache->buckets[key->name_hash % CLUA_CHUNKS_BUCKETS]; e != NULL; e = e->next) {
         if (e->name_hash == key->name_hash && e->source_hash == key->source_hash
@@ -131,7 +49,7 @@ static inline clua_Chunk *clua_chunks_find_locked(clua_ChunkCache *cache, const 
 }
 
 /* What the cache knows of `key` (CLUA_CHUNK_…), counting the load; the bytecode when it has it. */
-static inline int clua_chunks_lookup(const clua_ChunkKey *key, const unsigned char **bytecode, size_t *bytecode_length) {
+static int clua_chunks_lookup(const clua_ChunkKey *key, const unsigned char **bytecode, size_t *bytecode_length) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
     clua_Chunk *e;
     int known;
@@ -150,9 +68,7 @@ static inline int clua_chunks_lookup(const clua_ChunkKey *key, const unsigned ch
     return known;
 }
 
-/* Whether these bytes named `name` have bytecode (a state being prepared for the image compiles
- * elsewhere first; tests). `file_header` as for clua_loadcached. */
-static inline int clua_chunks_contains(const char *source, size_t length, const char *name, int file_header) {
+int clua_chunks_contains(const char *source, size_t length, const char *name, int file_header) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
     clua_ChunkKey key = clua_chunks_key(source, length, name, file_header);
     clua_Chunk *e;
@@ -166,7 +82,7 @@ static inline int clua_chunks_contains(const char *source, size_t length, const 
 
 /* Notes that `key` was compiled; with `bytecode` (malloc'd, or NULL), keeps it and a copy of the
  * bytes, which the cache then owns. Nothing when the cache is full (unless `always`) or out of memory. */
-static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char *bytecode, size_t bytecode_length,
+static void clua_chunks_remember(const clua_ChunkKey *key, unsigned char *bytecode, size_t bytecode_length,
                                         int always) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
     size_t name_length = strlen(key->name);
@@ -232,8 +148,7 @@ static inline void clua_chunks_remember(const clua_ChunkKey *key, unsigned char 
     pthread_mutex_unlock(&cache->lock);
 }
 
-/* The cache's figures (for tests and benchmarks). */
-static inline void clua_chunks_statistics(size_t *entries, size_t *bytes, size_t *hits, size_t *compiles) {
+void clua_chunks_statistics(size_t *entries, size_t *bytes, size_t *hits, size_t *compiles) {
     clua_ChunkCache *cache = &navscript_lua_chunks;
     pthread_mutex_lock(&cache->lock);
     *entries = cache->entries;
@@ -243,15 +158,7 @@ static inline void clua_chunks_statistics(size_t *entries, size_t *bytes, size_t
     pthread_mutex_unlock(&cache->lock);
 }
 
-/* ---------------------------------------------------------------- loading through the cache */
-
-/* One piece of memory handed to lua_load at once. */
-typedef struct clua_Piece {
-    const char *data;
-    size_t size;
-} clua_Piece;
-
-static inline const char *clua_piece_read(lua_State *L, void *ud, size_t *size) {
+static const char *clua_piece_read(lua_State *L, void *ud, size_t *size) {
     clua_Piece *piece = (clua_Piece *)ud;
     const char *data = piece->data;
     (void)L;
@@ -261,9 +168,7 @@ static inline const char *clua_piece_read(lua_State *L, void *ud, size_t *size) 
     return *size > 0 ? data : NULL;
 }
 
-/* lua_load of one piece of memory with the cap on (Lua allocates; lua_load is internally protected).
- * `mode` is "t" for text, "b" only for the cache's own bytecode. */
-static inline int clua_load_capped(lua_State *L, const char *data, size_t size, const char *chunkname,
+int clua_load_capped(lua_State *L, const char *data, size_t size, const char *chunkname,
                                    const char *mode) {
     clua_Control *c = clua_control(L);
     clua_Piece piece;
@@ -277,15 +182,7 @@ static inline int clua_load_capped(lua_State *L, const char *data, size_t size, 
     return status;
 }
 
-/* A growing buffer lua_dump writes into. */
-typedef struct clua_DumpBuffer {
-    unsigned char *data;
-    size_t size;
-    size_t capacity;
-    int failed;
-} clua_DumpBuffer;
-
-static inline int clua_dump_write(lua_State *L, const void *p, size_t size, void *ud) {
+static int clua_dump_write(lua_State *L, const void *p, size_t size, void *ud) {
     clua_DumpBuffer *b = (clua_DumpBuffer *)ud;
     (void)L;
     if (b->failed) return 1;
@@ -307,7 +204,7 @@ static inline int clua_dump_write(lua_State *L, const void *p, size_t size, void
 }
 
 /* The function on top of the stack as bytecode of exactly its size (malloc'd), or NULL. Never raises. */
-static inline unsigned char *clua_dump_top(lua_State *L, size_t *length) {
+static unsigned char *clua_dump_top(lua_State *L, size_t *length) {
     clua_DumpBuffer dump = {NULL, 0, 0, 0};
     unsigned char *fitted;
     if (lua_dump(L, clua_dump_write, &dump, 0) != 0 || dump.failed || dump.size == 0) {
@@ -319,12 +216,7 @@ static inline unsigned char *clua_dump_top(lua_State *L, size_t *length) {
     return fitted != NULL ? fitted : dump.data;
 }
 
-/* Pushes the function of `source` named `chunkname`, loaded from the cache's bytecode or compiled as
- * text (and remembered; `dump_now` dumps on the first compile). With `file_header`, a UTF-8 BOM and a
- * first line starting with '#' are skipped as luaL_loadfilex does (the line's newline is kept, so line
- * numbers do not move). The cap is on while Lua allocates; lua_load is internally protected. Returns
- * lua_load's status (the message on top on error). */
-static inline int clua_loadcached(lua_State *L, const char *source, size_t length, const char *chunkname,
+int clua_loadcached(lua_State *L, const char *source, size_t length, const char *chunkname,
                                   int file_header, int dump_now) {
     int cacheable = length <= CLUA_CHUNK_MAX;
     clua_ChunkKey key;
@@ -364,13 +256,7 @@ static inline int clua_loadcached(lua_State *L, const char *source, size_t lengt
     return status;
 }
 
-/* Loads a file as a chunk named `chunkname` through the cache. The file is read whole with plain
- * read(2) (no FILE: stdio allocated a stream and a second buffer and asked fstat for every file), up
- * to the state's memory limit (CLUA_FILE_MAX without one): the text is held outside the state. It is
- * opened with O_NOATIME where the process may (it owns the file): a freshly checked-out file has an
- * access time older than its modification time, which relatime updates on the first read — a
- * metadata write per scenario file per run (≈ 2.5% of a file's first run in the paired benchmark). */
-static inline int clua_loadfile(lua_State *L, const char *path, const char *chunkname) {
+int clua_loadfile(lua_State *L, const char *path, const char *chunkname) {
     const char *shown = chunkname[0] == '@' ? chunkname + 1 : chunkname;
     size_t bound = clua_control(L)->memory_limit ? clua_control(L)->memory_limit : CLUA_FILE_MAX;
     char small[4096];
@@ -421,5 +307,3 @@ static inline int clua_loadfile(lua_State *L, const char *path, const char *chun
     if (buffer != small) free(buffer);
     return status;
 }
-
-#endif
