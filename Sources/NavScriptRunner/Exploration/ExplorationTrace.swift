@@ -19,7 +19,7 @@ public final class ExplorationTrace: Sendable {
     private let file: AppendOnlyFile
 
     /// Creates (or truncates) `path` for the trace; nil when it cannot be written.
-    public init?(path: String) {
+    package init?(path: String) {
         guard let file = AppendOnlyFile(path: path) else { return nil }
         self.file = file
     }
@@ -42,7 +42,7 @@ public final class ExplorationTrace: Sendable {
     func dropLast() { write("X\n") }
 
     /// Whether a trace's text ends inside a step: a line started and did not return.
-    public static func endsInsideAStep(_ text: Substring) -> Bool {
+    package static func endsInsideAStep(_ text: Substring) -> Bool {
         text.split(separator: "\n", omittingEmptySubsequences: true).last?.first == "S"
     }
 
@@ -52,7 +52,7 @@ public final class ExplorationTrace: Sendable {
     /// The lines of the last segment of a trace's text: the steps since
     /// the last fresh app, without those it refused — the last one (that
     /// was running when the process stopped) included.
-    public static func lastSegment(of text: String) -> [String] {
+    package static func lastSegment(of text: String) -> [String] {
         var lines: [String] = []
         for record in text.split(separator: "\n", omittingEmptySubsequences: true) {
             switch record.first {

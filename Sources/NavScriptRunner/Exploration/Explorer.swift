@@ -9,29 +9,29 @@ import NavigationCore
 /// written as an ordinary scenario. Same seed, same walks, same reproducer.
 public final class Explorer {
     public struct Configuration: Sendable {
-        public var seed: UInt64
+        package var seed: UInt64
         /// Stop after this many seconds of exploring (0: no limit).
-        public var seconds: Double
+        package var seconds: Double
         /// Stop after this many steps in all (0: no limit).
-        public var steps: Int
+        package var steps: Int
         /// Steps per walk before a fresh launch.
-        public var walkLength: Int
-        public var faults: [String]
+        package var walkLength: Int
+        package var faults: [String]
         /// Stop as soon as everything the app offers was covered.
-        public var untilCovered: Bool
+        package var untilCovered: Bool
         /// Stop at the first violation (mutate --explore).
-        public var stopAtFirst: Bool
-        public var options: RunOptions
+        package var stopAtFirst: Bool
+        package var options: RunOptions
         /// The manifest the app was given (`--manifest`), named in a reproducer's replay lines.
-        public var manifest: String?
+        package var manifest: String?
         /// Where each fresh app and each line is written before it runs, for a
         /// supervising process to read if this one crashes or hangs.
-        public var trace: ExplorationTrace?
+        package var trace: ExplorationTrace?
         /// Asked before every step: true stops the exploration there (an interrupt).
-        public var shouldStop: (@Sendable () -> Bool)?
+        package var shouldStop: (@Sendable () -> Bool)?
         /// The executable a reproducer's replay lines name (`navscript`, `myapp-navscript`):
         /// the one that explored, so a line copied from the header runs the same app.
-        public var executable = "navscript"
+        package var executable = "navscript"
 
         /// Steps per walk unless told otherwise (`--walk-length`).
         public static let defaultWalkLength = 25
@@ -56,37 +56,37 @@ public final class Explorer {
 
     /// A violation, shrunk, with its reproducer.
     public struct Finding: Sendable {
-        public var property: String
-        public var message: String
+        package var property: String
+        package var message: String
         /// The walk as found, then shrunk.
-        public var originalSteps: Int
-        public var steps: [String]
+        package var originalSteps: Int
+        package var steps: [String]
         /// The shrunk walk as its reproducer's timeline numbers it (the
         /// implicit launch first, one entry per step a call recorded, with
         /// where the app ended up): the numbers the message's "after step N"
         /// and a leak's "left at step N" use.
-        public var timeline: [String]
+        package var timeline: [String]
         /// The scenario file's text.
-        public var reproducer: String
+        package var reproducer: String
         /// The reproducer fails with the run's faults and passes without them.
-        public var verified: Bool
+        package var verified: Bool
         /// Seconds from the start of the exploration to the violation.
-        public var timeToFind: Double
+        package var timeToFind: Double
     }
 
     /// What was reached.
-    public struct Coverage: Sendable {
-        public var covered: Set<String>
-        public var all: Set<String>
-        public var missing: [String] { all.subtracting(covered).sorted() }
+    package struct Coverage: Sendable {
+        package var covered: Set<String>
+        package var all: Set<String>
+        package var missing: [String] { all.subtracting(covered).sorted() }
     }
 
     public struct Report: Sendable {
-        public var findings: [Finding]
-        public var walks: Int
+        package var findings: [Finding]
+        package var walks: Int
         public var steps: Int
         public var seconds: Double
-        public var coverage: Coverage
+        package var coverage: Coverage
     }
 
     let host: any ScenarioHost
@@ -412,7 +412,7 @@ public final class Explorer {
     /// A reproducer's first lines: the exploration that finds it again, and
     /// the run that replays it (with the faults and manifest the walk had;
     /// `run` takes neither the seed nor the walk length).
-    public static func replayHeader(_ configuration: Configuration, host: any ScenarioHost) -> String {
+    package static func replayHeader(_ configuration: Configuration, host: any ScenarioHost) -> String {
         let faults = configuration.faults.map { " --fault " + ShellWord.quoted($0) }.joined()
         let manifest = configuration.manifest.map { " --manifest " + ShellWord.quoted($0) } ?? ""
         let walk = configuration.walkLength == Configuration.defaultWalkLength ? "" : " --walk-length \(configuration.walkLength)"

@@ -3,22 +3,22 @@
 /// until no single step can go). One shrinker for every kind of finding:
 /// a property an in-process replay checks, and a crash or a hang a worker
 /// process replays.
-public struct WalkShrinker<Step> {
+package struct WalkShrinker<Step> {
     /// The first steps every candidate keeps (a crash's replay keeps its launch).
-    public var fixedPrefix: Int
+    package var fixedPrefix: Int
     /// The most replays to try (each may cost a process); nil: no limit.
-    public var attempts: Int?
+    package var attempts: Int?
     /// Asked before each replay: an interrupt ends the shrinking where it is.
-    public var shouldStop: () -> Bool
+    package var shouldStop: () -> Bool
 
-    public init(fixedPrefix: Int = 0, attempts: Int? = nil, shouldStop: @escaping () -> Bool = { false }) {
+    package init(fixedPrefix: Int = 0, attempts: Int? = nil, shouldStop: @escaping () -> Bool = { false }) {
         self.fixedPrefix = fixedPrefix
         self.attempts = attempts
         self.shouldStop = shouldStop
     }
 
     /// The shortest walk found that `stillFails`; `walk` itself when none is shorter.
-    public func shrink(_ walk: [Step], stillFails: ([Step]) -> Bool) -> [Step] {
+    package func shrink(_ walk: [Step], stillFails: ([Step]) -> Bool) -> [Step] {
         let prefix = Array(walk.prefix(fixedPrefix))
         var current = Array(walk.dropFirst(fixedPrefix))
         var tried = 0

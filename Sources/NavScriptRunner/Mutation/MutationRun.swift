@@ -9,12 +9,12 @@ import NavScriptRuntime
 /// The plan is one task per (file, fault) plus the healthy tasks; whoever
 /// executes them (worker processes, so a trapping or hanging fault costs one
 /// scenario) hands the results back to ``report(results:started:)``.
-public struct MutationRun {
-    public let faults: [HostFault]
-    public let tasks: [WorkerTask]
+package struct MutationRun {
+    package let faults: [HostFault]
+    package let tasks: [WorkerTask]
     private let fileCount: Int
 
-    public init(entries: [SuiteFile], faults: [HostFault], baseFaults: [String] = []) {
+    package init(entries: [SuiteFile], faults: [HostFault], baseFaults: [String] = []) {
         self.faults = faults
         self.fileCount = entries.count
         var tasks: [WorkerTask] = []
@@ -32,7 +32,7 @@ public struct MutationRun {
     /// killing file counts only that file's scenarios — how many later
     /// files ran before the kill was known depends on timing, and the
     /// report must not.
-    public func report(results: [FileResult], started: Date, firstKillingFileOnly: Bool = false) -> MutationReport {
+    package func report(results: [FileResult], started: Date, firstKillingFileOnly: Bool = false) -> MutationReport {
         let chunks = stride(from: 0, to: results.count, by: max(1, fileCount)).map {
             Array(results[$0..<min($0 + fileCount, results.count)])
         }
@@ -54,28 +54,28 @@ public struct MutationRun {
 }
 
 /// One fault's verdict.
-public struct FaultOutcome: Hashable, Sendable {
-    public var fault: HostFault
+package struct FaultOutcome: Hashable, Sendable {
+    package var fault: HostFault
     /// `file:line name` of every scenario that failed or errored under the fault.
-    public var killedBy: [String]
-    public var firstMessage: String
-    public var duration: Double
-    public var isKilled: Bool { !killedBy.isEmpty }
+    package var killedBy: [String]
+    package var firstMessage: String
+    package var duration: Double
+    package var isKilled: Bool { !killedBy.isEmpty }
 }
 
 /// The kill matrix and the score.
-public struct MutationReport: Sendable {
-    public var healthy: RunResult
-    public var outcomes: [FaultOutcome]
-    public var duration: Double
+package struct MutationReport: Sendable {
+    package var healthy: RunResult
+    package var outcomes: [FaultOutcome]
+    package var duration: Double
 
-    public var killed: Int { outcomes.filter(\.isKilled).count }
-    public var score: Double { outcomes.isEmpty ? 1 : Double(killed) / Double(outcomes.count) }
+    package var killed: Int { outcomes.filter(\.isKilled).count }
+    package var score: Double { outcomes.isEmpty ? 1 : Double(killed) / Double(outcomes.count) }
     /// Success means: the healthy run is green and no fault survived.
-    public var isSuccess: Bool { healthy.isSuccess && killed == outcomes.count }
+    package var isSuccess: Bool { healthy.isSuccess && killed == outcomes.count }
 
     /// Scenarios that passed on the healthy app and failed under no fault.
-    public var scenariosKillingNothing: [String] {
+    package var scenariosKillingNothing: [String] {
         let killers = Set(outcomes.flatMap(\.killedBy))
         return healthy.scenarios
             .filter { $0.status == .passed }
@@ -85,7 +85,7 @@ public struct MutationReport: Sendable {
 
     /// The matrix for a terminal.
     /// `executable`: the command the advice for a surviving fault spells.
-    public func text(verbose: Bool = false, executable: String = "navscript") -> String {
+    package func text(verbose: Bool = false, executable: String = "navscript") -> String {
         var lines: [String] = []
         let width = max(12, outcomes.map(\.fault.name.count).max() ?? 0)
         for outcome in outcomes {
@@ -111,7 +111,7 @@ public struct MutationReport: Sendable {
     }
 
     /// The matrix as a Markdown table, for the README.
-    public func markdown() -> String {
+    package func markdown() -> String {
         var lines = ["| fault | the bug it models | killed by |", "|---|---|---|"]
         for outcome in outcomes {
             let killers = outcome.killedBy.map { entry -> String in
@@ -143,7 +143,7 @@ public struct MutationReport: Sendable {
     }
 
     /// One test case per fault, for the reports: a surviving fault is a failure.
-    public func runResult() -> RunResult {
+    package func runResult() -> RunResult {
         let cases = outcomes.map { outcome in
             ScenarioResult(name: outcome.fault.name, file: "mutate", line: 0,
                            outcome: outcome.isKilled ? .passed : .failed(.survived),

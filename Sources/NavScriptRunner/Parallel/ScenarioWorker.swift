@@ -11,20 +11,20 @@ import NavScriptRuntime
 /// scenario or the app prints (`io.write`, a stray `print` in Swift) can
 /// corrupt the protocol. SIGINT is ignored: the parent decides when a run
 /// is interrupted and tells workers with SIGTERM.
-public struct ScenarioWorker {
-    public let host: any ScenarioHost
-    public let options: RunOptions
+package struct ScenarioWorker {
+    package let host: any ScenarioHost
+    package let options: RunOptions
     /// Runs every task (with the task's faults): its state image is
     /// prepared once for every file the worker runs.
     private let runner: ScenarioRunner
 
-    public init(host: any ScenarioHost, options: RunOptions) {
+    package init(host: any ScenarioHost, options: RunOptions) {
         self.host = host
         self.options = options
         runner = ScenarioRunner(host: host, options: options)
     }
 
-    public func serve() throws(RunnerError) {
+    package func serve() throws(RunnerError) {
         signal(SIGINT, SIG_IGN)
         let protocolFD = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)

@@ -4,13 +4,13 @@ import NavScriptRuntime
 /// `--shard i/n`: a stable partition of a suite's files across n CI
 /// machines, balanced by scenario count, so the n shards together run the
 /// suite exactly once.
-public struct Shard: Hashable, Sendable, CustomStringConvertible {
+package struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// 1-based index of this shard.
-    public let index: Int
-    public let count: Int
+    package let index: Int
+    package let count: Int
 
     /// Parses `i/n` with 1 ≤ i ≤ n.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
               count >= 1, index >= 1, index <= count else { return nil }
@@ -18,12 +18,12 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         self.count = count
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// Assigns each file to a shard: largest files first (ties by path),
     /// each to the currently lightest shard (ties to the lowest index).
     /// Depends only on paths and counts, so every machine computes the same split.
-    public static func partition(_ weights: [(path: String, scenarios: Int)], count: Int) -> [[String]] {
+    package static func partition(_ weights: [(path: String, scenarios: Int)], count: Int) -> [[String]] {
         var shards = Array(repeating: (weight: 0, paths: [String]()), count: max(1, count))
         let ordered = weights.sorted { $0.scenarios != $1.scenarios ? $0.scenarios > $1.scenarios : $0.path < $1.path }
         for file in ordered {
@@ -35,7 +35,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The files of this shard, in their original order.
-    public func select<Entry>(_ entries: [Entry], path: (Entry) -> String, scenarios: (Entry) -> Int) -> [Entry] {
+    package func select<Entry>(_ entries: [Entry], path: (Entry) -> String, scenarios: (Entry) -> Int) -> [Entry] {
         let mine = Set(Self.partition(entries.map { (path($0), scenarios($0)) }, count: count)[index - 1])
         return entries.filter { mine.contains(path($0)) }
     }

@@ -44,7 +44,7 @@ public struct WorkerTask: Hashable, Sendable, Codable {
 /// What a worker reports, one JSON object per line. `start` is sent before
 /// each scenario so that, if the worker dies, the parent knows exactly which
 /// scenario killed it.
-public enum WorkerMessage: Hashable, Sendable, Codable {
+package enum WorkerMessage: Hashable, Sendable, Codable {
     /// The file loaded; these scenarios will run, in this order.
     case loaded(task: Int, scenarios: [ScenarioListing])
     case start(task: Int, index: Int)
@@ -97,7 +97,7 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     /// Reads one line. The per-step lines (written by hand above) are read
     /// by hand too — a JSONDecoder per step made a long scenario's stream
     /// cost more than running it; anything else goes through the decoder.
-    public static func parse(_ line: Substring) -> WorkerMessage? {
+    package static func parse(_ line: Substring) -> WorkerMessage? {
         if let fast = parseHandWritten(line.utf8) { return fast }
         return try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
     }

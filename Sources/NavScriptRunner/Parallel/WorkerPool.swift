@@ -10,16 +10,16 @@ import NavScriptRuntime
 /// worker picks up the rest of the file.
 ///
 /// Results come back per task in task order whatever the number of jobs.
-public final class WorkerPool {
-    public struct Configuration: Sendable {
+package final class WorkerPool {
+    package struct Configuration: Sendable {
         /// The executable and arguments that start one worker.
-        public var command: URL
-        public var arguments: [String]
-        public var jobs: Int
+        package var command: URL
+        package var arguments: [String]
+        package var jobs: Int
         /// Seconds one scenario may run before its worker is killed.
-        public var timeout: Double
+        package var timeout: Double
 
-        public init(command: URL, arguments: [String], jobs: Int, timeout: Double) {
+        package init(command: URL, arguments: [String], jobs: Int, timeout: Double) {
             self.command = command
             self.arguments = arguments
             self.jobs = max(1, jobs)
@@ -29,45 +29,45 @@ public final class WorkerPool {
 
     /// Each task's file result as soon as it is complete (or given up),
     /// right after its `fileFinished` event was published.
-    public var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
+    package var onTaskFinished: (WorkerTask, FileResult) -> Void = { _, _ in }
     /// What the workers report, republished as run events as it arrives:
     /// a file started, each scenario started, its steps and its result
     /// (also for a scenario whose worker died running it), the file
     /// finished. Every task's events are complete, also for a file no
     /// worker started (started, its one not-run entry, finished) and for
     /// scenarios a stop kept from running: the stream alone is the run.
-    public var publish: (RunEvent) -> Void = { _ in }
+    package var publish: (RunEvent) -> Void = { _ in }
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
-    public var shouldStop: () -> Bool = { false }
+    package var shouldStop: () -> Bool = { false }
     /// Whether the run stops for a signal (an error for the scenarios that
     /// were running: they did not finish) rather than `--fail-fast` (they
     /// are skipped: the run already failed).
-    public var stopIsInterruption: () -> Bool = { false }
+    package var stopIsInterruption: () -> Bool = { false }
     /// Something the user should know that is no scenario's result (a
     /// worker killed by SIGKILL whose file is run again).
-    public var onNotice: (String) -> Void = { _ in }
+    package var onNotice: (String) -> Void = { _ in }
     /// Asked before a task is given to a worker (a task that is being
     /// resumed after a crash is not asked again): a reason means it is not
     /// run, its scenarios reported skipped with it — `mutate` skips the
     /// files of a fault that is already killed.
-    public var skipReason: (WorkerTask) -> String? = { _ in nil }
+    package var skipReason: (WorkerTask) -> String? = { _ in nil }
     /// Gives each worker its next file while it still runs the current one,
     /// so it never waits for the pool to read a finished file's results
     /// (that wait was most of what a worker run cost over an in-process
     /// one). Turn it off when ``skipReason`` may change while files run:
     /// a file already handed over runs whatever is learnt meanwhile.
-    public var prefetch = true
+    package var prefetch = true
 
     private let configuration: Configuration
     private let events = WorkerEventQueue()
 
-    public init(_ configuration: Configuration) {
+    package init(_ configuration: Configuration) {
         self.configuration = configuration
     }
 
     /// Runs every task; tasks not finished when the run stops come back
     /// with their remaining scenarios marked skipped (`reason`).
-    public func run(_ tasks: [WorkerTask], stopReason: @escaping () -> String = { "interrupted" }) -> [FileResult] {
+    package func run(_ tasks: [WorkerTask], stopReason: @escaping () -> String = { "interrupted" }) -> [FileResult] {
         var progress = tasks.map { TaskProgress(task: $0) }
         var queue = Array(tasks.indices)
         var workers: [Worker] = []
@@ -351,7 +351,7 @@ public final class WorkerPool {
     }
 
     /// `signal 4 (SIGILL: a Swift runtime trap …)`: a signal that ended a process, and what it usually means.
-    public static func signalDescription(_ signal: Int32) -> String {
+    package static func signalDescription(_ signal: Int32) -> String {
         let names: [Int32: String] = [
             SIGILL: "SIGILL: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
             SIGTRAP: "SIGTRAP: a Swift runtime trap (fatalError, precondition, force-unwrap of nil, overflow)",
@@ -366,7 +366,7 @@ public final class WorkerPool {
         return "signal \(signal) (\(names[signal] ?? "signal \(signal)"))"
     }
 
-    public static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value))s" : String(format: "%.1fs", value)
     }
 }

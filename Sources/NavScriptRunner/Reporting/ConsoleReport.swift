@@ -23,26 +23,26 @@ import NavScriptRuntime
 /// The runner may call the progress methods from any thread, and for files
 /// running concurrently: each file's line is kept whole, later files waiting
 /// (buffered) until the line on screen is finished.
-public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lock`
+package final class ConsoleReport: @unchecked Sendable {  // state guarded by `lock`
     /// Presentation choices; all have deterministic defaults.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// ANSI colours (green/red/yellow) and bold headers.
-        public var color: Bool
+        package var color: Bool
         /// How many of the last timeline steps a failure shows.
-        public var timelineLimit: Int
+        package var timelineLimit: Int
         /// Also show what passing scenarios printed (`--show-output`).
-        public var showOutput: Bool
+        package var showOutput: Bool
         /// The invariants checked after every scenario, for the closing lines.
-        public var invariants: [String]
+        package var invariants: [String]
         /// They are checked after every step too (`--strict-steps`).
-        public var invariantsAfterEveryStep: Bool
+        package var invariantsAfterEveryStep: Bool
         /// On a terminal: end each file's line with the running count and
         /// the elapsed time, for long runs (`[412 done, 3.2s]`).
-        public var runningTotals: Bool
+        package var runningTotals: Bool
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
-        public var formatDuration: @Sendable (Double) -> String
+        package var formatDuration: @Sendable (Double) -> String
 
-        public init(
+        package init(
             color: Bool = false,
             timelineLimit: Int = 15,
             showOutput: Bool = false,
@@ -62,7 +62,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     }
 
     /// `--color`: whether to colour the report.
-    public enum ColorChoice: String, CaseIterable, Sendable {
+    package enum ColorChoice: String, CaseIterable, Sendable {
         /// On a terminal, unless the environment says otherwise.
         case auto
         case always
@@ -74,7 +74,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     /// turns colour off (https://no-color.org), `FORCE_COLOR` (non-empty,
     /// not `0`) or `CLICOLOR_FORCE` (not `0`) turns it on even in a pipe (CI
     /// logs that render ANSI), `TERM=dumb` turns it off, else a terminal.
-    public static func shouldUseColor(_ choice: ColorChoice = .auto, environment: [String: String], isTTY: Bool) -> Bool {
+    package static func shouldUseColor(_ choice: ColorChoice = .auto, environment: [String: String], isTTY: Bool) -> Bool {
         switch choice {
         case .always: return true
         case .never: return false
@@ -88,7 +88,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     }
 
     /// `0.041s`: three decimals, '.' separator whatever the locale.
-    @Sendable public static func formatSeconds(_ seconds: Double) -> String {
+    @Sendable package static func formatSeconds(_ seconds: Double) -> String {
         ReportText.seconds(seconds) + "s"
     }
 
@@ -116,7 +116,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     /// - Parameters:
     ///   - write: receives the report in pieces (progress marks arrive without
     ///     a newline, so the sink should not wait for one before flushing).
-    public init(options: Options = Options(), write: @escaping @Sendable (String) -> Void) {
+    package init(options: Options = Options(), write: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.write = write
     }
@@ -125,12 +125,12 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
 
     /// A scenario file begins. `path` must be the path its results carry
     /// (`ScenarioResult.file`, `FileResult.file`).
-    public func fileStarted(_ path: String) {
+    package func fileStarted(_ path: String) {
         locked { track(path) }
     }
 
     /// One scenario is done: prints its progress mark.
-    public func scenarioFinished(_ result: ScenarioResult) {
+    package func scenarioFinished(_ result: ScenarioResult) {
         locked {
             track(result.file)
             let mark = progressMark(result.status)
@@ -147,7 +147,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     /// A scenario file is done: closes its progress line with the count.
     /// Scenarios of the file that were never reported through
     /// `scenarioFinished` get their marks here.
-    public func fileFinished(_ result: FileResult) {
+    package func fileFinished(_ result: FileResult) {
         locked {
             track(result.file)
             if result.file == openPath {
@@ -172,7 +172,7 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
     /// summary line, which is always the last line. `interruptedBy` (e.g.
     /// "interrupted (SIGTERM)") turns the summary yellow and says so — an
     /// interrupted run is never green.
-    public func finish(_ run: RunResult, interruptedBy: String? = nil) {
+    package func finish(_ run: RunResult, interruptedBy: String? = nil) {
         locked {
             closeProgress()
             var sections: [String] = []
@@ -407,12 +407,12 @@ public final class ConsoleReport: @unchecked Sendable {  // state guarded by `lo
 }
 
 extension ConsoleReport: RunReporter {
-    public var name: String { "the console report" }
+    package var name: String { "the console report" }
 
     /// Every file gets its progress line in run order when the run starts,
     /// so marks stream per scenario and still print file by file whatever
     /// finishes first.
-    public func receive(_ event: RunEvent) {
+    package func receive(_ event: RunEvent) {
         switch event {
         case .runStarted(let plan): for file in plan.files { fileStarted(file) }
         case .fileStarted(let file): fileStarted(file)

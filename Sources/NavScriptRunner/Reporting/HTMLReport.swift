@@ -13,15 +13,15 @@ import NavScriptRuntime
 /// lines of plain script (the filters) are inline and nothing is fetched.
 /// Without script every scenario is simply shown. All scenario text is
 /// cleaned of control characters and escaped.
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// Written into the page's footer; tests set it for stable output.
-    public var generator: String
+    package var generator: String
 
-    public init(generator: String = "navscript") {
+    package init(generator: String = "navscript") {
         self.generator = generator
     }
 
-    public func render(_ content: RunReportFile.Content) -> String {
+    package func render(_ content: RunReportFile.Content) -> String {
         let run = content.result
         let command = content.plan?.command ?? "run"
         let app = content.plan?.app ?? ""

@@ -6,8 +6,8 @@ import NavScriptRuntime
 /// flushed as it happens — for dashboards, editors and scripts that follow
 /// a run live (`navscript run --json - | jq …`). The schema is
 /// ``RunEvent``'s encoding.
-public final class JSONLinesReport: RunReporter {
-    public let name: String
+package final class JSONLinesReport: RunReporter {
+    package let name: String
     /// The file, or `standard output`, for messages.
     private let destination: String
     private let handle: FileHandle
@@ -15,7 +15,7 @@ public final class JSONLinesReport: RunReporter {
 
     /// Opens (creates or truncates) `path`, or standard output for `-`.
     /// Throws before the run starts when the file cannot be created.
-    public init(path: String) throws(ReportFile.WriteError) {
+    package init(path: String) throws(ReportFile.WriteError) {
         encoder = Self.makeEncoder()
         destination = path == "-" ? "standard output" : path
         if path == "-" {
@@ -57,13 +57,13 @@ public final class JSONLinesReport: RunReporter {
     /// Whether `path` is written as a stream (standard output, a FIFO, a
     /// device) rather than a file replaced whole: what was written there
     /// cannot be taken back, only continued.
-    public static func writesAStream(_ path: String) -> Bool {
+    package static func writesAStream(_ path: String) -> Bool {
         if path == "-" { return true }
         if case .stream = ReportFile.Target(URL(fileURLWithPath: path).standardizedFileURL) { return true }
         return false
     }
 
-    public func receive(_ event: RunEvent) throws {
+    package func receive(_ event: RunEvent) throws {
         var line = try encoder.encode(event)
         line.append(UInt8(ascii: "\n"))
         do {
@@ -74,7 +74,7 @@ public final class JSONLinesReport: RunReporter {
     }
 
     /// One event's line, without the newline (for tests and tools).
-    public static func line(_ event: RunEvent) throws -> String {
+    package static func line(_ event: RunEvent) throws -> String {
         String(decoding: try makeEncoder().encode(event), as: UTF8.self)
     }
 

@@ -25,27 +25,27 @@ import NavScriptRuntime
 /// ```swift
 /// try JUnitReport(.init(strict: true)).write(run, to: url)
 /// ```
-public struct JUnitReport: Sendable {
+package struct JUnitReport: Sendable {
     /// What to put in the report beyond the fixed structure.
-    public struct Options: Hashable, Sendable {
+    package struct Options: Hashable, Sendable {
         /// Validate against Jenkins' xunit plugin schema (`junit-10.xsd`),
         /// which rejects what other consumers read: `file` and `line` on
         /// `<testcase>` (mikepenz's reporter and GitLab use them), a
         /// `skipped` total on `<testsuites>`, `<properties>` in a test case.
-        public var strict: Bool
+        package var strict: Bool
         /// The `hostname` of every `<testsuite>`; nil asks the system. Set it
         /// in tests for reproducible output.
-        public var hostname: String?
+        package var hostname: String?
         /// The invariants checked after every scenario, written as the
         /// `navscript.invariants` property of every `<testsuite>`.
-        public var invariants: [String]
+        package var invariants: [String]
         /// The command line that replays one scenario, without its
         /// `--filter` (e.g. `["navscript", "run", "--fault", "x"]`); when
         /// set, every `<testcase>` gets `navscript.replay` and, on a
         /// shuffled run, `navscript.seed` properties.
-        public var replayCommand: [String]?
+        package var replayCommand: [String]?
 
-        public init(strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
+        package init(strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
                     replayCommand: [String]? = nil) {
             self.strict = strict
             self.hostname = hostname
@@ -54,14 +54,14 @@ public struct JUnitReport: Sendable {
         }
     }
 
-    public var options: Options
+    package var options: Options
 
-    public init(_ options: Options = Options()) {
+    package init(_ options: Options = Options()) {
         self.options = options
     }
 
     /// The complete XML document, declaration included, ending in a newline.
-    public func render(_ run: RunResult) -> String {
+    package func render(_ run: RunResult) -> String {
         let hostname = nonEmpty(options.hostname ?? ProcessInfo.processInfo.hostName, else: "localhost")
         let timestamp = ReportText.utcTimestamp(secondsSince1970: run.startedAt)
 
@@ -102,7 +102,7 @@ public struct JUnitReport: Sendable {
     }
 
     /// Writes `render(run)` to `url` atomically (``ReportFile/write(_:to:kind:)``).
-    public func write(_ run: RunResult, to url: URL) throws(ReportFile.WriteError) {
+    package func write(_ run: RunResult, to url: URL) throws(ReportFile.WriteError) {
         try ReportFile.write(render(run), to: url, kind: "JUnit report")
     }
 
@@ -166,7 +166,7 @@ public struct JUnitReport: Sendable {
     /// drops (most controls, U+FFFE…) and the whitespace an XML attribute
     /// normalises is spelled `\x{1}`: the replay must select the scenario
     /// whose name had it.
-    public static func escapeRegex(_ text: String) -> String {
+    package static func escapeRegex(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if !ReportText.isAllowed(scalar) || scalar.properties.generalCategory == .control {

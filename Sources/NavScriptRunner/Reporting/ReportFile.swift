@@ -8,22 +8,22 @@ import NavScriptRuntime
 /// created. A path that is a symbolic link writes its target (the link
 /// stays); one that is not a regular file — a FIFO, `/dev/stdout`, a
 /// device — is written to as it is, never replaced by a file.
-public enum ReportFile {
-    public struct WriteError: Error, CustomStringConvertible, Sendable {
+package enum ReportFile {
+    package struct WriteError: Error, CustomStringConvertible, Sendable {
         /// `JUnit report`, `HTML report`.
-        public var kind: String
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write the \(kind) to \(path): \(reason)" }
+        package var kind: String
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write the \(kind) to \(path): \(reason)" }
 
-        public init(kind: String, path: String, reason: String) {
+        package init(kind: String, path: String, reason: String) {
             self.kind = kind
             self.path = path
             self.reason = reason
         }
     }
 
-    public static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
+    package static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
         switch Target(url.standardizedFileURL) {
         case .stream(let path):
             let handle = try openStream(path, kind: kind)
@@ -65,7 +65,7 @@ public enum ReportFile {
 
     /// Where a report path really writes: through symbolic links, also one
     /// whose target does not exist yet (its target is where the file is made).
-    public static func resolved(_ url: URL) -> URL {
+    package static func resolved(_ url: URL) -> URL {
         let url = url.standardizedFileURL
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path),
            !FileManager.default.fileExists(atPath: url.path) {

@@ -9,7 +9,7 @@ import NavScriptRuntime
 /// the console must not be driven by stray escape sequences, so every string
 /// passes through `clean` first. Number and date formatting is done by hand
 /// with integer arithmetic so that the output never depends on the locale.
-public enum ReportText {
+package enum ReportText {
     // MARK: Cleaning
 
     /// Removes terminal escape sequences (CSI such as `ESC[31m`, OSC such as
@@ -46,7 +46,7 @@ public enum ReportText {
     /// `text` on one line, its control characters written as a regular expression
     /// would (`\n`, `\t`, `\x{1b}`): a listing keeps one scenario per line, and a name
     /// copied from it into `--filter` still selects the scenario.
-    public static func escapingControls(_ text: String) -> String {
+    package static func escapingControls(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

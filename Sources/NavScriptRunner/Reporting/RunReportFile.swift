@@ -6,22 +6,22 @@ import NavScriptRuntime
 /// the whole result, with the plan the run started from, and writes it
 /// with ``ReportFile/write(_:to:kind:)``. An interrupted run still gets
 /// its report — for what finished.
-public final class RunReportFile: RunReporter {
+package final class RunReportFile: RunReporter {
     /// What the file gets rendered from.
-    public struct Content {
-        public var plan: RunPlan?
-        public var result: RunResult
+    package struct Content {
+        package var plan: RunPlan?
+        package var result: RunResult
         /// Why the run stopped early, if it did.
-        public var interruption: String?
+        package var interruption: String?
 
-        public init(plan: RunPlan?, result: RunResult, interruption: String?) {
+        package init(plan: RunPlan?, result: RunResult, interruption: String?) {
             self.plan = plan
             self.result = result
             self.interruption = interruption
         }
     }
 
-    public let name: String
+    package let name: String
     private let kind: String
     private let url: URL
     private let render: (Content) -> String
@@ -29,14 +29,14 @@ public final class RunReportFile: RunReporter {
 
     /// - Parameters:
     ///   - kind: `JUnit report`, `HTML report` (for messages).
-    public init(kind: String, path: String, render: @escaping (Content) -> String) {
+    package init(kind: String, path: String, render: @escaping (Content) -> String) {
         self.kind = kind
         self.name = "the \(kind) \(path)"
         self.url = URL(fileURLWithPath: path)
         self.render = render
     }
 
-    public func receive(_ event: RunEvent) throws {
+    package func receive(_ event: RunEvent) throws {
         switch event {
         case .runStarted(let plan):
             self.plan = plan

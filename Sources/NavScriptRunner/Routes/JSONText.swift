@@ -4,7 +4,7 @@ import NavScriptRuntime
 /// A strict JSON reader that keeps where every value is, so a manifest
 /// check can say `line 12, column 7` and `$.destinations[3].patterns[1]`.
 /// (Foundation's parsers accept trailing commas and report no position.)
-public indirect enum JSONText: Sendable {
+package indirect enum JSONText: Sendable {
     case object([(key: String, value: JSONText, line: Int, column: Int)], line: Int, column: Int)
     case array([JSONText], line: Int, column: Int)
     case string(String, line: Int, column: Int)
@@ -12,14 +12,14 @@ public indirect enum JSONText: Sendable {
     case bool(Bool, line: Int, column: Int)
     case null(line: Int, column: Int)
 
-    public struct SyntaxError: Error, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var column: Int
-        public var reason: String
-        public var description: String { "line \(line), column \(column): \(reason)" }
+    package struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int
+        package var reason: String
+        package var description: String { "line \(line), column \(column): \(reason)" }
     }
 
-    public var line: Int {
+    package var line: Int {
         switch self {
         case .object(_, let line, _), .array(_, let line, _), .string(_, let line, _), .number(_, let line, _),
              .bool(_, let line, _), .null(let line, _): return line
@@ -27,7 +27,7 @@ public indirect enum JSONText: Sendable {
     }
 
     /// The JSON type's name, for messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .object: return "an object"
         case .array: return "an array"
@@ -38,7 +38,7 @@ public indirect enum JSONText: Sendable {
         }
     }
 
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONText {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONText {
         var reader = Reader(bytes: Array(text.utf8))
         reader.skipSpace()
         let value = try reader.value()

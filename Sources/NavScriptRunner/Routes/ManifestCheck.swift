@@ -5,19 +5,19 @@ import NavigationCore
 
 /// One thing wrong with a route manifest: where (JSON path and line), for
 /// which destination, and what.
-public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var line: Int
-    public var destination: String?
-    public var message: String
+package struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
+    package var path: String
+    package var line: Int
+    package var destination: String?
+    package var message: String
     /// A warning describes what a rollout changes for the app — a screen it
     /// shows that the manifest retires — which may be the intent: `routes
     /// check` lists it, but `--manifest` and `routes diff` still take the
     /// manifest (showing what breaks is their job). Everything else makes
     /// the manifest wrong in itself.
-    public var isWarning: Bool
+    package var isWarning: Bool
 
-    public init(path: String, line: Int, destination: String?, message: String, isWarning: Bool = false) {
+    package init(path: String, line: Int, destination: String?, message: String, isWarning: Bool = false) {
         self.path = path
         self.line = line
         self.destination = destination
@@ -25,7 +25,7 @@ public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
         self.isWarning = isWarning
     }
 
-    public var description: String {
+    package var description: String {
         "line \(line)  \(path)" + (destination.map { "  (\($0))" } ?? "") + ": " + (isWarning ? "warning: " : "") + message
     }
 }
@@ -40,22 +40,22 @@ public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
 /// one destination — and, as warnings, screens the app shows or taps open
 /// that the manifest does not declare. Unlike the loader, it reports every
 /// problem, not the first.
-public struct ManifestCheck {
+package struct ManifestCheck {
     /// Destinations the host shows (its screen declarations): reachable by its flows.
-    public var knownScreens: Set<DestinationID>
+    package var knownScreens: Set<DestinationID>
     /// Destinations a declared tap output opens.
-    public var tapTargets: Set<DestinationID>
+    package var tapTargets: Set<DestinationID>
     /// The host's screen declarations, whose outputs' parameters must fit what they open.
-    public var declarations: [ScreenDeclaration]
+    package var declarations: [ScreenDeclaration]
 
-    public init(host: (any ScenarioHost)? = nil) {
+    package init(host: (any ScenarioHost)? = nil) {
         declarations = host?.screens ?? []
         knownScreens = Set(declarations.map(\.id))
         tapTargets = Set(declarations.flatMap { $0.outputs.compactMap(\.destination) })
     }
 
     /// The problems of `text`; a syntax error is thrown (the file cannot be read at all).
-    public func check(_ text: String) throws(JSONText.SyntaxError) -> [ManifestProblem] {
+    package func check(_ text: String) throws(JSONText.SyntaxError) -> [ManifestProblem] {
         let json = try JSONText.parse(text)
         var problems = Self.duplicateKeys(json, path: "$") + schemaProblems(json)
         // The rules need the decoded manifest; unknown keys do not stop it decoding.

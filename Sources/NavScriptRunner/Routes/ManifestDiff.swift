@@ -6,21 +6,21 @@ import NavigationCore
 /// can produce (each pattern instantiated with example parameters) and
 /// every link a suite uses, resolved by both engines through every entry
 /// point, signed out and signed in, compared outcome by outcome.
-public struct ManifestDiff {
+package struct ManifestDiff {
     /// One link whose outcome changes.
-    public struct Change: Hashable, Sendable {
-        public var link: String
-        public var entry: EntryPoint
-        public var context: String
-        public var before: String
-        public var after: String
+    package struct Change: Hashable, Sendable {
+        package var link: String
+        package var entry: EntryPoint
+        package var context: String
+        package var before: String
+        package var after: String
     }
 
-    public let old: RoutingEngine
-    public let new: RoutingEngine
-    public let entries: [EntryPoint]
+    package let old: RoutingEngine
+    package let new: RoutingEngine
+    package let entries: [EntryPoint]
 
-    public init(old: RoutingEngine, new: RoutingEngine, entries: [EntryPoint] = EntryPoint.allCases) {
+    package init(old: RoutingEngine, new: RoutingEngine, entries: [EntryPoint] = EntryPoint.allCases) {
         self.old = old
         self.new = new
         self.entries = entries
@@ -29,7 +29,7 @@ public struct ManifestDiff {
     /// The links compared: each pattern of either manifest with example
     /// parameters (values the old spec accepts when it has the destination),
     /// plus `extra` (links a suite uses).
-    public func links(extra: [String] = []) -> [String] {
+    package func links(extra: [String] = []) -> [String] {
         var sampler = ValueSampler(seed: 1)
         var links: [String] = []
         for engine in [old, new] {
@@ -54,7 +54,7 @@ public struct ManifestDiff {
     }
 
     /// Every link whose outcome differs, in link order.
-    public func changes(extra: [String] = []) -> [Change] {
+    package func changes(extra: [String] = []) -> [Change] {
         let spelling = EntryLinkSpelling(manifest: old.manifest)
         let contexts: [(String, RouteContext)] = [
             ("signed out", RouteContext()),
@@ -86,7 +86,7 @@ public struct ManifestDiff {
     }
 
     /// The changes as text, or as a Markdown table.
-    public static func render(_ changes: [Change], markdown: Bool) -> String {
+    package static func render(_ changes: [Change], markdown: Bool) -> String {
         if changes.isEmpty { return "no link changes its outcome\n" }
         if markdown {
             var lines = ["| link | entry point | session | before | after |", "|---|---|---|---|---|"]

@@ -27,17 +27,17 @@ public enum RunEvent: Sendable {
 /// What a run is about to do.
 public struct RunPlan: Hashable, Sendable, Codable {
     /// What the run is: `run`, `mutate`, `explore`.
-    public var command: String
+    package var command: String
     /// The app under test (the host's name).
-    public var app: String
+    package var app: String
     /// Scenario files (or, for mutate and explore, the report's groups) in run order.
-    public var files: [String]
+    package var files: [String]
     /// The seed that ordered the run, when one did.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// Seconds since 1970 (UTC).
-    public var startedAt: Double
+    package var startedAt: Double
 
-    public init(command: String, app: String, files: [String], seed: UInt64? = nil, startedAt: Double) {
+    package init(command: String, app: String, files: [String], seed: UInt64? = nil, startedAt: Double) {
         self.command = command
         self.app = app
         self.files = files
@@ -60,14 +60,14 @@ public struct RunPlan: Hashable, Sendable, Codable {
 /// version; a key renamed, removed or given another meaning raises it.
 extension RunEvent: Encodable {
     /// The version of this encoding, in every `run_started` line.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     private enum Key: String, CodingKey {
         case event, schema, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
         case passed, failed, errors, skipped, duration, success, interrupted
     }
 
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .runStarted: return "run_started"
         case .fileStarted: return "file_started"

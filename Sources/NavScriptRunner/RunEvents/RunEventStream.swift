@@ -9,22 +9,22 @@ import NavScriptRuntime
 ///
 /// Events may be published from any thread (the worker pool's loop, the
 /// in-process runner); a lock keeps them whole and in order.
-public final class RunEventStream: @unchecked Sendable {  // state guarded by `lock`
+package final class RunEventStream: @unchecked Sendable {  // state guarded by `lock`
     private let lock = NSLock()
     private var reporters: [any RunReporter]
     private var failed: [(reporter: String, error: any Error)] = []
 
-    public init(_ reporters: [any RunReporter] = []) {
+    package init(_ reporters: [any RunReporter] = []) {
         self.reporters = reporters
     }
 
-    public func subscribe(_ reporter: any RunReporter) {
+    package func subscribe(_ reporter: any RunReporter) {
         lock.lock()
         defer { lock.unlock() }
         reporters.append(reporter)
     }
 
-    public func publish(_ event: RunEvent) {
+    package func publish(_ event: RunEvent) {
         lock.lock()
         defer { lock.unlock() }
         reporters.removeAll { reporter in
@@ -40,7 +40,7 @@ public final class RunEventStream: @unchecked Sendable {  // state guarded by `l
 
     /// Why each reporter that failed stopped (`cannot write the JUnit
     /// report to /ci/report.xml: …`), in order.
-    public var failures: [String] {
+    package var failures: [String] {
         lock.lock()
         defer { lock.unlock() }
         return failed.map { failure in
@@ -50,7 +50,7 @@ public final class RunEventStream: @unchecked Sendable {  // state guarded by `l
 
     /// A plain result (mutate's and explore's reports) as the events of a
     /// run that produced it: started, each file with its scenarios, finished.
-    public func publish(_ result: RunResult, plan: RunPlan) {
+    package func publish(_ result: RunResult, plan: RunPlan) {
         publish(.runStarted(plan))
         for file in result.files {
             publish(.fileStarted(file: file.file))

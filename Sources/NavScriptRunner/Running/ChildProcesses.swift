@@ -6,9 +6,9 @@ import Foundation
 /// one loop: an interrupt is passed on to each child, a child that does not
 /// stop after it (or that its caller says hangs) is killed, and how each
 /// ended is told apart.
-public enum ChildProcesses {
+package enum ChildProcesses {
     /// How a watched child ended.
-    public enum Ending: Hashable, Sendable {
+    package enum Ending: Hashable, Sendable {
         /// It exited with this status.
         case exited(Int32)
         /// A signal it did not handle ended it (a trap, a fault, an interrupt it did not catch).
@@ -21,7 +21,7 @@ public enum ChildProcesses {
 
     /// This executable started again with `arguments`, with Swift's backtracer
     /// off: the trap's own line is what a report needs, a backtrace is pages.
-    public static func navscript(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+    package static func navscript(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -33,7 +33,7 @@ public enum ChildProcesses {
     }
 
     /// This executable, as the kernel knows it (not as it was typed).
-    public static var executable: URL {
+    package static var executable: URL {
         let proc = URL(fileURLWithPath: "/proc/self/exe")
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: proc.path) {
             return URL(fileURLWithPath: resolved)
@@ -42,12 +42,12 @@ public enum ChildProcesses {
     }
 
     /// A child's standard output and error, kept in a temporary file until read.
-    public final class Capture {
+    package final class Capture {
         private let url: URL
         private let handle: FileHandle
 
         /// Sends `process`'s output and errors to a new temporary file named after `name`.
-        public init(_ process: Process, name: String) throws {
+        package init(_ process: Process, name: String) throws {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-\(getpid())-\(name).out")
             _ = FileManager.default.createFile(atPath: url.path, contents: nil)
             handle = try FileHandle(forWritingTo: url)
@@ -61,7 +61,7 @@ public enum ChildProcesses {
         }
 
         /// What the child wrote (read once it has ended).
-        public var text: String {
+        package var text: String {
             try? handle.synchronize()
             return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         }
@@ -71,7 +71,7 @@ public enum ChildProcesses {
     /// the interrupt is passed on to each child still running (once); one
     /// still running `interruptGrace` seconds later is killed. Until then,
     /// `hung(i)` is asked about child `i` every 50 ms: true kills it.
-    public static func watch(_ processes: [Process], stop: StopSignal, interruptGrace: Double = 5,
+    package static func watch(_ processes: [Process], stop: StopSignal, interruptGrace: Double = 5,
                              hung: (Int) -> Bool = { _ in false }) -> [Ending] {
         var endings = [Ending?](repeating: nil, count: processes.count)
         var interruptedAt: Date?

@@ -27,20 +27,20 @@ public struct ScenarioRunner {
     /// scenario language. Why: a run gives each file its own faults
     /// (`mutate`), and a runner per file prepared the whole sandbox,
     /// bindings and prelude again for every file instead of restoring them.
-    public func with(faults: [String]) -> ScenarioRunner {
+    package func with(faults: [String]) -> ScenarioRunner {
         var options = self.options
         options.faults = faults
         return ScenarioRunner(host: host, options: options, language: language)
     }
 
     /// Compiles `--filter` once, with an error a user can act on.
-    public static func compileFilter(_ pattern: String?) throws(RunnerError) -> Regex<AnyRegexOutput>? {
+    package static func compileFilter(_ pattern: String?) throws(RunnerError) -> Regex<AnyRegexOutput>? {
         guard let pattern else { return nil }
         do { return try Regex(pattern) } catch { throw .badFilter(pattern, "\(error)") }
     }
 
     /// Files in run order: discovery order, or shuffled by the seed.
-    public func orderedFiles(_ entries: [SuiteFile]) -> [SuiteFile] {
+    package func orderedFiles(_ entries: [SuiteFile]) -> [SuiteFile] {
         guard options.shuffle else { return entries }
         var generator = SeededGenerator(seed: options.seed)
         return entries.shuffled(using: &generator)
@@ -105,14 +105,14 @@ public struct ScenarioRunner {
     /// entry that names the file and why. Its scenarios are not listed —
     /// that would mean loading the file, the work the reason says was not
     /// done.
-    public static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
+    package static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
         ScenarioResult(name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
                        message: "not run: " + reason)
     }
 
     /// Publishes a file that is not run as a file's events (started, its one
     /// ``fileNotRun(_:reason:)`` entry, finished) and returns its result.
-    public static func reportNotRun(_ path: String, reason: String, publish: (RunEvent) -> Void) -> FileResult {
+    package static func reportNotRun(_ path: String, reason: String, publish: (RunEvent) -> Void) -> FileResult {
         let entry = fileNotRun(path, reason: reason)
         let result = FileResult(file: path, scenarios: [entry], duration: 0)
         publish(.fileStarted(file: path))
@@ -122,13 +122,13 @@ public struct ScenarioRunner {
     }
 
     /// A scenario reported without running (interrupt, fail-fast).
-    public static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
+    package static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
         ScenarioResult(name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
                        tags: listing.tags, outcome: .skipped(.interrupted), message: "not run: " + reason)
     }
 
     /// Lists the scenarios of each file without running them.
-    public func list(_ entries: [SuiteFile]) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)] {
+    package func list(_ entries: [SuiteFile]) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)] {
         let filter = try Self.compileFilter(options.filter)
         return entries.map { entry in
             do {
@@ -155,12 +155,12 @@ public struct ScenarioRunner {
     }
 }
 
-public enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
     case badFilter(String, String)
     /// A worker process could not set itself up.
     case workerSetup(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badFilter(let pattern, let reason):
             return "--filter '\(pattern)' is not a valid regular expression: \(reason)"

@@ -1,29 +1,29 @@
 import Foundation
 
 /// Set by SIGINT, SIGTERM, SIGHUP or fail-fast; read by the pool between events.
-public final class StopSignal: @unchecked Sendable {
+package final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var reasonText: String?
     private var signalNumber: Int32?
     private var sources: [DispatchSourceSignal] = []
 
-    public init() {}
+    package init() {}
 
-    public var isSet: Bool { lock.lock(); defer { lock.unlock() }; return reasonText != nil }
-    public var reason: String { lock.lock(); defer { lock.unlock() }; return reasonText ?? "interrupted" }
+    package var isSet: Bool { lock.lock(); defer { lock.unlock() }; return reasonText != nil }
+    package var reason: String { lock.lock(); defer { lock.unlock() }; return reasonText ?? "interrupted" }
     /// The signal that stopped the run, if one did.
-    public var interruptingSignal: Int32? { lock.lock(); defer { lock.unlock() }; return signalNumber }
+    package var interruptingSignal: Int32? { lock.lock(); defer { lock.unlock() }; return signalNumber }
     /// The conventional exit status of a run a signal stopped: 128 + its
     /// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
-    public var exitStatus: Int32? { interruptingSignal.map { 128 + $0 } }
+    package var exitStatus: Int32? { interruptingSignal.map { 128 + $0 } }
 
     /// Passes the interrupt on to a child process (an exploration): the
     /// same signal, or SIGTERM for a stop that had none.
-    public func passOn(to process: Process) {
+    package func passOn(to process: Process) {
         if process.isRunning { kill(process.processIdentifier, interruptingSignal ?? SIGTERM) }
     }
 
-    public func set(_ reason: String, signal: Int32? = nil) {
+    package func set(_ reason: String, signal: Int32? = nil) {
         lock.lock()
         if reasonText == nil {
             reasonText = reason
@@ -35,7 +35,7 @@ public final class StopSignal: @unchecked Sendable {
     /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP into
     /// a stop request instead of killing the process, so the report for
     /// what finished is still written.
-    public func catchSignals() {
+    package func catchSignals() {
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

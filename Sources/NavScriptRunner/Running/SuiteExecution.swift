@@ -5,17 +5,17 @@ import NavScriptRuntime
 /// How a command executes a suite: in worker processes (the default — a
 /// crash or hang costs one scenario) or in this process (`--in-process`,
 /// for debugging and for measuring the runtime alone).
-public struct SuiteExecution {
-    public let options: RunOptions
+package struct SuiteExecution {
+    package let options: RunOptions
     /// The arguments that make a worker run with the same options (`worker …`).
-    public let workerArguments: [String]
-    public let jobs: Int
-    public let timeout: Double
-    public let inProcess: Bool
+    package let workerArguments: [String]
+    package let jobs: Int
+    package let timeout: Double
+    package let inProcess: Bool
     /// Told what the user should know about the workers (a worker replaced, say).
-    public var onNotice: (String) -> Void = { _ in }
+    package var onNotice: (String) -> Void = { _ in }
 
-    public init(options: RunOptions, workerArguments: [String], jobs: Int, timeout: Double, inProcess: Bool) {
+    package init(options: RunOptions, workerArguments: [String], jobs: Int, timeout: Double, inProcess: Bool) {
         self.options = options
         self.workerArguments = workerArguments
         self.jobs = jobs
@@ -35,7 +35,7 @@ public struct SuiteExecution {
     /// `skipReason` is asked before each task starts (a reason skips it:
     /// the file is reported as one not-run entry, without being loaded);
     /// `onTaskFinished` sees each task's result as soon as it is complete.
-    public func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
+    package func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
                         stop: StopSignal, stream: RunEventStream = RunEventStream(),
                         skipReason: ((WorkerTask) -> String?)? = nil,
                         onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {

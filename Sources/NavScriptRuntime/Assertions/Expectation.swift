@@ -2,23 +2,23 @@ import NavScript
 
 /// A failed expectation: one line for the summary, and the explanation
 /// (expected vs actual, a diff) a QA engineer needs to act on it.
-public struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public var details: String
+package struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
+    package var details: String
 
-    public init(_ message: String, details: String = "") {
+    package init(_ message: String, details: String = "") {
         self.message = message
         self.details = details
     }
 
-    public var description: String { details.isEmpty ? message : message + "\n" + details }
+    package var description: String { details.isEmpty ? message : message + "\n" + details }
 }
 
 /// The pure checks behind the `expect_*` functions: data in, a failure
 /// with a readable diff out. Kept free of Lua so every branch is unit-tested.
-public enum Expectation {
+package enum Expectation {
     /// `expect_stack`: entries are `id` (any parameters) or `id:primary`.
-    public static func stack(_ expected: [String], actual: [String], tab: String) -> ExpectationFailure? {
+    package static func stack(_ expected: [String], actual: [String], tab: String) -> ExpectationFailure? {
         let matches = expected.count == actual.count
             && zip(expected, actual).allSatisfy { entryMatches($0, $1) }
         guard !matches else { return nil }
@@ -34,7 +34,7 @@ public enum Expectation {
 
     /// `expect_events`: an ordered subsequence, each item matching an event
     /// exactly or as its leading words.
-    public static func events(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+    package static func events(_ expected: [String], actual: [String]) -> ExpectationFailure? {
         // The usual case, every item found: no list of matches is kept (it is
         // only for the message, and rebuilt by the same search when one fails).
         var position = 0
@@ -136,7 +136,7 @@ public enum Expectation {
 
     /// `expect_coordinators`: exactly these are alive, as a multiset (order
     /// does not matter; a coordinator alive twice is a mismatch).
-    public static func coordinators(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+    package static func coordinators(_ expected: [String], actual: [String]) -> ExpectationFailure? {
         var unexpected = actual
         var missing: [String] = []
         for path in expected {
@@ -151,7 +151,7 @@ public enum Expectation {
 
     /// `expect_event_count` / `expect_no_event`: how many events match `item`
     /// (exactly or as leading words).
-    public static func eventCount(_ item: String, expected: Int, actual events: [String], since mark: Int = 0)
+    package static func eventCount(_ item: String, expected: Int, actual events: [String], since mark: Int = 0)
         -> ExpectationFailure? {
         let considered = Array(events.dropFirst(mark))
         let matching = considered.enumerated().filter { eventMatches(item, $0.element) }
@@ -164,7 +164,7 @@ public enum Expectation {
 
     /// `expect_modals`: exactly these modal screens, outermost modal first
     /// (each modal's own stack bottom to top, as `modals()` lists them).
-    public static func modals(_ expected: [String], actual: [[String]]) -> ExpectationFailure? {
+    package static func modals(_ expected: [String], actual: [[String]]) -> ExpectationFailure? {
         let screens = actual.flatMap { $0 }
         let matches = expected.count == screens.count && zip(expected, screens).allSatisfy { entryMatches($0, $1) }
         guard !matches else { return nil }
@@ -176,7 +176,7 @@ public enum Expectation {
 
     /// `expect_snapshot`: each given part of the navigation state equals the
     /// actual one; parts left out are not compared.
-    public static func snapshot(_ expected: [String: [String]], actual: [String: [String]]) -> ExpectationFailure? {
+    package static func snapshot(_ expected: [String: [String]], actual: [String: [String]]) -> ExpectationFailure? {
         var lines: [String] = []
         for key in expected.keys.sorted() {
             let want = expected[key] ?? []
@@ -190,7 +190,7 @@ public enum Expectation {
     }
 
     /// `expect_no_leaks`: everything that left the navigation was released.
-    public static func noLeaks(_ leaks: [String]) -> ExpectationFailure? {
+    package static func noLeaks(_ leaks: [String]) -> ExpectationFailure? {
         guard !leaks.isEmpty else { return nil }
         return ExpectationFailure(
             "\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
@@ -198,7 +198,7 @@ public enum Expectation {
     }
 
     /// Compares one value (`expect_screen`, `expect_tab`, `expect_modal`).
-    public static func equal(_ what: String, expected: String, actual: String?) -> ExpectationFailure? {
+    package static func equal(_ what: String, expected: String, actual: String?) -> ExpectationFailure? {
         guard let actual, entryMatches(expected, actual) else {
             return ExpectationFailure("\(what) is \(actual.map { "'\($0)'" } ?? "nothing"), expected '\(expected)'")
         }
@@ -206,7 +206,7 @@ public enum Expectation {
     }
 
     /// `expect_same_outcome`: every entry point's observation must equal the first's.
-    public static func sameOutcome(url: String, observations: [(entry: String, observation: [String])]) -> ExpectationFailure? {
+    package static func sameOutcome(url: String, observations: [(entry: String, observation: [String])]) -> ExpectationFailure? {
         guard let reference = observations.first else { return nil }
         let differing = observations.dropFirst().filter { $0.observation != reference.observation }
         guard !differing.isEmpty else { return nil }
@@ -227,7 +227,7 @@ public enum Expectation {
     }
 
     /// `{ "home", "product:p1004" }`, as a scenario would write it.
-    public static func render(_ list: [String]) -> String {
+    package static func render(_ list: [String]) -> String {
         "{ " + list.map { "\"\($0)\"" }.joined(separator: ", ") + " }"
     }
 

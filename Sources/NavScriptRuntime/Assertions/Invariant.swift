@@ -6,7 +6,7 @@ import NavigationCore
 /// run means nothing leaked, nothing is doubled, nothing hangs, whether or
 /// not someone wrote the expectation. A scenario or a run may allow one by
 /// name, with a reason.
-public enum Invariant: String, CaseIterable, Hashable, Sendable {
+package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// No screen, view model or coordinator outlives its place in the navigation.
     case leaks
     /// No coordinator path is alive twice.
@@ -20,7 +20,7 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
     case loopGuard = "loop_guard"
 
     /// What it checks, for reports and `--help`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .leaks: return "nothing that left the navigation is still alive"
         case .uniqueCoordinators: return "no coordinator path is alive twice"

@@ -3,14 +3,14 @@ import NavScript
 /// The scenario language's reference as a Markdown table — one row per
 /// function, from its declaration — for the README (`navscript types
 /// --format markdown`).
-public struct LanguageReference {
-    public let library: ScriptLibrary
+package struct LanguageReference {
+    package let library: ScriptLibrary
 
-    public init(host: any ScenarioHost) {
+    package init(host: any ScenarioHost) {
         library = ScriptLibrary(host: host)
     }
 
-    public func markdown() -> String {
+    package func markdown() -> String {
         var lines = ["| | function | what it does | example |", "|---|---|---|---|"]
         for category in ScriptFunction.Category.allCases {
             for function in library.functions(in: category) {
@@ -26,7 +26,7 @@ public struct LanguageReference {
     /// A `.luacheckrc` declaring the language's globals, so `luacheck`
     /// lints scenarios (unknown globals, unused locals, shadowing) without
     /// flagging the language itself.
-    public func luacheckConfig(hostName: String) -> String {
+    package func luacheckConfig(hostName: String) -> String {
         var globals: [String] = []
         var fields: [String: [String]] = [:]
         for function in library.functions {

@@ -7,17 +7,17 @@ import NavigationCore
 /// ``ScriptLibrary`` from its declaration. Opening a suite with this file
 /// on the LuaLS path gives completion, docs and a warning on a misspelt
 /// tab, output or option.
-public struct LuaDefinitions {
-    public let host: any ScenarioHost
-    public let library: ScriptLibrary
+package struct LuaDefinitions {
+    package let host: any ScenarioHost
+    package let library: ScriptLibrary
 
-    public init(host: any ScenarioHost) {
+    package init(host: any ScenarioHost) {
         self.host = host
         self.library = ScriptLibrary(host: host)
     }
 
     /// The whole `---@meta` file.
-    public func render() -> String {
+    package func render() -> String {
         var out: [String] = [
             "---@meta navscript",
             "",

@@ -4,13 +4,13 @@ import NavScript
 /// declarations and the host's own, in reference order. Registration,
 /// the LuaLS definitions and the README's reference table all read this
 /// one list.
-public struct ScriptLibrary {
-    public let functions: [ScriptFunction]
+package struct ScriptLibrary {
+    package let functions: [ScriptFunction]
     /// The names a host declared that the language already has; the host's
     /// declaration is ignored (reported by `navscript types`).
-    public let conflicts: [String]
+    package let conflicts: [String]
 
-    public init(host: any ScenarioHost) {
+    package init(host: any ScenarioHost) {
         let builtIn = Self.builtIn
         let taken = Set(builtIn.map(\.name))
         var seen = taken
@@ -34,7 +34,7 @@ public struct ScriptLibrary {
     }
 
     /// The functions of one category, in declaration order.
-    public func functions(in category: ScriptFunction.Category) -> [ScriptFunction] {
+    package func functions(in category: ScriptFunction.Category) -> [ScriptFunction] {
         functions.filter { $0.category == category }
     }
 

@@ -4,26 +4,26 @@ import NavScript
 /// What to run and how, as the `run`, `list` and `mutate` commands set it.
 public struct RunOptions: Sendable {
     /// A regular expression matched against each scenario's full name.
-    public var filter: String?
+    package var filter: String?
     /// Run only scenarios with at least one of these tags.
-    public var tags: [String]
-    public var excludeTags: [String]
+    package var tags: [String]
+    package var excludeTags: [String]
     /// Faults switched on in every launch.
-    public var faults: [String]
+    package var faults: [String]
     /// Stop after the first failure or error; the rest is reported skipped.
-    public var failFast: Bool
+    package var failFast: Bool
     /// Shuffle files and scenarios with ``seed``.
-    public var shuffle: Bool
-    public var seed: UInt64
-    public var instructionBudget: Int?
-    public var memoryLimit: Int?
+    package var shuffle: Bool
+    package var seed: UInt64
+    package var instructionBudget: Int?
+    package var memoryLimit: Int?
     /// Invariants allowed for every scenario (`--allow leaks`).
-    public var allow: [String]
+    package var allow: [String]
     /// Check the invariants after every step, not only after each scenario.
-    public var strictSteps: Bool
+    package var strictSteps: Bool
     /// Record the navigation after every step of a scenario that fails or
     /// errors (``ScenarioResult/frames``), for the HTML storyboard.
-    public var recordsFrames: Bool
+    package var recordsFrames: Bool
 
     public init(filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
                 failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,

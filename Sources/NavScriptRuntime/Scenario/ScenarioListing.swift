@@ -2,14 +2,14 @@ import NavScript
 
 /// One scenario as `navscript list` shows it (and as workers announce it).
 public struct ScenarioListing: Hashable, Sendable, Codable {
-    public var name: String
-    public var groups: [String]
-    public var file: String
-    public var line: Int
-    public var tags: [String]
-    public var isPending: Bool
+    package var name: String
+    package var groups: [String]
+    package var file: String
+    package var line: Int
+    package var tags: [String]
+    package var isPending: Bool
 
-    public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [], isPending: Bool = false) {
+    package init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [], isPending: Bool = false) {
         self.name = name
         self.groups = groups
         self.file = file

@@ -3,7 +3,7 @@ import NavScript
 /// How one scenario ended. Reporters switch over it; its string forms
 /// (``status`` and ``kind``) are what JSON, JUnit and the worker protocol
 /// carry, and are stable.
-public enum ScenarioOutcome: Hashable, Sendable {
+package enum ScenarioOutcome: Hashable, Sendable {
     case passed
     /// Something the scenario expected did not hold.
     case failed(Failure)
@@ -13,7 +13,7 @@ public enum ScenarioOutcome: Hashable, Sendable {
     case skipped(SkipReason)
 
     /// Why a scenario failed.
-    public enum Failure: String, Hashable, Sendable, CaseIterable {
+    package enum Failure: String, Hashable, Sendable, CaseIterable {
         /// An `expect_*`, an `assert`, or a step the app refused.
         case expectation
         /// A `mutate` fault that no scenario noticed.
@@ -23,7 +23,7 @@ public enum ScenarioOutcome: Hashable, Sendable {
     }
 
     /// Why a scenario could not run to its end.
-    public enum ErrorKind: String, Hashable, Sendable, CaseIterable {
+    package enum ErrorKind: String, Hashable, Sendable, CaseIterable {
         /// A Lua runtime error (`error(...)`, a bad argument, a nil call).
         case luaError = "lua_error"
         /// The instruction budget ran out (a runaway loop).
@@ -47,11 +47,11 @@ public enum ScenarioOutcome: Hashable, Sendable {
         case interrupted
 
         /// Whether the error is the file's, not one scenario's (exit status 2).
-        public var isLoadError: Bool { self == .syntax || self == .loadError }
+        package var isLoadError: Bool { self == .syntax || self == .loadError }
     }
 
     /// Why a scenario did not run.
-    public enum SkipReason: String, Hashable, Sendable, CaseIterable {
+    package enum SkipReason: String, Hashable, Sendable, CaseIterable {
         /// Declared with `pending(name)`.
         case pending
         /// The run stopped first (Ctrl-C, a signal, `--fail-fast`).
@@ -62,7 +62,7 @@ public enum ScenarioOutcome: Hashable, Sendable {
     }
 
     /// The coarse status every reporter counts.
-    public var status: ScenarioResult.Status {
+    package var status: ScenarioResult.Status {
         switch self {
         case .passed: return .passed
         case .failed: return .failed
@@ -73,7 +73,7 @@ public enum ScenarioOutcome: Hashable, Sendable {
 
     /// The stable classifier: `expectation`, `lua_error`, `budget`, …,
     /// `pending`, `interrupted`; empty when passed.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .passed: return ""
         case .failed(let failure): return failure.rawValue
@@ -83,7 +83,7 @@ public enum ScenarioOutcome: Hashable, Sendable {
     }
 
     /// Reads the two string forms back; nil for a combination no outcome has.
-    public init?(status: ScenarioResult.Status, kind: String) {
+    package init?(status: ScenarioResult.Status, kind: String) {
         switch status {
         case .passed: self = .passed
         case .failed: guard let failure = Failure(rawValue: kind) else { return nil }; self = .failed(failure)

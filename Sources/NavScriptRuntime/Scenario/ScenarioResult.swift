@@ -13,38 +13,38 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
         case skipped
 
         /// Failed or errored: what fails a run, kills a fault and gets a storyboard.
-        public var isProblem: Bool { self == .failed || self == .errored }
+        package var isProblem: Bool { self == .failed || self == .errored }
     }
 
     /// The describe chain and the scenario name, space separated; unique in its file.
-    public var name: String
+    package var name: String
     /// The describe chain alone (empty at top level).
-    public var groups: [String]
+    package var groups: [String]
     /// Path of the scenario file relative to the working directory.
-    public var file: String
-    public var line: Int
-    public var tags: [String]
-    public var outcome: ScenarioOutcome
+    package var file: String
+    package var line: Int
+    package var tags: [String]
+    package var outcome: ScenarioOutcome
     /// The coarse status (``ScenarioOutcome/status``).
     public var status: Status { outcome.status }
     /// One line: what went wrong. Empty when passed.
     public var message: String
     /// The full explanation: expected vs actual, diffs, traceback.
-    public var details: String
+    package var details: String
     /// The stable string form of the outcome's kind (``ScenarioOutcome/kind``).
-    public var kind: String { outcome.kind }
+    package var kind: String { outcome.kind }
     /// Step timeline, one line per driving step, oldest first.
-    public var timeline: [String]
+    package var timeline: [String]
     /// The navigation after every step, for a storyboard: recorded only
     /// when asked (``RunOptions/recordsFrames``) and only for a scenario
     /// that failed or errored.
-    public var frames: [StepFrame]
+    package var frames: [StepFrame]
     /// What the scenario printed.
-    public var output: String
+    package var output: String
     /// Seconds of wall time.
-    public var duration: Double
+    package var duration: Double
 
-    public init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
+    package init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
                 outcome: ScenarioOutcome, message: String = "", details: String = "",
                 timeline: [String] = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0) {
         self.name = name
@@ -110,48 +110,48 @@ extension ScenarioResult {
 
 /// All results of one scenario file, in declaration order.
 public struct FileResult: Hashable, Sendable, Codable {
-    public var file: String
+    package var file: String
     public var scenarios: [ScenarioResult]
-    public var duration: Double
+    package var duration: Double
 
-    public init(file: String, scenarios: [ScenarioResult], duration: Double) {
+    package init(file: String, scenarios: [ScenarioResult], duration: Double) {
         self.file = file
         self.scenarios = scenarios
         self.duration = duration
     }
 
-    public func count(_ status: ScenarioResult.Status) -> Int {
+    package func count(_ status: ScenarioResult.Status) -> Int {
         scenarios.lazy.filter { $0.status == status }.count
     }
 }
 
 /// A whole run, files in run order.
 public struct RunResult: Hashable, Sendable, Codable {
-    public var files: [FileResult]
+    package var files: [FileResult]
     /// Wall time of the whole run, seconds.
-    public var duration: Double
+    package var duration: Double
     /// The seed that ordered the run, printed so a failure can be replayed.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// When the run started (UTC), for report timestamps.
-    public var startedAt: Double
+    package var startedAt: Double
 
-    public init(files: [FileResult], duration: Double, seed: UInt64? = nil, startedAt: Double) {
+    package init(files: [FileResult], duration: Double, seed: UInt64? = nil, startedAt: Double) {
         self.files = files
         self.duration = duration
         self.seed = seed
         self.startedAt = startedAt
     }
 
-    public var scenarios: [ScenarioResult] { files.flatMap(\.scenarios) }
+    package var scenarios: [ScenarioResult] { files.flatMap(\.scenarios) }
 
-    public func count(_ status: ScenarioResult.Status) -> Int {
+    package func count(_ status: ScenarioResult.Status) -> Int {
         files.reduce(0) { $0 + $1.count(status) }
     }
 
     /// `N passed, N failed, N errors, N skipped` — the closing line CI parses.
-    public var summary: String {
+    package var summary: String {
         "\(count(.passed)) passed, \(count(.failed)) failed, \(count(.errored)) errors, \(count(.skipped)) skipped"
     }
 
-    public var isSuccess: Bool { count(.failed) == 0 && count(.errored) == 0 }
+    package var isSuccess: Bool { count(.failed) == 0 && count(.errored) == 0 }
 }

@@ -6,67 +6,67 @@ import NavigationCore
 /// asks for it (``RunOptions/recordsFrames``, `--html`) and kept only for
 /// scenarios that did not pass: a run without `--html` pays nothing, and
 /// its reports and worker messages carry no frames for passing scenarios.
-public struct StepFrame: Hashable, Sendable, Codable {
+package struct StepFrame: Hashable, Sendable, Codable {
     /// The step's number in the scenario's timeline (1-based; 0 when a
     /// problem came before any step).
-    public var number: Int
+    package var number: Int
     /// `file:line` of the call that made the step.
-    public var location: String
+    package var location: String
     /// The step as the timeline shows it (`tap("product", id=p42)`).
-    public var action: String
-    public var selectedTab: String
+    package var action: String
+    package var selectedTab: String
     /// Every tab in tab-bar order with its stack, bottom to top.
-    public var tabs: [Tab]
+    package var tabs: [Tab]
     /// The modal chain, outermost first; each a stack of screen labels.
-    public var modals: [[String]]
+    package var modals: [[String]]
     /// The live coordinator tree as paths (`root/main/home`).
-    public var coordinators: [String]
+    package var coordinators: [String]
     /// What the app's event log recorded during the step.
-    public var events: [String]
+    package var events: [String]
     /// Objects that left the navigation but are still alive.
-    public var leaks: [Leak]
+    package var leaks: [Leak]
     /// Failures and errors reported at this step (an expectation right
     /// after it, an invariant after the scenario, an error it raised).
-    public var problems: [Problem]
+    package var problems: [Problem]
 
-    public struct Tab: Hashable, Sendable, Codable {
-        public var name: String
-        public var stack: [String]
+    package struct Tab: Hashable, Sendable, Codable {
+        package var name: String
+        package var stack: [String]
 
-        public init(name: String, stack: [String]) {
+        package init(name: String, stack: [String]) {
             self.name = name
             self.stack = stack
         }
     }
 
-    public struct Leak: Hashable, Sendable, Codable {
-        public var label: String
-        public var kind: String
+    package struct Leak: Hashable, Sendable, Codable {
+        package var label: String
+        package var kind: String
         /// The step it left the navigation in (`back_swipe`).
-        public var leftDuring: String
+        package var leftDuring: String
 
-        public init(label: String, kind: String, leftDuring: String) {
+        package init(label: String, kind: String, leftDuring: String) {
             self.label = label
             self.kind = kind
             self.leftDuring = leftDuring
         }
     }
 
-    public struct Problem: Hashable, Sendable, Codable {
+    package struct Problem: Hashable, Sendable, Codable {
         /// `failure` or `error`.
-        public var kind: String
-        public var message: String
+        package var kind: String
+        package var message: String
         /// Expected vs actual, diffs, traceback.
-        public var details: String
+        package var details: String
 
-        public init(kind: String, message: String, details: String) {
+        package init(kind: String, message: String, details: String) {
             self.kind = kind
             self.message = message
             self.details = details
         }
     }
 
-    public init(number: Int, location: String, action: String, selectedTab: String, tabs: [Tab], modals: [[String]],
+    package init(number: Int, location: String, action: String, selectedTab: String, tabs: [Tab], modals: [[String]],
                 coordinators: [String], events: [String], leaks: [Leak], problems: [Problem] = []) {
         self.number = number
         self.location = location
