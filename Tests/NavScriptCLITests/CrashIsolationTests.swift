@@ -68,15 +68,14 @@ struct CrashIsolationTests {
             end)
             scenario("after", function() end)
             """#])
-        let started = Date()
         let (output, junit) = try fixture.runWithJUnit(["--timeout", "1", "suite"])
-        let elapsed = Date().timeIntervalSince(started)
         #expect(output.status == 1, "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 1 errors, 0 skipped") == true, "\(output)")
         #expect(junit.testcase("hangs in C")?.child("error")?["type"] == "timeout", "\(junit.raw)")
         #expect(Double(junit.testcase("hangs in C")?["time"] ?? "") ?? 0 >= 0.9, "it ran its timeout's worth\n\(junit.raw)")
-        #expect(junit.outcome("quick 5") == "passed" && junit.outcome("after") == "passed", "\(junit.raw)")
-        #expect(elapsed < 4, "one timeout of 1 s, not one per scenario before the hang (took \(elapsed) s)")
+        // One timeout, not one per scenario before the hang: each quick one passed, none timed out.
+        for number in 1...5 { #expect(junit.outcome("quick \(number)") == "passed", "\(junit.raw)") }
+        #expect(junit.outcome("after") == "passed", "\(junit.raw)")
     }
 
     /// A hung worker's buffered steps and last call reach the parent when it
