@@ -29,7 +29,7 @@ public final class LuaState {
 
     /// What the state's Swift callbacks work for, for callbacks that are
     /// registered once for many states (a prepared image) and so cannot
-    /// capture it: a scenario file's session, say. Set by the owner.
+    /// capture it: a scenario file's binding context, say. Set by the owner.
     public var context: AnyObject?
 
     /// The thread Swift API calls operate on: the main thread, or the

@@ -34,7 +34,7 @@ public struct ShopHost: ScenarioHost {
 
     public var faults: [HostFault] { Fault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
 
-    public func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+    public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         var options = LaunchOptions(faults: Set(request.faults.compactMap(Fault.init(rawValue:))))
         options.loggedIn = request.bool("logged_in") ?? options.loggedIn
         options.firstLaunch = request.bool("first_launch") ?? options.firstLaunch
@@ -84,7 +84,7 @@ final class ShopAppDriver: NavigationDriver {
         app.receive(input, via: entry)
     }
 
-    override func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
+    override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
         do {
             return ShopAppDriver(try app.relaunched(restore: restore))
         } catch {

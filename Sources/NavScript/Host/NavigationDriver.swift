@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// A ready-made ``ScenarioApp`` for an app whose screens live in a
+/// A ready-made ``AppDriver`` for an app whose screens live in a
 /// ``SimulatedNavigation``: the built-in gestures (tap, select_tab, back,
 /// back_swipe, dismiss) go through a ``SimulatedUser``, each opening a step
 /// of the event log; settling drains the app's scheduler; state, events,
@@ -19,7 +19,7 @@ import NavigationCore
 ///     override var coordinatorPaths: [String] { app.root.treePaths() }
 /// }
 /// ```
-open class NavigationDriver: ScenarioApp {
+open class NavigationDriver: AppDriver {
     public let navigation: SimulatedNavigation
 
     public init(navigation: SimulatedNavigation) {
@@ -63,7 +63,7 @@ open class NavigationDriver: ScenarioApp {
     }
 
     /// A fresh app as after a cold start. Override to support `restart`.
-    open func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
+    open func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
         throw HostError("\(type(of: self)) cannot restart: override relaunch(restore:)")
     }
 

@@ -15,7 +15,7 @@ import NavigationCore
 ///         [.boolean("logged_in", "signed in at start (default false)")]
 ///     }
 ///     var faults: [HostFault] { MyFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
-///     func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+///     func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
 ///         MyAppDriver(MyApp(loggedIn: request.bool("logged_in") ?? false, faults: request.faults))
 ///     }
 /// }
@@ -52,7 +52,7 @@ public protocol ScenarioHost: Sendable {
 
     /// Cold-starts a fresh app. `request.options` were already checked
     /// against ``launchOptions``; `request.faults` against ``faults``.
-    func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp
+    func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver
 
     /// How `entry` would deliver the link spelled `url` (a URL with the
     /// app's scheme): the same intent through another door.
@@ -203,19 +203,19 @@ public enum LaunchValue: Hashable, Sendable, CustomStringConvertible {
 ///   `settle = false` leaves work pending on purpose). `settle` throws when
 ///   the app never goes idle.
 /// - **Restarting.** ``relaunch(restore:)`` is a cold start of the same
-///   device: what the app persists (the session, say) survives, it is not a
+///   device: what the app persists (the context, say) survives, it is not a
 ///   first launch, no link is delivered; with `restore` the navigation is
 ///   restored from the archive of the app being replaced, without it the
 ///   app starts at its root.
 /// - **Observing.** Everything else is read-only and cheap: the runtime
 ///   reads it after every step for the timeline.
-public protocol ScenarioApp: AnyObject {
+public protocol AppDriver: AnyObject {
     /// Performs one built-in user action; a link's outcome for `deepLink`.
     /// A ``HostError`` means the action is impossible on the current screen.
     func perform(_ action: AppAction) throws(HostError) -> LinkOutcome?
     func settle() throws(HostError)
     /// A fresh app as after a cold start of the same device.
-    func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp
+    func relaunch(restore: Bool) throws(HostError) -> any AppDriver
 
     var state: NavigationState { get }
     /// The selected tab — read after every step for the timeline, so an app
@@ -246,7 +246,7 @@ public protocol ScenarioApp: AnyObject {
     var screenOwners: [ScreenOwner]? { get }
 }
 
-extension ScenarioApp {
+extension AppDriver {
     public var selectedTab: TabID { state.selectedTab }
     public var visibleDestination: DestinationID? { state.visible?.id }
     /// The event log as scenarios read it (`events()`, `expect_events`), oldest first.

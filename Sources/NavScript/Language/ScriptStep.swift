@@ -8,14 +8,14 @@
 public final class ScriptStep {
     /// The app of the running scenario (launched with defaults if the
     /// scenario did not launch one).
-    public let app: any ScenarioApp
+    public let app: any AppDriver
     /// The Lua call: arguments with typed accessors.
     public let arguments: LuaCall
     /// How the step appears on the timeline. Defaults to `name()`; a verb
     /// sets it to a readable form of its arguments (`login{ cancel = true }`).
     public var description: String
 
-    package init(app: any ScenarioApp, arguments: LuaCall, description: String) {
+    package init(app: any AppDriver, arguments: LuaCall, description: String) {
         self.app = app
         self.arguments = arguments
         self.description = description
@@ -51,7 +51,7 @@ extension ScriptFunction {
                        body: .verb(perform))
     }
 
-    /// A way of reading the app's state a host adds (`session()`).
+    /// A way of reading the app's state a host adds (`context()`).
     public static func observer(_ name: String, parameters: [ScriptParameter] = [], returns: ScriptReturn,
                                 documentation: String, example: String? = nil,
                                 observe: @escaping (ScriptStep) throws -> LuaValue) -> ScriptFunction {

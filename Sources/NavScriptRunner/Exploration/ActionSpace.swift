@@ -60,7 +60,7 @@ struct ActionSpace {
 
     // MARK: - Steps
 
-    mutating func candidates(app: any ScenarioApp, generator: inout SeededGenerator) -> [ExplorationAction] {
+    mutating func candidates(app: any AppDriver, generator: inout SeededGenerator) -> [ExplorationAction] {
         var actions: [ExplorationAction] = []
         let state = app.state
         let screen = state.visible?.id

@@ -117,30 +117,30 @@ public final class Explorer {
         }
         while !spent() {
             walks += 1
-            guard let session = try? ExplorationSession(host: host, faults: configuration.faults, options: configuration.options)
+            guard let walker = try? ExplorationWalk(host: host, faults: configuration.faults, options: configuration.options)
             else { break }
             configuration.trace?.startSegment()
-            defer { session.close() }
+            defer { walker.close() }
             var walk: [ExplorationAction] = []
             let launch = ExplorationAction(lua: space.launch(&generator), coverage: "")
-            var violation = step(session, launch, walk: &walk)
+            var violation = step(walker, launch, walk: &walk)
             steps += 1
             var length = 0
-            while violation == nil, length < configuration.walkLength, !spent(), let app = session.app {
+            while violation == nil, length < configuration.walkLength, !spent(), let app = walker.app {
                 if let screen = app.state.visible?.id { covered.insert("screen \(screen)") }
                 let candidates = space.candidates(app: app, generator: &generator)
                 guard let action = pick(candidates, covered: covered, generator: &generator) else { break }
-                violation = step(session, action, walk: &walk)
+                violation = step(walker, action, walk: &walk)
                 if walk.last == action { covered.insert(action.coverage) }
                 if violation == nil, let link = action.link, link.schemeURL != nil,
                    Int.random(in: 0..<6, using: &generator) == 0 {
                     let check = ExplorationAction(lua: "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", coverage: "")
-                    violation = step(session, check, walk: &walk)
+                    violation = step(walker, check, walk: &walk)
                 }
                 steps += 1
                 length += 1
             }
-            if let screen = session.app?.state.visible?.id { covered.insert("screen \(screen)") }
+            if let screen = walker.app?.state.visible?.id { covered.insert("screen \(screen)") }
             guard let violation else { continue }
             let key = "\(violation.property)"
             guard seen.insert(key).inserted else { continue }
@@ -169,13 +169,13 @@ public final class Explorer {
 
     /// Runs `action`, keeps it in `walk` unless the app refused it, and
     /// returns the first property it broke.
-    private func step(_ session: ExplorationSession, _ action: ExplorationAction,
+    private func step(_ walker: ExplorationWalk, _ action: ExplorationAction,
                       walk: inout [ExplorationAction]) -> ExplorationViolation? {
         let line = action.lua
-        let before = session.app?.state
-        let eventsBefore = session.app?.events.count ?? 0
+        let before = walker.app?.state
+        let eventsBefore = walker.app?.events.count ?? 0
         configuration.trace?.step(line)
-        let result = session.run(line)
+        let result = walker.run(line)
         let broken = result.failures.filter { $0.message.contains("invariant '") }
         let refused = result.error != nil || result.failures.count > broken.count
         if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
@@ -193,17 +193,17 @@ public final class Explorer {
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
             return ExplorationViolation(property: .sameOutcome, step: walk.count - 1, message: failure.message, assertion: [])
         }
-        if let app = session.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
+        if let app = walker.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
             return violation
         }
-        if let app = session.app, let replayed = Self.unresolvedResume(in: app.events, since: eventsBefore) {
+        if let app = walker.app, let replayed = Self.unresolvedResume(in: app.events, since: eventsBefore) {
             return ExplorationViolation(
                 property: .resumeResolves, step: walk.count - 1,
                 message: "\(replayed.request) resumed after its gate and went on with '\(replayed.next)' without being resolved again",
                 assertion: ["expect_events_since(0, { \(LuaSource.string("resume " + replayed.request)), "
                             + "\(LuaSource.string("resolve " + replayed.request)) })"])
         }
-        guard let app = session.app else { return nil }
+        guard let app = walker.app else { return nil }
         if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: walk.count - 1) {
             return violation
         }
@@ -217,7 +217,7 @@ public final class Explorer {
     }
 
     /// `gate P R … resume R`, then `resolve R gated P`: the gate reported
-    /// success but the resumed request meets the same gate again (a session
+    /// success but the resumed request meets the same gate again (a walker
     /// committed too late, a cancelled sign-in reported as done).
     private func checkResumes(_ events: [String], since start: Int, step: Int) -> ExplorationViolation? {
         guard let regated = Self.regatedResume(in: events, since: start) else { return nil }
@@ -280,7 +280,7 @@ public final class Explorer {
     /// A link that proceeded must land on its canonical target — or, as the
     /// reconciler rules, leave the stack alone when its top already was the
     /// target: the user is looking at it.
-    private func checkLanding(_ link: ExplorationAction.Link, app: any ScenarioApp, before: NavigationState?,
+    private func checkLanding(_ link: ExplorationAction.Link, app: any AppDriver, before: NavigationState?,
                               step: Int) -> ExplorationViolation? {
         let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
         guard let timeline = app.events.last(where: { $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ") }),
@@ -334,19 +334,19 @@ public final class Explorer {
 
     // MARK: - Replaying and shrinking
 
-    /// Replays `walk` in a fresh session; the first property broken, if any.
+    /// Replays `walk` in a fresh walker; the first property broken, if any.
     func replay(_ walk: [ExplorationAction], faults: [String]) -> ExplorationViolation? {
         replayed(walk, faults: faults, keepingTimeline: false).violation
     }
 
     /// Replays `lines` from a fresh launch: the first property they break,
     /// and (when asked: shrinking replays many times and needs none) the
-    /// timeline up to it, each entry without the session's internal
+    /// timeline up to it, each entry without the walker's internal
     /// `explore.lua:1` location.
     func replayed(_ walk: [ExplorationAction], faults: [String],
                   keepingTimeline: Bool = true) -> (violation: ExplorationViolation?, timeline: [String]) {
-        guard let session = try? ExplorationSession(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
-        defer { session.close() }
+        guard let walker = try? ExplorationWalk(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
+        defer { walker.close() }
         configuration.trace?.startSegment()
         var kept: [ExplorationAction] = []
         var generator = SeededGenerator(seed: 0)
@@ -354,11 +354,11 @@ public final class Explorer {
         _ = space.launch(&generator)
         var violation: ExplorationViolation?
         for action in walk {
-            violation = step(session, action, walk: &kept)
+            violation = step(walker, action, walk: &kept)
             if violation != nil { break }
         }
         guard keepingTimeline else { return (violation, []) }
-        let timeline = session.world.timeline.map { entry in
+        let timeline = walker.world.timeline.map { entry in
             entry.range(of: "  ").map { String(entry[$0.upperBound...]) } ?? entry
         }
         return (violation, timeline)
@@ -373,10 +373,10 @@ public final class Explorer {
         }
         let (replayed, timeline) = replayed(current, faults: configuration.faults)
         var final = replayed ?? violation
-        // The session runs each step as a chunk of its own, `explore.lua`,
+        // The walker runs each step as a chunk of its own, `explore.lua`,
         // whose line is always 1: no place a reader can look up.
-        if final.message.hasPrefix(ExplorationSession.chunkName + ":1: ") {
-            final.message.removeFirst(ExplorationSession.chunkName.count + 4)
+        if final.message.hasPrefix(ExplorationWalk.chunkName + ":1: ") {
+            final.message.removeFirst(ExplorationWalk.chunkName.count + 4)
         }
         let steps = current.map(\.lua)
         let reproducer = Self.reproducer(steps, violation: final, configuration: configuration, originalSteps: walk.count,

@@ -34,7 +34,7 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// says what to fix. `stepName` renders the step an object left at.
     /// `leaks` is `app.leaks`, which the caller has at hand (finding them
     /// walks every object the app ever tracked, so it is done once).
-    static func violations(of app: any ScenarioApp, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
+    static func violations(of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
                            stepName: (Int) -> String) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
         // The tree is walked once for all the invariants that read it.
@@ -47,7 +47,7 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         return found
     }
 
-    private static func check(_ invariant: Invariant, app: any ScenarioApp, leaks: [LifecycleTracker.Leak],
+    private static func check(_ invariant: Invariant, app: any AppDriver, leaks: [LifecycleTracker.Leak],
                               paths cachedPaths: inout [String]?, stepName: (Int) -> String) -> ExpectationFailure? {
         func coordinatorPaths() -> [String] {
             if let cachedPaths { return cachedPaths }

@@ -357,12 +357,12 @@ enum AssertionBindings {
     /// `check`, raises its failure, records a passing check on the timeline.
     private static func expect(_ name: String, parameters: [ScriptParameter], overloads: [String],
                                documentation: String, example: String,
-                               _ check: @escaping (LuaCall, any ScenarioApp, ScenarioWorld) throws -> ExpectationFailure?) -> ScriptFunction {
+                               _ check: @escaping (LuaCall, any AppDriver, ScenarioWorld) throws -> ExpectationFailure?) -> ScriptFunction {
         ScriptFunction(name, .asserting, parameters: parameters, overloads: overloads, documentation: documentation,
-                       example: example, body: .binding { call, session in
-            let world = try session.requireWorld(call)
-            world.location = session.location(of: call)
-            let app = try world.ensureApp(at: session.location(of: call))
+                       example: example, body: .binding { call, context in
+            let world = try context.requireWorld(call)
+            world.location = context.location(of: call)
+            let app = try world.ensureApp(at: context.location(of: call))
             if let failure = try check(call, app, world) { throw BindingError.failure(failure) }
             return []
         })

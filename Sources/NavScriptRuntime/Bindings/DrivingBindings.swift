@@ -19,12 +19,12 @@ enum DrivingBindings {
                     the option's kind, is an error at this line naming the accepted options.
                     """,
                 example: "launch{ url = \"myapp://item/7\", via = \"universal\" }",
-                body: .binding { call, session in
-                    let world = try session.requireWorld(call)
+                body: .binding { call, context in
+                    let world = try context.requireWorld(call)
                     let options = try call.optionalTable(1) ?? LuaTable()
                     let request = try launchRequest(options) { call.argumentError(1, $0) }
                     do {
-                        try world.launch(request, at: session.location(of: call))
+                        try world.launch(request, at: context.location(of: call))
                     } catch {
                         throw BindingError.error("\(error)")
                     }
@@ -38,10 +38,10 @@ enum DrivingBindings {
                     is `{ id = "7" }`) or a table of params (strings, numbers or booleans). A screen without that \
                     output is a failure listing the outputs it has.
                     """,
-                example: "tap(\"item\", \"7\")") { call, app, session in
+                example: "tap(\"item\", \"7\")") { call, app, context in
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
-                try checkTap(output, args, app: app, screens: session.screens, engine: session.engine)
+                try checkTap(output, args, app: app, screens: context.screens, engine: context.engine)
                 return (.tap(output: output, args: args), describeTap(output, args))
             },
             action("select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],
@@ -94,13 +94,13 @@ enum DrivingBindings {
                     local outcome = deep_link("myapp://account")
                     assert(outcome.status == "gated" and outcome.precondition == "auth")
                     """,
-                body: .binding { call, session in
-                    let world = try session.requireWorld(call)
-                    let location = session.location(of: call)
+                body: .binding { call, context in
+                    let world = try context.requireWorld(call)
+                    let location = context.location(of: call)
                     let app = try world.ensureApp(at: location)
                     let (input, defaultEntry) = try BindingSupport.linkInput(call[1], call: call, position: 1)
                     let options = try call.optionalTable(2) ?? LuaTable()
-                    let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 2, host: session.host) } ?? defaultEntry
+                    let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 2, host: context.host) } ?? defaultEntry
                     let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
                     let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error, error: "internal")
                     if shouldSettle { try app.settle() }
@@ -117,9 +117,9 @@ enum DrivingBindings {
                     never goes idle.
                     """,
                 example: "settle()",
-                body: .binding { call, session in
-                    let world = try session.requireWorld(call)
-                    try world.ensureApp(at: session.location(of: call)).settle()
+                body: .binding { call, context in
+                    let world = try context.requireWorld(call)
+                    try world.ensureApp(at: context.location(of: call)).settle()
                     return []
                 }),
             ScriptFunction("restart", .driving,
@@ -131,9 +131,9 @@ enum DrivingBindings {
                     new app is settled.
                     """,
                 example: "restart{ restore = false }",
-                body: .binding { call, session in
-                    let world = try session.requireWorld(call)
-                    let location = session.location(of: call)
+                body: .binding { call, context in
+                    let world = try context.requireWorld(call)
+                    let location = context.location(of: call)
                     let options = try call.optionalTable(1) ?? LuaTable()
                     let restore = options["restore"].isNil ? true : options["restore"].isTruthy
                     let next = try world.ensureApp(at: location).relaunch(restore: restore)
@@ -147,16 +147,16 @@ enum DrivingBindings {
 
     /// A verb that performs one app action, settles, and records the step.
     private static func action(_ name: String, parameters: [ScriptParameter] = [], documentation: String, example: String,
-                               _ parse: @escaping (LuaCall, any ScenarioApp, ScenarioSession) throws -> (AppAction, String))
+                               _ parse: @escaping (LuaCall, any AppDriver, BindingContext) throws -> (AppAction, String))
         -> ScriptFunction {
         ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
-                       body: .binding { call, session in
-            let world = try session.requireWorld(call)
-            let location = session.location(of: call)
+                       body: .binding { call, context in
+            let world = try context.requireWorld(call)
+            let location = context.location(of: call)
             let app = try world.ensureApp(at: location)
             let (action, described): (AppAction, String)
             do {
-                (action, described) = try parse(call, app, session)
+                (action, described) = try parse(call, app, context)
             } catch let error as HostError {
                 // The call as written: which arguments the app refused.
                 world.record(String(concatenating: name, "(", call.arguments.map(\.description).joined(separator: ", "), ") ✗ ",
@@ -189,7 +189,7 @@ enum DrivingBindings {
     /// Strict like a thumb: a tap must give the parameters its output
     /// declares, and values the destination it opens accepts. A bare id
     /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
-    static func checkTap(_ output: String, _ args: [String: String], app: any ScenarioApp,
+    static func checkTap(_ output: String, _ args: [String: String], app: any AppDriver,
                          screens: [DestinationID: ScreenDeclaration], engine: RoutingEngine) throws(HostError) {
         guard let screen = app.visibleDestination,
               let declaration = screens[screen]?.outputs.first(where: { $0.name == output })

@@ -57,9 +57,9 @@ enum ObservingBindings {
                     that a mark of the replaced app had is refused, even when it was computed otherwise).
                     """,
                 example: "local before = mark()\nback()\nexpect_events_since(before, { \"pop item:7\" })",
-                body: .binding { call, session in
-                    let world = try session.requireWorld(call)
-                    let location = session.location(of: call)
+                body: .binding { call, context in
+                    let world = try context.requireWorld(call)
+                    let location = context.location(of: call)
                     let count = try world.ensureApp(at: location).events.count
                     world.noteMark(count, at: location)
                     return [.integer(Int64(count))]
@@ -86,15 +86,15 @@ enum ObservingBindings {
 
     private static func observe(_ name: String, parameters: [ScriptParameter] = [], returns: [ScriptReturn],
                                 documentation: String, example: String,
-                                _ body: @escaping (LuaCall, any ScenarioApp) throws -> [LuaValue]) -> ScriptFunction {
+                                _ body: @escaping (LuaCall, any AppDriver) throws -> [LuaValue]) -> ScriptFunction {
         ScriptFunction(name, .observing, parameters: parameters, returns: returns, documentation: documentation,
-                       example: example, body: .binding { call, session in
-            let world = try session.requireWorld(call)
-            return try body(call, try world.ensureApp(at: session.location(of: call)))
+                       example: example, body: .binding { call, context in
+            let world = try context.requireWorld(call)
+            return try body(call, try world.ensureApp(at: context.location(of: call)))
         })
     }
 
-    static func requireTab(_ tab: TabID, in app: any ScenarioApp, call: LuaCall) throws {
+    static func requireTab(_ tab: TabID, in app: any AppDriver, call: LuaCall) throws {
         guard app.state.tabs.contains(tab) else {
             throw BindingError.error("\(call.functionName): unknown tab '\(tab)'; tabs are: "
                 + app.state.tabs.map(\.rawValue).joined(separator: ", "))

@@ -105,8 +105,8 @@ enum StructureFunctions {
                     first scenario.
                     """,
                 example: "print(table.concat(events(), \"\\n\"))",
-                body: .binding { call, session in
-                    session.writeOutput(call.arguments.map(ScenarioFile.text).joined(separator: "\t") + "\n")
+                body: .binding { call, context in
+                    context.writeOutput(call.arguments.map(ScenarioFile.text).joined(separator: "\t") + "\n")
                     return []
                 }),
         ]

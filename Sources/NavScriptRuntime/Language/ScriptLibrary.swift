@@ -39,12 +39,12 @@ package struct ScriptLibrary {
     }
 
     /// Registers every Swift-backed function in `state`. They find the file
-    /// they serve as the state's ``LuaState/context`` (a `ScenarioSession`),
+    /// they serve as the state's ``LuaState/context`` (a `BindingContext`),
     /// so one registration serves every state restored from an image.
     /// `tables` checks the table arguments whose types declare their fields.
     func install(_ state: LuaState, checking tables: TableArgumentCheck) {
         for function in functions {
-            let body: (LuaCall, ScenarioSession) throws -> [LuaValue]
+            let body: (LuaCall, BindingContext) throws -> [LuaValue]
             switch function.body {
             case .prelude, .preludeTable: continue
             case .native(let native): body = { call, _ in try native(call) }
@@ -61,11 +61,11 @@ package struct ScriptLibrary {
     /// with defaults when the scenario did not launch one), settled, recorded
     /// on the timeline — with a ✗ and the reason when the app refused.
     private static func verb(_ name: String, _ perform: @escaping (ScriptStep) throws -> Void)
-        -> (LuaCall, ScenarioSession) throws -> [LuaValue] {
+        -> (LuaCall, BindingContext) throws -> [LuaValue] {
         let called = name + "()"   // the timeline's words unless the host says more; spelled once, not per call
-        return { call, session in
-            let world = try session.requireWorld(call)
-            let location = session.location(of: call)
+        return { call, context in
+            let world = try context.requireWorld(call)
+            let location = context.location(of: call)
             let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: called)
             do {
                 try perform(step)
@@ -81,11 +81,11 @@ package struct ScriptLibrary {
 
     /// A host's observer as a binding: it reads the scenario's app.
     private static func observer(_ name: String, _ observe: @escaping (ScriptStep) throws -> LuaValue)
-        -> (LuaCall, ScenarioSession) throws -> [LuaValue] {
+        -> (LuaCall, BindingContext) throws -> [LuaValue] {
         let called = name + "()"
-        return { call, session in
-            let world = try session.requireWorld(call)
-            let step = ScriptStep(app: try world.ensureApp(at: session.location(of: call)), arguments: call,
+        return { call, context in
+            let world = try context.requireWorld(call)
+            let step = ScriptStep(app: try world.ensureApp(at: context.location(of: call)), arguments: call,
                                   description: called)
             return [try observe(step)]
         }
@@ -94,12 +94,12 @@ package struct ScriptLibrary {
     /// Registers `body` under `name`; thrown binding errors become Lua
     /// errors (scenario mistakes) or failure tables (expectations). A table
     /// argument that is not of its declared type is a bad argument.
-    private static func register(_ name: String, _ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue],
+    private static func register(_ name: String, _ body: @escaping (LuaCall, BindingContext) throws -> [LuaValue],
                                  announced: Bool, maximumArguments: Int?,
                                  tables: (check: TableArgumentCheck, parameters: [(position: Int, type: String)]),
                                  in state: LuaState) {
         state.register(name) { call in
-            guard let session = call.state.context as? ScenarioSession else {
+            guard let context = call.state.context as? BindingContext else {
                 return .error("navscript: \(name) called outside a scenario file")
             }
             // An extra argument was meant for something (`expect_tab("home", "orders")`): it
@@ -115,30 +115,30 @@ package struct ScriptLibrary {
                     throw call.argumentError(position, problem)
                 }
             }
-            return try session.serving { () throws -> LuaCallResult in
-                if announced, let onCall = session.world?.onCall {
-                    onCall(String(concatenating: session.location(of: call), "  ", name, "(…)"))
+            return try context.serving { () throws -> LuaCallResult in
+                if announced, let onCall = context.world?.onCall {
+                    onCall(String(concatenating: context.location(of: call), "  ", name, "(…)"))
                 }
                 do {
-                    return .values(try body(call, session))
+                    return .values(try body(call, context))
                 } catch let error as BindingError {
                     switch error {
                     case .error(let message):
-                        return .error(.string(LuaString("\(session.location(of: call)): \(message)")), addPosition: false)
+                        return .error(.string(LuaString("\(context.location(of: call)): \(message)")), addPosition: false)
                     case .failure(let failure):
-                        return session.raise(failure, at: session.location(of: call))
+                        return context.raise(failure, at: context.location(of: call))
                     }
-                } catch let error as HostError where error.message == session.world?.launchFailure?.message {
+                } catch let error as HostError where error.message == context.world?.launchFailure?.message {
                     // The app could not be launched at all: an error of the scenario (a launch
                     // error, see ScenarioFile), not a failure of the call that needed the app.
-                    return .error(.string(LuaString("\(session.location(of: call)): \(error.message)")), addPosition: false)
+                    return .error(.string(LuaString("\(context.location(of: call)): \(error.message)")), addPosition: false)
                 } catch let error as HostError {
                     // The app refused a step the scenario asked for: the app is
                     // not where the scenario expected it to be.
                     // (A host's message may name the call already: `login{}: already signed in`.)
                     let named = ["{", "(", ":"].contains { error.message.hasPrefix(name + $0) }
                     let message = named ? error.message : "\(name): \(error.message)"
-                    return session.raise(ExpectationFailure(message), at: session.location(of: call))
+                    return context.raise(ExpectationFailure(message), at: context.location(of: call))
                 }
             }
         }

@@ -9,7 +9,7 @@ package final class ScenarioFile {
     package let scenarios: [ScenarioDefinition]
     let options: RunOptions
     package let state: LuaState
-    package let session: ScenarioSession
+    package let context: BindingContext
 
     /// Loads `entry`; a syntax error, an error at load time or a duplicate
     /// name is a ``ScenarioLoadError`` for this file only.
@@ -19,13 +19,13 @@ package final class ScenarioFile {
          source: [UInt8]? = nil) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
-        let session = ScenarioSession(file: entry.path, entry: entry, language: language)
-        self.session = session
+        let context = BindingContext(file: entry.path, entry: entry, language: language)
+        self.context = context
         let collect: LuaFunction
         do {
             (state, collect) = try language.makeState(LuaState.Options(
                 instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
-                sandboxRoot: entry.suiteRoot), for: session)
+                sandboxRoot: entry.suiteRoot), for: context)
         } catch {
             guard error.kind == .memory, let limit = options.memoryLimit else {
                 throw ScenarioLoadError("could not create a Lua state: \(error.message)")
@@ -142,18 +142,18 @@ package final class ScenarioFile {
             result.message = "pending"
             return result
         }
-        let world = ScenarioWorld(host: host, faults: faults, launchOptions: session.launchOptions,
+        let world = ScenarioWorld(host: host, faults: faults, launchOptions: context.launchOptions,
                                   strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
                                   scenario: (definition.file, definition.name))
         world.onStep = onStep
         world.onCall = onCall
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
-        session.world = world
+        context.world = world
         state.resetLimits()
         let heldAtStart = state.memoryInUse   // what earlier scenarios and the top level kept (see the memory error below)
         defer {
-            session.world = nil
+            context.world = nil
             collectGarbageIfGrown()
         }
 
@@ -263,10 +263,10 @@ package final class ScenarioFile {
         // Frames are for storyboards of what went wrong: a passing scenario drops them.
         if result.status.isProblem { result.frames = world.frames }
         result.output = world.output
-        if !session.loadOutput.isEmpty {
+        if !context.loadOutput.isEmpty {
             // Printed at the file's top level: shown with its first scenario.
-            result.output = "(printed while the file loaded)\n" + session.loadOutput + result.output
-            session.loadOutput = ""
+            result.output = "(printed while the file loaded)\n" + context.loadOutput + result.output
+            context.loadOutput = ""
         }
         result.duration = Date().timeIntervalSince(started)
         return result
@@ -315,9 +315,9 @@ package final class ScenarioFile {
         var kept: [String] = []
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if ScenarioSession.internalSources.contains(where: { trimmed.hasPrefix($0 + ":") }) { continue }
+            if BindingContext.internalSources.contains(where: { trimmed.hasPrefix($0 + ":") }) { continue }
             let next = index + 1 < lines.count ? lines[index + 1].trimmingCharacters(in: .whitespaces) : ""
-            if trimmed.hasPrefix("[C]:") && ScenarioSession.internalSources.contains(where: { next.hasPrefix($0 + ":") }) {
+            if trimmed.hasPrefix("[C]:") && BindingContext.internalSources.contains(where: { next.hasPrefix($0 + ":") }) {
                 continue
             }
             kept.append(line)

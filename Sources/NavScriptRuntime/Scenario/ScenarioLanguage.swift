@@ -46,11 +46,11 @@ package final class ScenarioLanguage {
         }
     }
 
-    /// A fresh state for the file `session` serves, and the prelude's
+    /// A fresh state for the file `context` serves, and the prelude's
     /// collector (call it after the file ran: it returns the declarations).
-    func makeState(_ options: LuaState.Options, for session: ScenarioSession) throws(LuaError) -> (LuaState, collect: LuaFunction) {
+    func makeState(_ options: LuaState.Options, for context: BindingContext) throws(LuaError) -> (LuaState, collect: LuaFunction) {
         let (state, kept) = try image.makeState(options: options)
-        state.context = session
+        state.context = context
         return (state, kept[0])
     }
 
@@ -61,17 +61,17 @@ package final class ScenarioLanguage {
     private static func preludeSupport(_ state: LuaState) -> LuaTable {
         var table = state.makeTable(of: [
             "failure": { call in
-                guard let session = call.state.context as? ScenarioSession else { return .noValues }
+                guard let context = call.state.context as? BindingContext else { return .noValues }
                 let message = call[1].stringValue ?? "assertion failed!"
-                return session.serving { session.raise(ExpectationFailure(message), at: session.location(of: call)) }
+                return context.serving { context.raise(ExpectationFailure(message), at: context.location(of: call)) }
             },
             "write": { call in
-                (call.state.context as? ScenarioSession)?.writeOutput(call[1].stringValue ?? "")
+                (call.state.context as? BindingContext)?.writeOutput(call[1].stringValue ?? "")
                 return .noValues
             },
             "random_seed": { call in
-                guard let session = call.state.context as? ScenarioSession else { return .values([.nil]) }
-                return .values([.integer(session.randomSeed)])
+                guard let context = call.state.context as? BindingContext else { return .values([.nil]) }
+                return .values([.integer(context.randomSeed)])
             },
         ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

@@ -9,7 +9,7 @@ package final class ScenarioWorld {
     let host: any ScenarioHost
     /// Faults switched on for this run (`--fault`, or the fault `mutate` is testing).
     let faults: [String]
-    package private(set) var app: (any ScenarioApp)?
+    package private(set) var app: (any AppDriver)?
     private(set) var launchRequest = LaunchRequest()
     /// The last launch the host could not complete, and where it was asked for: whichever call
     /// launched (an implicit launch by the first verb, `launch{}`, the scenario's `launch`
@@ -66,7 +66,7 @@ package final class ScenarioWorld {
     /// suite, whatever ran before it. Made only if the scenario draws, once.
     private var randomSeed: Int64?
 
-    /// The seed for a scenario of the file at `pathInSuite` (see ``ScenarioSession/seedName``).
+    /// The seed for a scenario of the file at `pathInSuite` (see ``BindingContext/seedName``).
     func randomSeed(inFile pathInSuite: @autoclosure () -> String) -> Int64 {
         if let randomSeed { return randomSeed }
         let seed = Int64(bitPattern: SeededGenerator.stableHash(pathInSuite() + "\u{0}" + scenario.name))
@@ -100,7 +100,7 @@ package final class ScenarioWorld {
         var request = request
         request.faults = faults
         try host.check(request, declared: launchOptions)
-        let launched: any ScenarioApp
+        let launched: any AppDriver
         do {
             launched = try host.launch(request)
             try launched.settle()
@@ -131,7 +131,7 @@ package final class ScenarioWorld {
     }
 
     /// The running app, launched with defaults if the scenario did not launch one.
-    func ensureApp(at location: String) throws(HostError) -> any ScenarioApp {
+    func ensureApp(at location: String) throws(HostError) -> any AppDriver {
         if let app { return app }
         try launch(LaunchRequest(), at: location)
         guard let app else { throw HostError("the app did not launch") }
@@ -139,7 +139,7 @@ package final class ScenarioWorld {
     }
 
     /// `restart()`'s new app; the one it replaces is checked first (see ``launch(_:at:byScenarioOption:)``).
-    func replaceApp(_ app: any ScenarioApp, at location: String) {
+    func replaceApp(_ app: any AppDriver, at location: String) {
         checkInvariants(after: "before restart{} replaced the app", at: location, settled: false)
         self.app = app
         appNumber += 1

@@ -81,7 +81,7 @@ package struct StepFrame: Hashable, Sendable, Codable {
     }
 
     /// The frame of `app` as it is now (no app yet: an empty frame).
-    init(number: Int, location: String, action: String, app: (any ScenarioApp)?, events: [String]) {
+    init(number: Int, location: String, action: String, app: (any AppDriver)?, events: [String]) {
         guard let app else {
             self.init(number: number, location: location, action: action, selectedTab: "-", tabs: [], modals: [],
                       coordinators: [], events: events, leaks: [])

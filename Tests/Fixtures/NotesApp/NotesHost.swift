@@ -37,7 +37,7 @@ public struct NotesHost: ScenarioHost {
          ScreenDeclaration("settings", [.init("account")]), ScreenDeclaration("account", [])]
     }
 
-    public func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+    public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         if ProcessInfo.processInfo.environment["NOTES_HOST_FAILS"] == "launch" { throw HostError("keychain unavailable") }
         let app = NotesApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
                            faults: Set(request.faults.compactMap(NotesFault.init(rawValue:))))
@@ -75,7 +75,7 @@ final class NotesDriver: NavigationDriver {
         LinkOutcome(app.dispatcher.deliver(input, via: entry))
     }
 
-    override func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
+    override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
         NotesDriver(NotesApp(engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: [],
                              restoring: restore ? app.navigation.state : nil))
     }

@@ -12,7 +12,7 @@ import Testing
 @Suite("tap checks")
 struct TapCheckTests {
     let host: NotesHost
-    let app: any ScenarioApp
+    let app: any AppDriver
 
     init() throws {
         host = try NotesHost()

@@ -259,7 +259,7 @@ struct ScenarioLanguageStateTests {
     @Test("a file's state collects generationally and keeps a garbage-heavy script under its cap")
     func generationalUnderTheCap() throws {
         let language = ScenarioLanguage(host: try NotesHost())
-        let session = ScenarioSession(file: "garbage.lua", language: language)
+        let session = BindingContext(file: "garbage.lua", language: language)
         for _ in 1...2 {   // the image is taken, then restored
             let (state, _) = try language.makeState(LuaState.Options(memoryLimit: 8 << 20), for: session)
             let results = try state.run(source: """

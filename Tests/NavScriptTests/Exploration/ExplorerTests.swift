@@ -30,7 +30,7 @@ struct ExplorerTests {
         #expect(finding.reproducer.contains("scenario(\"explore seed 11:"))
         #expect(finding.reproducer.contains("--fault \(fault)"))
         // The message's step numbers are the listed timeline's, and name no internal file.
-        #expect(!finding.message.contains(ExplorationSession.chunkName), "\(finding.message)")
+        #expect(!finding.message.contains(ExplorationWalk.chunkName), "\(finding.message)")
         #expect(finding.timeline.first?.hasPrefix("launch") == true && finding.timeline.count > finding.steps.count,
                 "the implicit launch first: \(finding.timeline)")
         let steps = finding.message.matches(of: /after step ([0-9]+)/).map { Int($0.1)! }

@@ -6,7 +6,7 @@ import Testing
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
 
-/// The ready-made ScenarioApp: gestures through SimulatedUser, links and
+/// The ready-made AppDriver: gestures through SimulatedUser, links and
 /// restarts only where the host overrides them.
 @Suite("NavigationDriver")
 struct NavigationDriverTests {
@@ -87,7 +87,7 @@ struct NavigationDriverTests {
             var name: String { "Forgetful" }
             var launchOptions: [LaunchOption] { notes.launchOptions }
             var faults: [HostFault] { [] }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
                 var request = request
                 request.link = nil
                 return try notes.launch(request)

@@ -62,7 +62,7 @@ struct ScriptLibraryTests {
             var functions: [ScriptFunction] {
                 [.verb("back", documentation: "A second back.", example: "back()") { _ in }]
             }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { try base.launch(request) }
+            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
         }
         let library = ScriptLibrary(host: Clashing(base: try NotesHost()))
         #expect(library.conflicts == ["back"])

@@ -142,7 +142,7 @@ struct ManifestCheckTests {
             var launchOptions: [LaunchOption] { [] }
             var faults: [HostFault] { [] }
             var screens: [ScreenDeclaration] { [ScreenDeclaration("home", [.init("item", parameters: parameters, opens: "item")])] }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp { throw HostError("no") }
+            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { throw HostError("no") }
         }
         let host = Host(engine: try RoutingEngine(manifest: RouteManifest.load(json: Data(Self.base.utf8))))
         #expect(try ManifestCheck(host: host).check(manifest).filter { !$0.isWarning }.isEmpty, "a tap opens item")

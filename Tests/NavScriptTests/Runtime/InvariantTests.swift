@@ -8,7 +8,7 @@ import Testing
 /// Every branch of every invariant, on a scripted app.
 @Suite("Invariant")
 struct InvariantTests {
-    final class FakeApp: ScenarioApp {
+    final class FakeApp: AppDriver {
         var coordinatorPaths: [String] = ["app", "app/tab"]
         var owners: [ScreenOwner]? = [ScreenOwner(screen: "home", owner: "app/tab")]
         var leaks: [LifecycleTracker.Leak] = []
@@ -16,7 +16,7 @@ struct InvariantTests {
         var isIdle = true
         func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
         func settle() throws(HostError) {}
-        func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp { self }
+        func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
         var state: NavigationState { NavigationState(selectedTab: "tab", tabs: ["tab"]) }
         var visibleScreen: String? { "home" }
         var step: Int { 0 }

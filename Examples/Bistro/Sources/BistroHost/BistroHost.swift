@@ -47,7 +47,7 @@ public struct BistroHost: ScenarioHost {
         ]
     }
 
-    public func launch(_ request: LaunchRequest) throws(HostError) -> any ScenarioApp {
+    public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         BistroDriver(BistroApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
                                firstLaunch: request.bool("first_launch") ?? false,
                                faults: Set(request.faults.compactMap(BistroFault.init(rawValue:))),
@@ -100,7 +100,7 @@ final class BistroDriver: NavigationDriver {
         app.deliver(input, via: entry)
     }
 
-    override func relaunch(restore: Bool) throws(HostError) -> any ScenarioApp {
+    override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
         BistroDriver(app.relaunched(restore: restore))
     }
 

@@ -4,7 +4,7 @@ import NavigationCore
 /// The bindings' view of the file being run: which file, which host, and
 /// the world of the scenario currently running (nil while the file loads,
 /// so verbs at the top level of a file are reported, not executed).
-package final class ScenarioSession {
+package final class BindingContext {
     let file: String
     let host: any ScenarioHost
     /// The host's screen declarations by id.
@@ -115,14 +115,14 @@ package final class ScenarioSession {
 extension ScriptFunction.Body {
     /// One of the language's own bindings, given the file it serves.
     /// ``ScriptLibrary/install(_:checking:)`` registers bindings only in a
-    /// state whose context is a session, so the guard below never refuses a
+    /// state whose context is a context, so the guard below never refuses a
     /// call it registered.
-    static func binding(_ body: @escaping (LuaCall, ScenarioSession) throws -> [LuaValue]) -> Self {
+    static func binding(_ body: @escaping (LuaCall, BindingContext) throws -> [LuaValue]) -> Self {
         .native { call in
-            guard let session = call.state.context as? ScenarioSession else {
+            guard let context = call.state.context as? BindingContext else {
                 throw BindingError.error("\(call.functionName) called outside a scenario file")
             }
-            return try body(call, session)
+            return try body(call, context)
         }
     }
 }

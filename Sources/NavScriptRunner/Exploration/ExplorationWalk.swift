@@ -8,7 +8,7 @@ import NavigationCore
 /// into which the explorer feeds one line of Lua per step — exactly the
 /// lines a reproducer will contain, so what the explorer did and what the
 /// reproducer replays cannot differ.
-final class ExplorationSession {
+final class ExplorationWalk {
     /// The name every step's chunk is loaded under.
     static let chunkName = "explore.lua"
 
@@ -35,10 +35,10 @@ final class ExplorationSession {
         options.strictSteps = true
         file = try ScenarioFile(entry: entry, language: ScenarioLanguage(host: host), options: options, source: [])
         world = ScenarioWorld(host: host, faults: faults, strictSteps: true)
-        file.session.world = world
+        file.context.world = world
     }
 
-    var app: (any ScenarioApp)? { world.app }
+    var app: (any AppDriver)? { world.app }
 
     /// Runs one line of Lua as a step of the walk.
     @discardableResult
@@ -60,6 +60,6 @@ final class ExplorationSession {
 
     /// Ends the walk: the world is detached so the file can be dropped.
     func close() {
-        file.session.world = nil
+        file.context.world = nil
     }
 }
