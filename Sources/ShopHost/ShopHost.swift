@@ -7,17 +7,12 @@ import ShopApp
 /// observer (`session`). This is the only place the two meet: NavScript
 /// knows the host protocols, ShopApp knows nothing of Lua.
 public struct ShopHost: ScenarioHost {
-    public private(set) var engine: RoutingEngine
+    public var engine: RoutingEngine
 
     public init() throws {
         engine = try ShopApplication.loadEngine()
     }
 
-    public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
-        var host = self
-        do { host.engine = try RoutingEngine(manifest: manifest) } catch { throw HostError("\(error)") }
-        return host
-    }
 
     public var name: String { "ShopApp" }
 

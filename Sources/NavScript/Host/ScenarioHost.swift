@@ -8,7 +8,7 @@ import NavigationCore
 ///
 /// ```swift
 /// struct MyAppHost: ScenarioHost {
-///     let engine: RoutingEngine
+///     var engine: RoutingEngine
 ///     init() throws { engine = try RoutingEngine(manifest: MyApp.manifest) }
 ///     var name: String { "MyApp" }
 ///     var launchOptions: [LaunchOption] {
@@ -33,8 +33,10 @@ public protocol ScenarioHost: Sendable {
     var launchOptions: [LaunchOption] { get }
     /// The app's injectable faults, for `--fault` and `navscript mutate`.
     var faults: [HostFault] { get }
-    /// The engine behind the app's entry points (for `routes`, `graph`, `types`).
-    var engine: RoutingEngine { get }
+    /// The engine behind the app's entry points (for `routes`, `graph`,
+    /// `types`), and the one ``launch(_:)`` builds the app with: settable, so
+    /// `--manifest FILE` can run the same host with another manifest.
+    var engine: RoutingEngine { get set }
     /// The doors the app has; `expect_same_outcome` tries these by default.
     var entryPoints: [EntryPoint] { get }
     /// Verbs and observers the app adds to the language (``ScriptFunction/verb(_:parameters:documentation:example:perform:)``).
@@ -64,6 +66,8 @@ public protocol ScenarioHost: Sendable {
 
     /// This host with its engine built from `manifest` instead of the app's
     /// own (`--manifest FILE`: a server-driven manifest tried before rollout).
+    /// The default sets ``engine``; a host whose app reads the manifest from
+    /// somewhere else implements it.
     func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost
 }
 
@@ -87,7 +91,9 @@ extension ScenarioHost {
     }
 
     public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
-        throw HostError("\(name) cannot run with another manifest: its host does not implement replacingManifest(_:)")
+        var host = self
+        do { host.engine = try RoutingEngine(manifest: manifest) } catch { throw HostError("\(error)") }
+        return host
     }
 }
 

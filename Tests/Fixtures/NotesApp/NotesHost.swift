@@ -5,7 +5,7 @@ import NavigationCore
 /// The notes app's host: one launch option, two faults, one verb and one
 /// observer of its own. Everything else comes from the toolkit.
 public struct NotesHost: ScenarioHost {
-    public private(set) var engine: RoutingEngine
+    public var engine: RoutingEngine
 
     public init() throws {
         // For the CLI tests of an app whose setup fails: an invalid manifest, a resource missing.
@@ -17,11 +17,6 @@ public struct NotesHost: ScenarioHost {
         engine = try NotesApp.loadEngine()
     }
 
-    public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
-        var host = self
-        do { host.engine = try RoutingEngine(manifest: manifest) } catch { throw HostError("\(error)") }
-        return host
-    }
 
     public var name: String { "NotesApp" }
     public var launchOptions: [LaunchOption] { [.boolean("signed_in", "signed in at start (default false)")] }

@@ -82,8 +82,11 @@ struct NavigationDriverTests {
     /// launch: `launch{ url = … }` would otherwise test nothing.
     @Test func aLaunchThatDropsItsLinkIsRefused() throws {
         struct Forgetful: ScenarioHost {
-            let notes: NotesHost
-            var engine: RoutingEngine { notes.engine }
+            var notes: NotesHost
+            var engine: RoutingEngine {
+                get { notes.engine }
+                set { notes.engine = newValue }
+            }
             var name: String { "Forgetful" }
             var launchOptions: [LaunchOption] { notes.launchOptions }
             var faults: [HostFault] { [] }

@@ -54,9 +54,12 @@ struct ScriptLibraryTests {
     @Test("a host function named like a built-in is refused, not registered twice")
     func conflictsAreReported() throws {
         struct Clashing: ScenarioHost {
-            let base: NotesHost
+            var base: NotesHost
             var name: String { "Clashing" }
-            var engine: RoutingEngine { base.engine }
+            var engine: RoutingEngine {
+                get { base.engine }
+                set { base.engine = newValue }
+            }
             var launchOptions: [LaunchOption] { [] }
             var faults: [HostFault] { [] }
             var functions: [ScriptFunction] {

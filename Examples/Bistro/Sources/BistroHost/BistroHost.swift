@@ -6,17 +6,12 @@ import NavScript
 /// Bistro's own verbs (`sign_in`, `sign_out`, `expire_session`) and
 /// observer (`signed_in`). Everything else comes from the toolkit.
 public struct BistroHost: ScenarioHost {
-    public private(set) var engine: RoutingEngine
+    public var engine: RoutingEngine
 
     public init() throws {
         engine = try BistroApp.engine()
     }
 
-    public func replacingManifest(_ manifest: RouteManifest) throws(HostError) -> any ScenarioHost {
-        var host = self
-        do { host.engine = try RoutingEngine(manifest: manifest) } catch { throw HostError("\(error)") }
-        return host
-    }
 
     public var name: String { "Bistro" }
     public var entryPoints: [EntryPoint] { [.scheme, .universal, .push] }
