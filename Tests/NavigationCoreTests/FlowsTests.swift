@@ -274,6 +274,19 @@ struct FlowMechanicsTests {
         #expect(app.count("finish app/browse/product cancelled") == 1)
     }
 
+    /// A screen an output pushes inside its flow (deeper in a product) is
+    /// the flow's without a line of app code: `push(_:)` sets its owner.
+    @Test func aScreenAFlowPushesItselfIsOwnedByThatFlow() throws {
+        let app = try FlowsApp()
+        try app.link("shop://product/p1")
+        let stack = app.world.nav.stack("home")
+        let flow = try #require(stack.screens.last?.owner as? PushedFlow)
+        flow.push(RouteStep("reviews", params: ["id": "p1"]))
+        try app.world.scheduler.settle()
+        #expect(stack.screens.map(\.label) == ["home", "product:p1", "reviews:p1"])
+        #expect(stack.screens.last?.owner === flow)
+    }
+
     @Test func aResetStackTearsDownTheChildrenItReplaced() throws {
         let app = try FlowsApp()
         try app.link("shop://product/p1")

@@ -30,6 +30,30 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// What a developer usually changes when it does not hold: the concrete
+    /// fix, not the rule again.
+    package var advice: String {
+        switch self {
+        case .leaks:
+            return "something still holds what left the navigation — a strong reference back to a coordinator or "
+                + "screen (make delegates and output closures capture weakly), or a child flow its parent never "
+                + "removed (react to the back-swipe's didShow(from:) and the modal's dismissal, not only the back button)"
+        case .uniqueCoordinators:
+            return "a flow was started again while the first is alive: look the live child up (or finish it) before "
+                + "starting a new one for the same job"
+        case .flowOwnership:
+            return "build screens through their flow — PushedFlow.push(_:) and a flow's makeScreen via screens(for:) "
+                + "set screen.owner; a screen made by hand needs screen.owner = <the flow showing it> — and finish "
+                + "a flow (finish(_:)) when its last screen leaves"
+        case .idle:
+            return "a transition or scheduled work never completed: settle after presenting, and do not leave a "
+                + "scheduler task that re-arms itself"
+        case .loopGuard:
+            return "the gate was satisfied in name only: commit the session (or whatever the precondition reads) "
+                + "before the gate's flow reports success, and drop the request when the user cancels"
+        }
+    }
+
     /// The invariants that do not hold for `app`, each as a failure that
     /// says what to fix. `stepName` renders the step an object left at.
     /// `leaks` is `app.leaks`, which the caller has at hand (finding them

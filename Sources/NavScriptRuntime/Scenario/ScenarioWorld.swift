@@ -251,7 +251,7 @@ package final class ScenarioWorld {
             recordFailure(ExpectationFailure(
                 "\(location): invariant '\(invariant.rawValue)' violated \(moment): \(failure.message)",
                 details: failure.details + (failure.details.isEmpty ? "" : "\n")
-                    + "to fix: \(invariant.summary); or allow it with scenario(name, { allow = { "
+                    + "to fix: \(invariant.advice); or allow it with scenario(name, { allow = { "
                     + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)"))
         }
     }

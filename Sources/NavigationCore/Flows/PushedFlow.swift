@@ -32,6 +32,15 @@ open class PushedFlow: FlowCoordinator {
         return screen
     }
 
+    /// Builds one of this flow's screens and pushes it on the flow's stack,
+    /// owned by this flow: what an output of one of its screens does to go
+    /// deeper (`tap("menu")` on a restaurant pushes its menu).
+    public func push(_ step: RouteStep, animated: Bool = true) {
+        let screen = makeScreen(step)
+        screen.owner = screen.owner ?? self
+        stack.push(screen, animated: animated)
+    }
+
     /// Builds one of this flow's screens. Override to wire outputs.
     open func makeScreen(_ step: RouteStep) -> Screen {
         Screen(step.id, params: step.params)

@@ -82,12 +82,7 @@ final class RestaurantFlow: PushedFlow {
         let screen = Bistro.screen(step, navigation)
         let id = step.params["id"] ?? ""
         if step.id == "restaurant" {
-            screen.setOutput("menu") { [weak self] _ in
-                guard let self else { return }
-                let menu = self.makeScreen(RouteStep("menu", params: ["id": id]))
-                menu.owner = self
-                self.stack.push(menu)
-            }
+            screen.setOutput("menu") { [weak self] _ in self?.push(RouteStep("menu", params: ["id": id])) }
         } else {
             screen.setOutput("order") { [weak self] _ in self?.placeOrder(id) }
         }
