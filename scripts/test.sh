@@ -8,6 +8,8 @@
 # builds did not (a C header's state duplicated across modules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The code follows .swift-format (fix with: swift format format -i -r <paths>).
+swift format lint --strict -r Sources Tests Benchmarks/Sources Examples/*/Sources
 swift build
 swift test
 for example in Examples/*/; do

@@ -39,7 +39,7 @@ public enum NavScriptCLI {
     /// Parses `CommandLine.arguments`, runs the command and exits with its
     /// status: 0 success, 1 failures, 2 usage or load errors, 130 interrupted.
     public static func main(host makeHost: @escaping HostFactory) -> Never {
-        setenv(executableNameVariable, executableName, 0)   // for the processes this one starts (kept if inherited)
+        setenv(executableNameVariable, executableName, 0)  // for the processes this one starts (kept if inherited)
         exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
     }
 
@@ -71,7 +71,8 @@ public enum NavScriptCLI {
             // Errors found while running name the subcommand's usage, not the root's.
             var message = RootCommand.fullMessage(for: error)
             if let command, let name = type(of: command).configuration.commandName {
-                let path = command is RoutesListCommand || command is RoutesCheckCommand || command is RoutesDiffCommand
+                let path =
+                    command is RoutesListCommand || command is RoutesCheckCommand || command is RoutesDiffCommand
                     ? "routes \(name)" : name
                 message = "Error: \(RootCommand.message(for: error))\nSee '\(executableName) \(path) --help'."
             }
@@ -110,7 +111,8 @@ struct HostUnavailable: Error, CustomStringConvertible {
     var description: String {
         var text = "the app's host could not be created: its factory (the closure given to NavScriptCLI.main) threw: "
         if let manifest = underlying as? ManifestError {
-            text += "an invalid route manifest: \(manifest)\n(`\(NavScriptCLI.executableName) routes check <manifest.json>` "
+            text +=
+                "an invalid route manifest: \(manifest)\n(`\(NavScriptCLI.executableName) routes check <manifest.json>` "
                 + "lists every problem of the file)"
         } else if let error = underlying as? CocoaError {
             text += error.localizedDescription

@@ -31,8 +31,9 @@ public enum LuaChunkCache {
     /// a file's, or with `asFile` false a source's — comes from bytecode.
     static func holdsBytecode(for bytes: [UInt8], chunkName: String, asFile: Bool = true) -> Bool {
         bytes.withUnsafeBytes { buffer in
-            clua_chunks_contains(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, chunkName,
-                                 asFile ? 1 : 0) != 0
+            clua_chunks_contains(
+                buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, chunkName,
+                asFile ? 1 : 0) != 0
         }
     }
 }
@@ -57,7 +58,8 @@ extension LuaState {
                 // compile on the heap in a throwaway state first, then load the bytecode.
                 // (Should the throwaway state fail, the chunk is compiled here: holes, not an error.)
                 if region != nil && clua_chunks_contains(base, text.count, name, 0) == 0,
-                   let scratch = try? LuaState(), clua_chunks_contains(base, text.count, name, 0) == 0 {
+                    let scratch = try? LuaState(), clua_chunks_contains(base, text.count, name, 0) == 0
+                {
                     _ = clua_loadcached(scratch.mainThread, base, text.count, name, 0, 1)
                 }
                 precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")

@@ -44,8 +44,10 @@ public struct LuaError: Error, CustomStringConvertible, @unchecked Sendable {
     /// while `value` holds only a placeholder for them.
     public let errorObject: ObjectIdentifier?
 
-    init(kind: Kind, message: String, traceback: String? = nil, dataOnlyValue: LuaValue,
-         errorObject: ObjectIdentifier? = nil) {
+    init(
+        kind: Kind, message: String, traceback: String? = nil, dataOnlyValue: LuaValue,
+        errorObject: ObjectIdentifier? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.traceback = traceback

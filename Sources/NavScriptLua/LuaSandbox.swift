@@ -30,116 +30,116 @@ package enum LuaSandbox {
     package static let chunkName = "=" + sourceName
 
     static let prelude = #"""
-    local resolve, loadtext, rootname, noteopen, packagepath = ...
-    local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
-    local rawload, rawsetmetatable = load, setmetatable
-    local gsub, format, concat = string.gsub, string.format, table.concat
-    local io, os, string, package = io, os, string, package
-    local rawopen = io.open
+        local resolve, loadtext, rootname, noteopen, packagepath = ...
+        local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
+        local rawload, rawsetmetatable = load, setmetatable
+        local gsub, format, concat = string.gsub, string.format, table.concat
+        local io, os, string, package = io, os, string, package
+        local rawopen = io.open
 
-    -- Text chunks only, whatever mode the script asks for.
-    function load(chunk, chunkname, mode, ...)
-      if select("#", ...) > 0 then return rawload(chunk, chunkname, "t", (...)) end
-      return rawload(chunk, chunkname, "t")
-    end
-
-    local function sandboxed_loadfile(path, mode, ...)
-      if type(path) ~= "string" then
-        return nil, "loadfile: a path inside the suite is required (stdin is not available)"
-      end
-      local real, display = resolve(path)
-      if not real then return nil, display end
-      if select("#", ...) > 0 then return loadtext(real, display, (...)) end
-      return loadtext(real, display)
-    end
-    loadfile = sandboxed_loadfile
-
-    function dofile(path)
-      local chunk, message = sandboxed_loadfile(path)
-      if not chunk then error(message, 2) end
-      return chunk()
-    end
-
-    -- xpcall runs the message handler after unwinding, as an ordinary call.
-    -- Why: Lua runs a message handler with hooks disabled when the error came
-    -- from a hook, so a looping handler could never be stopped by the budget.
-    -- Without the debug library a handler cannot inspect the failing stack
-    -- anyway, so the observable behaviour is the same.
-    local pcall, pack, unpack = pcall, table.pack, table.unpack
-    function xpcall(f, msgh, ...)
-      if type(msgh) ~= "function" then
-        error("bad argument #2 to 'xpcall' (function expected, got " .. type(msgh) .. ")", 2)
-      end
-      local results = pack(pcall(f, ...))
-      if results[1] then return unpack(results, 1, results.n) end
-      local _, handled = pcall(msgh, results[2])
-      return false, handled
-    end
-
-    function setmetatable(t, mt)
-      if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-        error("setmetatable: __gc metamethods are not allowed in the navscript sandbox", 2)
-      end
-      return rawsetmetatable(t, mt)
-    end
-
-    function io.open(path, mode)
-      if mode == nil then mode = "r" end
-      if mode ~= "r" and mode ~= "rb" then
-        return nil, format("%s: io.open is read-only in the navscript sandbox (mode '%s' refused)",
-                           tostring(path), tostring(mode))
-      end
-      if type(path) ~= "string" then
-        error("bad argument #1 to 'open' (string expected, got " .. type(path) .. ")", 2)
-      end
-      local real, display = resolve(path)
-      if not real then return nil, display end
-      noteopen()   -- the handle's finalizer must run when the state closes
-      return rawopen(real, mode)
-    end
-    for _, name in ipairs{ "popen", "tmpfile", "input", "output", "lines", "read", "close", "stdin" } do
-      io[name] = nil
-    end
-    for _, name in ipairs{ "execute", "exit", "remove", "rename", "tmpname", "getenv", "setlocale" } do
-      os[name] = nil
-    end
-    string.dump = nil
-    package.loadlib = nil
-    package.searchpath = nil
-    package.cpath = ""
-    -- package.path is the state's root's, read when used and never kept here (one prepared state
-    -- image serves every suite, and a restored state sets nothing per file). The support searcher
-    -- below does not need it; scripts and tools that read it do.
-    package.path = nil
-    rawsetmetatable(package, { __index = function(_, key)
-      if key == "path" then return packagepath() end
-    end })
-
-    local function support_searcher(name)
-      local root = rootname()
-      if root == nil then
-        return "no sandbox root: require resolves modules only in <suite>/support/"
-      end
-      local relative = gsub(name, "%.", "/")
-      local tried = {}
-      for _, pattern in ipairs{ "support/?.lua", "support/?/init.lua" } do
-        local path = gsub(pattern, "%?", function() return relative end)
-        local real, display = resolve(path, "support")
-        if real then
-          local chunk, message = loadtext(real, display)
-          if not chunk then
-            -- Level 3, past require itself: the message starts at the line that required it.
-            error(format("error loading module '%s' from file '%s':\n\t%s", name, display, message), 3)
-          end
-          return chunk, display
+        -- Text chunks only, whatever mode the script asks for.
+        function load(chunk, chunkname, mode, ...)
+          if select("#", ...) > 0 then return rawload(chunk, chunkname, "t", (...)) end
+          return rawload(chunk, chunkname, "t")
         end
-        tried[#tried + 1] = display
-      end
-      tried[#tried + 1] = "(require resolves modules only in '" .. root .. "/support/')"
-      return concat(tried, "\n\t")
-    end
-    local searchers = package.searchers
-    searchers[2] = support_searcher
-    for i = #searchers, 3, -1 do searchers[i] = nil end
-    """#
+
+        local function sandboxed_loadfile(path, mode, ...)
+          if type(path) ~= "string" then
+            return nil, "loadfile: a path inside the suite is required (stdin is not available)"
+          end
+          local real, display = resolve(path)
+          if not real then return nil, display end
+          if select("#", ...) > 0 then return loadtext(real, display, (...)) end
+          return loadtext(real, display)
+        end
+        loadfile = sandboxed_loadfile
+
+        function dofile(path)
+          local chunk, message = sandboxed_loadfile(path)
+          if not chunk then error(message, 2) end
+          return chunk()
+        end
+
+        -- xpcall runs the message handler after unwinding, as an ordinary call.
+        -- Why: Lua runs a message handler with hooks disabled when the error came
+        -- from a hook, so a looping handler could never be stopped by the budget.
+        -- Without the debug library a handler cannot inspect the failing stack
+        -- anyway, so the observable behaviour is the same.
+        local pcall, pack, unpack = pcall, table.pack, table.unpack
+        function xpcall(f, msgh, ...)
+          if type(msgh) ~= "function" then
+            error("bad argument #2 to 'xpcall' (function expected, got " .. type(msgh) .. ")", 2)
+          end
+          local results = pack(pcall(f, ...))
+          if results[1] then return unpack(results, 1, results.n) end
+          local _, handled = pcall(msgh, results[2])
+          return false, handled
+        end
+
+        function setmetatable(t, mt)
+          if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+            error("setmetatable: __gc metamethods are not allowed in the navscript sandbox", 2)
+          end
+          return rawsetmetatable(t, mt)
+        end
+
+        function io.open(path, mode)
+          if mode == nil then mode = "r" end
+          if mode ~= "r" and mode ~= "rb" then
+            return nil, format("%s: io.open is read-only in the navscript sandbox (mode '%s' refused)",
+                               tostring(path), tostring(mode))
+          end
+          if type(path) ~= "string" then
+            error("bad argument #1 to 'open' (string expected, got " .. type(path) .. ")", 2)
+          end
+          local real, display = resolve(path)
+          if not real then return nil, display end
+          noteopen()   -- the handle's finalizer must run when the state closes
+          return rawopen(real, mode)
+        end
+        for _, name in ipairs{ "popen", "tmpfile", "input", "output", "lines", "read", "close", "stdin" } do
+          io[name] = nil
+        end
+        for _, name in ipairs{ "execute", "exit", "remove", "rename", "tmpname", "getenv", "setlocale" } do
+          os[name] = nil
+        end
+        string.dump = nil
+        package.loadlib = nil
+        package.searchpath = nil
+        package.cpath = ""
+        -- package.path is the state's root's, read when used and never kept here (one prepared state
+        -- image serves every suite, and a restored state sets nothing per file). The support searcher
+        -- below does not need it; scripts and tools that read it do.
+        package.path = nil
+        rawsetmetatable(package, { __index = function(_, key)
+          if key == "path" then return packagepath() end
+        end })
+
+        local function support_searcher(name)
+          local root = rootname()
+          if root == nil then
+            return "no sandbox root: require resolves modules only in <suite>/support/"
+          end
+          local relative = gsub(name, "%.", "/")
+          local tried = {}
+          for _, pattern in ipairs{ "support/?.lua", "support/?/init.lua" } do
+            local path = gsub(pattern, "%?", function() return relative end)
+            local real, display = resolve(path, "support")
+            if real then
+              local chunk, message = loadtext(real, display)
+              if not chunk then
+                -- Level 3, past require itself: the message starts at the line that required it.
+                error(format("error loading module '%s' from file '%s':\n\t%s", name, display, message), 3)
+              end
+              return chunk, display
+            end
+            tried[#tried + 1] = display
+          end
+          tried[#tried + 1] = "(require resolves modules only in '" .. root .. "/support/')"
+          return concat(tried, "\n\t")
+        end
+        local searchers = package.searchers
+        searchers[2] = support_searcher
+        for i = #searchers, 3, -1 do searchers[i] = nil end
+        """#
 }

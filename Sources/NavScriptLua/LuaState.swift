@@ -99,8 +99,10 @@ public final class LuaState {
     /// holds): identical to the state the image was taken from when it was
     /// taken, with `options`' limits and `root` (`options.sandboxRoot`,
     /// resolved by the caller). The region is handed back if this throws.
-    init(restoring bytes: UnsafeRawBufferPointer, into region: UnsafeMutablePointer<clua_Region>,
-         options: Options, root: SandboxRoot?, image: LuaStateImage) throws(LuaError) {
+    init(
+        restoring bytes: UnsafeRawBufferPointer, into region: UnsafeMutablePointer<clua_Region>,
+        options: Options, root: SandboxRoot?, image: LuaStateImage
+    ) throws(LuaError) {
         let limit = options.memoryLimit.map { max(1, $0) } ?? 0
         let budget = options.instructionBudget.map { Int64(max(1, $0)) } ?? 0
         let control = clua_region_restore(region, bytes.baseAddress, bytes.count, limit, budget)!
@@ -275,10 +277,12 @@ public final class LuaState {
     private func memoryError() -> LuaError {
         let at = String(cString: clua_refused_at(control))
         let lines = String(cString: clua_refused_frames(control))
-        let message = (at.isEmpty ? "" : at + ": ") + "memory limit exceeded (\(control.pointee.memory_limit) bytes): "
+        let message =
+            (at.isEmpty ? "" : at + ": ") + "memory limit exceeded (\(control.pointee.memory_limit) bytes): "
             + "the script may grow without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
-        return LuaError(kind: .memory, message: message, traceback: lines.isEmpty ? nil : "stack traceback:" + lines,
-                        dataOnlyValue: .string(LuaString(message)))
+        return LuaError(
+            kind: .memory, message: message, traceback: lines.isEmpty ? nil : "stack traceback:" + lines,
+            dataOnlyValue: .string(LuaString(message)))
     }
 
     /// Whether a memory-limit error names the line and frames it happened in.
@@ -471,7 +475,7 @@ public final class LuaState {
     private func loadFileChunk(_ L: OpaquePointer, path: String, chunkName: String) throws(LuaError) {
         precondition(lua_checkstack(L, 2) != 0, "Lua stack exhausted")
         let name = LuaState.chunkName(chunkName)
-        rememberChunk(name, shown: name == chunkName ? nil : chunkName)   // `chunkName` as shown, unless it had its prefix
+        rememberChunk(name, shown: name == chunkName ? nil : chunkName)  // `chunkName` as shown, unless it had its prefix
         let status = path.withCString { path in
             name.withCString { name in clua_loadfile(L, path, name) }
         }
@@ -528,8 +532,9 @@ public final class LuaState {
             // Reported here, uncaught: not again as one a script caught.
             control.pointee.memory_raised = 0
             guard control.pointee.memory_refused != 0 else {
-                return LuaError(kind: .memory, message: "not enough memory", traceback: nil,
-                                dataOnlyValue: .string(LuaString("not enough memory")))
+                return LuaError(
+                    kind: .memory, message: "not enough memory", traceback: nil,
+                    dataOnlyValue: .string(LuaString("not enough memory")))
             }
             return memoryError()
         }
@@ -551,7 +556,8 @@ public final class LuaState {
             // Its placeholder is no message: the object's own words, when it has some.
             message = (hostObject as? CustomStringConvertible)?.description ?? "(error object is a host object)"
         }
-        return LuaError(kind: kind, message: message, traceback: traceback, dataOnlyValue: value,
-                        errorObject: hostObject.map(ObjectIdentifier.init))
+        return LuaError(
+            kind: kind, message: message, traceback: traceback, dataOnlyValue: value,
+            errorObject: hostObject.map(ObjectIdentifier.init))
     }
 }

@@ -44,8 +44,10 @@ extension LuaState {
     /// `field(object, key)` (nil for a key it does not know). Every host
     /// object of the state shares these two; they live as long as the state
     /// (or the image it was prepared for), like a registered function.
-    public func readHostObjects(describe: @escaping (AnyObject) -> String,
-                                field: @escaping (AnyObject, String) -> LuaValue) {
+    public func readHostObjects(
+        describe: @escaping (AnyObject) -> String,
+        field: @escaping (AnyObject, String) -> LuaValue
+    ) {
         let L = self.L
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
@@ -160,8 +162,10 @@ extension LuaState {
         appendCallerLocations(L, to: &locations)
         let result: LuaCallResult
         do {
-            result = try box.body(LuaCall(functionName: box.name, arguments: arguments,
-                                          callerLocations: locations, state: self))
+            result = try box.body(
+                LuaCall(
+                    functionName: box.name, arguments: arguments,
+                    callerLocations: locations, state: self))
         } catch let error as LuaArgumentError {
             result = .error(.string(LuaString(error.message)))
         } catch let error as LuaError {
@@ -209,7 +213,7 @@ extension LuaState {
     /// Appends the Lua frames above the running C function, innermost first.
     /// `lua_getstack` and `lua_getinfo("Sl")` push nothing and never raise.
     func appendCallerLocations(_ L: OpaquePointer, to locations: inout [LuaSourceLocation], limit: Int = 64) {
-        locations.reserveCapacity(4)   // a binding is called from a scenario, a hook or a helper: a few frames
+        locations.reserveCapacity(4)  // a binding is called from a scenario, a hook or a helper: a few frames
         var record = lua_Debug()
         var level: Int32 = 1
         while locations.count < limit, lua_getstack(L, level, &record) != 0 {

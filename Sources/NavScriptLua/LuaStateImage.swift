@@ -99,15 +99,18 @@ package final class LuaStateImage: @unchecked Sendable {
     }
 
     /// Prepares a state in the region and takes the image from it; the state is the caller's.
-    private func take(_ region: UnsafeMutablePointer<clua_Region>,
-                      options: LuaState.Options) throws(LuaError) -> (LuaState, [LuaFunction]) {
+    private func take(
+        _ region: UnsafeMutablePointer<clua_Region>,
+        options: LuaState.Options
+    ) throws(LuaError) -> (LuaState, [LuaFunction]) {
         let state = try LuaState(options: options, region: region)
         let functions = try prepare(state)
-        precondition(state.control.pointee.boxes == 0,
-                     "a state image's preparation created userdata that owns a Swift object "
-                     + "(makeFunction or a host object); use register or makeOwnedFunction")
+        precondition(
+            state.control.pointee.boxes == 0,
+            "a state image's preparation created userdata that owns a Swift object "
+                + "(makeFunction or a host object); use register or makeOwnedFunction")
         let size = clua_region_capture(region)
-        guard size > 0 else { return (state, functions) }   // it needed the heap: no image, prepare again next time
+        guard size > 0 else { return (state, functions) }  // it needed the heap: no image, prepare again next time
         bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(region), count: size))
         kept = functions.map { ($0.ref, $0.identity, $0.typeName) }
         sourceNames = state.sourceNames

@@ -49,9 +49,10 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral,
     private static func storage<Bytes: Collection>(_ bytes: Bytes) -> Storage where Bytes.Element == UInt8 {
         // ASCII (nearly every string a scenario passes) decodes exactly, and
         // checking for it is far cheaper than a validating decode.
-        let isASCII = bytes.withContiguousStorageIfAvailable { buffer in
-            buffer.allSatisfy { $0 < 0x80 }
-        } ?? bytes.allSatisfy { $0 < 0x80 }
+        let isASCII =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                buffer.allSatisfy { $0 < 0x80 }
+            } ?? bytes.allSatisfy { $0 < 0x80 }
         if isASCII { return .text(String(decoding: bytes, as: UTF8.self)) }
         if let text = String(validating: bytes, as: UTF8.self) { return .text(text) }
         return .raw(Array(bytes))

@@ -37,7 +37,7 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(array)
-        hasher.combine(fields.dictionary)   // order-independent, as `==` is
+        hasher.combine(fields.dictionary)  // order-independent, as `==` is
     }
 
     /// Builds a table with Lua semantics: `.nil` values are absent keys, so

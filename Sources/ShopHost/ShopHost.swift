@@ -13,17 +13,17 @@ public struct ShopHost: ScenarioHost {
         engine = try ShopApplication.loadEngine()
     }
 
-
     public var name: String { "ShopApp" }
 
     public var launchOptions: [LaunchOption] {
         [
             .boolean("logged_in", "signed in at start (default false)"),
             .boolean("first_launch", "first launch: onboarding replaces the main UI (default false)"),
-            .oneOf("experiment", OnboardingExperiment.allCases.map(\.rawValue),
-                   "onboarding variant on a first launch (default \"minimal\")"),
+            .oneOf(
+                "experiment", OnboardingExperiment.allCases.map(\.rawValue),
+                "onboarding variant on a first launch (default \"minimal\")"),
             .boolean("two_factor", "sign-in asks for a second factor (default false)"),
-            .boolean("payment_method", "the account has a payment method (default true)"),
+            .boolean("payment_method", "the account has a payment method (default true)")
         ]
     }
 
@@ -55,8 +55,9 @@ public struct ShopHost: ScenarioHost {
         }
         swaps.append(("profile", "home", "logout: every flow swapped"))
         swaps.append(("home", "login", "session expiry: flows swapped, sign in"))
-        return FlowGraph(manifest: engine.manifest, screens: screens, swaps: swaps,
-                         gates: ["auth": "login", "payment_method": "add_payment"])
+        return FlowGraph(
+            manifest: engine.manifest, screens: screens, swaps: swaps,
+            gates: ["auth": "login", "payment_method": "add_payment"])
     }
     public var explorationActions: [String] { ["login{}", "login{ cancel = true }", "logout()", "expire_session()"] }
     public var types: [ScriptType] { ShopVerbs.types }

@@ -16,7 +16,12 @@ enum ShopScreens {
 
     static var declarations: [ScreenDeclaration] {
         [
-            ScreenDeclaration("home", [product, Output("category", parameters: ["id"], opens: "category"), Output("promo", parameters: ["code"], opens: "promo"), cart]),
+            ScreenDeclaration(
+                "home",
+                [
+                    product, Output("category", parameters: ["id"], opens: "category"),
+                    Output("promo", parameters: ["code"], opens: "promo"), cart
+                ]),
             ScreenDeclaration("category", [product, cart]),
             ScreenDeclaration("promo", [product, cart]),
             ScreenDeclaration("product", [Output("reviews"), product, cart]),
@@ -29,11 +34,19 @@ enum ShopScreens {
             ScreenDeclaration("orders", [Output("order", parameters: ["id"], opens: "order")]),
             ScreenDeclaration("order", [Output("tracking")]),
             ScreenDeclaration("tracking", []),
-            ScreenDeclaration("profile", [Output("settings", opens: "settings"), Output("profile_edit", opens: "profile_edit"),
-                                          Output("sign_in", opens: "login")]),
+            ScreenDeclaration(
+                "profile",
+                [
+                    Output("settings", opens: "settings"), Output("profile_edit", opens: "profile_edit"),
+                    Output("sign_in", opens: "login")
+                ]),
             ScreenDeclaration("profile_edit", [close, Output("done")]),
-            ScreenDeclaration("settings", [close, Output("settings_notifications", opens: "settings_notifications"),
-                                           Output("settings_security", opens: "settings_security")]),
+            ScreenDeclaration(
+                "settings",
+                [
+                    close, Output("settings_notifications", opens: "settings_notifications"),
+                    Output("settings_security", opens: "settings_security")
+                ]),
             ScreenDeclaration("settings_notifications", [close]),
             ScreenDeclaration("settings_security", [close]),
             ScreenDeclaration("login", [close, Output("submit")]),
@@ -42,7 +55,7 @@ enum ShopScreens {
             ScreenDeclaration("value_prop_video", [Output("continue"), Output("skip")]),
             ScreenDeclaration("sign_up", [Output("continue")]),
             ScreenDeclaration("profile_setup", [Output("continue")]),
-            ScreenDeclaration("notifications_permission", [Output("done")]),
+            ScreenDeclaration("notifications_permission", [Output("done")])
         ]
     }
 }

@@ -7,7 +7,8 @@ import ShopApp
 enum ShopVerbs {
     static var functions: [ScriptFunction] {
         [
-            .verb("login", parameters: [ScriptParameter("options", "shop.LoginOptions", optional: true)],
+            .verb(
+                "login", parameters: [ScriptParameter("options", "shop.LoginOptions", optional: true)],
                 documentation: """
                     Completes the sign-in flow on screen (the login screen and, with `two_factor`, its second \
                     step), then settles; when no sign-in screen is on screen and the user is signed out, it \
@@ -15,48 +16,59 @@ enum ShopVerbs {
                     sign-in screen instead. Fails when already signed in with no sign-in screen, when a modal \
                     covers the sign-in button, or (cancel) when no sign-in screen is shown.
                     """,
-                example: "login{ cancel = true }") { step in
+                example: "login{ cancel = true }"
+            ) { step in
                 let options = try step.arguments.optionalTable(1) ?? LuaTable()
                 let cancel = options["cancel"].isTruthy
                 step.description = cancel ? "login{ cancel = true }" : "login{}"
                 try shop(step) { app throws(ShopError) in try app.login(cancel: cancel) }
             },
-            .verb("logout",
+            .verb(
+                "logout",
                 documentation: """
                     Signs the user out through the app, then settles: the session is cleared, every flow is \
                     torn down and the main flows start afresh, so nothing of the signed-in session survives \
                     on a stack or in a modal. Fails when already signed out.
                     """,
-                example: "logout()") { step in
+                example: "logout()"
+            ) { step in
                 try shop(step) { app throws(ShopError) in try app.logout() }
             },
-            .verb("expire_session",
+            .verb(
+                "expire_session",
                 documentation: """
                     Expires the session (as a server-side expiry would), then settles: the app resets to the \
                     main flows and presents its sign-in screen; until the user signs in again, gated \
                     destinations are gated. Fails when signed out (there is no session).
                     """,
-                example: "expire_session()") { step in
+                example: "expire_session()"
+            ) { step in
                 try shop(step) { app throws(ShopError) in try app.expireSession() }
             },
-            .observer("session", returns: ScriptReturn("shop.Session"),
+            .observer(
+                "session", returns: ScriptReturn("shop.Session"),
                 documentation: "Returns the signed-in state of the app.",
-                example: "assert(session().logged_in)") { step in
+                example: "assert(session().logged_in)"
+            ) { step in
                 let app = try step.app(as: ShopAppDriver.self).app
                 return .table(["logged_in": .boolean(app.isLoggedIn), "payment_method": .boolean(app.hasPaymentMethod)])
-            },
+            }
         ]
     }
 
     static var types: [ScriptType] {
         [
-            .fields("shop.LoginOptions", "Options of `login`.", [
-                .init("cancel", "boolean", "close the sign-in screen instead of completing it (default false)"),
-            ]),
-            .fields("shop.Session", "The signed-in state.", [
-                .init("logged_in", "boolean", optional: false),
-                .init("payment_method", "boolean", optional: false),
-            ]),
+            .fields(
+                "shop.LoginOptions", "Options of `login`.",
+                [
+                    .init("cancel", "boolean", "close the sign-in screen instead of completing it (default false)")
+                ]),
+            .fields(
+                "shop.Session", "The signed-in state.",
+                [
+                    .init("logged_in", "boolean", optional: false),
+                    .init("payment_method", "boolean", optional: false)
+                ])
         ]
     }
 

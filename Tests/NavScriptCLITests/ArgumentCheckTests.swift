@@ -8,42 +8,71 @@ import Testing
 @Suite("argument checks")
 struct ArgumentCheckTests {
     @Test(arguments: [
-        (#"tap("category", "shoes") back_swipe{ cancle = true }"#,
-         "bad argument #1 to 'back_swipe' (unknown option 'cancle'; did you mean 'cancel'? navscript.BackSwipeOptions has: cancel, animated)"),
+        (
+            #"tap("category", "shoes") back_swipe{ cancle = true }"#,
+            "bad argument #1 to 'back_swipe' (unknown option 'cancle'; did you mean 'cancel'? navscript.BackSwipeOptions has: cancel, animated)"
+        ),
         (#"deep_link("shop://cart", { vai = "universal" })"#, "bad argument #2 to 'deep_link' (unknown option 'vai'; did you mean 'via'?"),
         (#"restart{ restor = false }"#, "bad argument #1 to 'restart' (unknown option 'restor'; did you mean 'restore'?"),
         (#"expect_error("shop://x", "unknown_route", { vai = "scheme" })"#, "bad argument #3 to 'expect_error' (unknown option 'vai'"),
-        (#"deep_link("shop://cart") login{ cancell = true }"#, "bad argument #1 to 'login' (unknown option 'cancell'; did you mean 'cancel'? shop.LoginOptions"),
+        (
+            #"deep_link("shop://cart") login{ cancell = true }"#,
+            "bad argument #1 to 'login' (unknown option 'cancell'; did you mean 'cancel'? shop.LoginOptions"
+        ),
         (#"back_swipe{ cancel = "yes" }"#, "option 'cancel' must be a boolean (boolean), got string"),
-        (#"expect_snapshot{ tabs = "orders" }"#, "unknown field 'tabs'; did you mean 'tab'? navscript.SnapshotExpectation has: root, tab, stacks, modals"),
+        (
+            #"expect_snapshot{ tabs = "orders" }"#,
+            "unknown field 'tabs'; did you mean 'tab'? navscript.SnapshotExpectation has: root, tab, stacks, modals"
+        ),
         (#"expect_snapshot{ tab = 5 }"#, "field 'tab' must be a string (navscript.Tab), got number"),
         (#"expect_snapshot{}"#, "an empty snapshot compares nothing: give root, tab, stacks or modals"),
         (#"expect_snapshot{ stacks = {} }"#, "bad argument #1 to 'expect_snapshot' (stacks = {} compares no stack"),
         (#"expect_stack({ "home" }, "nonsense")"#, "bad argument #2 to 'expect_stack' (expect_stack{ … } takes the list alone"),
-        (#"expect_same_outcome("shop://cart", { "scheme", "scheme" })"#, "bad argument #2 to 'expect_same_outcome' ('scheme' is listed twice"),
+        (
+            #"expect_same_outcome("shop://cart", { "scheme", "scheme" })"#,
+            "bad argument #2 to 'expect_same_outcome' ('scheme' is listed twice"
+        ),
         (#"expect_snapshot{ stacks = { home = { "home", 7 } } }"#, "stacks.home must list screens as strings, got a number"),
         (#"expect_tab("home", "orders")"#, "bad argument #2 to 'expect_tab' (expect_tab takes at most 1 argument, got 2)"),
         (#"tap("product", "p1", "extra")"#, "bad argument #3 to 'tap' (tap takes at most 2 arguments, got 3)"),
         (#"expect_no_event("start", 9999)"#, "bad argument #2 to 'expect_no_event' (mark 9999 is not in the event log"),
         (#"expect_events_since(mark() + 100, { "x" })"#, "bad argument #1 to 'expect_events_since' (mark"),
         (#"expect_event_count("launch", -1)"#, "a count of events cannot be negative, got -1"),
-        (#"tap("category", "shoes") local m = mark() launch{} deep_link("shop://cart") expect_no_event("gate auth", m)"#,
-         "was taken at suite/a.lua:2, in the event log of an app that a later launch or restart replaced; take a new mark() after it"),
-        (#"local m = mark() restart{} expect_events_since(m, { "push" })"#, "bad argument #1 to 'expect_events_since' (mark 7 was taken at suite/a.lua:2"),
+        (
+            #"tap("category", "shoes") local m = mark() launch{} deep_link("shop://cart") expect_no_event("gate auth", m)"#,
+            "was taken at suite/a.lua:2, in the event log of an app that a later launch or restart replaced; take a new mark() after it"
+        ),
+        (
+            #"local m = mark() restart{} expect_events_since(m, { "push" })"#,
+            "bad argument #1 to 'expect_events_since' (mark 7 was taken at suite/a.lua:2"
+        ),
         (#"expect_no_event("")"#, "an empty item matches no event"),
         (#"expect_tab("order")"#, "expect_tab: unknown tab 'order'; tabs are: home, orders, profile"),
-        (#"deep_link("shop://cart") expect_no_event("presnt login")"#,
-         "bad argument #1 to 'expect_no_event' (no event starts with 'presnt', so this can never match; did you mean 'present'?"),
-        (#"deep_link("shop://cart") expect_event_count("gate auth crt", 0)"#,
-         "bad argument #1 to 'expect_event_count' (the app has no destination 'crt'; did you mean 'cart'?)"),
+        (
+            #"deep_link("shop://cart") expect_no_event("presnt login")"#,
+            "bad argument #1 to 'expect_no_event' (no event starts with 'presnt', so this can never match; did you mean 'present'?"
+        ),
+        (
+            #"deep_link("shop://cart") expect_event_count("gate auth crt", 0)"#,
+            "bad argument #1 to 'expect_event_count' (the app has no destination 'crt'; did you mean 'cart'?)"
+        ),
         (#"expect_events{ "launch", "" }"#, "item 2 is empty"),
         (#"expect_events{}"#, "bad argument #1 to 'expect_events' (no events listed, and an empty list is in every log"),
         (#"expect_events_since(mark(), {})"#, "bad argument #2 to 'expect_events_since' (no events listed"),
-        (#"expect_events{ first = "launch" }"#, #"bad argument #1 to 'expect_events' (must be a list of strings ({ "a", "b" }), but it has the key "first""#),
-        (#"expect_stack{ "home", nil, "category:shoes" }"#, "bad argument #1 to 'expect_stack' (must be a list of strings without holes: item 2 is nil but item 3 is not"),
+        (
+            #"expect_events{ first = "launch" }"#,
+            #"bad argument #1 to 'expect_events' (must be a list of strings ({ "a", "b" }), but it has the key "first""#
+        ),
+        (
+            #"expect_stack{ "home", nil, "category:shoes" }"#,
+            "bad argument #1 to 'expect_stack' (must be a list of strings without holes: item 2 is nil but item 3 is not"
+        ),
         (#"expect_coordinators{ "app", main = "app/main" }"#, "bad argument #1 to 'expect_coordinators' (must be a list of strings"),
         (#"expect_same_outcome("shop://cart", { "scheme" })"#, "1 entry point compare nothing"),
-        (#"expect_same_outcome("https://shop.example.com/cart")"#, "a link with the app's scheme expected (shop://…), got 'https://shop.example.com/cart'"),
+        (
+            #"expect_same_outcome("https://shop.example.com/cart")"#,
+            "a link with the app's scheme expected (shop://…), got 'https://shop.example.com/cart'"
+        )
     ])
     func aMistakeIsAnErrorAtItsLine(call: String, expected: String) throws {
         let fixture = try Fixture(["suite/a.lua": "scenario(\"mistake\", function()\n  \(call)\nend)\n"])
@@ -60,7 +89,10 @@ struct ArgumentCheckTests {
         (#"expect_screen("hoem")"#, "failure", "('hoem' is no screen of the app; did you mean 'home'?)"),
         (#"expect_stack{ "home", "categroy:shoes" }"#, "failure", "('categroy' is no screen of the app; did you mean 'category'?)"),
         (#"expect_modal("logn")"#, "failure", "('logn' is no screen of the app; did you mean 'login'?)"),
-        (#"sign_in()"#, "error", "'sign_in' is not a function of the language or of ShopApp, whose own are: expire_session, login, logout, session"),
+        (
+            #"sign_in()"#, "error",
+            "'sign_in' is not a function of the language or of ShopApp, whose own are: expire_session, login, logout, session"
+        )
     ])
     func aNameTheAppDoesNotHaveIsNamed(call: String, outcome: String, says: String) throws {
         let fixture = try Fixture(["suite/a.lua": "scenario(\"mistake\", function()\n  \(call)\nend)\n"])
@@ -72,7 +104,8 @@ struct ArgumentCheckTests {
     /// What the checks let through: declared options, an overload's extra
     /// parameter, Lua's trailing nils, a snapshot compared with itself.
     @Test func wellFormedCallsPass() throws {
-        let fixture = try Fixture(["suite/a.lua": #"""
+        let fixture = try Fixture([
+            "suite/a.lua": #"""
             scenario("fine", function()
               local start = mark()
               tap("category", "shoes")
@@ -90,7 +123,8 @@ struct ArgumentCheckTests {
               login{ cancel = true }
               restart{ restore = false }
             end)
-            """#])
+            """#
+        ])
         let output = try fixture.run(["run", "suite"])
         #expect(output.status == 0, "\(output)")
     }
@@ -98,11 +132,13 @@ struct ArgumentCheckTests {
     /// `snapshot()` gives one list per modal; `expect_snapshot` compares
     /// such a list modal by modal, so an extra or missing modal fails.
     @Test func modalsPerModalAreComparedModalByModal() throws {
-        let fixture = try Fixture(["suite/a.lua": #"""
+        let fixture = try Fixture([
+            "suite/a.lua": #"""
             scenario("no modal up", function()
               expect_snapshot{ modals = { { "login" } } }
             end)
-            """#])
+            """#
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
         let failure = junit.testcase("no modal up")?.child("failure")
@@ -112,10 +148,12 @@ struct ArgumentCheckTests {
     /// A refused step shows the call as written on the timeline, and an
     /// assert's table message its contents, not an address.
     @Test func refusalsAndMessagesShowWhatWasWritten() throws {
-        let fixture = try Fixture(["suite/a.lua": #"""
+        let fixture = try Fixture([
+            "suite/a.lua": #"""
             scenario("refused tap", function() tap("promo", { code = "x" }) end)
             scenario("table message", function() assert(nil, { code = 5 }) end)
-            """#])
+            """#
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains(#"tap("promo", {code = "x"}) ✗ output 'promo' of 'home'"#), "\(output)")

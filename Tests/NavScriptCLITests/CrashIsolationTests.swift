@@ -30,7 +30,7 @@ struct CrashIsolationTests {
     @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {
         let fixture = try Fixture(["suite/fatal.lua": Self.fatal, "suite/other.lua": #"scenario("other file", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit([
-            "--fault", "force-unwrap-crash", "--fault", "main-thread-deadlock", "--timeout", "1", "suite",
+            "--fault", "force-unwrap-crash", "--fault", "main-thread-deadlock", "--timeout", "1", "suite"
         ])
         #expect(output.status == 1, "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("3 passed, 0 failed, 2 errors, 0 skipped") == true, "\(output)")
@@ -38,14 +38,16 @@ struct CrashIsolationTests {
         #expect(crash?["type"] == "crash", "\(junit.raw)")
         #expect(crash?["message"]?.contains("signal") == true, "the signal is named\n\(junit.raw)")
         #expect(crash?.text.contains("Fatal error") == true, "the trap's own message is kept\n\(junit.raw)")
-        #expect(crash?["message"]?.contains("ShopRouter.swift:45: Fatal error: Unexpectedly found nil") == true,
-                "the trap's line, with its source location, leads the message\n\(junit.raw)")
+        #expect(
+            crash?["message"]?.contains("ShopRouter.swift:48: Fatal error: Unexpectedly found nil") == true,
+            "the trap's line, with its source location, leads the message\n\(junit.raw)")
         #expect(crash?["message"]?.contains("the last call was suite/fatal.lua:6  deep_link(…)") == true, "\(junit.raw)")
         let hang = junit.testcase("two-factor deadlocks the main thread")?.child("error")
         #expect(hang?["type"] == "timeout", "\(junit.raw)")
         #expect(hang?["message"]?.contains("--timeout") == true, "\(junit.raw)")
-        #expect(hang?["message"]?.contains("the last call was suite/fatal.lua:12  tap(…)") == true,
-                "a hang names the call that hung\n\(junit.raw)")
+        #expect(
+            hang?["message"]?.contains("the last call was suite/fatal.lua:12  tap(…)") == true,
+            "a hang names the call that hung\n\(junit.raw)")
         #expect(junit.outcome("before") == "passed")
         #expect(junit.outcome("after") == "passed", "a fresh worker picks up the rest of the file")
         #expect(junit.outcome("other file") == "passed")
@@ -61,13 +63,15 @@ struct CrashIsolationTests {
     /// they are kept, and only the scenario that hung is blamed — once, not
     /// once per scenario before it (which cost a timeout each).
     @Test func aHangAfterQuickScenariosCostsOneTimeout() throws {
-        let fixture = try Fixture(["suite/hang.lua": #"""
+        let fixture = try Fixture([
+            "suite/hang.lua": #"""
             for i = 1, 5 do scenario("quick " .. i, function() end) end
             scenario("hangs in C", function()
               string.find(string.rep("a", 60), ".-.-.-.-.-.-.-.-.-.-.-.-b")   -- backtracks for ages, out of the hook's reach
             end)
             scenario("after", function() end)
-            """#])
+            """#
+        ])
         let (output, junit) = try fixture.runWithJUnit(["--timeout", "1", "suite"])
         #expect(output.status == 1, "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 1 errors, 0 skipped") == true, "\(output)")
@@ -81,23 +85,27 @@ struct CrashIsolationTests {
     /// A hung worker's buffered steps and last call reach the parent when it
     /// asks (SIGUSR1), followed by the `flushed` line the parent kills on.
     @Test func aHungWorkerSendsWhatItBufferedWhenAsked() throws {
-        let fixture = try Fixture(["suite/hang.lua": #"""
+        let fixture = try Fixture([
+            "suite/hang.lua": #"""
             scenario("two-factor deadlocks the main thread", { launch = { two_factor = true } }, function()
               deep_link("shop://orders/42")
               tap("submit")
               tap("submit")
             end)
-            """#])
+            """#
+        ])
         let navscript = try CLI.binary.get()
-        try fixture.write("task.json", #"{"id":0,"path":"suite/hang.lua","suiteRoot":"suite","faults":["main-thread-deadlock"],"from":0}"# + "\n")
+        try fixture.write(
+            "task.json", #"{"id":0,"path":"suite/hang.lua","suiteRoot":"suite","faults":["main-thread-deadlock"],"from":0}"# + "\n")
         // `exec`, so the pid the test signals is the worker's own.
-        let output = try CLI.run(["-c", "exec '\(navscript.path)' worker < task.json"], in: fixture.root,
-                                 duringRun: { pid in
-                                     Thread.sleep(forTimeInterval: 1.5)
-                                     kill(pid, SIGUSR1)
-                                     Thread.sleep(forTimeInterval: 0.5)
-                                     kill(pid, SIGKILL)
-                                 }, binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try CLI.run(
+            ["-c", "exec '\(navscript.path)' worker < task.json"], in: fixture.root,
+            duringRun: { pid in
+                Thread.sleep(forTimeInterval: 1.5)
+                kill(pid, SIGUSR1)
+                Thread.sleep(forTimeInterval: 0.5)
+                kill(pid, SIGKILL)
+            }, binary: .success(URL(fileURLWithPath: "/bin/sh")))
         let lines = output.stdout.split(separator: "\n")
         // Last, how long the running scenario has run by the worker's clock
         // (signalled ≈ 1.5 s after start; the scenario began just after it).
@@ -115,17 +123,23 @@ struct CrashIsolationTests {
     @Test func aWorkerStoppedByFailFastRunsNoLaterFile() throws {
         let fixture = try Fixture([
             "suite/a.lua": #"scenario("fails", function() error("stop here") end)"#,
-            "suite/b.lua": #"scenario("must not run", function() print("ran") end)"#,
+            "suite/b.lua": #"scenario("must not run", function() print("ran") end)"#
         ])
         let navscript = try CLI.binary.get()
-        try fixture.write("tasks.json", #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n"
-            + #"{"id":1,"path":"suite/b.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
-        let output = try CLI.run(["-c", "'\(navscript.path)' worker --fail-fast < tasks.json"], in: fixture.root,
-                                 binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        try fixture.write(
+            "tasks.json",
+            #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n"
+                + #"{"id":1,"path":"suite/b.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
+        let output = try CLI.run(
+            ["-c", "'\(navscript.path)' worker --fail-fast < tasks.json"], in: fixture.root,
+            binary: .success(URL(fileURLWithPath: "/bin/sh")))
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix(#"{"result":"#) }.count == 1, "a's scenario only\n\(output)")
-        #expect(lines.contains { $0.hasPrefix(#"{"notRun":"#) && $0.contains(#""task":1"#)
-            && $0.contains("--fail-fast stopped the run") }, "\(output)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(#"{"notRun":"#) && $0.contains(#""task":1"#)
+                    && $0.contains("--fail-fast stopped the run")
+            }, "\(output)")
         #expect(!lines.contains { $0.hasPrefix(#"{"loaded":"#) && $0.contains(#""task":1"#) }, "b was not loaded\n\(output)")
         #expect(!output.stderr.contains("ran"), "b's scenario did not run\n\(output)")
     }
@@ -135,12 +149,13 @@ struct CrashIsolationTests {
     /// (crash, hang), so a worker that finishes normally never sends one.
     @Test func aPassingScenarioSendsNoCallsAndNoFullResult() throws {
         let fixture = try Fixture([
-            "suite/a.lua": #"scenario("passes", function() launch{} tap("product", "p1") end)"#,
+            "suite/a.lua": #"scenario("passes", function() launch{} tap("product", "p1") end)"#
         ])
         let navscript = try CLI.binary.get()
         try fixture.write("tasks.json", #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
-        let output = try CLI.run(["-c", "'\(navscript.path)' worker < tasks.json"], in: fixture.root,
-                                 binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try CLI.run(
+            ["-c", "'\(navscript.path)' worker < tasks.json"], in: fixture.root,
+            binary: .success(URL(fileURLWithPath: "/bin/sh")))
         let kinds = output.stdout.split(separator: "\n").map { $0.prefix { $0 != ":" } }
         #expect(kinds == [#"{"loaded""#, #"{"start""#, #"{"step""#, #"{"step""#, #"{"passed""#, #"{"done""#], "\(output)")
     }

@@ -9,7 +9,8 @@ struct ExhaustiveTests {
     // MARK: - Failures nothing can swallow
 
     @Test func pcallCannotSwallowAFailureAndSeesAFailureObject() throws {
-        let fixture = try Fixture(["suite/p.lua": """
+        let fixture = try Fixture([
+            "suite/p.lua": """
             scenario("swallowed expectation", function()
               local ok, err = pcall(expect_screen, "cart")
               print(ok, tostring(err), type(err), err.location, err.message)
@@ -34,13 +35,16 @@ struct ExhaustiveTests {
               local _, err = pcall(expect_screen, "settings")
               error(err)
             end)
-            """])
+            """
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
         #expect(junit.testcase("swallowed expectation")?.child("failure") != nil, "\(output)")
-        #expect(junit.testcase("swallowed expectation")?.child("system-out")?.text
-            .contains("false\tnavscript failure: suite/p.lua:2: the screen is 'home', expected 'cart'\tuserdata\tsuite/p.lua:2\t"
-                + "suite/p.lua:2: the screen is 'home', expected 'cart'") == true, "\(output)")
+        #expect(
+            junit.testcase("swallowed expectation")?.child("system-out")?.text
+                .contains(
+                    "false\tnavscript failure: suite/p.lua:2: the screen is 'home', expected 'cart'\tuserdata\tsuite/p.lua:2\t"
+                        + "suite/p.lua:2: the screen is 'home', expected 'cart'") == true, "\(output)")
         #expect(junit.testcase("swallowed refusal")?.child("failure")?["message"]?.contains("no output 'no_such_output'") == true)
         #expect(junit.testcase("xpcall too")?.child("failure") != nil)
         #expect(junit.testcase("xpcall too")?.child("system-out")?.text.contains("handler\tnavscript failure:") == true)
@@ -48,8 +52,9 @@ struct ExhaustiveTests {
         #expect(fake["message"] == "I pretend", "a table is an error whatever its fields\n\(junit.raw)")
         let stale = try #require(junit.testcase("raised again in another scenario is an error")?.child("error"))
         #expect(stale["message"]?.contains("the script raised a failure that is not this scenario's") == true, "\(junit.raw)")
-        #expect(junit.testcase("raised again in its own scenario is its failure")?.child("failure")?["message"]?
-            .contains("expected 'settings'") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("raised again in its own scenario is its failure")?.child("failure")?["message"]?
+                .contains("expected 'settings'") == true, "\(junit.raw)")
     }
 
     /// What a scenario writes is in its report however it wrote it, in a
@@ -58,7 +63,8 @@ struct ExhaustiveTests {
     /// contains itself as tostring does (not an error).
     @Test(arguments: [[], ["--in-process"]])
     func everythingAScenarioWritesIsInItsReport(mode: [String]) throws {
-        let fixture = try Fixture(["suite/w.lua": #"""
+        let fixture = try Fixture([
+            "suite/w.lua": #"""
             scenario("writes", function()
               io.write("direct ", 42, "\n")
               io.stdout:write("to stdout\n"):write("chained\n")
@@ -70,7 +76,8 @@ struct ExhaustiveTests {
               print(err)
               print({ "a", b = 1 })
             end)
-            """#])
+            """#
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"] + mode)
         #expect(output.status == 1, "\(output)")
         let printed = junit.testcase("writes")?.child("system-out")?.text ?? ""
@@ -82,10 +89,12 @@ struct ExhaustiveTests {
     }
 
     @Test func aFailingBodyAndAFailingAfterEachAreBothReported() throws {
-        let fixture = try Fixture(["suite/a.lua": """
+        let fixture = try Fixture([
+            "suite/a.lua": """
             after_each(function() expect_screen("cart") end)
             scenario("both", function() expect_tab("orders") end)
-            """])
+            """
+        ])
         let output = try fixture.run(["run", "suite"])
         #expect(output.stdout.contains("suite/a.lua:2: the selected tab is 'home', expected 'orders' (and 1 more failure)"), "\(output)")
         #expect(output.stdout.contains("also failed: suite/a.lua:1: the screen is 'home', expected 'cart' (in after_each)"), "\(output)")
@@ -95,11 +104,13 @@ struct ExhaustiveTests {
     /// replay of a failure) or in its suite — and different ones from its
     /// neighbours; math.randomseed seeds it as the scenario says.
     @Test func randomNumbersAreTheScenariosOwnInEveryRun() throws {
-        let fixture = try Fixture(["suite/r.lua": """
+        let fixture = try Fixture([
+            "suite/r.lua": """
             scenario("first draws", function() print(math.random(1, 1000000), math.random(1, 1000000)) end)
             scenario("second draws", function() print(math.random(1, 1000000)) end)
             scenario("seeds itself", function() math.randomseed(42) local a = math.random(1e6) math.randomseed(42) assert(a == math.random(1e6)) end)
-            """])
+            """
+        ])
         func drawn(_ arguments: [String]) throws -> [String: String] {
             let (output, junit) = try fixture.runWithJUnit(["suite"] + arguments)
             #expect(output.status == 0, "\(output)")
@@ -124,44 +135,53 @@ struct ExhaustiveTests {
     /// Numbers drawn while the file loads are the same in every run too: rows built with them
     /// keep their names, so a replay command from the last run finds its scenario.
     @Test func randomNumbersAtTheTopLevelAreTheFilesOwn() throws {
-        let fixture = try Fixture(["suite/rows.lua": """
+        let fixture = try Fixture([
+            "suite/rows.lua": """
             local rows = {}
             for i = 1, 3 do rows[i] = { id = math.random(1, 1000000) } end
             scenario.each(rows, "item $id", function(row) end)
-            """])
+            """
+        ])
         let first = try fixture.run(["list", "suite"])
         #expect(first.status == 0, "\(first)")
         #expect(try fixture.run(["list", "suite"]).stdout == first.stdout)
-        #expect(try CLI.run(["list", "."], in: fixture.url("suite")).stdout.replacingOccurrences(of: "./", with: "")
-            == first.stdout.replacingOccurrences(of: "suite/", with: ""), "from inside the suite too")
+        #expect(
+            try CLI.run(["list", "."], in: fixture.url("suite")).stdout.replacingOccurrences(of: "./", with: "")
+                == first.stdout.replacingOccurrences(of: "suite/", with: ""), "from inside the suite too")
     }
 
     /// Each message says its thing once and in plain words.
     @Test func messagesSayItOnce() throws {
-        let fixture = try Fixture(["suite/c.lua": """
+        let fixture = try Fixture([
+            "suite/c.lua": """
             scenario("back with an argument", function() launch{} back(1) end)
             scenario("login twice", function() launch{ logged_in = true } login{} end)
             scenario("no event matches", function() launch{} expect_events{ "nope" } end)
-            """])
+            """
+        ])
         let output = try fixture.run(["run", "suite"])
         #expect(output.stdout.contains("bad argument #1 to 'back' (back takes no arguments, got 1)"), "\(output)")
-        #expect(output.stdout.contains("suite/c.lua:2: login{}: already signed in") && !output.stdout.contains("login: login{}"),
-                "\(output)")
+        #expect(
+            output.stdout.contains("suite/c.lua:2: login{}: already signed in") && !output.stdout.contains("login: login{}"),
+            "\(output)")
         #expect(output.stdout.contains("the events:") && !output.stdout.contains("events after the last match"), "\(output)")
     }
 
     @Test func anErrorInTheBodyAndAnErrorInAfterEachAreBothReported() throws {
-        let fixture = try Fixture(["suite/a.lua": """
+        let fixture = try Fixture([
+            "suite/a.lua": """
             after_each(function() error("cleanup crashed") end)
             scenario("errors twice", function() launch{} error("body crashed") end)
             scenario("fails, then errors", function() launch{} expect_tab("orders") end)
-            """])
+            """
+        ])
         let output = try fixture.run(["run", "suite"])
         #expect(output.stdout.contains("suite/a.lua:2: body crashed"), "\(output)")
         #expect(output.stdout.contains("also an error: suite/a.lua:1: cleanup crashed"), "the second error is kept\n\(output)")
         #expect(!output.stdout.contains("then an error"), "\(output)")
-        #expect(output.stdout.components(separatedBy: "also an error: suite/a.lua:1: cleanup crashed").count - 1 == 2,
-                "after a failure too\n\(output)")
+        #expect(
+            output.stdout.components(separatedBy: "also an error: suite/a.lua:1: cleanup crashed").count - 1 == 2,
+            "after a failure too\n\(output)")
     }
 
     // MARK: - Invariants
@@ -178,13 +198,18 @@ struct ExhaustiveTests {
         let (output, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
         #expect(output.status == 1, "\(output)")
         let failure = try #require(junit.testcase("backs out of an order")?.child("failure"))
-        #expect(failure["message"]?.contains("suite/leak.lua:1: invariant 'leaks' violated after the scenario: 1 object leaked") == true,
-                "\(output)")
-        #expect(output.stdout.contains("app/orders/order (coordinator) left the navigation at step 3 (back_swipe)"),
-                "the step is numbered as the timeline numbers it\n\(output)")
+        #expect(
+            failure["message"]?.contains("suite/leak.lua:1: invariant 'leaks' violated after the scenario: 1 object leaked") == true,
+            "\(output)")
+        #expect(
+            output.stdout.contains("app/orders/order (coordinator) left the navigation at step 3 (back_swipe)"),
+            "the step is numbered as the timeline numbers it\n\(output)")
         #expect(output.stdout.contains("3. suite/leak.lua:3  back_swipe"), "\(output)")
-        #expect(junit.raw.contains(#"<property name="navscript.invariants" value="leaks,unique_coordinators,flow_ownership,idle,loop_guard"/>"#))
-        #expect(output.stdout.contains("invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard"))
+        #expect(
+            junit.raw.contains(#"<property name="navscript.invariants" value="leaks,unique_coordinators,flow_ownership,idle,loop_guard"/>"#)
+        )
+        #expect(
+            output.stdout.contains("invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard"))
     }
 
     /// A leak cannot pass because the app that had it was thrown away: a later launch{} or
@@ -193,13 +218,18 @@ struct ExhaustiveTests {
     @Test(arguments: [
         ("\n  launch{}\n", "", "suite/leak.lua:4: invariant 'leaks' violated before launch{} replaced the app"),
         ("\n  restart{}\n", "", "suite/leak.lua:4: invariant 'leaks' violated before restart{} replaced the app"),
-        ("", "after_each(function() logout() end)\n",
-         "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"),
-        ("", "after_each(function() launch{} end)\n",
-         "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"),
+        (
+            "", "after_each(function() logout() end)\n",
+            "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"
+        ),
+        (
+            "", "after_each(function() launch{} end)\n",
+            "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"
+        )
     ])
     func aLeakIsCheckedBeforeItsAppIsReplaced(inBody: String, hook: String, says: String) throws {
-        let source = hook + Self.leaky.replacingOccurrences(of: "  back_swipe{}\n", with: "  back_swipe{}" + (inBody.isEmpty ? "\n" : inBody))
+        let source =
+            hook + Self.leaky.replacingOccurrences(of: "  back_swipe{}\n", with: "  back_swipe{}" + (inBody.isEmpty ? "\n" : inBody))
         let fixture = try Fixture(["suite/leak.lua": source])
         let (output, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
         #expect(output.status == 1, "\(source)\n\(output)")
@@ -210,23 +240,28 @@ struct ExhaustiveTests {
     /// A launch{} (in a before_each, say) right after the scenario's launch option started
     /// the app would drop those options without a word: an error saying so.
     @Test func aLaunchThatDiscardsTheScenariosLaunchOptionIsAnError() throws {
-        let fixture = try Fixture(["suite/a.lua": """
+        let fixture = try Fixture([
+            "suite/a.lua": """
             before_each(function() launch{} end)
             scenario("signed in", { launch = { logged_in = true } }, function() expect_tab("home") end)
             scenario("no option", function() expect_tab("home") end)
             scenario("empty option", { launch = {} }, function() expect_tab("home") end)
-            """, "suite/b.lua": """
+            """,
+            "suite/b.lua": """
             after_each(function() launch{} end)
             scenario("observes, then relaunches", { launch = { logged_in = true } }, function()
               assert(session().logged_in)
               launch{ logged_in = false }
               assert(not session().logged_in)
             end)
-            """])
+            """
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
-        #expect(junit.testcase("signed in")?.child("error")?["message"]?.hasPrefix(
-            "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before its body ran") == true,
+        #expect(
+            junit.testcase("signed in")?.child("error")?["message"]?.hasPrefix(
+                "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before its body ran")
+                == true,
             "\(output)")
         for name in ["no option", "empty option", "observes, then relaunches"] {
             #expect(junit.outcome(name) == "passed", "a launch{} the scenario chose is its own: \(name)\n\(output)")
@@ -236,22 +271,26 @@ struct ExhaustiveTests {
     /// An app replaced while a link is still in flight is the scenario's choice: its leaks are
     /// checked, not whether it was idle.
     @Test func anAppReplacedMidFlightIsNotAnIdleViolation() throws {
-        let fixture = try Fixture(["suite/a.lua": """
+        let fixture = try Fixture([
+            "suite/a.lua": """
             scenario("restart mid-flight", function() deep_link("shop://orders/42", { settle = false }) restart{} end)
             scenario("launch mid-flight", function() deep_link("shop://orders/42", { settle = false }) launch{} end)
-            """])
+            """
+        ])
         let output = try fixture.run(["run", "suite"])
         #expect(output.status == 0, "\(output)")
     }
 
     @Test func anInvariantCanBeAllowedByTheScenarioOrTheRun() throws {
-        let allowed = Self.leaky.replacingOccurrences(of: "{ launch = { logged_in = true } }",
-                                                      with: #"{ launch = { logged_in = true }, allow = { leaks = "known bug #12" } }"#)
+        let allowed = Self.leaky.replacingOccurrences(
+            of: "{ launch = { logged_in = true } }",
+            with: #"{ launch = { logged_in = true }, allow = { leaks = "known bug #12" } }"#)
         let fixture = try Fixture(["suite/leak.lua": allowed, "other/leak.lua": Self.leaky])
         let (scenario, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
         #expect(scenario.status == 0, "\(scenario)")
-        #expect(junit.testcase("backs out of an order")?.child("system-out")?.text
-            .contains("invariants allowed: leaks (known bug #12)") == true)
+        #expect(
+            junit.testcase("backs out of an order")?.child("system-out")?.text
+                .contains("invariants allowed: leaks (known bug #12)") == true)
         let run = try fixture.run(["run", "other", "--fault", "no-pop-detection", "--allow", "leaks"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("invariants checked after every scenario: unique_coordinators, flow_ownership, idle, loop_guard"))
@@ -268,12 +307,14 @@ struct ExhaustiveTests {
     }
 
     @Test func aLoopingGateBreaksItsInvariant() throws {
-        let fixture = try Fixture(["suite/loop.lua": """
+        let fixture = try Fixture([
+            "suite/loop.lua": """
             scenario("a gate that loops", function()
               deep_link("shop://cart")
               login{}
             end)
-            """])
+            """
+        ])
         let loop = try fixture.run(["run", "suite/loop.lua", "--fault", "commit-after-finish"])
         #expect(loop.stdout.contains("invariant 'loop_guard' violated after the scenario: a gate looped"), "\(loop)")
     }
@@ -289,11 +330,14 @@ struct ExhaustiveTests {
             files["scenarios/" + relative] = text.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { $0.trimmingCharacters(in: .whitespaces) != "expect_no_leaks()" }.joined(separator: "\n")
         }
-        #expect(!files.values.contains { $0.contains("expect_no_leaks()") && !$0.contains("expect_no_leaks() end") },
-                "every expect_no_leaks() line was removed")
+        #expect(
+            !files.values.contains { $0.contains("expect_no_leaks()") && !$0.contains("expect_no_leaks() end") },
+            "every expect_no_leaks() line was removed")
         let fixture = try Fixture(files)
-        let output = try fixture.run(["mutate", "scenarios", "--only", "no-pop-detection", "--only", "strong-back-reference",
-                                      "--only", "animated-pop-only", "--html", "mutate.html"])
+        let output = try fixture.run([
+            "mutate", "scenarios", "--only", "no-pop-detection", "--only", "strong-back-reference",
+            "--only", "animated-pop-only", "--html", "mutate.html"
+        ])
         #expect(output.status == 0, "\(output)")
         #expect(output.stdout.contains("mutation score: 3/3 faults killed (100%)"), "\(output)")
         // The matrix reaches the reports through the run-event stream: the healthy run and one case per fault.
@@ -304,7 +348,8 @@ struct ExhaustiveTests {
     // MARK: - Strict driving
 
     @Test func drivingIsAsStrictAsAThumb() throws {
-        let fixture = try Fixture(["suite/d.lua": """
+        let fixture = try Fixture([
+            "suite/d.lua": """
             scenario("a tap without its parameter", function() tap("product") end)
             scenario("a tap the destination refuses", function() tap("product", "shoe") end)
             scenario("a bare id fills the output's one parameter", function() tap("promo", "SALE10") end)
@@ -317,21 +362,28 @@ struct ExhaustiveTests {
             end)
             scenario("a parameter the output does not take", function() tap("product", { idd = "p2" }) end)
             scenario("a parameter for an output that takes none", function() tap("cart", { id = "5" }) end)
-            """])
+            """
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
-        #expect(junit.testcase("a tap without its parameter")?.child("failure")?["message"]?
-            .contains("output 'product' of 'home' takes id; missing id") == true, "\(output)")
-        #expect(junit.testcase("a tap the destination refuses")?.child("failure")?["message"]?
-            .contains("opens 'product', whose spec refuses it: validation_failed: product.id = shoe: does not match p[0-9]{1,8}") == true,
-                "\(output)")
+        #expect(
+            junit.testcase("a tap without its parameter")?.child("failure")?["message"]?
+                .contains("output 'product' of 'home' takes id; missing id") == true, "\(output)")
+        #expect(
+            junit.testcase("a tap the destination refuses")?.child("failure")?["message"]?
+                .contains("opens 'product', whose spec refuses it: validation_failed: product.id = shoe: does not match p[0-9]{1,8}")
+                == true,
+            "\(output)")
         #expect(junit.testcase("a bare id fills the output's one parameter")?.child("failure") == nil, "\(output)")
-        #expect(junit.testcase("a tab switch under a modal")?.child("failure")?["message"]?
-            .contains("the tab bar is covered by the modal 'settings'") == true, "\(output)")
+        #expect(
+            junit.testcase("a tab switch under a modal")?.child("failure")?["message"]?
+                .contains("the tab bar is covered by the modal 'settings'") == true, "\(output)")
         #expect(junit.testcase("a doubled coordinator is a mismatch")?.child("failure") != nil)
-        #expect(junit.testcase("a parameter the output does not take")?.child("failure")?["message"]?
-            .contains("output 'product' of 'home' takes id; 'idd' is not one of them (did you mean 'id'?)") == true, "\(output)")
-        #expect(junit.testcase("a parameter for an output that takes none")?.child("failure")?["message"]?
-            .contains("output 'cart' of 'home' takes no parameters; 'id' is not one of them") == true, "\(output)")
+        #expect(
+            junit.testcase("a parameter the output does not take")?.child("failure")?["message"]?
+                .contains("output 'product' of 'home' takes id; 'idd' is not one of them (did you mean 'id'?)") == true, "\(output)")
+        #expect(
+            junit.testcase("a parameter for an output that takes none")?.child("failure")?["message"]?
+                .contains("output 'cart' of 'home' takes no parameters; 'id' is not one of them") == true, "\(output)")
     }
 
     // MARK: - Language details
@@ -339,30 +391,30 @@ struct ExhaustiveTests {
     @Test func theDetailsAFirstTimeUserTrippedOn() throws {
         let fixture = try Fixture([
             "suite/support/helpers.lua": """
-                local h = {}
-                function h.declare(name) scenario(name, function() print("from " .. name) end) end
-                return h
-                """,
+            local h = {}
+            function h.declare(name) scenario(name, function() print("from " .. name) end) end
+            return h
+            """,
             "suite/deep/l.lua": """
-                local h = require("helpers")
-                h.declare("declared by a helper")
-                scenario.each({ { flag = false }, { flag = true } }, "flag is $flag", function() end)
-                scenario("marks and counts", function()
-                  tap("product", "p1")
-                  local m = mark()
-                  back()
-                  expect_events_since(m, { "pop product:p1" })
-                  expect_no_event("present")
-                  expect_event_count("push product", 1)
-                  expect_no_event("push product", m)
-                  expect_modals{}
-                  expect_snapshot{ root = "main", tab = "home", stacks = { home = { "home" } }, modals = {} }
-                end)
-                scenario("a snapshot that differs", function()
-                  expect_snapshot{ tab = "orders", modals = { "settings" } }
-                end)
-                """,
-            "suite/dup.lua": "scenario(\"same\", function() end)\nscenario(\"same\", function() end)\n",
+            local h = require("helpers")
+            h.declare("declared by a helper")
+            scenario.each({ { flag = false }, { flag = true } }, "flag is $flag", function() end)
+            scenario("marks and counts", function()
+              tap("product", "p1")
+              local m = mark()
+              back()
+              expect_events_since(m, { "pop product:p1" })
+              expect_no_event("present")
+              expect_event_count("push product", 1)
+              expect_no_event("push product", m)
+              expect_modals{}
+              expect_snapshot{ root = "main", tab = "home", stacks = { home = { "home" } }, modals = {} }
+            end)
+            scenario("a snapshot that differs", function()
+              expect_snapshot{ tab = "orders", modals = { "settings" } }
+            end)
+            """,
+            "suite/dup.lua": "scenario(\"same\", function() end)\nscenario(\"same\", function() end)\n"
         ])
         let list = try fixture.run(["list", "suite/deep"])
         #expect(list.stdout.contains("suite/deep/l.lua:2  declared by a helper"), "\(list)")
@@ -397,8 +449,9 @@ struct ExitCodeTests {
         #expect(list.status == 2 && list.stderr.contains("--tags smok selects no scenario"), "list agrees\n\(list)")
         // A typo among tags that do select is said, and the run goes on.
         let partly = try fixture.run(["run", "suite", "--tags", "smoke,regresion", "--exclude-tags", "Smoke"])
-        #expect(partly.stderr.contains("note: --tags regresion: no scenario has this tag (tags are case-sensitive; the suite's: smoke)")
-            && partly.stderr.contains("note: --exclude-tags Smoke: no scenario has this tag; did you mean 'smoke'?"), "\(partly)")
+        #expect(
+            partly.stderr.contains("note: --tags regresion: no scenario has this tag (tags are case-sensitive; the suite's: smoke)")
+                && partly.stderr.contains("note: --exclude-tags Smoke: no scenario has this tag; did you mean 'smoke'?"), "\(partly)")
         #expect(partly.status == 0, "\(partly)")
         let empty = try fixture.run(["run", "suite", "--tags", ""])
         #expect(empty.status == 2 && empty.stderr.contains("--tags '' names no tag (is a variable unset?)"), "\(empty)")
@@ -451,10 +504,12 @@ struct ExitCodeTests {
 
     /// All rows of a scenario.each share its line: the line runs them all.
     @Test func aScenarioEachLineRunsEveryRow() throws {
-        let fixture = try Fixture(["suite/rows.lua": """
+        let fixture = try Fixture([
+            "suite/rows.lua": """
             scenario("before", function() end)
             scenario.each({ { tab = "home" }, { tab = "orders" } }, "$tab", function(row) select_tab(row.tab) end)
-            """, "suite/other.lua": #"scenario("home", function() end)"#])
+            """, "suite/other.lua": #"scenario("home", function() end)"#
+        ])
         let list = try fixture.run(["list", "suite/rows.lua:2"])
         #expect(list.stdout == "suite/rows.lua:2  home\nsuite/rows.lua:2  orders\n2 scenarios in 1 file\n", "\(list)")
         let clash = try fixture.run(["run", "suite/rows.lua:2", "suite/other.lua:1"])
@@ -468,11 +523,14 @@ struct ExitCodeTests {
     /// Only pending scenarios selected: nothing was checked, which is not a pass either
     /// (mutate says the same). One written scenario beside them is a run.
     @Test func aSelectionOfPendingScenariosOnlyIsNotAPass() throws {
-        let fixture = try Fixture(["suite/a.lua": "pending(\"one\")\npending(\"two\", function() end)\n",
-                                   "suite/b.lua": #"scenario("written", { tags = { "smoke" } }, function() end)"#])
+        let fixture = try Fixture([
+            "suite/a.lua": "pending(\"one\")\npending(\"two\", function() end)\n",
+            "suite/b.lua": #"scenario("written", { tags = { "smoke" } }, function() end)"#
+        ])
         let pending = try fixture.run(["run", "suite/a.lua", "--junit", "report.xml"])
-        #expect(pending.status == 2 && pending.stderr.contains("every scenario selected is pending (2), so nothing was checked"),
-                "\(pending)")
+        #expect(
+            pending.status == 2 && pending.stderr.contains("every scenario selected is pending (2), so nothing was checked"),
+            "\(pending)")
         #expect(try fixture.read("report.xml").contains(#"name="no scenario ran""#))
         let excluded = try fixture.run(["run", "suite", "--exclude-tags", "smoke", "--in-process"])
         #expect(excluded.status == 2, "\(excluded)")
@@ -487,10 +545,12 @@ struct ExitCodeTests {
     }
 
     @Test func mutateRefusesToScoreASuiteThatIsNotGreen() throws {
-        let fixture = try Fixture(["suite/a.lua": """
+        let fixture = try Fixture([
+            "suite/a.lua": """
             scenario("green", function() end)
             scenario("red", function() expect_tab("orders") end)
-            """])
+            """
+        ])
         let output = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--junit", "m.xml"])
         #expect(output.status == 2, "\(output)")
         #expect(output.stderr.contains("not green on the healthy app"), "\(output)")
@@ -499,11 +559,13 @@ struct ExitCodeTests {
         // The report still says why (CI uploads it).
         let junit = try JUnit(Data(fixture.read("m.xml").utf8))
         #expect(junit.testcase("healthy suite passes")?.child("failure")?.text.contains("suite/a.lua:2  red") == true, "\(junit.raw)")
-        #expect(junit.testcase("healthy suite passes")?["file"] == nil && !junit.raw.contains("navscript.replay"),
-                "no file named 'mutate' for CI to open, nothing to replay: \(junit.raw)")
+        #expect(
+            junit.testcase("healthy suite passes")?["file"] == nil && !junit.raw.contains("navscript.replay"),
+            "no file named 'mutate' for CI to open, nothing to replay: \(junit.raw)")
         // A base fault is named as what the suite fails with.
         let based = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--fault", "cached-destination"])
-        #expect(based.stderr.contains("not green with --fault cached-destination alone")
+        #expect(
+            based.stderr.contains("not green with --fault cached-destination alone")
                 && based.stderr.contains("navscript run --fault cached-destination shows why"), "\(based)")
     }
 
@@ -514,7 +576,8 @@ struct ExitCodeTests {
         let output = try fixture.run(["mutate", "suite", "--only", "graft-external-link", "--instruction-budget", "100000"])
         #expect(output.status == 2, "\(output)")
         #expect(output.stderr.contains("not green on the healthy app"), "\(output)")
-        #expect(output.stderr.contains("  suite/broken.lua:1  suite/broken.lua (load)")
+        #expect(
+            output.stderr.contains("  suite/broken.lua:1  suite/broken.lua (load)")
                 && output.stderr.contains("  suite/loops.lua:1  suite/loops.lua (load)"), "\(output)")
         #expect(!output.stderr.contains("pending or skipped") && !output.stderr.contains(".lua:0"), "\(output)")
     }

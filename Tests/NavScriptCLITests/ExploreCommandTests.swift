@@ -8,9 +8,11 @@ import Testing
 struct ExploreCommandTests {
     @Test func aFaultIsFoundAndItsReproducerRunsAsAScenario() throws {
         let fixture = try Fixture()
-        let output = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
-                                      "--time", "0", "--out", "found", "--junit", "explore.xml", "--json", "explore.jsonl",
-                                      "--html", "explore.html"])
+        let output = try fixture.run([
+            "explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+            "--time", "0", "--out", "found", "--junit", "explore.xml", "--json", "explore.jsonl",
+            "--html", "explore.html"
+        ])
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("VIOLATION a deep link lands on its destination's canonical stack"), "\(output)")
         #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
@@ -31,14 +33,18 @@ struct ExploreCommandTests {
         let html = try fixture.read("explore.html")
         #expect(html.contains("<h3>Storyboard") && html.contains("<figure class=\"frame failing\""), "\(html.prefix(3000))")
 
-        let again = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
-                                     "--time", "0", "--out", "again"])
+        let again = try fixture.run([
+            "explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+            "--time", "0", "--out", "again"
+        ])
         #expect(again.status == 1, "\(again)")
         #expect(try fixture.read("again/seed1-1.lua") == fixture.read("found/seed1-1.lua"), "same seed, same reproducer")
         // Into a folder that has it already (the next fault explored with the same seed): kept, the new one beside it.
         let original = try fixture.read("again/seed1-1.lua")
-        let third = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
-                                     "--time", "0", "--out", "again"])
+        let third = try fixture.run([
+            "explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+            "--time", "0", "--out", "again"
+        ])
         #expect(third.stdout.contains("reproducer: again/seed1-1-2.lua"), "\(third)")
         #expect(try fixture.read("again/seed1-1.lua") == original && fixture.read("again/seed1-1-2.lua") == original)
     }
@@ -48,17 +54,26 @@ struct ExploreCommandTests {
         let healthy = try fixture.run(["explore", "--seed", "2", "--steps", "1500", "--time", "0", "--out", "none"])
         #expect(healthy.status == 0, "\(healthy)")
         #expect(healthy.stdout.contains("no property violated"), "\(healthy)")
-        let notes = try fixture.run(["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
-                                     "--out", "notes"], binary: CLI.notesBinary)
+        let notes = try fixture.run(
+            [
+                "explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
+                "--out", "notes"
+            ], binary: CLI.notesBinary)
         #expect(notes.status == 1 && notes.stdout.contains("VIOLATION invariant 'leaks'"), "\(notes)")
-        let parallel = try fixture.run(["explore", "--jobs", "2", "--seed", "5", "--steps", "400", "--time", "0",
-                                        "--fault", "graft-external-link", "--out", "both"])
+        let parallel = try fixture.run([
+            "explore", "--jobs", "2", "--seed", "5", "--steps", "400", "--time", "0",
+            "--fault", "graft-external-link", "--out", "both"
+        ])
         #expect(parallel.status == 1, "\(parallel)")
         #expect(parallel.stdout.contains("seed 5,") && parallel.stdout.contains("seed 6,"), "one exploration per job\n\(parallel)")
         #expect(fixture.exists("both/seed5-1.lua") && fixture.exists("both/seed6-1.lua"))
         let violations = parallel.stdout.components(separatedBy: "\nVIOLATION ").count - 1
-        #expect(violations >= 2 && parallel.stdout.hasSuffix("2 explorations (seeds 5–6): 800 steps, \(violations) violations found, "
-            + "reproducers in both/\n"), "one total at the end\n\(parallel)")
+        #expect(
+            violations >= 2
+                && parallel.stdout.hasSuffix(
+                    "2 explorations (seeds 5–6): 800 steps, \(violations) violations found, "
+                        + "reproducers in both/\n"),
+            "one total at the end\n\(parallel)")
         let bad = try fixture.run(["explore", "--fault", "nope", "--steps", "10"])
         #expect(bad.status == 2, "\(bad)")
     }
@@ -68,15 +83,20 @@ struct ExploreCommandTests {
     @Test func aReproducerNamesWhatItsWalkDependedOnAndReportsPointAtItsScenario() throws {
         let fixture = try Fixture()
         let manifest = GeneratedDocsTests.root.appendingPathComponent("Sources/ShopApp/Resources/routes.json").path
-        let output = try fixture.run(["explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
-                                      "--time", "0", "--out", "found", "--manifest", manifest, "--junit", "explore.xml"])
+        let output = try fixture.run([
+            "explore", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000",
+            "--time", "0", "--out", "found", "--manifest", manifest, "--junit", "explore.xml"
+        ])
         #expect(output.status == 1, "\(output)")
         let reproducer = try fixture.read("found/seed1-1.lua")
         #expect(reproducer.contains("--seed 1 --fault graft-external-link --manifest \(manifest)`"), "\(reproducer)")
-        #expect(reproducer.contains("-- Run it: `navscript run <this file> --fault graft-external-link --manifest \(manifest)`"),
-                "\(reproducer)")
-        let line = try #require(reproducer.split(separator: "\n", omittingEmptySubsequences: false)
-            .firstIndex { $0.hasPrefix("scenario(") }) + 1
+        #expect(
+            reproducer.contains("-- Run it: `navscript run <this file> --fault graft-external-link --manifest \(manifest)`"),
+            "\(reproducer)")
+        let line =
+            try #require(
+                reproducer.split(separator: "\n", omittingEmptySubsequences: false)
+                    .firstIndex { $0.hasPrefix("scenario(") }) + 1
         let junit = try fixture.read("explore.xml")
         #expect(line > 1 && junit.contains(#"file="found/seed1-1.lua" line="\#(line)""#), "\(junit)")
     }
@@ -87,15 +107,19 @@ struct ExploreCommandTests {
         let file = try fixture.run(["explore", "--seed", "1", "--steps", "10", "--out", "afile"])
         #expect(file.status == 2 && file.stderr.contains("--out afile is a file, not a folder"), "\(file)")
         #expect(!file.stdout.contains("reproducer:"), "nothing claims to be written: \(file)")
-        for (arguments, says) in [(["--time", "inf"], "--time must be a number of seconds"),
-                                  (["--time", "nan"], "--time must be a number of seconds"),
-                                  (["--steps", "-5"], "--steps must not be negative (got -5)")] {
+        for (arguments, says) in [
+            (["--time", "inf"], "--time must be a number of seconds"),
+            (["--time", "nan"], "--time must be a number of seconds"),
+            (["--steps", "-5"], "--steps must not be negative (got -5)")
+        ] {
             let bad = try fixture.run(["explore", "--seed", "1"] + arguments)
             #expect(bad.status == 2 && bad.stderr.contains(says), "\(arguments): \(bad)")
         }
         // The largest seed with --jobs: the next job's seed wraps, it does not trap.
-        let largest = try fixture.run(["explore", "--seed", String(UInt64.max), "--jobs", "2", "--steps", "50", "--time", "0",
-                                       "--out", "wrap"])
+        let largest = try fixture.run([
+            "explore", "--seed", String(UInt64.max), "--jobs", "2", "--steps", "50", "--time", "0",
+            "--out", "wrap"
+        ])
         #expect(largest.status == 0 || largest.status == 1, "\(largest)")
         #expect(largest.stdout.contains("seed \(UInt64.max) (") && largest.stdout.contains("seed 0 ("), "\(largest)")
     }
@@ -104,12 +128,16 @@ struct ExploreCommandTests {
     /// shrunk in worker processes, not the end of the exploration.
     @Test func aCrashIsAFindingWithAReproducer() throws {
         let fixture = try Fixture()
-        let output = try fixture.run(["explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "force-unwrap-crash",
-                                      "--out", "x", "--junit", "x.xml"])
+        let output = try fixture.run([
+            "explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "force-unwrap-crash",
+            "--out", "x", "--junit", "x.xml"
+        ])
         #expect(output.status == 1, "\(output)")
-        #expect(output.stdout.contains("VIOLATION every input gets an outcome\n    the app crashed: the exploring process was "
-            + "killed by signal 4 (SIGILL"), "\(output)")
-        #expect(output.stdout.contains("ShopRouter.swift:45: Fatal error: Unexpectedly found nil"), "the runtime's trap line")
+        #expect(
+            output.stdout.contains(
+                "VIOLATION every input gets an outcome\n    the app crashed: the exploring process was "
+                    + "killed by signal 4 (SIGILL"), "\(output)")
+        #expect(output.stdout.contains("ShopRouter.swift:48: Fatal error: Unexpectedly found nil"), "the runtime's trap line")
         #expect(output.stdout.contains("reproducer: x/seed3-crash.lua (fails with the faults, passes without)"), "\(output)")
         #expect(!output.stderr.contains("Current stack trace"), "no stack dump: \(output.stderr)")
         let crashes = try fixture.run(["run", "x/seed3-crash.lua", "--fault", "force-unwrap-crash"])
@@ -122,8 +150,10 @@ struct ExploreCommandTests {
     /// What the exploration found before the app crashed stays in the reports the supervisor writes.
     @Test func findingsBeforeACrashStayInTheReports() throws {
         let fixture = try Fixture()
-        let output = try fixture.run(["explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
-                                      "--fault", "force-unwrap-crash", "--out", "two", "--junit", "two.xml"])
+        let output = try fixture.run([
+            "explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
+            "--fault", "force-unwrap-crash", "--out", "two", "--junit", "two.xml"
+        ])
         #expect(output.status == 1, "\(output)")
         let junit = try fixture.read("two.xml")
         #expect(junit.contains(#"<testcase name="a deep link lands on its destination&apos;s canonical stack""#), "\(junit)")
@@ -148,8 +178,10 @@ struct ExploreCommandTests {
             try process.run()
             reader = process
         }
-        let output = try fixture.run(["explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
-                                      "--fault", "force-unwrap-crash", "--out", "j", "--json", json])
+        let output = try fixture.run([
+            "explore", "--seed", "3", "--steps", "20000", "--time", "0", "--fault", "graft-external-link",
+            "--fault", "force-unwrap-crash", "--out", "j", "--json", json
+        ])
         reader?.waitUntilExit()
         #expect(output.status == 1, "\(output)")
         let lines = try (json == "-" ? output.stdout : fixture.read(reader == nil ? json : "fifo.out")).split(separator: "\n")
@@ -157,8 +189,9 @@ struct ExploreCommandTests {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return object["event"] as? String ?? "?"
         }
-        #expect(events == ["run_started", "file_started", "scenario_finished", "scenario_finished", "file_finished", "run_finished"],
-                "\(lines.joined(separator: "\n"))")
+        #expect(
+            events == ["run_started", "file_started", "scenario_finished", "scenario_finished", "file_finished", "run_finished"],
+            "\(lines.joined(separator: "\n"))")
         #expect(lines.last?.contains(#""errors":1"#) == true && lines.last?.contains(#""failed":1"#) == true, "\(lines.last ?? "")")
         let finished = try #require(JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
         #expect((finished["duration"] as? Double ?? 0) > 0, "the exploration's time up to the crash: \(finished)")
@@ -166,8 +199,10 @@ struct ExploreCommandTests {
 
     @Test func aHangIsAFindingAfterTheTimeout() throws {
         let fixture = try Fixture()
-        let output = try fixture.run(["explore", "--seed", "3", "--time", "30", "--fault", "main-thread-deadlock", "--out", "h",
-                                      "--timeout", "1"])
+        let output = try fixture.run([
+            "explore", "--seed", "3", "--time", "30", "--fault", "main-thread-deadlock", "--out", "h",
+            "--timeout", "1"
+        ])
         #expect(output.status == 1, "\(output)")
         // Stopped by the step's --timeout (what the message names), not by --time.
         #expect(output.stdout.contains("the app hung: a step did not return within 1s (--timeout)"), "\(output)")
@@ -202,8 +237,9 @@ struct ExploreCommandTests {
         }
         // Stopped by the interrupt's grace (the message says so), not by --timeout as a hang found.
         #expect(hung.status == 130, "\(hung)")
-        #expect(hung.stderr.contains("the exploration was inside a step and was stopped") && !hung.stdout.contains("VIOLATION"),
-                "\(hung)")
+        #expect(
+            hung.stderr.contains("the exploration was inside a step and was stopped") && !hung.stdout.contains("VIOLATION"),
+            "\(hung)")
         let parallel = try fixture.run(["explore", "--seed", "3", "--time", "30", "--jobs", "2", "--out", "p"]) { parent in
             Thread.sleep(forTimeInterval: 3)
             kill(parent, SIGINT)
@@ -218,9 +254,10 @@ struct ExploreCommandTests {
         let proc = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return proc.compactMap { pid -> String? in
             guard Int32(pid) != nil,
-                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"), cwd == directory,
-                  let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                  cmdline.contains("explore") else { return nil }
+                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"), cwd == directory,
+                let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                cmdline.contains("explore")
+            else { return nil }
             return pid
         }
     }

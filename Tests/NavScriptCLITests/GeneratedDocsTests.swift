@@ -27,8 +27,9 @@ struct GeneratedDocsTests {
             Issue.record("README.md has no reference:begin/end markers")
             return
         }
-        #expect(String(readme[start.upperBound..<stop.lowerBound]) == output.stdout,
-                "README's reference table is stale: run scripts/update-readme.sh")
+        #expect(
+            String(readme[start.upperBound..<stop.lowerBound]) == output.stdout,
+            "README's reference table is stale: run scripts/update-readme.sh")
     }
 }
 
@@ -67,8 +68,10 @@ struct LintTests {
         let (status, text) = try lint(["scenarios"], in: Self.root)
         #expect(status == 0, "luacheck scenarios/:\n\(text)")
 
-        let fixture = try Fixture([".luacheckrc": try String(contentsOf: Self.root.appendingPathComponent(".luacheckrc"), encoding: .utf8),
-                                   "suite/typo.lua": "scenario(\"x\", function() tapp(\"cart\") end)\n"])
+        let fixture = try Fixture([
+            ".luacheckrc": try String(contentsOf: Self.root.appendingPathComponent(".luacheckrc"), encoding: .utf8),
+            "suite/typo.lua": "scenario(\"x\", function() tapp(\"cart\") end)\n"
+        ])
         let (typoStatus, typo) = try lint(["suite"], in: fixture.root)
         #expect(typoStatus != 0 && typo.contains("tapp"), "\(typo)")
     }

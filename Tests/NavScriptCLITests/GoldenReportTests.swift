@@ -13,58 +13,58 @@ import Testing
 struct GoldenReportTests {
     static let files: [String: String] = [
         "suite/checkout.lua": #"""
-            describe("checkout", function()
-              before_each(function()
-                launch{ logged_in = true }
-              end)
+        describe("checkout", function()
+          before_each(function()
+            launch{ logged_in = true }
+          end)
 
-              scenario("opens over the cart", function()
-                deep_link("shop://checkout")
-                expect_modal("checkout_address")
-                expect_stack("home", { "home", "cart" })
-              end)
+          scenario("opens over the cart", function()
+            deep_link("shop://checkout")
+            expect_modal("checkout_address")
+            expect_stack("home", { "home", "cart" })
+          end)
 
-              scenario("walks to the confirmation step", function()
-                deep_link("shop://checkout")
-                tap("continue")
-                tap("continue")
-                expect_screen("checkout_payment")
-              end)
+          scenario("walks to the confirmation step", function()
+            deep_link("shop://checkout")
+            tap("continue")
+            tap("continue")
+            expect_screen("checkout_payment")
+          end)
 
-              pending("pays with a gift card")
-            end)
-            """#,
+          pending("pays with a gift card")
+        end)
+        """#,
         "suite/browse.lua": #"""
-            scenario.each({
-              { id = "p1" },
-              { id = "p1004" },
-            }, "product $id opens on the home stack", function(row)
-              tap("product", row.id)
-              expect_stack{ "home", "product:" .. row.id }
-            end)
+        scenario.each({
+          { id = "p1" },
+          { id = "p1004" },
+        }, "product $id opens on the home stack", function(row)
+          tap("product", row.id)
+          expect_stack{ "home", "product:" .. row.id }
+        end)
 
-            scenario("a scripting mistake is an error", function()
-              tap("category", "shoes")
-              local missing = nil
-              missing.field = 1
-            end)
+        scenario("a scripting mistake is an error", function()
+          tap("category", "shoes")
+          local missing = nil
+          missing.field = 1
+        end)
 
-            scenario("reviews are one tap away", function()
-              tap("product", "p7")
-              tap("reviews")
-              print("on", screen())
-              expect_events{ "push reviews:p7" }
-            end)
-            """#,
+        scenario("reviews are one tap away", function()
+          tap("product", "p7")
+          tap("reviews")
+          print("on", screen())
+          expect_events{ "push reviews:p7" }
+        end)
+        """#,
         "suite/orders.lua": #"""
-            scenario("an order signed out asks to sign in", function()
-              select_tab("orders")
-              tap("order", { id = 42 })
-              expect_modal("login")
-              login{}
-              expect_stack{ "orders", "order:42" }
-            end)
-            """#,
+        scenario("an order signed out asks to sign in", function()
+          select_tab("orders")
+          tap("order", { id = 42 })
+          expect_modal("login")
+          login{}
+          expect_stack{ "orders", "order:42" }
+        end)
+        """#
     ]
 
     static let arguments = ["run", "--shuffle", "--seed", "3", "suite"]
@@ -78,12 +78,15 @@ struct GoldenReportTests {
 
         if ProcessInfo.processInfo.environment["NAVSCRIPT_UPDATE_GOLDEN"] == "1" {
             try GoldenFile.write(report)
-            Issue.record("golden report regenerated at \(GoldenFile.url.path): review the diff, rebuild, and run again without NAVSCRIPT_UPDATE_GOLDEN")
+            Issue.record(
+                "golden report regenerated at \(GoldenFile.url.path): review the diff, rebuild, and run again without NAVSCRIPT_UPDATE_GOLDEN"
+            )
             return
         }
         let golden = GoldenConsoleReport.text
         if report != golden {
-            Issue.record("""
+            Issue.record(
+                """
                 the console report differs from the golden copy (GoldenConsoleReport.swift); \
                 if the change is intended, regenerate with NAVSCRIPT_UPDATE_GOLDEN=1.
                 \(GoldenFile.diff(expected: golden, actual: report))

@@ -31,8 +31,10 @@ struct HTMLReportBrowserTests {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = chromium
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
-                             "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000", "--dump-dom", page.absoluteString]
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000", "--dump-dom", page.absoluteString
+        ]
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice

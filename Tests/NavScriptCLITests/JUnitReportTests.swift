@@ -32,7 +32,8 @@ struct JUnitReportTests {
         #expect(output.status == 1, "\(output)")
         #expect(junit.raw.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#), "an XML declaration")
         #expect(junit.root.name == "testsuites")
-        #expect(junit.root.int("tests") == 5 && junit.root.int("failures") == 1
+        #expect(
+            junit.root.int("tests") == 5 && junit.root.int("failures") == 1
                 && junit.root.int("errors") == 1 && junit.root.int("skipped") == 1, "totals\n\(junit.raw)")
 
         #expect(junit.suites.map { $0["name"] ?? "" } == ["suite/mixed.lua", "suite/other.lua"])
@@ -40,8 +41,9 @@ struct JUnitReportTests {
         let suite = try #require(junit.suite("suite/mixed.lua"))
         #expect(suite.int("tests") == 4 && suite.int("failures") == 1 && suite.int("errors") == 1 && suite.int("skipped") == 1)
         #expect(suite["time"].map { $0.contains(try! Regex(#"^\d+\.\d+$"#)) } == true, "time with a '.'")
-        #expect(suite["timestamp"].map { $0.contains(try! Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$"#)) } == true,
-                "UTC timestamp without zone: \(suite["timestamp"] ?? "none")")
+        #expect(
+            suite["timestamp"].map { $0.contains(try! Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$"#)) } == true,
+            "UTC timestamp without zone: \(suite["timestamp"] ?? "none")")
         #expect(suite["hostname"]?.isEmpty == false)
 
         for (name, marker) in [("cart passes", "@passes"), ("cart fails", "@fails"), ("errors", "@errors"), ("later", "@pending")] {
@@ -66,8 +68,10 @@ struct JUnitReportTests {
         // The step timeline goes to system-out.
         let systemOut = junit.testcase("cart fails")?.child("system-out")?.text ?? ""
         #expect(systemOut.contains("timeline:"), "\(systemOut)")
-        #expect(systemOut.contains(#"suite/mixed.lua:\#(Lua.line(of: "@step", in: Self.mixed))  tap("product", id=p1)  → product:p1 [tab home]"#),
-                "\(systemOut)")
+        #expect(
+            systemOut.contains(
+                #"suite/mixed.lua:\#(Lua.line(of: "@step", in: Self.mixed))  tap("product", id=p1)  → product:p1 [tab home]"#),
+            "\(systemOut)")
         XMLLint.expectValid(fixture.url("reports/nested/junit.xml"))
     }
 
@@ -106,8 +110,10 @@ struct JUnitReportTests {
 
     @Test(arguments: [false, true])
     func hostileNamesStillGiveWellFormedSchemaValidXML(strict: Bool) throws {
-        let fixture = try Fixture(["suite/hostile.lua": Self.hostile,
-                                   "suite/we'ird \"<&>\" näme.lua": #"scenario("plain", function() expect_tab("orders") end)"#])
+        let fixture = try Fixture([
+            "suite/hostile.lua": Self.hostile,
+            "suite/we'ird \"<&>\" näme.lua": #"scenario("plain", function() expect_tab("orders") end)"#
+        ])
         let output = try fixture.run(["run", "--junit", "hostile.xml", "suite"] + (strict ? ["--junit-strict"] : []))
         #expect(output.status == 1, "\(output)")
         let file = fixture.url("hostile.xml")
@@ -118,8 +124,9 @@ struct JUnitReportTests {
         // Jenkins xunit's schema forbids a skipped total on <testsuites>; each <testsuite> has it.
         #expect(junit.root.int("skipped") == (strict ? nil : 1))
         #expect(!junit.raw.contains("\u{1B}"), "no escape character survives")
-        #expect(!junit.raw.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" },
-                "no control character survives")
+        #expect(
+            !junit.raw.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" },
+            "no control character survives")
         let names = junit.caseNames
         #expect(names.contains { $0.hasPrefix("group \"<&>' ") && $0.contains("quote \" apos ' <tag> & amp") }, "\(names)")
         #expect(names.contains { $0.contains("fails ]]>") && $0.contains("<x>") }, "\(names)")
@@ -155,24 +162,28 @@ struct JUnitReportTests {
 @Suite("run --junit: replay commands")
 struct JUnitReplayTests {
     @Test func eachReplayRunsItsScenarioAlone() throws {
-        let fixture = try Fixture(["suite/odd.lua": #"""
+        let fixture = try Fixture([
+            "suite/odd.lua": #"""
             scenario("odd \1 name (a|b) [x]\tend", function() end)
             scenario("odd  name (a|b) [x]\tend", function() end)
             scenario("plain.*", function() end)
             scenario("plain", function() end)
             scenario("non-character \u{FFFF} end", function() end)
             scenario("non-character  end", function() end)
-            """#])
+            """#
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 0, "\(output)")
         let navscript = try CLI.binary.get()
         let path = navscript.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         #expect(junit.cases.count == 6)
         for testcase in junit.cases {
-            let replay = try #require(testcase.child("properties")?.children("property")
-                .first { $0["name"] == "navscript.replay" }?["value"], "\(junit.raw)")
-            let rerun = try CLI.run(["-c", replay + " --junit rerun.xml"], in: fixture.root, environment: ["PATH": path],
-                                    binary: .success(URL(fileURLWithPath: "/bin/sh")))
+            let replay = try #require(
+                testcase.child("properties")?.children("property")
+                    .first { $0["name"] == "navscript.replay" }?["value"], "\(junit.raw)")
+            let rerun = try CLI.run(
+                ["-c", replay + " --junit rerun.xml"], in: fixture.root, environment: ["PATH": path],
+                binary: .success(URL(fileURLWithPath: "/bin/sh")))
             #expect(rerun.status == 0, "\(replay)\n\(rerun)")
             #expect(CLI.summary(rerun.stdout)?.hasPrefix("1 passed, 0 failed") == true, "\(replay)\n\(rerun)")
             // The same scenario, not one whose name looks the same once XML dropped a character.
@@ -185,19 +196,26 @@ struct JUnitReplayTests {
     /// that failed against it passes alone; without the budget, one that ran out does not.
     @Test func aReplayKeepsTheOptionsThatChangeTheOutcome() throws {
         let manifest = try String(contentsOf: ManifestCommandTests.shipped, encoding: .utf8)
-        let fixture = try Fixture(["suite/a.lua": #"""
+        let fixture = try Fixture([
+            "suite/a.lua": #"""
             scenario("cart is gated", function() assert(deep_link("shop://cart").status == "gated") end)
             scenario("counts", function() local n = 0 for i = 1, 50000 do n = n + i end end)
-            """#, "nogate.json": manifest.replacingOccurrences(of: #""preconditions": ["auth"]"#, with: #""preconditions": []"#)])
-        let (output, junit) = try fixture.runWithJUnit(["suite", "--manifest", "nogate.json", "--instruction-budget", "100000",
-                                                        "--memory-limit", "33554432", "--timeout", "7.5"])
+            """#, "nogate.json": manifest.replacingOccurrences(of: #""preconditions": ["auth"]"#, with: #""preconditions": []"#)
+        ])
+        let (output, junit) = try fixture.runWithJUnit([
+            "suite", "--manifest", "nogate.json", "--instruction-budget", "100000",
+            "--memory-limit", "33554432", "--timeout", "7.5"
+        ])
         #expect(output.status == 1 && junit.outcome("cart is gated") == "failure", "\(output)")
-        let replay = try #require(junit.testcase("cart is gated")?.child("properties")?.children("property")
-            .first { $0["name"] == "navscript.replay" }?["value"])
-        #expect(replay.contains(" --manifest nogate.json --instruction-budget 100000 --memory-limit 33554432 --timeout 7.5 "),
-                "\(replay)")
+        let replay = try #require(
+            junit.testcase("cart is gated")?.child("properties")?.children("property")
+                .first { $0["name"] == "navscript.replay" }?["value"])
+        #expect(
+            replay.contains(" --manifest nogate.json --instruction-budget 100000 --memory-limit 33554432 --timeout 7.5 "),
+            "\(replay)")
         let path = try CLI.binary.get().deletingLastPathComponent().path + ":/usr/bin:/bin"
-        let rerun = try CLI.run(["-c", replay], in: fixture.root, environment: ["PATH": path], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let rerun = try CLI.run(
+            ["-c", replay], in: fixture.root, environment: ["PATH": path], binary: .success(URL(fileURLWithPath: "/bin/sh")))
         #expect(rerun.status == 1, "fails alone as it failed in the run\n\(replay)\n\(rerun)")
     }
 }

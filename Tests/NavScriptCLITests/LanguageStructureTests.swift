@@ -44,10 +44,12 @@ struct LanguageStructureTests {
             guard let range = text.range(of: "output:\n") else { return [] }
             return text[range.upperBound...].split(separator: "\n").map(String.init)
         }
-        #expect(printed("outer inner fails in the body") == ["before outer", "before inner", "body", "after inner", "after outer"],
-                "\(junit.raw)")
-        #expect(printed("outer inner errors in the body") == ["before outer", "before inner", "after inner", "after outer"],
-                "\(junit.raw)")
+        #expect(
+            printed("outer inner fails in the body") == ["before outer", "before inner", "body", "after inner", "after outer"],
+            "\(junit.raw)")
+        #expect(
+            printed("outer inner errors in the body") == ["before outer", "before inner", "after inner", "after outer"],
+            "\(junit.raw)")
         #expect(printed("outer passes") == ["before outer", "outer body", "after outer"], "\(junit.raw)")
         #expect(printed("top level, no hooks") == ["alone"], "\(junit.raw)")
         #expect(junit.outcome("outer inner fails in the body") == "failure")
@@ -112,10 +114,12 @@ struct LanguageStructureTests {
 
     /// A scenario parked by renaming `scenario` to `pending` keeps loading, with its tags.
     @Test func aScenarioRenamedToPendingStillLoads() throws {
-        let fixture = try Fixture(["suite/a.lua": """
+        let fixture = try Fixture([
+            "suite/a.lua": """
             pending("parked", { tags = { "slow" }, launch = { logged_in = true } }, function() error("not run") end)
             scenario("written", function() end)
-            """])
+            """
+        ])
         let run = try fixture.run(["run", "suite"])
         #expect(run.status == 0 && CLI.summary(run.stdout)?.hasPrefix("1 passed, 0 failed, 0 errors, 1 skipped") == true, "\(run)")
         let tagged = try fixture.run(["list", "suite", "--tags", "slow"])
@@ -127,15 +131,16 @@ struct LanguageStructureTests {
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 0, "pending is not a failure\n\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("5 passed, 0 failed, 0 errors, 2 skipped") == true, "\(output)")
-        #expect(junit.caseNames == [
-            "checkout with two payment methods",
-            "parked while it is rewritten",
-            "products shop://product/p1 opens product p1 (row 1)",
-            "products shop://p/p22 opens product p22 (row 2)",
-            "products shop://deeplink?product=p333 opens product p333 (row 3)",
-            "select a tab [1]",
-            "select a tab [2]",
-        ], "\(junit.raw)")
+        #expect(
+            junit.caseNames == [
+                "checkout with two payment methods",
+                "parked while it is rewritten",
+                "products shop://product/p1 opens product p1 (row 1)",
+                "products shop://p/p22 opens product p22 (row 2)",
+                "products shop://deeplink?product=p333 opens product p333 (row 3)",
+                "select a tab [1]",
+                "select a tab [2]"
+            ], "\(junit.raw)")
         let pending = try #require(junit.testcase("checkout with two payment methods"))
         #expect(JUnit.outcome(pending) == "skipped")
         #expect(pending.child("skipped")?["message"]?.isEmpty == false)
@@ -147,19 +152,28 @@ struct LanguageStructureTests {
     }
 
     @Test(arguments: [
-        ("same name in one describe", #"""
+        (
+            "same name in one describe",
+            #"""
             describe("g", function()
               scenario("x", function() end)
               scenario("x", function() end) -- @dup
             end)
-            """#),
-        ("a describe chain colliding with a top-level name", #"""
+            """#
+        ),
+        (
+            "a describe chain colliding with a top-level name",
+            #"""
             describe("g", function() scenario("x", function() end) end)
             scenario("g x", function() end) -- @dup
-            """#),
-        ("two data rows with the same label", #"""
+            """#
+        ),
+        (
+            "two data rows with the same label",
+            #"""
             scenario.each({ { k = "a" }, { k = "a" } }, "row $k", function() end) -- @dup
-            """#),
+            """#
+        )
     ])
     func duplicateFullNamesMakeTheFileALoadError(label: String, source: String) throws {
         let fixture = try Fixture(["suite/dup.lua": source, "suite/ok.lua": #"scenario("fine", function() end)"#])
@@ -175,60 +189,113 @@ struct LanguageStructureTests {
 
     @Test(arguments: [
         (#"scenario("no body") -- @bad"#, #"scenario("no body", [options,] fn): fn must be a function, got nil"#),
-        (#"scenario("odd options", 5, function() end) -- @bad"#,
-         #"scenario("odd options", [options,] fn): options must be a table, got number"#),
-        (#"scenario.each({ {} }, "rows", {}) -- @bad"#,
-         #"scenario.each(rows, "rows", [options,] fn): fn must be a function, got nil"#),
+        (
+            #"scenario("odd options", 5, function() end) -- @bad"#,
+            #"scenario("odd options", [options,] fn): options must be a table, got number"#
+        ),
+        (
+            #"scenario.each({ {} }, "rows", {}) -- @bad"#,
+            #"scenario.each(rows, "rows", [options,] fn): fn must be a function, got nil"#
+        ),
         (#"describe("group", "not a function") -- @bad"#, #"describe("group", fn): fn must be a function, got string"#),
-        (#"scenario("typo", { tagz = { "smoke" } }, function() end) -- @bad"#,
-         #"scenario "typo": unknown option 'tagz'; did you mean 'tags'? the options are: tags, launch, allow"#),
+        (
+            #"scenario("typo", { tagz = { "smoke" } }, function() end) -- @bad"#,
+            #"scenario "typo": unknown option 'tagz'; did you mean 'tags'? the options are: tags, launch, allow"#
+        ),
         (#"scenario("listed", { "smoke" }, function() end) -- @bad"#, #"scenario "listed": options are name = value pairs"#),
-        (#"scenario("tagged", { tags = { "smoke", 1 } }, function() end) -- @bad"#,
-         #"scenario "tagged": tags must be a string or a list of strings; got a number"#),
-        (#"scenario("no reason", { allow = { leaks = "" } }, function() end) -- @bad"#,
-         #"scenario "no reason": allow: 'leaks' needs a reason"#),
-        (#"scenario("extra", function() end, "more") -- @bad"#,
-         #"scenario("extra", [options,] fn): fn must come last, got a string after it"#),
-        (#"scenario("extra", { tags = { "t" } }, function() end, "more") -- @bad"#,
-         #"scenario("extra", [options,] fn): fn must come last, got 1 more argument after it"#),
-        (#"scenario.each({ {} }, "rows", {}, function() end, 1, 2) -- @bad"#,
-         #"scenario.each(rows, "rows", [options,] fn): fn must come last, got 2 more arguments after it"#),
-        (#"scenario.each({}, "rows", function() end) -- @bad"#,
-         #"scenario.each(rows, "rows", …): rows is empty, so no scenario would be declared; give at least one row"#),
-        (#"scenario.each({ first = { id = 1 } }, "rows", function() end) -- @bad"#,
-         #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1] ({ row, row, … }); this one has no rows[1]"#),
-        (#"scenario.each({ { id = 1 }, nil, { id = 3 } }, "row $id", function() end) -- @bad"#,
-         #"scenario.each(rows, "row $id", …): rows has a hole: rows[2] is nil but rows[3] is not"#),
-        (#"scenario.each({ nil, { id = 2 } }, "rows", function() end) -- @bad"#,
-         #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1]"#),
-        (#"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "$tab starts", …): row 2 is a string, but the name reads its field $tab"#),
-        (#"scenario.each({ { tab = "a" } }, "$tba starts", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "$tba starts", …): row 1 has no field "tba" for $tba in the name; give every row that field"#),
-        (#"scenario.each({ { tab = "a" }, {} }, "$tab starts", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "$tab starts", …): row 2 has no field "tab" for $tab in the name"#),
-        (#"scenario.each({ { v = "x" }, { v = "  " } }, "$v", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "$v", …): row 2 names its scenario "  ", which is blank"#),
-        (#"scenario.each({ { tab = "a" } }, "${tba}s", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "${tba}s", …): row 1 has no field "tba" for $tba in the name"#),
-        (#"scenario.each({ { "a" } }, "from ${1} to ${2}", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "from ${1} to ${2}", …): row 1 has no item 2 for $2 in the name; give every row that item"#),
-        (#"scenario.each({ "a" }, "tab ${1}", function(row) end) -- @bad"#,
-         #"scenario.each(rows, "tab ${1}", …): row 1 is a string, but the name reads its item $1; give each row as a table ({ … })"#),
-        (#"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
-         #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#),
+        (
+            #"scenario("tagged", { tags = { "smoke", 1 } }, function() end) -- @bad"#,
+            #"scenario "tagged": tags must be a string or a list of strings; got a number"#
+        ),
+        (
+            #"scenario("no reason", { allow = { leaks = "" } }, function() end) -- @bad"#,
+            #"scenario "no reason": allow: 'leaks' needs a reason"#
+        ),
+        (
+            #"scenario("extra", function() end, "more") -- @bad"#,
+            #"scenario("extra", [options,] fn): fn must come last, got a string after it"#
+        ),
+        (
+            #"scenario("extra", { tags = { "t" } }, function() end, "more") -- @bad"#,
+            #"scenario("extra", [options,] fn): fn must come last, got 1 more argument after it"#
+        ),
+        (
+            #"scenario.each({ {} }, "rows", {}, function() end, 1, 2) -- @bad"#,
+            #"scenario.each(rows, "rows", [options,] fn): fn must come last, got 2 more arguments after it"#
+        ),
+        (
+            #"scenario.each({}, "rows", function() end) -- @bad"#,
+            #"scenario.each(rows, "rows", …): rows is empty, so no scenario would be declared; give at least one row"#
+        ),
+        (
+            #"scenario.each({ first = { id = 1 } }, "rows", function() end) -- @bad"#,
+            #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1] ({ row, row, … }); this one has no rows[1]"#
+        ),
+        (
+            #"scenario.each({ { id = 1 }, nil, { id = 3 } }, "row $id", function() end) -- @bad"#,
+            #"scenario.each(rows, "row $id", …): rows has a hole: rows[2] is nil but rows[3] is not"#
+        ),
+        (
+            #"scenario.each({ nil, { id = 2 } }, "rows", function() end) -- @bad"#,
+            #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1]"#
+        ),
+        (
+            #"scenario.each({ { tab = "a" }, "oops" }, "$tab starts", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "$tab starts", …): row 2 is a string, but the name reads its field $tab"#
+        ),
+        (
+            #"scenario.each({ { tab = "a" } }, "$tba starts", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "$tba starts", …): row 1 has no field "tba" for $tba in the name; give every row that field"#
+        ),
+        (
+            #"scenario.each({ { tab = "a" }, {} }, "$tab starts", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "$tab starts", …): row 2 has no field "tab" for $tab in the name"#
+        ),
+        (
+            #"scenario.each({ { v = "x" }, { v = "  " } }, "$v", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "$v", …): row 2 names its scenario "  ", which is blank"#
+        ),
+        (
+            #"scenario.each({ { tab = "a" } }, "${tba}s", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "${tba}s", …): row 1 has no field "tba" for $tba in the name"#
+        ),
+        (
+            #"scenario.each({ { "a" } }, "from ${1} to ${2}", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "from ${1} to ${2}", …): row 1 has no item 2 for $2 in the name; give every row that item"#
+        ),
+        (
+            #"scenario.each({ "a" }, "tab ${1}", function(row) end) -- @bad"#,
+            #"scenario.each(rows, "tab ${1}", …): row 1 is a string, but the name reads its item $1; give each row as a table ({ … })"#
+        ),
+        (
+            #"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
+            #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#
+        ),
         (#"scenario("", function() end) -- @bad"#, "scenario(name, [options,] fn): the name is empty; give it a name"),
         (#"scenario(" \t", { tags = { "t" } }, function() end) -- @bad"#, "scenario(name, [options,] fn): the name is only blanks"),
         (#"describe("", function() end) -- @bad"#, "describe(name, fn): the name is empty"),
         (#"scenario.each({ { id = 1 } }, "", function() end) -- @bad"#, "scenario.each(rows, name, [options,] fn): the name is empty"),
         (#"pending("") -- @bad"#, "pending(name): the name is empty"),
-        (#"describe("group", function() end, { tags = { "t" } }) -- @bad"#,
-         #"describe("group", fn): fn must come last, got 1 more argument after it (options go on each scenario)"#),
-        (#"pending("later", 5) -- @bad"#,
-         #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got a number"#),
-        (#"pending("later", {}, "fn") -- @bad"#, #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got a string where fn goes"#),
-        (#"pending("later", function() end, 1, 2) -- @bad"#, #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got 2 more arguments after fn"#),
-        (#"pending("later", { tagz = { "t" } }, function() end) -- @bad"#, #"scenario "later": unknown option 'tagz'; did you mean 'tags'?"#),
+        (
+            #"describe("group", function() end, { tags = { "t" } }) -- @bad"#,
+            #"describe("group", fn): fn must come last, got 1 more argument after it (options go on each scenario)"#
+        ),
+        (
+            #"pending("later", 5) -- @bad"#,
+            #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got a number"#
+        ),
+        (
+            #"pending("later", {}, "fn") -- @bad"#,
+            #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got a string where fn goes"#
+        ),
+        (
+            #"pending("later", function() end, 1, 2) -- @bad"#,
+            #"pending("later"): takes the name, and as a scenario would, optionally options and fn (not run); got 2 more arguments after fn"#
+        ),
+        (
+            #"pending("later", { tagz = { "t" } }, function() end) -- @bad"#,
+            #"scenario "later": unknown option 'tagz'; did you mean 'tags'?"#
+        )
     ])
     func aMisshapenDeclarationIsALoadErrorThatSpellsTheCall(source: String, expected: String) throws {
         let fixture = try Fixture(["suite/bad.lua": source])
@@ -241,16 +308,20 @@ struct LanguageStructureTests {
     /// Every placeholder form fills from the row; `$$` is a dollar sign and a
     /// `$` before anything else stays as written.
     @Test func placeholdersFillFromTheRow() throws {
-        let fixture = try Fixture(["suite/rows.lua": #"""
+        let fixture = try Fixture([
+            "suite/rows.lua": #"""
             scenario.each({ { tab = "order", n = 2 } }, "${tab}s tab, $n items at $$5 ($#)", function(row) end)
             scenario.each({ { "home", "orders" }, { "profile", "home" } }, "from ${1} to ${2}", function(row) end)
             scenario.each({ { tier = "gold" } }, "a discount of $10 applies to $tier", function(row) end)
             scenario.each({ { id = 1 } }, "costs $ 5, $$id stays, ${ id} too", function(row) end)
-            """#])
+            """#
+        ])
         let output = try fixture.run(["list", "suite"])
         #expect(output.status == 0, "\(output)")
-        for name in ["orders tab, 2 items at $5 (1)", "from home to orders", "from profile to home",
-                     "costs $ 5, $id stays, ${ id} too [1]", "a discount of $10 applies to gold"] {
+        for name in [
+            "orders tab, 2 items at $5 (1)", "from home to orders", "from profile to home",
+            "costs $ 5, $id stays, ${ id} too [1]", "a discount of $10 applies to gold"
+        ] {
             #expect(output.stdout.contains(name + "\n"), "\(name)\n\(output)")
         }
     }
@@ -268,22 +339,27 @@ struct LanguageStructureTests {
     /// A row's table or function names its scenario by contents, the same
     /// in every run (an address would never select it again).
     @Test func rowValuesAreSpelledTheSameInEveryRun() throws {
-        let fixture = try Fixture(["suite/rows.lua": #"""
+        let fixture = try Fixture([
+            "suite/rows.lua": #"""
             scenario.each({ { a = { 1, 2, k = "x", n = { 3 } } }, { a = print }, { a = { route = { id = 1 } } },
                             { a = { route = { id = 2 } } } }, "v $a", function(row) end)
-            """#])
+            """#
+        ])
         let first = try fixture.run(["list", "suite"])
         #expect(first.stdout.contains(#"v {1, 2, k = "x", n = {3}}"#) && first.stdout.contains("v function\n"), "\(first)")
-        #expect(first.stdout.contains("v {route = {id = 1}}") && first.stdout.contains("v {route = {id = 2}}"),
-                "rows that differ deep down have names that differ\n\(first)")
+        #expect(
+            first.stdout.contains("v {route = {id = 1}}") && first.stdout.contains("v {route = {id = 2}}"),
+            "rows that differ deep down have names that differ\n\(first)")
         #expect(try fixture.run(["list", "suite"]).stdout == first.stdout)
     }
 
     @Test func verbsAtTheTopLevelOfAFileAreALoadError() throws {
-        let fixture = try Fixture(["suite/top.lua": #"""
+        let fixture = try Fixture([
+            "suite/top.lua": #"""
             tap("product", "p1")
             scenario("never", function() end)
-            """#])
+            """#
+        ])
         let output = try fixture.run(["run", "suite"])
         #expect(output.status == 2, "\(output)")
         #expect(output.stdout.contains("inside a scenario"), "the message says where verbs belong\n\(output)")
@@ -298,7 +374,7 @@ struct LanguageStructureTests {
         (#"pending("later") -- @bad"#, #"scenario("later") inside a running scenario"#),
         (#"describe("group", function() end) -- @bad"#, #"describe("group") inside a running scenario"#),
         (#"before_each(function() end) -- @bad"#, "before_each() inside a running scenario"),
-        (#"after_each(function() end) -- @bad"#, "after_each() inside a running scenario"),
+        (#"after_each(function() end) -- @bad"#, "after_each() inside a running scenario")
     ])
     func declaringInsideARunningScenarioIsAnErrorAtItsLine(call: String, expected: String) throws {
         let source = "scenario(\"outer\", function()\n  \(call)\nend)\nscenario(\"next\", function() end)\n"

@@ -16,8 +16,10 @@ struct OtherCommandTests {
         """#
 
     @Test func listPrintsFileLineNameAndTagsWithoutRunning() throws {
-        let fixture = try Fixture(["suite/a.lua": Self.suite,
-                                   "suite/b.lua": #"scenario("would fail if run", function() error("ran") end)"#])
+        let fixture = try Fixture([
+            "suite/a.lua": Self.suite,
+            "suite/b.lua": #"scenario("would fail if run", function() error("ran") end)"#
+        ])
         let output = try fixture.run(["list", "suite"])
         #expect(output.status == 0, "\(output)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
@@ -31,8 +33,9 @@ struct OtherCommandTests {
 
         let filtered = try fixture.run(["list", "--tags", "smoke", "suite"])
         #expect(filtered.status == 0)
-        #expect(filtered.stdout.split(separator: "\n").filter { $0.hasPrefix("suite/") } == ["suite/a.lua:2  cart gate  [smoke, auth]"],
-                "\(filtered)")
+        #expect(
+            filtered.stdout.split(separator: "\n").filter { $0.hasPrefix("suite/") } == ["suite/a.lua:2  cart gate  [smoke, auth]"],
+            "\(filtered)")
     }
 
     @Test func listReportsAFileThatDoesNotLoad() throws {
@@ -70,7 +73,8 @@ struct OtherCommandTests {
         }
         let runHelp = try fixture.run(["run", "--help"])
         #expect(runHelp.status == 0, "\(runHelp)")
-        for option in ["--junit", "--junit-strict", "--filter", "--tags", "--exclude-tags", "--fault", "--fail-fast", "--seed", "--shuffle"] {
+        for option in ["--junit", "--junit-strict", "--filter", "--tags", "--exclude-tags", "--fault", "--fail-fast", "--seed", "--shuffle"]
+        {
             #expect(runHelp.stdout.contains(option), "run --help lists \(option)\n\(runHelp)")
         }
     }
@@ -89,8 +93,10 @@ struct OtherCommandTests {
 @Suite("merge-junit")
 struct MergeJUnitTests {
     @Test func aMergedReportReadsLikeItsPartsAndDuplicatesAreFlagged() throws {
-        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"#,
-                                   "b/two.lua": #"scenario("two", function() end)"#])
+        let fixture = try Fixture([
+            "a/one.lua": #"scenario("one", function() end)"#,
+            "b/two.lua": #"scenario("two", function() end)"#
+        ])
         _ = try fixture.run(["run", "a", "--junit", "a.xml"])
         _ = try fixture.run(["run", "b", "--junit", "b.xml"])
         let merged = try fixture.run(["merge-junit", "a.xml", "b.xml", "-o", "all.xml"])
@@ -115,21 +121,26 @@ struct MergeJUnitTests {
     }
 
     @Test func strictAndLooseReportsAreNotMergedIntoOneThatSatisfiesNeither() throws {
-        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"#,
-                                   "b/two.lua": #"scenario("two", function() end)"#])
+        let fixture = try Fixture([
+            "a/one.lua": #"scenario("one", function() end)"#,
+            "b/two.lua": #"scenario("two", function() end)"#
+        ])
         _ = try fixture.run(["run", "a", "--junit", "a.xml", "--junit-strict"])
         _ = try fixture.run(["run", "b", "--junit", "b.xml"])
         let merged = try fixture.run(["merge-junit", "a.xml", "b.xml", "-o", "all.xml"])
-        #expect(merged.status == 2 && merged.stderr.contains("a.xml was written with --junit-strict and b.xml without"),
-                "\(merged)")
+        #expect(
+            merged.status == 2 && merged.stderr.contains("a.xml was written with --junit-strict and b.xml without"),
+            "\(merged)")
     }
 
     /// A shard killed while writing leaves a cut-short or empty report; one
     /// edited by hand can disagree with itself. None may merge into a total.
     @Test func aBrokenReportIsRefusedNotMerged() throws {
-        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"# + "\n"
-                                       + #"scenario("bad", function() expect_stack{ "nope" } end)"#,
-                                   "b/two.lua": #"scenario("two", function() end)"#])
+        let fixture = try Fixture([
+            "a/one.lua": #"scenario("one", function() end)"# + "\n"
+                + #"scenario("bad", function() expect_stack{ "nope" } end)"#,
+            "b/two.lua": #"scenario("two", function() end)"#
+        ])
         _ = try fixture.run(["run", "a", "--junit", "a.xml"])
         _ = try fixture.run(["run", "b", "--junit", "b.xml"])
         let whole = try fixture.read("a.xml")
@@ -137,9 +148,11 @@ struct MergeJUnitTests {
         try fixture.write("empty.xml", "")
         try fixture.write("open.xml", #"<testsuites><testsuite name="x""#)
         try fixture.write("edited.xml", whole.replacingOccurrences(of: #"tests="2""#, with: #"tests="5""#))
-        for (file, says) in [("cut.xml", "not well-formed XML from here on"), ("empty.xml", "empty.xml is empty"),
-                             ("open.xml", "open.xml:1:32: not well-formed"),
-                             ("edited.xml", #"says tests="5" but holds 2"#)] {
+        for (file, says) in [
+            ("cut.xml", "not well-formed XML from here on"), ("empty.xml", "empty.xml is empty"),
+            ("open.xml", "open.xml:1:32: not well-formed"),
+            ("edited.xml", #"says tests="5" but holds 2"#)
+        ] {
             let merged = try fixture.run(["merge-junit", file, "b.xml", "-o", "all.xml"])
             #expect(merged.status == 2, "\(file): \(merged)")
             #expect(merged.stderr.contains(says), "\(file): \(merged.stderr)")
@@ -155,7 +168,9 @@ struct MergeJUnitTests {
     @Test func anotherToolsReportMergesWithItsCasesCounted() throws {
         let fixture = try Fixture(["b/two.lua": #"scenario("two", function() end)"#])
         _ = try fixture.run(["run", "b", "--junit", "b.xml"])
-        try fixture.write("nested.xml", #"""
+        try fixture.write(
+            "nested.xml",
+            #"""
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites name="phpunit" tests="3">
               <testsuite name="All" tests="3" failures="1" errors="0" skipped="0" disabled="1">
@@ -178,9 +193,10 @@ struct MergeJUnitTests {
         #expect(foreign.stderr.contains(#"warning: miscounted.xml: <testsuite name="x"> says tests="5" but holds 1"#), "\(foreign)")
         #expect(foreign.stdout.contains("2 tests"), "\(foreign)")
         let recounted = try fixture.read("all.xml")
-        #expect(recounted.contains(#"<testsuite name="x" tests="1" failures="0" errors="0" skipped="0""#)
-                    || recounted.contains(#"name="x""#) && recounted.contains(#"tests="1""#) && !recounted.contains(#"tests="5""#),
-                "every level agrees with the cases: \(recounted)")
+        #expect(
+            recounted.contains(#"<testsuite name="x" tests="1" failures="0" errors="0" skipped="0""#)
+                || recounted.contains(#"name="x""#) && recounted.contains(#"tests="1""#) && !recounted.contains(#"tests="5""#),
+            "every level agrees with the cases: \(recounted)")
         #expect(XMLLint.run(fixture.url("all.xml"))?.status ?? 0 == 0, "well-formed")
 
         // A suite without counts (some tools write none) gets them.
@@ -195,8 +211,10 @@ struct MergeJUnitTests {
     /// Strict shards merge into a strict report; the total time is the
     /// shards' times added up, never less than one shard's.
     @Test func strictShardsStayStrictAndTimesAddUp() throws {
-        let fixture = try Fixture(["a/one.lua": #"scenario("one", function() end)"#,
-                                   "b/two.lua": #"scenario("two", function() end)"#])
+        let fixture = try Fixture([
+            "a/one.lua": #"scenario("one", function() end)"#,
+            "b/two.lua": #"scenario("two", function() end)"#
+        ])
         _ = try fixture.run(["run", "a", "--junit", "a.xml", "--junit-strict"])
         _ = try fixture.run(["run", "b", "--junit", "b.xml", "--junit-strict"])
         let merged = try fixture.run(["merge-junit", "a.xml", "b.xml", "-o", "all.xml"])
@@ -261,8 +279,10 @@ struct ManifestCommandTests {
         let retired = try Self.variant { json in
             json["destinations"] = (json["destinations"] as! [[String: Any]]).filter { $0["id"] as? String != "tracking" }
         }
-        let fixture = try Fixture(["retired.json": retired,
-                                   "suite/a.lua": #"scenario("one", function() deep_link("shop://orders/42") end)"#])
+        let fixture = try Fixture([
+            "retired.json": retired,
+            "suite/a.lua": #"scenario("one", function() deep_link("shop://orders/42") end)"#
+        ])
         let check = try fixture.run(["routes", "check", "retired.json"])
         #expect(check.status == 0, "\(check)")
         #expect(check.stdout.contains(#"(tracking): warning: the app shows "tracking", which the manifest does not declare"#), "\(check)")
@@ -298,7 +318,7 @@ struct ManifestCommandTests {
         let fixture = try Fixture([
             "m.json": noAlias,
             "bad.json": try Self.variant { json in json["tabs"] = "home" },
-            "suite/alias.lua": #"scenario("the p/ alias", function() deep_link("shop://p/p1"); expect_screen("product:p1") end)"#,
+            "suite/alias.lua": #"scenario("the p/ alias", function() deep_link("shop://p/p1"); expect_screen("product:p1") end)"#
         ])
         #expect(try fixture.run(["run", "suite"]).status == 0)
         let without = try fixture.run(["run", "suite", "--manifest", "m.json"])
@@ -315,9 +335,11 @@ struct GraphCommandTests {
         let root = GeneratedDocsTests.root
         let dot = try CLI.run(["graph"], in: root)
         #expect(dot.status == 0)
-        for part in ["subgraph \"cluster_tab_home\"", "subgraph \"cluster_checkout\"", "\"home\" -> \"product\" [color=blue",
-                     "label=\"tap product\"", "cart [gate auth]", "[style=dashed, label=\"modal\"]",
-                     "label=\"experiment video_first, then done\"", "logout: every flow swapped"] {
+        for part in [
+            "subgraph \"cluster_tab_home\"", "subgraph \"cluster_checkout\"", "\"home\" -> \"product\" [color=blue",
+            "label=\"tap product\"", "cart [gate auth]", "[style=dashed, label=\"modal\"]",
+            "label=\"experiment video_first, then done\"", "logout: every flow swapped"
+        ] {
             #expect(dot.stdout.contains(part), "DOT lacks \(part)")
         }
         let mermaid = try CLI.run(["graph", "--format", "mermaid"], in: root)
@@ -357,7 +379,7 @@ struct UsageErrorTests {
         (["run", "suite/support"], "suite/support is in a support/ folder: its modules are for scenarios to require, not scenarios to run"),
         (["list", "suite/support/helpers.lua"], "suite/support/helpers.lua is in a support/ folder"),
         (["mutate", "suite", "--html", "./suite/a.lua"], "--html ./suite/a.lua would replace the Lua file"),
-        (["run", "suite", "--json", "suite/../suite/a.lua"], "--json suite/../suite/a.lua would replace the Lua file"),
+        (["run", "suite", "--json", "suite/../suite/a.lua"], "--json suite/../suite/a.lua would replace the Lua file")
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let source = #"scenario("one", function() end)"#
@@ -372,8 +394,10 @@ struct UsageErrorTests {
 
     /// A memory limit too small for a file's state names the option, not the library's API.
     @Test func aTinyMemoryLimitNamesTheOption() throws {
-        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#,
-                                   "suite/b.lua": "local t = {}\nfor i = 1, 1e7 do t[i] = i end\n"])
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("one", function() end)"#,
+            "suite/b.lua": "local t = {}\nfor i = 1, 1e7 do t[i] = i end\n"
+        ])
         let tiny = try fixture.run(["run", "suite/a.lua", "--memory-limit", "10"])
         #expect(tiny.status == 2, "\(tiny)")
         #expect(tiny.stdout.contains("the memory limit (10 bytes, --memory-limit) is too small for a file's Lua state to start"), "\(tiny)")
@@ -387,21 +411,29 @@ struct UsageErrorTests {
     /// A file whose top level never ends is a file that did not load (exit 2),
     /// told in the CLI's terms, at its line — as a memory overrun there is.
     @Test func aTopLevelThatLoopsIsALoadErrorNamingTheOption() throws {
-        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#,
-                                   "suite/spins.lua": "local n = 0\nwhile true do n = n + 1 end\n"])
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("one", function() end)"#,
+            "suite/spins.lua": "local n = 0\nwhile true do n = n + 1 end\n"
+        ])
         let output = try fixture.run(["run", "suite", "--instruction-budget", "100000"])
         #expect(output.status == 2, "a file that did not load\n\(output)")
-        #expect(output.stdout.contains("suite/spins.lua:2: instruction budget exceeded (100000 instructions) while the "
-            + "file loaded: its top level may loop forever; raise the limit with --instruction-budget"), "\(output)")
+        #expect(
+            output.stdout.contains(
+                "suite/spins.lua:2: instruction budget exceeded (100000 instructions) while the "
+                    + "file loaded: its top level may loop forever; raise the limit with --instruction-budget"), "\(output)")
         #expect(!output.stdout.contains("LuaState.Options"), "\(output)")
         #expect(output.stdout.contains("1 passed"), "the other file still ran\n\(output)")
         // In a module the file requires, the message keeps the module's line.
-        let module = try Fixture(["suite/support/spin.lua": "local n = 0\nwhile true do n = n + 1 end\n",
-                                  "suite/b.lua": "local spin = require('spin')\nscenario('b', function() end)\n"])
+        let module = try Fixture([
+            "suite/support/spin.lua": "local n = 0\nwhile true do n = n + 1 end\n",
+            "suite/b.lua": "local spin = require('spin')\nscenario('b', function() end)\n"
+        ])
         let required = try module.run(["run", "suite", "--instruction-budget", "100000"])
         #expect(required.status == 2, "\(required)")
-        #expect(required.stdout.contains("suite/support/spin.lua:2: instruction budget exceeded (100000 instructions) "
-            + "while the file loaded"), "\(required)")
+        #expect(
+            required.stdout.contains(
+                "suite/support/spin.lua:2: instruction budget exceeded (100000 instructions) "
+                    + "while the file loaded"), "\(required)")
     }
 
     /// A module the file requires that does not load is reported at the
@@ -412,24 +444,30 @@ struct UsageErrorTests {
             "suite/support/broken.lua": "return {\n",
             "suite/support/big.lua": big,
             "suite/a.lua": "-- one\nlocal m = require('broken')\nscenario('a', function() end)\n",
-            "suite/b.lua": "local m = require('big')\nscenario('b', function() end)\n",
+            "suite/b.lua": "local m = require('big')\nscenario('b', function() end)\n"
         ])
         let broken = try fixture.run(["run", "suite/a.lua"])
         #expect(broken.status == 2, "\(broken)")
-        #expect(broken.stdout.contains("ERROR suite/a.lua:2") && broken.stdout.contains(
-            "suite/a.lua:2: error loading module 'broken' from file 'suite/support/broken.lua'"), "\(broken)")
+        #expect(
+            broken.stdout.contains("ERROR suite/a.lua:2")
+                && broken.stdout.contains(
+                    "suite/a.lua:2: error loading module 'broken' from file 'suite/support/broken.lua'"),
+            "\(broken)")
         // The scenario file itself larger than the limit: refused before it is read whole, naming the option.
         let whole = try Fixture(["suite/c.lua": big])
         let large = try whole.run(["run", "suite/c.lua", "--memory-limit", "300000"])
         #expect(large.status == 2, "\(large)")
-        #expect(large.stdout.contains("cannot read suite/c.lua (larger than 300000 bytes, the state's memory limit); "
-            + "raise the limit with --memory-limit"), "\(large)")
+        #expect(
+            large.stdout.contains(
+                "cannot read suite/c.lua (larger than 300000 bytes, the state's memory limit); "
+                    + "raise the limit with --memory-limit"), "\(large)")
         for limit in ["1000000", "300000"] {
             let output = try fixture.run(["run", "suite/b.lua", "--memory-limit", limit])
             #expect(output.status == 2, "\(output)")
-            #expect(output.stdout.contains("suite/b.lua:1: error loading module 'big'")
+            #expect(
+                output.stdout.contains("suite/b.lua:1: error loading module 'big'")
                     && output.stdout.contains("the file's Lua state may hold \(limit) bytes; raise the limit with --memory-limit"),
-                    "\(output)")
+                "\(output)")
         }
     }
 
@@ -437,26 +475,30 @@ struct UsageErrorTests {
     /// the line the limit was reached at, in process and in a worker.
     @Test(arguments: [[], ["--in-process"]])
     func aScenarioOverTheMemoryLimitNamesItsLine(mode: [String]) throws {
-        let fixture = try Fixture(["suite/grows.lua": """
+        let fixture = try Fixture([
+            "suite/grows.lua": """
             scenario("grows", function()
               local t = {}
               while true do
                 t[#t + 1] = { n = #t }
               end
             end)
-            """])
+            """
+        ])
         let output = try fixture.run(["run", "suite", "--memory-limit", "4000000"] + mode)
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("memory limit exceeded: the scenario allocates without bound"), "\(output)")
-        #expect(output.stdout.contains("suite/grows.lua:4: in function <suite/grows.lua:1>") || !LuaState.memoryErrorsNameTheirLine,
-                "\(output)")
+        #expect(
+            output.stdout.contains("suite/grows.lua:4: in function <suite/grows.lua:1>") || !LuaState.memoryErrorsNameTheirLine,
+            "\(output)")
         #expect(!output.stdout.contains("already held"), "a scenario that grew from little is not told otherwise\n\(output)")
     }
 
     /// Scenarios of a file share its state: memory kept by an earlier one is named
     /// when a later, modest one reaches the limit.
     @Test func memoryKeptByAnEarlierScenarioIsNamed() throws {
-        let fixture = try Fixture(["suite/kept.lua": """
+        let fixture = try Fixture([
+            "suite/kept.lua": """
             scenario("keeps", function()
               LEAK = {}
               for i = 1, 45000 do LEAK[i] = { i } end
@@ -465,11 +507,13 @@ struct UsageErrorTests {
               local t = {}
               for i = 1, 20000 do t[i] = { i } end
             end)
-            """])
+            """
+        ])
         let output = try fixture.run(["run", "suite", "--memory-limit", "5000000", "--in-process"])
         #expect(output.status == 1, "\(output)")
-        #expect(output.stdout.contains("ERROR suite/kept.lua:5  modest") && !output.stdout.contains("ERROR suite/kept.lua:1"),
-                "\(output)")
+        #expect(
+            output.stdout.contains("ERROR suite/kept.lua:5  modest") && !output.stdout.contains("ERROR suite/kept.lua:1"),
+            "\(output)")
         #expect(output.stdout.contains("already held"), "\(output)")
     }
 }

@@ -47,21 +47,30 @@ struct OwnAppTests {
     func theExecutableNamesItself() throws {
         let fixture = try Self.fixture()
         let help = try notes(fixture, ["run", "--help"])
-        #expect(help.stdout.contains("USAGE: NotesNavScript run ") && help.stdout.contains("See `NotesNavScript mutate"),
-                "\(help)")
+        #expect(
+            help.stdout.contains("USAGE: NotesNavScript run ") && help.stdout.contains("See `NotesNavScript mutate"),
+            "\(help)")
         let usage = try notes(fixture, ["run", "no-such-folder"])
         #expect(usage.status == 2 && usage.stderr.contains("See 'NotesNavScript run --help'"), "\(usage)")
-        let explored = try notes(fixture, ["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000",
-                                           "--time", "0", "--out", "found"])
+        let explored = try notes(
+            fixture,
+            [
+                "explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000",
+                "--time", "0", "--out", "found"
+            ])
         #expect(explored.status == 1, "\(explored)")
         let reproducer = try fixture.read("found/seed3-1.lua")
-        #expect(reproducer.contains("-- Found by `NotesNavScript explore --seed 3 --fault keep-popped-notes`")
-            && reproducer.contains("-- Run it: `NotesNavScript run <this file> --fault keep-popped-notes`"), "\(reproducer)")
+        #expect(
+            reproducer.contains("-- Found by `NotesNavScript explore --seed 3 --fault keep-popped-notes`")
+                && reproducer.contains("-- Run it: `NotesNavScript run <this file> --fault keep-popped-notes`"), "\(reproducer)")
         // Started through a link of another name, its child processes (the exploration) say that name too.
         let link = fixture.root.appendingPathComponent("myapp-navscript")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try CLI.notesBinary.get())
-        let linked = try fixture.run(["explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
-                                      "--out", "linked"], binary: .success(link))
+        let linked = try fixture.run(
+            [
+                "explore", "--fault", "keep-popped-notes", "--seed", "3", "--steps", "2000", "--time", "0",
+                "--out", "linked"
+            ], binary: .success(link))
         #expect(linked.status == 1, "\(linked)")
         #expect(try fixture.read("linked/seed3-1.lua").contains("-- Run it: `myapp-navscript run <this file>"), "\(linked)")
     }
@@ -71,11 +80,13 @@ struct OwnAppTests {
     @Test(arguments: [("manifest", "threw: an invalid route manifest: "), ("resource", "is it in the target's resources?")])
     func aHostThatCannotBeBuiltSaysWhy(failure: String, says: String) throws {
         let fixture = try Self.fixture()
-        let output = try CLI.run(["run", "suite"], in: fixture.root, environment: ["NOTES_HOST_FAILS": failure],
-                                 binary: CLI.notesBinary)
+        let output = try CLI.run(
+            ["run", "suite"], in: fixture.root, environment: ["NOTES_HOST_FAILS": failure],
+            binary: CLI.notesBinary)
         #expect(output.status == 2, "\(output)")
-        #expect(output.stderr.contains("Error: the app's host could not be created: its factory") && output.stderr.contains(says),
-                "\(output)")
+        #expect(
+            output.stderr.contains("Error: the app's host could not be created: its factory") && output.stderr.contains(says),
+            "\(output)")
         #expect(!output.stderr.contains("--help"), "the command line was fine: \(output)")
         if failure == "manifest" { #expect(output.stderr.contains("`NotesNavScript routes check <manifest.json>`"), "\(output)") }
     }
@@ -83,21 +94,25 @@ struct OwnAppTests {
     /// Whatever launched — the first verb, `launch{}`, the scenario's `launch` option — a
     /// host that cannot launch the app is one kind of error, saying so.
     @Test func aLaunchTheHostCannotCompleteIsALaunchErrorWhateverLaunched() throws {
-        let fixture = try Self.fixture(extra: ["launch.lua": """
+        let fixture = try Self.fixture(extra: [
+            "launch.lua": """
             scenario("implicit", function() tap("account") end)
             scenario("explicit", function() launch{} end)
             scenario("with options", { launch = { signed_in = true } }, function() expect_tab("notes") end)
             scenario("caught", function() pcall(expect_tab, "notes") end)
-            """])
-        let output = try CLI.run(["run", "launch.lua", "--junit", "j.xml"], in: fixture.root,
-                                 environment: ["NOTES_HOST_FAILS": "launch"], binary: CLI.notesBinary)
+            """
+        ])
+        let output = try CLI.run(
+            ["run", "launch.lua", "--junit", "j.xml"], in: fixture.root,
+            environment: ["NOTES_HOST_FAILS": "launch"], binary: CLI.notesBinary)
         #expect(output.status == 1, "\(output)")
         let junit = try JUnit(try Data(contentsOf: fixture.url("j.xml")))
         for (name, line) in [("implicit", 1), ("explicit", 2), ("with options", 3), ("caught", 4)] {
             let error = junit.testcase(name)?.child("error")
             #expect(error?["type"] == "launch_error", "\(name): \(junit.raw)")
-            #expect(error?["message"] == "launch.lua:\(line): NotesApp did not launch: its host's launch(_:) threw: keychain unavailable",
-                    "\(name): \(error?["message"] ?? "")")
+            #expect(
+                error?["message"] == "launch.lua:\(line): NotesApp did not launch: its host's launch(_:) threw: keychain unavailable",
+                "\(name): \(error?["message"] ?? "")")
         }
     }
 
@@ -147,11 +162,13 @@ struct OwnAppTests {
 
     @Test("the host's launch options and entry points bound what a scenario may ask for")
     func hostVocabulary() throws {
-        let fixture = try Self.fixture(extra: ["other/wrong.lua": """
+        let fixture = try Self.fixture(extra: [
+            "other/wrong.lua": """
             scenario("an option of another app", { launch = { logged_in = true } }, function() end)
             scenario("a door this app does not have", function() deep_link("notes://notes", { via = "widget" }) end)
             scenario("a wrongly typed option", function() launch{ signed_in = "yes" } end)
-            """])
+            """
+        ])
         let output = try notes(fixture, ["run", "other"])
         #expect(output.status == 1, "\(output)")
         #expect(output.stdout.contains("unknown launch option 'logged_in'; NotesApp accepts: signed_in, url, via"), "\(output)")

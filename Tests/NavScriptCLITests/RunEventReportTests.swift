@@ -8,25 +8,25 @@ import Testing
 struct RunEventReportTests {
     static let suite: [String: String] = [
         "suite/a.lua": #"""
-            scenario("passes", function() -- @smoke
-              tap("product", "p1")
-              expect_stack{ "home", "product:p1" }
-            end)
+        scenario("passes", function() -- @smoke
+          tap("product", "p1")
+          expect_stack{ "home", "product:p1" }
+        end)
 
-            scenario("fails after two steps", function()
-              tap("product", "p1")
-              select_tab("orders")
-              expect_stack("home", { "home", "cart" })
-            end)
-            """#,
+        scenario("fails after two steps", function()
+          tap("product", "p1")
+          select_tab("orders")
+          expect_stack("home", { "home", "cart" })
+        end)
+        """#,
         "suite/b.lua": #"""
-            scenario("errors", function()
-              tap("product", "p2")
-              error("broken helper")
-            end)
+        scenario("errors", function()
+          tap("product", "p2")
+          error("broken helper")
+        end)
 
-            pending("later")
-            """#,
+        pending("later")
+        """#
     ]
 
     /// One JSON object per line, decoded loosely.
@@ -41,7 +41,8 @@ struct RunEventReportTests {
     static func shape(_ events: [[String: Any]]) -> [String] {
         events.map { event in
             let kind = event["event"] as? String ?? "?"
-            let scenario = (event["scenario"] as? [String: Any]).map { "\($0["name"] ?? "") \($0["status"] ?? "")" }
+            let scenario =
+                (event["scenario"] as? [String: Any]).map { "\($0["name"] ?? "") \($0["status"] ?? "")" }
                 ?? (event["number"] != nil ? "\(event["name"] ?? "") #\(event["number"] ?? "") \(event["text"] ?? "")" : nil)
                 ?? (event["name"] as? String) ?? ""
             return "\(kind) \(event["file"] as? String ?? "") \(scenario)"
@@ -83,7 +84,8 @@ struct RunEventReportTests {
             }
         }
         let last = try #require(events.last)
-        #expect(last["failed"] as? Int == 1 && last["errors"] as? Int == 1 && last["passed"] as? Int == 1
+        #expect(
+            last["failed"] as? Int == 1 && last["errors"] as? Int == 1 && last["passed"] as? Int == 1
                 && last["skipped"] as? Int == 1 && last["success"] as? Bool == false, "\(last)")
     }
 
@@ -103,8 +105,9 @@ struct RunEventReportTests {
         let workers = Self.shape(try Self.events(try fixture.read("workers.jsonl")))
         let inProcess = Self.shape(try Self.events(try fixture.read("in-process.jsonl")))
         #expect(workers == inProcess)
-        #expect(workers.contains { $0.hasPrefix("scenario_finished suite/b.lua suite/b.lua (not run) skipped") },
-                "a file begun after the stop is one not-run entry, in either mode, whatever the timing\n\(workers)")
+        #expect(
+            workers.contains { $0.hasPrefix("scenario_finished suite/b.lua suite/b.lua (not run) skipped") },
+            "a file begun after the stop is one not-run entry, in either mode, whatever the timing\n\(workers)")
     }
 
     @Test func jsonOnStandardOutputSendsTheConsoleToStandardError() throws {
@@ -147,8 +150,9 @@ struct RunEventReportTests {
         try fixture.mkdir("taken.html/child")
         let output = try fixture.run(["run", "suite", "--html", "taken.html", "--junit", "report.xml"])
         #expect(output.status == 2, "\(output)")
-        #expect(output.stderr.contains("navscript: cannot write the HTML report to ") && output.stderr.contains("taken.html: "),
-                "\(output)")
+        #expect(
+            output.stderr.contains("navscript: cannot write the HTML report to ") && output.stderr.contains("taken.html: "),
+            "\(output)")
         #expect(fixture.exists("report.xml"), "the JUnit report is still written")
         #expect(CLI.summary(output.stdout) != nil, "the console report is complete")
     }
@@ -163,20 +167,27 @@ struct RunEventReportTests {
     }
 
     @Test func aCrashedScenarioIsFinishedInTheStreamWithItsSteps() throws {
-        let fixture = try Fixture(["suite/crash.lua": #"""
+        let fixture = try Fixture([
+            "suite/crash.lua": #"""
             scenario("a widget link with a bad order id crashes the app", function()
               tap("product", "p1")
               deep_link("shop://orders/abc", { via = "widget" })
             end)
             scenario("after", function() end)
-            """#])
+            """#
+        ])
         let output = try fixture.run(["run", "suite", "--fault", "force-unwrap-crash", "--json", "events.jsonl", "--html", "r.html"])
         #expect(output.status == 1, "\(output)")
         let events = try Self.events(try fixture.read("events.jsonl"))
-        let crashed = events.compactMap { $0["scenario"] as? [String: Any] }.first { ($0["name"] as? String)?.hasPrefix("a widget") == true }
+        let crashed = events.compactMap { $0["scenario"] as? [String: Any] }.first {
+            ($0["name"] as? String)?.hasPrefix("a widget") == true
+        }
         #expect(crashed?["kind"] as? String == "crash", "\(String(describing: crashed))")
         #expect(events.filter { $0["event"] as? String == "step" }.count >= 2, "the steps before the crash were streamed")
-        #expect(events.compactMap { $0["scenario"] as? [String: Any] }.contains { $0["name"] as? String == "after" && $0["status"] as? String == "passed" })
+        #expect(
+            events.compactMap { $0["scenario"] as? [String: Any] }.contains {
+                $0["name"] as? String == "after" && $0["status"] as? String == "passed"
+            })
         #expect(try fixture.read("r.html").contains("Fatal error"))
     }
 }

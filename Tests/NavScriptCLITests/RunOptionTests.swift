@@ -8,8 +8,10 @@ struct RunOptionTests {
     /// `navscript run … | head -1`: the reader goes away, the run goes on
     /// to its reports and its own exit status (a trap on the broken pipe before).
     @Test func aReaderThatGoesAwayDoesNotEndTheRun() throws {
-        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#,
-                                   "suite/b.lua": #"scenario("two", function() end)"#])
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("one", function() end)"#,
+            "suite/b.lua": #"scenario("two", function() end)"#
+        ])
         let binary = try CLI.binary.get()
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -62,9 +64,17 @@ struct RunOptionTests {
 
     @Test func tagsSelectAndExcludeTagsDeselect() throws {
         #expect(try selected(["--tags", "smoke"]) == ["checkout address step", "orders list"])
-        #expect(try selected(["--tags", "smoke,nightly"]) == ["checkout address step", "orders list", "checkout-free top level", "another file"])
-        #expect(try selected(["--tags", "smoke", "--tags", "slow"]) == ["checkout address step", "checkout payment step", "orders list", "another file"])
-        #expect(try selected(["--exclude-tags", "smoke"]) == ["checkout payment step", "orders detail", "checkout-free top level", "another file"])
+        #expect(
+            try selected(["--tags", "smoke,nightly"]) == ["checkout address step", "orders list", "checkout-free top level", "another file"]
+        )
+        #expect(
+            try selected(["--tags", "smoke", "--tags", "slow"]) == [
+                "checkout address step", "checkout payment step", "orders list", "another file"
+            ])
+        #expect(
+            try selected(["--exclude-tags", "smoke"]) == [
+                "checkout payment step", "orders detail", "checkout-free top level", "another file"
+            ])
         #expect(try selected(["--tags", "smoke", "--exclude-tags", "checkout"]) == ["orders list"])
         #expect(try selected(["--exclude-tags", "slow,nightly", "--filter", "^orders"]) == ["orders list", "orders detail"])
     }
@@ -92,7 +102,7 @@ struct RunOptionTests {
     @Test func failFastStopsAtTheFirstFailureAndSkipsTheRest() throws {
         let fixture = try Fixture([
             "suite/a.lua": Self.failFastFirst,
-            "suite/b.lua": #"scenario("next file", function() end)"#,
+            "suite/b.lua": #"scenario("next file", function() end)"#
         ])
         let (output, junit) = try fixture.runWithJUnit(["--fail-fast", "--jobs", "1", "suite"])
         #expect(output.status == 1, "\(output)")
@@ -114,7 +124,7 @@ struct RunOptionTests {
     @Test func failFastAlsoStopsAtAnError() throws {
         let fixture = try Fixture([
             "suite/a.lua": #"scenario("errors", function() error("stop here") end)"#,
-            "suite/b.lua": #"scenario("skipped", function() end)"#,
+            "suite/b.lua": #"scenario("skipped", function() end)"#
         ])
         let (output, junit) = try fixture.runWithJUnit(["--fail-fast", "--jobs", "1", "suite"])
         #expect(output.status == 1, "\(output)")

@@ -60,7 +60,10 @@ struct RunOutcomeTests {
         let out = output.stdout
         #expect(out.contains("FAIL suite/fail.lua:\(scenarioLine)  the cart is expected but a product is shown"), "\(output)")
         // The expectation's own line, expected vs actual, and a side-by-side diff.
-        #expect(out.contains(#"suite/fail.lua:\#(expectLine): stack of tab 'home' is { "home", "category:shoes", "product:p1" }, expected { "home", "category:shoes", "cart" }"#), "\(output)")
+        #expect(
+            out.contains(
+                #"suite/fail.lua:\#(expectLine): stack of tab 'home' is { "home", "category:shoes", "product:p1" }, expected { "home", "category:shoes", "cart" }"#
+            ), "\(output)")
         #expect(out.contains("expected") && out.contains("actual"))
         #expect(out.contains(try Regex(#"✗ cart\s+product:p1"#)), "the diff marks the mismatching entry\n\(output)")
         // The step timeline, numbered, each step at its scenario line and where the app ended up.
@@ -108,12 +111,17 @@ struct RunOutcomeTests {
         let output = try fixture.run(["run", "suite", "--color", "never"])
         #expect(output.status == 2, "a file that does not load is a usage error\n\(output)")
         let out = output.stdout
-        #expect(out.contains("suite/decl.lua:1: attempt to call a nil value (global 'scenarioo'); did you mean 'scenario'?"),
-                "\(output)")
-        #expect(out.contains("suite/verb.lua:\(Lua.line(of: "@typo", in: Self.misspeltVerb)): attempt to call a nil value "
-            + "(global 'expect_stak'); did you mean 'expect_stack'?"), "\(output)")
-        #expect(out.contains("suite/verb.lua:\(Lua.line(of: "@first", in: Self.misspeltVerb)): attempt to call a nil value "
-            + "(global 'tapp'); did you mean 'tap'?"), "\(output)")
+        #expect(
+            out.contains("suite/decl.lua:1: attempt to call a nil value (global 'scenarioo'); did you mean 'scenario'?"),
+            "\(output)")
+        #expect(
+            out.contains(
+                "suite/verb.lua:\(Lua.line(of: "@typo", in: Self.misspeltVerb)): attempt to call a nil value "
+                    + "(global 'expect_stak'); did you mean 'expect_stack'?"), "\(output)")
+        #expect(
+            out.contains(
+                "suite/verb.lua:\(Lua.line(of: "@first", in: Self.misspeltVerb)): attempt to call a nil value "
+                    + "(global 'tapp'); did you mean 'tap'?"), "\(output)")
     }
 
     @Test func luaErrorsAreErrorsAndAssertIsAFailure() throws {
@@ -144,14 +152,17 @@ struct RunOutcomeTests {
         """#
 
     @Test func aSyntaxErrorIsOneErroredFileAndTheOthersStillRun() throws {
-        let fixture = try Fixture(["suite/a_good.lua": Self.passing, "suite/broken.lua": Self.broken,
-                                   "suite/z_good.lua": Self.passingToo])
+        let fixture = try Fixture([
+            "suite/a_good.lua": Self.passing, "suite/broken.lua": Self.broken,
+            "suite/z_good.lua": Self.passingToo
+        ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 2, "a file that does not load is exit 2\n\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("3 passed, 0 failed, 1 errors, 0 skipped") == true, "\(output)")
-        #expect(CLI.progressLines(output.stdout) == [
-            "suite/a_good.lua  ..  (2)", "suite/broken.lua  E  (1)", "suite/z_good.lua  .  (1)",
-        ], "\(output)")
+        #expect(
+            CLI.progressLines(output.stdout) == [
+                "suite/a_good.lua  ..  (2)", "suite/broken.lua  E  (1)", "suite/z_good.lua  .  (1)"
+            ], "\(output)")
         #expect(output.stdout.contains("suite/broken.lua:1:"), "the syntax error names the file and line\n\(output)")
 
         let brokenSuite = try #require(junit.suite("suite/broken.lua"), "\(junit.raw)")

@@ -69,10 +69,13 @@ struct SandboxAndBudgetTests {
         #expect(output.stdout.contains("instruction budget exceeded"), "\(output)")
         #expect(output.stdout.contains("memory limit exceeded"), "\(output)")
         // The headline says where the scenario was when the limit stopped it.
-        #expect(junit.testcase("spins forever")?.child("error")?["message"]?
-            .hasPrefix("suite/runaway.lua:\(Lua.line(of: "@spins", in: Self.runaway)): instruction budget exceeded") == true, "\(junit.raw)")
-        #expect(junit.testcase("grows a table without bound")?.child("error")?["message"]?
-            .hasPrefix("suite/runaway.lua:") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("spins forever")?.child("error")?["message"]?
+                .hasPrefix("suite/runaway.lua:\(Lua.line(of: "@spins", in: Self.runaway)): instruction budget exceeded") == true,
+            "\(junit.raw)")
+        #expect(
+            junit.testcase("grows a table without bound")?.child("error")?["message"]?
+                .hasPrefix("suite/runaway.lua:") == true, "\(junit.raw)")
     }
 
     static let sandbox = #"""
@@ -146,7 +149,7 @@ struct SandboxAndBudgetTests {
             "suite/support/not_a_scenario.lua": #"scenario("must not run", function() error("support ran") end)"#,
             "suite/checkout/uses_helpers.lua": Self.usesHelpers,
             // In the working directory, where a stock `require` would look first.
-            "outside.lua": "return { leaked = true }\n",
+            "outside.lua": "return { leaked = true }\n"
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(junit.testcase("must not run") == nil, "support/ files are not scenarios\n\(junit.raw)")
@@ -167,9 +170,9 @@ struct SandboxAndBudgetTests {
             "suite/support/steps.lua": Self.helpers,
             "suite/support/nested/deeper.lua": #"scenario("deeper must not run", function() end)"#,
             "suite/uses_helpers.lua": #"""
-                local steps = require("steps")
-                scenario("helper", function() steps.open_product("p1"); steps.expect_product("p1") end)
-                """#,
+            local steps = require("steps")
+            scenario("helper", function() steps.open_product("p1"); steps.expect_product("p1") end)
+            """#
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 0, "\(output)")

@@ -48,8 +48,9 @@ struct SignalAndShardTests {
         XMLLint.expectValid(fixture.url("report.xml"))
     }
 
-    @Test("SIGTERM and SIGHUP stop the run like Ctrl-C, with their own exit status",
-          arguments: [(SIGTERM, Int32(143), "SIGTERM"), (SIGHUP, Int32(129), "SIGHUP")])
+    @Test(
+        "SIGTERM and SIGHUP stop the run like Ctrl-C, with their own exit status",
+        arguments: [(SIGTERM, Int32(143), "SIGTERM"), (SIGHUP, Int32(129), "SIGHUP")])
     func terminationSignals(_ signal: Int32, _ status: Int32, _ name: String) throws {
         let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit(
@@ -63,8 +64,9 @@ struct SignalAndShardTests {
         #expect(junit.outcome("first passes") == "passed", "what finished is kept")
         // A file no worker started is one not-run entry naming it: listing its scenarios
         // would mean loading it, the work the stop kept from being done.
-        #expect(junit.testcase("suite/b.lua (not run)")?.child("skipped")?["message"]?.contains("interrupted (\(name))") == true,
-                "\(junit.raw)")
+        #expect(
+            junit.testcase("suite/b.lua (not run)")?.child("skipped")?["message"]?.contains("interrupted (\(name))") == true,
+            "\(junit.raw)")
         XMLLint.expectValid(fixture.url("report.xml"))
     }
 
@@ -90,8 +92,9 @@ struct SignalAndShardTests {
         #expect(stopped?.child("error")?["message"]?.contains("the last call was suite/a.lua:5  tap(…)") == true, "\(junit.raw)")
         #expect(stopped?.child("system-out")?.text.contains("deep_link(\"shop://orders/42\"") == true, "\(junit.raw)")
         #expect(junit.testcase("third passes")?.child("skipped")?["message"]?.hasPrefix("not run: ") == true, "\(junit.raw)")
-        #expect(junit.testcase("suite/b.lua (not run)")?.child("skipped")?["message"] == "not run: interrupted (SIGINT)",
-                "a file no worker started is one entry naming it\n\(junit.raw)")
+        #expect(
+            junit.testcase("suite/b.lua (not run)")?.child("skipped")?["message"] == "not run: interrupted (SIGINT)",
+            "a file no worker started is one entry naming it\n\(junit.raw)")
         #expect(junit.testcase("never started") == nil, "the file was not loaded to list its scenarios\n\(junit.raw)")
         XMLLint.expectValid(fixture.url("report.xml"))
         let leftovers = Self.workersStillAlive(named: fixture.root.path)
@@ -102,10 +105,11 @@ struct SignalAndShardTests {
         let proc = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return proc.compactMap { pid -> String? in
             guard Int32(pid) != nil,
-                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
-                  cwd == directory,
-                  let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                  cmdline.contains("worker") else { return nil }
+                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                cwd == directory,
+                let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                cmdline.contains("worker")
+            else { return nil }
             return pid
         }
     }

@@ -222,14 +222,26 @@ struct VerbCoverageTests {
     /// A scenario of `verbs` and the timeline steps it must show (proof the
     /// verb really ran, not just that nothing failed).
     static let cases: [(scenario: String, steps: [String])] = [
-        ("verbs tap select_tab back", [#"tap("category", id=shoes)"#, #"tap("product", id=p1)"#, #"tap("reviews")"#,
-                                       "back()", #"select_tab("profile")"#]),
-        ("verbs back_swipe cancelled then not animated", ["back_swipe{ cancel = true, animated = true }",
-                                                          "back_swipe{ cancel = false, animated = false }"]),
+        (
+            "verbs tap select_tab back",
+            [
+                #"tap("category", id=shoes)"#, #"tap("product", id=p1)"#, #"tap("reviews")"#,
+                "back()", #"select_tab("profile")"#
+            ]
+        ),
+        (
+            "verbs back_swipe cancelled then not animated",
+            [
+                "back_swipe{ cancel = true, animated = true }",
+                "back_swipe{ cancel = false, animated = false }"
+            ]
+        ),
         ("verbs back_swipe with defaults", ["back_swipe{ cancel = false, animated = true }"]),
         ("verbs dismiss", ["dismiss()"]),
-        ("verbs deep_link via universal and settle false then settle",
-         [#"deep_link("https://shop.example.com/orders/42", via universal) → proceed"#, "→ queued"]),
+        (
+            "verbs deep_link via universal and settle false then settle",
+            [#"deep_link("https://shop.example.com/orders/42", via universal) → proceed"#, "→ queued"]
+        ),
         ("verbs deep_link with a push payload and an activity", ["via push) → proceed", "via spotlight) → proceed"]),
         ("verbs login cancel then login", ["login{ cancel = true }", "login{}"]),
         ("verbs login from the app's own sign-in", ["login{}"]),
@@ -237,13 +249,16 @@ struct VerbCoverageTests {
         ("verbs restart with and without restore", ["restart{ restore = true }", "restart{ restore = false }"]),
         ("verbs launch with options and a cold-start link", ["launch{ first_launch = false, logged_in = true"]),
         ("verbs checkout outputs continue and pay", [#"tap("checkout")"#, #"tap("continue")"#, #"tap("pay")"#]),
-        ("verbs promo settings_security and close outputs", [#"tap("promo", code=SPRING24)"#, #"tap("settings_security")"#, #"tap("close")"#]),
+        (
+            "verbs promo settings_security and close outputs",
+            [#"tap("promo", code=SPRING24)"#, #"tap("settings_security")"#, #"tap("close")"#]
+        ),
         ("observers screen stack tab modals coordinators events snapshot session", [#"tap("product", id=p7)"#]),
         ("expectations expect_stack expect_screen expect_tab expect_modal expect_no_modal", ["deep_link(\"shop://checkout\""]),
         ("expectations expect_events as an ordered subsequence", ["login{}"]),
         ("expectations expect_coordinators and expect_no_leaks", ["back()"]),
         ("expectations expect_same_outcome", ["launch{ logged_in = true }"]),
-        ("expectations expect_error of every kind", []),
+        ("expectations expect_error of every kind", [])
     ]
 
     static func exactly(_ name: String) -> String {
@@ -269,11 +284,13 @@ struct VerbCoverageTests {
         #expect(output.status == 0, "\(output)")
         #expect(Set(junit.caseNames) == Set(Self.cases.map(\.scenario)), "\(junit.caseNames)")
         // Every name of the §5 contract appears in the fixture.
-        let contract = ["launch", "tap", "select_tab", "back", "back_swipe", "dismiss", "deep_link", "login", "logout",
-                        "expire_session", "settle", "restart", "screen", "stack", "tab", "modals", "coordinators",
-                        "events", "snapshot", "session", "expect_stack", "expect_screen", "expect_tab", "expect_modal",
-                        "expect_no_modal", "expect_no_leaks", "expect_events", "expect_coordinators",
-                        "expect_same_outcome", "expect_error"]
+        let contract = [
+            "launch", "tap", "select_tab", "back", "back_swipe", "dismiss", "deep_link", "login", "logout",
+            "expire_session", "settle", "restart", "screen", "stack", "tab", "modals", "coordinators",
+            "events", "snapshot", "session", "expect_stack", "expect_screen", "expect_tab", "expect_modal",
+            "expect_no_modal", "expect_no_leaks", "expect_events", "expect_coordinators",
+            "expect_same_outcome", "expect_error"
+        ]
         for name in contract {
             #expect(Self.verbs.contains(try Regex("\\b\(name)\\s*[({]")), "the fixture calls \(name)")
         }
@@ -333,7 +350,7 @@ struct VerbCoverageTests {
         ("expect_coordinators", ["live coordinators differ", "app/orders"], []),
         ("expect_error", ["expected error malformed", "proceed"], []),
         ("expect_no_leaks", ["leaked", "app/orders/order"], ["no-pop-detection"]),
-        ("expect_same_outcome", ["shop://cart", "scheme", "universal"], ["universal-link-skips-gate"]),
+        ("expect_same_outcome", ["shop://cart", "scheme", "universal"], ["universal-link-skips-gate"])
     ]
 
     @Test(arguments: mismatchCases)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 @Suite("Coordinators and session")
@@ -63,7 +64,7 @@ struct CoordinatorTests {
         }
         #expect(weakApp == nil)
         #expect(child?.path == "app/browse")
-        child?.finish(.completed) // the parent is gone: nothing to call back into, no crash
+        child?.finish(.completed)  // the parent is gone: nothing to call back into, no crash
         #expect(child?.isFinished == true)
     }
 

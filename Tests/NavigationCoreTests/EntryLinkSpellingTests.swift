@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// Spelling one link for every door, from the manifest alone: what the
@@ -14,7 +15,8 @@ struct EntryLinkSpellingTests {
         #expect(spelling.input(for: url, via: .widget) == .url(url))
         #expect(spelling.input(for: url, via: .universal) == .url("https://myapp.example.com/item/7?tab=notes"))
         #expect(spelling.input(for: url, via: .push) == .payload(["route": "item/7?tab=notes"]))
-        #expect(spelling.input(for: url, via: .spotlight)
+        #expect(
+            spelling.input(for: url, via: .spotlight)
                 == .activity(type: "myapp.link", userInfo: ["identifier": "item/7?tab=notes"]))
     }
 
@@ -34,7 +36,8 @@ struct EntryLinkSpellingTests {
     @Test func withoutUniversalHostsAUniversalLinkStaysAsWritten() {
         let bare = EntryLinkSpelling(scheme: "myapp", universalHosts: [], activityType: "com.example.open")
         #expect(bare.input(for: "myapp://item/7", via: .universal) == .url("myapp://item/7"))
-        #expect(bare.input(for: "myapp://item/7", via: .spotlight)
+        #expect(
+            bare.input(for: "myapp://item/7", via: .spotlight)
                 == .activity(type: "com.example.open", userInfo: ["identifier": "item/7"]))
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 @Suite("EntryPointAdapter")
@@ -13,26 +14,34 @@ struct EntryPointAdapterTests {
         var testDescription: String { "\(entry) \(input)" }
     }
 
-    @Test("every door lifts its own delivery shape into the same link", arguments: [
-        LinkCase(input: .url("shop://product/p1"), entry: .scheme, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .url("shop://product/p1"), entry: .widget, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .url("https://shop.example.com/product/p1"), entry: .universal,
-                 path: ["product", "p1"], query: [:]),
-        LinkCase(input: .url("https://shop.example.com/product/p1"), entry: .push, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .url("shop://product/p1"), entry: .spotlight, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .payload(["route": "product/p1", "aps": "x"]), entry: .push, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .payload(["url": "shop://product/p1"]), entry: .push, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .payload(["url": "https://shop.example.com/product/p1"]), entry: .push,
-                 path: ["product", "p1"], query: [:]),
-        LinkCase(input: .activity(type: "NSUserActivityTypeBrowsingWeb",
-                                  userInfo: ["webpage_url": "https://shop.example.com/product/p1"]),
-                 entry: .spotlight, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .activity(type: "com.shop.product", userInfo: ["identifier": "product/p1"]),
-                 entry: .spotlight, path: ["product", "p1"], query: [:]),
-        LinkCase(input: .url("shop://deeplink?Product=p1&x=a+b&y=%26"), entry: .scheme,
-                 path: ["deeplink"], query: ["product": "p1", "x": "a b", "y": "&"]),
-        LinkCase(input: .url("shop://a%2Fb/c+d"), entry: .scheme, path: ["a/b", "c+d"], query: [:]),
-    ])
+    @Test(
+        "every door lifts its own delivery shape into the same link",
+        arguments: [
+            LinkCase(input: .url("shop://product/p1"), entry: .scheme, path: ["product", "p1"], query: [:]),
+            LinkCase(input: .url("shop://product/p1"), entry: .widget, path: ["product", "p1"], query: [:]),
+            LinkCase(
+                input: .url("https://shop.example.com/product/p1"), entry: .universal,
+                path: ["product", "p1"], query: [:]),
+            LinkCase(input: .url("https://shop.example.com/product/p1"), entry: .push, path: ["product", "p1"], query: [:]),
+            LinkCase(input: .url("shop://product/p1"), entry: .spotlight, path: ["product", "p1"], query: [:]),
+            LinkCase(input: .payload(["route": "product/p1", "aps": "x"]), entry: .push, path: ["product", "p1"], query: [:]),
+            LinkCase(input: .payload(["url": "shop://product/p1"]), entry: .push, path: ["product", "p1"], query: [:]),
+            LinkCase(
+                input: .payload(["url": "https://shop.example.com/product/p1"]), entry: .push,
+                path: ["product", "p1"], query: [:]),
+            LinkCase(
+                input: .activity(
+                    type: "NSUserActivityTypeBrowsingWeb",
+                    userInfo: ["webpage_url": "https://shop.example.com/product/p1"]),
+                entry: .spotlight, path: ["product", "p1"], query: [:]),
+            LinkCase(
+                input: .activity(type: "com.shop.product", userInfo: ["identifier": "product/p1"]),
+                entry: .spotlight, path: ["product", "p1"], query: [:]),
+            LinkCase(
+                input: .url("shop://deeplink?Product=p1&x=a+b&y=%26"), entry: .scheme,
+                path: ["deeplink"], query: ["product": "p1", "x": "a b", "y": "&"]),
+            LinkCase(input: .url("shop://a%2Fb/c+d"), entry: .scheme, path: ["a/b", "c+d"], query: [:])
+        ])
     func lifts(_ c: LinkCase) throws {
         let link = try adapter.link(for: c.input, via: c.entry)
         // An https link is a universal link whichever door delivered it.
@@ -48,20 +57,22 @@ struct EntryPointAdapterTests {
         #expect(link.path == ["product", "p1"])
     }
 
-    @Test("refusals carry a kind and never trap", arguments: [
-        (EntryInput.payload([:]), EntryPoint.push, "malformed"),
-        (.payload(["alert": "hi"]), .push, "malformed"),
-        (.payload(["route": ""]), .push, "malformed"),
-        (.payload(["route": "%zz"]), .push, "malformed"),
-        (.payload(["url": "ftp://x"]), .push, "malformed"),
-        (.activity(type: "x", userInfo: [:]), .spotlight, "malformed"),
-        (.activity(type: "x", userInfo: ["webpage_url": "shop://product/p1"]), .spotlight, "malformed"),
-        (.activity(type: "x", userInfo: ["webpage_url": "https://other.example/product/p1"]), .spotlight, "unknown_route"),
-        (.url("shop://"), .scheme, "unknown_route"),
-        (.url("https://shop.example.com/#x"), .universal, "unknown_route"),
-        (.url(String(repeating: "a", count: EntryPointAdapter.maximumLength + 1)), .scheme, "malformed"),
-        (.payload(["route": String(repeating: "a/", count: 1500)]), .push, "malformed"),
-    ])
+    @Test(
+        "refusals carry a kind and never trap",
+        arguments: [
+            (EntryInput.payload([:]), EntryPoint.push, "malformed"),
+            (.payload(["alert": "hi"]), .push, "malformed"),
+            (.payload(["route": ""]), .push, "malformed"),
+            (.payload(["route": "%zz"]), .push, "malformed"),
+            (.payload(["url": "ftp://x"]), .push, "malformed"),
+            (.activity(type: "x", userInfo: [:]), .spotlight, "malformed"),
+            (.activity(type: "x", userInfo: ["webpage_url": "shop://product/p1"]), .spotlight, "malformed"),
+            (.activity(type: "x", userInfo: ["webpage_url": "https://other.example/product/p1"]), .spotlight, "unknown_route"),
+            (.url("shop://"), .scheme, "unknown_route"),
+            (.url("https://shop.example.com/#x"), .universal, "unknown_route"),
+            (.url(String(repeating: "a", count: EntryPointAdapter.maximumLength + 1)), .scheme, "malformed"),
+            (.payload(["route": String(repeating: "a/", count: 1500)]), .push, "malformed")
+        ])
     func refuses(_ input: EntryInput, _ entry: EntryPoint, _ kind: String) {
         do {
             let link = try adapter.link(for: input, via: entry)
@@ -74,14 +85,16 @@ struct EntryPointAdapterTests {
     /// The host ends at the first `/`, `?` or `#` character; one that a
     /// combining mark joins is not that character (so the host goes on),
     /// whether the host is plain ASCII or not.
-    @Test("universal hosts end where a separator character does", arguments: [
-        ("https://SHOP.example.com/product/p1", ["product", "p1"], [:]),
-        ("https://shop.example.com?product=p1", [], ["product": "p1"]),
-        ("https://shop.example.com#x/product/p1", nil, nil),
-        ("https://shop.example.com/\u{301}product/p1", nil, nil),
-        ("https://shop.example.com?\u{301}product=p1", nil, nil),
-        ("https://sh\u{F6}p.example.com/product/p1", nil, nil),
-    ] as [(String, [String]?, [String: String]?)])
+    @Test(
+        "universal hosts end where a separator character does",
+        arguments: [
+            ("https://SHOP.example.com/product/p1", ["product", "p1"], [:]),
+            ("https://shop.example.com?product=p1", [], ["product": "p1"]),
+            ("https://shop.example.com#x/product/p1", nil, nil),
+            ("https://shop.example.com/\u{301}product/p1", nil, nil),
+            ("https://shop.example.com?\u{301}product=p1", nil, nil),
+            ("https://sh\u{F6}p.example.com/product/p1", nil, nil)
+        ] as [(String, [String]?, [String: String]?)])
     func universalHosts(_ url: String, _ path: [String]?, _ query: [String: String]?) {
         let link = try? adapter.link(for: .url(url), via: .universal)
         #expect(link?.path == path)
@@ -128,11 +141,13 @@ struct EntryPointAdapterASCIITests {
         return (fast, general)
     }
 
-    @Test("the shapes links take", arguments: [
-        "product/p1", "product//p1/", "/", "", "?", "??", "?&", "#", "a#b?c=d", "a?b=1&b=2&B=3", "a?=v&k=",
-        "a?k", "a?k=v=w", "a/%41%42", "a/%4", "a/%zz", "a?q=x+y&p%20q=%2B", "a/x+y", "a/%00", "a/%C3%A9",
-        "a/%FF", "a b", "a\tb", "a/\u{7F}", "#frag/ment", "a?b#c?d", "deeplink?product=p7", "a&b/c=d",
-    ])
+    @Test(
+        "the shapes links take",
+        arguments: [
+            "product/p1", "product//p1/", "/", "", "?", "??", "?&", "#", "a#b?c=d", "a?b=1&b=2&B=3", "a?=v&k=",
+            "a?k", "a?k=v=w", "a/%41%42", "a/%4", "a/%zz", "a?q=x+y&p%20q=%2B", "a/x+y", "a/%00", "a/%C3%A9",
+            "a/%FF", "a b", "a\tb", "a/\u{7F}", "#frag/ment", "a?b#c?d", "deeplink?product=p7", "a&b/c=d"
+        ])
     func shapes(_ rest: String) {
         let (fast, general) = both(rest)
         #expect(fast == general, "\(rest)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// An app's own event, as a team would declare it.
@@ -73,8 +74,9 @@ struct EventLogTests {
     /// `NavEvent.vocabulary` (what the scenario reference lists) names
     /// exactly the leading words the core's events render with.
     @Test func theDocumentedVocabularyCoversEveryCoreEvent() {
-        let rendered = Set(Self.renderings.filter { if case .app = $0.0 { return false } else { return true } }
-            .map { $0.1.split(separator: " ").first.map(String.init) ?? "" })
+        let rendered = Set(
+            Self.renderings.filter { if case .app = $0.0 { return false } else { return true } }
+                .map { $0.1.split(separator: " ").first.map(String.init) ?? "" })
         let documented = Set(NavEvent.vocabulary.map { $0.form.split(separator: " ").first.map(String.init) ?? "" })
         #expect(rendered == documented)
     }
@@ -117,7 +119,7 @@ struct EventLogTests {
         (.cannotBuild("app/browse", step("cart")), "cannot-build app/browse cart"),
         (.noModalFlow(step("settings")), "no-modal-flow settings"),
         (.unsatisfiable("payment_method"), "unsatisfiable payment_method"),
-        (.app(TestAppEvent.marked("anything")), "marked anything"),
+        (.app(TestAppEvent.marked("anything")), "marked anything")
     ]
 
     @Test func requestsAndStepsAreLabelledByTheirPrimaryParam() {

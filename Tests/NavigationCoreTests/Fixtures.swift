@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavigationCore
 
 /// Small route tables shared by the tests. The Swift fixture and the JSON
@@ -25,41 +26,57 @@ enum Fixture {
     static var destinations: [RouteDefinition] {
         [
             RouteDefinition("home", tab: home, flow: "browse", patterns: [RoutePattern("home")]),
-            RouteDefinition("category", parent: "home", flow: "browse",
-                            params: [ParamSpec("slug", pattern: "[a-z][a-z-]*")],
-                            patterns: [RoutePattern("category/:slug")]),
-            RouteDefinition("product", parent: "home", flow: "browse", params: [productID],
-                            patterns: [RoutePattern("product/:id"), RoutePattern("p/:id"),
-                                       RoutePattern("deeplink?product=:id"),
-                                       RoutePattern("products/:id", entries: [.universal])]),
-            RouteDefinition("reviews", parent: "product", flow: "browse", params: [productID],
-                            patterns: [RoutePattern("product/:id/reviews")]),
-            RouteDefinition("promo", parent: "home", flow: "browse",
-                            params: [ParamSpec("code", pattern: "[A-Z0-9]+", minLength: 4, maxLength: 12)],
-                            patterns: [RoutePattern("?promo=:code")]),
-            RouteDefinition("cart", parent: "home", flow: "checkout", presentation: .modal,
-                            preconditions: [auth], patterns: [RoutePattern("cart")]),
-            RouteDefinition("checkout", parent: "cart", flow: "checkout",
-                            preconditions: [payment], patterns: [RoutePattern("checkout")]),
-            RouteDefinition("orders", tab: orders, flow: "orders", preconditions: [auth],
-                            patterns: [RoutePattern("orders")]),
-            RouteDefinition("order", parent: "orders", flow: "orders", params: [orderID],
-                            patterns: [RoutePattern("orders/:id"), RoutePattern("order?id=:id")]),
-            RouteDefinition("track", parent: "order", flow: "orders", params: [orderID],
-                            patterns: [RoutePattern("orders/:id/track")]),
+            RouteDefinition(
+                "category", parent: "home", flow: "browse",
+                params: [ParamSpec("slug", pattern: "[a-z][a-z-]*")],
+                patterns: [RoutePattern("category/:slug")]),
+            RouteDefinition(
+                "product", parent: "home", flow: "browse", params: [productID],
+                patterns: [
+                    RoutePattern("product/:id"), RoutePattern("p/:id"),
+                    RoutePattern("deeplink?product=:id"),
+                    RoutePattern("products/:id", entries: [.universal])
+                ]),
+            RouteDefinition(
+                "reviews", parent: "product", flow: "browse", params: [productID],
+                patterns: [RoutePattern("product/:id/reviews")]),
+            RouteDefinition(
+                "promo", parent: "home", flow: "browse",
+                params: [ParamSpec("code", pattern: "[A-Z0-9]+", minLength: 4, maxLength: 12)],
+                patterns: [RoutePattern("?promo=:code")]),
+            RouteDefinition(
+                "cart", parent: "home", flow: "checkout", presentation: .modal,
+                preconditions: [auth], patterns: [RoutePattern("cart")]),
+            RouteDefinition(
+                "checkout", parent: "cart", flow: "checkout",
+                preconditions: [payment], patterns: [RoutePattern("checkout")]),
+            RouteDefinition(
+                "orders", tab: orders, flow: "orders", preconditions: [auth],
+                patterns: [RoutePattern("orders")]),
+            RouteDefinition(
+                "order", parent: "orders", flow: "orders", params: [orderID],
+                patterns: [RoutePattern("orders/:id"), RoutePattern("order?id=:id")]),
+            RouteDefinition(
+                "track", parent: "order", flow: "orders", params: [orderID],
+                patterns: [RoutePattern("orders/:id/track")]),
             RouteDefinition("profile", tab: profile, flow: "profile", patterns: [RoutePattern("profile")]),
-            RouteDefinition("settings", parent: "profile", flow: "settings", presentation: .modal,
-                            patterns: [RoutePattern("settings")]),
-            RouteDefinition("address", parent: "settings", flow: "settings", presentation: .modal,
-                            patterns: [RoutePattern("settings/address")]),
+            RouteDefinition(
+                "settings", parent: "profile", flow: "settings", presentation: .modal,
+                patterns: [RoutePattern("settings")]),
+            RouteDefinition(
+                "address", parent: "settings", flow: "settings", presentation: .modal,
+                patterns: [RoutePattern("settings/address")])
         ]
     }
 
-    static func manifest(destinations: [RouteDefinition] = destinations,
-                         preconditions: [Precondition] = [auth, payment]) -> RouteManifest {
-        RouteManifest(scheme: "shop", universalHosts: ["shop.example.com"],
-                      tabs: [home, orders, profile], preconditions: preconditions,
-                      destinations: destinations)
+    static func manifest(
+        destinations: [RouteDefinition] = destinations,
+        preconditions: [Precondition] = [auth, payment]
+    ) -> RouteManifest {
+        RouteManifest(
+            scheme: "shop", universalHosts: ["shop.example.com"],
+            tabs: [home, orders, profile], preconditions: preconditions,
+            destinations: destinations)
     }
 
     /// The fixture manifest with one destination replaced (or appended when new).
@@ -79,46 +96,46 @@ enum Fixture {
 
     /// The same app, as a server would ship it.
     static let json = #"""
-    {
-      "scheme": "shop",
-      "universal_hosts": ["shop.example.com"],
-      "tabs": ["home", "orders", "profile"],
-      "preconditions": ["auth", "payment_method"],
-      "destinations": [
-        { "id": "home", "tab": "home", "flow": "browse", "patterns": ["home"] },
-        { "id": "category", "parent": "home", "flow": "browse",
-          "params": [{ "name": "slug", "pattern": "[a-z][a-z-]*" }],
-          "patterns": ["category/:slug"] },
-        { "id": "product", "parent": "home", "flow": "browse",
-          "params": [{ "name": "id", "pattern": "p[0-9]+", "max_length": 12 }],
-          "patterns": ["product/:id", "p/:id", "deeplink?product=:id",
-                       { "path": "products/:id", "entries": ["universal"] }] },
-        { "id": "reviews", "parent": "product", "flow": "browse",
-          "params": [{ "name": "id", "pattern": "p[0-9]+", "max_length": 12 }],
-          "patterns": ["product/:id/reviews"] },
-        { "id": "promo", "parent": "home", "flow": "browse",
-          "params": [{ "name": "code", "pattern": "[A-Z0-9]+", "min_length": 4, "max_length": 12 }],
-          "patterns": ["?promo=:code"] },
-        { "id": "cart", "parent": "home", "flow": "checkout", "presentation": "modal",
-          "preconditions": ["auth"], "patterns": ["cart"] },
-        { "id": "checkout", "parent": "cart", "flow": "checkout",
-          "preconditions": ["payment_method"], "patterns": ["checkout"] },
-        { "id": "orders", "tab": "orders", "flow": "orders", "preconditions": ["auth"],
-          "patterns": ["orders"] },
-        { "id": "order", "parent": "orders", "flow": "orders",
-          "params": [{ "name": "id", "kind": "integer" }],
-          "patterns": ["orders/:id", "order?id=:id"] },
-        { "id": "track", "parent": "order", "flow": "orders",
-          "params": [{ "name": "id", "kind": "integer" }],
-          "patterns": ["orders/:id/track"] },
-        { "id": "profile", "tab": "profile", "flow": "profile", "patterns": ["profile"] },
-        { "id": "settings", "parent": "profile", "flow": "settings", "presentation": "modal",
-          "patterns": ["settings"] },
-        { "id": "address", "parent": "settings", "flow": "settings", "presentation": "modal",
-          "patterns": ["settings/address"] }
-      ]
-    }
-    """#
+        {
+          "scheme": "shop",
+          "universal_hosts": ["shop.example.com"],
+          "tabs": ["home", "orders", "profile"],
+          "preconditions": ["auth", "payment_method"],
+          "destinations": [
+            { "id": "home", "tab": "home", "flow": "browse", "patterns": ["home"] },
+            { "id": "category", "parent": "home", "flow": "browse",
+              "params": [{ "name": "slug", "pattern": "[a-z][a-z-]*" }],
+              "patterns": ["category/:slug"] },
+            { "id": "product", "parent": "home", "flow": "browse",
+              "params": [{ "name": "id", "pattern": "p[0-9]+", "max_length": 12 }],
+              "patterns": ["product/:id", "p/:id", "deeplink?product=:id",
+                           { "path": "products/:id", "entries": ["universal"] }] },
+            { "id": "reviews", "parent": "product", "flow": "browse",
+              "params": [{ "name": "id", "pattern": "p[0-9]+", "max_length": 12 }],
+              "patterns": ["product/:id/reviews"] },
+            { "id": "promo", "parent": "home", "flow": "browse",
+              "params": [{ "name": "code", "pattern": "[A-Z0-9]+", "min_length": 4, "max_length": 12 }],
+              "patterns": ["?promo=:code"] },
+            { "id": "cart", "parent": "home", "flow": "checkout", "presentation": "modal",
+              "preconditions": ["auth"], "patterns": ["cart"] },
+            { "id": "checkout", "parent": "cart", "flow": "checkout",
+              "preconditions": ["payment_method"], "patterns": ["checkout"] },
+            { "id": "orders", "tab": "orders", "flow": "orders", "preconditions": ["auth"],
+              "patterns": ["orders"] },
+            { "id": "order", "parent": "orders", "flow": "orders",
+              "params": [{ "name": "id", "kind": "integer" }],
+              "patterns": ["orders/:id", "order?id=:id"] },
+            { "id": "track", "parent": "order", "flow": "orders",
+              "params": [{ "name": "id", "kind": "integer" }],
+              "patterns": ["orders/:id/track"] },
+            { "id": "profile", "tab": "profile", "flow": "profile", "patterns": ["profile"] },
+            { "id": "settings", "parent": "profile", "flow": "settings", "presentation": "modal",
+              "patterns": ["settings"] },
+            { "id": "address", "parent": "settings", "flow": "settings", "presentation": "modal",
+              "patterns": ["settings/address"] }
+          ]
+        }
+        """#
 }
 
 /// `id` or `id:param` as a step, for terse expectations.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 // A small app on the flows layer, over the fixture manifest: home (with a
@@ -10,16 +11,20 @@ final class HomeFlow: TabFlow {
         ["home", "category", "promo"].contains(step.id) ? trackedScreen(step, navigation) : nil
     }
     override func makeChildFlow(for step: RouteStep) -> PushedFlow? {
-        step.id == "product" ? TestPushedFlow(name: "product", tab: tab, entry: "product", destinations: ["reviews"],
-                                              navigation: navigation) : nil
+        step.id == "product"
+            ? TestPushedFlow(
+                name: "product", tab: tab, entry: "product", destinations: ["reviews"],
+                navigation: navigation) : nil
     }
 }
 
 final class OrdersFlow: TabFlow {
     override func makeOwnScreen(_ step: RouteStep) -> Screen? { step.id == "orders" ? trackedScreen(step, navigation) : nil }
     override func makeChildFlow(for step: RouteStep) -> PushedFlow? {
-        step.id == "order" ? TestPushedFlow(name: "order", tab: tab, entry: "order", destinations: ["track"],
-                                            navigation: navigation) : nil
+        step.id == "order"
+            ? TestPushedFlow(
+                name: "order", tab: tab, entry: "order", destinations: ["track"],
+                navigation: navigation) : nil
     }
 }
 
@@ -170,7 +175,7 @@ struct SharedGateTests {
     @Test func aLinkArrivingDuringAnExpirySignInWaitsForIt() throws {
         let app = try FlowsApp()
         var expiryResult: Bool?
-        app.root.satisfy("auth") { expiryResult = $0 }   // what session expiry does
+        app.root.satisfy("auth") { expiryResult = $0 }  // what session expiry does
         try app.world.scheduler.settle()
         try app.link("shop://orders/7")
         #expect(app.modalRoots == ["login"])
@@ -183,11 +188,12 @@ struct SharedGateTests {
     @Test func aChainedGateBehindASharedSignInStillAsksForTheNextPrecondition() throws {
         let app = try FlowsApp()
         try app.link("shop://orders/7")
-        try app.link("shop://checkout")   // auth (the cart's), then payment_method
+        try app.link("shop://checkout")  // auth (the cart's), then payment_method
         try app.tap("submit")
         #expect(app.modalRoots == ["add_payment"], "the checkout's second gate presents its own flow")
-        #expect(app.world.nav.stack("orders").screens.map(\.label) == ["orders", "order:7"],
-                "the first waiter resumed before the chained one")
+        #expect(
+            app.world.nav.stack("orders").screens.map(\.label) == ["orders", "order:7"],
+            "the first waiter resumed before the chained one")
         try app.tap("submit")
         #expect(app.modalRoots == ["cart"])
         #expect(app.world.nav.modals.first?.stack.screens.map(\.label) == ["cart", "checkout"])
@@ -227,7 +233,12 @@ struct GateSatisfierTests {
         var starts = 0
         var heard: [String] = []
         for name in ["a", "b", "c"] {
-            gates.satisfy("auth", start: { done in starts += 1; finish = done }) { heard.append("\(name) \($0)") }
+            gates.satisfy(
+                "auth",
+                start: { done in
+                    starts += 1; finish = done
+                }
+            ) { heard.append("\(name) \($0)") }
         }
         #expect(starts == 1 && gates.waiters(for: "auth") == 3 && gates.isSatisfying("auth"))
         #expect(log.texts == ["join-gate auth", "join-gate auth"])
@@ -236,7 +247,12 @@ struct GateSatisfierTests {
         #expect(!gates.isSatisfying("auth"))
         finish?(false)
         #expect(heard.count == 3, "a second report of the same flow reaches nobody")
-        gates.satisfy("auth", start: { done in starts += 1; done(false) }) { heard.append("d \($0)") }
+        gates.satisfy(
+            "auth",
+            start: { done in
+                starts += 1; done(false)
+            }
+        ) { heard.append("d \($0)") }
         #expect(starts == 2 && heard.last == "d false")
     }
 
@@ -338,9 +354,12 @@ struct FlowMechanicsTests {
 
     @Test func restoringDropsWhatTheSessionMayNotSee() throws {
         let app = try FlowsApp()
-        let saved = NavigationState(selectedTab: "orders", tabs: ["home", "orders", "profile"],
-                                    stacks: ["home": [RouteStep("home"), RouteStep("product", params: ["id": "p1"])],
-                                             "orders": [RouteStep("orders"), RouteStep("order", params: ["id": "7"])]])
+        let saved = NavigationState(
+            selectedTab: "orders", tabs: ["home", "orders", "profile"],
+            stacks: [
+                "home": [RouteStep("home"), RouteStep("product", params: ["id": "p1"])],
+                "orders": [RouteStep("orders"), RouteStep("order", params: ["id": "7"])]
+            ])
         var done = false
         app.root.restore(saved, isRestorable: { $0.id != "order" }) { done = true }
         try app.world.scheduler.settle()

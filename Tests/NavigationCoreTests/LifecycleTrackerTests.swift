@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// Leak detection on real ARC: nothing here is simulated — objects are freed
@@ -72,14 +73,14 @@ struct LifecycleTrackerTests {
     /// The leaks are remembered between changes; each kind of change is seen.
     @Test func leaksAreFoundAgainAfterEveryChange() throws {
         #expect(world.tracker.leaks().isEmpty)
-        var retained: Screen? = stack.pop()                           // a departure
+        var retained: Screen? = stack.pop()  // a departure
         #expect(world.tracker.leaks().map(\.label) == ["product:p1"])
         #expect(world.tracker.leaks().map(\.label) == ["product:p1"], "asked again, unchanged")
         let extra = Screen("promo", params: ["code": "SALE"])
         world.tracker.track(extra, label: "promo:SALE", kind: .screen)  // a new record
-        world.tracker.expectRelease(extra)                            // its departure
+        world.tracker.expectRelease(extra)  // its departure
         #expect(world.tracker.leaks().map(\.label) == ["product:p1", "promo:SALE"])
-        retained = nil                                                // a deallocation
+        retained = nil  // a deallocation
         #expect(retained == nil)
         #expect(world.tracker.leaks().map(\.label) == ["promo:SALE"])
         world.tracker.track(extra, label: "promo:SALE2", kind: .screen)  // relabelled
@@ -101,8 +102,12 @@ struct LifecycleTrackerTests {
         let cache = attachViewModel(to: try #require(stack.top))
         world.log.beginStep("tap back")
         try world.nav.backButton()
-        #expect(world.tracker.leaks() == [LifecycleTracker.Leak(label: "vm product:p1", kind: .viewModel,
-                                                                leftAtStep: 1, leftDuring: "tap back")])
+        #expect(
+            world.tracker.leaks() == [
+                LifecycleTracker.Leak(
+                    label: "vm product:p1", kind: .viewModel,
+                    leftAtStep: 1, leftDuring: "tap back")
+            ])
         #expect(world.log.texts.contains("dealloc product:p1"), "the screen itself went")
         withExtendedLifetime(cache) {}
     }
@@ -169,8 +174,12 @@ struct LifecycleTrackerTests {
         world.log.beginStep("swipe back")
         try world.nav.backSwipe()
         // The parent never heard of the swipe, so it still holds the child.
-        #expect(world.tracker.leaks() == [LifecycleTracker.Leak(label: "app/reviews", kind: .coordinator,
-                                                                leftAtStep: 1, leftDuring: "swipe back")])
+        #expect(
+            world.tracker.leaks() == [
+                LifecycleTracker.Leak(
+                    label: "app/reviews", kind: .coordinator,
+                    leftAtStep: 1, leftDuring: "swipe back")
+            ])
         // Once the parent lets go, ARC frees it and the leak is gone.
         parent.removeAllChildren()
         #expect(world.tracker.leaks().isEmpty)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// Records what a coordinator would learn from the stack's delegate, without
@@ -18,8 +19,10 @@ final class StackSpy: NavigationStackDelegate {
     var calls: [Call] = []
 
     func navigationStack(_ stack: NavigationStack, didShow screen: Screen, from: Screen?) {
-        calls.append(Call(shown: screen.label, from: from?.label,
-                          fromStillInStack: from.map { f in stack.screens.contains { $0 === f } }))
+        calls.append(
+            Call(
+                shown: screen.label, from: from?.label,
+                fromStillInStack: from.map { f in stack.screens.contains { $0 === f } }))
     }
 }
 
@@ -35,10 +38,11 @@ struct NavigationStackTests {
     }
 
     @Test func pushReportsFromStillInTheStack() {
-        #expect(spy.calls == [
-            .init(shown: "home", from: nil, fromStillInStack: nil),
-            .init(shown: "product:p1", from: "home", fromStillInStack: true),
-        ])
+        #expect(
+            spy.calls == [
+                .init(shown: "home", from: nil, fromStillInStack: nil),
+                .init(shown: "product:p1", from: "home", fromStillInStack: true)
+            ])
         #expect(!spy.calls.contains { $0.isPop })
     }
 
@@ -49,8 +53,11 @@ struct NavigationStackTests {
         #expect(spy.calls == [.init(shown: "home", from: "product:p1", fromStillInStack: false)])
         #expect(spy.calls.last?.isPop == true)
         #expect(stack.screens.map(\.label) == ["home"])
-        #expect(world.events(since: mark) == ["will-disappear product:p1", "pop product:p1", "release product:p1",
-                                              "dealloc product:p1"])
+        #expect(
+            world.events(since: mark) == [
+                "will-disappear product:p1", "pop product:p1", "release product:p1",
+                "dealloc product:p1"
+            ])
     }
 
     @Test func completedBackSwipeIsAPopToo() throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// Applies a plan to a state as the root coordinator would, so tests can
@@ -79,8 +80,14 @@ struct ReconcilerTests {
     /// Popping to the leaf is only reuse when the screens below it are the
     /// target's ancestry; otherwise the stack is rebuilt to the canonical path.
     @Test func popToRequiresTheCanonicalAncestryBelow() throws {
-        let current = state("home", ["home": [step("home"), step("category", ["slug": "a"]),
-                                              step("category", ["slug": "b"]), step("product", id: "p1")]])
+        let current = state(
+            "home",
+            [
+                "home": [
+                    step("home"), step("category", ["slug": "a"]),
+                    step("category", ["slug": "b"]), step("product", id: "p1")
+                ]
+            ])
         let target = Target(tab: "home", baseRun: [step("home"), step("category", ["slug": "b"])])
         let ops = Reconciler.plan(current: current, target: target, source: .internal)
         #expect(ops == [.setStack("home", target.baseRun, keeping: 1)])
@@ -104,8 +111,12 @@ struct ReconcilerTests {
     func keepPrefixComparesParams(_ shownOrder: String, _ keeping: Int) throws {
         let current = state("orders", ["orders": [step("orders"), step("order", id: shownOrder)]])
         let ops = Reconciler.plan(current: current, target: try target("track", ["id": "42"]), source: .internal)
-        #expect(ops == [.setStack("orders", [step("orders"), step("order", id: "42"), step("track", id: "42")],
-                                  keeping: keeping)])
+        #expect(
+            ops == [
+                .setStack(
+                    "orders", [step("orders"), step("order", id: "42"), step("track", id: "42")],
+                    keeping: keeping)
+            ])
     }
 
     @Test func anEmptyStackIsBuiltFromScratch() throws {
@@ -124,8 +135,9 @@ struct ReconcilerTests {
     @Test func aModalWithOtherRootParamsIsStale() throws {
         let current = state("home", ["home": [step("home")]], modals: [[step("cart")]])
         let other = Target(tab: "home", baseRun: [step("home")], modals: [[step("cart", ["v": "2"])]])
-        #expect(Reconciler.plan(current: current, target: other, source: .external)
-            == [.dismissModals, .present([[step("cart", ["v": "2"])]])])
+        #expect(
+            Reconciler.plan(current: current, target: other, source: .external)
+                == [.dismissModals, .present([[step("cart", ["v": "2"])]])])
     }
 
     @Test func matchingModalRootsReconcileInsideTheModal() throws {
@@ -140,8 +152,9 @@ struct ReconcilerTests {
         let ops = Reconciler.plan(current: current, target: try target("address"), source: .external)
         #expect(ops == [.present([[step("settings")], [step("address")]])])
         let fromHome = state("home", ["home": [step("home"), step("product", id: "p1")]])
-        #expect(Reconciler.plan(current: fromHome, target: try target("cart"), source: .external)
-            == [.popTo("home"), .present([[step("cart")]])])
+        #expect(
+            Reconciler.plan(current: fromHome, target: try target("cart"), source: .external)
+                == [.popTo("home"), .present([[step("cart")]])])
     }
 
     @Test func tabOnlyChangeSelectsTheTab() throws {
@@ -151,8 +164,9 @@ struct ReconcilerTests {
 
     /// All four phases in one plan: dismiss → select tab → stack → present.
     @Test func opOrderIsDismissSelectStackPresent() throws {
-        let current = state("profile", ["home": [step("home"), step("product", id: "p1")], "profile": [step("profile")]],
-                            modals: [[step("settings")]])
+        let current = state(
+            "profile", ["home": [step("home"), step("product", id: "p1")], "profile": [step("profile")]],
+            modals: [[step("settings")]])
         let checkout = try target("checkout")
         let ops = Reconciler.plan(current: current, target: checkout, source: .external)
         #expect(ops == [.dismissModals, .selectTab("home"), .popTo("home"), .present([[step("cart"), step("checkout")]])])
@@ -166,8 +180,11 @@ struct ReconcilerTests {
         // The same shape with a stack reset in the middle.
         let reset = state("profile", ["home": [step("home"), step("category", ["slug": "x"])]], modals: [[step("settings")]])
         let ops2 = Reconciler.plan(current: reset, target: try target("product", ["id": "p3"]), source: .external)
-        #expect(ops2 == [.dismissModals, .selectTab("home"),
-                         .setStack("home", [step("home"), step("product", id: "p3")], keeping: 0)])
+        #expect(
+            ops2 == [
+                .dismissModals, .selectTab("home"),
+                .setStack("home", [step("home"), step("product", id: "p3")], keeping: 0)
+            ])
     }
 
     @Test func opsDescribeThemselves() {
@@ -175,8 +192,9 @@ struct ReconcilerTests {
         #expect(NavOp.selectTab("home").description == "select-tab home")
         #expect(NavOp.updateTop(step("product", id: "p1")).description == "update product:p1")
         #expect(NavOp.popTo("home").description == "pop-to home")
-        #expect(NavOp.setStack("home", [step("home"), step("product", id: "p1")], keeping: 1).description
-            == "set-stack home [home, product:p1] keeping 1")
+        #expect(
+            NavOp.setStack("home", [step("home"), step("product", id: "p1")], keeping: 1).description
+                == "set-stack home [home, product:p1] keeping 1")
         #expect(NavOp.setModalStack(level: 0, [step("cart")]).description == "set-modal-stack 0 [cart]")
         #expect(NavOp.present([[step("settings")], [step("address")]]).description == "present [settings] [address]")
     }
@@ -192,7 +210,7 @@ struct ReconcilerTests {
             RouteRequest("cart"), RouteRequest("checkout"), RouteRequest("orders"),
             RouteRequest("order", params: ["id": "1"]), RouteRequest("track", params: ["id": "1"]),
             RouteRequest("track", params: ["id": "2"]), RouteRequest("profile"), RouteRequest("settings"),
-            RouteRequest("address"),
+            RouteRequest("address")
         ]
         let targets = try requests.map { try engine.target(for: $0) }
         for _ in 0..<2_000 {
@@ -238,8 +256,14 @@ struct ReconcilerTests {
     /// below, so the ancestors keep the old order's params.
     @Test func aLeafUpdateNeverLeavesAncestorsWithOtherParams() throws {
         let onTop = state("orders", ["orders": [step("orders"), step("order", id: "41"), step("track", id: "41")]])
-        let below = state("orders", ["orders": [step("orders"), step("order", id: "41"), step("track", id: "41"),
-                                                step("order", id: "41")]])
+        let below = state(
+            "orders",
+            [
+                "orders": [
+                    step("orders"), step("order", id: "41"), step("track", id: "41"),
+                    step("order", id: "41")
+                ]
+            ])
         let track42 = try target("track", ["id": "42"])
         for current in [onTop, below] {
             for source in [RouteSource.internal, .external] {

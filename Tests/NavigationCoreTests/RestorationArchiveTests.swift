@@ -1,14 +1,17 @@
 import Foundation
 import Testing
+
 @testable import NavigationCore
 
 @Suite("RestorationArchive")
 struct RestorationArchiveTests {
     static let state = NavigationState(
         selectedTab: "orders", tabs: ["home", "orders", "profile"],
-        stacks: ["home": [step("home"), step("product", id: "p1")],
-                 "orders": [step("orders"), step("order", id: "42"), step("track", id: "42")],
-                 "profile": []],
+        stacks: [
+            "home": [step("home"), step("product", id: "p1")],
+            "orders": [step("orders"), step("order", id: "42"), step("track", id: "42")],
+            "profile": []
+        ],
         modals: [[step("settings")], [step("address", ["zip": "75001", "note": "ünïcødé & \"quotes\""])]])
 
     @Test func aStateRoundTrips() throws {
@@ -48,10 +51,12 @@ struct RestorationArchiveTests {
         #expect(try RestorationArchive.decode(try RestorationArchive(state: empty).encoded()).state == empty)
     }
 
-    @Test("a corrupt archive is refused", arguments: [
-        "", "not json", "{}", "[]", #"{"version": 1}"#, #"{"version": "1", "state": {}}"#,
-        #"{"version": 1, "state": {"selectedTab": "home", "tabs": ["home"], "stacks": 3, "modals": []}}"#,
-    ])
+    @Test(
+        "a corrupt archive is refused",
+        arguments: [
+            "", "not json", "{}", "[]", #"{"version": 1}"#, #"{"version": "1", "state": {}}"#,
+            #"{"version": 1, "state": {"selectedTab": "home", "tabs": ["home"], "stacks": 3, "modals": []}}"#
+        ])
     func corrupt(_ text: String) {
         let error = #expect(throws: RestorationError.self) { try RestorationArchive.decode(Data(text.utf8)) }
         guard case .corrupt? = error else {

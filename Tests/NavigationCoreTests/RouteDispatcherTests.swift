@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// A root coordinator whose behaviour each test scripts: it records what it
@@ -68,8 +69,8 @@ struct RouteDispatcherTests {
 
     @Test func satisfiedGateReDispatchesWithAFreshContext() throws {
         root.onSatisfy = { [situation] precondition, completion in
-            situation.satisfied.insert(precondition) // the session commits first…
-            completion(true)                          // …then the flow reports success
+            situation.satisfied.insert(precondition)  // the session commits first…
+            completion(true)  // …then the flow reports success
         }
         let outcome = dispatcher.dispatch(RouteRequest("cart"), source: .external)
         #expect(outcome == .gated(Fixture.auth, resume: RouteRequest("cart")))
@@ -103,11 +104,12 @@ struct RouteDispatcherTests {
         dispatcher.dispatch(RouteRequest("checkout"), source: .external)
         #expect(root.satisfyRequests == [Fixture.auth, Fixture.payment])
         #expect(root.executedLeaves == [step("checkout")])
-        #expect(log.texts == [
-            "resolve checkout gated auth", "gate auth checkout", "resume checkout",
-            "resolve checkout gated payment_method", "gate payment_method checkout", "resume checkout",
-            "resolve checkout proceed",
-        ])
+        #expect(
+            log.texts == [
+                "resolve checkout gated auth", "gate auth checkout", "resume checkout",
+                "resolve checkout gated payment_method", "gate payment_method checkout", "resume checkout",
+                "resolve checkout proceed"
+            ])
     }
 
     @Test func aCancelledSecondGateDropsTheWholeIntent() throws {
@@ -144,7 +146,7 @@ struct RouteDispatcherTests {
     }
 
     @Test func theLoopGuardStopsAGateThatNeverClears() throws {
-        root.onSatisfy = { _, completion in completion(true) } // lies: the context never changes
+        root.onSatisfy = { _, completion in completion(true) }  // lies: the context never changes
         let outcome = dispatcher.dispatch(RouteRequest("cart"), source: .external)
         #expect(outcome == .gated(Fixture.auth, resume: RouteRequest("cart")))
         #expect(root.satisfyRequests.count == dispatcher.gateBound)
@@ -181,11 +183,12 @@ struct RouteDispatcherTests {
         root.finishOne()
         #expect(root.executedLeaves == [step("product", id: "p1"), step("product", id: "p2"), step("profile")])
         #expect(dispatcher.isIdle)
-        #expect(log.texts == [
-            "resolve product:p1 proceed", "queue product:p2", "queue profile",
-            "dequeue product:p2", "resolve product:p2 proceed",
-            "dequeue profile", "resolve profile proceed",
-        ])
+        #expect(
+            log.texts == [
+                "resolve product:p1 proceed", "queue product:p2", "queue profile",
+                "dequeue product:p2", "resolve product:p2 proceed",
+                "dequeue profile", "resolve profile proceed"
+            ])
     }
 
     @Test func aDispatchFromInsideExecuteIsQueuedNotNested() throws {
@@ -207,7 +210,7 @@ struct RouteDispatcherTests {
         root.deferExecution = true
         dispatcher.dispatch(RouteRequest("home"), source: .internal)
         dispatcher.dispatch(RouteRequest("orders"), source: .internal)
-        situation.satisfied = [Fixture.auth] // login committed while the first ran
+        situation.satisfied = [Fixture.auth]  // login committed while the first ran
         root.finishOne()
         #expect(root.executedLeaves == [step("home"), step("orders")])
         #expect(root.satisfyRequests.isEmpty)
@@ -226,27 +229,30 @@ struct RouteDispatcherTests {
     /// A dequeued request that does not execute (rejected, or gated and
     /// cancelled) never calls the root's completion, and `didFinishExecuting`
     /// only dequeues from that completion — so everything behind it is stranded.
-    @Test("the queue keeps draining when a dequeued request does not execute",
-          arguments: [RouteRequest("nowhere"), RouteRequest("cart"), RouteRequest("order", params: ["id": "x"])])
+    @Test(
+        "the queue keeps draining when a dequeued request does not execute",
+        arguments: [RouteRequest("nowhere"), RouteRequest("cart"), RouteRequest("order", params: ["id": "x"])])
     func queueDrainsPastANonExecutingRequest(_ blocker: RouteRequest) throws {
         root.deferExecution = true
         dispatcher.dispatch(RouteRequest("home"), source: .internal)
         dispatcher.dispatch(blocker, source: .internal)
         dispatcher.dispatch(RouteRequest("profile"), source: .internal)
-        root.finishOne() // home done → blocker dequeued, rejected or dropped
+        root.finishOne()  // home done → blocker dequeued, rejected or dropped
         #expect(log.texts.contains("dequeue \(blocker)"))
         #expect(root.executedLeaves == [step("home"), step("profile")])
-        root.finishOne() // profile done
+        root.finishOne()  // profile done
         #expect(dispatcher.isIdle)
     }
 
-    @Test("deliver rejects bad input with a reject event", arguments: [
-        ("%zz", "malformed"),
-        ("shop://product/%ff%fe", "malformed"),
-        ("", "malformed"),
-        ("shop://nowhere", "unknown_route"),
-        ("shop://orders/abc", "validation_failed"),
-    ])
+    @Test(
+        "deliver rejects bad input with a reject event",
+        arguments: [
+            ("%zz", "malformed"),
+            ("shop://product/%ff%fe", "malformed"),
+            ("", "malformed"),
+            ("shop://nowhere", "unknown_route"),
+            ("shop://orders/abc", "validation_failed")
+        ])
     func deliverRejects(_ url: String, _ kind: String) throws {
         let outcome = dispatcher.deliver(.url(url), via: .scheme)
         guard case .rejected(let error) = outcome else {
@@ -267,8 +273,11 @@ struct RouteDispatcherTests {
         dispatcher.deliver(.url("shop://profile"), via: .widget)
         #expect(root.executedLeaves == [step("order", id: "7"), step("product", id: "p3"), step("profile")])
         #expect(root.executed.allSatisfy { $0.1 == .external })
-        #expect(log.texts.filter { $0.hasPrefix("deliver") }
-            == ["deliver push {route=orders/7}", "deliver spotlight activity t {identifier=product/p3}", "deliver widget shop://profile"])
+        #expect(
+            log.texts.filter { $0.hasPrefix("deliver") }
+                == [
+                    "deliver push {route=orders/7}", "deliver spotlight activity t {identifier=product/p3}", "deliver widget shop://profile"
+                ])
     }
 
     @Test func anInAppRequestForAnUnknownDestinationIsRejected() throws {
@@ -286,8 +295,9 @@ struct RouteDispatcherTests {
         }
         #expect(weakRoot == nil)
         // Without a root it still decides, it just cannot execute.
-        #expect(dispatcher.dispatch(RouteRequest("home"), source: .internal)
-            == .proceed(Target(tab: "home", baseRun: [step("home")])))
+        #expect(
+            dispatcher.dispatch(RouteRequest("home"), source: .internal)
+                == .proceed(Target(tab: "home", baseRun: [step("home")])))
         #expect(dispatcher.isIdle)
     }
 }

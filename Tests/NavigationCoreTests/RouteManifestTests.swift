@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavigationCore
 
 struct BrokenManifest: Sendable, CustomTestStringConvertible {
@@ -16,16 +17,19 @@ struct RouteManifestTests {
     static let broken: [BrokenManifest] = [
         BrokenManifest(
             name: "unknown parent",
-            manifest: Fixture.manifest(replacing: RouteDefinition("reviews", parent: "produkt", flow: "browse",
-                                                                  params: [Fixture.productID])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "reviews", parent: "produkt", flow: "browse",
+                    params: [Fixture.productID])),
             expected: .unknownParent(entry: "reviews", parent: "produkt"), entry: "reviews"),
         BrokenManifest(
             name: "ancestry cycle",
-            manifest: Fixture.manifest(destinations: Fixture.destinations + [
-                RouteDefinition("a", parent: "b", flow: "x"),
-                RouteDefinition("b", parent: "c", flow: "x"),
-                RouteDefinition("c", parent: "a", flow: "x"),
-            ]),
+            manifest: Fixture.manifest(
+                destinations: Fixture.destinations + [
+                    RouteDefinition("a", parent: "b", flow: "x"),
+                    RouteDefinition("b", parent: "c", flow: "x"),
+                    RouteDefinition("c", parent: "a", flow: "x")
+                ]),
             expected: .ancestryCycle(entry: "a", path: ["a", "b", "c", "a"]), entry: "a"),
         BrokenManifest(
             name: "self parent",
@@ -33,39 +37,47 @@ struct RouteManifestTests {
             expected: .ancestryCycle(entry: "loop", path: ["loop", "loop"]), entry: "loop"),
         BrokenManifest(
             name: "duplicate pattern, same shape with another param name",
-            manifest: Fixture.manifest(replacing: RouteDefinition(
-                "sku", parent: "home", flow: "browse", params: [ParamSpec("sku")],
-                patterns: [RoutePattern("product/:sku")])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "sku", parent: "home", flow: "browse", params: [ParamSpec("sku")],
+                    patterns: [RoutePattern("product/:sku")])),
             expected: .duplicatePattern(entry: "sku", pattern: "product/:sku", other: "product", otherPattern: "product/:id"),
             entry: "sku"),
         BrokenManifest(
             name: "duplicate query pattern, items in another order",
-            manifest: Fixture.manifest(destinations: Fixture.destinations + [
-                RouteDefinition("q1", tab: "home", flow: "x", params: [ParamSpec("a"), ParamSpec("b")],
-                                patterns: [RoutePattern("find?x=:a&y=:b")]),
-                RouteDefinition("q2", tab: "home", flow: "x", params: [ParamSpec("c"), ParamSpec("d")],
-                                patterns: [RoutePattern("find?y=:c&x=:d")]),
-            ]),
+            manifest: Fixture.manifest(
+                destinations: Fixture.destinations + [
+                    RouteDefinition(
+                        "q1", tab: "home", flow: "x", params: [ParamSpec("a"), ParamSpec("b")],
+                        patterns: [RoutePattern("find?x=:a&y=:b")]),
+                    RouteDefinition(
+                        "q2", tab: "home", flow: "x", params: [ParamSpec("c"), ParamSpec("d")],
+                        patterns: [RoutePattern("find?y=:c&x=:d")])
+                ]),
             expected: .duplicatePattern(entry: "q2", pattern: "find?y=:c&x=:d", other: "q1", otherPattern: "find?x=:a&y=:b"),
             entry: "q2"),
         BrokenManifest(
             name: "entry-restricted patterns overlapping on one entry",
-            manifest: Fixture.manifest(replacing: RouteDefinition(
-                "sku", parent: "home", flow: "browse", params: [ParamSpec("sku")],
-                patterns: [RoutePattern("products/:sku", entries: [.push, .universal])])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "sku", parent: "home", flow: "browse", params: [ParamSpec("sku")],
+                    patterns: [RoutePattern("products/:sku", entries: [.push, .universal])])),
             expected: .duplicatePattern(entry: "sku", pattern: "products/:sku", other: "product", otherPattern: "products/:id"),
             entry: "sku"),
         BrokenManifest(
             name: "unrestricted pattern overlapping a restricted one",
-            manifest: Fixture.manifest(replacing: RouteDefinition(
-                "sku", parent: "home", flow: "browse", params: [ParamSpec("sku")],
-                patterns: [RoutePattern("products/:sku")])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "sku", parent: "home", flow: "browse", params: [ParamSpec("sku")],
+                    patterns: [RoutePattern("products/:sku")])),
             expected: .duplicatePattern(entry: "sku", pattern: "products/:sku", other: "product", otherPattern: "products/:id"),
             entry: "sku"),
         BrokenManifest(
             name: "unknown precondition",
-            manifest: Fixture.manifest(replacing: RouteDefinition("orders", tab: "orders", flow: "orders",
-                                                                  preconditions: ["auht"])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "orders", tab: "orders", flow: "orders",
+                    preconditions: ["auht"])),
             expected: .unknownPrecondition(entry: "orders", precondition: "auht"), entry: "orders"),
         BrokenManifest(
             name: "unknown tab",
@@ -73,23 +85,31 @@ struct RouteManifestTests {
             expected: .unknownTab(entry: "wishlist", tab: "wishes"), entry: "wishlist"),
         BrokenManifest(
             name: "ancestor param missing",
-            manifest: Fixture.manifest(replacing: RouteDefinition("track", parent: "order", flow: "orders",
-                                                                  patterns: [RoutePattern("orders/track")])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "track", parent: "order", flow: "orders",
+                    patterns: [RoutePattern("orders/track")])),
             expected: .ancestorParamMissing(entry: "track", ancestor: "order", param: "id"), entry: "track"),
         BrokenManifest(
             name: "grand-ancestor param missing",
-            manifest: Fixture.manifest(replacing: RouteDefinition("help", parent: "track", flow: "orders",
-                                                                  params: [ParamSpec("topic")])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "help", parent: "track", flow: "orders",
+                    params: [ParamSpec("topic")])),
             expected: .ancestorParamMissing(entry: "help", ancestor: "track", param: "id"), entry: "help"),
         BrokenManifest(
             name: "pattern captures an undeclared param",
-            manifest: Fixture.manifest(replacing: RouteDefinition("wishlist", tab: "home", flow: "x",
-                                                                  patterns: [RoutePattern("wish/:id")])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "wishlist", tab: "home", flow: "x",
+                    patterns: [RoutePattern("wish/:id")])),
             expected: .undeclaredPatternParam(entry: "wishlist", pattern: "wish/:id", param: "id"), entry: "wishlist"),
         BrokenManifest(
             name: "invalid param regex",
-            manifest: Fixture.manifest(replacing: RouteDefinition("wishlist", tab: "home", flow: "x",
-                                                                  params: [ParamSpec("id", pattern: "([a-z")])),
+            manifest: Fixture.manifest(
+                replacing: RouteDefinition(
+                    "wishlist", tab: "home", flow: "x",
+                    params: [ParamSpec("id", pattern: "([a-z")])),
             expected: .invalidParamPattern(entry: "wishlist", param: "id", pattern: "([a-z"), entry: "wishlist"),
         BrokenManifest(
             name: "duplicate destination",
@@ -98,7 +118,7 @@ struct RouteManifestTests {
         BrokenManifest(
             name: "root without a tab",
             manifest: Fixture.manifest(replacing: RouteDefinition("orphan", flow: "x")),
-            expected: .noTab(entry: "orphan", root: "orphan"), entry: "orphan"),
+            expected: .noTab(entry: "orphan", root: "orphan"), entry: "orphan")
     ]
 
     @Test("a bad manifest fails with an error naming the entry", arguments: broken)
@@ -115,9 +135,10 @@ struct RouteManifestTests {
     /// capture a declared (required) param would load yet refuse every link
     /// through it, so the manifest itself is rejected, naming the pattern.
     @Test func aPatternThatCannotSupplyARequiredParamIsRejected() throws {
-        let manifest = Fixture.manifest(replacing: RouteDefinition(
-            "order", parent: "orders", flow: "orders", params: [Fixture.orderID],
-            patterns: [RoutePattern("orders/:id"), RoutePattern("last-order")]))
+        let manifest = Fixture.manifest(
+            replacing: RouteDefinition(
+                "order", parent: "orders", flow: "orders", params: [Fixture.orderID],
+                patterns: [RoutePattern("orders/:id"), RoutePattern("last-order")]))
         #expect(throws: ManifestError.patternMissesParam(entry: "order", pattern: "last-order", param: "id")) {
             try manifest.validate()
         }
@@ -125,16 +146,19 @@ struct RouteManifestTests {
     }
 
     @Test func entryRestrictedPatternsOnDisjointEntriesAreNotDuplicates() throws {
-        let manifest = Fixture.manifest(replacing: RouteDefinition(
-            "collection", parent: "home", flow: "browse", params: [ParamSpec("slug")],
-            patterns: [RoutePattern("products/:slug", entries: [.scheme, .widget, .push])]))
+        let manifest = Fixture.manifest(
+            replacing: RouteDefinition(
+                "collection", parent: "home", flow: "browse", params: [ParamSpec("slug")],
+                patterns: [RoutePattern("products/:slug", entries: [.scheme, .widget, .push])]))
         try manifest.validate()
         let engine = try RoutingEngine(manifest: manifest)
         let context = RouteContext()
-        #expect(try engine.resolve(url: "shop://products/shoes", entry: .scheme, context: context)
-            == .proceed(Target(tab: "home", baseRun: [step("home"), step("collection", ["slug": "shoes"])])))
-        #expect(try engine.resolve(url: "https://shop.example.com/products/p1", entry: .universal, context: context)
-            == .proceed(Target(tab: "home", baseRun: [step("home"), step("product", id: "p1")])))
+        #expect(
+            try engine.resolve(url: "shop://products/shoes", entry: .scheme, context: context)
+                == .proceed(Target(tab: "home", baseRun: [step("home"), step("collection", ["slug": "shoes"])])))
+        #expect(
+            try engine.resolve(url: "https://shop.example.com/products/p1", entry: .universal, context: context)
+                == .proceed(Target(tab: "home", baseRun: [step("home"), step("product", id: "p1")])))
     }
 
     @Test func theJSONManifestLoadsAndEqualsTheSwiftFixture() throws {
@@ -155,7 +179,8 @@ struct RouteManifestTests {
         let context = RouteContext(satisfied: [Fixture.auth])
         for entry in EntryPoint.allCases {
             for url in RoutingEngineTests.valid.map(\.input) + RoutingEngineTests.aliased.map(\.input)
-                + ["shop://orders/x", "https://shop.example.com/products/p9", "%zz"] {
+                + ["shop://orders/x", "https://shop.example.com/products/p9", "%zz"]
+            {
                 let a = Verdict { () throws(RouteError) in try fromJSON.resolve(url: url, entry: entry, context: context) }
                 let b = Verdict { () throws(RouteError) in try fromSwift.resolve(url: url, entry: entry, context: context) }
                 #expect(a == b, "\(entry) \(url)")
@@ -168,16 +193,30 @@ struct RouteManifestTests {
         #expect(try RouteManifest.load(json: data) == Fixture.manifest())
     }
 
-    @Test("bad JSON is refused with a readable reason", arguments: [
-        ("", "dataCorrupted"),
-        ("{", "dataCorrupted"),
-        ("[]", "typeMismatch"),
-        (#"{"scheme": "shop"}"#, "universal_hosts"),
-        (#"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home"}]}"#, "flow"),
-        (#"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x","presentation":"sheet"}]}"#, "sheet"),
-        (#"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x","patterns":[{"path":"x","entries":["fax"]}]}]}"#, "fax"),
-        (#"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x","params":[{"name":"id","kind":"float"}]}]}"#, "float"),
-    ])
+    @Test(
+        "bad JSON is refused with a readable reason",
+        arguments: [
+            ("", "dataCorrupted"),
+            ("{", "dataCorrupted"),
+            ("[]", "typeMismatch"),
+            (#"{"scheme": "shop"}"#, "universal_hosts"),
+            (
+                #"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home"}]}"#,
+                "flow"
+            ),
+            (
+                #"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x","presentation":"sheet"}]}"#,
+                "sheet"
+            ),
+            (
+                #"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x","patterns":[{"path":"x","entries":["fax"]}]}]}"#,
+                "fax"
+            ),
+            (
+                #"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x","params":[{"name":"id","kind":"float"}]}]}"#,
+                "float"
+            )
+        ])
     func badJSON(_ json: String, _ mentions: String) {
         do {
             let manifest = try RouteManifest.load(json: Data(json.utf8))
@@ -193,7 +232,8 @@ struct RouteManifestTests {
     }
 
     @Test func aSchemaErrorInsideADestinationPointsAtIt() {
-        let json = #"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x"},{"id":"cart","parent":"home"}]}"#
+        let json =
+            #"{"scheme":"shop","universal_hosts":[],"tabs":["home"],"preconditions":[],"destinations":[{"id":"home","tab":"home","flow":"x"},{"id":"cart","parent":"home"}]}"#
         let error = #expect(throws: ManifestError.self) { try RouteManifest.load(json: Data(json.utf8)) }
         guard case .undecodable(let detail)? = error else {
             Issue.record("expected undecodable, got \(String(describing: error))")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 @Suite("RoutePattern literals")
@@ -7,7 +8,7 @@ struct RoutePatternLiteralTests {
         ("product", "product", true), ("product", "PRODUCT", true), ("product", "Product", true),
         ("product", "produc", false), ("product", "products", false), ("", "", true), ("a", "", false),
         ("café", "CAFÉ", true), ("café", "cafe", false), ("p1", "P1", true), ("p[", "P{", false),
-        ("a-very-long-literal-segment", "A-Very-Long-Literal-Segment", true), ("product", "prodüct", false),
+        ("a-very-long-literal-segment", "A-Very-Long-Literal-Segment", true), ("product", "prodüct", false)
     ])
     func literalSegmentsIgnoreCase(literal: String, text: String, expected: Bool) {
         #expect(RoutePattern.matches(literal, text) == expected, "\(literal) vs \(text)")

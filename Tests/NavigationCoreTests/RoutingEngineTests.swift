@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// What the engine should say about one input.
@@ -67,27 +68,54 @@ struct RoutingEngineTests {
         EngineCase("shop://product//p1004/", .proceed(productP1004)),
         EngineCase("shop://product/p%31004", .proceed(productP1004)),
         // Parameters propagate to every ancestor that declares them.
-        EngineCase("shop://product/p7/reviews", .proceed(Target(
-            tab: "home", baseRun: [step("home"), step("product", id: "p7"), step("reviews", id: "p7")]))),
-        EngineCase("shop://category/shoes", .proceed(Target(
-            tab: "home", baseRun: [step("home"), step("category", ["slug": "shoes"])]))),
-        EngineCase("shop://orders/42/track", satisfied: [Fixture.auth], .proceed(Target(
-            tab: "orders", baseRun: [step("orders"), step("order", id: "42"), step("track", id: "42")]))),
-        EngineCase("shop://order?id=0042", satisfied: [Fixture.auth], .proceed(Target(
-            tab: "orders", baseRun: [step("orders"), step("order", id: "0042")]))),
+        EngineCase(
+            "shop://product/p7/reviews",
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home"), step("product", id: "p7"), step("reviews", id: "p7")]))),
+        EngineCase(
+            "shop://category/shoes",
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home"), step("category", ["slug": "shoes"])]))),
+        EngineCase(
+            "shop://orders/42/track", satisfied: [Fixture.auth],
+            .proceed(
+                Target(
+                    tab: "orders", baseRun: [step("orders"), step("order", id: "42"), step("track", id: "42")]))),
+        EngineCase(
+            "shop://order?id=0042", satisfied: [Fixture.auth],
+            .proceed(
+                Target(
+                    tab: "orders", baseRun: [step("orders"), step("order", id: "0042")]))),
         // A modal destination, and a child pushed inside the modal.
-        EngineCase("shop://cart", satisfied: both, .proceed(Target(
-            tab: "home", baseRun: [step("home")], modals: [[step("cart")]]))),
-        EngineCase("shop://checkout", satisfied: both, .proceed(Target(
-            tab: "home", baseRun: [step("home")], modals: [[step("cart"), step("checkout")]]))),
+        EngineCase(
+            "shop://cart", satisfied: both,
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home")], modals: [[step("cart")]]))),
+        EngineCase(
+            "shop://checkout", satisfied: both,
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home")], modals: [[step("cart"), step("checkout")]]))),
         // A modal presented on a modal.
-        EngineCase("shop://settings/address", .proceed(Target(
-            tab: "profile", baseRun: [step("profile")], modals: [[step("settings")], [step("address")]]))),
+        EngineCase(
+            "shop://settings/address",
+            .proceed(
+                Target(
+                    tab: "profile", baseRun: [step("profile")], modals: [[step("settings")], [step("address")]]))),
         // A query-only link.
-        EngineCase("shop://?promo=SUMMER24", .proceed(Target(
-            tab: "home", baseRun: [step("home"), step("promo", ["code": "SUMMER24"])]))),
-        EngineCase("https://shop.example.com/?promo=SUMMER24", .universal, .proceed(Target(
-            tab: "home", baseRun: [step("home"), step("promo", ["code": "SUMMER24"])]))),
+        EngineCase(
+            "shop://?promo=SUMMER24",
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home"), step("promo", ["code": "SUMMER24"])]))),
+        EngineCase(
+            "https://shop.example.com/?promo=SUMMER24", .universal,
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home"), step("promo", ["code": "SUMMER24"])])))
     ]
 
     static let aliased: [EngineCase] = [
@@ -100,21 +128,24 @@ struct RoutingEngineTests {
         // The entry-restricted alias works for universal links only.
         EngineCase("https://shop.example.com/products/p1004", .universal, .proceed(productP1004)),
         EngineCase("shop://products/p1004", .scheme, .error("unknown_route")),
-        EngineCase("shop://products/p1004", .widget, .error("unknown_route")),
+        EngineCase("shop://products/p1004", .widget, .error("unknown_route"))
     ]
 
     static let gated: [EngineCase] = [
         EngineCase("shop://cart", .gated(Fixture.auth, resume: RouteRequest("cart"))),
         // Chained: auth first, then the child's own precondition.
         EngineCase("shop://checkout", .gated(Fixture.auth, resume: RouteRequest("checkout"))),
-        EngineCase("shop://checkout", satisfied: [Fixture.auth],
-                   .gated(Fixture.payment, resume: RouteRequest("checkout"))),
-        EngineCase("shop://checkout", satisfied: [Fixture.payment],
-                   .gated(Fixture.auth, resume: RouteRequest("checkout"))),
+        EngineCase(
+            "shop://checkout", satisfied: [Fixture.auth],
+            .gated(Fixture.payment, resume: RouteRequest("checkout"))),
+        EngineCase(
+            "shop://checkout", satisfied: [Fixture.payment],
+            .gated(Fixture.auth, resume: RouteRequest("checkout"))),
         // An ancestor's precondition gates the descendant; the resume keeps the params.
         EngineCase("shop://orders/42/track", .gated(Fixture.auth, resume: RouteRequest("track", params: ["id": "42"]))),
-        EngineCase("https://shop.example.com/orders/7", .universal,
-                   .gated(Fixture.auth, resume: RouteRequest("order", params: ["id": "7"]))),
+        EngineCase(
+            "https://shop.example.com/orders/7", .universal,
+            .gated(Fixture.auth, resume: RouteRequest("order", params: ["id": "7"])))
     ]
 
     static let invalid: [EngineCase] = [
@@ -126,20 +157,24 @@ struct RoutingEngineTests {
         EngineCase("shop://orders/abc", .error("validation_failed")),
         EngineCase("shop://product/x1", .error("validation_failed")),
         EngineCase("shop://product/P1", .error("validation_failed")),
-        EngineCase("shop://product/p1234567890123", .error("validation_failed")), // 14 > max 12
-        EngineCase("shop://product/p12345678901", .proceed(Target(
-            tab: "home", baseRun: [step("home"), step("product", id: "p12345678901")]))), // 12 == max
-        EngineCase("shop://?promo=ABC", .error("validation_failed")), // shorter than 4
+        EngineCase("shop://product/p1234567890123", .error("validation_failed")),  // 14 > max 12
+        EngineCase(
+            "shop://product/p12345678901",
+            .proceed(
+                Target(
+                    tab: "home", baseRun: [step("home"), step("product", id: "p12345678901")]))),  // 12 == max
+        EngineCase("shop://?promo=ABC", .error("validation_failed")),  // shorter than 4
         EngineCase("shop://deeplink?product=", .error("validation_failed")),
-        EngineCase("shop://category/Shoes", .error("validation_failed")),
+        EngineCase("shop://category/Shoes", .error("validation_failed"))
     ]
 
     static let malformedAndHostile: [EngineCase] = [
         EngineCase("", .error("malformed")),
         EngineCase("", .universal, .error("malformed")),
         EngineCase("shop://product/" + String(repeating: "p", count: 2100), .error("malformed")),
-        EngineCase("https://shop.example.com/product/" + String(repeating: "1", count: 3000), .universal,
-                   .error("malformed")),
+        EngineCase(
+            "https://shop.example.com/product/" + String(repeating: "1", count: 3000), .universal,
+            .error("malformed")),
         // Exactly at the limit is parsed (and then fails validation).
         EngineCase("shop://product/" + String(repeating: "9", count: 2048 - 15), .error("validation_failed")),
         EngineCase("shop://product/%zz", .error("malformed")),
@@ -147,7 +182,7 @@ struct RoutingEngineTests {
         EngineCase("shop://product/p1%2", .error("malformed")),
         EngineCase("shop://product/%ff%fe", .error("malformed")),
         EngineCase("shop://product/%e2%82", .error("malformed")),
-        EngineCase("shop://product/%C0%AF", .error("malformed")), // overlong '/'
+        EngineCase("shop://product/%C0%AF", .error("malformed")),  // overlong '/'
         EngineCase("shop://product/p1?x=%zz", .error("malformed")),
         EngineCase("shop://product/%00", .error("malformed")),
         EngineCase("shop://product/p1%0A", .error("malformed")),
@@ -159,7 +194,7 @@ struct RoutingEngineTests {
         // Unicode paths: well-formed, just not ours or not valid.
         EngineCase("shop://product/ü", .error("validation_failed")),
         EngineCase("shop://product/%F0%9F%98%80", .error("validation_failed")),
-        EngineCase("shop://product/p١٢٣", .error("validation_failed")), // Arabic-Indic digits
+        EngineCase("shop://product/p١٢٣", .error("validation_failed")),  // Arabic-Indic digits
         EngineCase("shop://商品/p1", .error("unknown_route")),
         EngineCase("shop://orders/٤٢", satisfied: [Fixture.auth], .error("validation_failed")),
         EngineCase("shop://\u{301}product/p1", .error("unknown_route")),
@@ -189,7 +224,7 @@ struct RoutingEngineTests {
         EngineCase("shop://product/p1/extra", .error("unknown_route")),
         EngineCase("shop://nowhere/p1", .error("unknown_route")),
         EngineCase("shop://deeplink?other=p1", .error("unknown_route")),
-        EngineCase("shop://..%2F..%2Fetc/passwd", .error("unknown_route")),
+        EngineCase("shop://..%2F..%2Fetc/passwd", .error("unknown_route"))
     ]
 
     @Test("engine table: valid", arguments: valid)
@@ -217,11 +252,13 @@ struct RoutingEngineTests {
 
     /// Every route, every context: the URL door and the request door give the
     /// same precondition verdict, because there is one evaluator.
-    @Test("both front doors agree", arguments: [
-        "shop://home", "shop://product/p1004", "shop://product/p1/reviews", "shop://cart",
-        "shop://checkout", "shop://orders", "shop://orders/42", "shop://orders/42/track",
-        "shop://settings/address", "shop://?promo=SUMMER24",
-    ])
+    @Test(
+        "both front doors agree",
+        arguments: [
+            "shop://home", "shop://product/p1004", "shop://product/p1/reviews", "shop://cart",
+            "shop://checkout", "shop://orders", "shop://orders/42", "shop://orders/42/track",
+            "shop://settings/address", "shop://?promo=SUMMER24"
+        ])
     func frontDoorsAgree(_ url: String) throws {
         let engine = try Fixture.engine()
         let link = try engine.adapter.link(for: .url(url), via: .scheme)
@@ -283,11 +320,15 @@ struct RoutingEngineTests {
     /// first component is in (the engine passes some patterns over untried).
     @Test func theEngineTakesTheFirstPatternThatMatches() throws {
         var destinations = Fixture.destinations
-        destinations.append(RouteDefinition("kit", parent: "home", flow: "browse",
-                                            params: [ParamSpec("id")], patterns: [RoutePattern("kit/:id")]))
+        destinations.append(
+            RouteDefinition(
+                "kit", parent: "home", flow: "browse",
+                params: [ParamSpec("id")], patterns: [RoutePattern("kit/:id")]))
         let engine = try RoutingEngine(manifest: Fixture.manifest(destinations: destinations))
-        let firsts = ["product", "PRODUCT", "Product", "p", "P", "kit", "KIT", "\u{212A}it", "\u{212A}IT", "orders",
-                      "category", "Category", "c\u{301}ategory", "\u{C9}", "promo", "x", "settings", "products"]
+        let firsts = [
+            "product", "PRODUCT", "Product", "p", "P", "kit", "KIT", "\u{212A}it", "\u{212A}IT", "orders",
+            "category", "Category", "c\u{301}ategory", "\u{C9}", "promo", "x", "settings", "products"
+        ]
         let rests = [[], ["p1"], ["p1", "reviews"], ["42", "track"], ["shoes"], ["address"]]
         for first in firsts {
             for rest in rests {
@@ -305,7 +346,9 @@ struct RoutingEngineTests {
                 }
             }
         }
-        #expect(try engine.request(for: RouteLink(entry: .scheme, path: ["\u{212A}IT", "7"], raw: "")) == RouteRequest("kit", params: ["id": "7"]))
+        #expect(
+            try engine.request(for: RouteLink(entry: .scheme, path: ["\u{212A}IT", "7"], raw: ""))
+                == RouteRequest("kit", params: ["id": "7"]))
     }
 
     /// An ancestor that declares some of its descendant's params gets only
@@ -313,17 +356,24 @@ struct RoutingEngineTests {
     @Test func eachAncestorTakesTheParamsItDeclares() throws {
         let section = ParamSpec("section", pattern: "[a-z]+")
         var destinations = Fixture.destinations
-        destinations.append(RouteDefinition("gallery", parent: "product", flow: "browse",
-                                            params: [Fixture.productID, section],
-                                            patterns: [RoutePattern("product/:id/gallery/:section")]))
-        destinations.append(RouteDefinition("photo", parent: "gallery", flow: "browse",
-                                            params: [section, Fixture.productID],
-                                            patterns: [RoutePattern("product/:id/gallery/:section/photo")]))
+        destinations.append(
+            RouteDefinition(
+                "gallery", parent: "product", flow: "browse",
+                params: [Fixture.productID, section],
+                patterns: [RoutePattern("product/:id/gallery/:section")]))
+        destinations.append(
+            RouteDefinition(
+                "photo", parent: "gallery", flow: "browse",
+                params: [section, Fixture.productID],
+                patterns: [RoutePattern("product/:id/gallery/:section/photo")]))
         let engine = try RoutingEngine(manifest: Fixture.manifest(destinations: destinations))
         let both: RouteParams = ["id": "p3", "section": "top"]
         let expected = [step("home"), step("product", id: "p3"), RouteStep("gallery", params: both), RouteStep("photo", params: both)]
-        guard case .proceed(let target) = try engine.resolve(url: "shop://product/p3/gallery/top/photo", entry: .scheme,
-                                                             context: RouteContext()) else {
+        guard
+            case .proceed(let target) = try engine.resolve(
+                url: "shop://product/p3/gallery/top/photo", entry: .scheme,
+                context: RouteContext())
+        else {
             Issue.record("expected to proceed")
             return
         }
@@ -332,18 +382,23 @@ struct RoutingEngineTests {
         #expect(extra.baseRun == expected)
     }
 
-    @Test("request door validates params too", arguments: [
-        (RouteRequest("order", params: [:]), "id", "missing"),
-        (RouteRequest("order", params: ["id": "12a"]), "id", "expected an integer"),
-        (RouteRequest("order", params: ["id": ""]), "id", "must not be empty"),
-        (RouteRequest("product", params: ["id": "q1"]), "id", "does not match p[0-9]+"),
-        (RouteRequest("promo", params: ["code": "ABCDEFGHIJKLM"]), "code", "longer than 12 characters"),
-        (RouteRequest("promo", params: ["code": "AB"]), "code", "shorter than 4 characters"),
-    ])
+    @Test(
+        "request door validates params too",
+        arguments: [
+            (RouteRequest("order", params: [:]), "id", "missing"),
+            (RouteRequest("order", params: ["id": "12a"]), "id", "expected an integer"),
+            (RouteRequest("order", params: ["id": ""]), "id", "must not be empty"),
+            (RouteRequest("product", params: ["id": "q1"]), "id", "does not match p[0-9]+"),
+            (RouteRequest("promo", params: ["code": "ABCDEFGHIJKLM"]), "code", "longer than 12 characters"),
+            (RouteRequest("promo", params: ["code": "AB"]), "code", "shorter than 4 characters")
+        ])
     func requestDoorValidates(_ request: RouteRequest, _ parameter: String, _ reason: String) throws {
         let engine = try Fixture.engine()
-        #expect(throws: RouteError.validationFailed(destination: request.destination, parameter: parameter,
-                                                    value: request.params[parameter] ?? "", reason: reason)) {
+        #expect(
+            throws: RouteError.validationFailed(
+                destination: request.destination, parameter: parameter,
+                value: request.params[parameter] ?? "", reason: reason)
+        ) {
             try engine.resolve(request: request, context: RouteContext(satisfied: both))
         }
     }

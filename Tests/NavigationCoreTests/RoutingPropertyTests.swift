@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// Generates link-like strings from a seed: valid routes, random segments,
@@ -12,15 +13,17 @@ struct LinkGenerator {
     static let prefixes = [
         "shop://", "shop://", "https://shop.example.com/", "https://shop.example.com/", "SHOP://",
         "https://SHOP.Example.com/", "https://evil.example.com/", "http://shop.example.com/", "", "shop:",
-        "shop:/", "https://", "myshop://", "https://shop.example.com", "shop://?", " shop://",
+        "shop:/", "https://", "myshop://", "https://shop.example.com", "shop://?", " shop://"
     ]
     static let routes = [
         "home", "product/%@", "p/%@", "deeplink?product=%@", "products/%@", "product/%@/reviews", "cart",
         "checkout", "orders", "orders/%#", "order?id=%#", "orders/%#/track", "profile", "settings",
-        "settings/address", "?promo=%A", "category/%a",
+        "settings/address", "?promo=%A", "category/%a"
     ]
-    static let words = ["product", "p", "orders", "cart", "home", "deeplink", "settings", "..", ".", "%", "?", "#",
-                        "&", "=", "+", "//", "products", "track", "reviews", "promo", "category"]
+    static let words = [
+        "product", "p", "orders", "cart", "home", "deeplink", "settings", "..", ".", "%", "?", "#",
+        "&", "=", "+", "//", "products", "track", "reviews", "promo", "category"
+    ]
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
@@ -104,16 +107,16 @@ struct LinkGenerator {
     private mutating func scalar() -> Unicode.Scalar {
         let value: UInt32
         switch int(0...9) {
-        case 0: value = UInt32(int(0...0x20))                  // controls and space
-        case 1: value = UInt32(int(0x7F...0x9F))               // DEL and C1 controls
-        case 2: value = UInt32(int(0x300...0x36F))             // combining marks
+        case 0: value = UInt32(int(0...0x20))  // controls and space
+        case 1: value = UInt32(int(0x7F...0x9F))  // DEL and C1 controls
+        case 2: value = UInt32(int(0x300...0x36F))  // combining marks
         case 3: value = [0x200B, 0x200D, 0x202E, 0xFEFF, 0xFFFD, 0x2028, 0x0085, 0x00A0].randomElement(using: &rng)!
-        case 4: value = UInt32(int(0x1F300...0x1FAFF))         // emoji
-        case 5: value = UInt32(int(0x4E00...0x9FFF))           // CJK
-        case 6: value = UInt32(int(0x21...0x7E))               // printable ASCII
+        case 4: value = UInt32(int(0x1F300...0x1FAFF))  // emoji
+        case 5: value = UInt32(int(0x4E00...0x9FFF))  // CJK
+        case 6: value = UInt32(int(0x21...0x7E))  // printable ASCII
         default: value = UInt32(int(0...0x10FFFF))
         }
-        return Unicode.Scalar(value) ?? "\u{FFFD}"             // surrogates are not scalars
+        return Unicode.Scalar(value) ?? "\u{FFFD}"  // surrogates are not scalars
     }
 
     private mutating func digits(_ count: Int) -> String {
@@ -148,8 +151,10 @@ struct RoutingPropertyTests {
     /// the length limit must be refused as malformed.
     @Test func everyGeneratedLinkGetsADecisionOrARouteError() throws {
         let engine = try Fixture.engine()
-        let contexts = [RouteContext(), RouteContext(satisfied: [Fixture.auth]),
-                        RouteContext(satisfied: [Fixture.auth, Fixture.payment])]
+        let contexts = [
+            RouteContext(), RouteContext(satisfied: [Fixture.auth]),
+            RouteContext(satisfied: [Fixture.auth, Fixture.payment])
+        ]
         var generator = LinkGenerator(seed: 0x5EED_2048)
         var tally: [String: Int] = [:]
         var failures: [String] = []
@@ -194,8 +199,10 @@ struct RoutingPropertyTests {
     }
 
     /// A decision must be reproducible through the in-app door.
-    private func check(_ resolution: RouteResolution, engine: RoutingEngine, context: RouteContext, url: String,
-                       failures: inout [String]) throws -> String {
+    private func check(
+        _ resolution: RouteResolution, engine: RoutingEngine, context: RouteContext, url: String,
+        failures: inout [String]
+    ) throws -> String {
         switch resolution {
         case .proceed(let target):
             guard let leaf = target.leaf else {

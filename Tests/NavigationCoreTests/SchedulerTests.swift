@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 @Suite("Scheduler")
@@ -10,11 +11,11 @@ struct SchedulerTests {
         scheduler.schedule(after: 300, "a") { note("a") }
         scheduler.schedule(after: 100, "b") {
             note("b")
-            scheduler.schedule(after: 200, "b1") { note("b1") } // due 300, after a (scheduled earlier)
-            scheduler.schedule(after: 0, "b2") { note("b2") }   // due 100, runs next
+            scheduler.schedule(after: 200, "b1") { note("b1") }  // due 300, after a (scheduled earlier)
+            scheduler.schedule(after: 0, "b2") { note("b2") }  // due 100, runs next
         }
         scheduler.schedule(after: 300, "c") { note("c") }
-        scheduler.schedule(after: -50, "d") { note("d") }     // clamped to now
+        scheduler.schedule(after: -50, "d") { note("d") }  // clamped to now
         try scheduler.settle()
         return trace
     }

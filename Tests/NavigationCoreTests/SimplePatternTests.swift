@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// The Regex-free matcher must give exactly `Regex.wholeMatch`'s answer
@@ -8,10 +9,12 @@ struct SimplePatternTests {
     static let patterns = [
         "[A-Z0-9]+", "[a-z][a-z0-9-]*", "p[0-9]{1,8}", "[0-9]{1,6}", "[a-z][a-z0-9-]{1,23}",
         "a?b*c+", "\\d{2,}x", "[^a-c]{2}", "\\w+-\\W", "[-a]", "[a-]", "x{0}y", "a{3,5}", "\\s?\\S+",
-        "[\\d_]+", "\\.\\-\\+", "[A-Za-z]{2}[0-9]{0,3}", "", "ab", "[^\\w]*", "a{2}b{1,}",
+        "[\\d_]+", "\\.\\-\\+", "[A-Za-z]{2}[0-9]{0,3}", "", "ab", "[^\\w]*", "a{2}b{1,}"
     ]
-    static let unsupported = ["(a|b)", "a|b", "a+?", "a*+", ".", "^a", "a$", "[a-z&&[^b]]", "[[:alpha:]]", "\\bx",
-                              "a{2", "é", "[\\d-z]", "[z-a]", "a{3,1}"]
+    static let unsupported = [
+        "(a|b)", "a|b", "a+?", "a*+", ".", "^a", "a$", "[a-z&&[^b]]", "[[:alpha:]]", "\\bx",
+        "a{2", "é", "[\\d-z]", "[z-a]", "a{3,1}"
+    ]
 
     /// Every string of up to `length` characters over `alphabet`.
     static func strings(_ alphabet: [Character], upTo length: Int) -> [String] {
@@ -28,7 +31,8 @@ struct SimplePatternTests {
     func givesRegexsAnswer(pattern: String) throws {
         let simple = try #require(SimplePattern(pattern), "\(pattern) is of the supported kind")
         let regex = try Regex(pattern)
-        let values = Self.strings(["a", "b", "c", "x", "y", "p", "A", "Z", "0", "9", "-", "_", " ", "."], upTo: 3)
+        let values =
+            Self.strings(["a", "b", "c", "x", "y", "p", "A", "Z", "0", "9", "-", "_", " ", "."], upTo: 3)
             + ["p12345678", "p123456789", "abc-def-1", "Aa", "aaaaa", "aaaaaa", "1234567", "bbbbcc"]
         for value in values {
             let expected = (try? regex.wholeMatch(in: value)) != nil

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavigationCore
 
 /// The modal's delegate as a coordinator would implement it: it learns
@@ -31,8 +32,10 @@ struct SimulatedNavigationTests {
     }
 
     /// Builds and presents a modal stack without keeping a reference to it.
-    func presentModal(_ steps: [RouteStep], name: String = "modal", animated: Bool = true,
-                      delegate: ModalPresentationDelegate? = nil, completion: ((Bool) -> Void)? = nil) {
+    func presentModal(
+        _ steps: [RouteStep], name: String = "modal", animated: Bool = true,
+        delegate: ModalPresentationDelegate? = nil, completion: ((Bool) -> Void)? = nil
+    ) {
         let stack = nav.makeStack(name: name)
         for step in steps { stack.push(world.screen(step.id, step.params), animated: false) }
         nav.present(stack, animated: animated, delegate: delegate, completion: completion)
@@ -121,7 +124,7 @@ struct SimulatedNavigationTests {
 
     @Test func interactiveDismissOfARetainedModalIsALeak() throws {
         let spy = ModalSpy(tracker: world.tracker)
-        let kept = nav.makeStack(name: "kept") // the test plays a coordinator that forgets to let go
+        let kept = nav.makeStack(name: "kept")  // the test plays a coordinator that forgets to let go
         kept.push(world.screen("cart"), animated: false)
         nav.present(kept, delegate: spy)
         try world.scheduler.settle()
@@ -155,7 +158,7 @@ struct SimulatedNavigationTests {
         #expect(nav.modals.isEmpty)
         #expect(world.decisions().events.suffix(4) == ["dismiss address", "release address", "dismiss settings", "release settings"])
         var called = false
-        nav.dismiss(bottom, animated: false) { called = true } // no longer presented
+        nav.dismiss(bottom, animated: false) { called = true }  // no longer presented
         #expect(called)
     }
 
@@ -207,10 +210,12 @@ struct SimulatedNavigationTests {
         presentModal([step("address")], animated: false)
 
         let snapshot = nav.state
-        #expect(snapshot == NavigationState(
-            selectedTab: "profile", tabs: ["home", "orders", "profile"],
-            stacks: ["home": [step("home"), step("product", id: "p1")], "orders": [], "profile": [step("profile")]],
-            modals: [[step("settings")], [step("address")]]))
+        #expect(
+            snapshot
+                == NavigationState(
+                    selectedTab: "profile", tabs: ["home", "orders", "profile"],
+                    stacks: ["home": [step("home"), step("product", id: "p1")], "orders": [], "profile": [step("profile")]],
+                    modals: [[step("settings")], [step("address")]]))
         #expect(snapshot.visible == step("address"))
 
         // A value, not a view: later navigation does not change it.

@@ -1,5 +1,6 @@
 import NavigationCore
 import Testing
+
 @testable import ShopApp
 
 /// For every fault: the same scenario run on the healthy app and with the
@@ -110,7 +111,7 @@ import Testing
             try app.link("shop://checkout")
             try app.link("shop://settings")
             return app.state.modals.isEmpty && app.eventTexts.contains("present settings")
-        },
+        }
     ]
 
     /// Process-fatal faults (a trap, a hang) are proven from outside, by the

@@ -1,6 +1,7 @@
 import Foundation
 import NavigationCore
 import Testing
+
 @testable import ShopApp
 
 /// Integration tests over the composed app, one group per seam where
@@ -213,7 +214,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["product/p1004", "p/p1004", "deeplink?product=p1004", "orders/42/track", "settings/security", "cart", "category/shoes"])
+    @Test(arguments: [
+        "product/p1004", "p/p1004", "deeplink?product=p1004", "orders/42/track", "settings/security", "cart", "category/shoes"
+    ])
     func everyEntryPointReachesTheSameState(path: String) throws {
         var states: [EntryPoint: NavigationState] = [:]
         var outcomes: [EntryPoint: String] = [:]

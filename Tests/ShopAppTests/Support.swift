@@ -1,5 +1,6 @@
 import NavigationCore
 import Testing
+
 @testable import ShopApp
 
 /// One engine for the whole test run: it is pure and building it compiles regexes.
@@ -13,8 +14,10 @@ func launch(_ options: LaunchOptions = LaunchOptions()) throws -> ShopApplicatio
     return app
 }
 
-func launch(loggedIn: Bool = false, faults: Set<Fault> = [], paymentMethod: Bool = true,
-            twoFactor: Bool = false) throws -> ShopApplication {
+func launch(
+    loggedIn: Bool = false, faults: Set<Fault> = [], paymentMethod: Bool = true,
+    twoFactor: Bool = false
+) throws -> ShopApplication {
     try launch(LaunchOptions(loggedIn: loggedIn, twoFactor: twoFactor, paymentMethod: paymentMethod, faults: faults))
 }
 

@@ -2,6 +2,7 @@ import NavScript
 import NavigationCore
 import ShopApp
 import Testing
+
 @testable import ShopHost
 
 /// `ShopScreens` declares, as data, the outputs ShopApp's coordinators wire
@@ -16,12 +17,13 @@ struct ShopScreensTests {
     static let samples: [String: String] = ["id": "p1", "code": "SALE10"]
     static let orderSamples: [String: String] = ["id": "1"]
 
-    static let launches: [LaunchOptions] = [
-        LaunchOptions(loggedIn: true),
-        LaunchOptions(loggedIn: false),
-        LaunchOptions(loggedIn: true, paymentMethod: false),
-        LaunchOptions(loggedIn: false, twoFactor: true),
-    ] + OnboardingExperiment.allCases.map { LaunchOptions(firstLaunch: true, experiment: $0) }
+    static let launches: [LaunchOptions] =
+        [
+            LaunchOptions(loggedIn: true),
+            LaunchOptions(loggedIn: false),
+            LaunchOptions(loggedIn: true, paymentMethod: false),
+            LaunchOptions(loggedIn: false, twoFactor: true)
+        ] + OnboardingExperiment.allCases.map { LaunchOptions(firstLaunch: true, experiment: $0) }
 
     /// Replays `path` on a fresh app; nil when a step is refused.
     static func replay(_ path: [Action], launch: LaunchOptions, engine: RoutingEngine) -> ShopApplication? {
@@ -53,13 +55,16 @@ struct ShopScreensTests {
                 var next: [[Action]] = []
                 for path in frontier {
                     guard let app = Self.replay(path, launch: launch, engine: engine),
-                          let screen = app.visibleScreen else { continue }
+                        let screen = app.visibleScreen
+                    else { continue }
                     let key = "\(app.state)"
                     guard visited.insert(key).inserted else { continue }
                     seen[screen.destination, default: []].formUnion(screen.outputs)
                     let outputs = declared[screen.destination] ?? []
                     for output in outputs {
-                        let args = output.parameters.isEmpty ? [:]
+                        let args =
+                            output.parameters.isEmpty
+                            ? [:]
                             : (screen.destination == "orders" ? Self.orderSamples : Self.samples)
                         next.append(path + [(output.name, args)])
                     }
@@ -76,7 +81,8 @@ struct ShopScreensTests {
         }
         let unreached = Set(declared.keys).subtracting(seen.keys)
         #expect(unreached.isEmpty, "declared but never reached by tapping: \(unreached.map(\.rawValue).sorted())")
-        #expect(Set(declared.keys) == Set(engine.manifest.destinations.map(\.id)),
-                "ShopScreens should declare every destination of the manifest")
+        #expect(
+            Set(declared.keys) == Set(engine.manifest.destinations.map(\.id)),
+            "ShopScreens should declare every destination of the manifest")
     }
 }

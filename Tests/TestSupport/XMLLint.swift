@@ -28,7 +28,8 @@ public enum XMLLint {
     /// a recorded failure, never a silent pass.
     public static func run(_ file: URL, schema: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Result? {
         guard let xmllint = executable() else {
-            Issue.record("""
+            Issue.record(
+                """
                 xmllint not found on PATH: the JUnit validity tests need it. \
                 Install it (Debian/Ubuntu: apt-get install libxml2-utils; macOS ships it).
                 """, sourceLocation: sourceLocation)

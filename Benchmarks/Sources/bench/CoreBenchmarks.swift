@@ -19,9 +19,9 @@ enum CoreBenchmarks {
         ("shop://settings/security", .scheme),
         ("https://shop.example.com/products/p9", .universal),
         ("https://shop.example.com/orders/7", .universal),
-        ("shop://product/x1", .scheme),          // validation_failed
-        ("shop://nowhere/at/all", .scheme),      // unknown_route
-        ("not a url", .scheme),                  // malformed
+        ("shop://product/x1", .scheme),  // validation_failed
+        ("shop://nowhere/at/all", .scheme),  // unknown_route
+        ("not a url", .scheme)  // malformed
     ]
 
     /// The yardstick: one ordinary link of about 40 bytes that
@@ -69,10 +69,13 @@ enum CoreBenchmarks {
         }
         let tabs: [TabID] = ["home", "orders", "profile"]
         func state(_ tab: TabID, home: [RouteStep], orders: [RouteStep] = [], modals: [[RouteStep]] = []) -> NavigationState {
-            NavigationState(selectedTab: tab, tabs: tabs,
-                            stacks: ["home": home, "orders": orders.isEmpty ? [step("orders")] : orders,
-                                     "profile": [step("profile")]],
-                            modals: modals)
+            NavigationState(
+                selectedTab: tab, tabs: tabs,
+                stacks: [
+                    "home": home, "orders": orders.isEmpty ? [step("orders")] : orders,
+                    "profile": [step("profile")]
+                ],
+                modals: modals)
         }
         let deep = [step("home"), step("category", ["id": "shoes"]), step("product", ["id": "p1"]), step("reviews", ["id": "p1"])]
         return [
@@ -81,8 +84,10 @@ enum CoreBenchmarks {
             // update in place
             (state("home", home: [step("home"), step("product", ["id": "p1"])]), try target("product", ["id": "p1004"]), .internal),
             // pop to
-            (state("home", home: [step("home"), step("product", ["id": "p1"]), step("reviews", ["id": "p1"])]),
-             try target("product", ["id": "p1"]), .internal),
+            (
+                state("home", home: [step("home"), step("product", ["id": "p1"]), step("reviews", ["id": "p1"])]),
+                try target("product", ["id": "p1"]), .internal
+            ),
             // reset to canonical (external)
             (state("home", home: deep), try target("promo", ["code": "SPRING24"]), .external),
             // keep the shared prefix (internal)
@@ -96,8 +101,11 @@ enum CoreBenchmarks {
             // same modal root, different modal stack
             (state("profile", home: [step("home")], modals: [[step("settings")]]), try target("settings_security"), .internal),
             // orders: parameter change below the leaf rebuilds
-            (state("orders", home: [step("home")], orders: [step("orders"), step("order", ["id": "41"]), step("tracking", ["id": "41"])]),
-             try target("tracking", ["id": "42"]), .internal),
+            (
+                state(
+                    "orders", home: [step("home")], orders: [step("orders"), step("order", ["id": "41"]), step("tracking", ["id": "41"])]),
+                try target("tracking", ["id": "42"]), .internal
+            )
         ]
     }
 

@@ -42,8 +42,10 @@ enum Bench {
     /// Warms up, then picks how many calls make one sample (at least
     /// `minSampleNs` long, so the clock's resolution does not matter), then
     /// takes samples until `samples` are in or `budgetSeconds` ran out.
-    static func measure(_ name: String, operations: Int, samples: Int = 201, budgetSeconds: Double = 3,
-                        minSampleNs: UInt64 = 200_000, warmup: Int = 20, _ body: () -> Void) -> Measurement {
+    static func measure(
+        _ name: String, operations: Int, samples: Int = 201, budgetSeconds: Double = 3,
+        minSampleNs: UInt64 = 200_000, warmup: Int = 20, _ body: () -> Void
+    ) -> Measurement {
         for _ in 0..<warmup { body() }
         var callsPerSample = 1
         while true {
@@ -66,10 +68,11 @@ enum Bench {
         for _ in 0..<callsPerSample { body() }
         let counts = bench_counting_end()
         let ops = Double(callsPerSample * operations)
-        return Measurement(name: name, medianNs: median(perOp), p10Ns: percentile(perOp, 0.1),
-                           p90Ns: percentile(perOp, 0.9), samples: perOp.count,
-                           operationsPerSample: callsPerSample * operations,
-                           allocationsPerOp: Double(counts.allocations) / ops, bytesPerOp: Double(counts.bytes) / ops)
+        return Measurement(
+            name: name, medianNs: median(perOp), p10Ns: percentile(perOp, 0.1),
+            p90Ns: percentile(perOp, 0.9), samples: perOp.count,
+            operationsPerSample: callsPerSample * operations,
+            allocationsPerOp: Double(counts.allocations) / ops, bytesPerOp: Double(counts.bytes) / ops)
     }
 }
 
@@ -101,8 +104,9 @@ struct PairedRatio {
             }
             ratios.append(Double(top) / Double(max(bottom, 1)))
         }
-        return PairedRatio(medianRatio: median(ratios), p10Ratio: percentile(ratios, 0.1), p90Ratio: percentile(ratios, 0.9),
-                           pairs: pairs)
+        return PairedRatio(
+            medianRatio: median(ratios), p10Ratio: percentile(ratios, 0.1), p90Ratio: percentile(ratios, 0.9),
+            pairs: pairs)
     }
 }
 
@@ -125,8 +129,10 @@ enum InstructionCount {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: valgrind)
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        process.arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null", me,
-                             "--repo", repo, "--profile", workload, String(count)]
+        process.arguments = [
+            "--tool=callgrind", "--callgrind-out-file=/dev/null", me,
+            "--repo", repo, "--profile", workload, String(count)
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -135,7 +141,8 @@ enum InstructionCount {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.contains("I   refs:") }),
-              let number = line.split(separator: " ").last.map({ $0.replacingOccurrences(of: ",", with: "") }) else { return nil }
+            let number = line.split(separator: " ").last.map({ $0.replacingOccurrences(of: ",", with: "") })
+        else { return nil }
         return Double(number)
     }
 

@@ -1,9 +1,9 @@
 import CBenchSupport
 import Foundation
-import NavigationCore
 import NavScript
 import NavScriptRunner
 import NavScriptRuntime
+import NavigationCore
 import ShopApp
 import ShopHost
 
@@ -17,14 +17,14 @@ enum ScenarioBenchmarks {
     static func swiftScenario(engine: RoutingEngine) throws {
         let app = try ShopApplication(options: LaunchOptions(loggedIn: false), engine: engine)  // 1 launch
         try app.settle()
-        try app.tap("category", ["id": "shoes"]); try app.settle()                              // 2
-        try app.tap("product", ["id": "p1"]); try app.settle()                                  // 3
-        try app.back(); try app.settle()                                                        // 4
-        let outcome = app.deepLink(.url("shop://cart"), via: .scheme); try app.settle()         // 5
+        try app.tap("category", ["id": "shoes"]); try app.settle()  // 2
+        try app.tap("product", ["id": "p1"]); try app.settle()  // 3
+        try app.back(); try app.settle()  // 4
+        let outcome = app.deepLink(.url("shop://cart"), via: .scheme); try app.settle()  // 5
         guard outcome.status == .gated else { throw Failure(description: "expected the cart to be gated") }
-        try app.login(); try app.settle()                                                       // 6
-        app.deepLink(.url("shop://orders/42/track"), via: .scheme); try app.settle()            // 7
-        let state = app.state                                                                   // 8
+        try app.login(); try app.settle()  // 6
+        app.deepLink(.url("shop://orders/42/track"), via: .scheme); try app.settle()  // 7
+        let state = app.state  // 8
         let stack = state.stack(state.selectedTab).map(\.description)
         guard stack == ["orders", "order:42", "tracking:42"] else { throw Failure(description: "stack \(stack)") }
         let wanted = ["gate auth cart", "session-commit", "resume cart", "resolve tracking:42 proceed"]  // 9
@@ -35,7 +35,7 @@ enum ScenarioBenchmarks {
             }
             events = events[(index + 1)...]
         }
-        try app.settle()                                                                        // 10
+        try app.settle()  // 10
         guard app.leaks.isEmpty else { throw Failure(description: "leaks \(app.leaks)") }
     }
 
@@ -98,11 +98,14 @@ enum ScenarioBenchmarks {
             runs += 1
             do { blackHole(runner.runFile(try copies.take(), filter: nil)) } catch { fatalError("\(error)") }
         }
-        let measurement = Bench.measure("10-step scenario, Lua, the file's first run (compiled from text)",
-                                        operations: 1, minSampleNs: 0, run)
-        let ratio = PairedRatio.measure(pairs: pairs, numerator: run, denominator: {
-            do { try swiftScenario(engine: host.engine) } catch { fatalError("\(error)") }
-        })
+        let measurement = Bench.measure(
+            "10-step scenario, Lua, the file's first run (compiled from text)",
+            operations: 1, minSampleNs: 0, run)
+        let ratio = PairedRatio.measure(
+            pairs: pairs, numerator: run,
+            denominator: {
+                do { try swiftScenario(engine: host.engine) } catch { fatalError("\(error)") }
+            })
         guard LuaChunkCache.statistics.compiles - compilesBefore == runs else {
             throw Failure(description: "copies were served from the chunk cache: the first-run figure would measure re-runs")
         }
@@ -119,8 +122,9 @@ enum ScenarioBenchmarks {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let text = try String(contentsOf: file, encoding: .utf8)
             for index in 0..<count {
-                try (text + "-- copy \(index)\n").write(to: folder.appendingPathComponent("copy\(index).lua"),
-                                                         atomically: false, encoding: .utf8)
+                try (text + "-- copy \(index)\n").write(
+                    to: folder.appendingPathComponent("copy\(index).lua"),
+                    atomically: false, encoding: .utf8)
             }
             entries = try ScenarioDiscovery().discover([folder.path]).reversed()
         }
@@ -141,8 +145,10 @@ enum ScenarioBenchmarks {
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = [
             ("empty.lua", "-- declares nothing\n", "file with no scenario (state from the image, load, close)"),
-            ("launch.lua", "scenario(\"launch only\", function()\n  launch{ logged_in = false }\nend)\n",
-             "file with one scenario that only launches"),
+            (
+                "launch.lua", "scenario(\"launch only\", function()\n  launch{ logged_in = false }\nend)\n",
+                "file with one scenario that only launches"
+            )
         ]
         var results: [Measurement] = []
         let runner = ScenarioRunner(host: host, options: RunOptions())
@@ -199,7 +205,8 @@ enum ScenarioBenchmarks {
             let runner = ScenarioRunner(host: host, options: RunOptions())
             for round in 0..<count {
                 for entry in entries { blackHole(runner.runFile(entry, filter: nil)) }
-                FileHandle.standardError.write(Data("round \(round): peak RSS \(bench_self_max_rss_kib()) KiB, open states \(LuaState.openStateCount)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("round \(round): peak RSS \(bench_self_max_rss_kib()) KiB, open states \(LuaState.openStateCount)\n".utf8))
             }
         case "resolve":
             let contexts = [RouteContext(), RouteContext(satisfied: ["auth", "payment_method"])]
@@ -261,7 +268,10 @@ enum ScenarioBenchmarks {
                 blackHole(try? LuaState(options: LuaState.Options(instructionBudget: 10_000_000, memoryLimit: 64 << 20)))
             }
         default:
-            throw Failure(description: "--profile takes swift, swift-launch, lua, file, first, folder, pair, ratio, ratio-first, resolve, resolve-one, plan or state")
+            throw Failure(
+                description:
+                    "--profile takes swift, swift-launch, lua, file, first, folder, pair, ratio, ratio-first, resolve, resolve-one, plan or state"
+            )
         }
     }
 }

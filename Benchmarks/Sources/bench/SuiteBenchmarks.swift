@@ -82,7 +82,8 @@ enum SuiteBenchmarks {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             // A passing scenario is a `passed` line; anything else a full `result`.
             let lines = text.split(separator: "\n")
-            let passed = lines.filter { $0.hasPrefix("{\"passed\"") }.count
+            let passed =
+                lines.filter { $0.hasPrefix("{\"passed\"") }.count
                 + lines.filter { $0.hasPrefix("{\"result\"") && $0.contains("\"status\":\"passed\"") }.count
             let results = passed + lines.filter { $0.hasPrefix("{\"result\"") && !$0.contains("\"status\":\"passed\"") }.count
             runs.append(CLIRun(scenarios: results, passed: passed, reportedSeconds: .nan, wallSeconds: wall, maxRSSKiB: rss))
@@ -107,14 +108,17 @@ enum SuiteBenchmarks {
         process.waitUntilExit()
         let fields = ((try? String(contentsOfFile: result, encoding: .utf8)) ?? "").split(separator: " ")
         guard process.terminationStatus == 0, fields.count == 3, let status = Int32(fields[0]),
-              let wall = Double(fields[1]), let rss = Int(fields[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let wall = Double(fields[1]), let rss = Int(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw Failure(description: "bench-spawn could not run \(argv.joined(separator: " "))")
         }
         return (status, wall, rss)
     }
 
-    static func measure(_ name: String, navscript: String, arguments: [String], in directory: String,
-                        repetitions: Int) throws -> SuiteMeasurement {
+    static func measure(
+        _ name: String, navscript: String, arguments: [String], in directory: String,
+        repetitions: Int
+    ) throws -> SuiteMeasurement {
         _ = try run(navscript: navscript, arguments: arguments, in: directory)  // warm the file cache
         var runs: [CLIRun] = []
         for _ in 0..<repetitions {
@@ -149,66 +153,66 @@ enum SuiteGenerator {
         switch n % 6 {
         case 0:
             return """
-              scenario("\(n) deep link to a product", function()
-                deep_link("shop://product/p\(n)")
-                expect_tab("home")
-                expect_stack{ "home", "product:p\(n)" }
-              end)
+                  scenario("\(n) deep link to a product", function()
+                    deep_link("shop://product/p\(n)")
+                    expect_tab("home")
+                    expect_stack{ "home", "product:p\(n)" }
+                  end)
 
-            """
+                """
         case 1:
             return """
-              scenario("\(n) browse and come back", function()
-                tap("category", "c\(n)")
-                tap("product", "p\(n)")
-                tap("reviews")
-                expect_stack{ "home", "category:c\(n)", "product:p\(n)", "reviews:p\(n)" }
-                back()
-                expect_screen("product")
-              end)
+                  scenario("\(n) browse and come back", function()
+                    tap("category", "c\(n)")
+                    tap("product", "p\(n)")
+                    tap("reviews")
+                    expect_stack{ "home", "category:c\(n)", "product:p\(n)", "reviews:p\(n)" }
+                    back()
+                    expect_screen("product")
+                  end)
 
-            """
+                """
         case 2:
             return """
-              scenario("\(n) gated cart resumes after sign-in", function()
-                local outcome = deep_link("shop://cart")
-                assert(outcome.status == "gated", "expected a gate")
-                expect_modal("login")
-                login{}
-                expect_stack{ "home", "cart" }
-                expect_events{ "gate auth cart", "session-commit", "resume cart" }
-              end)
+                  scenario("\(n) gated cart resumes after sign-in", function()
+                    local outcome = deep_link("shop://cart")
+                    assert(outcome.status == "gated", "expected a gate")
+                    expect_modal("login")
+                    login{}
+                    expect_stack{ "home", "cart" }
+                    expect_events{ "gate auth cart", "session-commit", "resume cart" }
+                  end)
 
-            """
+                """
         case 3:
             return """
-              scenario("\(n) tracking an order", { launch = { logged_in = true } }, function()
-                deep_link("shop://orders/\(n)/track")
-                expect_tab("orders")
-                expect_stack{ "orders", "order:\(n)", "tracking:\(n)" }
-                expect_no_leaks()
-              end)
+                  scenario("\(n) tracking an order", { launch = { logged_in = true } }, function()
+                    deep_link("shop://orders/\(n)/track")
+                    expect_tab("orders")
+                    expect_stack{ "orders", "order:\(n)", "tracking:\(n)" }
+                    expect_no_leaks()
+                  end)
 
-            """
+                """
         case 4:
             return """
-              scenario("\(n) rejects bad links", function()
-                expect_error("shop://product/x\(n)", "validation_failed")
-                expect_error("shop://nowhere/\(n)", "unknown_route")
-              end)
+                  scenario("\(n) rejects bad links", function()
+                    expect_error("shop://product/x\(n)", "validation_failed")
+                    expect_error("shop://nowhere/\(n)", "unknown_route")
+                  end)
 
-            """
+                """
         default:
             return """
-              scenario("\(n) settings modal opens and closes", { launch = { logged_in = true } }, function()
-                deep_link("shop://settings/security")
-                expect_modal("settings")
-                dismiss()
-                expect_no_modal()
-                expect_no_leaks()
-              end)
+                  scenario("\(n) settings modal opens and closes", { launch = { logged_in = true } }, function()
+                    deep_link("shop://settings/security")
+                    expect_modal("settings")
+                    dismiss()
+                    expect_no_modal()
+                    expect_no_leaks()
+                  end)
 
-            """
+                """
         }
     }
 

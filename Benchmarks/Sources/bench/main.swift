@@ -35,7 +35,8 @@ struct Arguments {
 
     init(_ argv: [String]) {
         // Sources/bench/main.swift → the main package root.
-        repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        repo =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
         var rest = argv.dropFirst()
         func value(_ flag: String) -> String {
@@ -57,7 +58,7 @@ struct Arguments {
                 let size = Int(value(flag)) ?? 1_000
                 let root = URL(fileURLWithPath: value(flag))
                 do {
-                    let perFile = min(size, self.perFile)   // `--per-file N` given before `--generate`
+                    let perFile = min(size, self.perFile)  // `--per-file N` given before `--generate`
                     let folder = try SuiteGenerator.write(files: max(1, size / perFile), perFile: perFile, into: root)
                     print(folder.path)
                     exit(0)
@@ -122,13 +123,22 @@ do {
 
     if arguments.only.contains("core") {
         progress("(1) RoutingEngine.resolve")
-        inProcess.append(("1", CoreBenchmarks.resolve(engine: engine), "ns/resolve", 1,
-                          "\(CoreBenchmarks.urls.count) inputs (aliases, query, universal, 3 error kinds) × signed out/in"))
-        inProcess.append(("1a", CoreBenchmarks.resolveTypical(engine: engine), "ns/resolve", 1,
-                          "one \(CoreBenchmarks.typicalURL.0.utf8.count)-byte universal link that proceeds (`\(CoreBenchmarks.typicalURL.0)`, signed in)"))
+        inProcess.append(
+            (
+                "1", CoreBenchmarks.resolve(engine: engine), "ns/resolve", 1,
+                "\(CoreBenchmarks.urls.count) inputs (aliases, query, universal, 3 error kinds) × signed out/in"
+            ))
+        inProcess.append(
+            (
+                "1a", CoreBenchmarks.resolveTypical(engine: engine), "ns/resolve", 1,
+                "one \(CoreBenchmarks.typicalURL.0.utf8.count)-byte universal link that proceeds (`\(CoreBenchmarks.typicalURL.0)`, signed in)"
+            ))
         progress("(2) Reconciler.plan")
-        inProcess.append(("2", try CoreBenchmarks.plan(engine: engine), "ns/plan", 1,
-                          "10 cases: no-op, update, pop-to, reset, shared prefix, tab switch, modals"))
+        inProcess.append(
+            (
+                "2", try CoreBenchmarks.plan(engine: engine), "ns/plan", 1,
+                "10 cases: no-op, update, pop-to, reset, shared prefix, tab switch, modals"
+            ))
     }
     if arguments.only.contains("scenario") {
         progress("(3) 10-step scenario from Swift")
@@ -138,22 +148,35 @@ do {
         let file = URL(fileURLWithPath: arguments.repo).appendingPathComponent("Benchmarks/scenarios/ten_steps.lua")
         let lua = try ScenarioBenchmarks.lua(host: host, file: file)
         let paired = try ScenarioBenchmarks.luaOverSwift(host: host, file: file)
-        inProcess.append(("4", lua, "µs/scenario", 1e-3,
-                          "**4/3 = \(format(paired.medianRatio, decimals: 2))×** (median of \(paired.pairs) back-to-back pairs, "
-                          + "p10–p90 \(format(paired.p10Ratio, decimals: 2))–\(format(paired.p90Ratio, decimals: 2)); ratio of the two medians "
-                          + "\(format(lua.medianNs / swift.medianNs, decimals: 2))×); Benchmarks/scenarios/ten_steps.lua via ScenarioRunner.runFile, "
-                          + "run again and again: its bytecode comes from the chunk cache, as for a file run again in a process (mutate)"))
+        inProcess.append(
+            (
+                "4", lua, "µs/scenario", 1e-3,
+                "**4/3 = \(format(paired.medianRatio, decimals: 2))×** (median of \(paired.pairs) back-to-back pairs, "
+                    + "p10–p90 \(format(paired.p10Ratio, decimals: 2))–\(format(paired.p90Ratio, decimals: 2)); ratio of the two medians "
+                    + "\(format(lua.medianNs / swift.medianNs, decimals: 2))×); Benchmarks/scenarios/ten_steps.lua via ScenarioRunner.runFile, "
+                    + "run again and again: its bytecode comes from the chunk cache, as for a file run again in a process (mutate)"
+            ))
         let (firstRun, firstPaired) = try ScenarioBenchmarks.luaFirstRun(host: host, file: file)
-        inProcess.append(("4d", firstRun, "µs/scenario", 1e-3,
-                          "**4d/3 = \(format(firstPaired.medianRatio, decimals: 2))×** (median of \(firstPaired.pairs) back-to-back pairs, "
-                          + "p10–p90 \(format(firstPaired.p10Ratio, decimals: 2))–\(format(firstPaired.p90Ratio, decimals: 2))); (4) for a file's "
-                          + "first run in the process: every run a different copy of the file, compiled from text — what each file costs in `navscript run`"))
+        inProcess.append(
+            (
+                "4d", firstRun, "µs/scenario", 1e-3,
+                "**4d/3 = \(format(firstPaired.medianRatio, decimals: 2))×** (median of \(firstPaired.pairs) back-to-back pairs, "
+                    + "p10–p90 \(format(firstPaired.p10Ratio, decimals: 2))–\(format(firstPaired.p90Ratio, decimals: 2))); (4) for a file's "
+                    + "first run in the process: every run a different copy of the file, compiled from text — what each file costs in `navscript run`"
+            ))
         progress("(4a–d) where the time of (4) goes")
-        inProcess.append(("4a", ScenarioBenchmarks.luaState(), "µs/state", 1e-3,
-                          "not part of (4) any more: a sandboxed state built from scratch and closed — what a file paid before state images, and still pays when the region is taken"))
+        inProcess.append(
+            (
+                "4a", ScenarioBenchmarks.luaState(), "µs/state", 1e-3,
+                "not part of (4) any more: a sandboxed state built from scratch and closed — what a file paid before state images, and still pays when the region is taken"
+            ))
         let breakdown = try ScenarioBenchmarks.luaBreakdown(host: host)
         if breakdown.count == 2 {
-            inProcess.append(("4b", breakdown[0], "µs/file", 1e-3, "part of (4): a fresh state restored from the image (sandbox, bindings, prelude), the file read and loaded (its bytecode from the chunk cache, as in (4)), the state closed"))
+            inProcess.append(
+                (
+                    "4b", breakdown[0], "µs/file", 1e-3,
+                    "part of (4): a fresh state restored from the image (sandbox, bindings, prelude), the file read and loaded (its bytecode from the chunk cache, as in (4)), the state closed"
+                ))
             inProcess.append(("4c", breakdown[1], "µs/file", 1e-3, "part of (4): 4b + one scenario that launches the app"))
         }
         inProcess.append(("3a", ScenarioBenchmarks.swiftLaunch(engine: engine), "µs/launch", 1e-3, "part of (3): compare 4c − 4b"))
@@ -172,11 +195,16 @@ do {
         // (row, workload, iterations, operations per iteration)
         var workloads: [(String, String, Int, Int)] = []
         if arguments.only.contains("core") {
-            workloads += [("1", "resolve", 200, CoreBenchmarks.urls.count * 2), ("1a", "resolve-one", 5_000, 1),
-                          ("2", "plan", 2_000, 10)]
+            workloads += [
+                ("1", "resolve", 200, CoreBenchmarks.urls.count * 2), ("1a", "resolve-one", 5_000, 1),
+                ("2", "plan", 2_000, 10)
+            ]
         }
         if arguments.only.contains("scenario") {
-            workloads += [("3", "swift", 200, 1), ("3a", "swift-launch", 200, 1), ("4", "lua", 100, 1), ("4d", "first", 100, 1), ("4a", "state", 200, 1)]
+            workloads += [
+                ("3", "swift", 200, 1), ("3a", "swift-launch", 200, 1), ("4", "lua", 100, 1), ("4d", "first", 100, 1),
+                ("4a", "state", 200, 1)
+            ]
         }
         for (row, workload, count, operations) in workloads {
             progress("callgrind: \(workload) × \(count)")
@@ -189,12 +217,15 @@ do {
         guard let navscript = arguments.navscript else { fail("--navscript PATH is needed for the CLI benchmarks") }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if arguments.only.contains("suite") {
-            for (label, extra) in [("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", []),
-                                   ("--in-process", ["--in-process"])] {
+            for (label, extra) in [
+                ("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", []),
+                ("--in-process", ["--in-process"])
+            ] {
                 progress("(5) shipped suite, \(label)")
-                let m = try SuiteBenchmarks.measure("shipped suite, \(label)", navscript: navscript,
-                                                    arguments: ["scenarios"] + extra, in: arguments.repo,
-                                                    repetitions: arguments.repetitions)
+                let m = try SuiteBenchmarks.measure(
+                    "shipped suite, \(label)", navscript: navscript,
+                    arguments: ["scenarios"] + extra, in: arguments.repo,
+                    repetitions: arguments.repetitions)
                 cliRows.append(("5", m, "`navscript run scenarios \(extra.joined(separator: " "))`"))
             }
         }
@@ -204,20 +235,24 @@ do {
             for size in arguments.sizes {
                 let perFile = min(size, arguments.perFile)
                 let folder = try SuiteGenerator.write(files: max(1, size / perFile), perFile: perFile, into: root)
-                for (label, extra) in [("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", []),
-                                       ("--in-process", ["--in-process"])] {
+                for (label, extra) in [
+                    ("--jobs 1", ["--jobs", "1"]), ("default jobs (\(cores))", []),
+                    ("--in-process", ["--in-process"])
+                ] {
                     progress("(6) generated \(size), \(label)")
-                    let m = try SuiteBenchmarks.measure("generated \(format(Double(size))), \(label)", navscript: navscript,
-                                                        arguments: [folder.path] + extra, in: root.path,
-                                                        repetitions: max(1, min(arguments.repetitions, size >= 5_000 ? 3 : 5)))
+                    let m = try SuiteBenchmarks.measure(
+                        "generated \(format(Double(size))), \(label)", navscript: navscript,
+                        arguments: [folder.path] + extra, in: root.path,
+                        repetitions: max(1, min(arguments.repetitions, size >= 5_000 ? 3 : 5)))
                     guard m.runs.allSatisfy({ $0.passed == size }) else {
                         throw ScenarioBenchmarks.Failure(description: "the generated suite of \(size) did not all pass")
                     }
                     cliRows.append(("6", m, "\(size / perFile) files × \(perFile) scenarios"))
                 }
                 progress("(6) generated \(size), one worker process alone")
-                var w = try SuiteBenchmarks.worker(navscript: navscript, folder: folder, in: root.path,
-                                                   repetitions: max(1, min(arguments.repetitions, 3)))
+                var w = try SuiteBenchmarks.worker(
+                    navscript: navscript, folder: folder, in: root.path,
+                    repetitions: max(1, min(arguments.repetitions, 3)))
                 w.name = "generated \(format(Double(size))), `navscript worker` alone"
                 guard w.runs.allSatisfy({ $0.scenarios == size && $0.passed == size }) else {
                     throw ScenarioBenchmarks.Failure(description: "the worker did not pass all \(size) generated scenarios")
@@ -233,9 +268,10 @@ do {
             let file = try SuiteGenerator.writeLong(steps: 20_000, into: root)
             for (label, extra) in [("--jobs 1 (a worker)", ["--jobs", "1"]), ("--in-process", ["--in-process"])] {
                 progress("(7) one scenario of 20,000 steps, \(label)")
-                let m = try SuiteBenchmarks.measure("20,000-step scenario, \(label)", navscript: navscript,
-                                                    arguments: [file.path, "--instruction-budget", "1000000000"] + extra,
-                                                    in: root.path, repetitions: max(1, min(arguments.repetitions, 3)))
+                let m = try SuiteBenchmarks.measure(
+                    "20,000-step scenario, \(label)", navscript: navscript,
+                    arguments: [file.path, "--instruction-budget", "1000000000"] + extra,
+                    in: root.path, repetitions: max(1, min(arguments.repetitions, 3)))
                 cliRows.append(("7", m, "tap/back × 10,000 in one scenario"))
             }
         }
@@ -259,11 +295,12 @@ if !inProcess.isEmpty {
         let decimals = row.scale < 1 ? 1 : 0
         let unit = row.unit
         let perUnit = unit.split(separator: "/").last.map(String.init) ?? "op"
-        print("| \(row.number) | \(m.name) | \(format(m.medianNs * row.scale, decimals: decimals)) \(unit) "
-            + "| \(format(m.p10Ns * row.scale, decimals: decimals))–\(format(m.p90Ns * row.scale, decimals: decimals)) "
-            + "| \(instructions[row.number].map { format($0) } ?? "–") "
-            + "| \(format(m.allocationsPerOp, decimals: m.allocationsPerOp < 100 ? 1 : 0)) /\(perUnit) "
-            + "| \(row.note); \(m.samples) samples |")
+        print(
+            "| \(row.number) | \(m.name) | \(format(m.medianNs * row.scale, decimals: decimals)) \(unit) "
+                + "| \(format(m.p10Ns * row.scale, decimals: decimals))–\(format(m.p90Ns * row.scale, decimals: decimals)) "
+                + "| \(instructions[row.number].map { format($0) } ?? "–") "
+                + "| \(format(m.allocationsPerOp, decimals: m.allocationsPerOp < 100 ? 1 : 0)) /\(perUnit) "
+                + "| \(row.note); \(m.samples) samples |")
     }
     print("")
 }
@@ -277,13 +314,15 @@ if !cliRows.isEmpty {
         let m = row.measurement
         let reported = m.medianReported.isNaN ? "–" : format(m.medianReported * 1000, decimals: 0) + " ms"
         let rate = m.medianReported.isNaN ? format(Double(m.scenarios) / m.medianWall) + " (wall)" : format(m.scenariosPerSecond)
-        print("| \(row.number) | \(m.name) | \(format(Double(m.scenarios))) | \(reported) "
-            + "| \(rate) | \(format(m.medianWall * 1000, decimals: 0)) ms "
-            + "| \(format(m.medianWall * 1e6 / Double(m.scenarios), decimals: 0)) "
-            + "| \(format(m.maxRSSMiB, decimals: 1)) MiB | \(row.note); \(m.runs.count) runs |")
+        print(
+            "| \(row.number) | \(m.name) | \(format(Double(m.scenarios))) | \(reported) "
+                + "| \(rate) | \(format(m.medianWall * 1000, decimals: 0)) ms "
+                + "| \(format(m.medianWall * 1e6 / Double(m.scenarios), decimals: 0)) "
+                + "| \(format(m.maxRSSMiB, decimals: 1)) MiB | \(row.note); \(m.runs.count) runs |")
     }
     print("")
-    print("run time: what the CLI reports (`… in 0.034s`: loading, running and reporting every file); "
-        + "wall: process start to exit; peak RSS: the largest single process of the run (the CLI or one worker), "
-        + "from wait4 in bench-spawn, a 1 MiB helper (Linux carries a parent's resident set into its child's ru_maxrss).")
+    print(
+        "run time: what the CLI reports (`… in 0.034s`: loading, running and reporting every file); "
+            + "wall: process start to exit; peak RSS: the largest single process of the run (the CLI or one worker), "
+            + "from wait4 in bench-spawn, a 1 MiB helper (Linux carries a parent's resident set into its child's ru_maxrss).")
 }

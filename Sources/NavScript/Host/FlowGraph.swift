@@ -17,8 +17,10 @@ public struct FlowGraph: Sendable {
     /// (`auth` → `login`): every gated screen gets a gate edge to it.
     public let gates: [Precondition: DestinationID]
 
-    public init(manifest: RouteManifest, screens: [ScreenDeclaration] = [], swaps: [(from: String, to: String, label: String)] = [],
-                gates: [Precondition: DestinationID] = [:]) {
+    public init(
+        manifest: RouteManifest, screens: [ScreenDeclaration] = [], swaps: [(from: String, to: String, label: String)] = [],
+        gates: [Precondition: DestinationID] = [:]
+    ) {
         self.manifest = manifest
         self.screens = screens
         self.swaps = swaps
@@ -89,9 +91,9 @@ public struct FlowGraph: Sendable {
         manifest.destinations.compactMap { definition in
             definition.parent.map { .ancestry(from: $0.rawValue, to: definition.id.rawValue, modal: definition.presentation == .modal) }
         }
-        + tapEdges.map { .tap(from: $0.from.rawValue, to: $0.to.rawValue, output: $0.output) }
-        + swaps.map { .swap(from: $0.from, to: $0.to, label: $0.label) }
-        + gateEdges.map { .gate(from: $0.from.rawValue, to: $0.to.rawValue, precondition: $0.precondition.rawValue) }
+            + tapEdges.map { .tap(from: $0.from.rawValue, to: $0.to.rawValue, output: $0.output) }
+            + swaps.map { .swap(from: $0.from, to: $0.to, label: $0.label) }
+            + gateEdges.map { .gate(from: $0.from.rawValue, to: $0.to.rawValue, precondition: $0.precondition.rawValue) }
     }
 
     /// How one format writes the parts of the drawing; ``render(_:)`` walks
@@ -130,48 +132,54 @@ public struct FlowGraph: Sendable {
 
     /// Graphviz DOT: clusters for tabs and flows, edges styled by kind.
     public func dot() -> String {
-        render(Syntax(
-            header: ["digraph navigation {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];",
-                     "  edge [fontname=\"Helvetica\", fontsize=10];"],
-            openTab: { "  subgraph \"cluster_tab_\($0)\" {\n    label=\"tab \($0)\"; style=rounded;" },
-            openFlow: { name, indent in ["\(indent)subgraph \"cluster_\(name)\" {", "\(indent)  label=\"flow \(name)\"; style=dashed;"] },
-            node: { definition, indent in
-                let shape = definition.preconditions.isEmpty ? "" : ", color=darkorange"
-                return "\(indent)\"\(definition.id)\" [label=\"\(label(definition))\"\(shape)];"
-            },
-            close: "}",
-            edge: { edge in
-                switch edge {
-                case .ancestry(let from, let to, let modal):
-                    return "  \"\(from)\" -> \"\(to)\"" + (modal ? " [style=dashed, label=\"modal\"]" : "") + ";"
-                case .tap(let from, let to, let output):
-                    return "  \"\(from)\" -> \"\(to)\" [color=blue, fontcolor=blue, label=\"tap \(output)\"];"
-                case .swap(let from, let to, let label):
-                    return "  \"\(from)\" -> \"\(to)\" [style=bold, color=gray40, label=\"\(label)\"];"
-                case .gate(let from, let to, let precondition):
-                    return "  \"\(from)\" -> \"\(to)\" [style=dotted, color=darkorange, fontcolor=darkorange, label=\"gate \(precondition)\"];"
-                }
-            },
-            footer: ["}"], untabbedFlowsAtTabLevel: true))
+        render(
+            Syntax(
+                header: [
+                    "digraph navigation {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];",
+                    "  edge [fontname=\"Helvetica\", fontsize=10];"
+                ],
+                openTab: { "  subgraph \"cluster_tab_\($0)\" {\n    label=\"tab \($0)\"; style=rounded;" },
+                openFlow: { name, indent in ["\(indent)subgraph \"cluster_\(name)\" {", "\(indent)  label=\"flow \(name)\"; style=dashed;"]
+                },
+                node: { definition, indent in
+                    let shape = definition.preconditions.isEmpty ? "" : ", color=darkorange"
+                    return "\(indent)\"\(definition.id)\" [label=\"\(label(definition))\"\(shape)];"
+                },
+                close: "}",
+                edge: { edge in
+                    switch edge {
+                    case .ancestry(let from, let to, let modal):
+                        return "  \"\(from)\" -> \"\(to)\"" + (modal ? " [style=dashed, label=\"modal\"]" : "") + ";"
+                    case .tap(let from, let to, let output):
+                        return "  \"\(from)\" -> \"\(to)\" [color=blue, fontcolor=blue, label=\"tap \(output)\"];"
+                    case .swap(let from, let to, let label):
+                        return "  \"\(from)\" -> \"\(to)\" [style=bold, color=gray40, label=\"\(label)\"];"
+                    case .gate(let from, let to, let precondition):
+                        return
+                            "  \"\(from)\" -> \"\(to)\" [style=dotted, color=darkorange, fontcolor=darkorange, label=\"gate \(precondition)\"];"
+                    }
+                },
+                footer: ["}"], untabbedFlowsAtTabLevel: true))
     }
 
     /// Mermaid flowchart (GitHub and GitLab draw it in Markdown).
     public func mermaid() -> String {
         func id(_ name: String) -> String { name.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() }
-        return render(Syntax(
-            header: ["flowchart LR"],
-            openTab: { "  subgraph tab_\(id($0.rawValue))[\"tab \($0)\"]" },
-            openFlow: { name, indent in ["\(indent)subgraph flow_\(id(name))[\"flow \(name)\"]"] },
-            node: { definition, indent in "\(indent)\(id(definition.id.rawValue))[\"\(label(definition))\"]" },
-            close: "end",
-            edge: { edge in
-                switch edge {
-                case .ancestry(let from, let to, let modal): return "  \(id(from))" + (modal ? " -.->|modal| " : " --> ") + id(to)
-                case .tap(let from, let to, let output): return "  \(id(from)) -->|tap \(output)| \(id(to))"
-                case .swap(let from, let to, let label): return "  \(id(from)) ==>|\(label)| \(id(to))"
-                case .gate(let from, let to, let precondition): return "  \(id(from)) -.->|gate \(precondition)| \(id(to))"
-                }
-            },
-            footer: [], untabbedFlowsAtTabLevel: false))
+        return render(
+            Syntax(
+                header: ["flowchart LR"],
+                openTab: { "  subgraph tab_\(id($0.rawValue))[\"tab \($0)\"]" },
+                openFlow: { name, indent in ["\(indent)subgraph flow_\(id(name))[\"flow \(name)\"]"] },
+                node: { definition, indent in "\(indent)\(id(definition.id.rawValue))[\"\(label(definition))\"]" },
+                close: "end",
+                edge: { edge in
+                    switch edge {
+                    case .ancestry(let from, let to, let modal): return "  \(id(from))" + (modal ? " -.->|modal| " : " --> ") + id(to)
+                    case .tap(let from, let to, let output): return "  \(id(from)) -->|tap \(output)| \(id(to))"
+                    case .swap(let from, let to, let label): return "  \(id(from)) ==>|\(label)| \(id(to))"
+                    case .gate(let from, let to, let precondition): return "  \(id(from)) -.->|gate \(precondition)| \(id(to))"
+                    }
+                },
+                footer: [], untabbedFlowsAtTabLevel: false))
     }
 }

@@ -44,8 +44,9 @@ public struct LaunchOption: Hashable, Sendable {
             return
         case (.oneOf(let values), .string(let text)):
             guard values.contains(text) else {
-                throw HostError("launch{ \(name) = \"\(text)\" }: expected one of "
-                    + values.map { "\"\($0)\"" }.joined(separator: ", "))
+                throw HostError(
+                    "launch{ \(name) = \"\(text)\" }: expected one of "
+                        + values.map { "\"\($0)\"" }.joined(separator: ", "))
             }
         case (.boolean, _): throw HostError("launch{ \(name) = \(value) }: expected a boolean")
         case (.number, _): throw HostError("launch{ \(name) = \(value) }: expected a number")

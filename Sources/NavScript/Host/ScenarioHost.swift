@@ -155,8 +155,10 @@ public struct LaunchRequest: Hashable, Sendable {
     public var via: EntryPoint
     public var faults: [String]
 
-    public init(options: [String: LaunchValue] = [:], link: EntryInput? = nil, via: EntryPoint = .scheme,
-                faults: [String] = []) {
+    public init(
+        options: [String: LaunchValue] = [:], link: EntryInput? = nil, via: EntryPoint = .scheme,
+        faults: [String] = []
+    ) {
         self.options = options
         self.link = link
         self.via = via

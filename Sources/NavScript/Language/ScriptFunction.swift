@@ -53,8 +53,10 @@ public struct ScriptFunction {
         case native((LuaCall) throws -> [LuaValue])
     }
 
-    package init(_ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],
-         overloads: [String] = [], generic: String? = nil, documentation: String, example: String? = nil, body: Body) {
+    package init(
+        _ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],
+        overloads: [String] = [], generic: String? = nil, documentation: String, example: String? = nil, body: Body
+    ) {
         self.name = name
         self.category = category
         self.parameters = parameters

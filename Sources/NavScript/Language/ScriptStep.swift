@@ -44,18 +44,24 @@ extension ScriptFunction {
     /// the app is settled and the step is recorded on the timeline with
     /// ``ScriptStep/description``; a ``HostError`` fails the scenario at
     /// the calling line.
-    public static func verb(_ name: String, parameters: [ScriptParameter] = [], documentation: String,
-                            example: String? = nil,
-                            perform: @escaping (ScriptStep) throws -> Void) -> ScriptFunction {
-        ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
-                       body: .verb(perform))
+    public static func verb(
+        _ name: String, parameters: [ScriptParameter] = [], documentation: String,
+        example: String? = nil,
+        perform: @escaping (ScriptStep) throws -> Void
+    ) -> ScriptFunction {
+        ScriptFunction(
+            name, .driving, parameters: parameters, documentation: documentation, example: example,
+            body: .verb(perform))
     }
 
     /// A way of reading the app's state a host adds (`context()`).
-    public static func observer(_ name: String, parameters: [ScriptParameter] = [], returns: ScriptReturn,
-                                documentation: String, example: String? = nil,
-                                observe: @escaping (ScriptStep) throws -> LuaValue) -> ScriptFunction {
-        ScriptFunction(name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
-                       example: example, body: .observer(observe))
+    public static func observer(
+        _ name: String, parameters: [ScriptParameter] = [], returns: ScriptReturn,
+        documentation: String, example: String? = nil,
+        observe: @escaping (ScriptStep) throws -> LuaValue
+    ) -> ScriptFunction {
+        ScriptFunction(
+            name, .observing, parameters: parameters, returns: [returns], documentation: documentation,
+            example: example, body: .observer(observe))
     }
 }

@@ -45,8 +45,10 @@ public struct ScriptType: Sendable {
     }
 
     /// A closed or open set of literal strings.
-    public static func literals(_ name: String, _ documentation: String,
-                                _ values: [(String, String)], open: Bool = false) -> ScriptType {
+    public static func literals(
+        _ name: String, _ documentation: String,
+        _ values: [(String, String)], open: Bool = false
+    ) -> ScriptType {
         ScriptType(name, documentation, .literals(values.map { (value: $0.0, documentation: $0.1) }, open: open))
     }
 }

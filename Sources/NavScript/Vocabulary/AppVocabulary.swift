@@ -112,7 +112,9 @@ package struct AppVocabulary {
     }
 
     /// Places that hold one word the app names: anything else in angle brackets is free text.
-    private static let closedSlots: Set<String> = ["<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>"]
+    private static let closedSlots: Set<String> = [
+        "<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>"
+    ]
 
     /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).
     private func check(_ word: String, against placeholder: String, in kind: String) -> String? {
@@ -140,7 +142,7 @@ package struct AppVocabulary {
         case "<tab>": return known(word, in: tabs, "tab")
         case "<precondition>": return known(word, in: preconditions, "precondition")
         default:
-            if slot.hasPrefix("<") { return nil }   // an input, a path, a label, a count: anything
+            if slot.hasPrefix("<") { return nil }  // an input, a path, a label, a count: anything
             // Literal words, alternatives written `a|b`.
             let literals = slot.split(separator: "|").map(String.init)
             return literals.contains(word) ? nil : "expected \(literals.map { "'\($0)'" }.joined(separator: " or ")) here, got '\(word)'"

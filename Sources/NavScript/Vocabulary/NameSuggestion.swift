@@ -12,7 +12,8 @@ public enum NameSuggestion {
     /// the message is about a global.
     package static func hint(forLuaMessage message: String, names: () throws -> [String]) -> String? {
         guard let name = nilGlobal(in: message), let known = try? names(),
-              let match = closest(to: name, among: known) else { return nil }
+            let match = closest(to: name, among: known)
+        else { return nil }
         return "; did you mean '\(match)'?"
     }
 
@@ -21,7 +22,8 @@ public enum NameSuggestion {
     /// is a verb of another app (`login{}` copied from another app's suite).
     package static func hostFunctionsHint(forLuaMessage message: String, host: any ScenarioHost) -> String? {
         guard message.contains("attempt to call a nil value"), !message.contains("did you mean"),
-              let name = nilGlobal(in: message) else { return nil }
+            let name = nilGlobal(in: message)
+        else { return nil }
         let own = host.functions.map(\.name).sorted()
         return "; '\(name)' is not a function of the language or of \(host.name)"
             + (own.isEmpty ? " (it adds none)" : ", whose own are: " + own.joined(separator: ", "))
@@ -32,9 +34,9 @@ public enum NameSuggestion {
     /// (`attempt to call a nil value (global 'tapp')`).
     static func nilGlobal(in message: String) -> String? {
         guard message.contains("attempt to call a nil value") || message.contains("attempt to index a nil value"),
-              let start = message.range(of: "(global '")?.upperBound,
-              let end = message[start...].range(of: "')")?.lowerBound,
-              start < end
+            let start = message.range(of: "(global '")?.upperBound,
+            let end = message[start...].range(of: "')")?.lowerBound,
+            start < end
         else { return nil }
         return String(message[start..<end])
     }

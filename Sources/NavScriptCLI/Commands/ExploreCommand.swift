@@ -28,7 +28,9 @@ struct ExploreCommand: HostedCommand {
             """
     )
 
-    @Option(parsing: .unconditional, help: "Seed of the walks; the same seed gives the same walks and reproducers. Default: random, and printed.")
+    @Option(
+        parsing: .unconditional,
+        help: "Seed of the walks; the same seed gives the same walks and reproducers. Default: random, and printed.")
     var seed: UInt64?
 
     @Option(parsing: .unconditional, help: "Seconds to explore.")
@@ -40,8 +42,9 @@ struct ExploreCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Steps per walk before a fresh launch.")
     var walkLength: Int = Explorer.Configuration.defaultWalkLength
 
-    @Option(name: .customLong("fault"), parsing: .singleValue,
-            help: "Inject a fault of the app's catalogue (repeatable).")
+    @Option(
+        name: .customLong("fault"), parsing: .singleValue,
+        help: "Inject a fault of the app's catalogue (repeatable).")
     var faults: [String] = []
 
     @Option(help: "Folder for the reproducers.")
@@ -59,7 +62,11 @@ struct ExploreCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Explorations run at once, each in its own process with its own seed (seed, seed+1, …).")
     var jobs: Int = 1
 
-    @Option(parsing: .unconditional, help: "Seconds one step may run before the app counts as hung: the exploration stops and reports the hang with the steps that led to it.")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Seconds one step may run before the app counts as hung: the exploration stops and reports the hang with the steps that led to it."
+    )
     var timeout: Double = 10
 
     /// Internal: the file a supervised exploration writes its steps to (see ``ExploreSupervisor``).
@@ -68,16 +75,20 @@ struct ExploreCommand: HostedCommand {
 
     func validate() throws {
         guard time.isFinite, time >= 0 else {
-            throw ValidationError("--time must be a number of seconds, 0 or more (got \(time)); for no time limit give "
-                + "--time 0 with --steps or --until-covered")
+            throw ValidationError(
+                "--time must be a number of seconds, 0 or more (got \(time)); for no time limit give "
+                    + "--time 0 with --steps or --until-covered")
         }
         guard steps >= 0 else { throw ValidationError("--steps must not be negative (got \(steps))") }
         guard time > 0 || steps > 0 || untilCovered else {
-            throw ValidationError("--time 0 without --steps or --until-covered would explore forever: give a positive "
-                + "--time (seconds), a --steps count, or --until-covered")
+            throw ValidationError(
+                "--time 0 without --steps or --until-covered would explore forever: give a positive "
+                    + "--time (seconds), a --steps count, or --until-covered")
         }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
-        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds (got \(timeout))") }
+        guard timeout.isFinite, timeout > 0 else {
+            throw ValidationError("--timeout must be a positive number of seconds (got \(timeout))")
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {
             throw ValidationError("--junit, --json and --html report one exploration: use them with --jobs 1")
@@ -85,8 +96,9 @@ struct ExploreCommand: HostedCommand {
         var isFolder: ObjCBool = false
         if out.isEmpty { throw ValidationError("--out needs a folder for the reproducers (default: explore-findings)") }
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
-            throw ValidationError("--out \(out) is a file, not a folder: give a folder for the reproducers (it is created "
-                + "when missing)")
+            throw ValidationError(
+                "--out \(out) is a file, not a folder: give a folder for the reproducers (it is created "
+                    + "when missing)")
         }
     }
 
@@ -106,14 +118,18 @@ struct ExploreCommand: HostedCommand {
         guard let recorder = ExplorationTrace(path: trace) else { throw ValidationError("cannot write the trace file \(trace)") }
         ExploreSupervisor.exitWhenTheSupervisorDies()
         let explorer = Explorer(host: host, configuration: configuration(seed: seed, trace: recorder, stop: stop))
-        report.terminal("exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
-            + " (replay with --seed \(seed))\n")
+        report.terminal(
+            "exploring \(host.name), seed \(seed)" + (faults.isEmpty ? "" : ", faults: " + faults.joined(separator: ", "))
+                + " (replay with --seed \(seed))\n")
         let folder = URL(fileURLWithPath: out)
         var cases: [ScenarioResult] = []
         let started = Date()
         let stream = RunEventStream(try report.reporters())
-        stream.publish(.runStarted(RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
-                                           startedAt: started.timeIntervalSince1970)))
+        stream.publish(
+            .runStarted(
+                RunPlan(
+                    command: "explore", app: host.name, files: ["explore"], seed: seed,
+                    startedAt: started.timeIntervalSince1970)))
         stream.publish(.fileStarted(file: "explore"))
         var unwritten: [String] = []
         let explored = explorer.run { finding in
@@ -124,12 +140,14 @@ struct ExploreCommand: HostedCommand {
                 try Data(finding.reproducer.utf8).write(to: file)
             } catch {
                 written = false
-                unwritten.append("cannot write the reproducer \(file.relativePath): \(error.localizedDescription) — "
-                    + "give --out a folder navscript may write in")
+                unwritten.append(
+                    "cannot write the reproducer \(file.relativePath): \(error.localizedDescription) — "
+                        + "give --out a folder navscript may write in")
             }
-            var found = ScenarioResult(name: finding.property, file: file.relativePath, line: Self.scenarioLine(finding.reproducer),
-                                       outcome: .failed(.expectation),
-                                       message: finding.message, timeline: finding.timeline, duration: finding.timeToFind)
+            var found = ScenarioResult(
+                name: finding.property, file: file.relativePath, line: Self.scenarioLine(finding.reproducer),
+                outcome: .failed(.expectation),
+                message: finding.message, timeline: finding.timeline, duration: finding.timeToFind)
             if written, report.recordsFrames, let replayed = Self.replay(file, host: host, faults: faults) {
                 // The storyboard of the shrunk reproducer, failing where the property did.
                 found.details = replayed.details
@@ -152,17 +170,23 @@ struct ExploreCommand: HostedCommand {
         if let interruption { report.terminal("\(interruption): the exploration stopped early\n") }
         if cases.isEmpty {
             // Cut short, "no property violated" would be a green report of an exploration that did not finish.
-            cases = [interruption.map {
-                ScenarioResult(name: "exploration interrupted", file: "explore", line: 0, outcome: .errored(.interrupted),
-                               message: "\($0) after \(explored.steps) steps: the exploration did not finish",
-                               duration: explored.seconds)
-            } ?? ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds)]
+            cases = [
+                interruption.map {
+                    ScenarioResult(
+                        name: "exploration interrupted", file: "explore", line: 0, outcome: .errored(.interrupted),
+                        message: "\($0) after \(explored.steps) steps: the exploration did not finish",
+                        duration: explored.seconds)
+                } ?? ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds)
+            ]
             stream.publish(.scenarioFinished(cases[0]))
         }
         let file = FileResult(file: "explore", scenarios: cases, duration: explored.seconds)
         stream.publish(.fileFinished(file))
-        stream.publish(.runFinished(RunResult(files: [file], duration: explored.seconds, seed: seed,
-                                              startedAt: started.timeIntervalSince1970), interruption: interruption))
+        stream.publish(
+            .runFinished(
+                RunResult(
+                    files: [file], duration: explored.seconds, seed: seed,
+                    startedAt: started.timeIntervalSince1970), interruption: interruption))
         let failed = ReportOptions.reportFailures(stream)
         for problem in unwritten { writeStandardError("\(NavScriptCLI.executableName) explore: \(problem)\n") }
         if let status = stop.exitStatus { throw ExitCode(status) }
@@ -202,8 +226,9 @@ extension ExploreCommand {
     func configuration(seed: UInt64, trace: ExplorationTrace? = nil, stop: StopSignal? = nil) -> Explorer.Configuration {
         var shouldStop: (@Sendable () -> Bool)?
         if let stop { shouldStop = { stop.isSet } }
-        var configuration = Explorer.Configuration(seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults,
-                                                   untilCovered: untilCovered, manifest: manifest, trace: trace, shouldStop: shouldStop)
+        var configuration = Explorer.Configuration(
+            seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults,
+            untilCovered: untilCovered, manifest: manifest, trace: trace, shouldStop: shouldStop)
         configuration.executable = NavScriptCLI.executableName
         return configuration
     }
@@ -211,8 +236,10 @@ extension ExploreCommand {
     /// The arguments of one exploration with `seed` in a process of its
     /// own (reports included: a `--jobs` run has none).
     func childArguments(seed: UInt64) -> [String] {
-        var arguments = ["explore", "--seed", String(seed), "--time", String(time), "--steps", String(steps),
-                         "--walk-length", String(walkLength), "--out", out, "--timeout", String(timeout)]
+        var arguments = [
+            "explore", "--seed", String(seed), "--time", String(time), "--steps", String(steps),
+            "--walk-length", String(walkLength), "--out", out, "--timeout", String(timeout)
+        ]
         for fault in faults { arguments += ["--fault", fault] }
         if untilCovered { arguments.append("--until-covered") }
         if let manifest { arguments += ["--manifest", manifest] }
@@ -240,7 +267,7 @@ extension ExploreCommand {
         }
         let endings = ChildProcesses.watch(children.map(\.process), stop: stop)
         var found = false
-        var failed: Int32?   // a child's own usage or write error (exit 2)
+        var failed: Int32?  // a child's own usage or write error (exit 2)
         var total = ExploreReport.Totals()
         for (child, ending) in zip(children, endings) {
             let text = child.output.text
@@ -276,8 +303,11 @@ enum ExploreReport {
         // (the implicit launch is step 1; some actions record two steps).
         for (index, step) in finding.timeline.enumerated() { text += "      \(index + 1). \(step)\n" }
         guard let file else { return text + "    reproducer: not written (see below)\n" }
-        text += "    reproducer: \(file)" + (!finding.verified ? " (not verified)"
-            : withFaults ? " (fails with the faults, passes without)" : " (fails on this build, as the property found it)") + "\n"
+        text +=
+            "    reproducer: \(file)"
+            + (!finding.verified
+                ? " (not verified)"
+                : withFaults ? " (fails with the faults, passes without)" : " (fails on this build, as the property found it)") + "\n"
         return text
     }
 
@@ -292,7 +322,9 @@ enum ExploreReport {
             let missing = all.subtracting(done).sorted().prefix(6).map { String($0.dropFirst(prefix.count)) }
             text += missing.isEmpty ? "\n" : " (not yet: \(missing.joined(separator: ", "))\(all.count - done.count > 6 ? ", …" : ""))\n"
         }
-        text += report.findings.isEmpty ? "no property violated\n" : "\(report.findings.count) violation\(report.findings.count == 1 ? "" : "s") found\n"
+        text +=
+            report.findings.isEmpty
+            ? "no property violated\n" : "\(report.findings.count) violation\(report.findings.count == 1 ? "" : "s") found\n"
         return text
     }
 
@@ -308,7 +340,8 @@ enum ExploreReport {
         mutating func add(_ console: String) {
             violations += console.split(separator: "\n").count { $0.hasPrefix("VIOLATION ") }
             guard let summary = console.split(separator: "\n").last(where: { $0.contains(" walks, ") && $0.contains(" steps in ") }),
-                  let words = Optional(summary.split(separator: " ")), words.count > 3, let steps = Int(words[2]) else {
+                let words = Optional(summary.split(separator: " ")), words.count > 3, let steps = Int(words[2])
+            else {
                 unfinished += 1
                 return
             }
@@ -318,7 +351,9 @@ enum ExploreReport {
         func line(explorations: Int, seeds first: UInt64, _ last: UInt64, out: String) -> String {
             "\(explorations) explorations (seeds \(first)–\(last)): \(steps) steps"
                 + (unfinished > 0 ? " (\(unfinished) ended before their summary)" : "")
-                + ", " + (violations == 0 ? "no property violated" : "\(violations) violation\(violations == 1 ? "" : "s") found, reproducers in \(out)/")
+                + ", "
+                + (violations == 0
+                    ? "no property violated" : "\(violations) violation\(violations == 1 ? "" : "s") found, reproducers in \(out)/")
                 + "\n"
         }
     }

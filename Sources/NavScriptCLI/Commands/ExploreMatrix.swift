@@ -34,8 +34,9 @@ struct ExploreMatrix {
         for fault in faults {
             rows.append(explore(fault.name, out: folder.appendingPathComponent(fault.name), stop: stop))
             if let status = stop.exitStatus {
-                writeStandardError("\(NavScriptCLI.executableName) mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
-                    + "\(rows.count) of \(faults.count) (\(fault.name))\n")
+                writeStandardError(
+                    "\(NavScriptCLI.executableName) mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
+                        + "\(rows.count) of \(faults.count) (\(fault.name))\n")
                 throw ExitCode(status)
             }
         }
@@ -44,7 +45,9 @@ struct ExploreMatrix {
             print("| fault | found as | time to kill | reproducer steps |")
             print("|---|---|---:|---:|")
             for row in rows {
-                print("| `\(row.fault)` | \(row.property ?? "— " + row.note) | \(row.timeToKill ?? "–") | \(row.reproducerSteps.map(String.init) ?? "–") |")
+                print(
+                    "| `\(row.fault)` | \(row.property ?? "— " + row.note) | \(row.timeToKill ?? "–") | \(row.reproducerSteps.map(String.init) ?? "–") |"
+                )
             }
             print("\nExploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each).")
         } else {
@@ -66,9 +69,12 @@ struct ExploreMatrix {
 
     /// Runs `explore --fault NAME` in a child and reads its report.
     private func explore(_ fault: String, out: URL, stop: StopSignal) -> Row {
-        let process = ChildProcesses.navscript(["explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds),
-                                                "--out", out.path, "--timeout", String(min(10, timeout))],
-                                               environment: ["NO_COLOR": "1"])
+        let process = ChildProcesses.navscript(
+            [
+                "explore", "--fault", fault, "--seed", String(seed), "--time", String(seconds),
+                "--out", out.path, "--timeout", String(min(10, timeout))
+            ],
+            environment: ["NO_COLOR": "1"])
         let output: ChildProcesses.Capture
         do { output = try ChildProcesses.Capture(process, name: "explore-\(fault)") } catch {
             return Row(fault: fault, note: "cannot capture output")
@@ -78,8 +84,9 @@ struct ExploreMatrix {
         let ending = ChildProcesses.watch([process], stop: stop) { _ in Date() >= deadline }[0]
         switch ending {
         case .hung:
-            return Row(fault: fault, property: "a hang (every input gets an outcome)", timeToKill: "≤\(Int(timeout))s",
-                       reproducerSteps: nil, note: "")
+            return Row(
+                fault: fault, property: "a hang (every input gets an outcome)", timeToKill: "≤\(Int(timeout))s",
+                reproducerSteps: nil, note: "")
         case .signaled:
             return Row(fault: fault, property: "a crash (every input gets an outcome)", timeToKill: nil, reproducerSteps: nil, note: "")
         case .exited, .unresponsive:
@@ -99,8 +106,11 @@ struct ExploreMatrix {
         // "shrunk from 9 steps to 3; the reproducer's timeline:", "shrunk from 5 steps to 3 from a fresh launch",
         // "3 steps from a fresh launch"
         let lines = text.split(separator: "\n")
-        let steps = lines.first { $0.contains("shrunk from") }.flatMap { $0.firstMatch(of: /\ to ([0-9]+)[; ]/).flatMap { Int($0.1) } }
-            ?? lines.first { $0.contains(" steps from a fresh launch") }.flatMap { $0.firstMatch(of: /([0-9]+) steps from/).flatMap { Int($0.1) } }
+        let steps =
+            lines.first { $0.contains("shrunk from") }.flatMap { $0.firstMatch(of: /\ to ([0-9]+)[; ]/).flatMap { Int($0.1) } }
+            ?? lines.first { $0.contains(" steps from a fresh launch") }.flatMap {
+                $0.firstMatch(of: /([0-9]+) steps from/).flatMap { Int($0.1) }
+            }
         return Row(fault: fault, property: property, timeToKill: time, reproducerSteps: steps, note: "")
     }
 }

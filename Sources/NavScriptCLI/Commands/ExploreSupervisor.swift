@@ -60,7 +60,7 @@ struct ExploreSupervisor {
         stop.catchSignals()
 
         let ended = watch(process, trace: trace, stop: stop)
-        forwarding.waitForTheEnd()   // the trap line is in by now
+        forwarding.waitForTheEnd()  // the trap line is in by now
         guard case .fatal(let fatal) = ended else {
             if case .exited(let status) = ended { throw ExitCode(status) }
             return
@@ -68,8 +68,9 @@ struct ExploreSupervisor {
         let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
         let earlier = ((try? String(contentsOfFile: trace.path + ".findings", encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { try? JSONDecoder().decode(ScenarioResult.self, from: Data($0.utf8)) }
-        try report(fatal, walk: ExplorationTrace.lastSegment(of: text), earlier: earlier, stderr: forwarding.tail,
-                   scratch: folder, stop: stop, started: started, heldStream: heldStream)
+        try report(
+            fatal, walk: ExplorationTrace.lastSegment(of: text), earlier: earlier, stderr: forwarding.tail,
+            scratch: folder, stop: stop, started: started, heldStream: heldStream)
     }
 
     /// How long a child has to stop after an interrupt is passed on to it.
@@ -107,7 +108,8 @@ struct ExploreSupervisor {
         case .unresponsive:
             // A child stuck in a step never gets to its next one to stop: the interrupt is
             // what the user asked for, not a hang to wait out and report.
-            writeStandardError("\(NavScriptCLI.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
             return .exited(stop.exitStatus ?? 130)
         case .signaled(let signal):
             // Stopped by an interrupt it was sent (or got from the terminal): not the app's doing.
@@ -133,8 +135,10 @@ struct ExploreSupervisor {
     /// `earlier`: what the child found before (its reports were never written).
     /// `started`: when the exploration began (its reports' duration runs to the crash);
     /// `heldStream`: the JSON stream, opened before the child started.
-    private func report(_ fatal: Fatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
-                        stop: StopSignal, started: Date, heldStream: JSONLinesReport?) throws {
+    private func report(
+        _ fatal: Fatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
+        stop: StopSignal, started: Date, heldStream: JSONLinesReport?
+    ) throws {
         let out = URL(fileURLWithPath: command.out)
         let kind: ScenarioOutcome.ErrorKind
         var what: String
@@ -157,8 +161,9 @@ struct ExploreSupervisor {
         if !walk.isEmpty {
             let replayer = WalkReplayer(command: command, kind: kind, signal: fatal.signal, scratch: scratch, stop: stop)
             (steps, verified) = replayer.shrink(walk)
-            let reproducer = Self.reproducer(steps, what: what, verb: verb, configuration: command.configuration(seed: seed),
-                                             host: host, originalSteps: walk.count)
+            let reproducer = Self.reproducer(
+                steps, what: what, verb: verb, configuration: command.configuration(seed: seed),
+                host: host, originalSteps: walk.count)
             let target = ExploreCommand.unusedFile(in: out, named: "seed\(seed)-\(verb)")
             do {
                 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -167,8 +172,9 @@ struct ExploreSupervisor {
                 line = ExploreCommand.scenarioLine(reproducer)
             } catch {
                 unwritten = true
-                writeStandardError("\(NavScriptCLI.executableName) explore: cannot write the reproducer \(target.relativePath): "
-                    + "\(error.localizedDescription) — give --out a folder navscript may write in\n")
+                writeStandardError(
+                    "\(NavScriptCLI.executableName) explore: cannot write the reproducer \(target.relativePath): "
+                        + "\(error.localizedDescription) — give --out a folder navscript may write in\n")
             }
         }
 
@@ -176,15 +182,22 @@ struct ExploreSupervisor {
         if steps.isEmpty {
             text += "    before the first step: no walk to replay (replay with --seed \(seed))\n"
         } else {
-            text += "    " + (steps.count < walk.count ? "shrunk from \(walk.count) steps to \(steps.count)" : "\(steps.count) steps")
+            text +=
+                "    " + (steps.count < walk.count ? "shrunk from \(walk.count) steps to \(steps.count)" : "\(steps.count) steps")
                 + " from a fresh launch; the last one \(verb == "crash" ? "crashed" : "hung"):\n"
             for (index, step) in steps.enumerated() { text += "      \(index + 1). \(step)\n" }
             if let file {
-                let unverified = stop.isSet ? " (not verified: the replays were interrupted)"
+                let unverified =
+                    stop.isSet
+                    ? " (not verified: the replays were interrupted)"
                     : " (not verified: replayed alone, it did not \(verb) the same way)"
-                text += "    reproducer: \(file)" + (!verified ? unverified
-                    : command.faults.isEmpty ? " (\(verb == "crash" ? "crashes" : "hangs") the app on this build)"
-                    : " (fails with the faults, passes without)") + "\n"
+                text +=
+                    "    reproducer: \(file)"
+                    + (!verified
+                        ? unverified
+                        : command.faults.isEmpty
+                            ? " (\(verb == "crash" ? "crashes" : "hangs") the app on this build)"
+                            : " (fails with the faults, passes without)") + "\n"
             }
         }
         text += "the exploration stopped here (its process went with the app)\n"
@@ -192,9 +205,13 @@ struct ExploreSupervisor {
 
         var failed = false
         if command.report.junit != nil || command.report.json != nil || command.report.html != nil {
-            let result = ScenarioResult(name: property, file: file ?? "", line: line, outcome: .errored(kind),
-                                        message: what, details: steps.isEmpty ? "" : "steps from a fresh launch:\n"
-                                            + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+            let result = ScenarioResult(
+                name: property, file: file ?? "", line: line, outcome: .errored(kind),
+                message: what,
+                details: steps.isEmpty
+                    ? ""
+                    : "steps from a fresh launch:\n"
+                        + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
             let duration = Date().timeIntervalSince(started)
             let explored = FileResult(file: "explore", scenarios: earlier + [result], duration: duration)
             let run = RunResult(files: [explored], duration: duration, seed: seed, startedAt: started.timeIntervalSince1970)
@@ -210,8 +227,11 @@ struct ExploreSupervisor {
                 }
             }
             let stream = RunEventStream(try whole.reporters())
-            stream.publish(run, plan: RunPlan(command: "explore", app: host.name, files: ["explore"], seed: seed,
-                                              startedAt: run.startedAt))
+            stream.publish(
+                run,
+                plan: RunPlan(
+                    command: "explore", app: host.name, files: ["explore"], seed: seed,
+                    startedAt: run.startedAt))
             continued?.publish(.scenarioFinished(result))
             continued?.publish(.fileFinished(explored))
             continued?.publish(.runFinished(run, interruption: nil))
@@ -224,16 +244,21 @@ struct ExploreSupervisor {
 
     /// The Swift runtime's own line about the trap, when it printed one.
     static func trapLine(_ stderr: String) -> String? {
-        stderr.split(separator: "\n").last { $0.contains("Fatal error") || $0.contains("runtime failure") || $0.contains("Precondition failed") }
-            .map { String($0.trimmingCharacters(in: .whitespaces).prefix(300)) }
+        stderr.split(separator: "\n").last {
+            $0.contains("Fatal error") || $0.contains("runtime failure") || $0.contains("Precondition failed")
+        }
+        .map { String($0.trimmingCharacters(in: .whitespaces).prefix(300)) }
     }
 
     /// The walk as a scenario: no assertion — the crash or hang fails it.
-    static func reproducer(_ steps: [String], what: String, verb: String, configuration: Explorer.Configuration,
-                           host: any ScenarioHost, originalSteps: Int) -> String {
+    static func reproducer(
+        _ steps: [String], what: String, verb: String, configuration: Explorer.Configuration,
+        host: any ScenarioHost, originalSteps: Int
+    ) -> String {
         var text = Explorer.replayHeader(configuration, host: host)
         text += "-- Property: every input gets an outcome.\n"
-        text += "-- " + (steps.count < originalSteps ? "Shrunk from \(originalSteps) steps to \(steps.count)." : "\(steps.count) steps.") + "\n"
+        text +=
+            "-- " + (steps.count < originalSteps ? "Shrunk from \(originalSteps) steps to \(steps.count)." : "\(steps.count) steps.") + "\n"
         text += "-- \(what.replacingOccurrences(of: "\n", with: " ")), at its last step.\n\n"
         text += "scenario(\"explore seed \(configuration.seed): the app \(verb == "crash" ? "crashes" : "hangs")\", function()\n"
         for step in steps { text += "  \(step)\n" }

@@ -5,7 +5,7 @@ import NavScriptRunner
 import NavScriptRuntime
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One report given to `merge-junit`, read and checked before anything is
@@ -83,19 +83,22 @@ struct JUnitShardReport {
                 warnings.append("\(path): \(disagreement); the merged report counts the test cases")
                 recounted.insert(index)
             } else if !isNavscript && ["tests", "failures", "errors", "skipped"].contains(where: { suite.attribute(forName: $0) == nil }) {
-                recounted.insert(index)   // another tool left counts out: the merged suite states them
+                recounted.insert(index)  // another tool left counts out: the merged suite states them
             }
         }
         self.warnings = warnings
-        var blocks = String(data: data, encoding: .utf8).flatMap { Self.suiteBlocks(of: $0, count: suites.count) }
+        var blocks =
+            String(data: data, encoding: .utf8).flatMap { Self.suiteBlocks(of: $0, count: suites.count) }
             ?? suites.map { $0.xmlString(options: [.nodePreserveWhitespace]) }
         // A suite whose stated counts were wrong or missing is written with the counts of its
         // cases, so every level of the merged report agrees (its consumers read the suite's).
         for index in recounted.sorted() {
             let suite = suites[index]
             let counted = Self.totals(of: suite)
-            for (name, value) in [("tests", counted.tests), ("failures", counted.failures), ("errors", counted.errors),
-                                  ("skipped", counted.skipped)] {
+            for (name, value) in [
+                ("tests", counted.tests), ("failures", counted.failures), ("errors", counted.errors),
+                ("skipped", counted.skipped)
+            ] {
                 suite.removeAttribute(forName: name)
                 if let attribute = XMLNode.attribute(withName: name, stringValue: String(value)) as? XMLNode {
                     suite.addAttribute(attribute)
@@ -125,8 +128,9 @@ struct JUnitShardReport {
         guard !parsed || parser.parserError != nil else { return }
         // libxml2's codes say little here (a cut-short file and a mismatched
         // tag both read as "error 5"): the position is what helps.
-        throw ValidationError("\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML from here on; "
-            + "a report cut short (its run stopped while writing: run that shard again) or not written by a JUnit reporter")
+        throw ValidationError(
+            "\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML from here on; "
+                + "a report cut short (its run stopped while writing: run that shard again) or not written by a JUnit reporter")
     }
 
     /// How a suite's `tests`, `failures`, `errors` or `skipped` disagrees
@@ -142,7 +146,7 @@ struct JUnitShardReport {
             ("tests", counted.tests, { $0 == counted.tests }),
             ("failures", counted.failures, { $0 == counted.failures }),
             ("errors", counted.errors, { lenient ? $0 >= counted.errors : $0 == counted.errors }),
-            ("skipped", counted.skipped, { lenient ? $0 == counted.skipped || $0 + disabled == counted.skipped : $0 == counted.skipped }),
+            ("skipped", counted.skipped, { lenient ? $0 == counted.skipped || $0 + disabled == counted.skipped : $0 == counted.skipped })
         ]
         for (attribute, actual, agrees) in checks {
             guard let value = stated(attribute), !agrees(value) else { continue }

@@ -55,10 +55,13 @@ enum ManifestOption {
         }
         let errors = problems.filter { !$0.isWarning }
         guard errors.isEmpty else {
-            throw ValidationError("\(from)\(path) has \(errors.count) problem\(errors.count == 1 ? "" : "s") "
-                + "(\(NavScriptCLI.executableName) routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
+            throw ValidationError(
+                "\(from)\(path) has \(errors.count) problem\(errors.count == 1 ? "" : "s") "
+                    + "(\(NavScriptCLI.executableName) routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
         }
-        for warning in problems where warning.isWarning { writeStandardError("\(NavScriptCLI.executableName): \(from)\(path): \(warning)\n") }
+        for warning in problems where warning.isWarning {
+            writeStandardError("\(NavScriptCLI.executableName): \(from)\(path): \(warning)\n")
+        }
         do {
             return try host.replacingManifest(RouteManifest.load(json: Data(text.utf8)))
         } catch let error as HostError {

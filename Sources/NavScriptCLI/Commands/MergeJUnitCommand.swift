@@ -6,7 +6,7 @@ import NavScriptRunner
 import NavScriptRuntime
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// `navscript merge-junit`: combines the JUnit reports of a sharded run
@@ -36,14 +36,18 @@ struct MergeJUnitCommand: ParsableCommand {
         let strict = reports.filter(\.isStrict).map(\.path)
         let loose = reports.filter { $0.isNavscript && !$0.isStrict }.map(\.path)
         if let strictOne = strict.first, let looseOne = loose.first {
-            throw ValidationError("\(strictOne) was written with --junit-strict and \(looseOne) without: a merge of both would "
-                + "satisfy neither schema; write every shard's report the same way")
+            throw ValidationError(
+                "\(strictOne) was written with --junit-strict and \(looseOne) without: a merge of both would "
+                    + "satisfy neither schema; write every shard's report the same way")
         }
         let suites = reports.flatMap(\.suites)
-        for warning in reports.flatMap(\.warnings) { writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(warning)\n") }
+        for warning in reports.flatMap(\.warnings) {
+            writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(warning)\n")
+        }
         for duplicate in Self.duplicates(in: suites) {
-            writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(duplicate) appears more than once; "
-                + "CI reporters keep only one (did two shards run the same file?)\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName) merge-junit: warning: \(duplicate) appears more than once; "
+                    + "CI reporters keep only one (did two shards run the same file?)\n")
         }
         var totals = (tests: 0, failures: 0, errors: 0, skipped: 0)
         for suite in suites {
@@ -60,7 +64,8 @@ struct MergeJUnitCommand: ParsableCommand {
         // (Jenkins' xunit schema) rejects a `skipped` total on the root.
         let skipped = reports.contains(where: \.isStrict) ? "" : " skipped=\"\(totals.skipped)\""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"navscript\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" errors=\"\(totals.errors)\"\(skipped) time=\"\(time)\">\n"
+        xml +=
+            "<testsuites name=\"navscript\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" errors=\"\(totals.errors)\"\(skipped) time=\"\(time)\">\n"
         for block in reports.flatMap(\.blocks) { xml += block.hasSuffix("\n") ? block : block + "\n" }
         xml += "</testsuites>\n"
         do {
@@ -68,27 +73,30 @@ struct MergeJUnitCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        print("merged \(suites.count) test suite\(suites.count == 1 ? "" : "s") from \(inputs.count) report\(inputs.count == 1 ? "" : "s"): "
-            + "\(totals.tests) tests, \(totals.failures) failures, \(totals.errors) errors, \(totals.skipped) skipped → \(output)")
+        print(
+            "merged \(suites.count) test suite\(suites.count == 1 ? "" : "s") from \(inputs.count) report\(inputs.count == 1 ? "" : "s"): "
+                + "\(totals.tests) tests, \(totals.failures) failures, \(totals.errors) errors, \(totals.skipped) skipped → \(output)")
     }
 
     /// One report given twice — the same file (by its resolved path) or the
     /// same bytes under two names (a copy, overlapping globs) — would count
     /// every test twice: refused, naming both.
     static func refuseRepeats(_ reports: [(path: String, data: Data)]) throws(ValidationError) {
-        var byPath: [String: String] = [:]   // resolved path → the name first given
+        var byPath: [String: String] = [:]  // resolved path → the name first given
         var byContent: [Data: String] = [:]
         for (path, data) in reports {
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
             if let first = byPath[resolved] {
-                throw ValidationError("\(path) is given twice (\(first == path ? "" : "as \(first) and ")\(path)): "
-                    + "merging it would count its tests twice")
+                throw ValidationError(
+                    "\(path) is given twice (\(first == path ? "" : "as \(first) and ")\(path)): "
+                        + "merging it would count its tests twice")
             }
             byPath[resolved] = path
             guard !data.isEmpty else { continue }
             if let first = byContent[data] {
-                throw ValidationError("\(first) and \(path) are the same report (identical bytes): merging both would count "
-                    + "its tests twice")
+                throw ValidationError(
+                    "\(first) and \(path) are the same report (identical bytes): merging both would count "
+                        + "its tests twice")
             }
             byContent[data] = path
         }
@@ -101,8 +109,10 @@ struct MergeJUnitCommand: ParsableCommand {
         for suite in suites {
             let suiteName = suite.attribute(forName: "name")?.stringValue ?? "?"
             for testcase in suite.elements(forName: "testcase") {
-                let key = [suiteName, testcase.attribute(forName: "classname")?.stringValue ?? "",
-                           testcase.attribute(forName: "name")?.stringValue ?? ""].joined(separator: " › ")
+                let key = [
+                    suiteName, testcase.attribute(forName: "classname")?.stringValue ?? "",
+                    testcase.attribute(forName: "name")?.stringValue ?? ""
+                ].joined(separator: " › ")
                 if !seen.insert(key).inserted && !repeated.contains(key) { repeated.append(key) }
             }
         }

@@ -36,8 +36,10 @@ struct MutateCommand: HostedCommand {
     @Flag(help: "List every killing scenario, and the scenarios that kill nothing (runs the full matrix).")
     var verbose = false
 
-    @Flag(help: ArgumentHelp("Run every scenario under every fault. Without it a fault's remaining files are skipped "
-        + "once a scenario killed it (the verdicts are the same; --verbose and --markdown imply it)."))
+    @Flag(
+        help: ArgumentHelp(
+            "Run every scenario under every fault. Without it a fault's remaining files are skipped "
+                + "once a scenario killed it (the verdicts are the same; --verbose and --markdown imply it)."))
     var fullMatrix = false
 
     @Flag(help: "List the host's fault catalogue and exit.")
@@ -49,7 +51,9 @@ struct MutateCommand: HostedCommand {
     @Flag(help: .hidden)
     var inProcess = false
 
-    @Flag(help: "Score the faults by exploration alone (no scenarios): `\(NavScriptCLI.executableName) explore` per fault, in its own process.")
+    @Flag(
+        help:
+            "Score the faults by exploration alone (no scenarios): `\(NavScriptCLI.executableName) explore` per fault, in its own process.")
     var explore = false
 
     @Option(parsing: .unconditional, help: "With --explore: seconds of exploration per fault.")
@@ -61,7 +65,8 @@ struct MutateCommand: HostedCommand {
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !explore || (report.junit == nil && report.json == nil && report.html == nil) else {
-            throw ValidationError("--junit, --json and --html are not written with --explore (each fault's exploration reports to the terminal)")
+            throw ValidationError(
+                "--junit, --json and --html are not written with --explore (each fault's exploration reports to the terminal)")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
@@ -103,25 +108,31 @@ struct MutateCommand: HostedCommand {
         let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath, stop: stop)
         if let status = stop.exitStatus { throw ExitCode(status) }
         guard !healthy.flatMap(\.scenarios).isEmpty else {
-            writeStandardError("\(NavScriptCLI.executableName) mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName) mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n"
+            )
             throw ExitCode(2)
         }
         let failing = healthy.flatMap(\.scenarios).filter { $0.status.isProblem }
         guard failing.isEmpty else {
             // The reports still say so (CI uploads them): "healthy suite passes" failing, with the scenarios.
-            stream.publish(plan.report(results: healthy, started: started).runResult(),
-                           plan: RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970))
+            stream.publish(
+                plan.report(results: healthy, started: started).runResult(),
+                plan: RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970))
             let without = suite.faults.isEmpty ? "on the healthy app" : "with --fault \(suite.faults.joined(separator: ", ")) alone"
             let replay = (["\(NavScriptCLI.executableName) run"] + suite.faults.map { "--fault \($0)" }).joined(separator: " ")
-            writeStandardError("\(NavScriptCLI.executableName) mutate: the suite is not green \(without), so no fault can be scored; "
-                + "fix these first (\(replay) shows why):\n"
-                + failing.map { "  \($0.line > 0 ? "\($0.file):\($0.line)" : $0.file)  \($0.name)\n" }.joined())
+            writeStandardError(
+                "\(NavScriptCLI.executableName) mutate: the suite is not green \(without), so no fault can be scored; "
+                    + "fix these first (\(replay) shows why):\n"
+                    + failing.map { "  \($0.line > 0 ? "\($0.file):\($0.line)" : $0.file)  \($0.name)\n" }.joined())
             _ = ReportOptions.reportFailures(stream)
             throw ExitCode(2)
         }
         // Asked after the failures: a file that did not load is a failure to fix, not a skipped scenario.
         guard healthy.flatMap(\.scenarios).contains(where: { $0.status == .passed }) else {
-            writeStandardError("\(NavScriptCLI.executableName) mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName) mutate: no scenario of the selection runs (all are pending or skipped), so no fault can be scored\n"
+            )
             throw ExitCode(2)
         }
         // Faults run in parallel across the jobs. A fault's file is skipped once an earlier file of
@@ -145,8 +156,11 @@ struct MutateCommand: HostedCommand {
             for scenario in idle { terminal("    \(scenario)\n") }
         }
         let cases = matrix.runResult()
-        stream.publish(cases, plan: RunPlan(command: "mutate", app: host.name, files: cases.files.map(\.file),
-                                            startedAt: started.timeIntervalSince1970))
+        stream.publish(
+            cases,
+            plan: RunPlan(
+                command: "mutate", app: host.name, files: cases.files.map(\.file),
+                startedAt: started.timeIntervalSince1970))
         try ReportOptions.requireWritten(stream)
         throw ExitCode(matrix.isSuccess ? 0 : 1)
     }

@@ -13,12 +13,16 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
     var junitStrict = false
 
-    @Option(help: ArgumentHelp("Stream every run event as one line of JSON to this file, or to standard output with "
-        + "'-' (the terminal report then goes to standard error).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Stream every run event as one line of JSON to this file, or to standard output with "
+                + "'-' (the terminal report then goes to standard error).", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Write one self-contained HTML report to this file: filters, every scenario's steps, "
-        + "and a storyboard of the navigation after each step of every failing scenario.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write one self-contained HTML report to this file: filters, every scenario's steps, "
+                + "and a storyboard of the navigation after each step of every failing scenario.", valueName: "file"))
     var html: String?
 
     func validate() throws {
@@ -26,12 +30,15 @@ struct ReportOptions: ParsableArguments {
             throw ValidationError("--junit-strict shapes the JUnit report, and none is written: give --junit FILE too")
         }
         for (option, path) in [("--junit", junit), ("--html", html)] where path == "-" {
-            throw ValidationError("\(option) - : the \(option.dropFirst(2).uppercased() == "JUNIT" ? "JUnit" : "HTML") report is "
-                + "written to a file (standard output has the terminal report); give a path, or stream events with --json -")
+            throw ValidationError(
+                "\(option) - : the \(option.dropFirst(2).uppercased() == "JUNIT" ? "JUnit" : "HTML") report is "
+                    + "written to a file (standard output has the terminal report); give a path, or stream events with --json -")
         }
         // Standard output is the JSON stream's with `--json -` (the terminal report moves to standard error).
-        if json == "-", let (option, _) = [("--junit", junit), ("--html", html)]
-            .first(where: { $0.1.map { ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains($0) } ?? false }) {
+        if json == "-",
+            let (option, _) = [("--junit", junit), ("--html", html)]
+                .first(where: { $0.1.map { ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains($0) } ?? false })
+        {
             throw ValidationError("\(option) /dev/stdout and --json - both write standard output: give \(option) a file")
         }
         // A report over a Lua file (the report's path forgotten: `--junit scenarios/cart.lua`) would
@@ -40,8 +47,10 @@ struct ReportOptions: ParsableArguments {
             guard let path else { continue }
             let target = ReportFile.resolved(URL(fileURLWithPath: path))
             if target.pathExtension.lowercased() == "lua" && FileManager.default.fileExists(atPath: target.path) {
-                throw ValidationError("\(option) \(path) would replace the Lua file \(path) with the report: give the report "
-                    + "a path of its own (e.g. \(option) report.\(option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"))")
+                throw ValidationError(
+                    "\(option) \(path) would replace the Lua file \(path) with the report: give the report "
+                        + "a path of its own (e.g. \(option) report.\(option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"))"
+                )
             }
         }
         // Two reports into one file (a link to it included): the last one written wins and the other is lost

@@ -35,8 +35,9 @@ struct RoutesListCommand: HostedCommand {
 
     func validate() throws {
         guard let word = unknown.first else { return }
-        throw ValidationError("'\(word)' is not a routes subcommand; use list (the default), check FILE.json or "
-            + "diff OLD.json NEW.json (\(NavScriptCLI.executableName) routes --help)")
+        throw ValidationError(
+            "'\(word)' is not a routes subcommand; use list (the default), check FILE.json or "
+                + "diff OLD.json NEW.json (\(NavScriptCLI.executableName) routes --help)")
     }
 
     func run(in context: CommandContext) throws {
@@ -52,9 +53,11 @@ struct RoutesListCommand: HostedCommand {
             var line = "\(definition.id)"
             line += "  [\(definition.presentation.rawValue), flow \(definition.flow)]"
             if !definition.params.isEmpty {
-                line += "  params: " + definition.params.map { p in
-                    p.name + (p.kind == .integer ? ":int" : "") + (p.pattern.map { " /\($0)/" } ?? "")
-                }.joined(separator: ", ")
+                line +=
+                    "  params: "
+                    + definition.params.map { p in
+                        p.name + (p.kind == .integer ? ":int" : "") + (p.pattern.map { " /\($0)/" } ?? "")
+                    }.joined(separator: ", ")
             }
             let gates = engine.preconditions(of: definition.id)
             if !gates.isEmpty { line += "  gates: " + gates.map(\.rawValue).joined(separator: ", ") }

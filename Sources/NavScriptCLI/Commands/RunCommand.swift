@@ -22,8 +22,10 @@ struct RunCommand: HostedCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Option(help: ArgumentHelp("When to colour the report: auto (a terminal, honouring NO_COLOR, FORCE_COLOR and "
-        + "CLICOLOR_FORCE), always or never.", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "When to colour the report: auto (a terminal, honouring NO_COLOR, FORCE_COLOR and "
+                + "CLICOLOR_FORCE), always or never.", valueName: "when"))
     var color: ConsoleReport.ColorChoice = .auto
 
     @Flag(help: "Also show what passing scenarios printed.")
@@ -48,7 +50,10 @@ struct RunCommand: HostedCommand {
     @Option(help: "Run only shard i of n (e.g. 2/4): a stable split of the files, balanced by scenario count.")
     var shard: String?
 
-    @Flag(help: "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation and no --timeout — a trap ends the run, a hang is not stopped, and Ctrl-C takes effect between files.")
+    @Flag(
+        help:
+            "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation and no --timeout — a trap ends the run, a hang is not stopped, and Ctrl-C takes effect between files."
+    )
     var inProcess = false
 
     func validate() throws {
@@ -65,8 +70,9 @@ struct RunCommand: HostedCommand {
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         if self.seed != nil && !shuffle {
             // Someone replaying a printed seed expects the order it printed: said, not silently ignored.
-            writeStandardError("\(NavScriptCLI.executableName): note: --seed orders a --shuffle run; without --shuffle the files run in "
-                + "discovery order and the seed is not used\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName): note: --seed orders a --shuffle run; without --shuffle the files run in "
+                    + "discovery order and the seed is not used\n")
         }
         var options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
         options.recordsFrames = report.recordsFrames
@@ -85,34 +91,46 @@ struct RunCommand: HostedCommand {
         let checked = Invariant.allCases.map(\.rawValue).filter { !options.allow.contains($0) }
         let onTerminal = isatty(report.json == "-" ? STDERR_FILENO : STDOUT_FILENO) == 1
         let color = ConsoleReport.shouldUseColor(self.color, environment: ProcessInfo.processInfo.environment, isTTY: onTerminal)
-        let console = ConsoleReport(options: .init(color: color, showOutput: showOutput, invariants: checked,
-                                                   invariantsAfterEveryStep: suite.strictSteps,
-                                                   runningTotals: onTerminal),
-                                    write: report.terminal)
-        let stream = RunEventStream([console] + (try report.reporters(
-            junit: .init(invariants: checked, replayCommand: replayCommand))))
+        let console = ConsoleReport(
+            options: .init(
+                color: color, showOutput: showOutput, invariants: checked,
+                invariantsAfterEveryStep: suite.strictSteps,
+                runningTotals: onTerminal),
+            write: report.terminal)
+        let stream = RunEventStream(
+            [console]
+                + (try report.reporters(
+                    junit: .init(invariants: checked, replayCommand: replayCommand))))
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()
         let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
-        stream.publish(.runStarted(RunPlan(command: "run", app: host.name, files: ordered.map(\.path),
-                                           seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)))
-        var files = try execution.execute(tasks, host: host,
-                                          entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
-                                          stop: stop, stream: stream)
+        stream.publish(
+            .runStarted(
+                RunPlan(
+                    command: "run", app: host.name, files: ordered.map(\.path),
+                    seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)))
+        var files = try execution.execute(
+            tasks, host: host,
+            entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
+            stop: stop, stream: stream)
         // Nothing ran (every file empty or commented out, every scenario selected pending): an
         // error in the reports too, or a reporter would show the empty run green while the command
         // exits 2. (A shard may be empty: more shards than files.)
-        var nothingRan: String?   // why, when nothing did
+        var nothingRan: String?  // why, when nothing did
         if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && shard == nil
-            && stop.exitStatus == nil {
+            && stop.exitStatus == nil
+        {
             // Every scenario the run has was pending (this many), or none was declared.
             let pending = files.reduce(0) { $0 + $1.scenarios.count }
-            let why = pending == 0 ? suite.nothingToRun(files: files.count)
+            let why =
+                pending == 0
+                ? suite.nothingToRun(files: files.count)
                 : "every scenario selected is pending (\(pending)), so nothing was checked; write one, or select one that is written"
             nothingRan = why
-            let problem = ScenarioResult(name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
-                                         message: why)
+            let problem = ScenarioResult(
+                name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
+                message: why)
             // Published as a file of its own (no path), so the stream keeps its shape for every consumer.
             let file = FileResult(file: "", scenarios: [problem], duration: 0)
             stream.publish(.fileStarted(file: file.file))
@@ -120,13 +138,15 @@ struct RunCommand: HostedCommand {
             stream.publish(.fileFinished(file))
             files.append(file)
         }
-        let result = RunResult(files: files, duration: Date().timeIntervalSince(started),
-                               seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
+        let result = RunResult(
+            files: files, duration: Date().timeIntervalSince(started),
+            seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
         stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
         let unwritten = ReportOptions.reportFailures(stream)
         if let status = stop.exitStatus {
-            writeStandardError("\(NavScriptCLI.executableName): \(stop.reason); the report covers what finished: a scenario that was running is an "
-                + "error, the rest is marked skipped\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName): \(stop.reason); the report covers what finished: a scenario that was running is an "
+                    + "error, the rest is marked skipped\n")
             throw ExitCode(status)
         }
         if let nothingRan {

@@ -6,27 +6,34 @@ import NavScriptRuntime
 
 /// The options every command that reads a suite shares.
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Scenario files or folders (default: scenarios/); file.lua:LINE runs the scenario declared "
-        + "at or above that line. support/ folders are skipped."))
+    @Argument(
+        help: ArgumentHelp(
+            "Scenario files or folders (default: scenarios/); file.lua:LINE runs the scenario declared "
+                + "at or above that line. support/ folders are skipped."))
     var paths: [String] = []
 
     @Option(help: "Run only scenarios whose full name matches this regular expression.")
     var filter: String?
 
-    @Option(name: .customLong("tags"), parsing: .singleValue,
-            help: "Run only scenarios with one of these tags (repeatable, or comma-separated).")
+    @Option(
+        name: .customLong("tags"), parsing: .singleValue,
+        help: "Run only scenarios with one of these tags (repeatable, or comma-separated).")
     var tags: [String] = []
 
-    @Option(name: .customLong("exclude-tags"), parsing: .singleValue,
-            help: "Skip scenarios with any of these tags (repeatable, or comma-separated).")
+    @Option(
+        name: .customLong("exclude-tags"), parsing: .singleValue,
+        help: "Skip scenarios with any of these tags (repeatable, or comma-separated).")
     var excludeTags: [String] = []
 
-    @Option(name: .customLong("fault"), parsing: .singleValue,
-            help: "Inject a fault of the app's catalogue into every launch (repeatable). See `\(NavScriptCLI.executableName) mutate --list`.")
+    @Option(
+        name: .customLong("fault"), parsing: .singleValue,
+        help: "Inject a fault of the app's catalogue into every launch (repeatable). See `\(NavScriptCLI.executableName) mutate --list`.")
     var faults: [String] = []
 
-    @Option(name: .customLong("allow"), parsing: .singleValue,
-            help: ArgumentHelp("Do not check this invariant after scenarios (repeatable, or comma-separated): "
+    @Option(
+        name: .customLong("allow"), parsing: .singleValue,
+        help: ArgumentHelp(
+            "Do not check this invariant after scenarios (repeatable, or comma-separated): "
                 + Invariant.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "invariant"))
     var allow: [String] = []
 
@@ -53,13 +60,16 @@ struct SuiteOptions: ParsableArguments {
         guard instructionBudget > 0 else { throw ValidationError("--instruction-budget must be positive") }
         let unknown = Self.split(allow).filter { Invariant(rawValue: $0) == nil }
         guard unknown.isEmpty else {
-            throw ValidationError("--allow: unknown invariant \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the invariants are: "
-                + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ValidationError(
+                "--allow: unknown invariant \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the invariants are: "
+                    + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
         // `--tags ''` (an unset CI variable) names no tag and would select every scenario.
-        for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] where values.contains(where: {
-            $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)]
+        where values.contains(where: {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty
+        }) {
             throw ValidationError("\(option) '' names no tag (is a variable unset?); give the tag, or leave \(option) out")
         }
     }
@@ -71,10 +81,11 @@ struct SuiteOptions: ParsableArguments {
     }
 
     func runOptions(failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0) -> RunOptions {
-        RunOptions(filter: filter, tags: Self.split(tags), excludeTags: Self.split(excludeTags), faults: faults,
-                   failFast: failFast, shuffle: shuffle, seed: seed,
-                   instructionBudget: instructionBudget, memoryLimit: memoryLimit,
-                   allow: Self.split(allow), strictSteps: strictSteps)
+        RunOptions(
+            filter: filter, tags: Self.split(tags), excludeTags: Self.split(excludeTags), faults: faults,
+            failFast: failFast, shuffle: shuffle, seed: seed,
+            instructionBudget: instructionBudget, memoryLimit: memoryLimit,
+            allow: Self.split(allow), strictSteps: strictSteps)
     }
 
     /// The host, with `--fault` names checked against its catalogue.
@@ -90,8 +101,9 @@ struct SuiteOptions: ParsableArguments {
         let known = Set(host.faults.map(\.name))
         let unknown = names.filter { !known.contains($0) }
         guard unknown.isEmpty else {
-            throw ValidationError("unknown fault \(unknown.map { "'\($0)'" }.joined(separator: ", ")); "
-                + "\(host.name)'s faults are: " + host.faults.map(\.name).joined(separator: ", "))
+            throw ValidationError(
+                "unknown fault \(unknown.map { "'\($0)'" }.joined(separator: ", ")); "
+                    + "\(host.name)'s faults are: " + host.faults.map(\.name).joined(separator: ", "))
         }
     }
 
@@ -116,8 +128,9 @@ struct SuiteOptions: ParsableArguments {
         for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] {
             for tag in Self.split(values) where !known.contains(tag) {
                 let suggestion = NameSuggestion.closest(to: tag, among: Array(known)).map { "; did you mean '\($0)'?" } ?? ""
-                writeStandardError("\(NavScriptCLI.executableName): note: \(option) \(tag): no scenario has this tag\(suggestion) "
-                    + "(tags are case-sensitive; the suite's: \(known.sorted().joined(separator: ", ")))\n")
+                writeStandardError(
+                    "\(NavScriptCLI.executableName): note: \(option) \(tag): no scenario has this tag\(suggestion) "
+                        + "(tags are case-sensitive; the suite's: \(known.sorted().joined(separator: ", ")))\n")
             }
         }
     }
@@ -164,15 +177,16 @@ struct SuiteOptions: ParsableArguments {
         // The selection is a --filter on full names, which applies to every path: beside a path
         // without a line it would leave that path's other scenarios out.
         if let plain = resolvedPaths.first(where: { Self.lineArgument($0) == nil }) {
-            throw ValidationError("\(plain) has no line while \(first.0):\(first.1) has: give file.lua:LINE "
-                + "arguments alone, or run the paths without lines separately")
+            throw ValidationError(
+                "\(plain) has no line while \(first.0):\(first.1) has: give file.lua:LINE "
+                    + "arguments alone, or run the paths without lines separately")
         }
         let everything = ScenarioRunner(host: host, options: RunOptions())
         var paths: [String] = []
         var chosen: [(path: String, scenarios: [ScenarioListing], lines: Set<Int>)] = []
         for (path, line) in located {
             if let index = paths.firstIndex(of: path) {
-                if chosen[index].scenarios.isEmpty { continue }   // did not load: the run says why
+                if chosen[index].scenarios.isEmpty { continue }  // did not load: the run says why
                 chosen[index].lines.insert(try Self.declarationLine(at: line, in: chosen[index].scenarios, path: path))
                 continue
             }
@@ -191,8 +205,9 @@ struct SuiteOptions: ParsableArguments {
         // A scenario of the same full name elsewhere in the files given would run too.
         for file in chosen {
             if let other = file.scenarios.first(where: { names.contains($0.name) && !file.lines.contains($0.line) }) {
-                throw ValidationError("\(file.path):\(other.line) has a scenario named '\(other.name)' too, which a selection by name "
-                    + "would run as well: give the files' lines in separate runs")
+                throw ValidationError(
+                    "\(file.path):\(other.line) has a scenario named '\(other.name)' too, which a selection by name "
+                        + "would run as well: give the files' lines in separate runs")
             }
         }
         var selected = self
@@ -237,8 +252,10 @@ extension SuiteOptions {
     /// Arguments that make a worker run with the same options.
     /// `options`: the run's options (shuffle, seed, fail-fast, frames).
     func workerArguments(_ options: RunOptions) -> [String] {
-        var arguments = ["worker", "--instruction-budget", String(instructionBudget),
-                         "--memory-limit", String(memoryLimit)]
+        var arguments = [
+            "worker", "--instruction-budget", String(instructionBudget),
+            "--memory-limit", String(memoryLimit)
+        ]
         if let filter = filter { arguments += ["--filter", filter] }
         for tag in SuiteOptions.split(tags) { arguments += ["--tags", tag] }
         for tag in SuiteOptions.split(excludeTags) { arguments += ["--exclude-tags", tag] }
@@ -253,9 +270,10 @@ extension SuiteOptions {
 
     /// How this suite runs: in workers started with these options, or in this process.
     func execution(_ options: RunOptions, jobs: Int?, timeout: Double, inProcess: Bool) -> SuiteExecution {
-        var execution = SuiteExecution(options: options, workerArguments: workerArguments(options),
-                                       jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                       timeout: timeout, inProcess: inProcess)
+        var execution = SuiteExecution(
+            options: options, workerArguments: workerArguments(options),
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            timeout: timeout, inProcess: inProcess)
         execution.onNotice = { writeStandardError("\(NavScriptCLI.executableName): note: \($0)\n") }
         return execution
     }

@@ -34,8 +34,9 @@ struct TypesCommand: HostedCommand {
         let host = try context.host()
         let library = ScriptLibrary(host: host)
         if !library.conflicts.isEmpty {
-            writeStandardError("\(NavScriptCLI.executableName) types: \(host.name) declares functions the language already has (ignored): "
-                + library.conflicts.joined(separator: ", ") + "\n")
+            writeStandardError(
+                "\(NavScriptCLI.executableName) types: \(host.name) declares functions the language already has (ignored): "
+                    + library.conflicts.joined(separator: ", ") + "\n")
         }
         let text: String
         switch format {

@@ -41,8 +41,10 @@ struct WalkReplayer {
         guard (try? Data(body.utf8).write(to: file)) != nil else { return false }
         var arguments = ["worker"]
         if let manifest = command.manifest { arguments += ["--manifest", manifest] }
-        let pool = WorkerPool(.init(command: ChildProcesses.executable, arguments: arguments, jobs: 1,
-                                    timeout: kind == .timeout ? command.timeout : max(command.timeout, 30)))
+        let pool = WorkerPool(
+            .init(
+                command: ChildProcesses.executable, arguments: arguments, jobs: 1,
+                timeout: kind == .timeout ? command.timeout : max(command.timeout, 30)))
         pool.shouldStop = { stop.isSet }
         let task = WorkerTask(id: 0, path: file.path, suiteRoot: scratch.path, faults: faults)
         guard let result = pool.run([task]).first?.scenarios.first, result.outcome == .errored(kind) else { return false }

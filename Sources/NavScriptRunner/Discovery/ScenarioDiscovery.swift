@@ -54,7 +54,7 @@ public struct ScenarioDiscovery {
                     switch Self.kind(of: physical.path) {
                     // A dangling or unreadable link is kept: loading it says why (a green run must not hide it).
                     case .regular, .missing: found.append((shown, physical, (real, url.path)))
-                    case .directory: continue   // a folder named *.lua: the walk goes into it
+                    case .directory: continue  // a folder named *.lua: the walk goes into it
                     case .other(let kind): throw .notRegular(display(shown), kind)
                     }
                 }

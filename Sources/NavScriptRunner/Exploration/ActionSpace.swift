@@ -69,7 +69,9 @@ struct ActionSpace {
         for name in app.visibleOutputs {
             let output = declared.first { $0.name == name }
             let arguments = tapArguments(output, generator: &generator)
-            let lua = arguments.isEmpty ? "tap(\(LuaSource.string(name)))"
+            let lua =
+                arguments.isEmpty
+                ? "tap(\(LuaSource.string(name)))"
                 : "tap(\(LuaSource.string(name)), \(LuaSource.table(arguments)))"
             actions.append(ExplorationAction(lua: lua, coverage: "tap \(screen?.rawValue ?? "?").\(name)"))
         }
@@ -91,10 +93,12 @@ struct ActionSpace {
         actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))
         actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration"))
         if let first = randomLink(&generator), let second = randomLink(&generator) {
-            actions.append(ExplorationAction(
-                lua: "deep_link(\(LuaSource.input(first.link!.input)), { via = \(LuaSource.string(first.link!.entry.rawValue)), settle = false })"
-                    + " deep_link(\(LuaSource.input(second.link!.input)), { via = \(LuaSource.string(second.link!.entry.rawValue)) })",
-                coverage: "two links mid-flight"))
+            actions.append(
+                ExplorationAction(
+                    lua:
+                        "deep_link(\(LuaSource.input(first.link!.input)), { via = \(LuaSource.string(first.link!.entry.rawValue)), settle = false })"
+                        + " deep_link(\(LuaSource.input(second.link!.input)), { via = \(LuaSource.string(second.link!.entry.rawValue)) })",
+                    coverage: "two links mid-flight"))
         }
         return actions
     }
@@ -144,15 +148,18 @@ struct ActionSpace {
         let schemeURL = "\(host.engine.manifest.scheme)://\(path)"
         let input = host.input(for: schemeURL, via: entry)
         let lua = "deep_link(\(LuaSource.input(input)), { via = \(LuaSource.string(entry.rawValue)) })"
-        return ExplorationAction(lua: lua, coverage: "link \(definition.id) \(pattern.template) via \(entry)",
-                                 link: .init(input: input, entry: entry, schemeURL: pattern.entries == nil ? schemeURL : nil))
+        return ExplorationAction(
+            lua: lua, coverage: "link \(definition.id) \(pattern.template) via \(entry)",
+            link: .init(input: input, entry: entry, schemeURL: pattern.entries == nil ? schemeURL : nil))
     }
 
     /// Input no route should accept: malformed, hostile, unknown.
     mutating func hostileLink(_ generator: inout SeededGenerator) -> ExplorationAction {
         let scheme = host.engine.manifest.scheme
-        let inputs = ["\(scheme)://%zz", "\(scheme)://" + String(repeating: "a/", count: 40), "\(scheme)://nowhere/at/all",
-                      "javascript:alert(1)", "\(scheme)://../../etc/passwd", "", "\(scheme)://?\u{0}=1"]
+        let inputs = [
+            "\(scheme)://%zz", "\(scheme)://" + String(repeating: "a/", count: 40), "\(scheme)://nowhere/at/all",
+            "javascript:alert(1)", "\(scheme)://../../etc/passwd", "", "\(scheme)://?\u{0}=1"
+        ]
         let input = inputs.randomElement(using: &generator)!
         return ExplorationAction(lua: "deep_link(\(LuaSource.string(input)))", coverage: "hostile link")
     }

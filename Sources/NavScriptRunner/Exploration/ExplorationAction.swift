@@ -27,7 +27,8 @@ extension LuaSource {
     /// A table literal of string fields, keys sorted (`{ route = "cart" }`).
     static func table(_ fields: [String: String]) -> String {
         let items = fields.sorted { $0.key < $1.key }.map { key, value in
-            let name = key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
+            let name =
+                key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
                 ? key : "[\(string(key))]"
             return "\(name) = \(string(value))"
         }

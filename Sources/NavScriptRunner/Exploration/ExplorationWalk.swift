@@ -29,8 +29,9 @@ final class ExplorationWalk {
 
     init(host: any ScenarioHost, faults: [String], options: RunOptions) throws(ScenarioLoadError) {
         let url = URL(fileURLWithPath: Self.chunkName)
-        let entry = SuiteFile(path: Self.chunkName, url: url,
-                                            suiteRoot: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let entry = SuiteFile(
+            path: Self.chunkName, url: url,
+            suiteRoot: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         var options = options
         options.strictSteps = true
         file = try ScenarioFile(entry: entry, language: ScenarioLanguage(host: host), options: options, source: [])

@@ -36,10 +36,12 @@ public final class Explorer {
         /// Steps per walk unless told otherwise (`--walk-length`).
         public static let defaultWalkLength = 25
 
-        public init(seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = defaultWalkLength, faults: [String] = [],
-                    untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions(),
-                    manifest: String? = nil, trace: ExplorationTrace? = nil,
-                    shouldStop: (@Sendable () -> Bool)? = nil) {
+        public init(
+            seed: UInt64, seconds: Double = 10, steps: Int = 0, walkLength: Int = defaultWalkLength, faults: [String] = [],
+            untilCovered: Bool = false, stopAtFirst: Bool = false, options: RunOptions = RunOptions(),
+            manifest: String? = nil, trace: ExplorationTrace? = nil,
+            shouldStop: (@Sendable () -> Bool)? = nil
+        ) {
             self.seed = seed
             self.seconds = seconds
             self.steps = steps
@@ -133,7 +135,8 @@ public final class Explorer {
                 violation = step(walker, action, walk: &walk)
                 if walk.last == action { covered.insert(action.coverage) }
                 if violation == nil, let link = action.link, link.schemeURL != nil,
-                   Int.random(in: 0..<6, using: &generator) == 0 {
+                    Int.random(in: 0..<6, using: &generator) == 0
+                {
                     let check = ExplorationAction(lua: "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", coverage: "")
                     violation = step(walker, check, walk: &walk)
                 }
@@ -148,13 +151,16 @@ public final class Explorer {
             findings.append(finding)
             onFinding(finding)
         }
-        return Report(findings: findings, walks: walks, steps: steps, seconds: Date().timeIntervalSince(started),
-                      coverage: Coverage(covered: covered, all: all))
+        return Report(
+            findings: findings, walks: walks, steps: steps, seconds: Date().timeIntervalSince(started),
+            coverage: Coverage(covered: covered, all: all))
     }
 
     /// Favours actions whose coverage is new.
-    private func pick(_ actions: [ExplorationAction], covered: Set<String>,
-                      generator: inout SeededGenerator) -> ExplorationAction? {
+    private func pick(
+        _ actions: [ExplorationAction], covered: Set<String>,
+        generator: inout SeededGenerator
+    ) -> ExplorationAction? {
         guard !actions.isEmpty else { return nil }
         let weights = actions.map { covered.contains($0.coverage) ? 1 : 6 }
         var roll = Int.random(in: 0..<weights.reduce(0, +), using: &generator)
@@ -169,8 +175,10 @@ public final class Explorer {
 
     /// Runs `action`, keeps it in `walk` unless the app refused it, and
     /// returns the first property it broke.
-    private func step(_ walker: ExplorationWalk, _ action: ExplorationAction,
-                      walk: inout [ExplorationAction]) -> ExplorationViolation? {
+    private func step(
+        _ walker: ExplorationWalk, _ action: ExplorationAction,
+        walk: inout [ExplorationAction]
+    ) -> ExplorationViolation? {
         let line = action.lua
         let before = walker.app?.state
         let eventsBefore = walker.app?.events.count ?? 0
@@ -180,15 +188,17 @@ public final class Explorer {
         let refused = result.error != nil || result.failures.count > broken.count
         if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
             configuration.trace?.dropLast()
-            return nil   // the app could not take this step: it is not part of the walk
+            return nil  // the app could not take this step: it is not part of the walk
         }
         configuration.trace?.stepEnded()
         walk.append(action)
         if let failure = broken.first {
-            let name = failure.message.components(separatedBy: "invariant '").dropFirst().first?
+            let name =
+                failure.message.components(separatedBy: "invariant '").dropFirst().first?
                 .prefix { $0 != "'" } ?? "?"
-            return ExplorationViolation(property: .invariant(String(name)), step: walk.count - 1, message: failure.message,
-                                        assertion: ["-- the invariant '\(name)' is checked after the scenario"])
+            return ExplorationViolation(
+                property: .invariant(String(name)), step: walk.count - 1, message: failure.message,
+                assertion: ["-- the invariant '\(name)' is checked after the scenario"])
         }
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
             return ExplorationViolation(property: .sameOutcome, step: walk.count - 1, message: failure.message, assertion: [])
@@ -200,8 +210,10 @@ public final class Explorer {
             return ExplorationViolation(
                 property: .resumeResolves, step: walk.count - 1,
                 message: "\(replayed.request) resumed after its gate and went on with '\(replayed.next)' without being resolved again",
-                assertion: ["expect_events_since(0, { \(LuaSource.string("resume " + replayed.request)), "
-                            + "\(LuaSource.string("resolve " + replayed.request)) })"])
+                assertion: [
+                    "expect_events_since(0, { \(LuaSource.string("resume " + replayed.request)), "
+                        + "\(LuaSource.string("resolve " + replayed.request)) })"
+                ])
         }
         guard let app = walker.app else { return nil }
         if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: walk.count - 1) {
@@ -224,7 +236,8 @@ public final class Explorer {
         let count = events.filter { $0 == regated.event }.count
         return ExplorationViolation(
             property: .gateResume, step: step,
-            message: "the gate \(regated.precondition) reported success, but \(regated.request) was gated by \(regated.precondition) again when it resumed",
+            message:
+                "the gate \(regated.precondition) reported success, but \(regated.request) was gated by \(regated.precondition) again when it resumed",
             assertion: ["expect_event_count(\(LuaSource.string(regated.event)), \(max(0, count - 1)))"])
     }
 
@@ -236,7 +249,8 @@ public final class Explorer {
     /// waiters are forgotten rather than guessed — a missed finding costs
     /// less than a false one, which teaches a team to ignore the explorer.
     static func regatedResume(in events: [String], since start: Int)
-        -> (precondition: String, request: String, event: String)? {
+        -> (precondition: String, request: String, event: String)?
+    {
         guard start < events.count else { return nil }
         var pending: [String: [Substring]] = [:]
         for index in events.indices {
@@ -253,8 +267,9 @@ public final class Explorer {
                 let request = String(event.dropFirst("resume ".count))
                 guard pending[request]?.isEmpty == false, let precondition = pending[request]?.removeFirst() else { continue }
                 guard index >= start,
-                      let next = events[(index + 1)...].first(where: { $0.hasPrefix("resolve \(request) ") }),
-                      next == "resolve \(request) gated \(precondition)" else { continue }
+                    let next = events[(index + 1)...].first(where: { $0.hasPrefix("resolve \(request) ") }),
+                    next == "resolve \(request) gated \(precondition)"
+                else { continue }
                 return (String(precondition), request, next)
             }
         }
@@ -271,7 +286,10 @@ public final class Explorer {
             let request = String(events[index].dropFirst("resume ".count))
             let next = index + 1 < events.count ? events[index + 1] : "nothing"
             if next.hasPrefix("resolve \(request) ") || next == "queue \(request)"
-                || (next.hasPrefix("reject ") && next.hasSuffix(" \(request)")) { continue }
+                || (next.hasPrefix("reject ") && next.hasSuffix(" \(request)"))
+            {
+                continue
+            }
             return (request, next)
         }
         return nil
@@ -280,13 +298,15 @@ public final class Explorer {
     /// A link that proceeded must land on its canonical target — or, as the
     /// reconciler rules, leave the stack alone when its top already was the
     /// target: the user is looking at it.
-    private func checkLanding(_ link: ExplorationAction.Link, app: any AppDriver, before: NavigationState?,
-                              step: Int) -> ExplorationViolation? {
+    private func checkLanding(
+        _ link: ExplorationAction.Link, app: any AppDriver, before: NavigationState?,
+        step: Int
+    ) -> ExplorationViolation? {
         let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
         guard let timeline = app.events.last(where: { $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ") }),
-              timeline.hasPrefix("resolve"), timeline.hasSuffix(" proceed"),
-              case .proceed(let target)? = try? host.engine.resolve(link.input, entry: link.entry, context: everything),
-              app.isIdle, app.rootFlow == "main"
+            timeline.hasPrefix("resolve"), timeline.hasSuffix(" proceed"),
+            case .proceed(let target)? = try? host.engine.resolve(link.input, entry: link.entry, context: everything),
+            app.isIdle, app.rootFlow == "main"
         else { return nil }
         let state = app.state
         let stack = state.stack(target.tab).map(\.description)
@@ -294,18 +314,24 @@ public final class Explorer {
         let modals = state.modals.flatMap { $0.map(\.description) }
         let expectedModals = target.modals.flatMap { $0.map(\.description) }
         let stackBefore = before.map { $0.stack(target.tab).map(\.description) }
-        guard state.selectedTab != target.tab || !Self.landed(stack, expected: expected, stackBefore: stackBefore)
-                || modals != expectedModals else { return nil }
+        guard
+            state.selectedTab != target.tab || !Self.landed(stack, expected: expected, stackBefore: stackBefore)
+                || modals != expectedModals
+        else { return nil }
         return ExplorationViolation(
             property: .canonicalLanding, step: step,
             message: "the link landed on tab \(state.selectedTab) \(Expectation.render(stack)) "
                 + (modals.isEmpty ? "" : "under modals \(Expectation.render(modals)) ")
                 + "instead of \(target.tab) \(Expectation.render(expected))"
                 + (expectedModals.isEmpty ? "" : " with modals \(Expectation.render(expectedModals))"),
-            assertion: ["expect_tab(\(LuaSource.string(target.tab.rawValue)))",
-                        "expect_stack(\(LuaSource.string(target.tab.rawValue)), { " + expected.map(LuaSource.string).joined(separator: ", ") + " })",
-                        expectedModals.isEmpty ? "expect_modals{}"
-                            : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"])
+            assertion: [
+                "expect_tab(\(LuaSource.string(target.tab.rawValue)))",
+                "expect_stack(\(LuaSource.string(target.tab.rawValue)), { " + expected.map(LuaSource.string).joined(separator: ", ")
+                    + " })",
+                expectedModals.isEmpty
+                    ? "expect_modals{}"
+                    : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"
+            ])
     }
 
     /// Whether a link's target tab shows `stack` rightly: the canonical
@@ -321,8 +347,10 @@ public final class Explorer {
     }
 
     static func describe(_ state: NavigationState) -> String {
-        "tab \(state.selectedTab), " + state.tabs.map { "\($0) \(Expectation.render(state.stack($0).map(\.description)))" }
-            .joined(separator: ", ") + (state.modals.isEmpty ? "" : ", modals \(Expectation.render(state.modals.flatMap { $0.map(\.description) }))")
+        "tab \(state.selectedTab), "
+            + state.tabs.map { "\($0) \(Expectation.render(state.stack($0).map(\.description)))" }
+            .joined(separator: ", ")
+            + (state.modals.isEmpty ? "" : ", modals \(Expectation.render(state.modals.flatMap { $0.map(\.description) }))")
     }
 
     static func snapshotAssertion(_ state: NavigationState) -> String {
@@ -343,8 +371,10 @@ public final class Explorer {
     /// and (when asked: shrinking replays many times and needs none) the
     /// timeline up to it, each entry without the walker's internal
     /// `explore.lua:1` location.
-    func replayed(_ walk: [ExplorationAction], faults: [String],
-                  keepingTimeline: Bool = true) -> (violation: ExplorationViolation?, timeline: [String]) {
+    func replayed(
+        _ walk: [ExplorationAction], faults: [String],
+        keepingTimeline: Bool = true
+    ) -> (violation: ExplorationViolation?, timeline: [String]) {
         guard let walker = try? ExplorationWalk(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
         defer { walker.close() }
         configuration.trace?.startSegment()
@@ -379,11 +409,13 @@ public final class Explorer {
             final.message.removeFirst(ExplorationWalk.chunkName.count + 4)
         }
         let steps = current.map(\.lua)
-        let reproducer = Self.reproducer(steps, violation: final, configuration: configuration, originalSteps: walk.count,
-                                         host: host)
-        return Finding(property: property.description, message: final.message, originalSteps: walk.count, steps: steps,
-                       timeline: timeline,
-                       reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
+        let reproducer = Self.reproducer(
+            steps, violation: final, configuration: configuration, originalSteps: walk.count,
+            host: host)
+        return Finding(
+            property: property.description, message: final.message, originalSteps: walk.count, steps: steps,
+            timeline: timeline,
+            reproducer: reproducer, verified: verify(reproducer), timeToFind: elapsed)
     }
 
     /// Runs the reproducer as the runner would: it must fail with the
@@ -423,8 +455,10 @@ public final class Explorer {
     }
 
     /// The reproducer as a scenario file.
-    static func reproducer(_ lines: [String], violation: ExplorationViolation, configuration: Configuration,
-                           originalSteps: Int, host: any ScenarioHost) -> String {
+    static func reproducer(
+        _ lines: [String], violation: ExplorationViolation, configuration: Configuration,
+        originalSteps: Int, host: any ScenarioHost
+    ) -> String {
         let seed = configuration.seed
         var text = Self.replayHeader(configuration, host: host)
         text += "-- Property: \(violation.property).\n"

@@ -24,8 +24,10 @@ struct ValueSampler {
             } else if let pattern = spec.pattern, let sampled = sample(pattern) {
                 candidate = sampled
             } else {
-                candidate = randomWord(length: Int.random(in: max(1, spec.minLength ?? 1)...max(1, min(spec.maxLength ?? 8, 8)),
-                                                          using: &generator))
+                candidate = randomWord(
+                    length: Int.random(
+                        in: max(1, spec.minLength ?? 1)...max(1, min(spec.maxLength ?? 8, 8)),
+                        using: &generator))
             }
             if accepts(candidate) { return candidate }
         }

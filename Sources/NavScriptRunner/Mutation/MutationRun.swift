@@ -20,8 +20,10 @@ package struct MutationRun {
         var tasks: [WorkerTask] = []
         for variant in [nil] + faults.map(Optional.some) {
             for entry in entries {
-                tasks.append(WorkerTask(id: tasks.count, path: entry.path, suiteRoot: entry.suiteRoot.relativePath,
-                                        faults: baseFaults + (variant.map { [$0.name] } ?? [])))
+                tasks.append(
+                    WorkerTask(
+                        id: tasks.count, path: entry.path, suiteRoot: entry.suiteRoot.relativePath,
+                        faults: baseFaults + (variant.map { [$0.name] } ?? [])))
             }
         }
         self.tasks = tasks
@@ -36,18 +38,21 @@ package struct MutationRun {
         let chunks = stride(from: 0, to: results.count, by: max(1, fileCount)).map {
             Array(results[$0..<min($0 + fileCount, results.count)])
         }
-        let healthy = RunResult(files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
-                                startedAt: started.timeIntervalSince1970)
+        let healthy = RunResult(
+            files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
+            startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
             func failing(_ file: FileResult) -> [ScenarioResult] {
                 file.scenarios.filter { $0.status.isProblem }
             }
-            let killers = firstKillingFileOnly
+            let killers =
+                firstKillingFileOnly
                 ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
                 : files.flatMap(failing)
-            return FaultOutcome(fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
-                                firstMessage: killers.first?.message ?? "",
-                                duration: files.reduce(0) { $0 + $1.duration })
+            return FaultOutcome(
+                fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
+                firstMessage: killers.first?.message ?? "",
+                duration: files.reduce(0) { $0 + $1.duration })
         }
         return MutationReport(healthy: healthy, outcomes: outcomes, duration: Date().timeIntervalSince(started))
     }
@@ -101,8 +106,9 @@ package struct MutationReport: Sendable {
                 }
             } else {
                 lines.append(line + "  — \(outcome.fault.summary)")
-                lines.append("    to kill it: a scenario that fails with --fault \(outcome.fault.name) and passes without; "
-                    + "`\(executable) explore --fault \(outcome.fault.name)` looks for one and writes it")
+                lines.append(
+                    "    to kill it: a scenario that fails with --fault \(outcome.fault.name) and passes without; "
+                        + "`\(executable) explore --fault \(outcome.fault.name)` looks for one and writes it")
             }
         }
         lines.append("")
@@ -118,10 +124,12 @@ package struct MutationReport: Sendable {
                 let name = entry.split(separator: " ", maxSplits: 1).last.map(String.init) ?? entry
                 return name
             }
-            let shown = killers.prefix(3).map(Self.codeSpan).joined(separator: ", ")
+            let shown =
+                killers.prefix(3).map(Self.codeSpan).joined(separator: ", ")
                 + (killers.count > 3 ? " and \(killers.count - 3) more" : "")
-            lines.append("| \(Self.codeSpan(outcome.fault.name)) | \(Self.tableCell(outcome.fault.summary)) | "
-                + "\(outcome.isKilled ? shown : "**survived**") |")
+            lines.append(
+                "| \(Self.codeSpan(outcome.fault.name)) | \(Self.tableCell(outcome.fault.summary)) | "
+                    + "\(outcome.isKilled ? shown : "**survived**") |")
         }
         lines.append("")
         lines.append("Mutation score: \(killed)/\(outcomes.count) faults killed.")
@@ -145,11 +153,12 @@ package struct MutationReport: Sendable {
     /// One test case per fault, for the reports: a surviving fault is a failure.
     package func runResult() -> RunResult {
         let cases = outcomes.map { outcome in
-            ScenarioResult(name: outcome.fault.name, file: "mutate", line: 0,
-                           outcome: outcome.isKilled ? .passed : .failed(.survived),
-                           message: outcome.isKilled ? "" : "fault \(outcome.fault.name) survived: no scenario failed with it on",
-                           details: outcome.isKilled ? "" : outcome.fault.summary,
-                           timeline: outcome.killedBy, duration: outcome.duration)
+            ScenarioResult(
+                name: outcome.fault.name, file: "mutate", line: 0,
+                outcome: outcome.isKilled ? .passed : .failed(.survived),
+                message: outcome.isKilled ? "" : "fault \(outcome.fault.name) survived: no scenario failed with it on",
+                details: outcome.isKilled ? "" : outcome.fault.summary,
+                timeline: outcome.killedBy, duration: outcome.duration)
         }
         let failing = healthy.scenarios.filter { $0.status.isProblem }
         let healthyCase = ScenarioResult(
@@ -157,7 +166,8 @@ package struct MutationReport: Sendable {
             outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),
             message: healthy.isSuccess ? "" : "the suite is not green without the faults being scored: \(healthy.summary)",
             details: failing.map { "\($0.file):\($0.line)  \($0.name): \($0.message)" }.joined(separator: "\n"))
-        return RunResult(files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
-                         duration: duration, startedAt: healthy.startedAt)
+        return RunResult(
+            files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
+            duration: duration, startedAt: healthy.startedAt)
     }
 }

@@ -38,7 +38,7 @@ package struct ScenarioWorker {
             run(task, filter: filter, stopped: &stopped) { message in
                 switch message {
                 case .running where task.unbuffered:
-                    break   // sent like the rest: no signal handler runs on a SIGKILL
+                    break  // sent like the rest: no signal handler runs on a SIGKILL
                 case .running:
                     // Only the last call matters, and only if the worker dies
                     // or hangs in it: kept aside for the signal that says so.
@@ -47,8 +47,8 @@ package struct ScenarioWorker {
                 case .step, .flushed:
                     break
                 default:
-                    outbox.note(nil)   // between scenarios no call runs: a crash there is not in the last one
-                    outbox.markPhase()   // a scenario starts, or the time between scenarios does
+                    outbox.note(nil)  // between scenarios no call runs: a crash there is not in the last one
+                    outbox.markPhase()  // a scenario starts, or the time between scenarios does
                 }
                 outbox.append(message.line)
                 // Everything waits in the buffer (written when full or 50 ms
@@ -66,8 +66,10 @@ package struct ScenarioWorker {
     /// Runs one file. `stopped` is set once a scenario fails under
     /// `--fail-fast`; the scenarios after it (in this file and the next
     /// ones) are then reported as not run.
-    func run(_ task: WorkerTask, filter: Regex<AnyRegexOutput>?, stopped: inout Bool,
-             send: @escaping (WorkerMessage) -> Void) {
+    func run(
+        _ task: WorkerTask, filter: Regex<AnyRegexOutput>?, stopped: inout Bool,
+        send: @escaping (WorkerMessage) -> Void
+    ) {
         let runner = self.runner.with(faults: task.faults)
         let entry = SuiteFile(
             path: task.path, url: URL(fileURLWithPath: task.path),
@@ -82,18 +84,24 @@ package struct ScenarioWorker {
             send(.loaded(task: task.id, scenarios: selected.map(\.listing)))
             for (index, definition) in selected.enumerated() where index >= task.from {
                 if stopped {
-                    send(.result(task: task.id, index: index,
-                                 result: ScenarioRunner.notRun(definition.listing, reason: "--fail-fast stopped the run")))
+                    send(
+                        .result(
+                            task: task.id, index: index,
+                            result: ScenarioRunner.notRun(definition.listing, reason: "--fail-fast stopped the run")))
                     continue
                 }
                 send(.start(task: task.id, index: index))
-                let result = file.run(definition, host: host, faults: task.faults, onStep: { line in
-                    send(.step(task: task.id, index: index, line: line))
-                }, onCall: { line in
-                    send(.running(task: task.id, index: index, line: line))
-                })
+                let result = file.run(
+                    definition, host: host, faults: task.faults,
+                    onStep: { line in
+                        send(.step(task: task.id, index: index, line: line))
+                    },
+                    onCall: { line in
+                        send(.running(task: task.id, index: index, line: line))
+                    })
                 if result.status == .passed && result.message.isEmpty && result.details.isEmpty && result.output.isEmpty
-                    && result.frames.isEmpty {
+                    && result.frames.isEmpty
+                {
                     // The parent has the rest: the listing, and the steps as they went out.
                     send(.passed(task: task.id, index: index, duration: result.duration))
                 } else {

@@ -13,7 +13,8 @@ package struct Shard: Hashable, Sendable, CustomStringConvertible {
     package init?(_ text: String) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-              count >= 1, index >= 1, index <= count else { return nil }
+            count >= 1, index >= 1, index <= count
+        else { return nil }
         self.index = index
         self.count = count
     }

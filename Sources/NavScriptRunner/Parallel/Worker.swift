@@ -103,8 +103,13 @@ final class Worker {
             // the worker's own exit, its streams get a second to end.
             exited.wait()
             _ = streams.wait(timeout: .now() + 1)
-            events.post([.init(worker: id, kind: .exited(status: process.terminationStatus,
-                                                         signaled: process.terminationReason == .uncaughtSignal))])
+            events.post([
+                .init(
+                    worker: id,
+                    kind: .exited(
+                        status: process.terminationStatus,
+                        signaled: process.terminationReason == .uncaughtSignal))
+            ])
         }.start()
         return worker
     }

@@ -111,17 +111,20 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
         if scanner.take("step\":{\"index\":") || scanner.take("running\":{\"index\":") {
             let isStep = scanner.bytes[2] == UInt8(ascii: "s")
             guard let index = scanner.integer(), scanner.take(",\"line\":"), let text = scanner.string(),
-                  scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+                scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd
+            else { return nil }
             return isStep ? .step(task: task, index: index, line: text) : .running(task: task, index: index, line: text)
         }
         if scanner.take("start\":{\"index\":") {
             guard let index = scanner.integer(), scanner.take(",\"task\":"), let task = scanner.integer(),
-                  scanner.take("}}"), scanner.atEnd else { return nil }
+                scanner.take("}}"), scanner.atEnd
+            else { return nil }
             return .start(task: task, index: index)
         }
         if scanner.take("passed\":{\"duration\":") {
             guard let duration = scanner.number(), scanner.take(",\"index\":"), let index = scanner.integer(),
-                  scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+                scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd
+            else { return nil }
             return .passed(task: task, index: index, duration: duration)
         }
         if scanner.take("done\":{\"task\":") {
@@ -163,8 +166,9 @@ private struct LineScanner {
     mutating func number() -> Double? {
         let start = position
         while position < bytes.count, let byte = Optional(bytes[position]),
-              (byte >= 48 && byte <= 57) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            (byte >= 48 && byte <= 57) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        {
             position += 1
         }
         guard position > start else { return nil }
@@ -192,8 +196,9 @@ private struct LineScanner {
                 case UInt8(ascii: "t"): out.append(9)
                 case UInt8(ascii: "u"):
                     guard position + 4 <= bytes.count,
-                          let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
-                          let scalar = Unicode.Scalar(code) else { return nil }
+                        let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
+                        let scalar = Unicode.Scalar(code)
+                    else { return nil }
                     position += 4
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                 default: out.append(escaped)

@@ -145,9 +145,11 @@ package final class WorkerPool {
                 guard let index = worker.taskIndex else { return }
                 worker.lastHeard = Date()
                 if case .passed(let task, let scenario, let duration) = message, let listing = progress[index].scenarios?[scenario] {
-                    message = .result(task: task, index: scenario, result: ScenarioResult(
-                        name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-                        outcome: .passed, duration: duration))
+                    message = .result(
+                        task: task, index: scenario,
+                        result: ScenarioResult(
+                            name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+                            outcome: .passed, duration: duration))
                 }
                 switch message {
                 case .loaded(_, let scenarios):
@@ -172,10 +174,10 @@ package final class WorkerPool {
                     progress[index].results[scenario] = result
                     worker.lastFinished = scenario
                     publishFinished(index, result)
-                    // A worker asked to flush for a timeout is not killed here:
-                    // its flush may hold the results of several scenarios
-                    // that finished before the one that hung (a worker
-                    // buffers its messages). `flushed` decides.
+                // A worker asked to flush for a timeout is not killed here:
+                // its flush may hold the results of several scenarios
+                // that finished before the one that hung (a worker
+                // buffers its messages). `flushed` decides.
                 case .loadFailed(_, let result):
                     progress[index].loadFailure = result
                     publishFinished(index, result)
@@ -187,7 +189,7 @@ package final class WorkerPool {
                     progress[index].isFinished = true
                     worker.finishTask()
                     finish(index, duration: Date().timeIntervalSince(started))
-                    if let next = worker.taskIndex { announce(next) }   // the file it holds starts now
+                    if let next = worker.taskIndex { announce(next) }  // the file it holds starts now
                 }
             case .exited(let status, let signaled):
                 worker.isAlive = false
@@ -206,40 +208,49 @@ package final class WorkerPool {
                 // pool saw may not be the culprit. The file runs again from its first unreported
                 // scenario, unbuffered, so that a second kill names its scenario.
                 if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered != true,
-                   let from = progress[index].firstUnreported {
+                    let from = progress[index].firstUnreported
+                {
                     progress[index].resumeFrom = from
                     progress[index].killedRerunFrom = from
                     queue.insert(index, at: 0)
                     let start = progress[index].scenarios.map { "scenario '\($0[from].name)'" } ?? "its start"
-                    onNotice("a worker was killed by SIGKILL while running \(progress[index].task.path) (a signal that "
-                        + "cannot be caught: the messages it had not sent yet were lost); the file runs again from \(start) "
-                        + "in a fresh worker")
+                    onNotice(
+                        "a worker was killed by SIGKILL while running \(progress[index].task.path) (a signal that "
+                            + "cannot be caught: the messages it had not sent yet were lost); the file runs again from \(start) "
+                            + "in a fresh worker")
                     return
                 }
                 // The worker died mid-task: the scenario it was running is
                 // the culprit; the rest of the file goes to a new worker.
-                var reason = worker.timedOut
+                var reason =
+                    worker.timedOut
                     ? "timeout: the scenario ran longer than \(Self.seconds(configuration.timeout)) (--timeout); its worker was killed"
                     : Self.describeExit(status: status, signaled: signaled)
-                if !worker.timedOut, let trap = worker.stderr.trapMessage { reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count) }
+                if !worker.timedOut, let trap = worker.stderr.trapMessage {
+                    reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count)
+                }
                 if let running = worker.running { reason += "; the last call was \(running)" }
                 if signaled && status == SIGKILL && !worker.timedOut, let scenario = worker.scenarioIndex,
-                   progress[index].killedRerunFrom == scenario {
-                    reason += " — killed twice: the file's first worker was killed the same way with this "
+                    progress[index].killedRerunFrom == scenario
+                {
+                    reason +=
+                        " — killed twice: the file's first worker was killed the same way with this "
                         + "scenario's result not sent, and this one, running it again unbuffered, was killed in it"
                 }
                 let details = worker.stderr.tail
                 if let scenario = worker.scenarioIndex {
-                    progress[index].crash(scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
-                                          message: reason, details: details, timeline: worker.steps,
-                                          duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+                    progress[index].crash(
+                        scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
+                        message: reason, details: details, timeline: worker.steps,
+                        duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
                     if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
                     resume(index, after: scenario)
                 } else {
                     // Outside any scenario: loading the file, or (when some of
                     // its scenarios reported) between two of them. What they
                     // reported stays in the file's result next to this entry.
-                    let when = worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
+                    let when =
+                        worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
                         .map { "after scenario '\($0)' finished, outside any scenario" } ?? "while loading the file"
                     progress[index].loadFailure = ScenarioResult(
                         name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
@@ -283,7 +294,7 @@ package final class WorkerPool {
                     }
                     guard !queue.isEmpty else { break }
                     let index = queue.removeFirst()
-                    if worker.assigned.isEmpty { announce(index) }   // else it starts when the worker's current file is done
+                    if worker.assigned.isEmpty { announce(index) }  // else it starts when the worker's current file is done
                     worker.assign(progress[index].resumeTask, index: index)
                 }
             }
@@ -325,7 +336,8 @@ package final class WorkerPool {
         // keeps its steps and last call (what the user stopped it for).
         for worker in buffering {
             guard let index = worker.taskIndex, let scenario = worker.scenarioIndex, !progress[index].isFinished,
-                  progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario] else { continue }
+                progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario]
+            else { continue }
             let result = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
                 outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted),
@@ -361,7 +373,7 @@ package final class WorkerPool {
             SIGKILL: "SIGKILL: the worker was killed — by the kernel's out-of-memory killer, a CI memory or time limit, or a kill -9",
             SIGTERM: "SIGTERM: the worker was terminated",
             SIGFPE: "SIGFPE: arithmetic trap",
-            SIGUSR1: "SIGUSR1: asked to flush before it could",
+            SIGUSR1: "SIGUSR1: asked to flush before it could"
         ]
         return "signal \(signal) (\(names[signal] ?? "signal \(signal)"))"
     }
@@ -406,8 +418,10 @@ private struct TaskProgress {
     }
 
     /// `duration`: how long it ran until its worker died, by the pool's clock.
-    mutating func crash(scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
-                        duration: Double) {
+    mutating func crash(
+        scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
+        duration: Double
+    ) {
         guard let listing = scenarios?[scenario] else { return }
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
@@ -415,8 +429,9 @@ private struct TaskProgress {
     }
 
     mutating func fail(all message: String) {
-        loadFailure = ScenarioResult(name: "\(task.path) (load)", file: task.path, line: 0, outcome: .errored(.crash),
-                                     message: message)
+        loadFailure = ScenarioResult(
+            name: "\(task.path) (load)", file: task.path, line: 0, outcome: .errored(.crash),
+            message: message)
         isFinished = true
     }
 

@@ -198,7 +198,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
 
             var closing = ""
             if !options.invariants.isEmpty {
-                closing += "invariants checked after every " + (options.invariantsAfterEveryStep ? "step" : "scenario")
+                closing +=
+                    "invariants checked after every " + (options.invariantsAfterEveryStep ? "step" : "scenario")
                     + ": " + options.invariants.joined(separator: ", ") + "\n"
             }
             if let seed = run.seed { closing += "seed: \(seed)\n" }
@@ -262,8 +263,9 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         }
         for line in waiting {
             let marks = line.marks + line.trailingMarks
-            emit(ReportText.cleanForTerminal(line.path) + "  " + marks
-                + (line.finishedCount.map { lineEnd(count: $0, hasMarks: !marks.isEmpty) } ?? "\n"))
+            emit(
+                ReportText.cleanForTerminal(line.path) + "  " + marks
+                    + (line.finishedCount.map { lineEnd(count: $0, hasMarks: !marks.isEmpty) } ?? "\n"))
         }
         waiting.removeAll()
     }
@@ -323,7 +325,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
 
     private func problemBlock(_ scenario: ScenarioResult) -> String {
         let label = scenario.status == .failed ? "FAIL" : "ERROR"
-        var block = paint(label, .boldRed) + " " + location(scenario) + "  "
+        var block =
+            paint(label, .boldRed) + " " + location(scenario) + "  "
             + paint(displayName(scenario), .bold) + "\n"
 
         let message = trimmedLines(scenario.message)
@@ -340,7 +343,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             let shown = steps.suffix(limit)
             let firstNumber = steps.count - shown.count + 1
             let width = String(steps.count).count
-            let heading = shown.count < steps.count
+            let heading =
+                shown.count < steps.count
                 ? "timeline (last \(shown.count) of \(steps.count) steps):"
                 : "timeline:"
             block += "    " + paint(heading, .bold) + "\n"

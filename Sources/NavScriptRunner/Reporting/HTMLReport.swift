@@ -44,7 +44,8 @@ package struct HTMLReport: Sendable {
             html += fileSection(file)
         }
         html += "<p class=\"none\" id=\"none-shown\" hidden>No scenario matches these filters.</p>\n"
-        html += "</main>\n<footer>\(Self.text(generator)) · \(Self.text(ReportText.utcTimestamp(secondsSince1970: run.startedAt)))</footer>\n"
+        html +=
+            "</main>\n<footer>\(Self.text(generator)) · \(Self.text(ReportText.utcTimestamp(secondsSince1970: run.startedAt)))</footer>\n"
         html += "<script>\(Self.script)</script>\n</body>\n</html>\n"
         return html
     }
@@ -52,8 +53,10 @@ package struct HTMLReport: Sendable {
     // MARK: Summary and filters
 
     private func summary(_ run: RunResult, command: String, app: String, interruption: String?) -> String {
-        let counts: [(ScenarioResult.Status, String)] = [(.passed, "passed"), (.failed, "failed"), (.errored, "errors"),
-                                                         (.skipped, "skipped")]
+        let counts: [(ScenarioResult.Status, String)] = [
+            (.passed, "passed"), (.failed, "failed"), (.errored, "errors"),
+            (.skipped, "skipped")
+        ]
         var html = "<header class=\"summary \(run.isSuccess && interruption == nil ? "green" : "red")\">\n"
         html += Self.outcomeBar(run)
         html += "<h1>navscript \(Self.text(command))\(app.isEmpty ? "" : " · " + Self.text(app))</h1>\n<p class=\"counts\">"
@@ -64,14 +67,16 @@ package struct HTMLReport: Sendable {
         if let seed = run.seed { html += " <span class=\"seed\">seed \(seed)</span>" }
         html += "</p>\n"
         if let interruption {
-            html += "<p class=\"interrupted\">\(Self.text(interruption)): the report covers what finished; a scenario that was "
+            html +=
+                "<p class=\"interrupted\">\(Self.text(interruption)): the report covers what finished; a scenario that was "
                 + "running is an error, the rest is marked skipped.</p>\n"
         }
         let problems = run.scenarios.filter { $0.status.isProblem }
         if !problems.isEmpty {
             html += "<ol class=\"problems\">\n"
             for scenario in problems {
-                html += "<li><a href=\"#\(Self.anchor(scenario))\">\(Self.text("\(scenario.file):\(scenario.line)  \(scenario.name)"))</a>"
+                html +=
+                    "<li><a href=\"#\(Self.anchor(scenario))\">\(Self.text("\(scenario.file):\(scenario.line)  \(scenario.name)"))</a>"
                     + " — \(Self.text(scenario.message))</li>\n"
             }
             html += "</ol>\n"
@@ -90,7 +95,8 @@ package struct HTMLReport: Sendable {
             rects += "<rect class=\"\(status.rawValue)\" x=\"\(Self.number(x))\" y=\"0\" width=\"\(Self.number(width))\" height=\"10\"/>"
             x += width
         }
-        return "<svg class=\"bar\" viewBox=\"0 0 600 10\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(Self.text(run.summary))\">"
+        return
+            "<svg class=\"bar\" viewBox=\"0 0 600 10\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(Self.text(run.summary))\">"
             + rects + "</svg>\n"
     }
 
@@ -101,7 +107,8 @@ package struct HTMLReport: Sendable {
         let hasProblems = run.count(.failed) + run.count(.errored) > 0
         for status in [ScenarioResult.Status.passed, .failed, .errored, .skipped] where run.count(status) > 0 {
             let checked = status != .passed || !hasProblems
-            html += "<label><input type=\"checkbox\" name=\"status\" value=\"\(status.rawValue)\"\(checked ? " checked" : "")> "
+            html +=
+                "<label><input type=\"checkbox\" name=\"status\" value=\"\(status.rawValue)\"\(checked ? " checked" : "")> "
                 + "\(status.rawValue) (\(run.count(status)))</label>"
         }
         html += "</fieldset>\n<label>File <select name=\"file\"><option value=\"\">all files</option>"
@@ -135,10 +142,12 @@ package struct HTMLReport: Sendable {
     /// file filter selects (for mutate and explore it is not the scenario's file).
     private func scenarioBlock(_ scenario: ScenarioResult, group: String) -> String {
         let isProblem = scenario.status.isProblem
-        var html = "<details class=\"scenario \(scenario.status.rawValue)\" id=\"\(Self.anchor(scenario))\""
+        var html =
+            "<details class=\"scenario \(scenario.status.rawValue)\" id=\"\(Self.anchor(scenario))\""
             + " data-status=\"\(scenario.status.rawValue)\" data-file=\"\(Self.attribute(group))\""
             + " data-tags=\"\(Self.attribute(Self.jsonArray(scenario.tags)))\"\(isProblem ? " open" : "")>\n"
-        html += "<summary><span class=\"mark\">\(Self.mark(scenario.status))</span> \(Self.text(scenario.name))"
+        html +=
+            "<summary><span class=\"mark\">\(Self.mark(scenario.status))</span> \(Self.text(scenario.name))"
             + " <span class=\"where\">\(Self.text("\(scenario.file):\(scenario.line)"))</span>"
         for tag in scenario.tags { html += " <span class=\"tag\">\(Self.text(tag))</span>" }
         html += " <span class=\"time\">\(ReportText.seconds(scenario.duration))s</span></summary>\n"

@@ -45,8 +45,10 @@ package struct JUnitReport: Sendable {
         /// shuffled run, `navscript.seed` properties.
         package var replayCommand: [String]?
 
-        package init(strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
-                    replayCommand: [String]? = nil) {
+        package init(
+            strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
+            replayCommand: [String]? = nil
+        ) {
             self.strict = strict
             self.hostname = hostname
             self.invariants = invariants
@@ -68,7 +70,8 @@ package struct JUnitReport: Sendable {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += "<testsuites"
         xml += attribute("name", "navscript")
-        xml += attribute("tests", String(run.scenarios.count)) + attribute("failures", String(run.count(.failed)))
+        xml +=
+            attribute("tests", String(run.scenarios.count)) + attribute("failures", String(run.count(.failed)))
             + attribute("errors", String(run.count(.errored)))
         if !options.strict { xml += attribute("skipped", String(run.count(.skipped))) }
         xml += attribute("time", ReportText.seconds(run.duration))
@@ -78,8 +81,9 @@ package struct JUnitReport: Sendable {
         for file in run.files {
             xml += "  <testsuite"
             xml += attribute("name", nonEmpty(file.file, else: "(unnamed file)"))
-            xml += counts(tests: file.scenarios.count, failures: file.count(.failed),
-                          errors: file.count(.errored), skipped: file.count(.skipped))
+            xml += counts(
+                tests: file.scenarios.count, failures: file.count(.failed),
+                errors: file.count(.errored), skipped: file.count(.skipped))
             xml += attribute("time", ReportText.seconds(file.duration))
             xml += attribute("timestamp", timestamp)
             xml += attribute("hostname", hostname)
@@ -89,7 +93,8 @@ package struct JUnitReport: Sendable {
             }
             xml += ">\n"
             if !options.invariants.isEmpty {
-                xml += "    <properties>\n      <property" + attribute("name", "navscript.invariants")
+                xml +=
+                    "    <properties>\n      <property" + attribute("name", "navscript.invariants")
                     + attribute("value", options.invariants.joined(separator: ",")) + "/>\n    </properties>\n"
             }
             var usedNames: Set<String> = []
@@ -142,7 +147,8 @@ package struct JUnitReport: Sendable {
             // Never self-closing: released Codecov parsers read `<skipped/>`
             // as a pass, and GitLab shows only the element's text.
             let reason = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: "skipped"))
-            body += "      <skipped" + attribute("message", Self.messageAttribute(reason)) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
+            body +=
+                "      <skipped" + attribute("message", Self.messageAttribute(reason)) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
         }
         let systemOut = Self.systemOut(scenario)
         if !systemOut.isEmpty {
@@ -179,7 +185,6 @@ package struct JUnitReport: Sendable {
         return out
     }
 
-
     /// A `<failure>`/`<error>`: the `message` attribute, and a body that
     /// starts with the same message — GitLab shows only the body — then the
     /// explanation (expected vs actual, traceback).
@@ -207,7 +212,8 @@ package struct JUnitReport: Sendable {
         var line = scenario.line
         // The failing line, when the message starts with this file's `path:line:`.
         if scenario.message.hasPrefix(scenario.file + ":"),
-           let number = Int(scenario.message.dropFirst(scenario.file.count + 1).prefix { $0.isNumber }) {
+            let number = Int(scenario.message.dropFirst(scenario.file.count + 1).prefix { $0.isNumber })
+        {
             line = number
         }
         guard line > 0 else { return nil }
@@ -254,8 +260,8 @@ package struct JUnitReport: Sendable {
         // Cut on line boundaries where possible, and never inside a character: a cut byte
         // sequence would decode as U+FFFD and throw the count of what was left out off.
         var headBytes = Array(output.utf8.prefix(half))
-        while let last = headBytes.last, last & 0xC0 == 0x80 { headBytes.removeLast() }   // continuation bytes
-        if let last = headBytes.last, last >= 0xC0 { headBytes.removeLast() }            // a lead whose rest was cut
+        while let last = headBytes.last, last & 0xC0 == 0x80 { headBytes.removeLast() }  // continuation bytes
+        if let last = headBytes.last, last >= 0xC0 { headBytes.removeLast() }  // a lead whose rest was cut
         var tailBytes = ArraySlice(output.utf8.suffix(half))
         while let first = tailBytes.first, first & 0xC0 == 0x80 { tailBytes.removeFirst() }
         var head = String(decoding: headBytes, as: UTF8.self)
@@ -319,7 +325,7 @@ package struct JUnitReport: Sendable {
 
     /// `message`, or its first ``messageAttributeLimit`` characters and how many more the element's text has.
     static func messageAttribute(_ message: String) -> String {
-        guard message.utf8.count > messageAttributeLimit else { return message }   // most: no character count
+        guard message.utf8.count > messageAttributeLimit else { return message }  // most: no character count
         let count = message.count
         guard count > messageAttributeLimit else { return message }
         return String(message.prefix(messageAttributeLimit))

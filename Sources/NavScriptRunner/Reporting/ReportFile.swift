@@ -52,12 +52,12 @@ package enum ReportFile {
             }
             var status = stat()
             guard stat(url.path, &status) == 0 else {
-                self = .file(ReportFile.resolved(url))   // nothing there yet, or a link to nothing: its target is made
+                self = .file(ReportFile.resolved(url))  // nothing there yet, or a link to nothing: its target is made
                 return
             }
             switch status.st_mode & S_IFMT {
             case S_IFREG: self = .file(ReportFile.resolved(url))
-            case S_IFDIR: self = .file(url)   // refused as a folder below
+            case S_IFDIR: self = .file(url)  // refused as a folder below
             default: self = .stream(url.path)
             }
         }
@@ -68,7 +68,8 @@ package enum ReportFile {
     package static func resolved(_ url: URL) -> URL {
         let url = url.standardizedFileURL
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path),
-           !FileManager.default.fileExists(atPath: url.path) {
+            !FileManager.default.fileExists(atPath: url.path)
+        {
             return URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
         }
         return url.resolvingSymlinksInPath()

@@ -63,8 +63,9 @@ package final class RunReportFile: RunReporter {
             name: name, file: "", line: 0, outcome: .errored(.interrupted),
             message: "\(name): this report was written when the run started, and the run never replaced it — it was killed "
                 + "(SIGKILL, the kernel's out-of-memory killer, a CI time limit) or is still running")
-        let result = RunResult(files: [FileResult(file: "", scenarios: [unfinished], duration: 0)], duration: 0,
-                               seed: plan.seed, startedAt: plan.startedAt)
+        let result = RunResult(
+            files: [FileResult(file: "", scenarios: [unfinished], duration: 0)], duration: 0,
+            seed: plan.seed, startedAt: plan.startedAt)
         return Content(plan: plan, result: result, interruption: "the run did not finish")
     }
 }

@@ -31,13 +31,15 @@ struct Storyboard {
     private func frame(_ frame: StepFrame, previous: StepFrame?) -> String {
         let failing = !frame.problems.isEmpty
         var html = "<figure class=\"frame\(failing ? " failing" : "")\" id=\"\(anchor)-step-\(frame.number)\">\n"
-        html += "<figcaption><span class=\"n\">\(frame.number == 0 ? "Before" : "Step \(frame.number)")</span> "
+        html +=
+            "<figcaption><span class=\"n\">\(frame.number == 0 ? "Before" : "Step \(frame.number)")</span> "
             + "<span class=\"act\">\(HTMLReport.text(frame.action))</span>"
             + "<span class=\"loc\">\(HTMLReport.text(frame.location))</span></figcaption>\n"
         html += "<div class=\"device\">\n"
         for (depth, modal) in frame.modals.enumerated() {
             let before = previous.flatMap { depth < $0.modals.count ? $0.modals[depth] : nil } ?? []
-            html += "<div class=\"modal\"><span class=\"label\">modal \(depth + 1)</span>"
+            html +=
+                "<div class=\"modal\"><span class=\"label\">modal \(depth + 1)</span>"
                 + stack(modal, before: before, selected: false) + "</div>\n"
         }
         if !frame.tabs.isEmpty {
@@ -54,19 +56,23 @@ struct Storyboard {
         }
         html += "</div>\n"
         for problem in frame.problems {
-            html += "<div class=\"problem \(problem.kind)\"><b>\(problem.kind == "error" ? "Error" : "Failed"):</b> "
+            html +=
+                "<div class=\"problem \(problem.kind)\"><b>\(problem.kind == "error" ? "Error" : "Failed"):</b> "
                 + HTMLReport.text(problem.message) + "\n"
             if !problem.details.isEmpty { html += HTMLReport.details(problem.details) }
             html += "</div>\n"
         }
         if !frame.leaks.isEmpty {
-            html += "<ul class=\"leaks\">" + frame.leaks.map { leak in
-                "<li>⚠ leaked: \(HTMLReport.text(leak.label)) (\(HTMLReport.text(leak.kind)), left during \(HTMLReport.text(leak.leftDuring)))</li>"
-            }.joined() + "</ul>\n"
+            html +=
+                "<ul class=\"leaks\">"
+                + frame.leaks.map { leak in
+                    "<li>⚠ leaked: \(HTMLReport.text(leak.label)) (\(HTMLReport.text(leak.kind)), left during \(HTMLReport.text(leak.leftDuring)))</li>"
+                }.joined() + "</ul>\n"
         }
         html += tree(frame)
         if !frame.events.isEmpty {
-            html += "<ul class=\"events\" title=\"app events during this step\">"
+            html +=
+                "<ul class=\"events\" title=\"app events during this step\">"
                 + frame.events.map { "<li>\(HTMLReport.text($0))</li>" }.joined() + "</ul>\n"
         }
         return html + "</figure>\n"
@@ -95,7 +101,8 @@ struct Storyboard {
             let parts = path.split(separator: "/")
             let name = parts.last.map(String.init) ?? path
             let isLeaked = leaked.contains(path) || leaked.contains(name)
-            html += "<li class=\"node\(isLeaked ? " leaked" : "")\" style=\"padding-left:\(max(0, parts.count - 1) * 10)px\">"
+            html +=
+                "<li class=\"node\(isLeaked ? " leaked" : "")\" style=\"padding-left:\(max(0, parts.count - 1) * 10)px\">"
                 + HTMLReport.text(name) + "</li>"
         }
         return html + "</ul>\n"

@@ -22,7 +22,8 @@ package indirect enum JSONText: Sendable {
     package var line: Int {
         switch self {
         case .object(_, let line, _), .array(_, let line, _), .string(_, let line, _), .number(_, let line, _),
-             .bool(_, let line, _), .null(let line, _): return line
+            .bool(_, let line, _), .null(let line, _):
+            return line
         }
     }
 

@@ -81,10 +81,11 @@ package struct ManifestCheck {
             for member in members {
                 let memberPath = path + "." + member.key
                 if let line = first[member.key] {
-                    problems.append(ManifestProblem(
-                        path: memberPath, line: member.line, destination: nil,
-                        message: "duplicate key \"\(member.key)\" (first at line \(line)): JSON readers disagree on which value "
-                            + "counts, so what this check reads may not be what the app loads; keep one"))
+                    problems.append(
+                        ManifestProblem(
+                            path: memberPath, line: member.line, destination: nil,
+                            message: "duplicate key \"\(member.key)\" (first at line \(line)): JSON readers disagree on which value "
+                                + "counts, so what this check reads may not be what the app loads; keep one"))
                 } else {
                     first[member.key] = member.line
                 }
@@ -100,14 +101,18 @@ package struct ManifestCheck {
 
     // MARK: - Schema
 
-    private static let rootKeys: [String: String] = ["scheme": "string", "universal_hosts": "strings", "tabs": "strings",
-                                                     "preconditions": "strings", "destinations": "array"]
+    private static let rootKeys: [String: String] = [
+        "scheme": "string", "universal_hosts": "strings", "tabs": "strings",
+        "preconditions": "strings", "destinations": "array"
+    ]
     private static let destinationKeys: [String: String] = [
         "id": "string", "parent": "string", "tab": "string", "flow": "string", "presentation": "presentation",
-        "params": "array", "preconditions": "strings", "patterns": "array",
+        "params": "array", "preconditions": "strings", "patterns": "array"
     ]
-    private static let paramKeys: [String: String] = ["name": "string", "kind": "kind", "pattern": "string",
-                                                      "min_length": "integer", "max_length": "integer"]
+    private static let paramKeys: [String: String] = [
+        "name": "string", "kind": "kind", "pattern": "string",
+        "min_length": "integer", "max_length": "integer"
+    ]
     private static let patternKeys: [String: String] = ["path": "string", "entries": "entries"]
 
     private func schemaProblems(_ json: JSONText) -> [ManifestProblem] {
@@ -125,35 +130,49 @@ package struct ManifestCheck {
                 }
             case ("integer", .number(let value, _, _)) where value == value.rounded() && value >= 0: return
             case ("presentation", .string(let value, _, _)):
-                if !["push", "modal"].contains(value) { problem(path, node, "expected \"push\" or \"modal\", got \"\(value)\"", destination) }
+                if !["push", "modal"].contains(value) {
+                    problem(path, node, "expected \"push\" or \"modal\", got \"\(value)\"", destination)
+                }
             case ("kind", .string(let value, _, _)):
-                if !["string", "integer"].contains(value) { problem(path, node, "expected \"string\" or \"integer\", got \"\(value)\"", destination) }
+                if !["string", "integer"].contains(value) {
+                    problem(path, node, "expected \"string\" or \"integer\", got \"\(value)\"", destination)
+                }
             case ("entries", .array(let items, _, _)):
                 for (index, item) in items.enumerated() {
                     guard case .string(let name, _, _) = item, EntryPoint(rawValue: name) != nil else {
-                        problem("\(path)[\(index)]", item, "expected an entry point (" + EntryPoint.allCases.map(\.rawValue)
-                            .joined(separator: ", ") + ")", destination)
+                        problem(
+                            "\(path)[\(index)]", item,
+                            "expected an entry point ("
+                                + EntryPoint.allCases.map(\.rawValue)
+                                .joined(separator: ", ") + ")", destination)
                         continue
                     }
                 }
             default:
-                let expected = ["strings": "an array of strings", "integer": "a non-negative integer", "presentation": "a string",
-                                "kind": "a string", "entries": "an array of entry points", "array": "an array",
-                                "string": "a string"][kind] ?? kind
+                let expected =
+                    [
+                        "strings": "an array of strings", "integer": "a non-negative integer", "presentation": "a string",
+                        "kind": "a string", "entries": "an array of entry points", "array": "an array",
+                        "string": "a string"
+                    ][kind] ?? kind
                 problem(path, node, "expected \(expected), got \(node.typeName)", destination)
             }
         }
-        func members(_ node: JSONText, _ allowed: [String: String], _ path: String, _ destination: String?,
-                     required: [String]) {
+        func members(
+            _ node: JSONText, _ allowed: [String: String], _ path: String, _ destination: String?,
+            required: [String]
+        ) {
             guard case .object(let fields, _, _) = node else {
                 return problem(path, node, "expected an object, got \(node.typeName)", destination)
             }
             for field in fields {
                 let fieldPath = "\(path).\(field.key)"
                 guard let kind = allowed[field.key] else {
-                    problems.append(ManifestProblem(path: fieldPath, line: field.line, destination: destination,
-                                                    message: "unknown key \"\(field.key)\"; expected one of: "
-                                                        + allowed.keys.sorted().joined(separator: ", ")))
+                    problems.append(
+                        ManifestProblem(
+                            path: fieldPath, line: field.line, destination: destination,
+                            message: "unknown key \"\(field.key)\"; expected one of: "
+                                + allowed.keys.sorted().joined(separator: ", ")))
                     continue
                 }
                 check(field.value, kind, fieldPath, destination)
@@ -164,11 +183,13 @@ package struct ManifestCheck {
         }
         members(json, Self.rootKeys, "$", nil, required: ["scheme", "tabs", "destinations"])
         guard case .object(let root, _, _) = json, let list = root.first(where: { $0.key == "destinations" })?.value,
-              case .array(let destinations, _, _) = list else { return problems }
+            case .array(let destinations, _, _) = list
+        else { return problems }
         for (index, destination) in destinations.enumerated() {
             let path = "$.destinations[\(index)]"
             var id: String?
-            if case .object(let fields, _, _) = destination, case .string(let name, _, _)? = fields.first(where: { $0.key == "id" })?.value {
+            if case .object(let fields, _, _) = destination, case .string(let name, _, _)? = fields.first(where: { $0.key == "id" })?.value
+            {
                 id = name
             }
             members(destination, Self.destinationKeys, path, id, required: ["id", "flow"])
@@ -199,8 +220,10 @@ package struct ManifestCheck {
         }
         var problems: [ManifestProblem] = []
         func problem(_ index: Int, _ suffix: String, _ message: String) {
-            problems.append(ManifestProblem(path: "$.destinations[\(index)]" + suffix, line: index < lines.count ? lines[index] : 1,
-                                            destination: manifest.destinations[index].id.rawValue, message: message))
+            problems.append(
+                ManifestProblem(
+                    path: "$.destinations[\(index)]" + suffix, line: index < lines.count ? lines[index] : 1,
+                    destination: manifest.destinations[index].id.rawValue, message: message))
         }
         var byID: [DestinationID: Int] = [:]
         for (index, definition) in manifest.destinations.enumerated() {
@@ -218,16 +241,20 @@ package struct ManifestCheck {
                 problem(index, ".tab", "unknown tab \"\(tab)\"; the tabs are: " + manifest.tabs.map(\.rawValue).joined(separator: ", "))
             }
             for precondition in definition.preconditions where !preconditions.contains(precondition) {
-                problem(index, ".preconditions", "unknown precondition \"\(precondition)\"; declared: "
-                    + manifest.preconditions.map(\.rawValue).joined(separator: ", "))
+                problem(
+                    index, ".preconditions",
+                    "unknown precondition \"\(precondition)\"; declared: "
+                        + manifest.preconditions.map(\.rawValue).joined(separator: ", "))
             }
             for (p, param) in definition.params.enumerated() {
                 if let pattern = param.pattern, (try? Regex(pattern)) == nil {
                     problem(index, ".params[\(p)].pattern", "invalid regular expression /\(pattern)/")
                 }
                 if let min = param.minLength, let max = param.maxLength, min > max {
-                    problem(index, ".params[\(p)]", "min_length \(min) is more than max_length \(max): no value of "
-                        + "\(param.name) is accepted, so every link to this destination fails validation")
+                    problem(
+                        index, ".params[\(p)]",
+                        "min_length \(min) is more than max_length \(max): no value of "
+                            + "\(param.name) is accepted, so every link to this destination fails validation")
                 }
             }
             let declared = Set(definition.params.map(\.name))
@@ -259,7 +286,8 @@ package struct ManifestCheck {
             }
             // Reachability: a link, a tap, a tab root, or a screen the host shows.
             if definition.patterns.isEmpty && definition.tab == nil && !tapTargets.contains(definition.id)
-                && !knownScreens.contains(definition.id) {
+                && !knownScreens.contains(definition.id)
+            {
                 problem(index, ".patterns", "nothing reaches this destination: no link pattern, no tap opens it, not a tab root")
             }
         }
@@ -267,19 +295,22 @@ package struct ManifestCheck {
         // What the app shows must be in the manifest: links to a screen it
         // lacks are rejected, and taps that open it fail.
         if manifest.destinations.isEmpty {
-            problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: nil,
-                                            message: "no destination: every link is rejected"))
+            problems.append(
+                ManifestProblem(
+                    path: "$.destinations", line: destinationsLine, destination: nil,
+                    message: "no destination: every link is rejected"))
         }
         // And what the manifest routes to, the app must show: a link to a destination it has no
         // screen for is accepted by the router and then lands nowhere (the app keeps its stack).
         if !knownScreens.isEmpty {
             for (index, definition) in manifest.destinations.enumerated() where !knownScreens.contains(definition.id) {
-                problems.append(ManifestProblem(
-                    path: "$.destinations[\(index)]", line: index < lines.count ? lines[index] : destinationsLine,
-                    destination: definition.id.rawValue,
-                    message: "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
-                        + "links the router sends there are accepted and then shown nowhere (an app version that has the "
-                        + "screen must ship first); if it has one, declare it", isWarning: true))
+                problems.append(
+                    ManifestProblem(
+                        path: "$.destinations[\(index)]", line: index < lines.count ? lines[index] : destinationsLine,
+                        destination: definition.id.rawValue,
+                        message: "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
+                            + "links the router sends there are accepted and then shown nowhere (an app version that has the "
+                            + "screen must ship first); if it has one, declare it", isWarning: true))
             }
         }
         // A declared output that does not pass a parameter its destination requires: every tap of
@@ -290,23 +321,26 @@ package struct ManifestCheck {
                 guard let target = output.destination, let index = byID[target] else { continue }
                 let takes = manifest.destinations[index].params.map(\.name)
                 for parameter in takes where !output.parameters.contains(parameter) {
-                    problems.append(ManifestProblem(
-                        path: "$.destinations[\(index)].params", line: index < lines.count ? lines[index] : destinationsLine,
-                        destination: target.rawValue,
-                        message: "\"\(target)\" requires parameter '\(parameter)', which the host's declaration of output "
-                            + "'\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) does not pass (it passes: "
-                            + (output.parameters.isEmpty ? "none" : output.parameters.joined(separator: ", "))
-                            + "): every tap of it would be refused"))
+                    problems.append(
+                        ManifestProblem(
+                            path: "$.destinations[\(index)].params", line: index < lines.count ? lines[index] : destinationsLine,
+                            destination: target.rawValue,
+                            message: "\"\(target)\" requires parameter '\(parameter)', which the host's declaration of output "
+                                + "'\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) does not pass (it passes: "
+                                + (output.parameters.isEmpty ? "none" : output.parameters.joined(separator: ", "))
+                                + "): every tap of it would be refused"))
                 }
             }
         }
         for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
             let opened = tapTargets.contains(screen)
             let how = knownScreens.contains(screen) ? "the app shows" : "a tap in the app opens"
-            problems.append(ManifestProblem(path: "$.destinations", line: destinationsLine, destination: screen.rawValue,
-                                            message: "\(how) \"\(screen)\", which the manifest does not declare: links to it "
-                                                + (opened ? "are rejected and taps that open it fail" : "are rejected"),
-                                            isWarning: true))
+            problems.append(
+                ManifestProblem(
+                    path: "$.destinations", line: destinationsLine, destination: screen.rawValue,
+                    message: "\(how) \"\(screen)\", which the manifest does not declare: links to it "
+                        + (opened ? "are rejected and taps that open it fail" : "are rejected"),
+                    isWarning: true))
         }
         return problems
     }
@@ -329,9 +363,13 @@ package struct ManifestCheck {
                 let (j, q, y) = second
                 let doors = EntryPoint.allCases.filter { x.applies(to: $0) && y.applies(to: $0) }
                 guard x.path.count == y.path.count, x.query.count == y.query.count,
-                      x.query.map(\.key).sorted() == y.query.map(\.key).sorted() else { continue }
-                let pairs = zip(x.path, y.path).map { ($0, $1) }
-                    + x.query.sorted { $0.key < $1.key }.map(\.value).enumerated().map { ($0.element, y.query.sorted { $0.key < $1.key }[$0.offset].value) }
+                    x.query.map(\.key).sorted() == y.query.map(\.key).sorted()
+                else { continue }
+                let pairs =
+                    zip(x.path, y.path).map { ($0, $1) }
+                    + x.query.sorted { $0.key < $1.key }.map(\.value).enumerated().map {
+                        ($0.element, y.query.sorted { $0.key < $1.key }[$0.offset].value)
+                    }
                 var identical = true
                 var overlaps = true
                 for (left, right) in pairs {
@@ -351,7 +389,8 @@ package struct ManifestCheck {
                     let (xGates, yGates) = (gates[i], gates[j])
                     guard Set(xGates) != Set(yGates) else { continue }
                     func spelled(_ list: [Precondition]) -> String {
-                        list.isEmpty ? "no gate" : "the gate" + (list.count == 1 ? " " : "s ") + list.map(\.rawValue).joined(separator: ", ")
+                        list.isEmpty
+                            ? "no gate" : "the gate" + (list.count == 1 ? " " : "s ") + list.map(\.rawValue).joined(separator: ", ")
                     }
                     func entries(_ pattern: RoutePattern) -> String {
                         EntryPoint.allCases.filter { pattern.applies(to: $0) }.map(\.rawValue).joined(separator: "/")
@@ -359,22 +398,29 @@ package struct ManifestCheck {
                     // Each side may skip what the other enforces: said one way, then the other.
                     func skips(_ by: RoutePattern, _ gates: [Precondition], _ other: RoutePattern, _ enforced: [Precondition]) -> String? {
                         let skipped = enforced.filter { !gates.contains($0) }.map(\.rawValue)
-                        return skipped.isEmpty ? nil
+                        return skipped.isEmpty
+                            ? nil
                             : "via \(entries(by)) it skips \(skipped.joined(separator: ", ")), which via \(entries(other)) is enforced"
                     }
                     let bypasses = [skips(y, yGates, x, xGates), skips(x, xGates, y, yGates)].compactMap { $0 }
-                    problem(j, ".patterns[\(q)]", "a link matching \"\(y.template)\" via \(entries(y)) opens "
-                        + "\(manifest.destinations[j].id) past \(spelled(yGates)), but via \(entries(x)) (\"\(x.template)\" of "
-                        + "\(other), $.destinations[\(i)].patterns[\(p)]) it meets \(spelled(xGates)): "
-                        + bypasses.joined(separator: "; ") + "; give both destinations the same preconditions, or one "
-                        + "pattern for every entry point")
+                    problem(
+                        j, ".patterns[\(q)]",
+                        "a link matching \"\(y.template)\" via \(entries(y)) opens "
+                            + "\(manifest.destinations[j].id) past \(spelled(yGates)), but via \(entries(x)) (\"\(x.template)\" of "
+                            + "\(other), $.destinations[\(i)].patterns[\(p)]) it meets \(spelled(xGates)): "
+                            + bypasses.joined(separator: "; ") + "; give both destinations the same preconditions, or one "
+                            + "pattern for every entry point")
                     continue
                 }
                 if identical {
-                    problem(j, ".patterns[\(q)]", "\"\(y.template)\" duplicates \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)])")
+                    problem(
+                        j, ".patterns[\(q)]",
+                        "\"\(y.template)\" duplicates \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)])")
                 } else {
-                    problem(j, ".patterns[\(q)]", "\"\(y.template)\" overlaps \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)]): "
-                        + "a link can match both, and the first in manifest order wins silently")
+                    problem(
+                        j, ".patterns[\(q)]",
+                        "\"\(y.template)\" overlaps \"\(x.template)\" of \(other) ($.destinations[\(i)].patterns[\(p)]): "
+                            + "a link can match both, and the first in manifest order wins silently")
                 }
             }
         }

@@ -37,10 +37,11 @@ package struct ManifestDiff {
                 var params: [String: String] = [:]
                 for spec in definition.params {
                     let reference = old.definition(of: definition.id) != nil ? old : engine
-                    params[spec.name] = sampler.valid(spec) { value in
-                        (try? reference.validateParams(of: RouteRequest(definition.id, params: [spec.name: value]))) != nil
-                            || reference.definition(of: definition.id)?.params.count ?? 0 > 1
-                    } ?? "1"
+                    params[spec.name] =
+                        sampler.valid(spec) { value in
+                            (try? reference.validateParams(of: RouteRequest(definition.id, params: [spec.name: value]))) != nil
+                                || reference.definition(of: definition.id)?.params.count ?? 0 > 1
+                        } ?? "1"
                 }
                 for pattern in definition.patterns {
                     var path = pattern.template
@@ -58,7 +59,7 @@ package struct ManifestDiff {
         let spelling = EntryLinkSpelling(manifest: old.manifest)
         let contexts: [(String, RouteContext)] = [
             ("signed out", RouteContext()),
-            ("signed in", RouteContext(satisfied: Set(old.manifest.preconditions + new.manifest.preconditions))),
+            ("signed in", RouteContext(satisfied: Set(old.manifest.preconditions + new.manifest.preconditions)))
         ]
         var changes: [Change] = []
         for link in links(extra: extra) {

@@ -107,20 +107,24 @@ extension RunEvent: Encodable {
             try container.encode(result, forKey: .scenario)
         case .fileFinished(let result):
             try container.encode(result.file, forKey: .file)
-            try Self.encodeCounts(passed: result.count(.passed), failed: result.count(.failed),
-                                  errors: result.count(.errored), skipped: result.count(.skipped), into: &container)
+            try Self.encodeCounts(
+                passed: result.count(.passed), failed: result.count(.failed),
+                errors: result.count(.errored), skipped: result.count(.skipped), into: &container)
             try container.encode(result.duration, forKey: .duration)
         case .runFinished(let result, let interruption):
-            try Self.encodeCounts(passed: result.count(.passed), failed: result.count(.failed),
-                                  errors: result.count(.errored), skipped: result.count(.skipped), into: &container)
+            try Self.encodeCounts(
+                passed: result.count(.passed), failed: result.count(.failed),
+                errors: result.count(.errored), skipped: result.count(.skipped), into: &container)
             try container.encode(result.duration, forKey: .duration)
             try container.encode(result.isSuccess && interruption == nil, forKey: .success)
             try container.encode(interruption, forKey: .interrupted)
         }
     }
 
-    private static func encodeCounts(passed: Int, failed: Int, errors: Int, skipped: Int,
-                                     into container: inout KeyedEncodingContainer<Key>) throws {
+    private static func encodeCounts(
+        passed: Int, failed: Int, errors: Int, skipped: Int,
+        into container: inout KeyedEncodingContainer<Key>
+    ) throws {
         try container.encode(passed, forKey: .passed)
         try container.encode(failed, forKey: .failed)
         try container.encode(errors, forKey: .errors)

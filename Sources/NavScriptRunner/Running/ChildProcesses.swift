@@ -71,8 +71,10 @@ package enum ChildProcesses {
     /// the interrupt is passed on to each child still running (once); one
     /// still running `interruptGrace` seconds later is killed. Until then,
     /// `hung(i)` is asked about child `i` every 50 ms: true kills it.
-    package static func watch(_ processes: [Process], stop: StopSignal, interruptGrace: Double = 5,
-                             hung: (Int) -> Bool = { _ in false }) -> [Ending] {
+    package static func watch(
+        _ processes: [Process], stop: StopSignal, interruptGrace: Double = 5,
+        hung: (Int) -> Bool = { _ in false }
+    ) -> [Ending] {
         var endings = [Ending?](repeating: nil, count: processes.count)
         var interruptedAt: Date?
         func kill(_ index: Int, as ending: Ending) {
@@ -99,7 +101,8 @@ package enum ChildProcesses {
             let process = processes[index]
             process.waitUntilExit()
             if let ending = endings[index] { return ending }
-            return process.terminationReason == .uncaughtSignal ? .signaled(process.terminationStatus)
+            return process.terminationReason == .uncaughtSignal
+                ? .signaled(process.terminationStatus)
                 : .exited(process.terminationStatus)
         }
     }

@@ -62,8 +62,10 @@ public struct ScenarioRunner {
     /// Runs the selected scenarios of one file, each against a fresh app,
     /// publishing the file's events as they happen (file started, each
     /// scenario started, its steps and result, file finished).
-    public func runFile(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?,
-                        publish: @escaping (RunEvent) -> Void = { _ in }) -> FileResult {
+    public func runFile(
+        _ entry: SuiteFile, filter: Regex<AnyRegexOutput>?,
+        publish: @escaping (RunEvent) -> Void = { _ in }
+    ) -> FileResult {
         let started = Date()
         publish(.fileStarted(file: entry.path))
         let file: ScenarioFile
@@ -86,10 +88,12 @@ public struct ScenarioRunner {
             } else {
                 publish(.scenarioStarted(definition.listing))
                 var number = 0
-                result = file.run(definition, host: host, faults: options.faults, onStep: { text in
-                    number += 1
-                    publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
-                })
+                result = file.run(
+                    definition, host: host, faults: options.faults,
+                    onStep: { text in
+                        number += 1
+                        publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
+                    })
                 if options.failFast && result.status.isProblem { stop = "--fail-fast stopped the run" }
             }
             results.append(result)
@@ -106,8 +110,9 @@ public struct ScenarioRunner {
     /// that would mean loading the file, the work the reason says was not
     /// done.
     package static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
-        ScenarioResult(name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
-                       message: "not run: " + reason)
+        ScenarioResult(
+            name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
+            message: "not run: " + reason)
     }
 
     /// Publishes a file that is not run as a file's events (started, its one
@@ -123,12 +128,14 @@ public struct ScenarioRunner {
 
     /// A scenario reported without running (interrupt, fail-fast).
     package static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
-        ScenarioResult(name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
-                       tags: listing.tags, outcome: .skipped(.interrupted), message: "not run: " + reason)
+        ScenarioResult(
+            name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
+            tags: listing.tags, outcome: .skipped(.interrupted), message: "not run: " + reason)
     }
 
     /// Lists the scenarios of each file without running them.
-    package func list(_ entries: [SuiteFile]) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)] {
+    package func list(_ entries: [SuiteFile]) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
+    {
         let filter = try Self.compileFilter(options.filter)
         return entries.map { entry in
             do {
@@ -144,8 +151,9 @@ public struct ScenarioRunner {
     }
 
     static func loadFailure(_ path: String, _ error: ScenarioLoadError) -> ScenarioResult {
-        ScenarioResult(name: "\(path) (load)", file: path, line: Self.line(in: error.description, of: path) ?? 0,
-                       outcome: .errored(error.kind), message: error.description, details: error.details)
+        ScenarioResult(
+            name: "\(path) (load)", file: path, line: Self.line(in: error.description, of: path) ?? 0,
+            outcome: .errored(error.kind), message: error.description, details: error.details)
     }
 
     /// The line of `path` a Lua message points at (`path:12: …`), if any.

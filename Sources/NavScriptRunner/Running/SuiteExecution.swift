@@ -35,10 +35,12 @@ package struct SuiteExecution {
     /// `skipReason` is asked before each task starts (a reason skips it:
     /// the file is reported as one not-run entry, without being loaded);
     /// `onTaskFinished` sees each task's result as soon as it is complete.
-    package func execute(_ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
-                        stop: StopSignal, stream: RunEventStream = RunEventStream(),
-                        skipReason: ((WorkerTask) -> String?)? = nil,
-                        onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {
+    package func execute(
+        _ tasks: [WorkerTask], host: any ScenarioHost, entries: [String: SuiteFile],
+        stop: StopSignal, stream: RunEventStream = RunEventStream(),
+        skipReason: ((WorkerTask) -> String?)? = nil,
+        onTaskFinished: @escaping (WorkerTask, FileResult) -> Void = { _, _ in }
+    ) throws -> [FileResult] {
         func finished(_ task: WorkerTask, _ result: FileResult) {
             if options.failFast && result.scenarios.contains(where: { $0.status.isProblem }) {
                 stop.set("--fail-fast stopped the run")
@@ -69,7 +71,7 @@ package struct SuiteExecution {
         pool.onTaskFinished = finished
         if let skipReason {
             pool.skipReason = skipReason
-            pool.prefetch = false   // a file handed over early would run after its fault is killed
+            pool.prefetch = false  // a file handed over early would run after its fault is killed
         }
         pool.shouldStop = { stop.isSet }
         pool.stopIsInterruption = { stop.interruptingSignal != nil }

@@ -10,9 +10,10 @@ enum JSONString {
     /// they are after one pass over their bytes.
     static func escaped(_ text: String) -> String {
         let utf8 = text.utf8
-        let needsEscaping = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        } ?? utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        let needsEscaping =
+            utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            } ?? utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
         guard needsEscaping else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count + 8)

@@ -19,7 +19,8 @@ package struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConver
 package enum Expectation {
     /// `expect_stack`: entries are `id` (any parameters) or `id:primary`.
     package static func stack(_ expected: [String], actual: [String], tab: String) -> ExpectationFailure? {
-        let matches = expected.count == actual.count
+        let matches =
+            expected.count == actual.count
             && zip(expected, actual).allSatisfy { entryMatches($0, $1) }
         guard !matches else { return nil }
         return ExpectationFailure(
@@ -63,7 +64,9 @@ package enum Expectation {
                 }
                 details += matched.isEmpty ? "the events:\n" : "events after the last match:\n"
                 let tail = actual[position...]
-                details += tail.isEmpty ? "  (none)\n" : tail.enumerated().map { "  #\(position + $0.offset + 1) \($0.element)" }.joined(separator: "\n") + "\n"
+                details +=
+                    tail.isEmpty
+                    ? "  (none)\n" : tail.enumerated().map { "  #\(position + $0.offset + 1) \($0.element)" }.joined(separator: "\n") + "\n"
                 return ExpectationFailure(
                     "event '\(item)' not found" + (matched.isEmpty ? "" : " after '\(matched.last!.0)'"),
                     details: details)
@@ -152,7 +155,8 @@ package enum Expectation {
     /// `expect_event_count` / `expect_no_event`: how many events match `item`
     /// (exactly or as leading words).
     package static func eventCount(_ item: String, expected: Int, actual events: [String], since mark: Int = 0)
-        -> ExpectationFailure? {
+        -> ExpectationFailure?
+    {
         let considered = Array(events.dropFirst(mark))
         let matching = considered.enumerated().filter { eventMatches(item, $0.element) }
         guard matching.count != expected else { return nil }
@@ -170,8 +174,10 @@ package enum Expectation {
         guard !matches else { return nil }
         return ExpectationFailure(
             "the modal chain is \(render(screens)), expected \(render(expected))",
-            details: actual.isEmpty ? "no modal is presented" : "modal stacks, outermost first:\n"
-                + actual.map { "  " + render($0) }.joined(separator: "\n"))
+            details: actual.isEmpty
+                ? "no modal is presented"
+                : "modal stacks, outermost first:\n"
+                    + actual.map { "  " + render($0) }.joined(separator: "\n"))
     }
 
     /// `expect_snapshot`: each given part of the navigation state equals the
@@ -185,8 +191,10 @@ package enum Expectation {
             if !same { lines.append("\(key): \(render(have)), expected \(render(want))") }
         }
         guard !lines.isEmpty else { return nil }
-        return ExpectationFailure("the navigation state differs in " + lines.map { String($0.prefix { $0 != ":" }) }
-            .joined(separator: ", "), details: lines.map { "  " + $0 }.joined(separator: "\n"))
+        return ExpectationFailure(
+            "the navigation state differs in "
+                + lines.map { String($0.prefix { $0 != ":" }) }
+                .joined(separator: ", "), details: lines.map { "  " + $0 }.joined(separator: "\n"))
     }
 
     /// `expect_no_leaks`: everything that left the navigation was released.

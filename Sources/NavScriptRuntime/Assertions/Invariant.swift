@@ -58,8 +58,10 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// says what to fix. `stepName` renders the step an object left at.
     /// `leaks` is `app.leaks`, which the caller has at hand (finding them
     /// walks every object the app ever tracked, so it is done once).
-    static func violations(of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
-                           stepName: (Int) -> String) -> [(Invariant, ExpectationFailure)] {
+    static func violations(
+        of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
+        stepName: (Int) -> String
+    ) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
         // The tree is walked once for all the invariants that read it.
         var paths: [String]?
@@ -71,8 +73,10 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         return found
     }
 
-    private static func check(_ invariant: Invariant, app: any AppDriver, leaks: [LifecycleTracker.Leak],
-                              paths cachedPaths: inout [String]?, stepName: (Int) -> String) -> ExpectationFailure? {
+    private static func check(
+        _ invariant: Invariant, app: any AppDriver, leaks: [LifecycleTracker.Leak],
+        paths cachedPaths: inout [String]?, stepName: (Int) -> String
+    ) -> ExpectationFailure? {
         func coordinatorPaths() -> [String] {
             if let cachedPaths { return cachedPaths }
             let paths = app.coordinatorPaths
@@ -82,15 +86,17 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         switch invariant {
         case .leaks:
             guard !leaks.isEmpty else { return nil }
-            return ExpectationFailure("\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
-                                      details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
+            return ExpectationFailure(
+                "\(leaks.count) object\(leaks.count == 1 ? "" : "s") leaked",
+                details: leaks.map { "  leaked: \(describe($0, stepName))" }.joined(separator: "\n"))
         case .uniqueCoordinators:
             // A tree holds a handful of coordinators: comparing beats hashing.
             let paths = coordinatorPaths()
             let doubled = paths.indices.filter { index in paths[..<index].contains(paths[index]) }.map { paths[$0] }
             guard !doubled.isEmpty else { return nil }
-            return ExpectationFailure("coordinator \(Expectation.render(Array(Set(doubled)).sorted())) is alive twice",
-                                      details: "alive: \(Expectation.render(paths))")
+            return ExpectationFailure(
+                "coordinator \(Expectation.render(Array(Set(doubled)).sorted())) is alive twice",
+                details: "alive: \(Expectation.render(paths))")
         case .flowOwnership:
             guard let owners = app.screenOwners else { return nil }
             // Arrays, not sets: a screen has a handful of owners and the tree a
@@ -122,15 +128,17 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
                 lines.append("  \(orphan.screen) belongs to " + (orphan.owner.map { "\($0), which is not alive" } ?? "no flow"))
             }
             for path in idle { lines.append("  \(path) is alive but owns nothing on screen") }
-            return ExpectationFailure(orphans.isEmpty ? "a flow is alive without a screen" : "a screen on screen belongs to no live flow",
-                                      details: lines.joined(separator: "\n"))
+            return ExpectationFailure(
+                orphans.isEmpty ? "a flow is alive without a screen" : "a screen on screen belongs to no live flow",
+                details: lines.joined(separator: "\n"))
         case .idle:
             guard !app.isIdle else { return nil }
             return ExpectationFailure("the app did not go idle", details: "settle() left work pending")
         case .loopGuard:
             guard let event = app.loopGuardEvent else { return nil }
-            return ExpectationFailure("a gate looped until the loop guard stopped it: \(event)",
-                                      details: "the satisfying flow reported success but the precondition still did not hold")
+            return ExpectationFailure(
+                "a gate looped until the loop guard stopped it: \(event)",
+                details: "the satisfying flow reported success but the precondition still did not hold")
         }
     }
 

@@ -19,11 +19,15 @@ enum BindingSupport {
         // (`{ first = "launch" }`, `{ "a", nil, "c" }`) checked less than it says.
         if !table.fields.isEmpty, let (key, _) = table.pairs.dropFirst(table.array.count).first {
             if case .integer(let index) = key, index > Int64(table.array.count) {
-                throw call.argumentError(position, "must be a list of strings without holes: item \(table.array.count + 1) "
-                                         + "is nil but item \(index) is not; remove the nil (or the hole's comma)")
+                throw call.argumentError(
+                    position,
+                    "must be a list of strings without holes: item \(table.array.count + 1) "
+                        + "is nil but item \(index) is not; remove the nil (or the hole's comma)")
             }
-            throw call.argumentError(position, "must be a list of strings ({ \"a\", \"b\" }), but it has the key "
-                                     + "\(key.description); list the items without keys")
+            throw call.argumentError(
+                position,
+                "must be a list of strings ({ \"a\", \"b\" }), but it has the key "
+                    + "\(key.description); list the items without keys")
         }
         var result: [String] = []
         result.reserveCapacity(table.array.count)
@@ -63,8 +67,10 @@ enum BindingSupport {
     /// An entry point name (`"scheme"`, `"universal"`, …) of one of the host's doors.
     static func entryPoint(_ name: String, call: LuaCall, position: Int, host: any ScenarioHost) throws -> EntryPoint {
         guard let entry = EntryPoint(rawValue: name), host.entryPoints.contains(entry) else {
-            throw call.argumentError(position, "unknown entry point '\(name)'; \(host.name)'s entry points are: "
-                + host.entryPoints.map(\.rawValue).joined(separator: ", "))
+            throw call.argumentError(
+                position,
+                "unknown entry point '\(name)'; \(host.name)'s entry points are: "
+                    + host.entryPoints.map(\.rawValue).joined(separator: ", "))
         }
         return entry
     }
@@ -72,7 +78,9 @@ enum BindingSupport {
     /// A link as `deep_link` accepts it: a URL string, or a table (a push
     /// payload, or an activity when it has `activity_type`).
     static func linkInput(_ value: LuaValue, call: LuaCall, position: Int) throws -> (EntryInput, defaultEntry: EntryPoint) {
-        if case .string = value {} else if case .table = value {} else {
+        if case .string = value {
+        } else if case .table = value {
+        } else {
             throw call.typeError(position, expected: "string or table")
         }
         return try linkInput(value) { call.argumentError(position, $0) }

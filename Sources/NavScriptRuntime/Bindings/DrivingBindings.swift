@@ -9,7 +9,8 @@ import NavigationCore
 enum DrivingBindings {
     static var functions: [ScriptFunction] {
         [
-            ScriptFunction("launch", .driving,
+            ScriptFunction(
+                "launch", .driving,
                 parameters: [ScriptParameter("options", "navscript.LaunchOptions", optional: true)],
                 documentation: """
                     Cold-starts a fresh app with `options` (the host's launch options; see `navscript.LaunchOptions`). \
@@ -30,57 +31,74 @@ enum DrivingBindings {
                     }
                     return []
                 }),
-            action("tap",
-                parameters: [ScriptParameter("output", "navscript.Output"),
-                             ScriptParameter("args", "string|integer|table<string, string|number|boolean>", optional: true)],
+            action(
+                "tap",
+                parameters: [
+                    ScriptParameter("output", "navscript.Output"),
+                    ScriptParameter("args", "string|integer|table<string, string|number|boolean>", optional: true)
+                ],
                 documentation: """
                     Fires output `output` of the top visible screen, then settles. `args` is an id (`tap("item", "7")` \
                     is `{ id = "7" }`) or a table of params (strings, numbers or booleans). A screen without that \
                     output is a failure listing the outputs it has.
                     """,
-                example: "tap(\"item\", \"7\")") { call, app, context in
+                example: "tap(\"item\", \"7\")"
+            ) { call, app, context in
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
                 try checkTap(output, args, app: app, screens: context.screens, engine: context.engine)
                 return (.tap(output: output, args: args), describeTap(output, args))
             },
-            action("select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],
+            action(
+                "select_tab", parameters: [ScriptParameter("name", "navscript.Tab")],
                 documentation: """
                     Selects tab `name` (as the user tapping the tab bar), then settles. An unknown tab is a failure \
                     naming the tabs.
                     """,
-                example: "select_tab(\"settings\")") { call, _, _ in
+                example: "select_tab(\"settings\")"
+            ) { call, _, _ in
                 let tab = try call.string(1)
                 return (.selectTab(tab), "select_tab(\"\(tab)\")")
             },
-            action("back",
+            action(
+                "back",
                 documentation: """
                     Taps the navigation bar's back button of the top visible stack, then settles. Fails when there is \
                     nothing to pop.
                     """,
-                example: "back()") { _, _, _ in (.back, "back()") },
-            action("back_swipe", parameters: [ScriptParameter("options", "navscript.BackSwipeOptions", optional: true)],
+                example: "back()"
+            ) { _, _, _ in (.back, "back()") },
+            action(
+                "back_swipe", parameters: [ScriptParameter("options", "navscript.BackSwipeOptions", optional: true)],
                 documentation: """
                     Performs an interactive back-swipe on the top visible stack, then settles. `cancel = true` lifts \
                     the finger early (the screen stays; the app sees `will-disappear` and `swipe-cancelled`); \
                     `animated = false` pops without a transition. Fails when there is nothing to pop.
                     """,
-                example: "back_swipe{ cancel = true }") { call, _, _ in
+                example: "back_swipe{ cancel = true }"
+            ) { call, _, _ in
                 let options = try call.optionalTable(1) ?? LuaTable()
                 let cancel = options["cancel"].isTruthy
                 let animated = options["animated"].isNil ? true : options["animated"].isTruthy
-                return (.backSwipe(cancel: cancel, animated: animated),
-                        "back_swipe{ cancel = \(cancel), animated = \(animated) }")
+                return (
+                    .backSwipe(cancel: cancel, animated: animated),
+                    "back_swipe{ cancel = \(cancel), animated = \(animated) }"
+                )
             },
-            action("dismiss",
+            action(
+                "dismiss",
                 documentation: """
                     Swipes the top modal down (an interactive dismissal), then settles. Fails when no modal is \
                     presented.
                     """,
-                example: "dismiss()") { _, _, _ in (.dismiss, "dismiss()") },
-            ScriptFunction("deep_link", .driving,
-                parameters: [ScriptParameter("input", "navscript.LinkInput"),
-                             ScriptParameter("options", "navscript.LinkOptions", optional: true)],
+                example: "dismiss()"
+            ) { _, _, _ in (.dismiss, "dismiss()") },
+            ScriptFunction(
+                "deep_link", .driving,
+                parameters: [
+                    ScriptParameter("input", "navscript.LinkInput"),
+                    ScriptParameter("options", "navscript.LinkOptions", optional: true)
+                ],
                 returns: [ScriptReturn("navscript.LinkOutcome", name: "outcome")],
                 documentation: """
                     Delivers a link through an entry point and returns what became of it. A URL string goes through \
@@ -100,17 +118,23 @@ enum DrivingBindings {
                     let app = try world.ensureApp(at: location)
                     let (input, defaultEntry) = try BindingSupport.linkInput(call[1], call: call, position: 1)
                     let options = try call.optionalTable(2) ?? LuaTable()
-                    let entry = try options["via"].stringValue.map { try BindingSupport.entryPoint($0, call: call, position: 2, host: context.host) } ?? defaultEntry
+                    let entry =
+                        try options["via"].stringValue.map {
+                            try BindingSupport.entryPoint($0, call: call, position: 2, host: context.host)
+                        } ?? defaultEntry
                     let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
                     let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error, error: "internal")
                     if shouldSettle { try app.settle() }
-                    world.record(String(concatenating: "deep_link(\"", input.description, "\", via ", entry.rawValue, ") → ",
-                                                outcome.status.rawValue, outcome.precondition.map { " " + $0 } ?? "",
-                                                outcome.error.map { " " + $0 } ?? ""),
-                                 at: location, settled: shouldSettle)
+                    world.record(
+                        String(
+                            concatenating: "deep_link(\"", input.description, "\", via ", entry.rawValue, ") → ",
+                            outcome.status.rawValue, outcome.precondition.map { " " + $0 } ?? "",
+                            outcome.error.map { " " + $0 } ?? ""),
+                        at: location, settled: shouldSettle)
                     return [BindingSupport.outcomeTable(outcome)]
                 }),
-            ScriptFunction("settle", .driving,
+            ScriptFunction(
+                "settle", .driving,
                 documentation: """
                     Drains the app's virtual-time scheduler: transitions finish, async work (commits, deliveries) \
                     runs. Verbs already settle; use it after `deep_link(..., { settle = false })`. Fails if the app \
@@ -122,7 +146,8 @@ enum DrivingBindings {
                     try world.ensureApp(at: context.location(of: call)).settle()
                     return []
                 }),
-            ScriptFunction("restart", .driving,
+            ScriptFunction(
+                "restart", .driving,
                 parameters: [ScriptParameter("options", "navscript.RestartOptions", optional: true)],
                 documentation: """
                     Cold-starts the same device again: what the app persists survives, it is not a first launch, and \
@@ -141,38 +166,44 @@ enum DrivingBindings {
                     world.replaceApp(next, at: location)
                     world.record("restart{ restore = \(restore) }", at: location)
                     return []
-                }),
+                })
         ]
     }
 
     /// A verb that performs one app action, settles, and records the step.
-    private static func action(_ name: String, parameters: [ScriptParameter] = [], documentation: String, example: String,
-                               _ parse: @escaping (LuaCall, any AppDriver, BindingContext) throws -> (AppAction, String))
-        -> ScriptFunction {
-        ScriptFunction(name, .driving, parameters: parameters, documentation: documentation, example: example,
-                       body: .binding { call, context in
-            let world = try context.requireWorld(call)
-            let location = context.location(of: call)
-            let app = try world.ensureApp(at: location)
-            let (action, described): (AppAction, String)
-            do {
-                (action, described) = try parse(call, app, context)
-            } catch let error as HostError {
-                // The call as written: which arguments the app refused.
-                world.record(String(concatenating: name, "(", call.arguments.map(\.description).joined(separator: ", "), ") ✗ ",
-                                    error.message), at: location)
-                throw error
-            }
-            do {
-                _ = try app.perform(action)
-                try app.settle()
-            } catch {
-                world.record("\(described) ✗ \((error as? HostError)?.message ?? "\(error)")", at: location)
-                throw error
-            }
-            world.record(described, at: location)
-            return []
-        })
+    private static func action(
+        _ name: String, parameters: [ScriptParameter] = [], documentation: String, example: String,
+        _ parse: @escaping (LuaCall, any AppDriver, BindingContext) throws -> (AppAction, String)
+    )
+        -> ScriptFunction
+    {
+        ScriptFunction(
+            name, .driving, parameters: parameters, documentation: documentation, example: example,
+            body: .binding { call, context in
+                let world = try context.requireWorld(call)
+                let location = context.location(of: call)
+                let app = try world.ensureApp(at: location)
+                let (action, described): (AppAction, String)
+                do {
+                    (action, described) = try parse(call, app, context)
+                } catch let error as HostError {
+                    // The call as written: which arguments the app refused.
+                    world.record(
+                        String(
+                            concatenating: name, "(", call.arguments.map(\.description).joined(separator: ", "), ") ✗ ",
+                            error.message), at: location)
+                    throw error
+                }
+                do {
+                    _ = try app.perform(action)
+                    try app.settle()
+                } catch {
+                    world.record("\(described) ✗ \((error as? HostError)?.message ?? "\(error)")", at: location)
+                    throw error
+                }
+                world.record(described, at: location)
+                return []
+            })
     }
 
     /// `tap("item", id=7)`: the timeline's words for a tap, parameters by name.
@@ -189,10 +220,12 @@ enum DrivingBindings {
     /// Strict like a thumb: a tap must give the parameters its output
     /// declares, and values the destination it opens accepts. A bare id
     /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
-    static func checkTap(_ output: String, _ args: [String: String], app: any AppDriver,
-                         screens: [DestinationID: ScreenDeclaration], engine: RoutingEngine) throws(HostError) {
+    static func checkTap(
+        _ output: String, _ args: [String: String], app: any AppDriver,
+        screens: [DestinationID: ScreenDeclaration], engine: RoutingEngine
+    ) throws(HostError) {
         guard let screen = app.visibleDestination,
-              let declaration = screens[screen]?.outputs.first(where: { $0.name == output })
+            let declaration = screens[screen]?.outputs.first(where: { $0.name == output })
         else { return }
         var params = args
         // Counts first: each lookup hashes a name, and a tap is checked on every call.
@@ -202,10 +235,14 @@ enum DrivingBindings {
         // A parameter the output does not take was meant for something (a typo: `idd`): said
         // first, with what it may have meant, rather than dropped unread or reported as missing.
         if params.keys.contains(where: { !declaration.parameters.contains($0) }),
-           let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) }) {
-            let takes = declaration.parameters.isEmpty ? "takes no parameters"
+            let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) })
+        {
+            let takes =
+                declaration.parameters.isEmpty
+                ? "takes no parameters"
                 : "takes \(declaration.parameters.joined(separator: ", "))"
-            let suggestion = NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" }
+            let suggestion =
+                NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" }
                 ?? (extra == "id" && args.count == 1 ? " (a value given alone stands for id)" : "")
             throw HostError("output '\(output)' of '\(screen)' \(takes); '\(extra)' is not one of them\(suggestion)")
         }
@@ -216,8 +253,9 @@ enum DrivingBindings {
             if let value = params[name] { declared[name] = value } else { missing.append(name) }
         }
         guard missing.isEmpty else {
-            throw HostError("output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
-                + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
+            throw HostError(
+                "output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
+                    + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
         }
         guard let destination = declaration.destination else { return }
         let request = RouteRequest(destination, params: declared)
@@ -227,7 +265,9 @@ enum DrivingBindings {
             // When the declaration itself passes other parameters than the destination takes, no
             // tap could pass: the host is to fix, not the scenario.
             let takes = engine.manifest.destinations.first { $0.id == destination }.map { $0.params.map(\.name) } ?? []
-            let blame = takes.allSatisfy(declaration.parameters.contains) ? ""
+            let blame =
+                takes.allSatisfy(declaration.parameters.contains)
+                ? ""
                 : " — the host's declaration of '\(screen)' (ScenarioHost.screens) gives output '\(output)' the parameters "
                     + "[\(declaration.parameters.joined(separator: ", "))] but '\(destination)' takes [\(takes.joined(separator: ", "))]: "
                     + "fix the declaration"
@@ -251,8 +291,9 @@ enum DrivingBindings {
                 if options["via"].isNil { request.via = entry }
             case ("via", .string(let name)):
                 guard let entry = EntryPoint(rawValue: name.string) else {
-                    throw invalid("unknown entry point '\(name.string)'; expected one of: "
-                        + EntryPoint.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw invalid(
+                        "unknown entry point '\(name.string)'; expected one of: "
+                            + EntryPoint.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 request.via = entry
             case (_, .boolean(let flag)): request.options[key] = .bool(flag)

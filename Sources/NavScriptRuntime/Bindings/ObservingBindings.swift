@@ -7,49 +7,62 @@ import NavigationCore
 enum ObservingBindings {
     static var functions: [ScriptFunction] {
         [
-            observe("screen", returns: [ScriptReturn("navscript.ScreenId?", name: "id")],
+            observe(
+                "screen", returns: [ScriptReturn("navscript.ScreenId?", name: "id")],
                 documentation: """
                     Returns the id of the top visible screen (without parameters), or nil when nothing is on screen. \
                     For printing and custom checks; prefer `expect_screen` for assertions.
                     """,
-                example: "if screen() == \"login\" then login{} end") { _, app in
+                example: "if screen() == \"login\" then login{} end"
+            ) { _, app in
                 [BindingSupport.string(app.visibleDestination?.rawValue)]
             },
-            observe("stack", parameters: [ScriptParameter("tab", "navscript.Tab", optional: true)],
+            observe(
+                "stack", parameters: [ScriptParameter("tab", "navscript.Tab", optional: true)],
                 returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
                 documentation: """
                     Returns a tab's stack, bottom to top, as screen ids without parameters; the selected tab by \
                     default. An unknown tab is an error. `snapshot().stacks` has the labels with parameters.
                     """,
-                example: "assert(#stack() == 1)") { call, app in
+                example: "assert(#stack() == 1)"
+            ) { call, app in
                 let tab = try call.optionalString(1).map { TabID($0) } ?? app.selectedTab
                 try requireTab(tab, in: app, call: call)
                 return [BindingSupport.list(app.state.stack(tab).map(\.id.rawValue))]
             },
-            observe("tab", returns: [ScriptReturn("navscript.Tab")],
+            observe(
+                "tab", returns: [ScriptReturn("navscript.Tab")],
                 documentation: "Returns the selected tab's name.",
-                example: "print(tab())") { _, app in [BindingSupport.string(app.selectedTab.rawValue)] },
-            observe("modals", returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
+                example: "print(tab())"
+            ) { _, app in [BindingSupport.string(app.selectedTab.rawValue)] },
+            observe(
+                "modals", returns: [ScriptReturn("navscript.ScreenId[]", name: "ids")],
                 documentation: """
                     Returns the ids of every presented modal screen, outermost modal first (each modal's own stack \
                     bottom to top); empty when none.
                     """,
-                example: "assert(#modals() == 0)") { _, app in
+                example: "assert(#modals() == 0)"
+            ) { _, app in
                 [BindingSupport.list(app.state.modals.flatMap { $0.map(\.id.rawValue) })]
             },
-            observe("coordinators", returns: [ScriptReturn("string[]", name: "paths")],
+            observe(
+                "coordinators", returns: [ScriptReturn("string[]", name: "paths")],
                 documentation: """
                     Returns the live coordinator tree as paths (`{ "app", "app/catalog" }`), depth-first, parents \
                     before their children.
                     """,
-                example: "print(table.concat(coordinators(), \", \"))") { _, app in [BindingSupport.list(app.coordinatorPaths)] },
-            observe("events", returns: [ScriptReturn("string[]", name: "events")],
+                example: "print(table.concat(coordinators(), \", \"))"
+            ) { _, app in [BindingSupport.list(app.coordinatorPaths)] },
+            observe(
+                "events", returns: [ScriptReturn("string[]", name: "events")],
                 documentation: """
                     Returns the event log, oldest first, as the texts `expect_events` matches (see there for the \
                     vocabulary). Handy with `print` while writing a scenario.
                     """,
-                example: "print(table.concat(events(), \"\\n\"))") { _, app in [BindingSupport.list(app.events)] },
-            ScriptFunction("mark", .observing, returns: [ScriptReturn("integer", name: "mark")],
+                example: "print(table.concat(events(), \"\\n\"))"
+            ) { _, app in [BindingSupport.list(app.events)] },
+            ScriptFunction(
+                "mark", .observing, returns: [ScriptReturn("integer", name: "mark")],
                 documentation: """
                     Returns a mark in the event log (the number of events so far), to check only what happens \
                     after it with `expect_events_since`, `expect_no_event` and `expect_event_count`. A mark belongs \
@@ -64,40 +77,49 @@ enum ObservingBindings {
                     world.noteMark(count, at: location)
                     return [.integer(Int64(count))]
                 }),
-            observe("snapshot", returns: [ScriptReturn("navscript.Snapshot")],
+            observe(
+                "snapshot", returns: [ScriptReturn("navscript.Snapshot")],
                 documentation: """
                     Returns the whole navigation state: the root flow, the selected tab, every tab's stack and the \
                     modal chain, as labels (`"item:7"`).
                     """,
-                example: "assert(snapshot().root == \"main\")") { _, app in
+                example: "assert(snapshot().root == \"main\")"
+            ) { _, app in
                 let state = app.state
                 var stacks = LuaTable()
                 for tab in state.tabs { stacks[tab.rawValue] = BindingSupport.list(state.stack(tab).map(\.description)) }
                 let modals = LuaTable(array: state.modals.map { BindingSupport.list($0.map(\.description)) })
-                return [.table([
-                    "root": .string(LuaString(app.rootFlow)),
-                    "tab": .string(LuaString(state.selectedTab.rawValue)),
-                    "stacks": .table(stacks),
-                    "modals": .table(modals),
-                ])]
-            },
+                return [
+                    .table([
+                        "root": .string(LuaString(app.rootFlow)),
+                        "tab": .string(LuaString(state.selectedTab.rawValue)),
+                        "stacks": .table(stacks),
+                        "modals": .table(modals)
+                    ])
+                ]
+            }
         ]
     }
 
-    private static func observe(_ name: String, parameters: [ScriptParameter] = [], returns: [ScriptReturn],
-                                documentation: String, example: String,
-                                _ body: @escaping (LuaCall, any AppDriver) throws -> [LuaValue]) -> ScriptFunction {
-        ScriptFunction(name, .observing, parameters: parameters, returns: returns, documentation: documentation,
-                       example: example, body: .binding { call, context in
-            let world = try context.requireWorld(call)
-            return try body(call, try world.ensureApp(at: context.location(of: call)))
-        })
+    private static func observe(
+        _ name: String, parameters: [ScriptParameter] = [], returns: [ScriptReturn],
+        documentation: String, example: String,
+        _ body: @escaping (LuaCall, any AppDriver) throws -> [LuaValue]
+    ) -> ScriptFunction {
+        ScriptFunction(
+            name, .observing, parameters: parameters, returns: returns, documentation: documentation,
+            example: example,
+            body: .binding { call, context in
+                let world = try context.requireWorld(call)
+                return try body(call, try world.ensureApp(at: context.location(of: call)))
+            })
     }
 
     static func requireTab(_ tab: TabID, in app: any AppDriver, call: LuaCall) throws {
         guard app.state.tabs.contains(tab) else {
-            throw BindingError.error("\(call.functionName): unknown tab '\(tab)'; tabs are: "
-                + app.state.tabs.map(\.rawValue).joined(separator: ", "))
+            throw BindingError.error(
+                "\(call.functionName): unknown tab '\(tab)'; tabs are: "
+                    + app.state.tabs.map(\.rawValue).joined(separator: ", "))
         }
     }
 }

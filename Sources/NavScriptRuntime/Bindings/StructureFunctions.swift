@@ -7,7 +7,8 @@ import NavScript
 enum StructureFunctions {
     static var functions: [ScriptFunction] {
         [
-            ScriptFunction("scenario", .structure,
+            ScriptFunction(
+                "scenario", .structure,
                 overloads: ["fun(name: string, fn: fun())", "fun(name: string, options: navscript.ScenarioOptions, fn: fun())"],
                 documentation: """
                     Declares a scenario: `scenario(name, fn)` or `scenario(name, options, fn)`. The body runs \
@@ -23,9 +24,12 @@ enum StructureFunctions {
                     end)
                     """,
                 body: .preludeTable),
-            ScriptFunction("scenario.each", .structure,
-                parameters: [ScriptParameter("rows", "Row[]"), ScriptParameter("name", "string"),
-                             ScriptParameter("options", "navscript.ScenarioOptions", optional: true), ScriptParameter("fn", "fun(row: Row)")],
+            ScriptFunction(
+                "scenario.each", .structure,
+                parameters: [
+                    ScriptParameter("rows", "Row[]"), ScriptParameter("name", "string"),
+                    ScriptParameter("options", "navscript.ScenarioOptions", optional: true), ScriptParameter("fn", "fun(row: Row)")
+                ],
                 overloads: ["fun(rows: table[], name: string, fn: fun(row: any))"], generic: "Row",
                 documentation: """
                     Declares one scenario per row of `rows` (data-driven): the body receives the row. Each \
@@ -45,7 +49,8 @@ enum StructureFunctions {
                     end)
                     """,
                 body: .prelude),
-            ScriptFunction("describe", .structure,
+            ScriptFunction(
+                "describe", .structure,
                 parameters: [ScriptParameter("name", "string"), ScriptParameter("fn", "fun()")],
                 documentation: """
                     Groups scenarios: runs `fn` at once (while the file loads) so that the scenarios and hooks \
@@ -54,7 +59,8 @@ enum StructureFunctions {
                     """,
                 example: "describe(\"signed out\", function() scenario(\"starts at home\", function() end) end)",
                 body: .prelude),
-            ScriptFunction("before_each", .structure, parameters: [ScriptParameter("fn", "fun()")],
+            ScriptFunction(
+                "before_each", .structure, parameters: [ScriptParameter("fn", "fun()")],
                 documentation: """
                     Registers a hook that runs before every scenario of the enclosing `describe` (or of the \
                     file), outermost hooks first, after the scenario's `launch` options were applied. If a hook \
@@ -62,7 +68,8 @@ enum StructureFunctions {
                     """,
                 example: "before_each(function() launch{} end)",
                 body: .prelude),
-            ScriptFunction("after_each", .structure, parameters: [ScriptParameter("fn", "fun()")],
+            ScriptFunction(
+                "after_each", .structure, parameters: [ScriptParameter("fn", "fun()")],
                 documentation: """
                     Registers a hook that runs after every scenario of the enclosing `describe` (or of the \
                     file), innermost hooks first — also after a failure or an error, so it suits clean-up \
@@ -71,10 +78,13 @@ enum StructureFunctions {
                     """,
                 example: "after_each(function() expect_no_leaks() end)",
                 body: .prelude),
-            ScriptFunction("pending", .structure,
-                parameters: [ScriptParameter("name", "string"),
-                             ScriptParameter("options", "navscript.ScenarioOptions", optional: true),
-                             ScriptParameter("fn", "fun()", optional: true)],
+            ScriptFunction(
+                "pending", .structure,
+                parameters: [
+                    ScriptParameter("name", "string"),
+                    ScriptParameter("options", "navscript.ScenarioOptions", optional: true),
+                    ScriptParameter("fn", "fun()", optional: true)
+                ],
                 documentation: """
                     Declares a scenario that is not written yet: reported as skipped ("pending"), never run. \
                     Its full name counts for uniqueness. Options and a `fn` may follow, as in `scenario` (busted \
@@ -83,9 +93,12 @@ enum StructureFunctions {
                     """,
                 example: "pending(\"restoring a draft in progress\")",
                 body: .prelude),
-            ScriptFunction("assert", .structure,
-                parameters: [ScriptParameter("value", "T"), ScriptParameter("message", "any", optional: true),
-                             ScriptParameter("...", "any")],
+            ScriptFunction(
+                "assert", .structure,
+                parameters: [
+                    ScriptParameter("value", "T"), ScriptParameter("message", "any", optional: true),
+                    ScriptParameter("...", "any")
+                ],
                 returns: [ScriptReturn("T"), ScriptReturn("any ...")], generic: "T",
                 documentation: """
                     Checks a condition. Unlike standard Lua, a false `value` is a scenario *failure* (an \
@@ -95,7 +108,8 @@ enum StructureFunctions {
                     """,
                 example: "assert(#stack() == 2, \"expected two screens\")",
                 body: .prelude),
-            ScriptFunction("print", .structure, parameters: [ScriptParameter("...", "any")],
+            ScriptFunction(
+                "print", .structure, parameters: [ScriptParameter("...", "any")],
                 documentation: """
                     Prints its arguments (tab-separated, converted like `tostring`, but a table shows its \
                     contents — `{"home", tab = "orders"}` — unless it has a `__tostring` or contains itself) \
@@ -108,7 +122,7 @@ enum StructureFunctions {
                 body: .binding { call, context in
                     context.writeOutput(call.arguments.map(ScenarioFile.text).joined(separator: "\t") + "\n")
                     return []
-                }),
+                })
         ]
     }
 }

@@ -29,7 +29,7 @@ package struct LuaDefinitions {
             "-- *failure*; a Lua runtime error, `error(...)` or a bad argument is an *error*.",
             "-- The sandbox removes `os.execute`, `io.popen`, file writes, `string.dump`,",
             "-- binary chunks and the `debug` library; `require` resolves only in the",
-            "-- suite's `support/` folder.",
+            "-- suite's `support/` folder."
         ]
         section("Vocabulary", into: &out)
         for type in vocabulary() { render(type, into: &out) }
@@ -68,43 +68,56 @@ package struct LuaDefinitions {
             .universal: "a universal link, `https://\(universal)/…`",
             .push: "a push-notification payload (default for a table without `activity_type`)",
             .spotlight: "a Spotlight result / Handoff user activity (default for a table with `activity_type`)",
-            .widget: "a home-screen widget's tap URL",
+            .widget: "a home-screen widget's tap URL"
         ]
         var outputs: [String] = []
         for screen in host.screens { for output in screen.outputs where !outputs.contains(output.name) { outputs.append(output.name) } }
-        let outputDocs = Dictionary(grouping: host.screens.flatMap { screen in screen.outputs.map { ($0.name, screen.id.rawValue) } },
-                                    by: \.0).mapValues { $0.map(\.1) }
+        let outputDocs = Dictionary(
+            grouping: host.screens.flatMap { screen in screen.outputs.map { ($0.name, screen.id.rawValue) } },
+            by: \.0
+        ).mapValues { $0.map(\.1) }
         return [
-            .literals("navscript.EntryPoint", "How a link reaches the app.",
-                      host.entryPoints.map { ($0.rawValue, doors[$0] ?? "") }),
-            .literals("navscript.ErrorKind", "Why the engine rejected a link (the kinds `expect_error` accepts).", [
-                ("malformed", "not a link the app's scheme/hosts can parse"),
-                ("unknown_route", "well-formed, but no route matches"),
-                ("validation_failed", "a route matched but a parameter failed validation"),
-            ]),
-            .literals("navscript.LinkStatus", "What became of a delivered link.", [
-                ("proceed", "resolved; the app navigated to `destination`"),
-                ("gated", "a precondition (`precondition`) must be satisfied first; the intent waits"),
-                ("error", "rejected (`error`, `message`)"),
-                ("queued", "another link is still executing; this one runs after it"),
-                ("stashed", "cold start: held until the root is ready"),
-            ]),
+            .literals(
+                "navscript.EntryPoint", "How a link reaches the app.",
+                host.entryPoints.map { ($0.rawValue, doors[$0] ?? "") }),
+            .literals(
+                "navscript.ErrorKind", "Why the engine rejected a link (the kinds `expect_error` accepts).",
+                [
+                    ("malformed", "not a link the app's scheme/hosts can parse"),
+                    ("unknown_route", "well-formed, but no route matches"),
+                    ("validation_failed", "a route matched but a parameter failed validation")
+                ]),
+            .literals(
+                "navscript.LinkStatus", "What became of a delivered link.",
+                [
+                    ("proceed", "resolved; the app navigated to `destination`"),
+                    ("gated", "a precondition (`precondition`) must be satisfied first; the intent waits"),
+                    ("error", "rejected (`error`, `message`)"),
+                    ("queued", "another link is still executing; this one runs after it"),
+                    ("stashed", "cold start: held until the root is ready")
+                ]),
             .literals("navscript.Tab", "A tab of the app.", manifest.tabs.map { ($0.rawValue, "") }),
-            .literals("navscript.Precondition", "A gate a destination can require.",
-                      manifest.preconditions.map { ($0.rawValue, "") }),
-            .literals("navscript.ScreenId", "A screen (destination) id of the route manifest.",
-                      manifest.destinations.map { ($0.id.rawValue, "") }),
+            .literals(
+                "navscript.Precondition", "A gate a destination can require.",
+                manifest.preconditions.map { ($0.rawValue, "") }),
+            .literals(
+                "navscript.ScreenId", "A screen (destination) id of the route manifest.",
+                manifest.destinations.map { ($0.id.rawValue, "") }),
             outputs.isEmpty
                 ? ScriptType("navscript.Output", "An output of a screen (the host declares none).", .union(["string"]))
-                : .literals("navscript.Output", "An output a screen offers a `tap` (`navscript routes` lists them per screen).",
-                            outputs.map { ($0, "on " + (outputDocs[$0] ?? []).joined(separator: ", ")) }),
-            .literals("navscript.Invariant", "A property checked after every scenario (`allow` and `--allow` name them).",
-                      Invariant.allCases.map { ($0.rawValue, $0.summary) }),
-            ScriptType("navscript.StackEntry", """
+                : .literals(
+                    "navscript.Output", "An output a screen offers a `tap` (`navscript routes` lists them per screen).",
+                    outputs.map { ($0, "on " + (outputDocs[$0] ?? []).joined(separator: ", ")) }),
+            .literals(
+                "navscript.Invariant", "A property checked after every scenario (`allow` and `--allow` name them).",
+                Invariant.allCases.map { ($0.rawValue, $0.summary) }),
+            ScriptType(
+                "navscript.StackEntry",
+                """
                 A stack entry as expectations write it: `"id"` matches that screen with any parameters; \
                 `"id:primary-param"` also matches its primary parameter (`id` when the route has one, \
                 otherwise the first parameter by name).
-                """, .union(["navscript.ScreenId", "string"])),
+                """, .union(["navscript.ScreenId", "string"]))
         ]
     }
 
@@ -127,7 +140,9 @@ package struct LuaDefinitions {
         }
         fields.append(.init("url", "navscript.LinkInput", "a cold-start link, held until the root is up"))
         fields.append(.init("via", "navscript.EntryPoint", "the entry point of `url` (default \"scheme\"; \"push\" for a table)"))
-        return .fields("navscript.LaunchOptions", """
+        return .fields(
+            "navscript.LaunchOptions",
+            """
             Options of `launch{}` (and of a scenario's `launch =`). Unknown keys are refused with the list of \
             accepted ones. Faults are not launch options: `navscript run --fault NAME` switches them on.
             """, fields)
@@ -135,67 +150,92 @@ package struct LuaDefinitions {
 
     /// What may follow a scenario's name; the runtime refuses other keys
     /// (``ScenarioDefinition``), naming these.
-    static let scenarioOptions = ScriptType.fields("navscript.ScenarioOptions", "Options after a scenario's name.", [
-        .init("tags", "string|string[]", "for `--tags` / `--exclude-tags`"),
-        .init("launch", "navscript.LaunchOptions", "launch with these before the `before_each` hooks run"),
-        .init("allow", "navscript.Invariant[]|table<navscript.Invariant, string>",
-              "invariants this scenario may violate, with why (`{ leaks = \"the cache outlives the screen\" }`)"),
-    ])
+    static let scenarioOptions = ScriptType.fields(
+        "navscript.ScenarioOptions", "Options after a scenario's name.",
+        [
+            .init("tags", "string|string[]", "for `--tags` / `--exclude-tags`"),
+            .init("launch", "navscript.LaunchOptions", "launch with these before the `before_each` hooks run"),
+            .init(
+                "allow", "navscript.Invariant[]|table<navscript.Invariant, string>",
+                "invariants this scenario may violate, with why (`{ leaks = \"the cache outlives the screen\" }`)")
+        ])
 
     /// The tables the built-in functions take and return.
     static func builtInTypes(launchOptions: ScriptType) -> [ScriptType] {
         [
             launchOptions,
             scenarioOptions,
-            .fields("navscript.LinkOptions", "Options of `deep_link`.", [
-                .init("via", "navscript.EntryPoint", "default: \"scheme\" for a URL, \"push\" for a payload, \"spotlight\" for an activity"),
-                .init("settle", "boolean", "default true; false delivers without draining the scheduler"),
-            ]),
+            .fields(
+                "navscript.LinkOptions", "Options of `deep_link`.",
+                [
+                    .init(
+                        "via", "navscript.EntryPoint",
+                        "default: \"scheme\" for a URL, \"push\" for a payload, \"spotlight\" for an activity"),
+                    .init("settle", "boolean", "default true; false delivers without draining the scheduler")
+                ]),
             .fields("navscript.ErrorOptions", "Options of `expect_error`.", [.init("via", "navscript.EntryPoint")]),
-            .fields("navscript.BackSwipeOptions", "Options of `back_swipe`.", [
-                .init("cancel", "boolean", "lift the finger early: the swipe is cancelled (default false)"),
-                .init("animated", "boolean", "default true"),
-            ]),
-            .fields("navscript.RestartOptions", "Options of `restart`.", [
-                .init("restore", "boolean", "restore the navigation from the state-restoration archive (default true)"),
-            ]),
-            .fields("navscript.PushPayload", """
+            .fields(
+                "navscript.BackSwipeOptions", "Options of `back_swipe`.",
+                [
+                    .init("cancel", "boolean", "lift the finger early: the swipe is cancelled (default false)"),
+                    .init("animated", "boolean", "default true")
+                ]),
+            .fields(
+                "navscript.RestartOptions", "Options of `restart`.",
+                [
+                    .init("restore", "boolean", "restore the navigation from the state-restoration archive (default true)")
+                ]),
+            .fields(
+                "navscript.PushPayload",
+                """
                 A push-notification payload: a `route` relative to the scheme or a full `url`; values are \
                 strings or integers.
-                """, [
-                .init("route", "string"), .init("url", "string"), .init("[string]", "string|integer", optional: false),
-            ]),
-            .fields("navscript.Activity", """
+                """,
+                [
+                    .init("route", "string"), .init("url", "string"), .init("[string]", "string|integer", optional: false)
+                ]),
+            .fields(
+                "navscript.Activity",
+                """
                 A Spotlight / Handoff user activity: `activity_type` plus either an `identifier` (a route \
                 relative to the scheme) or a `webpage_url`.
-                """, [
-                .init("activity_type", "string", optional: false), .init("identifier", "string"),
-                .init("webpage_url", "string"), .init("[string]", "string|integer", optional: false),
-            ]),
+                """,
+                [
+                    .init("activity_type", "string", optional: false), .init("identifier", "string"),
+                    .init("webpage_url", "string"), .init("[string]", "string|integer", optional: false)
+                ]),
             // The plain table member keeps any payload or activity a door
             // accepts valid, whatever keys it carries.
-            ScriptType("navscript.LinkInput", "What `deep_link` accepts: a URL, a push payload or a user activity.",
-                       .union(["string", "navscript.PushPayload", "navscript.Activity", "table<string, string|integer>"])),
-            .fields("navscript.LinkOutcome", "What became of a delivered link (the value `deep_link` returns).", [
-                .init("status", "navscript.LinkStatus", optional: false),
-                .init("destination", "navscript.ScreenId", "the destination id (no parameters)"),
-                .init("precondition", "navscript.Precondition", "set when gated, and for a loop-guard error"),
-                .init("error", "navscript.ErrorKind|\"loop_guard\"", "set when status is \"error\""),
-                .init("message", "string", "a readable explanation of an error"),
-            ]),
-            .fields("navscript.SnapshotExpectation", "The parts of the state `expect_snapshot` compares.", [
-                .init("root", "string", "the root flow"),
-                .init("tab", "navscript.Tab", "the selected tab"),
-                .init("stacks", "table<navscript.Tab, navscript.StackEntry[]>", "stacks of the tabs given, bottom to top"),
-                .init("modals", "navscript.StackEntry[]|navscript.StackEntry[][]",
-                      "the modal screens, outermost first ({} for none), or one list per modal as `snapshot()` gives them"),
-            ]),
-            .fields("navscript.Snapshot", "The whole navigation state.", [
-                .init("root", "string", optional: false, "the root flow (\"main\" or a flow replacing it)"),
-                .init("tab", "navscript.Tab", optional: false, "the selected tab"),
-                .init("stacks", "table<string, string[]>", optional: false, "every tab's stack, bottom to top, as labels"),
-                .init("modals", "string[][]", optional: false, "the modal chain, outermost first"),
-            ]),
+            ScriptType(
+                "navscript.LinkInput", "What `deep_link` accepts: a URL, a push payload or a user activity.",
+                .union(["string", "navscript.PushPayload", "navscript.Activity", "table<string, string|integer>"])),
+            .fields(
+                "navscript.LinkOutcome", "What became of a delivered link (the value `deep_link` returns).",
+                [
+                    .init("status", "navscript.LinkStatus", optional: false),
+                    .init("destination", "navscript.ScreenId", "the destination id (no parameters)"),
+                    .init("precondition", "navscript.Precondition", "set when gated, and for a loop-guard error"),
+                    .init("error", "navscript.ErrorKind|\"loop_guard\"", "set when status is \"error\""),
+                    .init("message", "string", "a readable explanation of an error")
+                ]),
+            .fields(
+                "navscript.SnapshotExpectation", "The parts of the state `expect_snapshot` compares.",
+                [
+                    .init("root", "string", "the root flow"),
+                    .init("tab", "navscript.Tab", "the selected tab"),
+                    .init("stacks", "table<navscript.Tab, navscript.StackEntry[]>", "stacks of the tabs given, bottom to top"),
+                    .init(
+                        "modals", "navscript.StackEntry[]|navscript.StackEntry[][]",
+                        "the modal screens, outermost first ({} for none), or one list per modal as `snapshot()` gives them")
+                ]),
+            .fields(
+                "navscript.Snapshot", "The whole navigation state.",
+                [
+                    .init("root", "string", optional: false, "the root flow (\"main\" or a flow replacing it)"),
+                    .init("tab", "navscript.Tab", optional: false, "the selected tab"),
+                    .init("stacks", "table<string, string[]>", optional: false, "every tab's stack, bottom to top, as labels"),
+                    .init("modals", "string[][]", optional: false, "the modal chain, outermost first")
+                ])
         ]
     }
 
@@ -256,8 +296,9 @@ package struct LuaDefinitions {
             out.append("---@param \(name) \(parameter.type)" + (parameter.documentation.isEmpty ? "" : " # \(parameter.documentation)"))
         }
         for value in function.returns {
-            out.append("---@return \(value.type)" + (value.name.map { " \($0)" } ?? "")
-                + (value.documentation.isEmpty ? "" : " # \(value.documentation)"))
+            out.append(
+                "---@return \(value.type)" + (value.name.map { " \($0)" } ?? "")
+                    + (value.documentation.isEmpty ? "" : " # \(value.documentation)"))
         }
         for overload in function.overloads { out.append("---@overload \(overload)") }
         out.append("function \(function.name)(" + function.parameters.map(\.name).joined(separator: ", ") + ") end")

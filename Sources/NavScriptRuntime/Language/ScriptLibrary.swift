@@ -52,8 +52,9 @@ package struct ScriptLibrary {
             case .observer(let observe): body = Self.observer(function.name, observe)
             }
             let announced = function.category == .driving || function.category == .asserting
-            Self.register(function.name, body, announced: announced, maximumArguments: function.maximumArgumentCount,
-                          tables: (tables, tables.checkedParameters(of: function)), in: state)
+            Self.register(
+                function.name, body, announced: announced, maximumArguments: function.maximumArgumentCount,
+                tables: (tables, tables.checkedParameters(of: function)), in: state)
         }
     }
 
@@ -61,8 +62,9 @@ package struct ScriptLibrary {
     /// with defaults when the scenario did not launch one), settled, recorded
     /// on the timeline — with a ✗ and the reason when the app refused.
     private static func verb(_ name: String, _ perform: @escaping (ScriptStep) throws -> Void)
-        -> (LuaCall, BindingContext) throws -> [LuaValue] {
-        let called = name + "()"   // the timeline's words unless the host says more; spelled once, not per call
+        -> (LuaCall, BindingContext) throws -> [LuaValue]
+    {
+        let called = name + "()"  // the timeline's words unless the host says more; spelled once, not per call
         return { call, context in
             let world = try context.requireWorld(call)
             let location = context.location(of: call)
@@ -81,12 +83,14 @@ package struct ScriptLibrary {
 
     /// A host's observer as a binding: it reads the scenario's app.
     private static func observer(_ name: String, _ observe: @escaping (ScriptStep) throws -> LuaValue)
-        -> (LuaCall, BindingContext) throws -> [LuaValue] {
+        -> (LuaCall, BindingContext) throws -> [LuaValue]
+    {
         let called = name + "()"
         return { call, context in
             let world = try context.requireWorld(call)
-            let step = ScriptStep(app: try world.ensureApp(at: context.location(of: call)), arguments: call,
-                                  description: called)
+            let step = ScriptStep(
+                app: try world.ensureApp(at: context.location(of: call)), arguments: call,
+                description: called)
             return [try observe(step)]
         }
     }
@@ -94,10 +98,12 @@ package struct ScriptLibrary {
     /// Registers `body` under `name`; thrown binding errors become Lua
     /// errors (scenario mistakes) or failure tables (expectations). A table
     /// argument that is not of its declared type is a bad argument.
-    private static func register(_ name: String, _ body: @escaping (LuaCall, BindingContext) throws -> [LuaValue],
-                                 announced: Bool, maximumArguments: Int?,
-                                 tables: (check: TableArgumentCheck, parameters: [(position: Int, type: String)]),
-                                 in state: LuaState) {
+    private static func register(
+        _ name: String, _ body: @escaping (LuaCall, BindingContext) throws -> [LuaValue],
+        announced: Bool, maximumArguments: Int?,
+        tables: (check: TableArgumentCheck, parameters: [(position: Int, type: String)]),
+        in state: LuaState
+    ) {
         state.register(name) { call in
             guard let context = call.state.context as? BindingContext else {
                 return .error("navscript: \(name) called outside a scenario file")
@@ -105,10 +111,14 @@ package struct ScriptLibrary {
             // An extra argument was meant for something (`expect_tab("home", "orders")`): it
             // must not pass unread. Trailing nils are Lua's own padding, not arguments.
             if let maximumArguments, call.count > maximumArguments,
-               let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil }) {
-                throw call.argumentError(extra + 1, (maximumArguments == 0 ? "\(name) takes no arguments"
-                    : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
-                    + ", got \(call.count)")
+                let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil })
+            {
+                throw call.argumentError(
+                    extra + 1,
+                    (maximumArguments == 0
+                        ? "\(name) takes no arguments"
+                        : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
+                        + ", got \(call.count)")
             }
             for (position, type) in tables.parameters {
                 if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {

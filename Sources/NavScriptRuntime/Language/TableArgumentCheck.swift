@@ -77,8 +77,10 @@ struct TableArgumentCheck {
     /// The Lua types a declared field type allows, when every member of
     /// its union is understood (`string|string[]`: a string or a table);
     /// nil (no check) otherwise.
-    private static func luaTypes(of declared: String, tables: [String: [ScriptType.Field]],
-                                 literals: Set<String>) -> Set<String>? {
+    private static func luaTypes(
+        of declared: String, tables: [String: [ScriptType.Field]],
+        literals: Set<String>
+    ) -> Set<String>? {
         var allowed: Set<String> = []
         for part in LuaTypeText.topLevelParts(of: declared[...], separatedBy: "|") {
             let member = String(part)

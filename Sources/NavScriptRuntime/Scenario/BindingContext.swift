@@ -106,7 +106,8 @@ package final class BindingContext {
 
     func requireWorld(_ call: LuaCall) throws(BindingError) -> ScenarioWorld {
         guard let world else {
-            throw .error("\(call.functionName) can only be used inside a scenario (or a before_each/after_each hook), not while the file loads")
+            throw .error(
+                "\(call.functionName) can only be used inside a scenario (or a before_each/after_each hook), not while the file loads")
         }
         return world
     }

@@ -25,10 +25,12 @@ public struct RunOptions: Sendable {
     /// errors (``ScenarioResult/frames``), for the HTML storyboard.
     package var recordsFrames: Bool
 
-    public init(filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
-                failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,
-                instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024,
-                allow: [String] = [], strictSteps: Bool = false, recordsFrames: Bool = false) {
+    public init(
+        filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],
+        failFast: Bool = false, shuffle: Bool = false, seed: UInt64 = 0,
+        instructionBudget: Int? = 10_000_000, memoryLimit: Int? = 64 * 1024 * 1024,
+        allow: [String] = [], strictSteps: Bool = false, recordsFrames: Bool = false
+    ) {
         self.filter = filter
         self.tags = tags
         self.excludeTags = excludeTags

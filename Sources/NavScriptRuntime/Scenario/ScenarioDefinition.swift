@@ -44,9 +44,10 @@ package struct ScenarioDefinition {
         if name.string.last?.isWhitespace ?? true, fields.count < 9 {
             let own = groups.isEmpty ? self.name : String(self.name.dropFirst(groups.joined(separator: " ").count + 1))
             if !own.contains(where: { !$0.isWhitespace }) {
-                throw ScenarioLoadError("\(file):\(self.line): \(isPending ? "pending(name)" : "scenario(name, [options,] fn)"): the "
-                    + "name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that says what it checks, as reports and "
-                    + "--filter show it")
+                throw ScenarioLoadError(
+                    "\(file):\(self.line): \(isPending ? "pending(name)" : "scenario(name, [options,] fn)"): the "
+                        + "name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that says what it checks, as reports and "
+                        + "--filter show it")
             }
         }
         // Where a mistake is reported; spelled only for one (every declaration passes here).
@@ -59,8 +60,9 @@ package struct ScenarioDefinition {
         case .table(let list):
             tags = try list.pairs.map { key, value throws(ScenarioLoadError) in
                 guard case .integer = key, let tag = value.stringValue else {
-                    throw ScenarioLoadError("\(tagsAre()); got "
-                        + (key.typeName == "number" ? "a \(value.typeName)" : "the field \(key.stringValue ?? key.description) = …"))
+                    throw ScenarioLoadError(
+                        "\(tagsAre()); got "
+                            + (key.typeName == "number" ? "a \(value.typeName)" : "the field \(key.stringValue ?? key.description) = …"))
                 }
                 return tag
             }
@@ -68,8 +70,9 @@ package struct ScenarioDefinition {
         }
         // `--tags a,b` means a or b: a tag with a comma (or blank) could never be selected.
         if let bad = tags.first(where: { $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) }) {
-            throw ScenarioLoadError("\(place()): tag \"\(bad)\" cannot be selected: "
-                + "--tags separates tags with commas, so a tag must be one word without commas or spaces")
+            throw ScenarioLoadError(
+                "\(place()): tag \"\(bad)\" cannot be selected: "
+                    + "--tags separates tags with commas, so a tag must be one word without commas or spaces")
         }
         switch opts[OptionKey.launch] {
         case .nil: launch = nil
@@ -91,13 +94,15 @@ package struct ScenarioDefinition {
     private static func checkOptionNames(_ opts: LuaTable, at place: String) throws(ScenarioLoadError) {
         for (key, _) in opts.pairs {
             guard let name = key.stringValue else {
-                throw ScenarioLoadError("\(place): options are name = value pairs (\(optionNames.joined(separator: ", "))); "
-                    + "got a list entry. Did you mean scenario(name, { tags = { … } }, fn)?")
+                throw ScenarioLoadError(
+                    "\(place): options are name = value pairs (\(optionNames.joined(separator: ", "))); "
+                        + "got a list entry. Did you mean scenario(name, { tags = { … } }, fn)?")
             }
             guard !optionNames.contains(name) else { continue }
             let hint = NameSuggestion.closest(to: name, among: optionNames).map { "did you mean '\($0)'? " } ?? ""
-            throw ScenarioLoadError("\(place): unknown option '\(name)'; \(hint)the options are: "
-                + optionNames.joined(separator: ", "))
+            throw ScenarioLoadError(
+                "\(place): unknown option '\(name)'; \(hint)the options are: "
+                    + optionNames.joined(separator: ", "))
         }
     }
 
@@ -121,8 +126,9 @@ extension ScenarioDefinition {
         var result: [(Invariant, String)] = []
         func invariant(_ name: String) throws(ScenarioLoadError) -> Invariant {
             guard let invariant = Invariant(rawValue: name) else {
-                throw ScenarioLoadError("\(place()): allow: unknown invariant '\(name)'; the invariants are: "
-                    + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
+                throw ScenarioLoadError(
+                    "\(place()): allow: unknown invariant '\(name)'; the invariants are: "
+                        + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
             }
             return invariant
         }

@@ -15,23 +15,27 @@ package final class ScenarioFile {
     /// name is a ``ScenarioLoadError`` for this file only.
     /// `source` stands in for the file's bytes (exploration runs generated
     /// code under the entry's name).
-    package init(entry: SuiteFile, language: ScenarioLanguage, options: RunOptions,
-         source: [UInt8]? = nil) throws(ScenarioLoadError) {
+    package init(
+        entry: SuiteFile, language: ScenarioLanguage, options: RunOptions,
+        source: [UInt8]? = nil
+    ) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
         let context = BindingContext(file: entry.path, entry: entry, language: language)
         self.context = context
         let collect: LuaFunction
         do {
-            (state, collect) = try language.makeState(LuaState.Options(
-                instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
-                sandboxRoot: entry.suiteRoot), for: context)
+            (state, collect) = try language.makeState(
+                LuaState.Options(
+                    instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
+                    sandboxRoot: entry.suiteRoot), for: context)
         } catch {
             guard error.kind == .memory, let limit = options.memoryLimit else {
                 throw ScenarioLoadError("could not create a Lua state: \(error.message)")
             }
-            throw ScenarioLoadError("the memory limit (\(limit) bytes, --memory-limit) is too small for a file's Lua "
-                + "state to start; give it at least a megabyte (the default is 64 MiB)")
+            throw ScenarioLoadError(
+                "the memory limit (\(limit) bytes, --memory-limit) is too small for a file's Lua "
+                    + "state to start; give it at least a megabyte (the default is 64 MiB)")
         }
         do {
             // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
@@ -42,7 +46,7 @@ package final class ScenarioFile {
                 chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
             }
             _ = try state.call(chunk)
-            if let caught = state.caughtMemoryError() { throw caught }   // a pcall at the top level cannot keep it either
+            if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
             guard let declared = try state.call(collect).first?.tableValue else {
                 throw ScenarioLoadError("the scenario prelude returned no declarations")
             }
@@ -54,31 +58,37 @@ package final class ScenarioFile {
             collectedBytes = state.memoryInUse
         } catch let error as LuaError where error.kind == .file {
             // A scenario file larger than the memory limit: name the option, not the bridge's term.
-            let hint = options.memoryLimit != nil && error.message.hasSuffix("the state's memory limit)")
+            let hint =
+                options.memoryLimit != nil && error.message.hasSuffix("the state's memory limit)")
                 ? "; raise the limit with --memory-limit if the file is legitimately this large" : ""
             throw ScenarioLoadError(error.message + hint)
         } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
-            throw ScenarioLoadError(Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
-                + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
-                + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+            throw ScenarioLoadError(
+                Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
+                    + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
+                    + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
         } catch let error as LuaError where error.kind == .budget {
             // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
-            throw ScenarioLoadError(Self.place(of: error) + "instruction budget exceeded ("
-                + "\(options.instructionBudget ?? 0) instructions) while the file loaded: its top level may loop forever; "
-                + "raise the limit with --instruction-budget if it is legitimately long",
+            throw ScenarioLoadError(
+                Self.place(of: error) + "instruction budget exceeded ("
+                    + "\(options.instructionBudget ?? 0) instructions) while the file loaded: its top level may loop forever; "
+                    + "raise the limit with --instruction-budget if it is legitimately long",
                 details: Self.userTraceback(error.traceback))
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
             // The memory limit stopped a module the file requires (Lua's own words for a refused
             // allocation while compiling, or the bridge's for a file too large to read): name the option.
             if let limit = options.memoryLimit,
-               error.message.hasSuffix("not enough memory") || error.message.contains("the state's memory limit)") {
-                throw ScenarioLoadError(error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
-                    + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+                error.message.hasSuffix("not enough memory") || error.message.contains("the state's memory limit)")
+            {
+                throw ScenarioLoadError(
+                    error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
+                        + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
             }
             let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
-            throw ScenarioLoadError(error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
-                                    kind: kind == .luaError ? .loadError : kind)
+            throw ScenarioLoadError(
+                error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
+                kind: kind == .luaError ? .loadError : kind)
         } catch let error as ScenarioLoadError {
             throw error
         } catch {
@@ -94,7 +104,8 @@ package final class ScenarioFile {
         guard let end = error.message.range(of: ": ")?.lowerBound else { return "" }
         let head = error.message[..<end]
         guard let colon = head.lastIndex(of: ":"), head.index(after: colon) < head.endIndex,
-              head[head.index(after: colon)...].allSatisfy(\.isNumber) else { return "" }
+            head[head.index(after: colon)...].allSatisfy(\.isNumber)
+        else { return "" }
         return String(head) + ": "
     }
 
@@ -105,8 +116,9 @@ package final class ScenarioFile {
     }
 
     static func definedGlobals(in state: LuaState) throws(LuaError) -> [String] {
-        let chunk = try state.load(bytes: Array("local n = {} for k in pairs(_G) do n[#n + 1] = k end return n".utf8),
-                                   chunkName: "=globals")
+        let chunk = try state.load(
+            bytes: Array("local n = {} for k in pairs(_G) do n[#n + 1] = k end return n".utf8),
+            chunkName: "=globals")
         let names = try state.call(chunk).first?.tableValue?.array.compactMap(\.stringValue) ?? []
         return names.sorted()
     }
@@ -132,26 +144,30 @@ package final class ScenarioFile {
     /// checked on the settled app. The outcome is the first thing that went
     /// wrong: a failure, or an error that came before any failure (a budget
     /// or memory error always wins); everything else is listed after it.
-    package func run(_ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
-             onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil) -> ScenarioResult {
+    package func run(
+        _ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
+        onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil
+    ) -> ScenarioResult {
         let started = Date()
-        var result = ScenarioResult(name: definition.name, groups: definition.groups, file: definition.file,
-                                    line: definition.line, tags: definition.tags, outcome: .passed)
+        var result = ScenarioResult(
+            name: definition.name, groups: definition.groups, file: definition.file,
+            line: definition.line, tags: definition.tags, outcome: .passed)
         if definition.isPending {
             result.outcome = .skipped(.pending)
             result.message = "pending"
             return result
         }
-        let world = ScenarioWorld(host: host, faults: faults, launchOptions: context.launchOptions,
-                                  strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
-                                  scenario: (definition.file, definition.name))
+        let world = ScenarioWorld(
+            host: host, faults: faults, launchOptions: context.launchOptions,
+            strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
+            scenario: (definition.file, definition.name))
         world.onStep = onStep
         world.onCall = onCall
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world
         state.resetLimits()
-        let heldAtStart = state.memoryInUse   // what earlier scenarios and the top level kept (see the memory error below)
+        let heldAtStart = state.memoryInUse  // what earlier scenarios and the top level kept (see the memory error below)
         defer {
             context.world = nil
             collectGarbageIfGrown()
@@ -174,10 +190,11 @@ package final class ScenarioFile {
                 if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure.message) {
                     found.outcome = .errored(.launchError)
                 } else if found.outcome == .errored(.luaError),
-                          let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host) {
+                    let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host)
+                {
                     found.message += hint
                 }
-                guard found.outcome.status == .errored else { return }   // a failure: recorded on the world already
+                guard found.outcome.status == .errored else { return }  // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
                     if let earlier = error { otherErrors.append(earlier) } else { failuresBeforeError = world.failures.count }
                     error = found
@@ -242,19 +259,23 @@ package final class ScenarioFile {
             // The file's state is shared by its scenarios: when most of the limit was already
             // held at the start, this scenario only tipped it over.
             if error.outcome == .errored(.memory), let limit = options.memoryLimit, heldAtStart > limit / 2 {
-                result.message += "; the file's Lua state already held \(heldAtStart) bytes when this scenario started "
+                result.message +=
+                    "; the file's Lua state already held \(heldAtStart) bytes when this scenario started "
                     + "(kept by the file's top level or an earlier scenario, e.g. in a global)"
             }
         } else if let first = failures.first {
             result.outcome = .failed(.expectation)
             let more = failures.count - 1
             result.message = first.message + (more > 0 ? " (and \(more) more failure\(more == 1 ? "" : "s"))" : "")
-            result.details = Self.joined(first.details, also: Array(failures.dropFirst()),
-                                         errors: (error.map { [$0] } ?? []) + otherErrors)
+            result.details = Self.joined(
+                first.details, also: Array(failures.dropFirst()),
+                errors: (error.map { [$0] } ?? []) + otherErrors)
         }
         if !world.allowed.isEmpty {
-            world.note("invariants allowed: " + world.allowed.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue) (\($0.value))" }.joined(separator: ", "))
+            world.note(
+                "invariants allowed: "
+                    + world.allowed.sorted { $0.key.rawValue < $1.key.rawValue }
+                    .map { "\($0.key.rawValue) (\($0.value))" }.joined(separator: ", "))
         }
         if let error, result.status == .errored {
             world.attachToLastFrame(StepFrame.Problem(kind: "error", message: error.message, details: error.details))
@@ -371,8 +392,10 @@ package struct ScenarioProblem: Error {
     /// record — raised again by the script in another scenario — is an
     /// error. `globals` names what the script could have meant when it
     /// called or indexed a nil global (see ``NameSuggestion``).
-    package init(_ error: Error, phase: String, recorded: (ObjectIdentifier) -> RaisedFailure? = { _ in nil },
-                 globals: () throws -> [String] = { [] }) {
+    package init(
+        _ error: Error, phase: String, recorded: (ObjectIdentifier) -> RaisedFailure? = { _ in nil },
+        globals: () throws -> [String] = { [] }
+    ) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
         case let error as LuaError:
@@ -380,27 +403,31 @@ package struct ScenarioProblem: Error {
                 self.init(outcome: .failed(.expectation), message: raised.message + suffix, details: raised.details)
             } else if error.errorObject != nil && error.kind == .runtime {
                 // A failure object kept from an earlier scenario (in a global) and raised again.
-                self.init(outcome: .errored(.luaError),
-                          message: "the script raised a failure that is not this scenario's (\(error.message))" + suffix
-                              + "; a failure caught in one scenario cannot fail another: fail with assert or expect_*, "
-                              + "raise errors with error(\"…\")",
-                          details: ScenarioFile.userTraceback(error.traceback))
+                self.init(
+                    outcome: .errored(.luaError),
+                    message: "the script raised a failure that is not this scenario's (\(error.message))" + suffix
+                        + "; a failure caught in one scenario cannot fail another: fail with assert or expect_*, "
+                        + "raise errors with error(\"…\")",
+                    details: ScenarioFile.userTraceback(error.traceback))
             } else if error.kind == .budget {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
-                self.init(outcome: .errored(.budget),
-                          message: Self.at(traceback) + "instruction budget exceeded\(suffix): the scenario may loop forever; "
-                              + "raise the limit with --instruction-budget if it is legitimately long",
-                          details: traceback)
+                self.init(
+                    outcome: .errored(.budget),
+                    message: Self.at(traceback) + "instruction budget exceeded\(suffix): the scenario may loop forever; "
+                        + "raise the limit with --instruction-budget if it is legitimately long",
+                    details: traceback)
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
-                self.init(outcome: .errored(.memory),
-                          message: Self.at(traceback) + "memory limit exceeded\(suffix): the scenario allocates without bound; "
-                              + "raise the limit with --memory-limit if it legitimately needs more",
-                          details: traceback)
+                self.init(
+                    outcome: .errored(.memory),
+                    message: Self.at(traceback) + "memory limit exceeded\(suffix): the scenario allocates without bound; "
+                        + "raise the limit with --memory-limit if it legitimately needs more",
+                    details: traceback)
             } else {
                 let hint = NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
-                self.init(outcome: .errored(.luaError), message: error.message + hint + suffix,
-                          details: ScenarioFile.userTraceback(error.traceback))
+                self.init(
+                    outcome: .errored(.luaError), message: error.message + hint + suffix,
+                    details: ScenarioFile.userTraceback(error.traceback))
             }
         case let problem as ScenarioProblem:
             self = problem

@@ -32,11 +32,13 @@ package final class ScenarioLanguage {
         image = LuaStateImage { state throws(LuaError) in
             library.install(state, checking: tables)
             // A failure a pcall caught reads as its message and fields.
-            state.readHostObjects(describe: { object in
-                (object as? RaisedFailure).map { "navscript failure: " + $0.message } ?? "host object"
-            }, field: { object, key in
-                (object as? RaisedFailure)?.field(key) ?? .nil
-            })
+            state.readHostObjects(
+                describe: { object in
+                    (object as? RaisedFailure).map { "navscript failure: " + $0.message } ?? "host object"
+                },
+                field: { object, key in
+                    (object as? RaisedFailure)?.field(key) ?? .nil
+                })
             let prelude = try state.loadPrecompiled(source: ScenarioPrelude.source, chunkName: ScenarioPrelude.chunkName)
             guard let collect = try state.call(prelude, [.table(Self.preludeSupport(state))]).first?.functionValue else {
                 throw LuaError(kind: .runtime, message: "the scenario prelude returned no collector")
@@ -59,24 +61,26 @@ package final class ScenarioLanguage {
     /// and the running scenario's seed for `math.random`. They find the file through the
     /// state's context, so the image's copies serve every file.
     private static func preludeSupport(_ state: LuaState) -> LuaTable {
-        var table = state.makeTable(of: [
-            "failure": { call in
-                guard let context = call.state.context as? BindingContext else { return .noValues }
-                let message = call[1].stringValue ?? "assertion failed!"
-                return context.serving { context.raise(ExpectationFailure(message), at: context.location(of: call)) }
-            },
-            "write": { call in
-                (call.state.context as? BindingContext)?.writeOutput(call[1].stringValue ?? "")
-                return .noValues
-            },
-            "random_seed": { call in
-                guard let context = call.state.context as? BindingContext else { return .values([.nil]) }
-                return .values([.integer(context.randomSeed)])
-            },
-        ], prefix: "navscript")
+        var table = state.makeTable(
+            of: [
+                "failure": { call in
+                    guard let context = call.state.context as? BindingContext else { return .noValues }
+                    let message = call[1].stringValue ?? "assertion failed!"
+                    return context.serving { context.raise(ExpectationFailure(message), at: context.location(of: call)) }
+                },
+                "write": { call in
+                    (call.state.context as? BindingContext)?.writeOutput(call[1].stringValue ?? "")
+                    return .noValues
+                },
+                "random_seed": { call in
+                    guard let context = call.state.context as? BindingContext else { return .values([.nil]) }
+                    return .values([.integer(context.randomSeed)])
+                }
+            ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.
-        table["caller"] = .function(state.makeCallerLineFunction(
-            skipping: [ScenarioPrelude.chunkName, LuaSandbox.chunkName]))
+        table["caller"] = .function(
+            state.makeCallerLineFunction(
+                skipping: [ScenarioPrelude.chunkName, LuaSandbox.chunkName]))
         return table
     }
 }

@@ -13,398 +13,398 @@ enum ScenarioPrelude {
     static let sourceName = "navscript"
 
     static let source = #"""
-    local ns = ...
-    local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
-    local failure = ns.failure        -- Swift: raise an expectation failure
-    local write = ns.write            -- Swift: append text to the running scenario's output
-    local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
-    -- The library as it was: a scenario that defines a global `type` or
-    -- `next` must not break the language's own functions.
-    local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error =
-      type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error
-    local format, find, mathtype = string.format, string.find, math.type
-    local concat, sort, unpack = table.concat, table.sort, table.unpack
+        local ns = ...
+        local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
+        local failure = ns.failure        -- Swift: raise an expectation failure
+        local write = ns.write            -- Swift: append text to the running scenario's output
+        local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
+        -- The library as it was: a scenario that defines a global `type` or
+        -- `next` must not break the language's own functions.
+        local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error =
+          type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error
+        local format, find, mathtype = string.format, string.find, math.type
+        local concat, sort, unpack = table.concat, table.sort, table.unpack
 
-    -- What a pcall sees when an expectation fails inside it is the failure
-    -- itself, a userdata made by Swift (no script can make one): it prints
-    -- as its message and has `message`, `details` and `location`. (The
-    -- scenario has failed already: Swift recorded the failure when it happened.)
+        -- What a pcall sees when an expectation fails inside it is the failure
+        -- itself, a userdata made by Swift (no script can make one): it prints
+        -- as its message and has `message`, `details` and `location`. (The
+        -- scenario has failed already: Swift recorded the failure when it happened.)
 
-    -- print (Swift) shows a table by its contents. A value with its own
-    -- __tostring prints as tostring says, a table that contains itself,
-    -- whose contents have no end, as tostring does, and so does a userdata
-    -- (a caught failure prints as its message).
-    local show = print
-    local function has_tostring(value)
-      local mt = getmetatable(value)
-      return type(mt) == "table" and mt.__tostring ~= nil
-    end
-    local function finite(value, open, depth)
-      if type(value) ~= "table" then return true end
-      if open[value] or depth > 100 then return false end   -- contains itself, or deeper than print shows
-      open[value] = true
-      for key, item in next, value do
-        if not finite(key, open, depth + 1) or not finite(item, open, depth + 1) then return false end
-      end
-      open[value] = nil
-      return true
-    end
-    function print(...)
-      local count, values = select("#", ...), { ... }
-      for index = 1, count do
-        local value = values[index]
-        if type(value) == "table" then
-          if has_tostring(value) or not finite(value, {}, 0) then values[index] = tostring(value) end
-        elseif type(value) == "userdata" then
-          values[index] = tostring(value)
+        -- print (Swift) shows a table by its contents. A value with its own
+        -- __tostring prints as tostring says, a table that contains itself,
+        -- whose contents have no end, as tostring does, and so does a userdata
+        -- (a caught failure prints as its message).
+        local show = print
+        local function has_tostring(value)
+          local mt = getmetatable(value)
+          return type(mt) == "table" and mt.__tostring ~= nil
         end
-      end
-      return show(unpack(values, 1, count))
-    end
-
-    -- io.write and the standard streams write where print does: a worker's
-    -- own stdout is not the terminal (nothing written there was reported),
-    -- and in process it would land between the report's lines.
-    local function stream(name)
-      local file = {}
-      function file.write(self, ...)
-        for index = 1, select("#", ...) do
-          local value = select(index, ...)
-          if type(value) ~= "string" and type(value) ~= "number" then
-            error("bad argument #" .. index .. " to '" .. name .. "' (string expected, got " .. type(value) .. ")", 2)
+        local function finite(value, open, depth)
+          if type(value) ~= "table" then return true end
+          if open[value] or depth > 100 then return false end   -- contains itself, or deeper than print shows
+          open[value] = true
+          for key, item in next, value do
+            if not finite(key, open, depth + 1) or not finite(item, open, depth + 1) then return false end
           end
-          write(tostring(value))
+          open[value] = nil
+          return true
         end
-        return self
-      end
-      function file.flush(self) return self end
-      function file.setvbuf() return true end
-      return setmetatable(file, { __name = "FILE*", __tostring = function() return "file (" .. name .. ")" end })
-    end
-    io.stdout, io.stderr = stream("write"), stream("write")
-    function io.write(...) return io.stdout:write(...) end
-
-    local root = { name = nil, before = {}, after = {} }
-    local frames = { root }
-    local top_level = { root }     -- the frames of every top-level declaration (shared: it never changes)
-    local declared = {}            -- the positional records collect() returns, in declaration order
-    local declared_frames = {}     -- each record's enclosing frames, whose hooks collect() resolves
-    local has_hooks = false        -- no before_each/after_each at all: nothing to resolve
-    local names = {}
-    local collected = false        -- the runner has the declarations: scenarios are running
-
-    -- A declaration or a hook made while scenarios run would be dropped
-    -- without a word (the runner collected the file's declarations before
-    -- running the first): it is an error at the user's line instead.
-    -- `level`: how far up the user's call is from here.
-    local function while_running(what, level)
-      if collected then
-        error(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
-          .. "of the file or inside describe()", level)
-      end
-    end
-
-    -- `level` is how far up the user's call is (default: the caller of the
-    -- function that called check), so the message points at the user's line.
-    local function check(value, expected, what, fname, level)
-      if type(value) ~= expected then
-        error(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value), level or 3)
-      end
-    end
-
-    local function full_name(name)
-      if #frames == 1 then return name, nil end   -- top level: no groups
-      local parts = {}
-      for i = 2, #frames do parts[#parts + 1] = frames[i].name end
-      parts[#parts + 1] = name
-      return table.concat(parts, " "), { table.unpack(parts, 1, #parts - 1) }
-    end
-
-    -- A blank name cannot be told apart in a report, nor selected again with --filter.
-    local function named(name, call, level)
-      if not find(name, "%S") then
-        error(call .. ": the name is " .. (name == "" and "empty" or "only blanks")
-          .. "; give it a name that says what it checks, as reports and --filter show it", level + 1)
-      end
-    end
-
-    local function declare(name, opts, fn, row, pending, has_row)
-      -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
-      if collected then while_running(string.format("scenario(%q)", name), 4) end
-      -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
-      local full, groups = full_name(name)
-      local line = caller()
-      if names[full] then
-        error(string.format("duplicate scenario name %q (first declared at line %d); "
-          .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
-      end
-      names[full] = line
-      -- Positional, as collect() returns it (see there); hooks are filled in then.
-      local record = { full, line, fn or false, opts or false, pending or false, groups or false, false, false }
-      if has_row then record[9] = row end
-      local index = #declared + 1
-      declared[index] = record
-      declared_frames[index] = #frames == 1 and top_level or { table.unpack(frames) }
-    end
-
-    function describe(name, fn, ...)
-      check(name, "string", "name", "describe(name, fn)")
-      check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
-      named(name, "describe(name, fn)", 2)
-      if select("#", ...) > 0 then
-        error("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
-          .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)", 2)
-      end
-      while_running(string.format("describe(%q)", name), 3)
-      frames[#frames + 1] = { name = name, before = {}, after = {} }
-      fn()
-      frames[#frames] = nil
-    end
-
-    function before_each(fn)
-      check(fn, "function", "fn", "before_each(fn)")
-      while_running("before_each()", 3)
-      has_hooks = true
-      local frame = frames[#frames]
-      frame.before[#frame.before + 1] = fn
-    end
-
-    function after_each(fn)
-      check(fn, "function", "fn", "after_each(fn)")
-      while_running("after_each()", 3)
-      has_hooks = true
-      local frame = frames[#frames]
-      frame.after[#frame.after + 1] = fn
-    end
-
-    -- pending(name, [options,] [fn]) is accepted as busted accepts pending(name, fn): a scenario
-    -- being written is parked by renaming `scenario` to `pending` (fn is not run, options are kept
-    -- for its tags). Anything else after the name is a mistake.
-    function pending(name, ...)
-      check(name, "string", "name", "pending(name)")
-      local count, opts, fn = select("#", ...), ...
-      if type(opts) == "function" then opts, fn, count = nil, opts, count + 1 end   -- pending(name, fn, …)
-      local extra = count - 2
-      if (opts ~= nil and type(opts) ~= "table") or (fn ~= nil and type(fn) ~= "function") or extra > 0 then
-        local got = opts ~= nil and type(opts) ~= "table" and "a " .. type(opts)
-          or fn ~= nil and type(fn) ~= "function" and "a " .. type(fn) .. " where fn goes"
-          or extra .. " more argument" .. (extra == 1 and "" or "s") .. " after fn"
-        error("pending(\"" .. name .. "\"): takes the name, and as a scenario would, optionally options and fn (not run); got "
-          .. got, 2)
-      end
-      declare(name, opts or {}, nil, nil, true)
-    end
-
-    -- `call` and `name` spell the call in a message (`scenario("name", [options,] fn)`),
-    -- built only for a mistake, not for every declaration.
-    local function split(opts, fn, call, name)
-      if type(opts) == "function" and fn ~= nil then
-        error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got a " .. type(fn) .. " after it", 3)
-      end
-      if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
-      -- Level 4: check, split, scenario or scenario.each, then the user's line.
-      if opts ~= nil and type(opts) ~= "table" then
-        check(opts, "table", "options", call .. "\"" .. name .. "\", [options,] fn)", 4)
-      end
-      if type(fn) ~= "function" then check(fn, "function", "fn", call .. "\"" .. name .. "\", [options,] fn)", 4) end
-      return opts, fn
-    end
-
-    -- Nothing may follow fn: an argument there was meant for something.
-    local function nothing_after(count, call, name)
-      if count > 0 then
-        error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got " .. count .. " more argument"
-          .. (count == 1 and "" or "s") .. " after it", 3)
-      end
-    end
-
-    local function scenario_call(_, name, opts, fn, ...)
-      -- The usual form, scenario(name, fn), without the general path's checks and calls
-      -- (each a call under the budget hook, for every declaration of every file). Not a
-      -- tail call: declare's error levels count this frame.
-      if fn == nil and type(opts) == "function" and type(name) == "string" and select("#", ...) == 0 then
-        declare(name, nil, opts)
-        return
-      end
-      check(name, "string", "name", "scenario(name, [options,] fn)")
-      opts, fn = split(opts, fn, "scenario(", name)
-      nothing_after(select("#", ...), "scenario(", name)
-      declare(name, opts, fn)
-    end
-
-    -- A row value as a scenario's name shows it: the same in every run
-    -- (tostring of a table or function is an address, which a replay
-    -- command could never select again).
-    local function spelled(value, depth)
-      depth = depth or 0
-      local kind = type(value)
-      if kind == "string" then return depth > 0 and format("%q", value) or value end
-      if kind ~= "table" then return kind == "function" and "function" or tostring(value) end
-      if depth >= 4 then return "{…}" end
-      local parts, keys, count = {}, {}, #value
-      for index = 1, count do parts[#parts + 1] = spelled(value[index], depth + 1) end
-      for key in next, value do
-        if not (mathtype(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
-      end
-      -- A stable order: numbers, then strings, each by value (tostring of a table key is an address).
-      sort(keys, function(a, b)
-        local ta, tb = type(a), type(b)
-        if ta ~= tb then return ta < tb end
-        if ta == "number" or ta == "string" then return a < b end
-        return false
-      end)
-      for _, key in ipairs(keys) do
-        local shown = type(key) == "string" and key:match("^[%a_][%w_]*$") and key or "[" .. spelled(key, depth + 1) .. "]"
-        parts[#parts + 1] = shown .. " = " .. spelled(value[key], depth + 1)
-      end
-      return "{" .. concat(parts, ", ") .. "}"
-    end
-
-    -- A scenario.each name with its placeholders filled from `row`: `$key` and `${key}`
-    -- (row[key]; braces when letters follow), `${1}` (row[1], for rows given as lists: braces
-    -- only, so an amount such as `$10` stays as written), `$#` (the row number), `$$` (a dollar
-    -- sign). A `$` before anything else stays as it is.
-    -- A placeholder the row does not fill is a typo ($tba) or a missing column: an error.
-    -- Returns the label and whether anything in it came from the row (or its number).
-    local function fill(name, row, index)
-      local parts, position, filled = {}, 1, false
-      while true do
-        local at = find(name, "$", position, true)
-        if not at then break end
-        parts[#parts + 1] = name:sub(position, at - 1)
-        local key, stop
-        local next_char = name:sub(at + 1, at + 1)
-        if next_char == "$" then
-          parts[#parts + 1], stop = "$", at + 1
-        elseif next_char == "#" then
-          parts[#parts + 1], stop = tostring(index), at + 1
-        elseif next_char == "{" then
-          local close = find(name, "}", at + 2, true)
-          local inner = close and name:sub(at + 2, close - 1)
-          if inner and (inner:match("^[%a_][%w_]*$") or inner:match("^%d+$")) then key, stop = inner, close end
-        else
-          local word = name:match("^[%a_][%w_]*", at + 1)
-          if word then key, stop = word, at + #word end
-        end
-        if key then
-          local item = key:match("^%d") and tonumber(key)   -- $1: a row given as a list
-          if type(row) ~= "table" then
-            error(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its %s $%s; "
-              .. "give each row as a table ({ %s })", name, index, type(row), item and "item" or "field", key,
-              item and "…" or key .. " = …"), 3)
+        function print(...)
+          local count, values = select("#", ...), { ... }
+          for index = 1, count do
+            local value = values[index]
+            if type(value) == "table" then
+              if has_tostring(value) or not finite(value, {}, 0) then values[index] = tostring(value) end
+            elseif type(value) == "userdata" then
+              values[index] = tostring(value)
+            end
           end
-          local value = row[item or key]   -- `false` fills in too
-          if value == nil then
-            error(format("scenario.each(rows, %q, …): row %d has no %s for $%s in the name; give every row "
-              .. "that %s, or take $%s out of the name", name, index,
-              item and format("item %d", item) or format("field %q", key), key, item and "item" or "field", key), 3)
+          return show(unpack(values, 1, count))
+        end
+
+        -- io.write and the standard streams write where print does: a worker's
+        -- own stdout is not the terminal (nothing written there was reported),
+        -- and in process it would land between the report's lines.
+        local function stream(name)
+          local file = {}
+          function file.write(self, ...)
+            for index = 1, select("#", ...) do
+              local value = select(index, ...)
+              if type(value) ~= "string" and type(value) ~= "number" then
+                error("bad argument #" .. index .. " to '" .. name .. "' (string expected, got " .. type(value) .. ")", 2)
+              end
+              write(tostring(value))
+            end
+            return self
           end
-          parts[#parts + 1], filled = spelled(value), true
-        elseif next_char == "#" then
-          filled = true
-        elseif not stop then
-          parts[#parts + 1], stop = "$", at
+          function file.flush(self) return self end
+          function file.setvbuf() return true end
+          return setmetatable(file, { __name = "FILE*", __tostring = function() return "file (" .. name .. ")" end })
         end
-        position = stop + 1
-      end
-      parts[#parts + 1] = name:sub(position)
-      return concat(parts), filled
-    end
+        io.stdout, io.stderr = stream("write"), stream("write")
+        function io.write(...) return io.stdout:write(...) end
 
-    -- scenario.each(rows, name, [options,] fn): one scenario per row, named
-    -- from the row: `$key` is replaced by row[key] and `$#` by the row number;
-    -- a name without placeholders gets the row number appended.
-    local function each(rows, name, opts, fn, ...)
-      check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
-      check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
-      named(name, "scenario.each(rows, name, [options,] fn)", 2)
-      opts, fn = split(opts, fn, "scenario.each(rows, ", name)
-      nothing_after(select("#", ...), "scenario.each(rows, ", name)
-      -- While scenarios run, that is what is wrong, whatever the rows.
-      while_running(format("scenario.each(rows, %q, …)", name), 3)
-      -- No row would declare nothing, without a word: a data table that came out
-      -- empty, or rows given by name (ipairs sees only a list).
-      if rows[1] == nil then
-        if next(rows) == nil then
-          error(format("scenario.each(rows, %q, …): rows is empty, so no scenario would be declared; "
-            .. "give at least one row", name), 2)
-        end
-        error(format("scenario.each(rows, %q, …): rows must be a list starting at rows[1] ({ row, row, … }); "
-          .. "this one has no rows[1], so no scenario would be declared", name), 2)
-      end
-      -- A hole further on (`{ a, nil, c }`) would drop every row after it the same way.
-      local count = 0
-      while rows[count + 1] ~= nil do count = count + 1 end
-      for key in next, rows do
-        if mathtype(key) == "integer" and key > count then
-          error(format("scenario.each(rows, %q, …): rows has a hole: rows[%d] is nil but rows[%d] is not, so the "
-            .. "rows after the hole would be dropped; give the rows as a list without nil", name, count + 1, key), 2)
-        end
-      end
-      for index, row in ipairs(rows) do
-        local label, filled = fill(name, row, index)
-        if not filled then label = label .. " [" .. index .. "]" end
-        if not find(label, "%S") then
-          error(format("scenario.each(rows, %q, …): row %d names its scenario %q, which is blank; give every row a "
-            .. "value that names it, or put words around the placeholder", name, index, label), 2)
-        end
-        declare(label, opts, fn, row, nil, true)
-      end
-    end
+        local root = { name = nil, before = {}, after = {} }
+        local frames = { root }
+        local top_level = { root }     -- the frames of every top-level declaration (shared: it never changes)
+        local declared = {}            -- the positional records collect() returns, in declaration order
+        local declared_frames = {}     -- each record's enclosing frames, whose hooks collect() resolves
+        local has_hooks = false        -- no before_each/after_each at all: nothing to resolve
+        local names = {}
+        local collected = false        -- the runner has the declarations: scenarios are running
 
-    scenario = setmetatable({ each = each }, { __call = scenario_call })
-
-    -- math.random draws the same numbers in every run of a scenario — alone (a replay of a
-    -- failure) or in its suite, whatever ran before it: seeded from the scenario's file and
-    -- name on its first draw. math.randomseed(n) in a scenario seeds it as the scenario says.
-    do
-      local random, randomseed = math.random, math.randomseed
-      local seeded   -- the seed of the scenario the generator was last seeded for
-      function math.random(...)
-        local seed = random_seed()
-        if seed ~= nil and seed ~= seeded then seeded = seed randomseed(seed) end
-        return random(...)
-      end
-      function math.randomseed(...)
-        seeded = random_seed()
-        return randomseed(...)
-      end
-    end
-
-    -- A failed assert is a failure (an expectation), not an error.
-    function assert(value, message, ...)
-      if not value then
-        if message == nil then message = "assertion failed!"
-        elseif type(message) == "table" and not has_tostring(message) then
-          message = spelled(message)   -- its contents, not an address
+        -- A declaration or a hook made while scenarios run would be dropped
+        -- without a word (the runner collected the file's declarations before
+        -- running the first): it is an error at the user's line instead.
+        -- `level`: how far up the user's call is from here.
+        local function while_running(what, level)
+          if collected then
+            error(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
+              .. "of the file or inside describe()", level)
+          end
         end
-        failure(tostring(message))
-      end
-      return value, message, ...
-    end
 
-    -- Called by the runner after the file has run: every declaration with
-    -- its hooks resolved (outermost before first, innermost after first),
-    -- as a positional record (no field names to copy into Swift):
-    -- { name, line, fn, opts, pending, groups, before, after [, row] },
-    -- `false` for what a declaration does not have; `row` last, present
-    -- only for scenario.each rows (a row may itself be `false`).
-    local function collect()
-      collected = true
-      if not has_hooks then return declared end
-      for index, record in ipairs(declared) do
-        local enclosing, before, after = declared_frames[index], {}, {}
-        for _, frame in ipairs(enclosing) do
-          for _, h in ipairs(frame.before) do before[#before + 1] = h end
+        -- `level` is how far up the user's call is (default: the caller of the
+        -- function that called check), so the message points at the user's line.
+        local function check(value, expected, what, fname, level)
+          if type(value) ~= expected then
+            error(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value), level or 3)
+          end
         end
-        for i = #enclosing, 1, -1 do
-          for _, h in ipairs(enclosing[i].after) do after[#after + 1] = h end
-        end
-        record[7], record[8] = before[1] and before or false, after[1] and after or false
-      end
-      return declared
-    end
 
-    return collect
-    """#
+        local function full_name(name)
+          if #frames == 1 then return name, nil end   -- top level: no groups
+          local parts = {}
+          for i = 2, #frames do parts[#parts + 1] = frames[i].name end
+          parts[#parts + 1] = name
+          return table.concat(parts, " "), { table.unpack(parts, 1, #parts - 1) }
+        end
+
+        -- A blank name cannot be told apart in a report, nor selected again with --filter.
+        local function named(name, call, level)
+          if not find(name, "%S") then
+            error(call .. ": the name is " .. (name == "" and "empty" or "only blanks")
+              .. "; give it a name that says what it checks, as reports and --filter show it", level + 1)
+          end
+        end
+
+        local function declare(name, opts, fn, row, pending, has_row)
+          -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
+          if collected then while_running(string.format("scenario(%q)", name), 4) end
+          -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
+          local full, groups = full_name(name)
+          local line = caller()
+          if names[full] then
+            error(string.format("duplicate scenario name %q (first declared at line %d); "
+              .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
+          end
+          names[full] = line
+          -- Positional, as collect() returns it (see there); hooks are filled in then.
+          local record = { full, line, fn or false, opts or false, pending or false, groups or false, false, false }
+          if has_row then record[9] = row end
+          local index = #declared + 1
+          declared[index] = record
+          declared_frames[index] = #frames == 1 and top_level or { table.unpack(frames) }
+        end
+
+        function describe(name, fn, ...)
+          check(name, "string", "name", "describe(name, fn)")
+          check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
+          named(name, "describe(name, fn)", 2)
+          if select("#", ...) > 0 then
+            error("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
+              .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)", 2)
+          end
+          while_running(string.format("describe(%q)", name), 3)
+          frames[#frames + 1] = { name = name, before = {}, after = {} }
+          fn()
+          frames[#frames] = nil
+        end
+
+        function before_each(fn)
+          check(fn, "function", "fn", "before_each(fn)")
+          while_running("before_each()", 3)
+          has_hooks = true
+          local frame = frames[#frames]
+          frame.before[#frame.before + 1] = fn
+        end
+
+        function after_each(fn)
+          check(fn, "function", "fn", "after_each(fn)")
+          while_running("after_each()", 3)
+          has_hooks = true
+          local frame = frames[#frames]
+          frame.after[#frame.after + 1] = fn
+        end
+
+        -- pending(name, [options,] [fn]) is accepted as busted accepts pending(name, fn): a scenario
+        -- being written is parked by renaming `scenario` to `pending` (fn is not run, options are kept
+        -- for its tags). Anything else after the name is a mistake.
+        function pending(name, ...)
+          check(name, "string", "name", "pending(name)")
+          local count, opts, fn = select("#", ...), ...
+          if type(opts) == "function" then opts, fn, count = nil, opts, count + 1 end   -- pending(name, fn, …)
+          local extra = count - 2
+          if (opts ~= nil and type(opts) ~= "table") or (fn ~= nil and type(fn) ~= "function") or extra > 0 then
+            local got = opts ~= nil and type(opts) ~= "table" and "a " .. type(opts)
+              or fn ~= nil and type(fn) ~= "function" and "a " .. type(fn) .. " where fn goes"
+              or extra .. " more argument" .. (extra == 1 and "" or "s") .. " after fn"
+            error("pending(\"" .. name .. "\"): takes the name, and as a scenario would, optionally options and fn (not run); got "
+              .. got, 2)
+          end
+          declare(name, opts or {}, nil, nil, true)
+        end
+
+        -- `call` and `name` spell the call in a message (`scenario("name", [options,] fn)`),
+        -- built only for a mistake, not for every declaration.
+        local function split(opts, fn, call, name)
+          if type(opts) == "function" and fn ~= nil then
+            error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got a " .. type(fn) .. " after it", 3)
+          end
+          if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
+          -- Level 4: check, split, scenario or scenario.each, then the user's line.
+          if opts ~= nil and type(opts) ~= "table" then
+            check(opts, "table", "options", call .. "\"" .. name .. "\", [options,] fn)", 4)
+          end
+          if type(fn) ~= "function" then check(fn, "function", "fn", call .. "\"" .. name .. "\", [options,] fn)", 4) end
+          return opts, fn
+        end
+
+        -- Nothing may follow fn: an argument there was meant for something.
+        local function nothing_after(count, call, name)
+          if count > 0 then
+            error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got " .. count .. " more argument"
+              .. (count == 1 and "" or "s") .. " after it", 3)
+          end
+        end
+
+        local function scenario_call(_, name, opts, fn, ...)
+          -- The usual form, scenario(name, fn), without the general path's checks and calls
+          -- (each a call under the budget hook, for every declaration of every file). Not a
+          -- tail call: declare's error levels count this frame.
+          if fn == nil and type(opts) == "function" and type(name) == "string" and select("#", ...) == 0 then
+            declare(name, nil, opts)
+            return
+          end
+          check(name, "string", "name", "scenario(name, [options,] fn)")
+          opts, fn = split(opts, fn, "scenario(", name)
+          nothing_after(select("#", ...), "scenario(", name)
+          declare(name, opts, fn)
+        end
+
+        -- A row value as a scenario's name shows it: the same in every run
+        -- (tostring of a table or function is an address, which a replay
+        -- command could never select again).
+        local function spelled(value, depth)
+          depth = depth or 0
+          local kind = type(value)
+          if kind == "string" then return depth > 0 and format("%q", value) or value end
+          if kind ~= "table" then return kind == "function" and "function" or tostring(value) end
+          if depth >= 4 then return "{…}" end
+          local parts, keys, count = {}, {}, #value
+          for index = 1, count do parts[#parts + 1] = spelled(value[index], depth + 1) end
+          for key in next, value do
+            if not (mathtype(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
+          end
+          -- A stable order: numbers, then strings, each by value (tostring of a table key is an address).
+          sort(keys, function(a, b)
+            local ta, tb = type(a), type(b)
+            if ta ~= tb then return ta < tb end
+            if ta == "number" or ta == "string" then return a < b end
+            return false
+          end)
+          for _, key in ipairs(keys) do
+            local shown = type(key) == "string" and key:match("^[%a_][%w_]*$") and key or "[" .. spelled(key, depth + 1) .. "]"
+            parts[#parts + 1] = shown .. " = " .. spelled(value[key], depth + 1)
+          end
+          return "{" .. concat(parts, ", ") .. "}"
+        end
+
+        -- A scenario.each name with its placeholders filled from `row`: `$key` and `${key}`
+        -- (row[key]; braces when letters follow), `${1}` (row[1], for rows given as lists: braces
+        -- only, so an amount such as `$10` stays as written), `$#` (the row number), `$$` (a dollar
+        -- sign). A `$` before anything else stays as it is.
+        -- A placeholder the row does not fill is a typo ($tba) or a missing column: an error.
+        -- Returns the label and whether anything in it came from the row (or its number).
+        local function fill(name, row, index)
+          local parts, position, filled = {}, 1, false
+          while true do
+            local at = find(name, "$", position, true)
+            if not at then break end
+            parts[#parts + 1] = name:sub(position, at - 1)
+            local key, stop
+            local next_char = name:sub(at + 1, at + 1)
+            if next_char == "$" then
+              parts[#parts + 1], stop = "$", at + 1
+            elseif next_char == "#" then
+              parts[#parts + 1], stop = tostring(index), at + 1
+            elseif next_char == "{" then
+              local close = find(name, "}", at + 2, true)
+              local inner = close and name:sub(at + 2, close - 1)
+              if inner and (inner:match("^[%a_][%w_]*$") or inner:match("^%d+$")) then key, stop = inner, close end
+            else
+              local word = name:match("^[%a_][%w_]*", at + 1)
+              if word then key, stop = word, at + #word end
+            end
+            if key then
+              local item = key:match("^%d") and tonumber(key)   -- $1: a row given as a list
+              if type(row) ~= "table" then
+                error(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its %s $%s; "
+                  .. "give each row as a table ({ %s })", name, index, type(row), item and "item" or "field", key,
+                  item and "…" or key .. " = …"), 3)
+              end
+              local value = row[item or key]   -- `false` fills in too
+              if value == nil then
+                error(format("scenario.each(rows, %q, …): row %d has no %s for $%s in the name; give every row "
+                  .. "that %s, or take $%s out of the name", name, index,
+                  item and format("item %d", item) or format("field %q", key), key, item and "item" or "field", key), 3)
+              end
+              parts[#parts + 1], filled = spelled(value), true
+            elseif next_char == "#" then
+              filled = true
+            elseif not stop then
+              parts[#parts + 1], stop = "$", at
+            end
+            position = stop + 1
+          end
+          parts[#parts + 1] = name:sub(position)
+          return concat(parts), filled
+        end
+
+        -- scenario.each(rows, name, [options,] fn): one scenario per row, named
+        -- from the row: `$key` is replaced by row[key] and `$#` by the row number;
+        -- a name without placeholders gets the row number appended.
+        local function each(rows, name, opts, fn, ...)
+          check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
+          check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
+          named(name, "scenario.each(rows, name, [options,] fn)", 2)
+          opts, fn = split(opts, fn, "scenario.each(rows, ", name)
+          nothing_after(select("#", ...), "scenario.each(rows, ", name)
+          -- While scenarios run, that is what is wrong, whatever the rows.
+          while_running(format("scenario.each(rows, %q, …)", name), 3)
+          -- No row would declare nothing, without a word: a data table that came out
+          -- empty, or rows given by name (ipairs sees only a list).
+          if rows[1] == nil then
+            if next(rows) == nil then
+              error(format("scenario.each(rows, %q, …): rows is empty, so no scenario would be declared; "
+                .. "give at least one row", name), 2)
+            end
+            error(format("scenario.each(rows, %q, …): rows must be a list starting at rows[1] ({ row, row, … }); "
+              .. "this one has no rows[1], so no scenario would be declared", name), 2)
+          end
+          -- A hole further on (`{ a, nil, c }`) would drop every row after it the same way.
+          local count = 0
+          while rows[count + 1] ~= nil do count = count + 1 end
+          for key in next, rows do
+            if mathtype(key) == "integer" and key > count then
+              error(format("scenario.each(rows, %q, …): rows has a hole: rows[%d] is nil but rows[%d] is not, so the "
+                .. "rows after the hole would be dropped; give the rows as a list without nil", name, count + 1, key), 2)
+            end
+          end
+          for index, row in ipairs(rows) do
+            local label, filled = fill(name, row, index)
+            if not filled then label = label .. " [" .. index .. "]" end
+            if not find(label, "%S") then
+              error(format("scenario.each(rows, %q, …): row %d names its scenario %q, which is blank; give every row a "
+                .. "value that names it, or put words around the placeholder", name, index, label), 2)
+            end
+            declare(label, opts, fn, row, nil, true)
+          end
+        end
+
+        scenario = setmetatable({ each = each }, { __call = scenario_call })
+
+        -- math.random draws the same numbers in every run of a scenario — alone (a replay of a
+        -- failure) or in its suite, whatever ran before it: seeded from the scenario's file and
+        -- name on its first draw. math.randomseed(n) in a scenario seeds it as the scenario says.
+        do
+          local random, randomseed = math.random, math.randomseed
+          local seeded   -- the seed of the scenario the generator was last seeded for
+          function math.random(...)
+            local seed = random_seed()
+            if seed ~= nil and seed ~= seeded then seeded = seed randomseed(seed) end
+            return random(...)
+          end
+          function math.randomseed(...)
+            seeded = random_seed()
+            return randomseed(...)
+          end
+        end
+
+        -- A failed assert is a failure (an expectation), not an error.
+        function assert(value, message, ...)
+          if not value then
+            if message == nil then message = "assertion failed!"
+            elseif type(message) == "table" and not has_tostring(message) then
+              message = spelled(message)   -- its contents, not an address
+            end
+            failure(tostring(message))
+          end
+          return value, message, ...
+        end
+
+        -- Called by the runner after the file has run: every declaration with
+        -- its hooks resolved (outermost before first, innermost after first),
+        -- as a positional record (no field names to copy into Swift):
+        -- { name, line, fn, opts, pending, groups, before, after [, row] },
+        -- `false` for what a declaration does not have; `row` last, present
+        -- only for scenario.each rows (a row may itself be `false`).
+        local function collect()
+          collected = true
+          if not has_hooks then return declared end
+          for index, record in ipairs(declared) do
+            local enclosing, before, after = declared_frames[index], {}, {}
+            for _, frame in ipairs(enclosing) do
+              for _, h in ipairs(frame.before) do before[#before + 1] = h end
+            end
+            for i = #enclosing, 1, -1 do
+              for _, h in ipairs(enclosing[i].after) do after[#after + 1] = h end
+            end
+            record[7], record[8] = before[1] and before or false, after[1] and after or false
+          end
+          return declared
+        end
+
+        return collect
+        """#
 }

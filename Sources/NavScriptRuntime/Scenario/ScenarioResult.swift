@@ -44,9 +44,11 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     /// Seconds of wall time.
     package var duration: Double
 
-    package init(name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
-                outcome: ScenarioOutcome, message: String = "", details: String = "",
-                timeline: [String] = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0) {
+    package init(
+        name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
+        outcome: ScenarioOutcome, message: String = "", details: String = "",
+        timeline: [String] = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0
+    ) {
         self.name = name
         self.groups = groups
         self.file = file
@@ -90,21 +92,23 @@ extension ScenarioResult {
         let status = try container.decode(Status.self, forKey: .status)
         let kind = try container.decode(String.self, forKey: .kind)
         guard let outcome = ScenarioOutcome(status: status, kind: kind) else {
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
-                                                   debugDescription: "no outcome is \(status) with kind '\(kind)'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container,
+                debugDescription: "no outcome is \(status) with kind '\(kind)'")
         }
-        self.init(name: try container.decode(String.self, forKey: .name),
-                  groups: try container.decode([String].self, forKey: .groups),
-                  file: try container.decode(String.self, forKey: .file),
-                  line: try container.decode(Int.self, forKey: .line),
-                  tags: try container.decode([String].self, forKey: .tags),
-                  outcome: outcome,
-                  message: try container.decode(String.self, forKey: .message),
-                  details: try container.decode(String.self, forKey: .details),
-                  timeline: try container.decode([String].self, forKey: .timeline),
-                  frames: try container.decodeIfPresent([StepFrame].self, forKey: .frames) ?? [],
-                  output: try container.decode(String.self, forKey: .output),
-                  duration: try container.decode(Double.self, forKey: .duration))
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            groups: try container.decode([String].self, forKey: .groups),
+            file: try container.decode(String.self, forKey: .file),
+            line: try container.decode(Int.self, forKey: .line),
+            tags: try container.decode([String].self, forKey: .tags),
+            outcome: outcome,
+            message: try container.decode(String.self, forKey: .message),
+            details: try container.decode(String.self, forKey: .details),
+            timeline: try container.decode([String].self, forKey: .timeline),
+            frames: try container.decodeIfPresent([StepFrame].self, forKey: .frames) ?? [],
+            output: try container.decode(String.self, forKey: .output),
+            duration: try container.decode(Double.self, forKey: .duration))
     }
 }
 

@@ -74,8 +74,10 @@ package final class ScenarioWorld {
         return seed
     }
 
-    package init(host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
-         strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")) {
+    package init(
+        host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
+        strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")
+    ) {
         self.host = host
         self.faults = faults
         self.launchOptions = launchOptions ?? host.declaredLaunchOptions
@@ -89,9 +91,10 @@ package final class ScenarioWorld {
         // A before_each's launch{} right after the option's launch: the body never sees the options.
         // (Later — in the body, after it — a launch{} is the scenario's own choice.)
         if let optionLaunch, phase == "before_each", optionLaunch.steps == timeline.count {
-            throw HostError("launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
-                + "its body ran, so those options are lost; give the launch options in one place: the scenario's "
-                + "launch option, or this launch{}")
+            throw HostError(
+                "launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
+                    + "its body ran, so those options are lost; give the launch options in one place: the scenario's "
+                    + "launch option, or this launch{}")
         }
         // The app being replaced is checked like one that ends a scenario: a leak there must not
         // pass because a later launch threw the app away. (Not `idle`: replacing an app with a
@@ -110,8 +113,9 @@ package final class ScenarioWorld {
         // A host that drops the cold-start link would make `launch{ url = … }` test nothing:
         // refused before the scenario can go on with that app.
         if let link = request.link, !launched.eventLog.entries.contains(where: \.event.receivesLink) {
-            throw failedLaunch("\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
-                + "'deliver' event): a host passes request.link to its dispatcher, via request.via", at: location)
+            throw failedLaunch(
+                "\(host.name)'s launch(_:) did not deliver the cold-start link \(link) (the app logged no "
+                    + "'deliver' event): a host passes request.link to its dispatcher, via request.via", at: location)
         }
         launchRequest = request
         app = launched
@@ -159,7 +163,7 @@ package final class ScenarioWorld {
     /// Adds a step to the timeline, with where the app ended up; with
     /// ``strictSteps``, then checks the invariants.
     func record(_ step: String, at location: String, settled: Bool = true) {
-        let app = self.app   // read once: every read of a stored `var` is an exclusivity check
+        let app = self.app  // read once: every read of a stored `var` is an exclusivity check
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
         let number = appendToTimeline(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
@@ -218,7 +222,7 @@ package final class ScenarioWorld {
     }
 
     private static func append(_ line: String, to timeline: inout [String]) -> Int {
-        if timeline.capacity == 0 { timeline.reserveCapacity(16) }   // a typical scenario's steps, in one allocation
+        if timeline.capacity == 0 { timeline.reserveCapacity(16) }  // a typical scenario's steps, in one allocation
         timeline.append(line)
         return timeline.count
     }
@@ -238,9 +242,12 @@ package final class ScenarioWorld {
     func checkInvariants(after moment: String, at location: String, settled: Bool = true) {
         guard let app else { return }
         // Nothing allowed or reported, settled: the usual case, with no lookups and no list built.
-        let due = allowed.isEmpty && reported.isEmpty && settled ? Invariant.allCases : Invariant.allCases.filter {
-            allowed[$0] == nil && !reported.contains($0) && (settled || $0 != .idle)
-        }
+        let due =
+            allowed.isEmpty && reported.isEmpty && settled
+            ? Invariant.allCases
+            : Invariant.allCases.filter {
+                allowed[$0] == nil && !reported.contains($0) && (settled || $0 != .idle)
+            }
         let leaks = app.leaks
         let violations = Invariant.violations(of: app, leaks: leaks, checking: due) { step in
             let name = leaks.first { $0.leftAtStep == step }?.leftDuring ?? "?"
@@ -248,11 +255,12 @@ package final class ScenarioWorld {
         }
         for (invariant, failure) in violations {
             reported.insert(invariant)
-            recordFailure(ExpectationFailure(
-                "\(location): invariant '\(invariant.rawValue)' violated \(moment): \(failure.message)",
-                details: failure.details + (failure.details.isEmpty ? "" : "\n")
-                    + "to fix: \(invariant.advice); or allow it with scenario(name, { allow = { "
-                    + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)"))
+            recordFailure(
+                ExpectationFailure(
+                    "\(location): invariant '\(invariant.rawValue)' violated \(moment): \(failure.message)",
+                    details: failure.details + (failure.details.isEmpty ? "" : "\n")
+                        + "to fix: \(invariant.advice); or allow it with scenario(name, { allow = { "
+                        + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)"))
         }
     }
 }

@@ -66,8 +66,10 @@ package struct StepFrame: Hashable, Sendable, Codable {
         }
     }
 
-    package init(number: Int, location: String, action: String, selectedTab: String, tabs: [Tab], modals: [[String]],
-                coordinators: [String], events: [String], leaks: [Leak], problems: [Problem] = []) {
+    package init(
+        number: Int, location: String, action: String, selectedTab: String, tabs: [Tab], modals: [[String]],
+        coordinators: [String], events: [String], leaks: [Leak], problems: [Problem] = []
+    ) {
         self.number = number
         self.location = location
         self.action = action
@@ -83,15 +85,17 @@ package struct StepFrame: Hashable, Sendable, Codable {
     /// The frame of `app` as it is now (no app yet: an empty frame).
     init(number: Int, location: String, action: String, app: (any AppDriver)?, events: [String]) {
         guard let app else {
-            self.init(number: number, location: location, action: action, selectedTab: "-", tabs: [], modals: [],
-                      coordinators: [], events: events, leaks: [])
+            self.init(
+                number: number, location: location, action: action, selectedTab: "-", tabs: [], modals: [],
+                coordinators: [], events: events, leaks: [])
             return
         }
         let state = app.state
-        self.init(number: number, location: location, action: action, selectedTab: state.selectedTab.rawValue,
-                  tabs: state.tabs.map { Tab(name: $0.rawValue, stack: state.stack($0).map(\.description)) },
-                  modals: state.modals.map { $0.map(\.description) },
-                  coordinators: app.coordinatorPaths, events: events,
-                  leaks: app.leaks.map { Leak(label: $0.label, kind: $0.kind.rawValue, leftDuring: $0.leftDuring) })
+        self.init(
+            number: number, location: location, action: action, selectedTab: state.selectedTab.rawValue,
+            tabs: state.tabs.map { Tab(name: $0.rawValue, stack: state.stack($0).map(\.description)) },
+            modals: state.modals.map { $0.map(\.description) },
+            coordinators: app.coordinatorPaths, events: events,
+            leaks: app.leaks.map { Leak(label: $0.label, kind: $0.kind.rawValue, leftDuring: $0.leftDuring) })
     }
 }

@@ -25,8 +25,10 @@ public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
     public var error: String?
     public var message: String?
 
-    public init(status: Status, destination: String? = nil, precondition: String? = nil,
-                error: String? = nil, message: String? = nil) {
+    public init(
+        status: Status, destination: String? = nil, precondition: String? = nil,
+        error: String? = nil, message: String? = nil
+    ) {
         self.status = status
         self.destination = destination
         self.precondition = precondition
@@ -45,8 +47,9 @@ public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
         case .rejected(let error):
             self.init(status: .error, error: error.kind, message: error.description)
         case .loopGuard(let request, let precondition):
-            self.init(status: .error, destination: request.destination.rawValue, precondition: precondition.rawValue,
-                      error: "loop_guard", message: "\(request) gated by \(precondition) too many times")
+            self.init(
+                status: .error, destination: request.destination.rawValue, precondition: precondition.rawValue,
+                error: "loop_guard", message: "\(request) gated by \(precondition) too many times")
         }
     }
 

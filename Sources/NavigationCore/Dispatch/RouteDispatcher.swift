@@ -31,8 +31,10 @@ public final class RouteDispatcher {
     private var queue: [(RouteRequest, RouteSource)] = []
 
     /// `root` is not retained: the app's composition root owns both.
-    public init(engine: RoutingEngine, root: RootCoordinating, log: EventLog, gateBound: Int = 5,
-                context: @escaping () -> RouteContext) {
+    public init(
+        engine: RoutingEngine, root: RootCoordinating, log: EventLog, gateBound: Int = 5,
+        context: @escaping () -> RouteContext
+    ) {
         self.engine = engine
         self.root = root
         self.log = log

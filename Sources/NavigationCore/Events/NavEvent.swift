@@ -135,7 +135,7 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         ("stash <entry> <input>", "a cold-start link is held until the root is up"),
         ("cannot-build <path> <screen>", "a flow was asked for a screen it does not build"),
         ("no-modal-flow <screen>", "no modal flow presents that destination"),
-        ("unsatisfiable <precondition>", "nothing in the app can satisfy that precondition"),
+        ("unsatisfiable <precondition>", "nothing in the app can satisfy that precondition")
     ]
 
     /// Events are equal when they render the same words (an app event has

@@ -29,8 +29,10 @@ public final class GateSatisfier {
     /// running, `start` runs one and must call its argument exactly once
     /// with the result; otherwise `completion` joins the running one
     /// (logged as `join-gate <precondition>`).
-    public func satisfy(_ precondition: Precondition, start: (@escaping (Bool) -> Void) -> Void,
-                        completion: @escaping (Bool) -> Void) {
+    public func satisfy(
+        _ precondition: Precondition, start: (@escaping (Bool) -> Void) -> Void,
+        completion: @escaping (Bool) -> Void
+    ) {
         if waiting[precondition] != nil {
             waiting[precondition]?.append(completion)
             log.record(.joinGate(precondition))

@@ -10,8 +10,10 @@ open class PushedFlow: FlowCoordinator {
     /// The flow's first screen (weak: the stack owns it).
     public private(set) weak var rootScreen: Screen?
 
-    public init(name: String, tab: TabID, entry: DestinationID, destinations: Set<DestinationID>,
-                navigation: SimulatedNavigation) {
+    public init(
+        name: String, tab: TabID, entry: DestinationID, destinations: Set<DestinationID>,
+        navigation: SimulatedNavigation
+    ) {
         self.navigation = navigation
         self.tab = tab
         self.entry = entry

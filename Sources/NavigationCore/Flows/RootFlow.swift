@@ -67,8 +67,9 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
 
     public func execute(_ target: Target, source: RouteSource, completion: @escaping () -> Void) {
         if let leaf = target.leaf { log.record(.execute(leaf, source)) }
-        NavOpApplier(root: self).apply(plan(current: navigation.state, target: target, source: source),
-                                       tab: target.tab, completion: completion)
+        NavOpApplier(root: self).apply(
+            plan(current: navigation.state, target: target, source: source),
+            tab: target.tab, completion: completion)
     }
 
     // MARK: - Modal flows
@@ -76,9 +77,11 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
     /// Starts `flow` as a child, fills and presents its stack. When the flow
     /// ends its modal is dismissed, then ``modalFlowDidFinish(_:result:)``
     /// and `finished` run. `presented` reports whether UIKit showed it.
-    public func startModalFlow(_ flow: ModalFlow, steps: [RouteStep], animated: Bool,
-                               presented: @escaping (Bool) -> Void = { _ in },
-                               finished: ((FlowResult) -> Void)? = nil) {
+    public func startModalFlow(
+        _ flow: ModalFlow, steps: [RouteStep], animated: Bool,
+        presented: @escaping (Bool) -> Void = { _ in },
+        finished: ((FlowResult) -> Void)? = nil
+    ) {
         flow.onFinish = { [weak self, weak flow] result in
             guard let self, let flow else { return }
             self.removeChild(flow)
@@ -102,17 +105,22 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
     /// satisfies a precondition goes through ``gates``: if that
     /// precondition's flow is already on screen, nothing more is presented;
     /// otherwise this flow becomes the one gated requests wait for.
-    public func presentModalFlow(_ flow: ModalFlow, steps: [RouteStep], animated: Bool,
-                                 presented: @escaping (Bool) -> Void) {
+    public func presentModalFlow(
+        _ flow: ModalFlow, steps: [RouteStep], animated: Bool,
+        presented: @escaping (Bool) -> Void
+    ) {
         guard let precondition = precondition(satisfiedBy: flow) else {
             return startModalFlow(flow, steps: steps, animated: animated, presented: presented)
         }
         if gates.isSatisfying(precondition) { return presented(true) }
-        gates.satisfy(precondition, start: { [weak self] done in
-            guard let self else { return done(false) }
-            self.startModalFlow(flow, steps: steps, animated: animated, presented: presented,
-                                finished: { done($0 == .completed) })
-        }, completion: { _ in })
+        gates.satisfy(
+            precondition,
+            start: { [weak self] done in
+                guard let self else { return done(false) }
+                self.startModalFlow(
+                    flow, steps: steps, animated: animated, presented: presented,
+                    finished: { done($0 == .completed) })
+            }, completion: { _ in })
     }
 
     /// Dismisses the whole modal chain at once, then tells each modal flow
@@ -128,10 +136,12 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
     /// Satisfies `precondition` through the shared ``gates``: the first
     /// request presents the satisfying flow, later ones join it.
     open func satisfy(_ precondition: Precondition, completion: @escaping (Bool) -> Void) {
-        gates.satisfy(precondition, start: { [weak self] done in
-            guard let self else { return done(false) }
-            self.presentSatisfyingFlow(for: precondition, completion: done)
-        }, completion: completion)
+        gates.satisfy(
+            precondition,
+            start: { [weak self] done in
+                guard let self else { return done(false) }
+                self.presentSatisfyingFlow(for: precondition, completion: done)
+            }, completion: completion)
     }
 
     /// Presents the flow that satisfies `precondition` and reports whether
@@ -167,8 +177,10 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
 
     /// Rebuilds a saved state through the flows, dropping any screen
     /// `isRestorable` refuses (and everything above it in its stack).
-    public func restore(_ state: NavigationState, isRestorable: (RouteStep) -> Bool,
-                        completion: @escaping () -> Void) {
+    public func restore(
+        _ state: NavigationState, isRestorable: (RouteStep) -> Bool,
+        completion: @escaping () -> Void
+    ) {
         var ops: [NavOp] = []
         for tab in state.tabs {
             let steps = Array(state.stack(tab).prefix { isRestorable($0) })

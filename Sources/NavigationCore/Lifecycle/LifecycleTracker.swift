@@ -73,8 +73,9 @@ public final class LifecycleTracker {
         revision += 1
         if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated {
             if let old = records[existing].anchor { dependents[old]?.removeAll { $0 == existing } }
-            records[existing] = Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object),
-                                       leftAtStep: records[existing].leftAtStep, anchor: anchorID)
+            records[existing] = Record(
+                label: label, kind: kind, object: object, key: ObjectIdentifier(object),
+                leftAtStep: records[existing].leftAtStep, anchor: anchorID)
             if let anchorID { dependents[anchorID, default: []].append(existing) }
             return
         }
@@ -129,8 +130,10 @@ public final class LifecycleTracker {
         var leaks: [Leak] = []
         for index in records.indices {
             guard let step = records[index].leftAtStep, !records[index].deallocated, records[index].object != nil else { continue }
-            leaks.append(Leak(label: records[index].label, kind: records[index].kind, leftAtStep: step,
-                              leftDuring: log.name(ofStep: step)))
+            leaks.append(
+                Leak(
+                    label: records[index].label, kind: records[index].kind, leftAtStep: step,
+                    leftDuring: log.name(ofStep: step)))
         }
         foundLeaks = (revision, leaks)
         return leaks

@@ -40,7 +40,7 @@ public final class SimulatedNavigation {
         self.scheduler = scheduler
         var stacks: [TabID: NavigationStack] = [:]
         var ordered: [NavigationStack] = []
-        for tab in tabs where stacks[tab] == nil {   // a tab named twice is one tab
+        for tab in tabs where stacks[tab] == nil {  // a tab named twice is one tab
             let stack = NavigationStack(name: tab.rawValue, log: log, tracker: tracker)
             stacks[tab] = stack
             ordered.append(stack)
@@ -77,8 +77,10 @@ public final class SimulatedNavigation {
     /// Presents `stack` over everything. Completes after the transition;
     /// refused (completion `false`) while another transition is in flight,
     /// as UIKit refuses to present during a presentation.
-    public func present(_ stack: NavigationStack, animated: Bool = true,
-                        delegate: ModalPresentationDelegate? = nil, completion: ((Bool) -> Void)? = nil) {
+    public func present(
+        _ stack: NavigationStack, animated: Bool = true,
+        delegate: ModalPresentationDelegate? = nil, completion: ((Bool) -> Void)? = nil
+    ) {
         let label = stack.root?.label ?? stack.name
         guard transitionsInFlight == 0 else {
             log.record(.presentRejected(label))
@@ -160,7 +162,8 @@ public final class SimulatedNavigation {
     public var state: NavigationState {
         var stackSteps = [TabID: [RouteStep]](minimumCapacity: stacks.count)
         for (tab, stack) in stacks { stackSteps[tab] = stack.screens.map(\.step) }
-        return NavigationState(selectedTab: selectedTab, tabs: tabs, stacks: stackSteps,
-                               modals: modals.map { $0.stack.screens.map(\.step) })
+        return NavigationState(
+            selectedTab: selectedTab, tabs: tabs, stacks: stackSteps,
+            modals: modals.map { $0.stack.screens.map(\.step) })
     }
 }

@@ -139,8 +139,10 @@ public struct EntryPointAdapter: Sendable {
     /// bytes with no intermediate arrays; nil when `bytes` are not all
     /// ASCII. The same answers as ``parseScalars(_:rest:entry:)``, which a
     /// test checks over random inputs. Why: this was most of a resolve.
-    static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>, raw: String,
-                           entry: EntryPoint) -> Result<RouteLink, RouteError>? {
+    static func parseASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, raw: String,
+        entry: EntryPoint
+    ) -> Result<RouteLink, RouteError>? {
         var firstBad: UInt8?
         var fragment = bytes.count
         var question = -1
@@ -149,13 +151,18 @@ public struct EntryPointAdapter: Sendable {
             if byte >= 0x80 { return nil }
             if firstBad == nil && (byte < 0x21 || byte == 0x7F) { firstBad = byte }
             if index < fragment {
-                if byte == UInt8(ascii: "#") { fragment = index }
-                else if byte == UInt8(ascii: "?") && question < 0 { question = index }
-                else if byte == UInt8(ascii: "/") && question < 0 { slashes += 1 }
+                if byte == UInt8(ascii: "#") {
+                    fragment = index
+                } else if byte == UInt8(ascii: "?") && question < 0 {
+                    question = index
+                } else if byte == UInt8(ascii: "/") && question < 0 {
+                    slashes += 1
+                }
             }
         }
         if let bad = firstBad {
-            return .failure(.malformed(input: raw, reason: "contains the control or space character U+\(String(bad, radix: 16, uppercase: true))"))
+            return .failure(
+                .malformed(input: raw, reason: "contains the control or space character U+\(String(bad, radix: 16, uppercase: true))"))
         }
         let pathEnd = question >= 0 ? question : fragment
         do {
@@ -176,7 +183,8 @@ public struct EntryPointAdapter: Sendable {
                         let item = UnsafeBufferPointer(rebasing: bytes[start..<index])
                         let equals = item.firstIndex(of: UInt8(ascii: "=")) ?? item.endIndex
                         let key = try decodeASCII(UnsafeBufferPointer(rebasing: item[..<equals]), raw: raw, plusIsSpace: true).lowercased()
-                        let value = equals < item.endIndex
+                        let value =
+                            equals < item.endIndex
                             ? try decodeASCII(UnsafeBufferPointer(rebasing: item[(equals + 1)...]), raw: raw, plusIsSpace: true) : ""
                         if query[key] == nil { query[key] = value }
                     }
@@ -192,8 +200,10 @@ public struct EntryPointAdapter: Sendable {
 
     /// An ASCII component as text: the bytes themselves unless they hold a
     /// percent-escape (or, in a query, a `+`), which ``decode(_:raw:plusIsSpace:)`` handles.
-    private static func decodeASCII(_ bytes: UnsafeBufferPointer<UInt8>, raw: String,
-                                    plusIsSpace: Bool) throws(RouteError) -> String {
+    private static func decodeASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, raw: String,
+        plusIsSpace: Bool
+    ) throws(RouteError) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return text
@@ -274,7 +284,8 @@ public struct EntryPointAdapter: Sendable {
         text.withUTF8Bytes { bytes in
             prefix.withUTF8Bytes { expected in
                 guard bytes.count >= expected.count,
-                      zip(bytes, expected).allSatisfy({ $0.asciiLowercased == $1 }) else { return nil }
+                    zip(bytes, expected).allSatisfy({ $0.asciiLowercased == $1 })
+                else { return nil }
                 return expected.count
             }
         }

@@ -14,8 +14,10 @@ public struct ParamSpec: Hashable, Sendable, Codable {
     public var minLength: Int?
     public var maxLength: Int?
 
-    public init(_ name: String, kind: Kind = .string, pattern: String? = nil,
-                minLength: Int? = nil, maxLength: Int? = nil) {
+    public init(
+        _ name: String, kind: Kind = .string, pattern: String? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil
+    ) {
         self.name = name
         self.kind = kind
         self.pattern = pattern
@@ -80,7 +82,8 @@ final class CompiledParam: @unchecked Sendable {
             if let max = spec.maxLength, length > max { return "longer than \(max) characters" }
         }
         if spec.kind == .integer,
-           !(value.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && Int64(value) != nil) {
+            !(value.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && Int64(value) != nil)
+        {
             return "expected an integer"
         }
         guard spec.pattern != nil else { return nil }

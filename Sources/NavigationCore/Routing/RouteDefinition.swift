@@ -23,9 +23,11 @@ public struct RouteDefinition: Hashable, Sendable, Codable {
     public var preconditions: [Precondition]
     public var patterns: [RoutePattern]
 
-    public init(_ id: DestinationID, parent: DestinationID? = nil, tab: TabID? = nil, flow: String,
-                presentation: Presentation = .push, params: [ParamSpec] = [],
-                preconditions: [Precondition] = [], patterns: [RoutePattern] = []) {
+    public init(
+        _ id: DestinationID, parent: DestinationID? = nil, tab: TabID? = nil, flow: String,
+        presentation: Presentation = .push, params: [ParamSpec] = [],
+        preconditions: [Precondition] = [], patterns: [RoutePattern] = []
+    ) {
         self.id = id
         self.parent = parent
         self.tab = tab

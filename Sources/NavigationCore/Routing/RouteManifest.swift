@@ -13,8 +13,10 @@ public struct RouteManifest: Hashable, Sendable, Codable {
     public var preconditions: [Precondition]
     public var destinations: [RouteDefinition]
 
-    public init(scheme: String, universalHosts: [String], tabs: [TabID],
-                preconditions: [Precondition], destinations: [RouteDefinition]) {
+    public init(
+        scheme: String, universalHosts: [String], tabs: [TabID],
+        preconditions: [Precondition], destinations: [RouteDefinition]
+    ) {
         self.scheme = scheme
         self.universalHosts = universalHosts
         self.tabs = tabs
@@ -104,8 +106,9 @@ public struct RouteManifest: Hashable, Sendable, Codable {
                 for entry in pattern.entries.map(Array.init) ?? EntryPoint.allCases {
                     let key = "\(entry.rawValue) \(pattern.shape)"
                     if let (other, otherPattern) = shapes[key] {
-                        throw .duplicatePattern(entry: definition.id, pattern: pattern.template,
-                                                other: other, otherPattern: otherPattern.template)
+                        throw .duplicatePattern(
+                            entry: definition.id, pattern: pattern.template,
+                            other: other, otherPattern: otherPattern.template)
                     }
                     shapes[key] = (definition.id, pattern)
                 }

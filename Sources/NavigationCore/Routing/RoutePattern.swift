@@ -73,8 +73,10 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
     /// ``match(_:)`` on a pattern's parts: the engine keeps them apart
     /// from the pattern, since reaching them through a stored pattern
     /// copied (retained and released) all of its fields.
-    static func match(_ link: RouteLink, path: [Segment], query: [(key: String, value: Segment)],
-                      entryBits: UInt8) -> RouteParams? {
+    static func match(
+        _ link: RouteLink, path: [Segment], query: [(key: String, value: Segment)],
+        entryBits: UInt8
+    ) -> RouteParams? {
         guard entryBits & bit(link.entry) != 0, link.path.count == path.count else { return nil }
         // Literals first: most patterns tried fail on one, before any
         // capture is kept. By index, and the query only when there is one:

@@ -87,8 +87,10 @@ public struct RoutingEngine: Sendable {
             }
         }
 
-        init(definition: RouteDefinition, params: [CompiledParam], ancestry: [RouteDefinition],
-             tab: TabID, preconditions: [Precondition]) {
+        init(
+            definition: RouteDefinition, params: [CompiledParam], ancestry: [RouteDefinition],
+            tab: TabID, preconditions: [Precondition]
+        ) {
             self.definition = definition
             id = definition.id
             self.params = params
@@ -113,9 +115,10 @@ public struct RoutingEngine: Sendable {
                 throw .invalidParamPattern(entry: definition.id, param: "?", pattern: "?")
             }
             routeIndex[definition.id] = routes.count
-            routes.append(CompiledRoute(
-                definition: definition, params: params, ancestry: ancestry,
-                tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions))
+            routes.append(
+                CompiledRoute(
+                    definition: definition, params: params, ancestry: ancestry,
+                    tab: ancestry.first?.tab ?? manifest.tabs[0], preconditions: preconditions))
         }
         self.routes = routes
         self.routeIndex = routeIndex
@@ -245,12 +248,14 @@ public struct RoutingEngine: Sendable {
     private func validate(_ request: RouteRequest, _ route: CompiledRoute) throws(RouteError) {
         for param in route.params {
             guard let value = request.params[param.name] else {
-                throw .validationFailed(destination: request.destination, parameter: param.name,
-                                        value: "", reason: "missing")
+                throw .validationFailed(
+                    destination: request.destination, parameter: param.name,
+                    value: "", reason: "missing")
             }
             if let problem = param.problem(with: value) {
-                throw .validationFailed(destination: request.destination, parameter: param.name,
-                                        value: value, reason: problem)
+                throw .validationFailed(
+                    destination: request.destination, parameter: param.name,
+                    value: value, reason: problem)
             }
         }
     }

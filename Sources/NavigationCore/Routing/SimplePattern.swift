@@ -37,7 +37,9 @@ struct SimplePattern: Sendable, Hashable {
         /// Every ASCII byte not in the set.
         var inverted: ByteSet { ByteSet(low: ~low, high: ~high) }
 
-        static let digits: ByteSet = { var set = ByteSet(); set.insert(48...57); return set }()
+        static let digits: ByteSet = {
+            var set = ByteSet(); set.insert(48...57); return set
+        }()
         static let word: ByteSet = {
             var set = digits
             set.insert(65...90)
@@ -45,7 +47,9 @@ struct SimplePattern: Sendable, Hashable {
             set.insert(95)
             return set
         }()
-        static let space: ByteSet = { var set = ByteSet(); set.insert(9...13); set.insert(32); return set }()
+        static let space: ByteSet = {
+            var set = ByteSet(); set.insert(9...13); set.insert(32); return set
+        }()
     }
 
     struct Atom: Sendable, Hashable {
@@ -87,7 +91,9 @@ struct SimplePattern: Sendable, Hashable {
                 var length = 0
                 while true {
                     if length >= atom.min { next |= 1 << UInt64(start + length) }
-                    guard length < atom.max, start + length < count, atom.bytes.contains(bytes[bytes.index(bytes.startIndex, offsetBy: start + length)]) else { break }
+                    guard length < atom.max, start + length < count,
+                        atom.bytes.contains(bytes[bytes.index(bytes.startIndex, offsetBy: start + length)])
+                    else { break }
                     length += 1
                 }
             }
@@ -125,7 +131,8 @@ struct SimplePattern: Sendable, Hashable {
         case UInt8(ascii: "s"): return .space
         case UInt8(ascii: "S"): return ByteSet.space.inverted
         default:
-            let isPunctuation = (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte)
+            let isPunctuation =
+                (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte)
                 || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
             guard isPunctuation else { return nil }
             var set = ByteSet()
@@ -154,12 +161,17 @@ struct SimplePattern: Sendable, Hashable {
             if byte == UInt8(ascii: "[") { return nil }
             // `&&`, `--`, `~~`: set operations, not literals.
             if index + 1 < source.count, source[index + 1] == byte,
-               byte == UInt8(ascii: "&") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "~") { return nil }
+                byte == UInt8(ascii: "&") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "~")
+            {
+                return nil
+            }
             guard let (low, afterLow) = classMember(source, index) else { return nil }
             if case .byte(let lowByte) = low, afterLow + 1 < source.count, source[afterLow] == UInt8(ascii: "-"),
-               source[afterLow + 1] != UInt8(ascii: "]") {
+                source[afterLow + 1] != UInt8(ascii: "]")
+            {
                 guard let (high, afterHigh) = classMember(source, afterLow + 1), case .byte(let highByte) = high,
-                      lowByte <= highByte else { return nil }
+                    lowByte <= highByte
+                else { return nil }
                 set.insert(lowByte...highByte)
                 index = afterHigh
                 continue
@@ -169,7 +181,10 @@ struct SimplePattern: Sendable, Hashable {
             case .set(let members):
                 // `[\d-z]`: a range from a class is not something to guess about.
                 if afterLow + 1 < source.count, source[afterLow] == UInt8(ascii: "-"),
-                   source[afterLow + 1] != UInt8(ascii: "]") { return nil }
+                    source[afterLow + 1] != UInt8(ascii: "]")
+                {
+                    return nil
+                }
                 set.formUnion(members)
             }
             index = afterLow

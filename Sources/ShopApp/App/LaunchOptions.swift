@@ -17,9 +17,11 @@ public struct LaunchOptions: Hashable, Sendable {
     /// A state-restoration archive from a previous run.
     public var restoration: RestorationArchive?
 
-    public init(loggedIn: Bool = false, firstLaunch: Bool = false, experiment: OnboardingExperiment? = nil,
-                twoFactor: Bool = false, paymentMethod: Bool = true, url: EntryInput? = nil,
-                via: EntryPoint = .scheme, faults: Set<Fault> = [], restoration: RestorationArchive? = nil) {
+    public init(
+        loggedIn: Bool = false, firstLaunch: Bool = false, experiment: OnboardingExperiment? = nil,
+        twoFactor: Bool = false, paymentMethod: Bool = true, url: EntryInput? = nil,
+        via: EntryPoint = .scheme, faults: Set<Fault> = [], restoration: RestorationArchive? = nil
+    ) {
         self.loggedIn = loggedIn
         self.firstLaunch = firstLaunch
         self.experiment = experiment

@@ -28,9 +28,10 @@ public final class ShopApplication {
         navigation = SimulatedNavigation(tabs: engine.manifest.tabs, log: log, tracker: tracker, scheduler: scheduler)
         session = SessionStore(log: log, token: options.loggedIn ? "token-0" : nil)
         let account = AccountStore(hasPaymentMethod: options.paymentMethod, twoFactorEnabled: options.twoFactor)
-        env = ShopEnvironment(log: log, tracker: tracker, scheduler: scheduler, navigation: navigation,
-                              session: session, account: account, auth: AuthService(), faults: options.faults,
-                              experiment: options.experiment ?? .minimal)
+        env = ShopEnvironment(
+            log: log, tracker: tracker, scheduler: scheduler, navigation: navigation,
+            session: session, account: account, auth: AuthService(), faults: options.faults,
+            experiment: options.experiment ?? .minimal)
         root = AppCoordinator(env: env, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
         env.gates = root.gates
         let (session, env) = (self.session, self.env)
@@ -122,7 +123,8 @@ public final class ShopApplication {
         if !onAuth {
             guard !session.isLoggedIn else { throw ShopError("login{}: already signed in and no sign-in screen is on screen") }
             guard navigation.modals.isEmpty else {
-                throw ShopError("login{}: no sign-in screen is on screen and a modal (\(visible?.rawValue ?? "?")) covers the app's sign-in button")
+                throw ShopError(
+                    "login{}: no sign-in screen is on screen and a modal (\(visible?.rawValue ?? "?")) covers the app's sign-in button")
             }
             navigation.select("profile")
             navigation.stack("profile").pop(to: "profile", animated: false)

@@ -20,9 +20,11 @@ final class ShopEnvironment {
     /// gated requests wait for.
     var gates: GateSatisfier?
 
-    init(log: EventLog, tracker: LifecycleTracker, scheduler: Scheduler, navigation: SimulatedNavigation,
-         session: SessionStore, account: AccountStore, auth: AuthService, faults: Set<Fault>,
-         experiment: OnboardingExperiment) {
+    init(
+        log: EventLog, tracker: LifecycleTracker, scheduler: Scheduler, navigation: SimulatedNavigation,
+        session: SessionStore, account: AccountStore, auth: AuthService, faults: Set<Fault>,
+        experiment: OnboardingExperiment
+    ) {
         self.log = log
         self.tracker = tracker
         self.scheduler = scheduler

@@ -17,8 +17,10 @@ final class ShopRouter {
     private let context: () -> RouteContext
     private let readyGate: ReadyGate
 
-    init(engine: RoutingEngine, dispatcher: RouteDispatcher, env: ShopEnvironment, root: AppCoordinator,
-         context: @escaping () -> RouteContext) {
+    init(
+        engine: RoutingEngine, dispatcher: RouteDispatcher, env: ShopEnvironment, root: AppCoordinator,
+        context: @escaping () -> RouteContext
+    ) {
         self.engine = engine
         self.dispatcher = dispatcher
         self.env = env
@@ -39,7 +41,8 @@ final class ShopRouter {
         if readyGate.hold(input, via: entry) { return LinkOutcome(status: .stashed) }
         if entry == .push && env.has(.pushOwnVocabulary) { return deliverWithOwnPushParser(input) }
         if entry == .widget && env.has(.forceUnwrapCrash), case .url(let url) = input,
-           let range = url.range(of: "orders/") {
+            let range = url.range(of: "orders/")
+        {
             // The bug: the widget's quick path trusts its own links.
             let id = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
             env.log.record(ShopEvent.widgetOpensOrder(Int(id)!))

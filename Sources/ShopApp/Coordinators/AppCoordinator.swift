@@ -66,7 +66,8 @@ final class AppCoordinator: RootFlow {
         }
         if env.has(.presentBeforeTab) {
             // The bug: modals go up first, then the rest of the plan runs.
-            ops = ops.filter { if case .present = $0 { true } else { false } }
+            ops =
+                ops.filter { if case .present = $0 { true } else { false } }
                 + ops.filter { if case .present = $0 { false } else { true } }
         }
         return ops
@@ -120,7 +121,8 @@ final class AppCoordinator: RootFlow {
 
     override func satisfy(_ precondition: Precondition, completion: @escaping (Bool) -> Void) {
         // The bug: a cancelled sign-in still reports the gate satisfied.
-        let report: (Bool) -> Void = env.has(.cancelResumes) && precondition == "auth"
+        let report: (Bool) -> Void =
+            env.has(.cancelResumes) && precondition == "auth"
             ? { _ in completion(true) } : completion
         if env.has(.duplicateSignIn) {
             // The bug: every gated request presents a flow of its own.

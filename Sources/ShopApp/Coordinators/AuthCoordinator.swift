@@ -23,12 +23,14 @@ final class AuthCoordinator: ShopModalFlow {
             return present(from: parent, env: env, completion: completion)
         }
         if gates.isSatisfying("auth") { return }
-        gates.satisfy("auth", start: { done in
-            present(from: parent, env: env) { result in
-                completion(result)
-                done(result == .completed)
-            }
-        }, completion: { _ in })
+        gates.satisfy(
+            "auth",
+            start: { done in
+                present(from: parent, env: env) { result in
+                    completion(result)
+                    done(result == .completed)
+                }
+            }, completion: { _ in })
     }
 
     private static func present(from parent: FlowCoordinator, env: ShopEnvironment, completion: @escaping (FlowResult) -> Void) {

@@ -34,9 +34,12 @@ final class OnboardingCoordinator: ShopModalFlow {
             screen.setOutput("done") { [weak self] _ in self?.finish(.completed) }
             return screen
         }
-        let next = step.id == "welcome" ? sequence.first : sequence.firstIndex(of: step.id).flatMap {
-            sequence.indices.contains($0 + 1) ? sequence[$0 + 1] : nil
-        }
+        let next =
+            step.id == "welcome"
+            ? sequence.first
+            : sequence.firstIndex(of: step.id).flatMap {
+                sequence.indices.contains($0 + 1) ? sequence[$0 + 1] : nil
+            }
         screen.setOutput("continue") { [weak self] _ in
             guard let self else { return }
             if step.id == "sign_up" && !self.env.session.isLoggedIn {

@@ -42,7 +42,8 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
         case .cancelResumes:
             return "a cancelled login still reports the gate satisfied, so the app resumes where the user bailed out"
         case .cachedDestination:
-            return "after a gate the app navigates to the destination computed before it, instead of re-resolving, so a chained gate is skipped"
+            return
+                "after a gate the app navigates to the destination computed before it, instead of re-resolving, so a chained gate is skipped"
         case .universalLinkSkipsGate:
             return "the universal-link handler resolves with a context that assumes the user is signed in, bypassing the auth gate"
         case .pushOwnVocabulary:
@@ -54,13 +55,16 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
         case .logoutKeepsStacks:
             return "logout clears the session but keeps the old stacks, modals and flow coordinators"
         case .presentBeforeTab:
-            return "the root applies reconcile ops out of order, presenting the modal chain before dismissing stale modals and selecting the tab"
+            return
+                "the root applies reconcile ops out of order, presenting the modal chain before dismissing stale modals and selecting the tab"
         case .duplicateSignIn:
-            return "the root presents a new sign-in for every gated request, so two gated links stack two sign-in sheets and commit the session twice"
+            return
+                "the root presents a new sign-in for every gated request, so two gated links stack two sign-in sheets and commit the session twice"
         case .forceUnwrapCrash:
             return "the widget handler force-unwraps the order id of its links, so a widget link with a non-numeric id crashes the app"
         case .mainThreadDeadlock:
-            return "the two-factor step blocks the main thread until the session is committed, but the commit is scheduled on that same thread: the app hangs"
+            return
+                "the two-factor step blocks the main thread until the session is committed, but the commit is scheduled on that same thread: the app hangs"
         }
     }
 

@@ -97,7 +97,7 @@ final class NotesTab: TabFlow {
         if step.id == "notes" {
             screen.setOutput("note") { [weak self] args in self?.send(RouteRequest("note", params: ["id": args["id"] ?? ""])) }
         } else if cachesNotes {
-            cache.append(screen)   // the bug: "for a faster reopen"
+            cache.append(screen)  // the bug: "for a faster reopen"
         }
         return screen
     }

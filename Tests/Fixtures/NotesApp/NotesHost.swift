@@ -17,25 +17,27 @@ public struct NotesHost: ScenarioHost {
         engine = try NotesApp.loadEngine()
     }
 
-
     public var name: String { "NotesApp" }
     public var launchOptions: [LaunchOption] { [.boolean("signed_in", "signed in at start (default false)")] }
     public var entryPoints: [EntryPoint] { [.scheme, .universal, .push] }
     public var faults: [HostFault] {
         [
             HostFault(name: NotesFault.signInWithoutCommit.rawValue, summary: "sign-in succeeds without committing the session"),
-            HostFault(name: NotesFault.keepPoppedNotes.rawValue, summary: "popped note screens stay cached and leak"),
+            HostFault(name: NotesFault.keepPoppedNotes.rawValue, summary: "popped note screens stay cached and leak")
         ]
     }
     public var screens: [ScreenDeclaration] {
-        [ScreenDeclaration("notes", [.init("note", parameters: ["id"], opens: "note")]), ScreenDeclaration("note", []),
-         ScreenDeclaration("settings", [.init("account")]), ScreenDeclaration("account", [])]
+        [
+            ScreenDeclaration("notes", [.init("note", parameters: ["id"], opens: "note")]), ScreenDeclaration("note", []),
+            ScreenDeclaration("settings", [.init("account")]), ScreenDeclaration("account", [])
+        ]
     }
 
     public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         if ProcessInfo.processInfo.environment["NOTES_HOST_FAILS"] == "launch" { throw HostError("keychain unavailable") }
-        let app = NotesApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
-                           faults: Set(request.faults.compactMap(NotesFault.init(rawValue:))))
+        let app = NotesApp(
+            engine: engine, signedIn: request.bool("signed_in") ?? false,
+            faults: Set(request.faults.compactMap(NotesFault.init(rawValue:))))
         if let link = request.link { _ = app.dispatcher.deliver(link, via: request.via) }
         return NotesDriver(app)
     }
@@ -49,10 +51,12 @@ public struct NotesHost: ScenarioHost {
                 }
                 _ = try driver.perform(.tap(output: "submit", args: [:]))
             },
-            .observer("signed_in", returns: ScriptReturn("boolean"), documentation: "Whether the session is committed.",
-                      example: "assert(signed_in())") { step in
+            .observer(
+                "signed_in", returns: ScriptReturn("boolean"), documentation: "Whether the session is committed.",
+                example: "assert(signed_in())"
+            ) { step in
                 .boolean(try step.app(as: NotesDriver.self).app.session.isLoggedIn)
-            },
+            }
         ]
     }
 }
@@ -71,8 +75,10 @@ final class NotesDriver: NavigationDriver {
     }
 
     override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
-        NotesDriver(NotesApp(engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: [],
-                             restoring: restore ? app.navigation.state : nil))
+        NotesDriver(
+            NotesApp(
+                engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: [],
+                restoring: restore ? app.navigation.state : nil))
     }
 
     override var coordinatorPaths: [String] { app.coordinatorPaths }

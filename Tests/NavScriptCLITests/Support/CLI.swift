@@ -54,7 +54,8 @@ enum CLI {
                 let candidate = folder.appendingPathComponent(product)
                 var isDirectory: ObjCBool = false
                 if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                   fm.isExecutableFile(atPath: candidate.path) {
+                    fm.isExecutableFile(atPath: candidate.path)
+                {
                     return .success(candidate)
                 }
                 searched.append(folder.path)
@@ -65,11 +66,13 @@ enum CLI {
         }
         var seen = Set<String>()
         let unique = searched.filter { seen.insert($0).inserted }
-        return .failure(NotFound(description: """
-            the \(product) executable was not found next to the test bundle; build it first \
-            (swift build --build-tests --scratch-path <path>) or set NAVSCRIPT_BINARY. Searched: \
-            \(unique.joined(separator: ", "))
-            """))
+        return .failure(
+            NotFound(
+                description: """
+                    the \(product) executable was not found next to the test bundle; build it first \
+                    (swift build --build-tests --scratch-path <path>) or set NAVSCRIPT_BINARY. Searched: \
+                    \(unique.joined(separator: ", "))
+                    """))
     }
 
     /// Runs `navscript arguments…` in `directory` and waits for it.
@@ -78,10 +81,12 @@ enum CLI {
     /// `noColor` is false) and `extraEnvironment`. Output goes to files, not
     /// pipes, so a chatty child can never block on a full pipe. A watchdog
     /// kills a child that hangs (a safety net, not a timing assertion).
-    static func run(_ arguments: [String], in directory: URL, noColor: Bool = true,
-                    environment extraEnvironment: [String: String] = [:],
-                    duringRun: ((Int32) -> Void)? = nil, binary: Result<URL, NotFound> = CLI.binary,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Output {
+    static func run(
+        _ arguments: [String], in directory: URL, noColor: Bool = true,
+        environment extraEnvironment: [String: String] = [:],
+        duringRun: ((Int32) -> Void)? = nil, binary: Result<URL, NotFound> = CLI.binary,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Output {
         let executable: URL
         switch binary {
         case .success(let url): executable = url
@@ -123,15 +128,17 @@ enum CLI {
         try? stdoutHandle.close()
         try? stderrHandle.close()
         if watchdog.fired {
-            Issue.record("navscript \(arguments.joined(separator: " ")) hung and was killed by the test watchdog",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "navscript \(arguments.joined(separator: " ")) hung and was killed by the test watchdog",
+                sourceLocation: sourceLocation)
         }
         let out = try Data(contentsOf: stdoutURL)
         let err = try Data(contentsOf: stderrURL)
-        return Output(status: process.terminationStatus,
-                      stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self),
-                      arguments: arguments)
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self),
+            arguments: arguments)
     }
 
     /// Durations masked, so a report can be compared with a golden one.
@@ -208,16 +215,21 @@ final class Fixture {
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: url(path).path) }
 
     /// `navscript arguments…` with this folder as the working directory.
-    func run(_ arguments: [String], noColor: Bool = true, duringRun: ((Int32) -> Void)? = nil,
-             binary: Result<URL, CLI.NotFound> = CLI.binary,
-             sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Output {
-        try CLI.run(arguments, in: root, noColor: noColor, duringRun: duringRun, binary: binary,
-                    sourceLocation: sourceLocation)
+    func run(
+        _ arguments: [String], noColor: Bool = true, duringRun: ((Int32) -> Void)? = nil,
+        binary: Result<URL, CLI.NotFound> = CLI.binary,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CLI.Output {
+        try CLI.run(
+            arguments, in: root, noColor: noColor, duringRun: duringRun, binary: binary,
+            sourceLocation: sourceLocation)
     }
 
     /// `navscript run arguments… --junit report.xml`, returning the parsed report too.
-    func runWithJUnit(_ arguments: [String], junit: String = "report.xml", duringRun: ((Int32) -> Void)? = nil,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> (CLI.Output, JUnit) {
+    func runWithJUnit(
+        _ arguments: [String], junit: String = "report.xml", duringRun: ((Int32) -> Void)? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (CLI.Output, JUnit) {
         let output = try run(["run"] + arguments + ["--junit", junit], duringRun: duringRun, sourceLocation: sourceLocation)
         guard exists(junit) else {
             Issue.record("no JUnit report was written to \(junit)\n\(output)", sourceLocation: sourceLocation)

@@ -1,5 +1,6 @@
 import NotesApp
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -17,10 +18,10 @@ struct AppVocabularyTests {
         "push note:7", "push note", "push", "gate auth account", "gate auth", "resolve account gated auth",
         "resolve note:7 proceed", "finish app/auth completed", "finish app/auth cancelled", "select-tab settings",
         "set-stack notes notes note:7 note:8", "deliver scheme notes://note/7", "release note:7", "session-commit",
-        "present sign_in", "dismiss sign_in",   // a sheet the gate presents: no destination, nothing close to one
+        "present sign_in", "dismiss sign_in",  // a sheet the gate presents: no destination, nothing close to one
         "release note:7 view-model", "dealloc note:7 view-model", "deliver push {route=note, title=Big sale}",
         "reject malformed notes://search?q=red shoes", "set-stack notes notes",
-        "set-stack auth sign_in",   // a modal flow's own stack
+        "set-stack auth sign_in"  // a modal flow's own stack
     ])
     func anItemTheAppCanLogPasses(item: String) {
         #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
@@ -36,7 +37,7 @@ struct AppVocabularyTests {
         ("resolve note proceed now", "'resolve <dest> proceed' events have 3 words; this item has 4"),
         ("gate  auth", "'gate  auth' has a space too many"),
         (" push note", "has a space too many"),
-        ("push note ", "has a space too many"),
+        ("push note ", "has a space too many")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")

@@ -1,6 +1,7 @@
 import NavigationCore
 import NotesApp
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -22,8 +23,9 @@ struct TapCheckTests {
 
     func check(_ declaration: ScreenDeclaration.Output, _ args: [String: String]) -> String? {
         do {
-            try DrivingBindings.checkTap(declaration.name, args, app: app, screens: ["notes": ScreenDeclaration("notes", [declaration])],
-                                         engine: host.engine)
+            try DrivingBindings.checkTap(
+                declaration.name, args, app: app, screens: ["notes": ScreenDeclaration("notes", [declaration])],
+                engine: host.engine)
             return nil
         } catch {
             return error.message
@@ -42,7 +44,9 @@ struct TapCheckTests {
 
     @Test func aDeclarationThatCannotFitItsDestinationIsBlamed() throws {
         let message = try #require(check(.init("note", parameters: ["note_id"], opens: "note"), ["note_id": "7"]))
-        #expect(message.contains("the host's declaration of 'notes' (ScenarioHost.screens) gives output 'note' the parameters "
-            + "[note_id] but 'note' takes [id]: fix the declaration"), "\(message)")
+        #expect(
+            message.contains(
+                "the host's declaration of 'notes' (ScenarioHost.screens) gives output 'note' the parameters "
+                    + "[note_id] but 'note' takes [id]: fix the declaration"), "\(message)")
     }
 }

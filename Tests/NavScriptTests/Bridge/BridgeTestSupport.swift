@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -11,12 +12,13 @@ struct LuaCallbackTests {
     func errorCaughtByPcall() throws {
         let lua = try LuaState.forTests()
         lua.register("fail") { call in .error("boom: \(try call.string(1))") }
-        let results = try lua.run(source: """
-            local ok, err = pcall(function()
-              fail("now")
-            end)
-            return ok, err, "still running"
-            """, chunkName: "cb.lua")
+        let results = try lua.run(
+            source: """
+                local ok, err = pcall(function()
+                  fail("now")
+                end)
+                return ok, err, "still running"
+                """, chunkName: "cb.lua")
         #expect(results == [false, "cb.lua:2: boom: now", "still running"])
     }
 
@@ -29,22 +31,24 @@ struct LuaCallbackTests {
             return .noValues
         }
         lua.register("count") { call in .value(.integer(Int64(try call.integer(1)))) }
-        let results = try lua.run(source: """
-            local _, a = pcall(function() tap() end)
-            local _, b = pcall(function() tap(nil) end)
-            local _, c = pcall(function() tap("x", 5) end)
-            local _, d = pcall(function() count(1.5) end)
-            local ok = pcall(tap, 12)
-            return a, b, c, d, ok, count(2.0)
-            """, chunkName: "args.lua")
-        #expect(results == [
-            "args.lua:1: bad argument #1 to 'tap' (string expected, got no value)",
-            "args.lua:2: bad argument #1 to 'tap' (string expected, got nil)",
-            "args.lua:3: bad argument #2 to 'tap' (table expected, got number)",
-            "args.lua:4: bad argument #1 to 'count' (number has no integer representation)",
-            true,  // numbers are accepted where strings are expected, as in luaL_checkstring
-            2,
-        ])
+        let results = try lua.run(
+            source: """
+                local _, a = pcall(function() tap() end)
+                local _, b = pcall(function() tap(nil) end)
+                local _, c = pcall(function() tap("x", 5) end)
+                local _, d = pcall(function() count(1.5) end)
+                local ok = pcall(tap, 12)
+                return a, b, c, d, ok, count(2.0)
+                """, chunkName: "args.lua")
+        #expect(
+            results == [
+                "args.lua:1: bad argument #1 to 'tap' (string expected, got no value)",
+                "args.lua:2: bad argument #1 to 'tap' (string expected, got nil)",
+                "args.lua:3: bad argument #2 to 'tap' (table expected, got number)",
+                "args.lua:4: bad argument #1 to 'count' (number has no integer representation)",
+                true,  // numbers are accepted where strings are expected, as in luaL_checkstring
+                2
+            ])
     }
 
     @Test("an uncaught callback error reaches Swift as a runtime LuaError with position and traceback")
@@ -52,9 +56,10 @@ struct LuaCallbackTests {
         let lua = try LuaState.forTests()
         struct Broken: Error, CustomStringConvertible { var description: String { "the core refused" } }
         lua.register("step") { _ in throw Broken() }
-        let error = try #require(luaError {
-            _ = try lua.run(source: "local function go()\n  step()\nend\ngo()", chunkName: "scenario.lua")
-        })
+        let error = try #require(
+            luaError {
+                _ = try lua.run(source: "local function go()\n  step()\nend\ngo()", chunkName: "scenario.lua")
+            })
         #expect(error.kind == .runtime)
         #expect(error.message == "scenario.lua:2: the core refused")
         let traceback = try #require(error.traceback)
@@ -72,19 +77,21 @@ struct LuaCallbackTests {
             let failure: LuaTable = [
                 "kind": "expectation", "message": "expected screen 'cart'",
                 "expected": "cart", "actual": .string(LuaString(try call.string(1))),
-                "line": .integer(Int64(call.callerLocation?.line ?? 0)),
+                "line": .integer(Int64(call.callerLocation?.line ?? 0))
             ]
             return .error(.table(failure))
         }
-        let inLua = try lua.run(source: """
-            local ok, e = pcall(expect_screen, "home")
-            return type(e), e.kind, e.actual
-            """, chunkName: "s.lua")
+        let inLua = try lua.run(
+            source: """
+                local ok, e = pcall(expect_screen, "home")
+                return type(e), e.kind, e.actual
+                """, chunkName: "s.lua")
         #expect(inLua == ["table", "expectation", "home"])
 
-        let error = try #require(luaError {
-            _ = try lua.run(source: "\n\nexpect_screen('home')", chunkName: "s.lua")
-        })
+        let error = try #require(
+            luaError {
+                _ = try lua.run(source: "\n\nexpect_screen('home')", chunkName: "s.lua")
+            })
         #expect(error.kind == .runtime)
         #expect(error.message == "expected screen 'cart'")
         #expect(error.value["kind"] == "expectation")
@@ -110,7 +117,9 @@ struct LuaCallbackTests {
             seen = call.callerLocations
             return .noValues
         }
-        let file = try suite.write("flow.lua", """
+        let file = try suite.write(
+            "flow.lua",
+            """
             local function helper()
               where()
             end
@@ -120,11 +129,12 @@ struct LuaCallbackTests {
             """)
         _ = try lua.runFile(at: file)
         let path = file.path
-        #expect(seen == [
-            LuaSourceLocation(source: path, line: 2),
-            LuaSourceLocation(source: path, line: 5),
-            LuaSourceLocation(source: path, line: 4),
-        ])
+        #expect(
+            seen == [
+                LuaSourceLocation(source: path, line: 2),
+                LuaSourceLocation(source: path, line: 5),
+                LuaSourceLocation(source: path, line: 4)
+            ])
         #expect(seen.first?.description == "\(path):2")
     }
 
@@ -165,9 +175,10 @@ struct LuaCallbackTests {
         lua.register("run_body") { call in
             .values(try call.state.call(try call.function(1)))
         }
-        let error = try #require(luaError {
-            _ = try lua.run(source: "run_body(function()\n  error('inner failure')\nend)", chunkName: "n.lua")
-        })
+        let error = try #require(
+            luaError {
+                _ = try lua.run(source: "run_body(function()\n  error('inner failure')\nend)", chunkName: "n.lua")
+            })
         #expect(error.kind == .runtime)
         #expect(error.message == "n.lua:2: inner failure")
         // And pcall in Lua can still catch it.
@@ -181,33 +192,36 @@ struct LuaCallbackTests {
         let lua = try LuaState.forTests()
         lua.register("double") { call in .value(.integer(Int64(try call.integer(1) * 2))) }
         lua.register("fail") { _ in .error("from coroutine") }
-        let results = try lua.run(source: """
-            local co = coroutine.wrap(function(x)
-              local y = coroutine.yield(double(x))
-              return double(y)
-            end)
-            local a = co(5)
-            local b = co(7)
-            local ok, err = coroutine.resume(coroutine.create(function() fail() end))
-            return a, b, ok, err
-            """, chunkName: "co.lua")
+        let results = try lua.run(
+            source: """
+                local co = coroutine.wrap(function(x)
+                  local y = coroutine.yield(double(x))
+                  return double(y)
+                end)
+                local a = co(5)
+                local b = co(7)
+                local ok, err = coroutine.resume(coroutine.create(function() fail() end))
+                return a, b, ok, err
+                """, chunkName: "co.lua")
         #expect(results == [10, 14, false, "co.lua:7: from coroutine"])
     }
 
     @Test("modules of Swift functions, as a global or through require")
     func modules() throws {
         let lua = try LuaState.forTests()
-        let module = lua.makeTable(of: [
-            "add": { call in .value(.integer(Int64(try call.integer(1) + call.integer(2)))) },
-            "name": { _ in .value("app") },
-        ], prefix: "app")
+        let module = lua.makeTable(
+            of: [
+                "add": { call in .value(.integer(Int64(try call.integer(1) + call.integer(2)))) },
+                "name": { _ in .value("app") }
+            ], prefix: "app")
         try lua.setGlobal("app", .table(module))
         try lua.setLoadedModule("navscript.app", .table(module))
-        let results = try lua.run(source: """
-            local m = require("navscript.app")
-            local _, err = pcall(m.add, "x")
-            return app.add(2, 3), m.name(), err
-            """, chunkName: "m.lua")
+        let results = try lua.run(
+            source: """
+                local m = require("navscript.app")
+                local _, err = pcall(m.add, "x")
+                return app.add(2, 3), m.name(), err
+                """, chunkName: "m.lua")
         #expect(results == [5, "app", "bad argument #1 to 'app.add' (number expected, got string)"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -13,7 +14,8 @@ struct LuaChunkCacheTests {
     /// Loads `path` in a fresh state and runs it, as a runner does for each
     /// file; says whether the chunk came from bytecode.
     private func load(_ path: String, chunkName: String, memory: Int? = 16 * 1024 * 1024) throws
-        -> (results: [LuaValue], fromBytecode: Bool) {
+        -> (results: [LuaValue], fromBytecode: Bool)
+    {
         let lua = try LuaState.forTests(memory: memory)
         let before = lua.chunksLoadedFromBytecode
         let function = try lua.loadFile(atPath: path, chunkName: chunkName)
@@ -39,8 +41,9 @@ struct LuaChunkCacheTests {
         let second = try load(url.path, chunkName: url.path)
         #expect(second.results == [6, "text"] && !second.fromBytecode)
         #expect(LuaChunkCache.holdsBytecode(for: try bytes(url), chunkName: name))
-        #expect(!LuaChunkCache.holdsBytecode(for: try bytes(url), chunkName: name, asFile: false),
-                "a source loaded as text is another chunk than the file")
+        #expect(
+            !LuaChunkCache.holdsBytecode(for: try bytes(url), chunkName: name, asFile: false),
+            "a source loaded as text is another chunk than the file")
         for _ in 0..<2 {
             let later = try load(url.path, chunkName: url.path)
             #expect(later.results == [6, "text"] && later.fromBytecode)
@@ -52,7 +55,7 @@ struct LuaChunkCacheTests {
         let suite = try TemporarySuite()
         let url = try suite.write("edited.lua", "return 'one'\n")
         for _ in 0..<3 { #expect(try run(url, chunkName: url.path) == ["one"]) }
-        try suite.write("edited.lua", "return 'two'\n")   // the same length
+        try suite.write("edited.lua", "return 'two'\n")  // the same length
         let edited = try load(url.path, chunkName: url.path)
         #expect(edited.results == ["two"] && !edited.fromBytecode)
     }
@@ -71,7 +74,9 @@ struct LuaChunkCacheTests {
     @Test("an error from bytecode reads as from text: the same message, line and traceback")
     func errorsAreTheSame() throws {
         let suite = try TemporarySuite()
-        let url = try suite.write("fails.lua", """
+        let url = try suite.write(
+            "fails.lua",
+            """
             -- a comment
             local function inner(x)
               return x.missing.field
@@ -112,7 +117,8 @@ struct LuaChunkCacheTests {
     @Test("a file larger than the read buffer is read whole, and its last line keeps its number")
     func largeFile() throws {
         let suite = try TemporarySuite()
-        let filler = (1...400).map { "V\($0) = \($0) -- a filler line, long enough that 400 of them pass 16 KB: \($0)" }.joined(separator: "\n")
+        let filler = (1...400).map { "V\($0) = \($0) -- a filler line, long enough that 400 of them pass 16 KB: \($0)" }.joined(
+            separator: "\n")
         let url = try suite.write("large.lua", filler + "\nerror('last line')\n")
         #expect(try bytes(url).count > 16 * 1024)
         for _ in 0..<3 {
@@ -127,8 +133,9 @@ struct LuaChunkCacheTests {
         let url = try suite.write("huge.lua", "return '" + String(repeating: "x", count: 300_000) + "'\n")
         // The bound is the limit itself, to the byte (not the buffer's next size up).
         let error = try #require(luaError { _ = try load(url.path, chunkName: "huge.lua", memory: 256 * 1024 + 1) })
-        #expect(error.message.contains("cannot read huge.lua (larger than 262145 bytes, the state's memory limit)"),
-                "\(error.message)")
+        #expect(
+            error.message.contains("cannot read huge.lua (larger than 262145 bytes, the state's memory limit)"),
+            "\(error.message)")
         let exact = try suite.write("exact.lua", String(repeating: "-", count: 299_998) + "\n\n")
         let fits = luaError { _ = try load(exact.path, chunkName: "exact.lua", memory: 300_000) }
         #expect(fits?.message.contains("cannot read") != true, "a file of exactly the limit is read: \(fits?.message ?? "")")
@@ -144,18 +151,18 @@ struct LuaChunkCacheTests {
     /// a metadata write per scenario file per run, which showed in the cost
     /// of a file's first run.
     #if os(Linux)
-    @Test("loading a file leaves its access time alone")
-    func readingLeavesTheAccessTime() throws {
-        let suite = try TemporarySuite()
-        let url = try suite.write("old.lua", "return 1\n")
-        let now = Int(Date().timeIntervalSince1970)
-        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: now, tv_nsec: 0)]
-        #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
-        #expect(try run(url, chunkName: "old.lua") == [1])
-        var info = stat()
-        #expect(stat(url.path, &info) == 0)
-        #expect(info.st_atim.tv_sec == 1_000_000, "the access time was \(info.st_atim.tv_sec)")
-    }
+        @Test("loading a file leaves its access time alone")
+        func readingLeavesTheAccessTime() throws {
+            let suite = try TemporarySuite()
+            let url = try suite.write("old.lua", "return 1\n")
+            let now = Int(Date().timeIntervalSince1970)
+            var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: now, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
+            #expect(try run(url, chunkName: "old.lua") == [1])
+            var info = stat()
+            #expect(stat(url.path, &info) == 0)
+            #expect(info.st_atim.tv_sec == 1_000_000, "the access time was \(info.st_atim.tv_sec)")
+        }
     #endif
 
     @Test("a support module required by several files is compiled twice, then loaded from bytecode")
@@ -179,17 +186,20 @@ struct LuaChunkCacheTests {
         try suite.write("lib/binary.lua", bytes: Array("\u{1B}Lua".utf8) + [0x54, 0x00])
         for _ in 0..<3 {
             let lua = try LuaState.forTests(root: suite.root)
-            let results = try lua.run(source: """
-                local a, loadMessage = load('\\27Lua')
-                local ok, requireMessage = pcall(require, 'binary')
-                local f, loadfileMessage = loadfile('lib/binary.lua')
-                return a, loadMessage, ok, requireMessage, f, loadfileMessage
-                """, chunkName: "probe.lua")
+            let results = try lua.run(
+                source: """
+                    local a, loadMessage = load('\\27Lua')
+                    local ok, requireMessage = pcall(require, 'binary')
+                    local f, loadfileMessage = loadfile('lib/binary.lua')
+                    return a, loadMessage, ok, requireMessage, f, loadfileMessage
+                    """, chunkName: "probe.lua")
             #expect(results[0] == .nil && results[1].stringValue?.contains("attempt to load a binary chunk") == true)
-            #expect(results[2] == false && results[3].stringValue?.contains("attempt to load a binary chunk") == true,
-                    "\(results[3])")
-            #expect(results[4] == .nil && results[5].stringValue?.contains("attempt to load a binary chunk") == true,
-                    "\(results[5])")
+            #expect(
+                results[2] == false && results[3].stringValue?.contains("attempt to load a binary chunk") == true,
+                "\(results[3])")
+            #expect(
+                results[4] == .nil && results[5].stringValue?.contains("attempt to load a binary chunk") == true,
+                "\(results[5])")
         }
     }
 

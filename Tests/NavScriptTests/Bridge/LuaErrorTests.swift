@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -10,9 +11,10 @@ struct LuaErrorTests {
     @Test("runtime errors carry chunkname:line and a full traceback")
     func runtimeError() throws {
         let lua = try LuaState.forTests()
-        let error = try #require(luaError {
-            _ = try lua.run(source: "local x = 1\nlocal function f()\n  return nil + x\nend\nf()", chunkName: "scenarios/cart.lua")
-        })
+        let error = try #require(
+            luaError {
+                _ = try lua.run(source: "local x = 1\nlocal function f()\n  return nil + x\nend\nf()", chunkName: "scenarios/cart.lua")
+            })
         #expect(error.kind == .runtime)
         #expect(error.message == "scenarios/cart.lua:3: attempt to perform arithmetic on a nil value")
         let traceback = try #require(error.traceback)
@@ -44,13 +46,15 @@ struct LuaErrorTests {
         let lua = try LuaState.forTests()
         let raised = Raised()
         lua.register("raise") { _ in .error(.hostObject(raised), addPosition: false) }
-        lua.readHostObjects(describe: { "described: \(type(of: $0))" },
-                            field: { object, key in key == "kind" && object is Raised ? .string("raised") : .nil })
+        lua.readHostObjects(
+            describe: { "described: \(type(of: $0))" },
+            field: { object, key in key == "kind" && object is Raised ? .string("raised") : .nil })
         let error = try #require(luaError { _ = try lua.run(source: "raise()", chunkName: "r.lua") })
         #expect(error.errorObject == ObjectIdentifier(raised))
         #expect(error.message == "raised by the host", "the object's own words, not its placeholder")
-        let read = try lua.run(source: "local ok, e = pcall(raise) return ok, type(e), tostring(e), e.kind, e.other",
-                               chunkName: "read.lua")
+        let read = try lua.run(
+            source: "local ok, e = pcall(raise) return ok, type(e), tostring(e), e.kind, e.other",
+            chunkName: "read.lua")
         #expect(read == [.boolean(false), .string("userdata"), .string("described: Raised"), .string("raised"), .nil])
         let plain = try #require(luaError { _ = try lua.run(source: "error({ message = 'x' })", chunkName: "t.lua") })
         #expect(plain.errorObject == nil, "only a host object has an identity to tell")
@@ -136,8 +140,9 @@ struct LuaErrorTests {
     @Test("globals are read and written raw, bypassing _G metamethods")
     func globals() throws {
         let lua = try LuaState.forTests()
-        _ = try lua.run(source: "setmetatable(_G, { __index = function() error('strict') end, __newindex = function() error('strict') end })",
-                        chunkName: "g.lua")
+        _ = try lua.run(
+            source: "setmetatable(_G, { __index = function() error('strict') end, __newindex = function() error('strict') end })",
+            chunkName: "g.lua")
         #expect(try lua.global("missing") == .nil)
         try lua.setGlobal("answer", 42)
         #expect(try lua.global("answer") == 42)

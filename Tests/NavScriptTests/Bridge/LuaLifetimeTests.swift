@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -18,8 +19,9 @@ struct LuaLifetimeTests {
                 .value(.string(LuaString(try call.hostObject(1, as: Tracked.self, expected: "screen").name)))
             }
         }
-        let results = try lua.run(source: "return name_of(screen), type(screen), tostring(screen):match('^host object'), getmetatable(screen)",
-                                  chunkName: "h.lua")
+        let results = try lua.run(
+            source: "return name_of(screen), type(screen), tostring(screen):match('^host object'), getmetatable(screen)",
+            chunkName: "h.lua")
         #expect(results == ["product", "userdata", "host object", "host object"])
         let wrong = luaError { _ = try lua.run(source: "name_of(io.stdout)", chunkName: "h.lua") }
         #expect(wrong?.message == "h.lua:1: bad argument #1 to 'name_of' (screen expected, got userdata)")
@@ -33,7 +35,7 @@ struct LuaLifetimeTests {
     @Test("the same Swift object is the same Lua value while it lives")
     func hostIdentity() throws {
         let lua = try LuaState.forTests()
-        let object = Tracked { }
+        let object = Tracked {}
         lua.register("get") { _ in .value(.hostObject(object)) }
         let results = try lua.run(source: "return get() == get(), rawequal(get(), get())", chunkName: "id.lua")
         #expect(results == [true, true])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -25,15 +26,17 @@ struct LuaLimitTests {
         #expect(lua.instructionsUsed < 1_000_000)
     }
 
-    @Test("the script's own pcall cannot swallow the budget error", arguments: [
-        "while true do pcall(function() while true do end end) end",
-        "while true do local ok, e = pcall(error, 'x') end",
-        "while true do xpcall(function() while true do end end, function(e) while true do end end) end",
-        "while true do xpcall(error, function(e) while true do end end) end",
-        "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
-        "local function f() return pcall(f) end while true do f() end",
-        "while true do pcall(pcall, pcall, function() while true do end end) end",
-    ])
+    @Test(
+        "the script's own pcall cannot swallow the budget error",
+        arguments: [
+            "while true do pcall(function() while true do end end) end",
+            "while true do local ok, e = pcall(error, 'x') end",
+            "while true do xpcall(function() while true do end end, function(e) while true do end end) end",
+            "while true do xpcall(error, function(e) while true do end end) end",
+            "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+            "local function f() return pcall(f) end while true do f() end",
+            "while true do pcall(pcall, pcall, function() while true do end end) end"
+        ])
     func pcallCannotSwallow(_ source: String) throws {
         let lua = try LuaState.forTests(budget: 200_000)
         let error = luaError { _ = try lua.run(source: source, chunkName: "swallow.lua") }
@@ -44,10 +47,11 @@ struct LuaLimitTests {
     @Test("a memory error the script's pcall caught is still there to report, once, until a reset")
     func pcallCannotHideTheMemoryLimit() throws {
         let lua = try LuaState.forTests(budget: nil, memory: 4_000_000)
-        let results = try lua.run(source: """
-            local ok, e = pcall(function() local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1000) .. i end end)
-            return ok, e
-            """, chunkName: "caught.lua")
+        let results = try lua.run(
+            source: """
+                local ok, e = pcall(function() local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1000) .. i end end)
+                return ok, e
+                """, chunkName: "caught.lua")
         #expect(results == [false, "not enough memory"], "the script saw it and went on")
         let caught = try #require(lua.caughtMemoryError(), "the runner sees it all the same")
         #expect(caught.kind == .memory && caught.message.contains("memory limit exceeded (4000000 bytes)"), "\(caught.message)")
@@ -65,11 +69,12 @@ struct LuaLimitTests {
     func aRecoveredRefusalIsNoError() throws {
         let lua = try LuaState.forTests(budget: nil, memory: 2_000_000)
         // Garbage only: when the cap refuses, Lua's emergency collection frees enough and the retry fits.
-        let results = try lua.run(source: """
-            local n = 0
-            for i = 1, 100 do local s = string.rep("x", 600000) .. i n = n + #s end
-            return n > 0
-            """, chunkName: "garbage.lua")
+        let results = try lua.run(
+            source: """
+                local n = 0
+                for i = 1, 100 do local s = string.rep("x", 600000) .. i n = n + #s end
+                return n > 0
+                """, chunkName: "garbage.lua")
         #expect(results == [true])
         #expect(lua.memoryLimitWasReached, "the cap did refuse (else this tests nothing)")
         #expect(lua.caughtMemoryError() == nil)
@@ -91,16 +96,20 @@ struct LuaLimitTests {
         let results = try lua.run(source: "local s = 0 for i = 1, 3000000 do s = s + 1 end return s", chunkName: "long.lua")
         #expect(results == [3_000_000])
         let limited = try LuaState.forTests(budget: 1_000_000)
-        #expect(luaError { _ = try limited.run(source: "local s = 0 for i = 1, 3000000 do s = s + 1 end return s", chunkName: "long.lua") }?.kind == .budget)
+        #expect(
+            luaError { _ = try limited.run(source: "local s = 0 for i = 1, 3000000 do s = s + 1 end return s", chunkName: "long.lua") }?
+                .kind == .budget)
     }
 
     @Test("a table-growing loop stops with the memory error and the state stays usable")
     func tableGrowingLoop() throws {
         let limit = 8 * 1024 * 1024
         let lua = try LuaState.forTests(budget: nil, memory: limit)
-        let error = try #require(luaError {
-            _ = try lua.run(source: "local t = {} local i = 0 while true do i = i + 1 t[i] = { i, tostring(i) } end", chunkName: "grow.lua")
-        })
+        let error = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: "local t = {} local i = 0 while true do i = i + 1 t[i] = { i, tostring(i) } end", chunkName: "grow.lua")
+            })
         #expect(error.kind == .memory)
         // No message handler runs for a memory error; the line is noted when the cap refuses.
         let at = LuaState.memoryErrorsNameTheirLine ? "grow.lua:1: " : ""
@@ -131,29 +140,46 @@ struct LuaLimitTests {
             local which = ...
             if which == "grow" then grow({}) else blow() end
             """
-        let grown = try #require(luaError { _ = try lua.run(source: source.replacingOccurrences(of: "...", with: "'grow'"),
-                                                               chunkName: "where.lua") })
+        let grown = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: source.replacingOccurrences(of: "...", with: "'grow'"),
+                    chunkName: "where.lua")
+            })
         #expect(grown.kind == .memory)
         #expect(grown.message.hasPrefix(at("where.lua:2") + "memory limit exceeded"), "\(grown.message)")
-        #expect(grown.traceback == (named ? "stack traceback:\n\twhere.lua:2: in function <where.lua:1>\n\twhere.lua:6: in main chunk" : nil),
-                "\(grown.traceback ?? "none")")
+        #expect(
+            grown.traceback == (named ? "stack traceback:\n\twhere.lua:2: in function <where.lua:1>\n\twhere.lua:6: in main chunk" : nil),
+            "\(grown.traceback ?? "none")")
         // The refusal inside string.rep (a C function) is placed at the Lua line that called it.
-        let blown = try #require(luaError { _ = try lua.run(source: source.replacingOccurrences(of: "...", with: "'blow'"),
-                                                               chunkName: "where.lua") })
+        let blown = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: source.replacingOccurrences(of: "...", with: "'blow'"),
+                    chunkName: "where.lua")
+            })
         #expect(blown.kind == .memory)
         #expect(blown.message.hasPrefix(at("where.lua:4") + "memory limit exceeded"), "\(blown.message)")
         // A refusal the script recovered from (its pcall caught it) is not where a later one is reported.
-        let recovered = try #require(luaError { _ = try lua.run(source: """
-            pcall(string.rep, "x", 1 << 30)
-            local t = {}
-            while true do t[#t + 1] = { 1 } end
-            """, chunkName: "recovered.lua") })
+        let recovered = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: """
+                        pcall(string.rep, "x", 1 << 30)
+                        local t = {}
+                        while true do t[#t + 1] = { 1 } end
+                        """, chunkName: "recovered.lua")
+            })
         #expect(recovered.message.hasPrefix(at("recovered.lua:3") + "memory limit exceeded"), "\(recovered.message)")
         // A later error in the same state does not keep the old position.
         lua.collectGarbage()
         lua.collectGarbage()
-        let again = try #require(luaError { _ = try lua.run(source: "local t = {}\n\nfor i = 1, 1e8 do t[i] = {} end",
-                                                              chunkName: "again.lua") })
+        let again = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: "local t = {}\n\nfor i = 1, 1e8 do t[i] = {} end",
+                    chunkName: "again.lua")
+            })
         #expect(again.message.hasPrefix(at("again.lua:3") + "memory limit exceeded"), "\(again.message)")
     }
 

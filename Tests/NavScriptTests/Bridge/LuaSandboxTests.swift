@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -7,12 +8,14 @@ import Testing
 
 @Suite("Lua bridge: sandbox")
 struct LuaSandboxTests {
-    @Test("dangerous functions are really absent", arguments: [
-        "os.execute", "os.exit", "os.remove", "os.rename", "os.tmpname", "os.getenv", "os.setlocale",
-        "io.popen", "io.tmpfile", "io.input", "io.output", "io.lines", "io.read", "io.close", "io.stdin",
-        "string.dump", "package.loadlib", "package.searchpath", "debug", "require('debug')",
-        "package.searchers[3]", "package.searchers[4]", "('').dump",
-    ])
+    @Test(
+        "dangerous functions are really absent",
+        arguments: [
+            "os.execute", "os.exit", "os.remove", "os.rename", "os.tmpname", "os.getenv", "os.setlocale",
+            "io.popen", "io.tmpfile", "io.input", "io.output", "io.lines", "io.read", "io.close", "io.stdin",
+            "string.dump", "package.loadlib", "package.searchpath", "debug", "require('debug')",
+            "package.searchers[3]", "package.searchers[4]", "('').dump"
+        ])
     func removed(_ expression: String) throws {
         let lua = try LuaState.forTests()
         let results = try lua.run(
@@ -24,12 +27,13 @@ struct LuaSandboxTests {
     @Test("the safe libraries and the kept functions are present")
     func kept() throws {
         let lua = try LuaState.forTests()
-        let results = try lua.run(source: """
-            return type(os.clock), type(os.time), type(os.date), type(os.difftime),
-                   type(io.open), type(io.write), type(string.format), type(table.concat),
-                   type(math.floor), type(utf8.char), type(coroutine.wrap), type(collectgarbage),
-                   type(require), type(print)
-            """, chunkName: "kept.lua")
+        let results = try lua.run(
+            source: """
+                return type(os.clock), type(os.time), type(os.date), type(os.difftime),
+                       type(io.open), type(io.write), type(string.format), type(table.concat),
+                       type(math.floor), type(utf8.char), type(coroutine.wrap), type(collectgarbage),
+                       type(require), type(print)
+                """, chunkName: "kept.lua")
         #expect(results == Array(repeating: "function", count: 14))
     }
 
@@ -39,14 +43,15 @@ struct LuaSandboxTests {
         let suite = try TemporarySuite()
         try suite.write("compiled.lua", bytes: Array("\u{1B}Lua".utf8) + [0x54, 0x00, 0x19, 0x93, 0x0D, 0x0A, 0x1A, 0x0A])
         let lua2 = try LuaState.forTests(root: suite.root)
-        let results = try lua.run(source: #"""
-            local binary = "\27Lua\84\0\25\147\r\n\26\n"
-            local f1, e1 = load(binary)
-            local f2, e2 = load(binary, "x", "b")
-            local f3, e3 = load(binary, "x", "bt", {})
-            local ok = load("return 1", "x", "b")
-            return f1 == nil and f2 == nil and f3 == nil, e1, e2, ok and ok()
-            """#, chunkName: "bin.lua")
+        let results = try lua.run(
+            source: #"""
+                local binary = "\27Lua\84\0\25\147\r\n\26\n"
+                local f1, e1 = load(binary)
+                local f2, e2 = load(binary, "x", "b")
+                local f3, e3 = load(binary, "x", "bt", {})
+                local ok = load("return 1", "x", "b")
+                return f1 == nil and f2 == nil and f3 == nil, e1, e2, ok and ok()
+                """#, chunkName: "bin.lua")
         #expect(results[0] == true)
         #expect(results[1].stringValue?.contains("attempt to load a binary chunk (mode is 't')") == true)
         #expect(results[2].stringValue?.contains("attempt to load a binary chunk (mode is 't')") == true)
@@ -59,11 +64,12 @@ struct LuaSandboxTests {
     @Test("load keeps the env argument semantics")
     func loadEnv() throws {
         let lua = try LuaState.forTests()
-        let results = try lua.run(source: """
-            local f = load("return x", "c", "t", { x = 5 })
-            local g = load("return type(print)")
-            return f(), g()
-            """, chunkName: "env.lua")
+        let results = try lua.run(
+            source: """
+                local f = load("return x", "c", "t", { x = 5 })
+                local g = load("return type(print)")
+                return f(), g()
+                """, chunkName: "env.lua")
         #expect(results == [5, "function"])
     }
 
@@ -77,16 +83,17 @@ struct LuaSandboxTests {
             at: suite.root.appendingPathComponent("link.txt"),
             withDestinationURL: outside.root.appendingPathComponent("secret.txt"))
         let lua = try LuaState.forTests(root: suite.root)
-        let results = try lua.run(source: """
-            local f = assert(io.open("data/fixture.txt"))
-            local text = f:read("a") f:close()
-            local w, werr = io.open("data/fixture.txt", "w")
-            local a = io.open("data/new.txt", "a+")
-            local o, oerr = io.open("\(outside.root.path)/secret.txt")
-            local l, lerr = io.open("link.txt")
-            local d, derr = io.open("../\(outside.root.lastPathComponent)/secret.txt")
-            return text, w == nil and a == nil and o == nil and l == nil and d == nil, werr, oerr, lerr
-            """, chunkName: "io.lua")
+        let results = try lua.run(
+            source: """
+                local f = assert(io.open("data/fixture.txt"))
+                local text = f:read("a") f:close()
+                local w, werr = io.open("data/fixture.txt", "w")
+                local a = io.open("data/new.txt", "a+")
+                local o, oerr = io.open("\(outside.root.path)/secret.txt")
+                local l, lerr = io.open("link.txt")
+                local d, derr = io.open("../\(outside.root.lastPathComponent)/secret.txt")
+                return text, w == nil and a == nil and o == nil and l == nil and d == nil, werr, oerr, lerr
+                """, chunkName: "io.lua")
         #expect(results[0] == "hello fixture")
         #expect(results[1] == true)
         #expect(results[2].stringValue?.contains("read-only") == true)
@@ -119,7 +126,9 @@ struct LuaSandboxTests {
     @Test("require resolves support modules, caches them, names chunks after the path")
     func requireSupport() throws {
         let suite = try TemporarySuite()
-        try suite.write("support/helpers.lua", """
+        try suite.write(
+            "support/helpers.lua",
+            """
             local M = { loads = (LOADS or 0) + 1 }
             LOADS = M.loads
             function M.fail() error("helper failed") end
@@ -127,12 +136,13 @@ struct LuaSandboxTests {
             """)
         try suite.write("support/flows/init.lua", "return { name = 'flows' }")
         let lua = try LuaState.forTests(root: suite.root)
-        let results = try lua.run(source: """
-            local h = require("helpers")
-            local again = require("helpers")
-            local _, err = pcall(h.fail)
-            return h == again, LOADS, require("flows").name, err
-            """, chunkName: "r.lua")
+        let results = try lua.run(
+            source: """
+                local h = require("helpers")
+                local again = require("helpers")
+                local _, err = pcall(h.fail)
+                return h == again, LOADS, require("flows").name, err
+                """, chunkName: "r.lua")
         #expect(results[0] == true)
         #expect(results[1] == 1)
         #expect(results[2] == "flows")
@@ -161,9 +171,10 @@ struct LuaSandboxTests {
         // The path given is under support/: the message says where the link leads.
         let resolved = try #require(realpath(outside.root.appendingPathComponent("evil.lua").path, nil))
         defer { free(resolved) }
-        let target = String(cString: resolved)   // as C resolves it (Foundation's spelling can differ on macOS)
-        #expect(escaped?.message.contains("support/evil.lua: it leads to \(target), outside the sandbox") == true,
-                "\(escaped?.message ?? "")")
+        let target = String(cString: resolved)  // as C resolves it (Foundation's spelling can differ on macOS)
+        #expect(
+            escaped?.message.contains("support/evil.lua: it leads to \(target), outside the sandbox") == true,
+            "\(escaped?.message ?? "")")
         let dotted = luaError { _ = try lua.run(source: "return require('..secret')", chunkName: "r.lua") }
         #expect(dotted?.message.contains("not found") == true)
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import NotesApp
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -19,11 +20,12 @@ struct LuaStateImageTests {
             state.register("whoami") { call in
                 .value(.string(LuaString((call.state.context as? Tracked)?.name ?? "nobody")))
             }
-            let kept = try state.run(source: """
-                prepared = { count = 0 }
-                local calls = 0
-                return function() calls = calls + 1; return calls end
-                """, chunkName: "=prepare")
+            let kept = try state.run(
+                source: """
+                    prepared = { count = 0 }
+                    local calls = 0
+                    return function() calls = calls + 1; return calls end
+                    """, chunkName: "=prepare")
             guard let counter = kept.first?.functionValue else { throw LuaError(kind: .runtime, message: "no counter") }
             return [counter]
         }
@@ -56,7 +58,8 @@ struct LuaStateImageTests {
     /// later one (warm cache).
     @Test func theParserLeavesNoHolesInTheImage() throws {
         // A chunk no other test loads: the first preparation compiles it.
-        let source = "local t = {}\n" + (1...300).map { "t[\($0)] = function(x) return x + \($0) end" }.joined(separator: "\n")
+        let source =
+            "local t = {}\n" + (1...300).map { "t[\($0)] = function(x) return x + \($0) end" }.joined(separator: "\n")
             + "\nreturn t"
         let chunkName = "=image-holes-\(UUID().uuidString)"
         func image() throws -> Int {
@@ -77,20 +80,22 @@ struct LuaStateImageTests {
         let image = Self.image(LuaStateRegion())
         do {
             let (state, _) = try image.makeState(options: Self.options())
-            _ = try state.run(source: """
-                local t = {} for i = 1, 5000 do t[i] = ("x"):rep(i % 700) end   -- small and large blocks
-                leaked = true
-                prepared.count = 99
-                string.extra = function() end
-                getmetatable("").__index = { upper = function() return "hijacked" end }
-                package.loaded.extra = {}
-                """, chunkName: "first.lua")
+            _ = try state.run(
+                source: """
+                    local t = {} for i = 1, 5000 do t[i] = ("x"):rep(i % 700) end   -- small and large blocks
+                    leaked = true
+                    prepared.count = 99
+                    string.extra = function() end
+                    getmetatable("").__index = { upper = function() return "hijacked" end }
+                    package.loaded.extra = {}
+                    """, chunkName: "first.lua")
         }
         let (state, _) = try image.makeState(options: Self.options())
         #expect(state.region != nil)
-        let seen = try state.run(source: """
-            return leaked, prepared.count, string.extra, ("a"):upper(), package.loaded.extra
-            """, chunkName: "second.lua")
+        let seen = try state.run(
+            source: """
+                return leaked, prepared.count, string.extra, ("a"):upper(), package.loaded.extra
+                """, chunkName: "second.lua")
         #expect(seen == [.nil, 0, .nil, "A", .nil])
     }
 
@@ -98,7 +103,7 @@ struct LuaStateImageTests {
     func sameGlobalsAsHeap() throws {
         let image = Self.image(LuaStateRegion())
         let names = "local n = {} for k in pairs(_G) do n[#n + 1] = k end table.sort(n) return table.concat(n, ' ')"
-        _ = try image.makeState(options: Self.options())       // takes the image
+        _ = try image.makeState(options: Self.options())  // takes the image
         let (restored, _) = try image.makeState(options: Self.options())
         #expect(restored.region != nil)
         let heap = try LuaState(options: Self.options())
@@ -162,14 +167,17 @@ struct LuaStateImageTests {
             let (first, _) = try image.makeState(options: Self.options(root: a.root))
             #expect(try first.run(source: "return (require('which'))", chunkName: "=r") == ["a"])
             let root = LuaState.displayPath(a.root)
-            #expect(try first.run(source: "return package.path", chunkName: "=r")
+            #expect(
+                try first.run(source: "return package.path", chunkName: "=r")
                     == [.string(LuaString("\(root)/support/?.lua;\(root)/support/?/init.lua"))])
         }
         do {
             let (second, _) = try image.makeState(options: Self.options(root: b.root))
             #expect(second.region != nil)
-            #expect(try second.run(source: "return (require('which')), package.path:find('\(a.root.path)', 1, true) == nil",
-                                   chunkName: "=r") == ["b", true])
+            #expect(
+                try second.run(
+                    source: "return (require('which')), package.path:find('\(a.root.path)', 1, true) == nil",
+                    chunkName: "=r") == ["b", true])
         }
         let (rootless, _) = try image.makeState(options: Self.options())
         #expect(rootless.region != nil)
@@ -218,8 +226,10 @@ struct LuaStateImageTests {
             let (state, _) = try image.makeState(options: options)
             #expect(state.region != nil)
             // 24 MiB of strings: more than the region holds.
-            #expect(try state.run(source: "big = {} for i = 1, 240 do big[i] = ('z'):rep(100000) .. i end return #big",
-                                  chunkName: "=spill") == [240])
+            #expect(
+                try state.run(
+                    source: "big = {} for i = 1, 240 do big[i] = ('z'):rep(100000) .. i end return #big",
+                    chunkName: "=spill") == [240])
         }
         #expect(counter.bytesUnreleasedAtClose == 0)
         let (next, kept) = try image.makeState(options: options)
@@ -260,16 +270,17 @@ struct ScenarioLanguageStateTests {
     func generationalUnderTheCap() throws {
         let language = ScenarioLanguage(host: try NotesHost())
         let session = BindingContext(file: "garbage.lua", language: language)
-        for _ in 1...2 {   // the image is taken, then restored
+        for _ in 1...2 {  // the image is taken, then restored
             let (state, _) = try language.makeState(LuaState.Options(memoryLimit: 8 << 20), for: session)
-            let results = try state.run(source: """
-                local kept = 0
-                for i = 1, 20000 do
-                  local t = { ("x"):rep(1000) .. i }   -- about 20 MB of garbage in all
-                  kept = kept + #t[1]
-                end
-                return kept, collectgarbage("incremental")
-                """, chunkName: "=garbage")
+            let results = try state.run(
+                source: """
+                    local kept = 0
+                    for i = 1, 20000 do
+                      local t = { ("x"):rep(1000) .. i }   -- about 20 MB of garbage in all
+                      kept = kept + #t[1]
+                    end
+                    return kept, collectgarbage("incremental")
+                    """, chunkName: "=garbage")
             #expect(results.count == 2)
             #expect(results.last == "generational")
             #expect(state.memoryInUse < 8 << 20)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -9,9 +10,11 @@ import Testing
 struct LuaStringTests {
     @Test("the same bytes are equal and hash alike however the string was made")
     func equalityIgnoresHowItWasMade() {
-        let made = [LuaString("café"), LuaString(bytes: Array("café".utf8)),
-                    "café".withCString { LuaString(bytes: UnsafeRawBufferPointer(start: $0, count: 5)) },
-                    "café".withCString { LuaString(copying: UnsafeRawBufferPointer(start: $0, count: 5)) }]
+        let made = [
+            LuaString("café"), LuaString(bytes: Array("café".utf8)),
+            "café".withCString { LuaString(bytes: UnsafeRawBufferPointer(start: $0, count: 5)) },
+            "café".withCString { LuaString(copying: UnsafeRawBufferPointer(start: $0, count: 5)) }
+        ]
         for string in made {
             #expect(string == made[0])
             #expect(string.hashValue == made[0].hashValue)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -13,8 +14,9 @@ struct LuaValueRoundTripTests {
         lua.registerEcho()
         let results = try lua.run(source: "return echo(nil, true, false)", chunkName: "t.lua")
         #expect(results == [.nil, .boolean(true), .boolean(false)])
-        let back = try lua.run(source: "local a, b, c = echo(nil, true, false) return a == nil, b == true, c == false, select('#', echo(nil, nil))",
-                               chunkName: "t.lua")
+        let back = try lua.run(
+            source: "local a, b, c = echo(nil, true, false) return a == nil, b == true, c == false, select('#', echo(nil, nil))",
+            chunkName: "t.lua")
         #expect(back == [true, true, true, 2])
     }
 
@@ -47,8 +49,9 @@ struct LuaValueRoundTripTests {
         #expect(check == [true, "integer"])
     }
 
-    @Test("a string's debugDescription is a Lua literal that reads back as the same bytes",
-          arguments: [[0x01, 0x32], [0x00, 0x39, 0x39], [0xFF, 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x7F], Array("héllo \"x\"".utf8)])
+    @Test(
+        "a string's debugDescription is a Lua literal that reads back as the same bytes",
+        arguments: [[0x01, 0x32], [0x00, 0x39, 0x39], [0xFF, 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x7F], Array("héllo \"x\"".utf8)])
     func debugDescriptionReadsBack(bytes: [UInt8]) throws {
         let lua = try LuaState.forTests()
         let original = LuaString(bytes: bytes)
@@ -78,10 +81,11 @@ struct LuaValueRoundTripTests {
     @Test("nested and mixed tables convert to array and hash parts")
     func nestedAndMixedTables() throws {
         let lua = try LuaState.forTests()
-        let results = try lua.run(source: """
-            return { 1, "two", { 3, { 4 } }, x = { y = "z" }, [10] = true, [2.5] = "f", [-1] = 0 },
-                   { 1, nil, 3 }, {}
-            """, chunkName: "t.lua")
+        let results = try lua.run(
+            source: """
+                return { 1, "two", { 3, { 4 } }, x = { y = "z" }, [10] = true, [2.5] = "f", [-1] = 0 },
+                       { 1, nil, 3 }, {}
+                """, chunkName: "t.lua")
         let table = try #require(results[0].tableValue)
         #expect(table.array == [1, "two", [3, [4]]])
         #expect(table["x"]["y"] == "z")
@@ -101,13 +105,14 @@ struct LuaValueRoundTripTests {
         let lua = try LuaState.forTests()
         var table: LuaTable = ["a", "b"]
         table["name"] = "x"
-        table[.number(3.0)] = "c"           // integral float key → integer 3, extends the array part
+        table[.number(3.0)] = "c"  // integral float key → integer 3, extends the array part
         table["nested"] = ["deep": [1, 2, 3]]
         #expect(table.array == ["a", "b", "c"])
         try lua.setGlobal("t", .table(table))
-        let results = try lua.run(source: """
-            return #t, t[3], math.type(next({[3.0] = 1})), t.name, #t.nested.deep, t.nested.deep[3]
-            """, chunkName: "t.lua")
+        let results = try lua.run(
+            source: """
+                return #t, t[3], math.type(next({[3.0] = 1})), t.name, #t.nested.deep, t.nested.deep[3]
+                """, chunkName: "t.lua")
         #expect(results == [3, "c", "integer", "x", 3, 3])
         #expect(try lua.global("t") == .table(table))
     }
@@ -128,8 +133,9 @@ struct LuaValueRoundTripTests {
         #expect(LuaValue.table(table).description == "{1, 2, 3, 4}")
     }
 
-    @Test("a hash part of a few keys or of many behaves the same: lookups, removal, order-free equality, round trip",
-          arguments: [3, 8, 9, 40])
+    @Test(
+        "a hash part of a few keys or of many behaves the same: lookups, removal, order-free equality, round trip",
+        arguments: [3, 8, 9, 40])
     func fewOrManyNamedKeys(count: Int) throws {
         var forward = LuaTable(), backward = LuaTable()
         for index in 0..<count { forward["k\(index)"] = .integer(Int64(index)) }
@@ -144,7 +150,8 @@ struct LuaValueRoundTripTests {
         let lua = try LuaState.forTests()
         try lua.setGlobal("t", .table(forward))
         #expect(try lua.global("t") == .table(backward), "pushed and read back with every key")
-        #expect(try lua.run(source: "local n = 0 for _ in pairs(t) do n = n + 1 end return n", chunkName: "n.lua")
+        #expect(
+            try lua.run(source: "local n = 0 for _ in pairs(t) do n = n + 1 end return n", chunkName: "n.lua")
                 == [.integer(Int64(count))])
     }
 
@@ -164,19 +171,21 @@ struct LuaValueRoundTripTests {
         let lua = try LuaState.forTests()
         // A chain `depth` tables deep whose innermost table points back at level `depth / 2 + 1`.
         let cyclic = luaError {
-            _ = try lua.run(source: """
-                local root = {} local t, mid = root, nil
-                for i = 2, \(depth) do local n = {} t[1] = n t = n if i == \(depth / 2 + 1) then mid = n end end
-                t.back = mid or root
-                return root
-                """, chunkName: "t.lua")
+            _ = try lua.run(
+                source: """
+                    local root = {} local t, mid = root, nil
+                    for i = 2, \(depth) do local n = {} t[1] = n t = n if i == \(depth / 2 + 1) then mid = n end end
+                    t.back = mid or root
+                    return root
+                    """, chunkName: "t.lua")
         }
         #expect(cyclic?.kind == .conversion && cyclic?.message.contains("cyclic") == true, "depth \(depth)")
         // The same chain without the back edge, and a table met again after leaving it, read fine.
-        let chain = try lua.run(source: """
-            local root = {} local t = root for i = 2, \(depth) do local n = {} t[1] = n t = n end
-            local s = {} return { root, s, { s } }
-            """, chunkName: "t.lua")
+        let chain = try lua.run(
+            source: """
+                local root = {} local t = root for i = 2, \(depth) do local n = {} t[1] = n t = n end
+                local s = {} return { root, s, { s } }
+                """, chunkName: "t.lua")
         var levels = 0
         var value = chain.first?.tableValue?[1] ?? .nil
         while case .table(let table) = value { levels += 1; value = table[1] }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -15,11 +16,12 @@ struct StringConcatenationTests {
     }
 
     @Test func partsAreJoinedInOrder() {
-        #expect(String(concatenating: "a.lua:3", "  ", "tap(\"x\")", "  → ", "home", " [tab ", "main", "]")
+        #expect(
+            String(concatenating: "a.lua:3", "  ", "tap(\"x\")", "  → ", "home", " [tab ", "main", "]")
                 == "a.lua:3  tap(\"x\")  → home [tab main]")
         #expect(String(concatenating: "", "", "") == "")
         #expect(String(concatenating: "x", "", "y") == "xy")
-        let long = String(repeating: "é→", count: 3_000)   // past any stack buffer: the heap path
+        let long = String(repeating: "é→", count: 3_000)  // past any stack buffer: the heap path
         #expect(String(concatenating: long, "|", long) == long + "|" + long)
         #expect(String(concatenating: "é", "→").count == 2, "characters, not bytes")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -16,8 +17,10 @@ struct ScenarioDiscoveryTests {
     ///     deeper/f.lua
     static func suite() throws -> TemporarySuite {
         let suite = try TemporarySuite()
-        for path in ["a.lua", "b.txt", "support/helper.lua", "flows/d.lua", "flows/c.lua",
-                     "nested/e.lua", "nested/support/x.lua", "nested/deeper/f.lua"] {
+        for path in [
+            "a.lua", "b.txt", "support/helper.lua", "flows/d.lua", "flows/c.lua",
+            "nested/e.lua", "nested/support/x.lua", "nested/deeper/f.lua"
+        ] {
             try suite.write(path, "-- \(path)\n")
         }
         return suite
@@ -59,8 +62,9 @@ struct ScenarioDiscoveryTests {
         let discovery = ScenarioDiscovery(workingDirectory: suite.root)
         #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["."]) }
         #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["flows/pipe.lua"]) }
-        #expect(DiscoveryError.notRegular("flows/pipe.lua", "a FIFO").description
-            .hasPrefix("flows/pipe.lua is a FIFO, not a scenario file: scenario files are regular files"))
+        #expect(
+            DiscoveryError.notRegular("flows/pipe.lua", "a FIFO").description
+                .hasPrefix("flows/pipe.lua is a FIFO, not a scenario file: scenario files are regular files"))
     }
 
     /// A folder named `*.lua` is walked like any folder, not loaded as a file.
@@ -80,15 +84,18 @@ struct ScenarioDiscoveryTests {
         let suite = try Self.suite()
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("alias").path, withDestinationPath: "nested")
-        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/linked.lua").path,
-                                  withDestinationPath: "../a.lua")
-        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/dangling.lua").path,
-                                  withDestinationPath: "missing.lua")
+        try fm.createSymbolicLink(
+            atPath: suite.root.appendingPathComponent("flows/linked.lua").path,
+            withDestinationPath: "../a.lua")
+        try fm.createSymbolicLink(
+            atPath: suite.root.appendingPathComponent("flows/dangling.lua").path,
+            withDestinationPath: "missing.lua")
         let discovery = ScenarioDiscovery(workingDirectory: suite.root)
         let aliased = try discovery.discover(["alias"])
         #expect(aliased.map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
         #expect(aliased.map { discovery.display($0.suiteRoot) } == ["alias", "alias"])
-        #expect(try discovery.discover(["flows"]).map(\.path)
+        #expect(
+            try discovery.discover(["flows"]).map(\.path)
                 == ["flows/c.lua", "flows/d.lua", "flows/dangling.lua", "flows/linked.lua"])
         // A file reached through the link and through its folder runs once.
         #expect(try discovery.discover(["alias", "nested"]).map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
@@ -100,8 +107,9 @@ struct ScenarioDiscoveryTests {
         let suite = try Self.suite()
         let elsewhere = try TemporarySuite()
         try FileManager.default.removeItem(at: elsewhere.root.appendingPathComponent("support"))
-        try FileManager.default.createSymbolicLink(atPath: elsewhere.root.appendingPathComponent("myflows").path,
-                                                   withDestinationPath: suite.root.appendingPathComponent("flows").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: elsewhere.root.appendingPathComponent("myflows").path,
+            withDestinationPath: suite.root.appendingPathComponent("flows").path)
         let discovery = ScenarioDiscovery(workingDirectory: elsewhere.root)
         let entries = try discovery.discover(["myflows"])
         #expect(entries.map(\.path) == ["myflows/c.lua", "myflows/d.lua"])

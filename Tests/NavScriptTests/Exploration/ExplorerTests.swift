@@ -2,6 +2,7 @@ import Foundation
 import NavigationCore
 import NotesApp
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -14,13 +15,16 @@ import Testing
 @Suite("Explorer")
 struct ExplorerTests {
     func explore(faults: [String], seed: UInt64 = 11, steps: Int = 3_000) throws -> Explorer.Report {
-        let explorer = Explorer(host: try NotesHost(), configuration: .init(
-            seed: seed, seconds: 0, steps: steps, walkLength: 20, faults: faults, stopAtFirst: !faults.isEmpty))
+        let explorer = Explorer(
+            host: try NotesHost(),
+            configuration: .init(
+                seed: seed, seconds: 0, steps: steps, walkLength: 20, faults: faults, stopAtFirst: !faults.isEmpty))
         return explorer.run()
     }
 
-    @Test("each fault of the notes app is found and shrunk to a verified reproducer",
-          arguments: NotesFault.allCases.map(\.rawValue))
+    @Test(
+        "each fault of the notes app is found and shrunk to a verified reproducer",
+        arguments: NotesFault.allCases.map(\.rawValue))
     func findsEveryFault(_ fault: String) throws {
         let report = try explore(faults: [fault])
         let finding = try #require(report.findings.first, "\(fault) was not found in \(report.steps) steps")
@@ -31,8 +35,9 @@ struct ExplorerTests {
         #expect(finding.reproducer.contains("--fault \(fault)"))
         // The message's step numbers are the listed timeline's, and name no internal file.
         #expect(!finding.message.contains(ExplorationWalk.chunkName), "\(finding.message)")
-        #expect(finding.timeline.first?.hasPrefix("launch") == true && finding.timeline.count > finding.steps.count,
-                "the implicit launch first: \(finding.timeline)")
+        #expect(
+            finding.timeline.first?.hasPrefix("launch") == true && finding.timeline.count > finding.steps.count,
+            "the implicit launch first: \(finding.timeline)")
         let steps = finding.message.matches(of: /after step ([0-9]+)/).map { Int($0.1)! }
         if finding.property.hasPrefix("invariant") {
             #expect(!steps.isEmpty, "an invariant names the step it broke at: \(finding.message)")
@@ -99,7 +104,7 @@ struct ExplorerTests {
             "resume checkout_address", "resolve checkout_address gated payment_method",
             "gate payment_method checkout_address", "finish app/payment cancelled", "drop checkout_address",
             "resume checkout_address", "queue checkout_address", "dequeue checkout_address",
-            "resolve checkout_address gated payment_method",
+            "resolve checkout_address gated payment_method"
         ]
         #expect(Explorer.regatedResume(in: events, since: 0) == nil)
         let single = ["gate auth cart", "gate auth cart", "drop cart", "resume cart", "resolve cart gated auth"]
@@ -107,12 +112,16 @@ struct ExplorerTests {
     }
 
     @Test func aResumedRequestMustBeResolvedAgain() throws {
-        for healthy in [["resume cart", "resolve cart proceed"], ["resume cart", "queue cart"],
-                        ["resume order:9", "reject unknown-destination order:9"]] {
+        for healthy in [
+            ["resume cart", "resolve cart proceed"], ["resume cart", "queue cart"],
+            ["resume order:9", "reject unknown-destination order:9"]
+        ] {
             #expect(Explorer.unresolvedResume(in: healthy, since: 0) == nil, "\(healthy)")
         }
-        let cached = ["gate auth checkout_address", "session-commit", "resume checkout_address",
-                      "execute checkout_address external"]
+        let cached = [
+            "gate auth checkout_address", "session-commit", "resume checkout_address",
+            "execute checkout_address external"
+        ]
         let found = try #require(Explorer.unresolvedResume(in: cached, since: 0))
         #expect(found.request == "checkout_address" && found.next == "execute checkout_address external")
         #expect(Explorer.unresolvedResume(in: cached, since: 3) == nil, "only this step's events count")
@@ -123,10 +132,12 @@ struct ExplorerTests {
         let canonical = ["home", "product:p5"]
         #expect(Explorer.landed(canonical, expected: canonical, stackBefore: nil))
         let viaPromo = ["home", "promo:Z", "product:p5"]
-        #expect(Explorer.landed(viaPromo, expected: canonical, stackBefore: viaPromo),
-                "already looking at the target: the reconciler leaves the stack alone")
-        #expect(!Explorer.landed(viaPromo, expected: canonical, stackBefore: ["home", "promo:Z"]),
-                "a link that grafted its target onto a stale stack")
+        #expect(
+            Explorer.landed(viaPromo, expected: canonical, stackBefore: viaPromo),
+            "already looking at the target: the reconciler leaves the stack alone")
+        #expect(
+            !Explorer.landed(viaPromo, expected: canonical, stackBefore: ["home", "promo:Z"]),
+            "a link that grafted its target onto a stale stack")
         #expect(!Explorer.landed(["home", "cart"], expected: canonical, stackBefore: ["home", "cart"]))
     }
 

@@ -1,5 +1,6 @@
-@testable import NavScriptRunner
 import Testing
+
+@testable import NavScriptRunner
 
 /// The one shrinker, on walks of numbers whose failure is known.
 @Suite("Walk shrinker")

@@ -1,6 +1,7 @@
 import NavigationCore
 import NotesApp
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -65,7 +66,9 @@ struct NavigationDriverTests {
 
     @Test func launchOptionsAreCheckedAgainstTheHostsDeclarations() throws {
         let host = try NotesHost()
-        #expect(throws: Never.self) { try host.check(LaunchRequest(options: ["signed_in": .bool(true)]), declared: host.declaredLaunchOptions) }
+        #expect(throws: Never.self) {
+            try host.check(LaunchRequest(options: ["signed_in": .bool(true)]), declared: host.declaredLaunchOptions)
+        }
         #expect(throws: HostError("unknown launch option 'x'; NotesApp accepts: signed_in, url, via")) {
             try host.check(LaunchRequest(options: ["x": .bool(true)]), declared: host.declaredLaunchOptions)
         }
@@ -99,8 +102,11 @@ struct NavigationDriverTests {
         var request = LaunchRequest()
         request.link = .url("notes://note/7")
         let forgetful = ScenarioWorld(host: Forgetful(notes: try NotesHost()), faults: [])
-        #expect(throws: HostError("Forgetful's launch(_:) did not deliver the cold-start link notes://note/7 (the app logged "
-            + "no 'deliver' event): a host passes request.link to its dispatcher, via request.via")) {
+        #expect(
+            throws: HostError(
+                "Forgetful's launch(_:) did not deliver the cold-start link notes://note/7 (the app logged "
+                    + "no 'deliver' event): a host passes request.link to its dispatcher, via request.via")
+        ) {
             try forgetful.launch(request, at: "a.lua:1")
         }
         let notes = ScenarioWorld(host: try NotesHost(), faults: [])
@@ -113,8 +119,10 @@ struct NavigationDriverTests {
     @Test func aStepHandsOutTheAppAsTheHostsType() throws {
         final class ProbeDriver: NavigationDriver {}
         let log = EventLog()
-        let app = ProbeDriver(navigation: SimulatedNavigation(tabs: ["a"], log: log, tracker: LifecycleTracker(log: log),
-                                                              scheduler: Scheduler()))
+        let app = ProbeDriver(
+            navigation: SimulatedNavigation(
+                tabs: ["a"], log: log, tracker: LifecycleTracker(log: log),
+                scheduler: Scheduler()))
         let lua = try LuaState.forTests()
         var outcomes: [String] = []
         lua.register("probe") { call in

@@ -2,6 +2,7 @@ import Foundation
 import NavigationCore
 import NotesApp
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -18,7 +19,7 @@ struct ScriptLibraryTests {
         "_G", "_VERSION", "assert", "collectgarbage", "coroutine", "debug", "dofile", "error", "getmetatable",
         "io", "ipairs", "load", "loadfile", "math", "next", "os", "package", "pairs", "pcall", "print",
         "rawequal", "rawget", "rawlen", "rawset", "require", "select", "setmetatable", "string", "table",
-        "tonumber", "tostring", "type", "utf8", "warn", "xpcall",
+        "tonumber", "tostring", "type", "utf8", "warn", "xpcall"
     ]
 
     static func loadedFile(host: any ScenarioHost) throws -> ScenarioFile {
@@ -78,7 +79,8 @@ struct ScriptLibraryTests {
         let text = LuaDefinitions(host: host).render()
         #expect(text.hasPrefix("---@meta navscript\n"))
         for function in ScriptLibrary(host: host).functions {
-            let declaration = function.isGlobalFunction || function.name.contains(".")
+            let declaration =
+                function.isGlobalFunction || function.name.contains(".")
                 ? "function \(function.name)(" : "\(function.name) = {}"
             #expect(text.contains("\n" + declaration), "no declaration of \(function.name)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -13,7 +14,7 @@ struct MutationReportTests {
         ("plain", "`plain`"),
         ("cart | gated", #"`cart \| gated`"#),
         ("say `x`", "`` say `x` ``"),
-        ("`edge`", "`` `edge` ``"),
+        ("`edge`", "`` `edge` ``")
     ])
     func namesBecomeOneCodeSpanPerCell(name: String, cell: String) {
         #expect(MutationReport.codeSpan(name) == cell)

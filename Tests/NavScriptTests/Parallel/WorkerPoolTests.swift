@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
-import Testing
 
 /// The pool against workers that misbehave at the protocol level, played by
 /// shell commands: one that never answers, one that cannot start.
@@ -14,8 +15,10 @@ struct WorkerPoolTests {
     @Test func aWorkerThatNeverAnswersItsTaskIsTimedOutNotWaitedForForever() throws {
         // Reads its task, then says nothing and ignores the request to flush (a worker
         // stuck before loading the file): killed after the grace.
-        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "trap \"\" USR1; read task; exec sleep 30"],
-                                    jobs: 1, timeout: 0.5))
+        let pool = WorkerPool(
+            .init(
+                command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "trap \"\" USR1; read task; exec sleep 30"],
+                jobs: 1, timeout: 0.5))
         var events: [String] = []
         pool.publish = { if case .scenarioFinished(let result) = $0 { events.append(result.kind) } }
         let results = pool.run([Self.task])
@@ -26,8 +29,10 @@ struct WorkerPoolTests {
     }
 
     @Test func filesWhoseWorkerCannotStartAreReportedAndFinished() throws {
-        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/nonexistent/navscript"), arguments: [],
-                                    jobs: 1, timeout: 5))
+        let pool = WorkerPool(
+            .init(
+                command: URL(fileURLWithPath: "/nonexistent/navscript"), arguments: [],
+                jobs: 1, timeout: 5))
         var finished: [String] = []
         pool.onTaskFinished = { task, _ in finished.append(task.path) }
         let results = pool.run([Self.task])
@@ -40,8 +45,10 @@ struct WorkerPoolTests {
     /// (skipped, or its worker could not start) is started, has its entry
     /// and is finished, and the file's result is the one its event carried.
     @Test func everyTaskPublishesACompleteFileWhateverBecameOfIt() throws {
-        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/nonexistent/navscript"), arguments: [],
-                                    jobs: 1, timeout: 5))
+        let pool = WorkerPool(
+            .init(
+                command: URL(fileURLWithPath: "/nonexistent/navscript"), arguments: [],
+                jobs: 1, timeout: 5))
         let tasks = [Self.task, WorkerTask(id: 1, path: "suite/b.lua", suiteRoot: "suite", faults: [])]
         pool.skipReason = { $0.path == "suite/b.lua" ? "its fault is already killed" : nil }
         var events: [String] = []
@@ -57,10 +64,11 @@ struct WorkerPoolTests {
             }
         }
         let results = pool.run(tasks)
-        #expect(events == [
-            "started suite/a.lua", "scenario suite/a.lua (load): crash", "finished suite/a.lua",
-            "started suite/b.lua", "scenario suite/b.lua (not run): not_started", "finished suite/b.lua",
-        ], "\(events)")
+        #expect(
+            events == [
+                "started suite/a.lua", "scenario suite/a.lua (load): crash", "finished suite/a.lua",
+                "started suite/b.lua", "scenario suite/b.lua (not run): not_started", "finished suite/b.lua"
+            ], "\(events)")
         #expect(results.map(\.file) == ["suite/a.lua", "suite/b.lua"], "results in task order")
         #expect(results.allSatisfy { finishedInStream[$0.file] == $0 }, "the results are the events' own")
         #expect(results[1].scenarios.first?.message == "not run: its fault is already killed", "\(results)")
@@ -88,7 +96,9 @@ struct WorkerPoolTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("workers").path
-        let script = #"while read task; do echo $$ >> '"# + log + #"'; echo '{"loaded":{"scenarios":[],"task":0}}'; echo '{"done":{"task":0}}'; done"#
+        let script =
+            #"while read task; do echo $$ >> '"# + log
+            + #"'; echo '{"loaded":{"scenarios":[],"task":0}}'; echo '{"done":{"task":0}}'; done"#
         let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 2, timeout: 5))
         let tasks = (0..<8).map { WorkerTask(id: $0, path: "suite/\($0).lua", suiteRoot: "suite", faults: []) }
         let results = pool.run(tasks)
@@ -216,7 +226,8 @@ struct WorkerPoolTests {
     /// dies of the request: its file is not run — not a crash of the file.
     @Test func aWorkerThatDiesOfTheStopsFlushRequestCostsNoCrash() throws {
         let listing = #"{"file":"suite/0.lua","groups":[],"isPending":false,"line":1,"name":"only","tags":[]}"#
-        let script = #"read task; echo '{"loaded":{"scenarios":["# + listing + #"],"task":0}}'; "#
+        let script =
+            #"read task; echo '{"loaded":{"scenarios":["# + listing + #"],"task":0}}'; "#
             + #"echo '{"start":{"index":0,"task":0}}'; echo '{"passed":{"duration":0.1,"index":0,"task":0}}'; "#
             + #"echo '{"done":{"task":0}}'; read next; exec sleep 5"#
         let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 1, timeout: 5))

@@ -1,5 +1,6 @@
-@testable import NavScriptRunner
 import Testing
+
+@testable import NavScriptRunner
 
 @Suite("Worker stderr")
 struct WorkerStderrTests {

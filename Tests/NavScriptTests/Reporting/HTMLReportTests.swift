@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
-import Testing
 
 @Suite("Reporting: HTML report")
 struct HTMLReportTests {
@@ -13,23 +14,30 @@ struct HTMLReportTests {
         var run = ReportingFixtures.mixedRun()
         let stacks = [["home"], ["home", "product:p1"], ["home", "product:p1"]]
         run.files[0].scenarios[1].frames = stacks.enumerated().map { index, stack in
-            StepFrame(number: index + 1, location: "scenarios/gate_resume/login.lua:\(13 + index)",
-                      action: ["launch{}", "tap(\"product\", id=p1)", "back_swipe{}"][index],
-                      selectedTab: "home",
-                      tabs: [.init(name: "home", stack: stack), .init(name: "cart", stack: ["cart"])],
-                      modals: index == 1 ? [["sign_in"]] : [],
-                      coordinators: ["app", "app/main", "app/main/checkout"],
-                      events: ["push product:p1"],
-                      leaks: index == 2 ? [.init(label: "checkout", kind: "coordinator", leftDuring: "back_swipe")] : [],
-                      problems: index == 2 ? [.init(kind: "failure", message: "stack of tab 'home' is { \"home\", \"product:p1\" }",
-                                                    details: "  expected  actual\n  home      home\n✗ cart      product:p1")] : [])
+            StepFrame(
+                number: index + 1, location: "scenarios/gate_resume/login.lua:\(13 + index)",
+                action: ["launch{}", "tap(\"product\", id=p1)", "back_swipe{}"][index],
+                selectedTab: "home",
+                tabs: [.init(name: "home", stack: stack), .init(name: "cart", stack: ["cart"])],
+                modals: index == 1 ? [["sign_in"]] : [],
+                coordinators: ["app", "app/main", "app/main/checkout"],
+                events: ["push product:p1"],
+                leaks: index == 2 ? [.init(label: "checkout", kind: "coordinator", leftDuring: "back_swipe")] : [],
+                problems: index == 2
+                    ? [
+                        .init(
+                            kind: "failure", message: "stack of tab 'home' is { \"home\", \"product:p1\" }",
+                            details: "  expected  actual\n  home      home\n✗ cart      product:p1")
+                    ] : [])
         }
         return run
     }
 
     static func render(_ run: RunResult, interruption: String? = nil) -> String {
-        HTMLReport().render(.init(plan: RunPlan(command: "run", app: "ShopApp", files: run.files.map(\.file), startedAt: 0),
-                                  result: run, interruption: interruption))
+        HTMLReport().render(
+            .init(
+                plan: RunPlan(command: "run", app: "ShopApp", files: run.files.map(\.file), startedAt: 0),
+                result: run, interruption: interruption))
     }
 
     static func count(_ needle: String, in text: String) -> Int {
@@ -110,11 +118,13 @@ struct HTMLReportTests {
         var run = ReportingFixtures.hostileRun()
         let hostile = ReportingFixtures.hostile
         // Every storyboard field too.
-        run.files[0].scenarios[1].frames = [StepFrame(
-            number: 1, location: hostile, action: hostile, selectedTab: hostile,
-            tabs: [.init(name: hostile, stack: [hostile])], modals: [[hostile]], coordinators: [hostile + "/" + hostile],
-            events: [hostile], leaks: [.init(label: hostile, kind: hostile, leftDuring: hostile)],
-            problems: [.init(kind: "failure", message: hostile, details: hostile)])]
+        run.files[0].scenarios[1].frames = [
+            StepFrame(
+                number: 1, location: hostile, action: hostile, selectedTab: hostile,
+                tabs: [.init(name: hostile, stack: [hostile])], modals: [[hostile]], coordinators: [hostile + "/" + hostile],
+                events: [hostile], leaks: [.init(label: hostile, kind: hostile, leftDuring: hostile)],
+                problems: [.init(kind: "failure", message: hostile, details: hostile)])
+        ]
         let html = Self.render(run)
         #expect(!html.contains("<tag>"))
         #expect(!html.contains("\u{1B}"))

@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
-import Testing
 
 @Suite("Reporting: console report")
 struct ReportingConsoleTests {
@@ -90,12 +91,13 @@ struct ReportingConsoleTests {
         let third = FileResult(file: "scenarios/z.lua", scenarios: [], duration: 0)
         console.fileStarted(third.file)
         console.fileFinished(third)
-        #expect(capture.text == """
-            scenarios/gate_resume/login.lua  .Fs  (3)
-            scenarios/tabs.lua  .E  (2)
-            scenarios/z.lua  (0)
+        #expect(
+            capture.text == """
+                scenarios/gate_resume/login.lua  .Fs  (3)
+                scenarios/tabs.lua  .E  (2)
+                scenarios/z.lua  (0)
 
-            """)
+                """)
     }
 
     @Test func threadsInterleavingFilesNeverSplitALine() {
@@ -103,9 +105,11 @@ struct ReportingConsoleTests {
         let console = ConsoleReport(write: capture.write)
         let files = (0..<8).map { index in
             let path = "scenarios/f\(index).lua"
-            return FileResult(file: path, scenarios: (0..<20).map { n in
-                ScenarioResult(name: "s\(n)", file: path, line: n + 1, outcome: n % 7 == 3 ? .failed(.expectation) : .passed)
-            }, duration: 0)
+            return FileResult(
+                file: path,
+                scenarios: (0..<20).map { n in
+                    ScenarioResult(name: "s\(n)", file: path, line: n + 1, outcome: n % 7 == 3 ? .failed(.expectation) : .passed)
+                }, duration: 0)
         }
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
@@ -126,11 +130,12 @@ struct ReportingConsoleTests {
         console.fileStarted(run.files[1].file)
         console.scenarioFinished(run.files[1].scenarios[0])
         console.fileFinished(run.files[1])  // the error was not reported
-        #expect(capture.text == """
-            scenarios/gate_resume/login.lua  .Fs  (3)
-            scenarios/tabs.lua  .E  (2)
+        #expect(
+            capture.text == """
+                scenarios/gate_resume/login.lua  .Fs  (3)
+                scenarios/tabs.lua  .E  (2)
 
-            """)
+                """)
     }
 
     @Test func interruptedProgressIsClosedBeforeTheReport() {
@@ -141,17 +146,24 @@ struct ReportingConsoleTests {
         console.scenarioFinished(ScenarioResult(name: "a", file: file, line: 1, outcome: .passed))
         console.fileStarted("scenarios/b.lua")
         let notRun = ScenarioResult(name: "b", file: file, line: 5, outcome: .skipped(.interrupted), message: "not run")
-        console.finish(RunResult(files: [FileResult(file: file, scenarios: [
-            ScenarioResult(name: "a", file: file, line: 1, outcome: .passed), notRun,
-        ], duration: 0)], duration: 1, startedAt: 0))
-        #expect(capture.text == """
-            scenarios/a.lua  .
-            scenarios/b.lua  \n
-            1 scenario not run (interrupted or --fail-fast)
+        console.finish(
+            RunResult(
+                files: [
+                    FileResult(
+                        file: file,
+                        scenarios: [
+                            ScenarioResult(name: "a", file: file, line: 1, outcome: .passed), notRun
+                        ], duration: 0)
+                ], duration: 1, startedAt: 0))
+        #expect(
+            capture.text == """
+                scenarios/a.lua  .
+                scenarios/b.lua  \n
+                1 scenario not run (interrupted or --fail-fast)
 
-            1 passed, 0 failed, 0 errors, 1 skipped in 1.000s
+                1 passed, 0 failed, 0 errors, 1 skipped in 1.000s
 
-            """)
+                """)
     }
 
     @Test func summaryLine() {

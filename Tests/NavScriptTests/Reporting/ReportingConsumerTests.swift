@@ -1,13 +1,15 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import TestSupport
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
-import TestSupport
-import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// One report with every outcome kind, read by each major JUnit consumer
 /// the way it really reads it: Jenkins xunit's own schema, Python's
@@ -20,7 +22,8 @@ import Testing
 struct ReportingConsumerTests {
     /// Every outcome, one scenario each, named after its stable form.
     static let run: RunResult = {
-        let outcomes: [ScenarioOutcome] = [.passed]
+        let outcomes: [ScenarioOutcome] =
+            [.passed]
             + ScenarioOutcome.Failure.allCases.map(ScenarioOutcome.failed)
             + ScenarioOutcome.ErrorKind.allCases.map(ScenarioOutcome.errored)
             + ScenarioOutcome.SkipReason.allCases.map(ScenarioOutcome.skipped)
@@ -28,20 +31,25 @@ struct ReportingConsumerTests {
         let scenarios = outcomes.enumerated().map { index, outcome in
             let label = outcome == .passed ? "passed" : "\(outcome.status.rawValue) \(outcome.kind)"
             let message = outcome == .passed ? "" : "\(file):\(index + 10): \(label) happened & <was> \"reported\""
-            return ScenarioResult(name: "case \(label)", groups: ["cart gate"], file: file, line: index + 2,
-                                  outcome: outcome, message: message,
-                                  details: outcome.status == .failed ? "expected: a\n  actual: b" : "",
-                                  timeline: ["\(file):\(index + 2)  launch{}  → home [tab home]"], duration: 0.001)
+            return ScenarioResult(
+                name: "case \(label)", groups: ["cart gate"], file: file, line: index + 2,
+                outcome: outcome, message: message,
+                details: outcome.status == .failed ? "expected: a\n  actual: b" : "",
+                timeline: ["\(file):\(index + 2)  launch{}  → home [tab home]"], duration: 0.001)
         }
-        return RunResult(files: [FileResult(file: file, scenarios: scenarios, duration: 0.05)], duration: 0.05,
-                         seed: 42, startedAt: 0)
+        return RunResult(
+            files: [FileResult(file: file, scenarios: scenarios, duration: 0.05)], duration: 0.05,
+            seed: 42, startedAt: 0)
     }()
 
     static func write(strict: Bool) throws -> (URL, ReportingTemporaryFolder) {
         let folder = try ReportingTemporaryFolder()
         let url = folder.url.appendingPathComponent(strict ? "strict.xml" : "junit.xml")
-        try JUnitReport(.init(strict: strict, hostname: "ci", invariants: ["leaks", "idle"],
-                              replayCommand: ["navscript", "run"])).write(run, to: url)
+        try JUnitReport(
+            .init(
+                strict: strict, hostname: "ci", invariants: ["leaks", "idle"],
+                replayCommand: ["navscript", "run"])
+        ).write(run, to: url)
         return (url, folder)
     }
 
@@ -85,8 +93,10 @@ struct ReportingConsumerTests {
         let results = try document.nodes(forXPath: "//failure|//error|//skipped").compactMap { $0 as? XMLElement }
         #expect(results.count == Self.run.scenarios.filter { $0.status != .passed }.count)
         // ActiveSupport's Hash.from_xml converts these `type`s (or fails on them).
-        let converted: Set<String> = ["symbol", "yaml", "date", "datetime", "integer", "float", "decimal", "boolean",
-                                      "array", "string", "file", "base64Binary", "binary"]
+        let converted: Set<String> = [
+            "symbol", "yaml", "date", "datetime", "integer", "float", "decimal", "boolean",
+            "array", "string", "file", "base64Binary", "binary"
+        ]
         for element in results {
             let message = element.attribute(forName: "message")?.stringValue ?? ""
             let body = element.stringValue ?? ""
@@ -112,13 +122,16 @@ struct ReportingConsumerTests {
         }
     }
 
-    @Test("dorny/test-reporter: files in lower-case folders are placed whatever their names", arguments: [
-        "scenarios/gate_resume/cart_gate.lua", "suite/checkout/_setup.lua", "suite/my flows/cart gate.lua",
-        "suite/deep/er/2fa.lua", "suite/kasse/übersicht.lua", "suite/cart.v2.lua", "flows/Checkout.lua",
-    ])
+    @Test(
+        "dorny/test-reporter: files in lower-case folders are placed whatever their names",
+        arguments: [
+            "scenarios/gate_resume/cart_gate.lua", "suite/checkout/_setup.lua", "suite/my flows/cart gate.lua",
+            "suite/deep/er/2fa.lua", "suite/kasse/übersicht.lua", "suite/cart.v2.lua", "flows/Checkout.lua"
+        ])
     func dornyPlacesEveryFile(_ file: String) throws {
-        let result = ScenarioResult(name: "n", file: file, line: 3, outcome: .failed(.expectation),
-                                    message: "\(file):7: expected the cart")
+        let result = ScenarioResult(
+            name: "n", file: file, line: 3, outcome: .failed(.expectation),
+            message: "\(file):7: expected the cart")
         let frame = try #require(JUnitReport.frame(result))
         let location = try #require(Self.dornyLocation(frame, tracked: [file, "other/" + file]), "\(frame)")
         #expect(location.file == file && location.line == 7, "\(frame)")
@@ -142,10 +155,11 @@ struct ReportingConsumerTests {
         guard let pattern = try? Regex(#"^\s*at (\S+\/\S*\/)?(.*)\((.*):(\d+)\)$"#) else { return nil }
         for text in body.split(separator: "\n", omittingEmptySubsequences: false) {
             guard let match = try? pattern.wholeMatch(in: String(text)),
-                  let path = match.output[2].substring, let name = match.output[3].substring,
-                  let line = Int(match.output[4].substring ?? "") else { continue }
+                let path = match.output[2].substring, let name = match.output[3].substring,
+                let line = Int(match.output[4].substring ?? "")
+            else { continue }
             var package = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            if let end = package.firstIndex(where: { ($0.utf16.first ?? 0xFFFF) <= 0x5A }) {   // JS: part[0] <= 'Z'
+            if let end = package.firstIndex(where: { ($0.utf16.first ?? 0xFFFF) <= 0x5A }) {  // JS: part[0] <= 'Z'
                 package.removeSubrange(end...)
             }
             guard !package.isEmpty else { continue }
@@ -171,12 +185,14 @@ struct ReportingConsumerTests {
 
     // MARK: - Python consumers (run for real)
 
-    @Test("junitparser reads every outcome as its own kind",
-          .enabled(if: Python.has("junitparser"), "pip install junitparser (scripts/bootstrap.sh does)"))
+    @Test(
+        "junitparser reads every outcome as its own kind",
+        .enabled(if: Python.has("junitparser"), "pip install junitparser (scripts/bootstrap.sh does)"))
     func junitparser() throws {
         let (url, folder) = try Self.write(strict: false)
         _ = folder
-        let output = try Python.run("""
+        let output = try Python.run(
+            """
             import sys, json, junitparser
             out = {}
             for suite in junitparser.JUnitXml.fromfile(sys.argv[1]):
@@ -197,12 +213,14 @@ struct ReportingConsumerTests {
         }
     }
 
-    @Test("Codecov test-results-parser counts every outcome, skips included",
-          .enabled(if: Python.has("test_results_parser"), "pip install test-results-parser (scripts/bootstrap.sh does)"))
+    @Test(
+        "Codecov test-results-parser counts every outcome, skips included",
+        .enabled(if: Python.has("test_results_parser"), "pip install test-results-parser (scripts/bootstrap.sh does)"))
     func codecov() throws {
         let (url, folder) = try Self.write(strict: false)
         _ = folder
-        let output = try Python.run("""
+        let output = try Python.run(
+            """
             import sys, json, test_results_parser as t
             parsed = t.parse_junit_xml(open(sys.argv[1], 'rb').read())
             print(json.dumps({r.name: str(r.outcome) for r in parsed.testruns}))
@@ -215,12 +233,14 @@ struct ReportingConsumerTests {
         }
     }
 
-    @Test("junit2html renders the report and counts every case",
-          .enabled(if: Python.has("junit2htmlreport"), "pip install junit2html (scripts/bootstrap.sh does)"))
+    @Test(
+        "junit2html renders the report and counts every case",
+        .enabled(if: Python.has("junit2htmlreport"), "pip install junit2html (scripts/bootstrap.sh does)"))
     func junit2html() throws {
         let (url, folder) = try Self.write(strict: false)
         let html = folder.url.appendingPathComponent("report.html")
-        _ = try Python.run("""
+        _ = try Python.run(
+            """
             import sys
             from junit2htmlreport import runner
             runner.run([sys.argv[1], sys.argv[2]])

@@ -1,17 +1,20 @@
 import Foundation
+import TestSupport
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
-import TestSupport
-import Testing
 
 /// The reports validated by `xmllint` against Fixtures/junit.xsd (strict
 /// Ant/Jenkins JUnit plus `file`/`line`), as CI reporters would read them.
 @Suite("Reporting: JUnit schema validity")
 struct ReportingSchemaTests {
-    private func validate(_ run: RunResult, options: JUnitReport.Options,
-                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func validate(
+        _ run: RunResult, options: JUnitReport.Options,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let folder = try ReportingTemporaryFolder()
         let file = folder.url.appendingPathComponent("junit.xml")
         try JUnitReport(options).write(run, to: file)
@@ -22,14 +25,17 @@ struct ReportingSchemaTests {
 
     @Test(arguments: [true, false])
     func mixedRunValidates(includeFileAttributes: Bool) throws {
-        try validate(ReportingFixtures.mixedRun(),
-                     options: .init(strict: !includeFileAttributes, hostname: "ci"))
+        try validate(
+            ReportingFixtures.mixedRun(),
+            options: .init(strict: !includeFileAttributes, hostname: "ci"))
     }
 
     @Test func emptyRunValidates() throws {
         try validate(RunResult(files: [], duration: 0, startedAt: 0), options: .init(hostname: "ci"))
-        try validate(RunResult(files: [FileResult(file: "a.lua", scenarios: [], duration: 0)], duration: 0,
-                               startedAt: 0), options: .init(hostname: "ci"))
+        try validate(
+            RunResult(
+                files: [FileResult(file: "a.lua", scenarios: [], duration: 0)], duration: 0,
+                startedAt: 0), options: .init(hostname: "ci"))
     }
 
     @Test func hostileRunIsWellFormedAndValid() throws {
@@ -50,14 +56,28 @@ struct ReportingSchemaTests {
         let broken: [(String, String)] = [
             ("comma decimal", good.replacingOccurrences(of: #"time="0.541""#, with: #"time="0,541""#)),
             ("zone suffix", good.replacingOccurrences(of: "05:44:57\"", with: "05:44:57Z\"")),
-            ("duplicate name", good.replacingOccurrences(of: "login remembers the user",
-                                                        with: "login shows the form")),
+            (
+                "duplicate name",
+                good.replacingOccurrences(
+                    of: "login remembers the user",
+                    with: "login shows the form")
+            ),
             ("unknown attribute", good.replacingOccurrences(of: #" line="4""#, with: #" line="4" rerun="1""#)),
-            ("nested suite", good.replacingOccurrences(of: "<testsuite name=\"scenarios/tabs.lua\"",
-                                                     with: "<testsuite name=\"nested\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\" timestamp=\"2026-11-21T05:44:57\" hostname=\"h\"><testsuite name=\"scenarios/tabs.lua\"")
-                .replacingOccurrences(of: "</testsuites>", with: "</testsuite></testsuites>")),
-            ("bad classname", good.replacingOccurrences(of: #"classname="scenarios.tabs""#,
-                                                        with: #"classname="scenarios..tabs""#)),
+            (
+                "nested suite",
+                good.replacingOccurrences(
+                    of: "<testsuite name=\"scenarios/tabs.lua\"",
+                    with:
+                        "<testsuite name=\"nested\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\" timestamp=\"2026-11-21T05:44:57\" hostname=\"h\"><testsuite name=\"scenarios/tabs.lua\""
+                )
+                .replacingOccurrences(of: "</testsuites>", with: "</testsuite></testsuites>")
+            ),
+            (
+                "bad classname",
+                good.replacingOccurrences(
+                    of: #"classname="scenarios.tabs""#,
+                    with: #"classname="scenarios..tabs""#)
+            )
         ]
         for (label, xml) in broken {
             #expect(xml != good, "\(label): the mutation applied")
@@ -68,4 +88,3 @@ struct ReportingSchemaTests {
         }
     }
 }
-

@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
 @testable import NavScriptRuntime
-import Testing
 
 @Suite("Reporting: run event stream")
 struct RunEventStreamTests {
@@ -28,7 +29,8 @@ struct RunEventStreamTests {
         let second = Recorder("second")
         let stream = RunEventStream([first, second])
         stream.publish(ReportingFixtures.mixedRun(), plan: RunPlan(command: "mutate", app: "X", files: [], startedAt: 0))
-        let expected = ["run_started"] + ["file_started"] + Array(repeating: "scenario_finished", count: 3) + ["file_finished"]
+        let expected =
+            ["run_started"] + ["file_started"] + Array(repeating: "scenario_finished", count: 3) + ["file_finished"]
             + ["file_started"] + Array(repeating: "scenario_finished", count: 2) + ["file_finished", "run_finished"]
         #expect(first.kinds == expected)
         #expect(second.kinds == expected)
@@ -64,8 +66,9 @@ struct RunEventStreamTests {
         try ReportFile.write("<report/>", to: URL(fileURLWithPath: path("link.xml")), kind: "JUnit report")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.xml")) == "target.xml", "the link stays")
         #expect(try String(contentsOfFile: path("target.xml"), encoding: .utf8) == "<report/>", "its target has the report")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["link.xml", "target.xml"],
-                "no temporary left behind")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["link.xml", "target.xml"],
+            "no temporary left behind")
 
         #expect(mkfifo(path("events.fifo"), 0o600) == 0)
         // Nobody reads it yet: refused, not waited on for ever.
@@ -73,7 +76,7 @@ struct RunEventStreamTests {
         // A reader (opened without waiting for a writer): the stream goes to it.
         let readDescriptor = open(path("events.fifo"), O_RDONLY | O_NONBLOCK)
         #expect(readDescriptor >= 0)
-        do {   // the report closes the FIFO when it goes
+        do {  // the report closes the FIFO when it goes
             let stream = RunEventStream([try JSONLinesReport(path: path("events.fifo"))])
             stream.publish(ReportingFixtures.mixedRun(), plan: RunPlan(command: "run", app: "X", files: [], startedAt: 0))
         }

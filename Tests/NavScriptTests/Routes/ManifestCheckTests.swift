@@ -1,6 +1,7 @@
 import Foundation
 import NavigationCore
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -61,59 +62,82 @@ struct ManifestCheckTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "unknown key", old: #""flow": "home", "patterns": ["home"]"#, new: #""flow": "home", "colour": 1, "patterns": ["home"]"#,
-             path: "$.destinations[0].colour", destination: "home", message: "unknown key \"colour\""),
-        Case(name: "wrong type", old: #""tabs": ["home", "account"]"#, new: #""tabs": "home""#,
-             path: "$.tabs", destination: nil, message: "expected an array of strings, got a string"),
-        Case(name: "missing required key", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
-             new: #"{ "id": "home", "tab": "home", "patterns": ["home"] }"#,
-             path: "$.destinations[0]", destination: "home", message: "the required key \"flow\" is missing"),
-        Case(name: "unknown tab", old: #""tab": "account", "flow""#, new: #""tab": "acount", "flow""#,
-             path: "$.destinations[2].tab", destination: "account", message: "unknown tab \"acount\""),
-        Case(name: "unknown parent", old: #""parent": "home""#, new: #""parent": "hom""#,
-             path: "$.destinations[1].parent", destination: "item", message: "unknown parent \"hom\""),
-        Case(name: "unknown precondition", old: #""preconditions": ["auth"], "patterns""#, new: #""preconditions": ["vip"], "patterns""#,
-             path: "$.destinations[2].preconditions", destination: "account", message: "unknown precondition \"vip\""),
-        Case(name: "ancestry cycle", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
-             new: #"{ "id": "home", "parent": "item", "flow": "home", "patterns": ["home"] }"#,
-             path: "$.destinations[0].parent", destination: "home", message: "ancestry cycle"),
-        Case(name: "pattern param not declared", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": ["item/:id", "i/:ident"]"#,
-             path: "$.destinations[1].patterns[1]", destination: "item", message: "uses :ident, which params does not declare"),
-        Case(name: "invalid regular expression", old: #""pattern": "[0-9]{1,6}""#, new: #""pattern": "[0-9""#,
-             path: "$.destinations[1].params[0].pattern", destination: "item", message: "invalid regular expression /[0-9/"),
-        Case(name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,
-             path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home"),
-        Case(name: "overlapping patterns", old: #""patterns": ["account"]"#, new: #""patterns": ["item/latest"]"#,
-             path: "$.destinations[2].patterns[0]", destination: "account", message: "overlaps \"item/:id\" of item"),
-        Case(name: "unreachable destination", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": []"#,
-             path: "$.destinations[1].patterns", destination: "item", message: "nothing reaches this destination"),
-        Case(name: "ancestor param missing", old: #"{ "id": "account", "tab": "account""#, new: #"{ "id": "account", "parent": "item""#,
-             path: "$.destinations[2].params", destination: "account", message: "ancestor \"item\" needs the param id"),
-        Case(name: "duplicate id", old: #""id": "account""#, new: #""id": "home""#,
-             path: "$.destinations[2].id", destination: "home", message: "duplicate destination id"),
-        Case(name: "length limits no value meets", old: #""pattern": "[0-9]{1,6}""#,
-             new: #""pattern": "[0-9]{1,6}", "min_length": 20, "max_length": 12"#,
-             path: "$.destinations[1].params[0]", destination: "item", message: "min_length 20 is more than max_length 12"),
-        Case(name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
-             path: "$.destinations", destination: nil, message: "no destination: every link is rejected"),
-        Case(name: "duplicate key", old: #""tabs": ["home", "account"],"#, new: #""tabs": ["home", "account"], "tabs": ["home"],"#,
-             path: "$.tabs", destination: nil, message: "duplicate key \"tabs\" (first at line 4): JSON readers disagree"),
-        Case(name: "duplicate key in a destination", old: #"{ "id": "home", "tab": "home", "flow": "home","#,
-             new: #"{ "id": "home", "tab": "home", "flow": "home", "tab": "account","#,
-             path: "$.destinations[0].tab", destination: nil, message: "duplicate key \"tab\""),
-        Case(name: "an entry point that skips a gate another enforces",
-             old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
-             new: #""preconditions": ["auth"], "patterns": [{ "path": "account", "entries": ["scheme", "push"] }] },"#
-                + "\n" + #"    { "id": "account_open", "parent": "home", "flow": "home", "patterns": [{ "path": "account", "entries": ["universal"] }] }"#,
-             path: "$.destinations[3].patterns[0]", destination: "account_open",
-             message: #"a link matching "account" via universal opens account_open past no gate, but via scheme/push"#
+        Case(
+            name: "unknown key", old: #""flow": "home", "patterns": ["home"]"#, new: #""flow": "home", "colour": 1, "patterns": ["home"]"#,
+            path: "$.destinations[0].colour", destination: "home", message: "unknown key \"colour\""),
+        Case(
+            name: "wrong type", old: #""tabs": ["home", "account"]"#, new: #""tabs": "home""#,
+            path: "$.tabs", destination: nil, message: "expected an array of strings, got a string"),
+        Case(
+            name: "missing required key", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
+            new: #"{ "id": "home", "tab": "home", "patterns": ["home"] }"#,
+            path: "$.destinations[0]", destination: "home", message: "the required key \"flow\" is missing"),
+        Case(
+            name: "unknown tab", old: #""tab": "account", "flow""#, new: #""tab": "acount", "flow""#,
+            path: "$.destinations[2].tab", destination: "account", message: "unknown tab \"acount\""),
+        Case(
+            name: "unknown parent", old: #""parent": "home""#, new: #""parent": "hom""#,
+            path: "$.destinations[1].parent", destination: "item", message: "unknown parent \"hom\""),
+        Case(
+            name: "unknown precondition", old: #""preconditions": ["auth"], "patterns""#, new: #""preconditions": ["vip"], "patterns""#,
+            path: "$.destinations[2].preconditions", destination: "account", message: "unknown precondition \"vip\""),
+        Case(
+            name: "ancestry cycle", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
+            new: #"{ "id": "home", "parent": "item", "flow": "home", "patterns": ["home"] }"#,
+            path: "$.destinations[0].parent", destination: "home", message: "ancestry cycle"),
+        Case(
+            name: "pattern param not declared", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": ["item/:id", "i/:ident"]"#,
+            path: "$.destinations[1].patterns[1]", destination: "item", message: "uses :ident, which params does not declare"),
+        Case(
+            name: "invalid regular expression", old: #""pattern": "[0-9]{1,6}""#, new: #""pattern": "[0-9""#,
+            path: "$.destinations[1].params[0].pattern", destination: "item", message: "invalid regular expression /[0-9/"),
+        Case(
+            name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,
+            path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home"),
+        Case(
+            name: "overlapping patterns", old: #""patterns": ["account"]"#, new: #""patterns": ["item/latest"]"#,
+            path: "$.destinations[2].patterns[0]", destination: "account", message: "overlaps \"item/:id\" of item"),
+        Case(
+            name: "unreachable destination", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": []"#,
+            path: "$.destinations[1].patterns", destination: "item", message: "nothing reaches this destination"),
+        Case(
+            name: "ancestor param missing", old: #"{ "id": "account", "tab": "account""#, new: #"{ "id": "account", "parent": "item""#,
+            path: "$.destinations[2].params", destination: "account", message: "ancestor \"item\" needs the param id"),
+        Case(
+            name: "duplicate id", old: #""id": "account""#, new: #""id": "home""#,
+            path: "$.destinations[2].id", destination: "home", message: "duplicate destination id"),
+        Case(
+            name: "length limits no value meets", old: #""pattern": "[0-9]{1,6}""#,
+            new: #""pattern": "[0-9]{1,6}", "min_length": 20, "max_length": 12"#,
+            path: "$.destinations[1].params[0]", destination: "item", message: "min_length 20 is more than max_length 12"),
+        Case(
+            name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
+            path: "$.destinations", destination: nil, message: "no destination: every link is rejected"),
+        Case(
+            name: "duplicate key", old: #""tabs": ["home", "account"],"#, new: #""tabs": ["home", "account"], "tabs": ["home"],"#,
+            path: "$.tabs", destination: nil, message: "duplicate key \"tabs\" (first at line 4): JSON readers disagree"),
+        Case(
+            name: "duplicate key in a destination", old: #"{ "id": "home", "tab": "home", "flow": "home","#,
+            new: #"{ "id": "home", "tab": "home", "flow": "home", "tab": "account","#,
+            path: "$.destinations[0].tab", destination: nil, message: "duplicate key \"tab\""),
+        Case(
+            name: "an entry point that skips a gate another enforces",
+            old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
+            new: #""preconditions": ["auth"], "patterns": [{ "path": "account", "entries": ["scheme", "push"] }] },"#
+                + "\n"
+                + #"    { "id": "account_open", "parent": "home", "flow": "home", "patterns": [{ "path": "account", "entries": ["universal"] }] }"#,
+            path: "$.destinations[3].patterns[0]", destination: "account_open",
+            message: #"a link matching "account" via universal opens account_open past no gate, but via scheme/push"#
                 + #" ("account" of account, $.destinations[2].patterns[0]) it meets the gate auth: via universal it skips auth, "#
                 + "which via scheme/push is enforced; give both destinations the same preconditions"),
-        Case(name: "a parent's gate counts", old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
-             new: #""preconditions": ["auth"], "patterns": ["account"] },"# + "\n"
+        Case(
+            name: "a parent's gate counts", old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
+            new: #""preconditions": ["auth"], "patterns": ["account"] },"# + "\n"
                 + #"    { "id": "orders", "parent": "account", "flow": "account", "patterns": [{ "path": "orders", "entries": ["scheme"] }] },"#
-                + "\n" + #"    { "id": "orders_open", "tab": "home", "flow": "home", "patterns": [{ "path": "orders", "entries": ["widget"] }] }"#,
-             path: "$.destinations[4].patterns[0]", destination: "orders_open", message: "via widget it skips auth, which via scheme is enforced"),
+                + "\n"
+                + #"    { "id": "orders_open", "tab": "home", "flow": "home", "patterns": [{ "path": "orders", "entries": ["widget"] }] }"#,
+            path: "$.destinations[4].patterns[0]", destination: "orders_open",
+            message: "via widget it skips auth, which via scheme is enforced")
     ]
 
     @Test("each problem kind is reported with its path, line and destination", arguments: cases)
@@ -149,27 +173,37 @@ struct ManifestCheckTests {
         // What the manifest routes to that the app has no screen for: a warning at the destination.
         let unshown = try ManifestCheck(host: host).check(Self.base).filter(\.isWarning)
         #expect(unshown.map(\.destination) == ["item", "account"], "\(unshown)")
-        #expect(unshown.allSatisfy { $0.path.hasPrefix("$.destinations[") && $0.line > 6
-            && $0.message.contains("the host declares no screen") }, "\(unshown)")
+        #expect(
+            unshown.allSatisfy {
+                $0.path.hasPrefix("$.destinations[") && $0.line > 6
+                    && $0.message.contains("the host declares no screen")
+            }, "\(unshown)")
 
         // A manifest without a destination the app's taps open breaks them.
-        let withoutItem = Self.base.replacingOccurrences(of: #"""
-                { "id": "item", "parent": "home", "flow": "home",
-                  "params": [{ "name": "id", "pattern": "[0-9]{1,6}" }], "patterns": ["item/:id", "i/:id"] },
+        let withoutItem = Self.base.replacingOccurrences(
+            of: #"""
+                    { "id": "item", "parent": "home", "flow": "home",
+                      "params": [{ "name": "id", "pattern": "[0-9]{1,6}" }], "patterns": ["item/:id", "i/:id"] },
 
-            """#, with: "")
+                """#, with: "")
         #expect(withoutItem != Self.base, "fixture edit applies")
         let found = try ManifestCheck(host: host).check(withoutItem)
-        #expect(found.contains { $0.destination == "item" && $0.path == "$.destinations" && $0.line == 6 && $0.isWarning
-            && $0.message.contains(#"a tap in the app opens "item", which the manifest does not declare"#) }, "\(found)")
+        #expect(
+            found.contains {
+                $0.destination == "item" && $0.path == "$.destinations" && $0.line == 6 && $0.isWarning
+                    && $0.message.contains(#"a tap in the app opens "item", which the manifest does not declare"#)
+            }, "\(found)")
         #expect(try ManifestCheck().check(withoutItem).isEmpty, "without a host, nothing says the app shows item")
 
         // A declared output whose parameters its destination does not take.
         let misdeclared = try ManifestCheck(host: Host(engine: host.engine, parameters: ["item_id"])).check(Self.base)
             .filter { !$0.isWarning }
-        #expect(misdeclared.count == 1 && misdeclared[0].destination == "item" && misdeclared[0].message.contains(
-            "\"item\" requires parameter 'id', which the host's declaration of output 'item' of 'home' (ScenarioHost.screens) does "
-                + "not pass (it passes: item_id)"), "\(misdeclared)")
+        #expect(
+            misdeclared.count == 1 && misdeclared[0].destination == "item"
+                && misdeclared[0].message.contains(
+                    "\"item\" requires parameter 'id', which the host's declaration of output 'item' of 'home' (ScenarioHost.screens) does "
+                        + "not pass (it passes: item_id)"),
+            "\(misdeclared)")
         // A parameter passed that the destination does not take is ignored by the engine: no problem.
         let extra = try ManifestCheck(host: Host(engine: host.engine, parameters: ["id", "source"])).check(Self.base)
         #expect(extra.filter { !$0.isWarning }.isEmpty, "\(extra)")
@@ -181,14 +215,20 @@ struct ManifestCheckTests {
 struct ManifestDiffTests {
     @Test func aRemovedAliasAndARemovedGateAreBothReported() throws {
         let old = try RoutingEngine(manifest: RouteManifest.load(json: Data(ManifestCheckTests.base.utf8)))
-        let new = try RoutingEngine(manifest: RouteManifest.load(json: Data(ManifestCheckTests.base
-            .replacingOccurrences(of: #""patterns": ["item/:id", "i/:id"]"#, with: #""patterns": ["item/:id"]"#)
-            .replacingOccurrences(of: #""preconditions": ["auth"], "patterns""#, with: #""patterns""#).utf8)))
+        let new = try RoutingEngine(
+            manifest: RouteManifest.load(
+                json: Data(
+                    ManifestCheckTests.base
+                        .replacingOccurrences(of: #""patterns": ["item/:id", "i/:id"]"#, with: #""patterns": ["item/:id"]"#)
+                        .replacingOccurrences(of: #""preconditions": ["auth"], "patterns""#, with: #""patterns""#).utf8)))
         let diff = ManifestDiff(old: old, new: new, entries: [.scheme, .push])
         let changes = diff.changes()
         #expect(changes.contains { $0.link.hasPrefix("myapp://i/") && $0.after == "error unknown_route" && $0.entry == .push })
-        #expect(changes.contains { $0.link == "myapp://account" && $0.context == "signed out"
-            && $0.before.hasPrefix("gated auth") && $0.after.hasPrefix("proceed") })
+        #expect(
+            changes.contains {
+                $0.link == "myapp://account" && $0.context == "signed out"
+                    && $0.before.hasPrefix("gated auth") && $0.after.hasPrefix("proceed")
+            })
         #expect(!changes.contains { $0.link == "myapp://account" && $0.context == "signed in" }, "signed in nothing changes")
         #expect(ManifestDiff(old: old, new: old).changes().isEmpty)
         #expect(ManifestDiff.render(changes, markdown: true).hasPrefix("| link | entry point | session | before | after |"))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import NavScriptRunner
 import Testing
+
+@testable import NavScriptRunner
 
 /// The one watch loop over child processes, on shell children whose ending is known.
 @Suite("Child processes")

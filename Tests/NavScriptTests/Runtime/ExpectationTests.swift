@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -50,7 +51,7 @@ struct ExpectationTests {
 
     @Test func eventItemsMatchAsStringsDoOutsideASCII() {
         // The byte fast path must agree with String comparison at a non-ASCII boundary.
-        let decomposed = "push caf\u{65}\u{301} now"       // "café" with a combining accent
+        let decomposed = "push caf\u{65}\u{301} now"  // "café" with a combining accent
         #expect(Expectation.eventMatches("push café", decomposed), "canonically equivalent prefixes match")
         #expect(!Expectation.eventMatches("push cafe", decomposed), "e is not é, even when é is e + accent")
         #expect(Expectation.eventMatches("push résumé", "push résumé:7 x"))
@@ -74,11 +75,15 @@ struct ExpectationTests {
         }
         let pieces = ["gate", " ", "auth", ":", "7", "K", "\u{212A}", "e", "\u{301}", "é", "x"]
         var strings = [""]
-        for _ in 0..<3 { strings = strings + strings.flatMap { prefix in pieces.map { prefix + $0 } }.filter { $0.count <= 3 || $0.utf8.count <= 12 } }
+        for _ in 0..<3 {
+            strings = strings + strings.flatMap { prefix in pieces.map { prefix + $0 } }.filter { $0.count <= 3 || $0.utf8.count <= 12 }
+        }
         strings = Array(Set(strings)).sorted()
         for item in strings.prefix(400) {
             for event in strings.prefix(400) {
-                #expect(Expectation.eventMatches(item, event) == reference(item, event), "\(item.debugDescription) in \(event.debugDescription)")
+                #expect(
+                    Expectation.eventMatches(item, event) == reference(item, event), "\(item.debugDescription) in \(event.debugDescription)"
+                )
             }
         }
         #expect(Expectation.eventMatches("gate K", "gate \u{212A} x"), "a Kelvin sign is canonically a K")
@@ -113,8 +118,9 @@ struct ExpectationTests {
     }
 
     @Test func coordinatorsCompareAsMultisets() throws {
-        #expect(Expectation.coordinators(["app", "app/b"], actual: ["app", "app/b", "app/b"]) != nil,
-                "a coordinator alive twice is a mismatch")
+        #expect(
+            Expectation.coordinators(["app", "app/b"], actual: ["app", "app/b", "app/b"]) != nil,
+            "a coordinator alive twice is a mismatch")
         #expect(Expectation.coordinators(["app/b", "app/b"], actual: ["app/b"]) != nil)
     }
 
@@ -139,9 +145,13 @@ struct ExpectationTests {
 
     @Test func sameOutcomeDiffsEveryDifferingEntryAgainstTheFirst() throws {
         #expect(Expectation.sameOutcome(url: "u", observations: [("scheme", ["a"]), ("push", ["a"])]) == nil)
-        let failure = try #require(Expectation.sameOutcome(url: "shop://p/1", observations: [
-            ("scheme", ["status=proceed", "tab home"]), ("push", ["status=error", "tab home"]), ("widget", ["status=proceed", "tab home"]),
-        ]))
+        let failure = try #require(
+            Expectation.sameOutcome(
+                url: "shop://p/1",
+                observations: [
+                    ("scheme", ["status=proceed", "tab home"]), ("push", ["status=error", "tab home"]),
+                    ("widget", ["status=proceed", "tab home"])
+                ]))
         #expect(failure.message == "shop://p/1 does not give the same outcome through scheme and push")
         #expect(failure.details.contains("  - scheme: status=proceed\n  + push: status=error"))
         #expect(!failure.details.contains("widget"))
@@ -185,15 +195,16 @@ struct ShardTests {
 @Suite("Worker protocol")
 struct WorkerMessageTests {
     @Test func messagesRoundTripThroughOneLine() throws {
-        let result = ScenarioResult(name: "n \"q\"\nx", file: "f.lua", line: 3, outcome: .failed(.expectation), message: "m",
-                                    details: "d", timeline: ["t"], output: "o", duration: 0.25)
+        let result = ScenarioResult(
+            name: "n \"q\"\nx", file: "f.lua", line: 3, outcome: .failed(.expectation), message: "m",
+            details: "d", timeline: ["t"], output: "o", duration: 0.25)
         let messages: [WorkerMessage] = [
             .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
             .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
             .step(task: 1, index: 0, line: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉"),
             .loadFailed(task: 2, result: result),
             .passed(task: 3, index: 12, duration: 0.0011296272277832031), .passed(task: 0, index: 0, duration: 1e-05),
-            .passed(task: 1, index: 2, duration: 3),
+            .passed(task: 1, index: 2, duration: 3)
         ]
         for message in messages {
             let line = message.line

@@ -1,5 +1,6 @@
 import NavigationCore
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -36,7 +37,8 @@ struct InvariantTests {
         let leaking = FakeApp()
         leaking.leaks = [LifecycleTracker.Leak(label: "item:7", kind: .screen, leftAtStep: 2, leftDuring: "back")]
         #expect(violated(leaking) == ["leaks"])
-        let failure = try #require(Invariant.violations(of: leaking, leaks: leaking.leaks, checking: [.leaks]) { "step \($0 + 1)" }.first?.1)
+        let failure = try #require(
+            Invariant.violations(of: leaking, leaks: leaking.leaks, checking: [.leaks]) { "step \($0 + 1)" }.first?.1)
         #expect(failure.details == "  leaked: item:7 (screen) left the navigation at step 3 and is still alive")
 
         let doubled = FakeApp()
@@ -45,10 +47,13 @@ struct InvariantTests {
         #expect(violated(doubled) == ["unique_coordinators"])
 
         let orphan = FakeApp()
-        orphan.owners = [ScreenOwner(screen: "home", owner: "app/tab"), ScreenOwner(screen: "order:7", owner: nil),
-                         ScreenOwner(screen: "track:7", owner: "app/gone")]
+        orphan.owners = [
+            ScreenOwner(screen: "home", owner: "app/tab"), ScreenOwner(screen: "order:7", owner: nil),
+            ScreenOwner(screen: "track:7", owner: "app/gone")
+        ]
         #expect(violated(orphan) == ["flow_ownership"])
-        let orphanDetails = try #require(Invariant.violations(of: orphan, leaks: orphan.leaks, checking: [.flowOwnership]) { "\($0)" }.first?.1)
+        let orphanDetails = try #require(
+            Invariant.violations(of: orphan, leaks: orphan.leaks, checking: [.flowOwnership]) { "\($0)" }.first?.1)
         #expect(orphanDetails.details.contains("order:7 belongs to no flow"))
         #expect(orphanDetails.details.contains("track:7 belongs to app/gone, which is not alive"))
 

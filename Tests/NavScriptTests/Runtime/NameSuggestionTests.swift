@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -11,11 +12,11 @@ struct NameSuggestionTests {
     @Test(arguments: [
         ("", "", 0), ("tap", "tap", 0), ("", "tap", 3), ("tap", "", 3),
         ("tapp", "tap", 1), ("tp", "tap", 1), ("tep", "tap", 1),
-        ("expect_stakc", "expect_stack", 1),    // two neighbours swapped: one edit
+        ("expect_stakc", "expect_stack", 1),  // two neighbours swapped: one edit
         ("expcet_stack", "expect_stack", 1),
         ("expect_stak", "expect_stack", 1),
         ("kitten", "sitting", 3),
-        ("é", "e", 1),                          // by scalar, not by byte
+        ("é", "e", 1)  // by scalar, not by byte
     ])
     func distanceCountsInsertsDeletesSubstitutionsAndSwaps(_ a: String, _ b: String, _ edits: Int) {
         #expect(NameSuggestion.distance(a, b) == edits)
@@ -39,16 +40,20 @@ struct NameSuggestionTests {
 
     @Test func onlyMessagesAboutANilGlobalGetAHint() {
         let names = { ["tap", "string", "expect_stack"] }
-        #expect(NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to call a nil value (global 'tapp')", names: names)
-            == "; did you mean 'tap'?")
-        #expect(NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to index a nil value (global 'strng')", names: names)
-            == "; did you mean 'string'?")
+        #expect(
+            NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to call a nil value (global 'tapp')", names: names)
+                == "; did you mean 'tap'?")
+        #expect(
+            NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to index a nil value (global 'strng')", names: names)
+                == "; did you mean 'string'?")
         #expect(NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to call a nil value (global 'zzzzzz')", names: names) == nil)
         #expect(NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to call a nil value (field 'tapp')", names: names) == nil)
         #expect(NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to call a string value (global 'tapp')", names: names) == nil)
         #expect(NameSuggestion.hint(forLuaMessage: "a.lua:3: attempt to call a nil value (local 'tapp')", names: names) == nil)
         var asked = false
-        _ = NameSuggestion.hint(forLuaMessage: "a.lua:3: boom") { asked = true; return [] }
+        _ = NameSuggestion.hint(forLuaMessage: "a.lua:3: boom") {
+            asked = true; return []
+        }
         #expect(!asked, "the state is only asked for its globals when the message is about one")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NavScript
 @testable import NavScriptLua
 @testable import NavScriptRunner
@@ -9,7 +10,8 @@ import Testing
 /// JUnit and the worker protocol.
 @Suite("ScenarioOutcome")
 struct ScenarioOutcomeTests {
-    static let every: [ScenarioOutcome] = [.passed]
+    static let every: [ScenarioOutcome] =
+        [.passed]
         + ScenarioOutcome.Failure.allCases.map(ScenarioOutcome.failed)
         + ScenarioOutcome.ErrorKind.allCases.map(ScenarioOutcome.errored)
         + ScenarioOutcome.SkipReason.allCases.map(ScenarioOutcome.skipped)
@@ -38,7 +40,8 @@ struct ScenarioOutcomeTests {
     @Test func aCombinationNoOutcomeHasIsRejected() throws {
         #expect(ScenarioOutcome(status: .failed, kind: "pending") == nil)
         #expect(ScenarioOutcome(status: .errored, kind: "") == nil)
-        let json = #"{"name":"n","groups":[],"file":"f","line":1,"tags":[],"status":"skipped","kind":"budget","message":"","details":"","timeline":[],"output":"","duration":0}"#
+        let json =
+            #"{"name":"n","groups":[],"file":"f","line":1,"tags":[],"status":"skipped","kind":"budget","message":"","details":"","timeline":[],"output":"","duration":0}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ScenarioResult.self, from: Data(json.utf8)) }
     }
 

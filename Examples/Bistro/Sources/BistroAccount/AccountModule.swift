@@ -9,16 +9,19 @@ public enum AccountModule {
     public static var routes: [RouteDefinition] {
         [
             RouteDefinition("account", tab: tab, flow: "account", patterns: [RoutePattern("account")]),
-            RouteDefinition("settings", parent: "account", flow: "settings", presentation: .modal,
-                            patterns: [RoutePattern("settings")]),
-            RouteDefinition("notifications", parent: "settings", flow: "settings",
-                            patterns: [RoutePattern("settings/notifications")]),
+            RouteDefinition(
+                "settings", parent: "account", flow: "settings", presentation: .modal,
+                patterns: [RoutePattern("settings")]),
+            RouteDefinition(
+                "notifications", parent: "settings", flow: "settings",
+                patterns: [RoutePattern("settings/notifications")]),
             RouteDefinition("privacy", parent: "settings", flow: "settings", patterns: [RoutePattern("settings/privacy")]),
-            RouteDefinition("addresses", parent: "settings", flow: "settings", preconditions: ["auth"],
-                            patterns: [RoutePattern("settings/addresses")]),
+            RouteDefinition(
+                "addresses", parent: "settings", flow: "settings", preconditions: ["auth"],
+                patterns: [RoutePattern("settings/addresses")]),
             RouteDefinition("sign_in", parent: "account", flow: "auth", presentation: .modal, patterns: [RoutePattern("sign-in")]),
             RouteDefinition("welcome", parent: "account", flow: "onboarding", presentation: .modal),
-            RouteDefinition("location", parent: "welcome", flow: "onboarding"),
+            RouteDefinition("location", parent: "welcome", flow: "onboarding")
         ]
     }
 }
@@ -41,8 +44,10 @@ public struct AccountServices {
     /// links wait for (nil: the module presents its own).
     public var gates: () -> GateSatisfier? = { nil }
 
-    public init(isSignedIn: @escaping () -> Bool, commitSession: @escaping () -> Void, signOut: @escaping () -> Void,
-                send: @escaping (RouteRequest) -> Void, later: @escaping (@escaping () -> Void) -> Void) {
+    public init(
+        isSignedIn: @escaping () -> Bool, commitSession: @escaping () -> Void, signOut: @escaping () -> Void,
+        send: @escaping (RouteRequest) -> Void, later: @escaping (@escaping () -> Void) -> Void
+    ) {
         self.isSignedIn = isSignedIn
         self.commitSession = commitSession
         self.signOut = signOut
@@ -115,32 +120,40 @@ public final class SignInFlow: ModalFlow {
     /// Presents the flow as `parent`'s child and reports its result once its
     /// modal is gone — as the app's `auth` gate flow, so gated links arriving
     /// meanwhile wait for it; nothing when a sign-in is already up.
-    public static func run(from parent: FlowCoordinator, navigation nav: SimulatedNavigation, services: AccountServices,
-                           completion: @escaping (FlowResult) -> Void) {
+    public static func run(
+        from parent: FlowCoordinator, navigation nav: SimulatedNavigation, services: AccountServices,
+        completion: @escaping (FlowResult) -> Void
+    ) {
         guard let gates = services.gates() else {
             return present(from: parent, navigation: nav, services: services, completion: completion)
         }
         if gates.isSatisfying("auth") { return }
-        gates.satisfy("auth", start: { done in
-            present(from: parent, navigation: nav, services: services) { result in
-                completion(result)
-                done(result == .completed)
-            }
-        }, completion: { _ in })
+        gates.satisfy(
+            "auth",
+            start: { done in
+                present(from: parent, navigation: nav, services: services) { result in
+                    completion(result)
+                    done(result == .completed)
+                }
+            }, completion: { _ in })
     }
 
     /// Wires a screen's `sign_in` output: starts the flow from `parent`
     /// unless the user is signed in already.
-    static func wireOutput(of screen: Screen, from parent: FlowCoordinator, navigation: SimulatedNavigation,
-                           services: AccountServices) {
+    static func wireOutput(
+        of screen: Screen, from parent: FlowCoordinator, navigation: SimulatedNavigation,
+        services: AccountServices
+    ) {
         screen.setOutput("sign_in") { [weak parent, weak navigation] _ in
             guard let parent, let navigation, !services.isSignedIn() else { return }
             run(from: parent, navigation: navigation, services: services) { _ in }
         }
     }
 
-    private static func present(from parent: FlowCoordinator, navigation nav: SimulatedNavigation,
-                                services: AccountServices, completion: @escaping (FlowResult) -> Void) {
+    private static func present(
+        from parent: FlowCoordinator, navigation nav: SimulatedNavigation,
+        services: AccountServices, completion: @escaping (FlowResult) -> Void
+    ) {
         let flow = SignInFlow(navigation: nav, services: services)
         flow.onFinish = { [weak parent, weak flow] result in
             guard let flow else { return }

@@ -22,17 +22,20 @@ public final class BistroApp {
 
     /// The manifest: every module's routes under one scheme.
     public static func manifest() -> RouteManifest {
-        RouteManifest(scheme: "bistro", universalHosts: ["bistro.example.org"],
-                      tabs: [CatalogModule.tab, OrdersModule.tab, AccountModule.tab], preconditions: ["auth"],
-                      destinations: CatalogModule.routes + OrdersModule.routes + AccountModule.routes)
+        RouteManifest(
+            scheme: "bistro", universalHosts: ["bistro.example.org"],
+            tabs: [CatalogModule.tab, OrdersModule.tab, AccountModule.tab], preconditions: ["auth"],
+            destinations: CatalogModule.routes + OrdersModule.routes + AccountModule.routes)
     }
 
     public static func engine() throws -> RoutingEngine {
         try RoutingEngine(manifest: manifest())
     }
 
-    public init(engine: RoutingEngine, signedIn: Bool = false, firstLaunch: Bool = false,
-                faults: Set<BistroFault> = [], link: (EntryInput, EntryPoint)? = nil, restoring: NavigationState? = nil) {
+    public init(
+        engine: RoutingEngine, signedIn: Bool = false, firstLaunch: Bool = false,
+        faults: Set<BistroFault> = [], link: (EntryInput, EntryPoint)? = nil, restoring: NavigationState? = nil
+    ) {
         self.faults = faults
         tracker = LifecycleTracker(log: log)
         navigation = SimulatedNavigation(tabs: engine.manifest.tabs, log: log, tracker: tracker, scheduler: scheduler)
@@ -82,11 +85,14 @@ public final class BistroApp {
                 log.record(.reject(kind: error.kind, input: input.description))
                 return LinkOutcome(.rejected(error))
             }
-            return LinkOutcome(dispatcher.dispatch(RouteRequest("restaurant", params: ["id": String(route.dropFirst(12))]),
-                                                   source: .external))
+            return LinkOutcome(
+                dispatcher.dispatch(
+                    RouteRequest("restaurant", params: ["id": String(route.dropFirst(12))]),
+                    source: .external))
         }
         if faults.contains(.ordersParserSkipsGate), case .url(let url) = input,
-           let request = OrdersModule.quickTrackingRequest(url), let target = try? dispatcher.engine.target(for: request) {
+            let request = OrdersModule.quickTrackingRequest(url), let target = try? dispatcher.engine.target(for: request)
+        {
             // The bug: the orders module's quick path executes its own parse.
             log.record(.deliver(entry, input.description))
             root.execute(target, source: .external) {}

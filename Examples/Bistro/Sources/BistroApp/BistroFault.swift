@@ -28,7 +28,8 @@ public enum BistroFault: String, CaseIterable, Sendable {
         case .logoutKeepsOrders: return "sign-out resets every tab except orders, whose stack and flows survive the session"
         case .linkBeforeOnboarding: return "a cold-start link is executed at once instead of waiting for onboarding, which it tears down"
         case .cancelResumes: return "a cancelled sign-in is reported as satisfied, so the waiting link resumes and asks again"
-        case .teardownOnDisappear: return "a restaurant flow ends on 'will disappear', so a cancelled back-swipe kills a flow still on screen"
+        case .teardownOnDisappear:
+            return "a restaurant flow ends on 'will disappear', so a cancelled back-swipe kills a flow still on screen"
         case .pushOwnParser: return "the push handler knows only `restaurants/<id>`, not the catalog's aliases"
         case .orderHandoffSkipsGate: return "a placed order is shown by executing its target directly, skipping the sign-in gate"
         case .linkResetsOtherTab: return "a link to one tab also resets the tab the user left"

@@ -15,8 +15,10 @@ final class BistroRoot: RootFlow {
     var onReady: () -> Void = {}
     private(set) var isOnboarding = false
 
-    init(navigation: SimulatedNavigation, services: AccountServices, faults: Set<BistroFault>,
-         placeOrder: @escaping (String) -> Void) {
+    init(
+        navigation: SimulatedNavigation, services: AccountServices, faults: Set<BistroFault>,
+        placeOrder: @escaping (String) -> Void
+    ) {
         self.services = services
         self.faults = faults
         self.placeOrder = placeOrder
@@ -28,22 +30,27 @@ final class BistroRoot: RootFlow {
         startModules()
         if firstLaunch {
             isOnboarding = true
-            startModalFlow(OnboardingFlow(navigation: navigation, services: services), steps: [RouteStep("welcome")],
-                           animated: false)
+            startModalFlow(
+                OnboardingFlow(navigation: navigation, services: services), steps: [RouteStep("welcome")],
+                animated: false)
         } else if let state {
             let signedIn = isSignedIn()
-            restore(state, isRestorable: { step in
-                signedIn || !["order", "tracking", "addresses"].contains(step.id)
-            }, completion: { [weak self] in self?.onReady() })
+            restore(
+                state,
+                isRestorable: { step in
+                    signedIn || !["order", "tracking", "addresses"].contains(step.id)
+                }, completion: { [weak self] in self?.onReady() })
         } else {
             onReady()
         }
     }
 
     private func startModules() {
-        startTabFlow(CatalogFlow(navigation: navigation, placeOrder: placeOrder,
-                                 observersNeverRemoved: faults.contains(.observerNeverRemoved),
-                                 endsOnDisappear: faults.contains(.teardownOnDisappear)))
+        startTabFlow(
+            CatalogFlow(
+                navigation: navigation, placeOrder: placeOrder,
+                observersNeverRemoved: faults.contains(.observerNeverRemoved),
+                endsOnDisappear: faults.contains(.teardownOnDisappear)))
         startTabFlow(OrdersFlow(navigation: navigation, send: services.send))
         startTabFlow(AccountFlow(navigation: navigation, services: services))
     }
@@ -51,7 +58,8 @@ final class BistroRoot: RootFlow {
     override func plan(current: NavigationState, target: Target, source: RouteSource) -> [NavOp] {
         var ops = super.plan(current: current, target: target, source: source)
         if faults.contains(.linkResetsOtherTab), current.selectedTab != target.tab,
-           let root = current.stack(current.selectedTab).first {
+            let root = current.stack(current.selectedTab).first
+        {
             // The bug: "clean up" the tab being left.
             ops.insert(.setStack(current.selectedTab, [root], keeping: 1), at: 0)
         }

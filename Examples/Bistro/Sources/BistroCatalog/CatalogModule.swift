@@ -11,12 +11,15 @@ public enum CatalogModule {
         let restaurant = ParamSpec("id", pattern: "[a-z][a-z0-9-]{1,23}")
         return [
             RouteDefinition("restaurants", tab: tab, flow: "catalog", patterns: [RoutePattern("restaurants"), RoutePattern("home")]),
-            RouteDefinition("search", parent: "restaurants", flow: "catalog",
-                            params: [ParamSpec("q", minLength: 1, maxLength: 40)], patterns: [RoutePattern("search?q=:q")]),
-            RouteDefinition("restaurant", parent: "restaurants", flow: "restaurant", params: [restaurant],
-                            patterns: [RoutePattern("restaurants/:id"), RoutePattern("r/:id")]),
-            RouteDefinition("menu", parent: "restaurant", flow: "restaurant", params: [restaurant],
-                            patterns: [RoutePattern("restaurants/:id/menu"), RoutePattern("r/:id/menu")]),
+            RouteDefinition(
+                "search", parent: "restaurants", flow: "catalog",
+                params: [ParamSpec("q", minLength: 1, maxLength: 40)], patterns: [RoutePattern("search?q=:q")]),
+            RouteDefinition(
+                "restaurant", parent: "restaurants", flow: "restaurant", params: [restaurant],
+                patterns: [RoutePattern("restaurants/:id"), RoutePattern("r/:id")]),
+            RouteDefinition(
+                "menu", parent: "restaurant", flow: "restaurant", params: [restaurant],
+                patterns: [RoutePattern("restaurants/:id/menu"), RoutePattern("r/:id/menu")])
         ]
     }
 }
@@ -36,8 +39,10 @@ public final class CatalogFlow: TabFlow {
     /// screens.
     /// `endsOnDisappear` is a bug switch: a restaurant flow ends when its
     /// first screen starts to disappear, even if the swipe is cancelled.
-    public init(navigation: SimulatedNavigation, placeOrder: @escaping (String) -> Void, observersNeverRemoved: Bool = false,
-                endsOnDisappear: Bool = false) {
+    public init(
+        navigation: SimulatedNavigation, placeOrder: @escaping (String) -> Void, observersNeverRemoved: Bool = false,
+        endsOnDisappear: Bool = false
+    ) {
         self.placeOrder = placeOrder
         self.observersNeverRemoved = observersNeverRemoved
         self.endsOnDisappear = endsOnDisappear

@@ -1,6 +1,6 @@
 import BistroApp
-import NavigationCore
 import NavScript
+import NavigationCore
 
 /// Plugs Bistro into navscript: launch options, the fault catalogue, and
 /// Bistro's own verbs (`sign_in`, `sign_out`, `expire_session`) and
@@ -12,20 +12,25 @@ public struct BistroHost: ScenarioHost {
         engine = try BistroApp.engine()
     }
 
-
     public var name: String { "Bistro" }
     public var entryPoints: [EntryPoint] { [.scheme, .universal, .push] }
     public var explorationActions: [String] { ["sign_in{}", "sign_in{ cancel = true }", "sign_out()", "expire_session()"] }
     public var launchOptions: [LaunchOption] {
-        [.boolean("signed_in", "signed in at start (default false)"),
-         .boolean("first_launch", "first launch: onboarding replaces the main UI (default false)")]
+        [
+            .boolean("signed_in", "signed in at start (default false)"),
+            .boolean("first_launch", "first launch: onboarding replaces the main UI (default false)")
+        ]
     }
     public var faults: [HostFault] { BistroFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
     public var screens: [ScreenDeclaration] {
         let close = ScreenDeclaration.Output("close")
         return [
-            ScreenDeclaration("restaurants", [.init("restaurant", parameters: ["id"], opens: "restaurant"),
-                                               .init("search", parameters: ["q"], opens: "search")]),
+            ScreenDeclaration(
+                "restaurants",
+                [
+                    .init("restaurant", parameters: ["id"], opens: "restaurant"),
+                    .init("search", parameters: ["q"], opens: "search")
+                ]),
             ScreenDeclaration("search", [.init("restaurant", parameters: ["id"], opens: "restaurant")]),
             ScreenDeclaration("restaurant", [.init("menu")]),
             ScreenDeclaration("menu", [.init("order")]),
@@ -38,22 +43,26 @@ public struct BistroHost: ScenarioHost {
             ScreenDeclaration("addresses", [close]),
             ScreenDeclaration("sign_in", [close, .init("submit")]),
             ScreenDeclaration("welcome", [.init("continue"), .init("sign_in")]),
-            ScreenDeclaration("location", [.init("allow"), .init("skip")]),
+            ScreenDeclaration("location", [.init("allow"), .init("skip")])
         ]
     }
 
     public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
-        BistroDriver(BistroApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
-                               firstLaunch: request.bool("first_launch") ?? false,
-                               faults: Set(request.faults.compactMap(BistroFault.init(rawValue:))),
-                               link: request.link.map { ($0, request.via) }))
+        BistroDriver(
+            BistroApp(
+                engine: engine, signedIn: request.bool("signed_in") ?? false,
+                firstLaunch: request.bool("first_launch") ?? false,
+                faults: Set(request.faults.compactMap(BistroFault.init(rawValue:))),
+                link: request.link.map { ($0, request.via) }))
     }
 
     public var functions: [ScriptFunction] {
         [
-            .verb("sign_in", parameters: [ScriptParameter("options", "bistro.SignInOptions", optional: true)],
-                  documentation: "Submits (or, with `cancel = true`, closes) the sign-in sheet on screen.",
-                  example: "sign_in{ cancel = true }") { step in
+            .verb(
+                "sign_in", parameters: [ScriptParameter("options", "bistro.SignInOptions", optional: true)],
+                documentation: "Submits (or, with `cancel = true`, closes) the sign-in sheet on screen.",
+                example: "sign_in{ cancel = true }"
+            ) { step in
                 let cancel = (try step.arguments.optionalTable(1) ?? LuaTable())["cancel"].isTruthy
                 step.description = cancel ? "sign_in{ cancel = true }" : "sign_in{}"
                 let driver = try step.app(as: BistroDriver.self)
@@ -62,18 +71,24 @@ public struct BistroHost: ScenarioHost {
                 }
                 _ = try driver.perform(.tap(output: cancel ? "close" : "submit", args: [:]))
             },
-            .verb("sign_out", documentation: "Signs out: every module starts afresh on its root.",
-                  example: "sign_out()") { step in
+            .verb(
+                "sign_out", documentation: "Signs out: every module starts afresh on its root.",
+                example: "sign_out()"
+            ) { step in
                 try step.app(as: BistroDriver.self).app.signOut()
             },
-            .verb("expire_session", documentation: "Expires the session: the app resets and asks to sign in again.",
-                  example: "expire_session()") { step in
+            .verb(
+                "expire_session", documentation: "Expires the session: the app resets and asks to sign in again.",
+                example: "expire_session()"
+            ) { step in
                 try step.app(as: BistroDriver.self).app.session.expire()
             },
-            .observer("signed_in", returns: ScriptReturn("boolean"), documentation: "Whether a session is stored.",
-                      example: "assert(signed_in())") { step in
+            .observer(
+                "signed_in", returns: ScriptReturn("boolean"), documentation: "Whether a session is stored.",
+                example: "assert(signed_in())"
+            ) { step in
                 .boolean(try step.app(as: BistroDriver.self).app.session.isLoggedIn)
-            },
+            }
         ]
     }
 

@@ -10,11 +10,15 @@ public enum OrdersModule {
         let order = ParamSpec("id", kind: .integer, maxLength: 9)
         return [
             RouteDefinition("orders", tab: tab, flow: "orders", patterns: [RoutePattern("orders")]),
-            RouteDefinition("order", parent: "orders", flow: "order", params: [order], preconditions: ["auth"],
-                            patterns: [RoutePattern("orders/:id"), RoutePattern("o/:id")]),
-            RouteDefinition("tracking", parent: "order", flow: "order", params: [order],
-                            patterns: [RoutePattern("orders/:id/track"), RoutePattern("o/:id/track"),
-                                       RoutePattern("track?order=:id")]),
+            RouteDefinition(
+                "order", parent: "orders", flow: "order", params: [order], preconditions: ["auth"],
+                patterns: [RoutePattern("orders/:id"), RoutePattern("o/:id")]),
+            RouteDefinition(
+                "tracking", parent: "order", flow: "order", params: [order],
+                patterns: [
+                    RoutePattern("orders/:id/track"), RoutePattern("o/:id/track"),
+                    RoutePattern("track?order=:id")
+                ])
         ]
     }
 
