@@ -81,7 +81,7 @@ import Testing
             let app = try launch(faults: faults)
             let outcome = app.deepLink(.payload(["route": "p/p1004"]), via: .push)
             try app.settle()
-            return outcome.error == "unknown_route" && app.screen == "home"
+            return outcome.error == .unknownRoute && app.screen == "home"
         },
         .graftExternalLink: { faults in
             let app = try launch(faults: faults)

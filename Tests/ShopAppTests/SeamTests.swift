@@ -219,10 +219,10 @@ import Testing
     ])
     func everyEntryPointReachesTheSameState(path: String) throws {
         var states: [EntryPoint: NavigationState] = [:]
-        var outcomes: [EntryPoint: String] = [:]
+        var outcomes: [EntryPoint: LinkOutcome] = [:]
         for entry in EntryPoint.allCases {
             let app = try launch(loggedIn: true)
-            outcomes[entry] = app.deepLink(Self.input(path, for: entry), via: entry).description
+            outcomes[entry] = app.deepLink(Self.input(path, for: entry), via: entry)
             try app.settle()
             states[entry] = app.state
         }
@@ -237,7 +237,7 @@ import Testing
             let app = try launch()
             let outcome = app.deepLink(Self.input(path, for: entry), via: entry)
             #expect(outcome.status == .error)
-            kinds.insert(outcome.error ?? "none")
+            kinds.insert(outcome.error?.rawValue ?? "none")
         }
         #expect(kinds.count == 1, "\(kinds)")
     }

@@ -294,11 +294,11 @@ enum AssertionBindings {
                 let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error)
                 try app.settle()
                 world.record(
-                    "expect_error(\"\(input)\", via \(entry)) → \(outcome.status) \(outcome.error ?? "")",
+                    "expect_error(\"\(input)\", via \(entry)) → \(outcome.status) \(outcome.error?.rawValue ?? "")",
                     at: world.location ?? world.host.name)
-                guard outcome.status == .error, outcome.error == kind else {
+                guard outcome.status == .error, outcome.error?.rawValue == kind else {
                     return ExpectationFailure(
-                        "\(input) via \(entry) gave \(outcome), expected error \(kind)",
+                        "\(input) via \(entry) gave \(BindingSupport.describe(outcome)), expected error \(kind)",
                         details: outcome.message.map { "message: \($0)" } ?? "")
                 }
                 return nil
@@ -356,7 +356,7 @@ enum AssertionBindings {
                         (
                             name,
                             [
-                                "outcome \(outcome?.description ?? "none")",
+                                "outcome \(outcome.map(BindingSupport.describe) ?? "none")",
                                 "tab \(state.selectedTab)",
                                 "stack " + Expectation.render(state.stack(state.selectedTab).map(\.description)),
                                 "modals " + state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | "),

@@ -108,12 +108,22 @@ enum BindingSupport {
         }
     }
 
+    /// An outcome as a message shows it, in the fields a scenario reads:
+    /// `{ status=gated, destination=cart, precondition=auth }`.
+    static func describe(_ outcome: LinkOutcome) -> String {
+        var parts = ["status=\(outcome.status)"]
+        if let destination = outcome.destination { parts.append("destination=\(destination)") }
+        if let precondition = outcome.precondition { parts.append("precondition=\(precondition)") }
+        if let error = outcome.error { parts.append("error=\(error.rawValue)") }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
     static func outcomeTable(_ outcome: LinkOutcome) -> LuaValue {
         var table = LuaTable(reservingCapacity: 3)
         table[OutcomeKey.status] = .string(LuaString(outcome.status.rawValue))
-        if let destination = outcome.destination { table[OutcomeKey.destination] = .string(LuaString(destination)) }
-        if let precondition = outcome.precondition { table[OutcomeKey.precondition] = .string(LuaString(precondition)) }
-        if let error = outcome.error { table[OutcomeKey.error] = .string(LuaString(error)) }
+        if let destination = outcome.destination { table[OutcomeKey.destination] = .string(LuaString(destination.rawValue)) }
+        if let precondition = outcome.precondition { table[OutcomeKey.precondition] = .string(LuaString(precondition.rawValue)) }
+        if let error = outcome.error { table[OutcomeKey.error] = .string(LuaString(error.rawValue)) }
         if let message = outcome.message { table[OutcomeKey.message] = .string(LuaString(message)) }
         return .table(table)
     }

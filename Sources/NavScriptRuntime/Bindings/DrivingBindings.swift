@@ -123,13 +123,15 @@ enum DrivingBindings {
                             try BindingSupport.entryPoint($0, call: call, position: 2, host: context.host)
                         } ?? defaultEntry
                     let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
-                    let outcome = try app.perform(.deepLink(input, via: entry)) ?? LinkOutcome(status: .error, error: "internal")
+                    let outcome =
+                        try app.perform(.deepLink(input, via: entry))
+                        ?? LinkOutcome(status: .error, message: "the app gave no outcome for the link")
                     if shouldSettle { try app.settle() }
                     world.record(
                         String(
                             concatenating: "deep_link(\"", input.description, "\", via ", entry.rawValue, ") → ",
-                            outcome.status.rawValue, outcome.precondition.map { " " + $0 } ?? "",
-                            outcome.error.map { " " + $0 } ?? ""),
+                            outcome.status.rawValue, outcome.precondition.map { " " + $0.rawValue } ?? "",
+                            outcome.error.map { " " + $0.rawValue } ?? ""),
                         at: location, settled: shouldSettle)
                     return [BindingSupport.outcomeTable(outcome)]
                 }),

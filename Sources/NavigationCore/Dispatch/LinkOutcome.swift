@@ -1,6 +1,6 @@
 /// What became of one delivered link, as data an app hands back to whoever
 /// delivered it (a test, the scenario language's `deep_link`).
-public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
+public struct LinkOutcome: Hashable, Sendable {
     /// What happened to the link. The raw values are what scenarios see
     /// (`deep_link(…).status`) and are stable.
     public enum Status: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
@@ -18,16 +18,37 @@ public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
         public var description: String { rawValue }
     }
 
+    /// Why a link was rejected. The raw values are what scenarios see
+    /// (`deep_link(…).error`, `expect_error(…, kind)`) and are stable.
+    public enum Rejection: String, Hashable, Sendable, CaseIterable {
+        /// The input cannot be read as a link (``RouteError/malformed(input:reason:)``).
+        case malformed
+        /// No route matches it (``RouteError/unknownRoute(input:)``).
+        case unknownRoute = "unknown_route"
+        /// A parameter failed its validation (``RouteError/validationFailed(destination:parameter:value:reason:)``).
+        case validationFailed = "validation_failed"
+        /// A gate re-gated the request until the dispatcher's loop guard stopped it.
+        case loopGuard = "loop_guard"
+
+        public init(_ error: RouteError) {
+            switch error {
+            case .malformed: self = .malformed
+            case .unknownRoute: self = .unknownRoute
+            case .validationFailed: self = .validationFailed
+            }
+        }
+    }
+
     public var status: Status
-    public var destination: String?
-    public var precondition: String?
-    /// The error kind: `malformed`, `unknown_route`, `validation_failed`, `loop_guard`.
-    public var error: String?
+    public var destination: DestinationID?
+    public var precondition: Precondition?
+    public var error: Rejection?
+    /// What went wrong, in words (a rejection's reason).
     public var message: String?
 
     public init(
-        status: Status, destination: String? = nil, precondition: String? = nil,
-        error: String? = nil, message: String? = nil
+        status: Status, destination: DestinationID? = nil, precondition: Precondition? = nil,
+        error: Rejection? = nil, message: String? = nil
     ) {
         self.status = status
         self.destination = destination
@@ -39,26 +60,17 @@ public struct LinkOutcome: Hashable, Sendable, CustomStringConvertible {
     public init(_ outcome: RouteDispatcher.Outcome) {
         switch outcome {
         case .proceed(let target):
-            self.init(status: .proceed, destination: target.leaf?.id.rawValue)
+            self.init(status: .proceed, destination: target.leaf?.id)
         case .gated(let precondition, let resume):
-            self.init(status: .gated, destination: resume.destination.rawValue, precondition: precondition.rawValue)
+            self.init(status: .gated, destination: resume.destination, precondition: precondition)
         case .queued(let request):
-            self.init(status: .queued, destination: request.destination.rawValue)
+            self.init(status: .queued, destination: request.destination)
         case .rejected(let error):
-            self.init(status: .error, error: error.kind, message: error.description)
+            self.init(status: .error, error: Rejection(error), message: error.description)
         case .loopGuard(let request, let precondition):
             self.init(
-                status: .error, destination: request.destination.rawValue, precondition: precondition.rawValue,
-                error: "loop_guard", message: "\(request) gated by \(precondition) too many times")
+                status: .error, destination: request.destination, precondition: precondition,
+                error: .loopGuard, message: "\(request) gated by \(precondition) too many times")
         }
-    }
-
-    /// `{ status=gated, destination=cart, precondition=auth }`
-    public var description: String {
-        var parts = ["status=\(status)"]
-        if let destination { parts.append("destination=\(destination)") }
-        if let precondition { parts.append("precondition=\(precondition)") }
-        if let error { parts.append("error=\(error)") }
-        return "{ " + parts.joined(separator: ", ") + " }"
     }
 }

@@ -127,7 +127,7 @@ final class ShopRouter {
         do {
             let request = try engine.request(for: try engine.adapter.link(for: input, via: .universal))
             guard case .proceed(let target) = try engine.resolve(request: request, context: everything), let root else {
-                return LinkOutcome(status: .error, error: "internal")
+                return LinkOutcome(status: .error, message: "the app is not ready for the link")
             }
             env.log.record(.resolveProceed(request))
             root.execute(target, source: .external) {}
