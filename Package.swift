@@ -81,8 +81,14 @@ let package = Package(
         .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
         .testTarget(name: "ShopHostTests", dependencies: ["ShopHost"]),
         // Helpers shared by test targets (xmllint validation of JUnit reports).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NavScriptTests", dependencies: ["NavScriptRunner", "NavScriptRuntime", "NavScript", "NavScriptLua", "NotesApp", "TestSupport"], exclude: ["Reporting/Fixtures"]),
+        .target(name: "TestSupport", dependencies: ["NavScriptLua"], path: "Tests/TestSupport"),
+        // One test target per layer; each tests its layer (with NotesApp as the app where one is needed).
+        .testTarget(name: "NavScriptLuaTests", dependencies: ["NavScriptLua", "TestSupport"]),
+        .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "NotesApp", "TestSupport"]),
+        .testTarget(name: "NavScriptRuntimeTests", dependencies: ["NavScriptRuntime", "NotesApp", "TestSupport"]),
+        .testTarget(
+            name: "NavScriptRunnerTests", dependencies: ["NavScriptRunner", "NavScriptRuntime", "NotesApp", "TestSupport"],
+            exclude: ["Reporting/Fixtures"]),
         .testTarget(name: "NavScriptCLITests", dependencies: ["ShopNavScript", "NotesNavScript", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,7 @@ public enum XMLLint {
     public static let schema: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // TestSupport
         .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("NavScriptTests/Reporting/Fixtures/junit.xsd")
+        .appendingPathComponent("NavScriptRunnerTests/Reporting/Fixtures/junit.xsd")
 
     public static func executable() -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -1,11 +1,10 @@
 import NavigationCore
 import NotesApp
+import TestSupport
 import Testing
 
 @testable import NavScript
 @testable import NavScriptLua
-@testable import NavScriptRunner
-@testable import NavScriptRuntime
 
 /// The ready-made AppDriver: gestures through SimulatedUser, links and
 /// restarts only where the host overrides them.
@@ -79,39 +78,6 @@ struct NavigationDriverTests {
         #expect(throws: HostError("launch{ mode = \"c\" }: expected one of \"a\", \"b\"")) { try choice.check(.string("c")) }
         #expect(throws: HostError("launch{ mode = true }: expected a string")) { try choice.check(.bool(true)) }
         #expect(throws: HostError("launch{ n = \"1\" }: expected a number")) { try LaunchOption.number("n", "").check(.string("1")) }
-    }
-
-    /// A host whose launch drops the cold-start link is refused at the
-    /// launch: `launch{ url = … }` would otherwise test nothing.
-    @Test func aLaunchThatDropsItsLinkIsRefused() throws {
-        struct Forgetful: ScenarioHost {
-            var notes: NotesHost
-            var engine: RoutingEngine {
-                get { notes.engine }
-                set { notes.engine = newValue }
-            }
-            var name: String { "Forgetful" }
-            var launchOptions: [LaunchOption] { notes.launchOptions }
-            var faults: [HostFault] { [] }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
-                var request = request
-                request.link = nil
-                return try notes.launch(request)
-            }
-        }
-        var request = LaunchRequest()
-        request.link = .url("notes://note/7")
-        let forgetful = ScenarioWorld(host: Forgetful(notes: try NotesHost()), faults: [])
-        #expect(
-            throws: HostError(
-                "Forgetful's launch(_:) did not deliver the cold-start link notes://note/7 (the app logged "
-                    + "no 'deliver' event): a host passes request.link to its dispatcher, via request.via")
-        ) {
-            try forgetful.launch(request, at: "a.lua:1")
-        }
-        let notes = ScenarioWorld(host: try NotesHost(), faults: [])
-        try notes.launch(request, at: "a.lua:1")
-        #expect(notes.app?.visibleScreen == "note:7")
     }
 
     /// A host verb finds its own driver through `app(as:)`: the exact class,

@@ -1,0 +1,220 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NavScriptLua
+
+@Suite("Lua bridge: instruction budget and memory cap")
+struct LuaLimitTests {
+    @Test("while true do end stops with the budget error, and the state is usable after a reset")
+    func endlessLoop() throws {
+        let lua = try LuaState.forTests(budget: 1_000_000)
+        let error = try #require(luaError { _ = try lua.run(source: "local n = 0\nwhile true do n = n + 1 end", chunkName: "loop.lua") })
+        #expect(error.kind == .budget)
+        #expect(error.message.hasPrefix("loop.lua:2: instruction budget exceeded (1000000 instructions)"))
+        #expect(error.message.contains("raise LuaState.Options.instructionBudget"))
+        #expect(error.traceback != nil)
+        #expect(lua.isInstructionBudgetExhausted)
+
+        // Exhausted budgets stay exhausted until reset…
+        #expect(luaError { _ = try lua.run(source: "for i = 1, 10000 do end", chunkName: "after.lua") }?.kind == .budget)
+        // …and a reset gives a fresh one.
+        lua.resetLimits()
+        #expect(try lua.run(source: "local s = 0 for i = 1, 1000 do s = s + i end return s", chunkName: "after.lua") == [500500])
+        #expect(lua.instructionsUsed < 1_000_000)
+    }
+
+    @Test(
+        "the script's own pcall cannot swallow the budget error",
+        arguments: [
+            "while true do pcall(function() while true do end end) end",
+            "while true do local ok, e = pcall(error, 'x') end",
+            "while true do xpcall(function() while true do end end, function(e) while true do end end) end",
+            "while true do xpcall(error, function(e) while true do end end) end",
+            "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+            "local function f() return pcall(f) end while true do f() end",
+            "while true do pcall(pcall, pcall, function() while true do end end) end"
+        ])
+    func pcallCannotSwallow(_ source: String) throws {
+        let lua = try LuaState.forTests(budget: 200_000)
+        let error = luaError { _ = try lua.run(source: source, chunkName: "swallow.lua") }
+        #expect(error?.kind == .budget)
+        #expect(error?.message.contains("instruction budget exceeded (200000 instructions)") == true)
+    }
+
+    @Test("a memory error the script's pcall caught is still there to report, once, until a reset")
+    func pcallCannotHideTheMemoryLimit() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 4_000_000)
+        let results = try lua.run(
+            source: """
+                local ok, e = pcall(function() local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1000) .. i end end)
+                return ok, e
+                """, chunkName: "caught.lua")
+        #expect(results == [false, "not enough memory"], "the script saw it and went on")
+        let caught = try #require(lua.caughtMemoryError(), "the runner sees it all the same")
+        #expect(caught.kind == .memory && caught.message.contains("memory limit exceeded (4000000 bytes)"), "\(caught.message)")
+        #expect(caught.message.hasPrefix("caught.lua:1: "), "where the cap refused: \(caught.message)")
+        #expect(lua.caughtMemoryError() == nil, "reported once")
+        let again = "pcall(function() local t = {} for i = 1, 1e9 do t[i] = {} end end)"
+        _ = try lua.run(source: again, chunkName: "again.lua")
+        #expect(lua.caughtMemoryError() != nil, "caught again")
+        _ = try lua.run(source: again, chunkName: "again.lua")
+        lua.resetLimits()
+        #expect(lua.caughtMemoryError() == nil, "a reset clears it")
+    }
+
+    @Test("a refusal Lua recovers from by collecting garbage is no error at all")
+    func aRecoveredRefusalIsNoError() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 2_000_000)
+        // Garbage only: when the cap refuses, Lua's emergency collection frees enough and the retry fits.
+        let results = try lua.run(
+            source: """
+                local n = 0
+                for i = 1, 100 do local s = string.rep("x", 600000) .. i n = n + #s end
+                return n > 0
+                """, chunkName: "garbage.lua")
+        #expect(results == [true])
+        #expect(lua.memoryLimitWasReached, "the cap did refuse (else this tests nothing)")
+        #expect(lua.caughtMemoryError() == nil)
+    }
+
+    @Test("the budget also stops a loop running inside a Swift callback's call back into Lua")
+    func budgetThroughCallbacks() throws {
+        let lua = try LuaState.forTests(budget: 200_000)
+        lua.register("run_body") { call in .values(try call.state.call(try call.function(1))) }
+        let error = luaError {
+            _ = try lua.run(source: "while true do pcall(run_body, function() while true do end end) end", chunkName: "cb.lua")
+        }
+        #expect(error?.kind == .budget)
+    }
+
+    @Test("no budget means no limit")
+    func unlimitedBudget() throws {
+        let lua = try LuaState.forTests(budget: nil)
+        let results = try lua.run(source: "local s = 0 for i = 1, 3000000 do s = s + 1 end return s", chunkName: "long.lua")
+        #expect(results == [3_000_000])
+        let limited = try LuaState.forTests(budget: 1_000_000)
+        #expect(
+            luaError { _ = try limited.run(source: "local s = 0 for i = 1, 3000000 do s = s + 1 end return s", chunkName: "long.lua") }?
+                .kind == .budget)
+    }
+
+    @Test("a table-growing loop stops with the memory error and the state stays usable")
+    func tableGrowingLoop() throws {
+        let limit = 8 * 1024 * 1024
+        let lua = try LuaState.forTests(budget: nil, memory: limit)
+        let error = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: "local t = {} local i = 0 while true do i = i + 1 t[i] = { i, tostring(i) } end", chunkName: "grow.lua")
+            })
+        #expect(error.kind == .memory)
+        // No message handler runs for a memory error; the line is noted when the cap refuses.
+        let at = LuaState.memoryErrorsNameTheirLine ? "grow.lua:1: " : ""
+        #expect(error.message.hasPrefix(at + "memory limit exceeded (\(limit) bytes)"), "\(error.message)")
+        #expect(error.message.contains("LuaState.Options.memoryLimit"))
+        if LuaState.memoryErrorsNameTheirLine {
+            #expect(error.traceback == "stack traceback:\n\tgrow.lua:1: in main chunk", "\(error.traceback ?? "none")")
+        }
+        #expect(try lua.run(source: "local t = {} for i = 1, 100 do t[i] = i end return #t", chunkName: "after.lua") == [100])
+        lua.collectGarbage()
+        #expect(lua.memoryInUse < limit / 2)
+    }
+
+    /// Lua up to 5.4.4 lets the allocator look at the stack, so the bridge
+    /// names the line and frames a refusal happened in; later releases do
+    /// not (``LuaState/memoryErrorsNameTheirLine``), and the message then
+    /// starts with what happened, without a traceback. Either way is checked.
+    @Test("a memory error names the Lua line and frames it happened in, even inside a C function")
+    func memoryErrorPosition() throws {
+        let named = LuaState.memoryErrorsNameTheirLine
+        func at(_ place: String) -> String { named ? place + ": " : "" }
+        let lua = try LuaState.forTests(budget: nil, memory: 4 * 1024 * 1024)
+        let source = """
+            local function grow(t)
+              for i = 1, 1e8 do t[i] = { i } end
+            end
+            local function blow() return string.rep("ab", 1 << 26) end
+            local which = ...
+            if which == "grow" then grow({}) else blow() end
+            """
+        let grown = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: source.replacingOccurrences(of: "...", with: "'grow'"),
+                    chunkName: "where.lua")
+            })
+        #expect(grown.kind == .memory)
+        #expect(grown.message.hasPrefix(at("where.lua:2") + "memory limit exceeded"), "\(grown.message)")
+        #expect(
+            grown.traceback == (named ? "stack traceback:\n\twhere.lua:2: in function <where.lua:1>\n\twhere.lua:6: in main chunk" : nil),
+            "\(grown.traceback ?? "none")")
+        // The refusal inside string.rep (a C function) is placed at the Lua line that called it.
+        let blown = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: source.replacingOccurrences(of: "...", with: "'blow'"),
+                    chunkName: "where.lua")
+            })
+        #expect(blown.kind == .memory)
+        #expect(blown.message.hasPrefix(at("where.lua:4") + "memory limit exceeded"), "\(blown.message)")
+        // A refusal the script recovered from (its pcall caught it) is not where a later one is reported.
+        let recovered = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: """
+                        pcall(string.rep, "x", 1 << 30)
+                        local t = {}
+                        while true do t[#t + 1] = { 1 } end
+                        """, chunkName: "recovered.lua")
+            })
+        #expect(recovered.message.hasPrefix(at("recovered.lua:3") + "memory limit exceeded"), "\(recovered.message)")
+        // A later error in the same state does not keep the old position.
+        lua.collectGarbage()
+        lua.collectGarbage()
+        let again = try #require(
+            luaError {
+                _ = try lua.run(
+                    source: "local t = {}\n\nfor i = 1, 1e8 do t[i] = {} end",
+                    chunkName: "again.lua")
+            })
+        #expect(again.message.hasPrefix(at("again.lua:3") + "memory limit exceeded"), "\(again.message)")
+    }
+
+    @Test("memory errors are caught by pcall like Lua's own, and string.rep bombs stop too")
+    func memoryVariants() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 4 * 1024 * 1024)
+        let caught = try lua.run(source: "return pcall(string.rep, 'x', 1 << 30)", chunkName: "rep.lua")
+        #expect(caught == [false, "not enough memory"])
+        let error = luaError { _ = try lua.run(source: "local s = string.rep('ab', 1 << 28)", chunkName: "rep.lua") }
+        #expect(error?.kind == .memory)
+        #expect(try lua.run(source: "return 'fine'", chunkName: "rep.lua") == ["fine"])
+    }
+
+    @Test("the cap never refuses while Swift pushes values: big Swift results still arrive")
+    func capOffForSwift() throws {
+        let lua = try LuaState.forTests(budget: nil, memory: 2 * 1024 * 1024)
+        let big = LuaTable(array: (0..<100_000).map { .string(LuaString("item \($0)")) })
+        lua.register("big") { _ in .value(.table(big)) }
+        // Swift pushes ~5 MB (more than the cap) without error; Lua code then cannot allocate more.
+        let count = try lua.run(source: "local t = big() return #t", chunkName: "big.lua")
+        #expect(count == [100_000])
+        try lua.setGlobal("kept", .table(big))
+        #expect(lua.memoryInUse > 2 * 1024 * 1024)
+        let error = luaError { _ = try lua.run(source: "local t = {} for i = 1, 1e6 do t[i] = {} end", chunkName: "big.lua") }
+        #expect(error?.kind == .memory)
+        try lua.setGlobal("kept", .nil)
+        lua.collectGarbage()
+        #expect(try lua.run(source: "return #big()", chunkName: "big.lua") == [100_000])
+    }
+
+    @Test("a memory limit too small to start the sandbox fails creation cleanly")
+    func tooSmallToStart() {
+        let counter = LuaStateCounter()
+        let error = luaError { _ = try LuaState.forTests(memory: 1024, counter: counter) }
+        #expect(error?.kind == .memory)
+        #expect(counter.createdStates == 1)
+        #expect(counter.openStates == 0, "a failed init still closes its state")
+        #expect(counter.bytesUnreleasedAtClose == 0)
+    }
+}

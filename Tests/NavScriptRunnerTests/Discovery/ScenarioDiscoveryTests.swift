@@ -1,0 +1,120 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
+
+@Suite("ScenarioDiscovery")
+struct ScenarioDiscoveryTests {
+    /// suite/                 (has support/)
+    ///   a.lua, b.txt
+    ///   support/helper.lua   (a helper, not a scenario)
+    ///   flows/c.lua, flows/d.lua
+    ///   nested/              (a suite of its own: has support/)
+    ///     e.lua, support/x.lua
+    ///     deeper/f.lua
+    static func suite() throws -> TemporarySuite {
+        let suite = try TemporarySuite()
+        for path in [
+            "a.lua", "b.txt", "support/helper.lua", "flows/d.lua", "flows/c.lua",
+            "nested/e.lua", "nested/support/x.lua", "nested/deeper/f.lua"
+        ] {
+            try suite.write(path, "-- \(path)\n")
+        }
+        return suite
+    }
+
+    @Test func findsLuaFilesSortedSkippingSupportFolders() throws {
+        let suite = try Self.suite()
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        let entries = try discovery.discover(["."])
+        #expect(entries.map(\.path) == ["a.lua", "flows/c.lua", "flows/d.lua", "nested/deeper/f.lua", "nested/e.lua"])
+        #expect(try discovery.discover([".", "a.lua", "flows"]).map(\.path) == entries.map(\.path), "each file once")
+    }
+
+    /// Each file's suite root is the nearest folder at or above it with a
+    /// `support/` — looked up once per folder, never shared across folders.
+    @Test func eachFileGetsTheNearestSuiteRoot() throws {
+        let suite = try Self.suite()
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        let roots = Dictionary(uniqueKeysWithValues: try discovery.discover(["."]).map { ($0.path, discovery.display($0.suiteRoot)) })
+        let top = discovery.display(suite.root)
+        #expect(roots["a.lua"] == top)
+        #expect(roots["flows/c.lua"] == top && roots["flows/d.lua"] == top)
+        #expect(roots["nested/e.lua"] == "nested")
+        #expect(roots["nested/deeper/f.lua"] == "nested")
+    }
+
+    @Test func aMissingPathOrAFileThatIsNotLuaIsAnError() throws {
+        let suite = try Self.suite()
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        #expect(throws: DiscoveryError.notFound("nope")) { try discovery.discover(["nope"]) }
+        #expect(throws: DiscoveryError.notLua("b.txt")) { try discovery.discover(["b.txt"]) }
+    }
+
+    /// Opening a FIFO waits for a writer: one named like a scenario file is an
+    /// error before anything opens it, given or met while walking.
+    @Test func aFIFONamedLikeAScenarioIsAnError() throws {
+        let suite = try Self.suite()
+        try #require(mkfifo(suite.root.appendingPathComponent("flows/pipe.lua").path, 0o600) == 0)
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["."]) }
+        #expect(throws: DiscoveryError.notRegular("flows/pipe.lua", "a FIFO")) { try discovery.discover(["flows/pipe.lua"]) }
+        #expect(
+            DiscoveryError.notRegular("flows/pipe.lua", "a FIFO").description
+                .hasPrefix("flows/pipe.lua is a FIFO, not a scenario file: scenario files are regular files"))
+    }
+
+    /// A folder named `*.lua` is walked like any folder, not loaded as a file.
+    @Test func aFolderNamedLikeAScenarioIsWalked() throws {
+        let suite = try Self.suite()
+        try suite.write("pkg.lua/inner.lua", "-- inner\n")
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        let paths = try discovery.discover(["."]).map(\.path)
+        #expect(paths.contains("pkg.lua/inner.lua") && !paths.contains("pkg.lua"), "\(paths)")
+        #expect(try discovery.discover(["pkg.lua"]).map(\.path) == ["pkg.lua/inner.lua"])
+    }
+
+    /// A suite folder given through a symbolic link is walked, its files shown
+    /// under the name given; links to files are scenario files, and a dangling
+    /// one is kept (loading it says why) rather than dropped without a word.
+    @Test func symbolicLinks() throws {
+        let suite = try Self.suite()
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("alias").path, withDestinationPath: "nested")
+        try fm.createSymbolicLink(
+            atPath: suite.root.appendingPathComponent("flows/linked.lua").path,
+            withDestinationPath: "../a.lua")
+        try fm.createSymbolicLink(
+            atPath: suite.root.appendingPathComponent("flows/dangling.lua").path,
+            withDestinationPath: "missing.lua")
+        let discovery = ScenarioDiscovery(workingDirectory: suite.root)
+        let aliased = try discovery.discover(["alias"])
+        #expect(aliased.map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
+        #expect(aliased.map { discovery.display($0.suiteRoot) } == ["alias", "alias"])
+        #expect(
+            try discovery.discover(["flows"]).map(\.path)
+                == ["flows/c.lua", "flows/d.lua", "flows/dangling.lua", "flows/linked.lua"])
+        // A file reached through the link and through its folder runs once.
+        #expect(try discovery.discover(["alias", "nested"]).map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
+    }
+
+    /// A link to a folder inside a suite finds that suite's root where the
+    /// folder really is, not above the link (whose folder has no `support/`).
+    @Test func aLinkedSubfolderKeepsItsSuiteRoot() throws {
+        let suite = try Self.suite()
+        let elsewhere = try TemporarySuite()
+        try FileManager.default.removeItem(at: elsewhere.root.appendingPathComponent("support"))
+        try FileManager.default.createSymbolicLink(
+            atPath: elsewhere.root.appendingPathComponent("myflows").path,
+            withDestinationPath: suite.root.appendingPathComponent("flows").path)
+        let discovery = ScenarioDiscovery(workingDirectory: elsewhere.root)
+        let entries = try discovery.discover(["myflows"])
+        #expect(entries.map(\.path) == ["myflows/c.lua", "myflows/d.lua"])
+        let real = try #require(ScenarioDiscovery.realPath(suite.root.path))
+        #expect(entries.allSatisfy { $0.suiteRoot.standardizedFileURL.path == real }, "\(entries.map(\.suiteRoot))")
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import NavigationCore
+import NotesApp
+import TestSupport
+import Testing
+
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
+
+/// Exploration on the notes app: it finds what its faults break with no
+/// scenario written, shrinks it to a reproducer that fails with the fault
+/// and passes without, replays the same walks from the same seed, and
+/// reports nothing on the healthy app.
+@Suite("Explorer")
+struct ExplorerTests {
+    func explore(faults: [String], seed: UInt64 = 11, steps: Int = 3_000) throws -> Explorer.Report {
+        let explorer = Explorer(
+            host: try NotesHost(),
+            configuration: .init(
+                seed: seed, seconds: 0, steps: steps, walkLength: 20, faults: faults, stopAtFirst: !faults.isEmpty))
+        return explorer.run()
+    }
+
+    @Test(
+        "each fault of the notes app is found and shrunk to a verified reproducer",
+        arguments: NotesFault.allCases.map(\.rawValue))
+    func findsEveryFault(_ fault: String) throws {
+        let report = try explore(faults: [fault])
+        let finding = try #require(report.findings.first, "\(fault) was not found in \(report.steps) steps")
+        #expect(finding.verified, "the reproducer must fail with the fault and pass without:\n\(finding.reproducer)")
+        #expect(finding.steps.count <= 4, "shrunk to a few steps:\n\(finding.reproducer)")
+        #expect(finding.steps.count < finding.originalSteps || finding.originalSteps <= 2)
+        #expect(finding.reproducer.contains("scenario(\"explore seed 11:"))
+        #expect(finding.reproducer.contains("--fault \(fault)"))
+        // The message's step numbers are the listed timeline's, and name no internal file.
+        #expect(!finding.message.contains(ExplorationWalk.chunkName), "\(finding.message)")
+        #expect(
+            finding.timeline.first?.hasPrefix("launch") == true && finding.timeline.count > finding.steps.count,
+            "the implicit launch first: \(finding.timeline)")
+        let steps = finding.message.matches(of: /after step ([0-9]+)/).map { Int($0.1)! }
+        if finding.property.hasPrefix("invariant") {
+            #expect(!steps.isEmpty, "an invariant names the step it broke at: \(finding.message)")
+        }
+        for step in steps {
+            #expect(step <= finding.timeline.count, "\(finding.message)\n\(finding.timeline)")
+        }
+    }
+
+    @Test func theHealthyAppBreaksNoProperty() throws {
+        let report = try explore(faults: [], steps: 2_000)
+        #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
+        #expect(report.coverage.missing.isEmpty, "not covered: \(report.coverage.missing)")
+        #expect(report.steps >= 2_000)
+    }
+
+    @Test func theSameSeedGivesTheSameWalksAndReproducer() throws {
+        let first = try explore(faults: ["keep-popped-notes"], seed: 5)
+        let second = try explore(faults: ["keep-popped-notes"], seed: 5)
+        #expect(first.steps == second.steps)
+        #expect(first.findings.map(\.reproducer) == second.findings.map(\.reproducer))
+    }
+
+    @Test func aReproducerIsAScenarioTheRunnerFailsWithTheFault() throws {
+        let finding = try #require(try explore(faults: ["sign-in-without-commit"]).findings.first)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("repro.lua")
+        try Data(finding.reproducer.utf8).write(to: url)
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: folder)
+        let host = try NotesHost()
+        let faulty = ScenarioRunner(host: host, options: RunOptions(faults: ["sign-in-without-commit"]))
+            .runFile(entry, filter: nil)
+        #expect(faulty.scenarios.first?.status == .failed, "\(faulty.scenarios.first?.message ?? "")")
+        let healthy = ScenarioRunner(host: host, options: RunOptions()).runFile(entry, filter: nil)
+        #expect(healthy.scenarios.first?.status == .passed, "\(healthy.scenarios.first?.message ?? "")")
+
+        // The same through one runner whose faults change per file (as workers and `mutate` run
+        // files): the fault applies, and the prepared language is shared, not prepared again.
+        let base = ScenarioRunner(host: host, options: RunOptions())
+        let withFault = base.with(faults: ["sign-in-without-commit"])
+        #expect(withFault.language === base.language && withFault.options.faults == ["sign-in-without-commit"])
+        #expect(withFault.runFile(entry, filter: nil).scenarios.first?.status == .failed)
+        #expect(withFault.with(faults: []).runFile(entry, filter: nil).scenarios.first?.status == .passed)
+    }
+
+    @Test func aResumeGatedAgainByItsOwnGateIsFound() throws {
+        let events = ["gate auth cart", "present login", "session-commit", "resume cart", "resolve cart gated auth"]
+        let found = try #require(Explorer.regatedResume(in: events, since: 0))
+        #expect(found.precondition == "auth" && found.request == "cart" && found.event == "resolve cart gated auth")
+        #expect(Explorer.regatedResume(in: events, since: events.count) == nil, "only resumes in this step count")
+        let onward = ["gate auth cart", "resume cart", "resolve cart gated payment_method"]
+        #expect(Explorer.regatedResume(in: onward, since: 0) == nil, "a different gate is the next precondition")
+    }
+
+    /// Seen on ShopApp after 7 s of exploring: two checkouts wait on auth;
+    /// the first moves on to payment_method, whose flow a later link
+    /// cancels. The `drop` belongs to the payment_method gate, not the
+    /// oldest auth one, so the second checkout's resume is not a re-gate.
+    @Test func aDropThatCannotBeMatchedIsNotReportedAsARegate() {
+        let events = [
+            "gate auth checkout_address", "gate auth checkout_address", "session-commit",
+            "resume checkout_address", "resolve checkout_address gated payment_method",
+            "gate payment_method checkout_address", "finish app/payment cancelled", "drop checkout_address",
+            "resume checkout_address", "queue checkout_address", "dequeue checkout_address",
+            "resolve checkout_address gated payment_method"
+        ]
+        #expect(Explorer.regatedResume(in: events, since: 0) == nil)
+        let single = ["gate auth cart", "gate auth cart", "drop cart", "resume cart", "resolve cart gated auth"]
+        #expect(Explorer.regatedResume(in: single, since: 0) != nil, "one precondition: the drop is unambiguous")
+    }
+
+    @Test func aResumedRequestMustBeResolvedAgain() throws {
+        for healthy in [
+            ["resume cart", "resolve cart proceed"], ["resume cart", "queue cart"],
+            ["resume order:9", "reject unknown-destination order:9"]
+        ] {
+            #expect(Explorer.unresolvedResume(in: healthy, since: 0) == nil, "\(healthy)")
+        }
+        let cached = [
+            "gate auth checkout_address", "session-commit", "resume checkout_address",
+            "execute checkout_address external"
+        ]
+        let found = try #require(Explorer.unresolvedResume(in: cached, since: 0))
+        #expect(found.request == "checkout_address" && found.next == "execute checkout_address external")
+        #expect(Explorer.unresolvedResume(in: cached, since: 3) == nil, "only this step's events count")
+        #expect(Explorer.unresolvedResume(in: ["resume cart"], since: 0)?.next == "nothing")
+    }
+
+    @Test func aLinkLandsOnTheCanonicalStackOrLeavesItsTargetOnTop() {
+        let canonical = ["home", "product:p5"]
+        #expect(Explorer.landed(canonical, expected: canonical, stackBefore: nil))
+        let viaPromo = ["home", "promo:Z", "product:p5"]
+        #expect(
+            Explorer.landed(viaPromo, expected: canonical, stackBefore: viaPromo),
+            "already looking at the target: the reconciler leaves the stack alone")
+        #expect(
+            !Explorer.landed(viaPromo, expected: canonical, stackBefore: ["home", "promo:Z"]),
+            "a link that grafted its target onto a stale stack")
+        #expect(!Explorer.landed(["home", "cart"], expected: canonical, stackBefore: ["home", "cart"]))
+    }
+
+    @Test func valuesAreDrawnFromTheSpecs() {
+        var sampler = ValueSampler(seed: 3)
+        for pattern in ["p[0-9]{1,8}", "[a-z][a-z0-9-]*", "[A-Z0-9]+", "(ab|cd)"] {
+            let regex = try? Regex("^(?:\(pattern))$")
+            if pattern.contains("|") {
+                #expect(sampler.sample(pattern) == nil, "alternation is outside the subset")
+                continue
+            }
+            for _ in 0..<20 {
+                let value = sampler.sample(pattern) ?? ""
+                #expect((try? regex?.wholeMatch(in: value)) != nil, "\(value) does not match \(pattern)")
+            }
+        }
+        let spec = ParamSpec("code", pattern: "[A-Z0-9]+", minLength: 4, maxLength: 12)
+        #expect(sampler.invalid(spec).contains("9999999999999"))
+        let bounds = sampler.boundary(spec, from: "SALE10") { $0.count >= 4 && $0.count <= 12 }
+        #expect(bounds.map(\.count).sorted() == [4, 12])
+    }
+
+    /// Reproducers are Lua: each literal is the input when Lua reads it.
+    @Test func luaLiteralsAreTheInputWhenLuaReadsThem() throws {
+        #expect(LuaSource.string("a\"b\\c\nd") == #""a\"b\\c\nd""#)
+        #expect(LuaSource.table(["route": "cart", "x-y": "1"]) == #"{ route = "cart", ["x-y"] = "1" }"#)
+        let lua = try LuaState.forTests()
+        func read(_ input: EntryInput) throws -> LuaValue? {
+            try lua.run(source: "return " + LuaSource.input(input), chunkName: "=literal").first
+        }
+        #expect(try read(.url("myapp://a/\"b\"")) == .string("myapp://a/\"b\""))
+        #expect(try read(.payload(["route": "note/7", "x-y": "1"]))?.tableValue?.fields.count == 2)
+        #expect(try read(.payload(["route": "note/7"]))?.tableValue?["route"].stringValue == "note/7")
+        let activity = try read(.activity(type: "myapp.link", userInfo: ["identifier": "note/7"]))?.tableValue
+        #expect(activity?["activity_type"].stringValue == "myapp.link")
+        #expect(activity?["identifier"].stringValue == "note/7")
+    }
+}

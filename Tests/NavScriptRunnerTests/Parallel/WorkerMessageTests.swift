@@ -1,0 +1,47 @@
+import Foundation
+import NavigationCore
+import Testing
+
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
+
+@Suite("Worker protocol")
+struct WorkerMessageTests {
+    @Test func messagesRoundTripThroughOneLine() throws {
+        let result = ScenarioResult(
+            name: "n \"q\"\nx", file: "f.lua", line: 3, outcome: .failed(.expectation), message: "m",
+            details: "d", timeline: ["t"], output: "o", duration: 0.25)
+        let messages: [WorkerMessage] = [
+            .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
+            .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
+            .step(task: 1, index: 0, line: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉"),
+            .loadFailed(task: 2, result: result),
+            .passed(task: 3, index: 12, duration: 0.0011296272277832031), .passed(task: 0, index: 0, duration: 1e-05),
+            .passed(task: 1, index: 2, duration: 3)
+        ]
+        for message in messages {
+            let line = message.line
+            #expect(line.hasSuffix("\n"))
+            #expect(line.dropLast().contains("\n") == false)
+            #expect(WorkerMessage.parse(line.dropLast()) == message)
+        }
+        // The hand-written lines are the synthesized Codable form: one decoder reads both.
+        let passed = WorkerMessage.passed(task: 3, index: 12, duration: 0.25)
+        #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(passed.line.utf8)) == passed)
+        #expect(WorkerMessage.parse("not json") == nil)
+    }
+
+    @Test func aSeedReplaysTheSameSequence() {
+        var a = SeededGenerator(seed: 7), b = SeededGenerator(seed: 7), c = SeededGenerator(seed: 8)
+        let first = (0..<5).map { _ in a.next() }
+        #expect(first == (0..<5).map { _ in b.next() })
+        #expect(first != (0..<5).map { _ in c.next() })
+    }
+
+    @Test func stableHashDoesNotDependOnTheProcess() {
+        #expect(SeededGenerator.stableHash("") == 0xcbf2_9ce4_8422_2325)
+        #expect(SeededGenerator.stableHash("a") == 0xaf63_dc4c_8601_ec8c)
+    }
+}

@@ -1,0 +1,80 @@
+import NavigationCore
+import Testing
+
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRuntime
+
+/// Every branch of every invariant, on a scripted app.
+@Suite("Invariant")
+struct InvariantTests {
+    final class FakeApp: AppDriver {
+        var coordinatorPaths: [String] = ["app", "app/tab"]
+        var owners: [ScreenOwner]? = [ScreenOwner(screen: "home", owner: "app/tab")]
+        var leaks: [LifecycleTracker.Leak] = []
+        let eventLog = EventLog()
+        var isIdle = true
+        func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
+        func settle() throws(HostError) {}
+        func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
+        var state: NavigationState { NavigationState(selectedTab: "tab", tabs: ["tab"]) }
+        var visibleScreen: String? { "home" }
+        var step: Int { 0 }
+        var rootFlow: String { "main" }
+        var screenOwners: [ScreenOwner]? { owners }
+    }
+
+    func violated(_ app: FakeApp) -> [String] {
+        Invariant.violations(of: app, leaks: app.leaks, checking: Invariant.allCases) { "step \($0)" }.map(\.0.rawValue)
+    }
+
+    @Test func aHealthyAppViolatesNothing() {
+        #expect(violated(FakeApp()).isEmpty)
+    }
+
+    @Test func eachInvariantHasItsSymptom() throws {
+        let leaking = FakeApp()
+        leaking.leaks = [LifecycleTracker.Leak(label: "item:7", kind: .screen, leftAtStep: 2, leftDuring: "back")]
+        #expect(violated(leaking) == ["leaks"])
+        let failure = try #require(
+            Invariant.violations(of: leaking, leaks: leaking.leaks, checking: [.leaks]) { "step \($0 + 1)" }.first?.1)
+        #expect(failure.details == "  leaked: item:7 (screen) left the navigation at step 3 and is still alive")
+
+        let doubled = FakeApp()
+        doubled.coordinatorPaths = ["app", "app/tab", "app/auth", "app/auth"]
+        doubled.owners = [ScreenOwner(screen: "home", owner: "app/tab"), ScreenOwner(screen: "login", owner: "app/auth")]
+        #expect(violated(doubled) == ["unique_coordinators"])
+
+        let orphan = FakeApp()
+        orphan.owners = [
+            ScreenOwner(screen: "home", owner: "app/tab"), ScreenOwner(screen: "order:7", owner: nil),
+            ScreenOwner(screen: "track:7", owner: "app/gone")
+        ]
+        #expect(violated(orphan) == ["flow_ownership"])
+        let orphanDetails = try #require(
+            Invariant.violations(of: orphan, leaks: orphan.leaks, checking: [.flowOwnership]) { "\($0)" }.first?.1)
+        #expect(orphanDetails.details.contains("order:7 belongs to no flow"))
+        #expect(orphanDetails.details.contains("track:7 belongs to app/gone, which is not alive"))
+
+        let idleFlow = FakeApp()
+        idleFlow.coordinatorPaths = ["app", "app/tab", "app/settings"]
+        #expect(violated(idleFlow) == ["flow_ownership"])
+        idleFlow.leaks = [LifecycleTracker.Leak(label: "app/settings", kind: .coordinator, leftAtStep: 1, leftDuring: "dismiss")]
+        #expect(violated(idleFlow) == ["leaks"], "a leaked flow is reported as the leak it is, not twice")
+
+        let busy = FakeApp()
+        busy.isIdle = false
+        #expect(violated(busy) == ["idle"])
+
+        let looping = FakeApp()
+        let cart = RouteRequest("cart")
+        looping.eventLog.record(.gate("auth", cart))
+        looping.eventLog.record(.loopGuard(cart, "auth", count: 5))
+        #expect(violated(looping) == ["loop_guard"])
+
+        let unknown = FakeApp()
+        unknown.owners = nil
+        unknown.coordinatorPaths = ["app", "app/x"]
+        #expect(violated(unknown).isEmpty, "an app that cannot tell ownership is not checked for it")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NavScript
+@testable import NavScriptLua
+@testable import NavScriptRuntime
+
+/// Outcomes are enums; their string forms are the stable contract of JSON,
+/// JUnit and the worker protocol.
+@Suite("ScenarioOutcome")
+struct ScenarioOutcomeTests {
+    static let every: [ScenarioOutcome] =
+        [.passed]
+        + ScenarioOutcome.Failure.allCases.map(ScenarioOutcome.failed)
+        + ScenarioOutcome.ErrorKind.allCases.map(ScenarioOutcome.errored)
+        + ScenarioOutcome.SkipReason.allCases.map(ScenarioOutcome.skipped)
+
+    @Test("every outcome is read back from its status and kind", arguments: every)
+    func stringFormsRoundTrip(_ outcome: ScenarioOutcome) {
+        #expect(ScenarioOutcome(status: outcome.status, kind: outcome.kind) == outcome)
+    }
+
+    @Test("every outcome survives the JSON a worker sends", arguments: every)
+    func codableRoundTrip(_ outcome: ScenarioOutcome) throws {
+        let result = ScenarioResult(name: "n", file: "f.lua", line: 1, outcome: outcome, message: "m")
+        let decoded = try JSONDecoder().decode(ScenarioResult.self, from: try JSONEncoder().encode(result))
+        #expect(decoded == result)
+    }
+
+    @Test func theStableFormsAreTheDocumentedOnes() {
+        #expect(ScenarioOutcome.errored(.luaError).kind == "lua_error")
+        #expect(ScenarioOutcome.errored(.launchError).kind == "launch_error")
+        #expect(ScenarioOutcome.failed(.healthyRun).kind == "healthy_run")
+        #expect(ScenarioOutcome.skipped(.notStarted).kind == "not_started")
+        #expect(ScenarioOutcome.passed.kind == "")
+        #expect(ScenarioOutcome.errored(.syntax).status == .errored)
+    }
+
+    @Test func aCombinationNoOutcomeHasIsRejected() throws {
+        #expect(ScenarioOutcome(status: .failed, kind: "pending") == nil)
+        #expect(ScenarioOutcome(status: .errored, kind: "") == nil)
+        let json =
+            #"{"name":"n","groups":[],"file":"f","line":1,"tags":[],"status":"skipped","kind":"budget","message":"","details":"","timeline":[],"output":"","duration":0}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ScenarioResult.self, from: Data(json.utf8)) }
+    }
+
+    @Test func onlySyntaxAndLoadErrorsAreTheFilesOwn() {
+        let fileErrors = ScenarioOutcome.ErrorKind.allCases.filter(\.isLoadError)
+        #expect(fileErrors == [.syntax, .loadError])
+    }
+}

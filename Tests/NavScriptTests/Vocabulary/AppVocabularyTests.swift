@@ -1,0 +1,50 @@
+import NotesApp
+import Testing
+
+@testable import NavScript
+@testable import NavScriptLua
+
+/// An event item no event of the app could match is named, with what it
+/// should have been; every item an event of the app can start with passes.
+@Suite("AppVocabulary")
+struct AppVocabularyTests {
+    let check: AppVocabulary
+
+    init() throws { check = AppVocabulary(host: try NotesHost()) }
+
+    @Test(arguments: [
+        "push note:7", "push note", "push", "gate auth account", "gate auth", "resolve account gated auth",
+        "resolve note:7 proceed", "finish app/auth completed", "finish app/auth cancelled", "select-tab settings",
+        "set-stack notes notes note:7 note:8", "deliver scheme notes://note/7", "release note:7", "session-commit",
+        "present sign_in", "dismiss sign_in",  // a sheet the gate presents: no destination, nothing close to one
+        "release note:7 view-model", "dealloc note:7 view-model", "deliver push {route=note, title=Big sale}",
+        "reject malformed notes://search?q=red shoes", "set-stack notes notes",
+        "set-stack auth sign_in"  // a modal flow's own stack
+    ])
+    func anItemTheAppCanLogPasses(item: String) {
+        #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
+    }
+
+    @Test(arguments: [
+        ("presnt note", "no event starts with 'presnt', so this can never match; did you mean 'present'?"),
+        ("present acount", "the app has no screen 'acount' (not a destination, a declared screen or in the log); did you mean 'account'?"),
+        ("gate auth acount", "the app has no destination 'acount'; did you mean 'account'?"),
+        ("gate payment", "the app has no precondition 'payment'"),
+        ("select-tab note", "the app has no tab 'note'; did you mean 'notes'?"),
+        ("finish app/auth done", "expected 'completed' or 'cancelled' here, got 'done'"),
+        ("resolve note proceed now", "'resolve <dest> proceed' events have 3 words; this item has 4"),
+        ("gate  auth", "'gate  auth' has a space too many"),
+        (" push note", "has a space too many"),
+        ("push note ", "has a space too many")
+    ])
+    func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
+        #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
+    }
+
+    /// A screen the app showed is known from the log, however far it is from the manifest.
+    @Test func aScreenInTheLogIsKnown() throws {
+        let host = try NotesHost()
+        #expect(AppVocabulary(host: host).problem(with: "present acount") != nil)
+        #expect(AppVocabulary(host: host, log: ["present acount", "dismiss acount"]).problem(with: "present acount") == nil)
+    }
+}
