@@ -305,7 +305,7 @@ public final class LuaState {
     /// young collections. Why: a prepared state is mostly old objects (the
     /// libraries, the bindings, the prelude) and a scenario file allocates
     /// short-lived ones; incremental mode re-marked the whole prepared state
-    /// during every file (measured: Lua/Swift 2.46× → 2.2–2.3×).
+    /// during every file (Benchmarks/README.md has what it cost).
     public func useGenerationalCollector() {
         clua_gcgenerational(mainThread)
     }

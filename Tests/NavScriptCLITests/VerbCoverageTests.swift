@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 
-/// Every driving verb, observer and expectation of DESIGN.md §5, end to
+/// Every driving verb, observer and expectation of the language reference, end to
 /// end against the real ShopApp: each passes where the app behaves, the
 /// step shows on the timeline, and each expectation also fails (as a
 /// failure, at its own line) where the app does not match.
 @Suite("language: every verb, observer and expectation")
 struct VerbCoverageTests {
     static let verbs = #"""
-        -- Every driving verb of DESIGN.md §5, against the real ShopApp.
+        -- Every driving verb of the language reference, against the real ShopApp.
         local BASE = { "app", "app/browse", "app/orders", "app/profile" }
 
         describe("verbs", function()

@@ -15,7 +15,7 @@ import NavScriptRuntime
 /// Why it exists: CI (Jenkins, GitLab, GitHub reporters) shows failing
 /// scenarios, annotates their `file:line` and tracks them over time only
 /// when it can parse the results. The output therefore follows the common
-/// Ant/Jenkins dialect (DESIGN.md §6): one flat `<testsuite>` per scenario
+/// Ant/Jenkins dialect (the README's reports section): one flat `<testsuite>` per scenario
 /// file (some reporters drop nested suites), a `<testcase>` per scenario, and
 /// it stays valid XML 1.0 whatever the scenario names, messages and printed
 /// output contain — ANSI colour sequences and forbidden control characters
