@@ -184,7 +184,7 @@ public final class Explorer {
         let eventsBefore = walker.app?.events.count ?? 0
         configuration.trace?.step(line)
         let result = walker.run(line)
-        let broken = result.failures.filter { $0.message.contains("invariant '") }
+        let broken = result.failures.filter { $0.invariant != nil }
         let refused = result.error != nil || result.failures.count > broken.count
         if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
             configuration.trace?.dropLast()
@@ -192,12 +192,9 @@ public final class Explorer {
         }
         configuration.trace?.stepEnded()
         walk.append(action)
-        if let failure = broken.first {
-            let name =
-                failure.message.components(separatedBy: "invariant '").dropFirst().first?
-                .prefix { $0 != "'" } ?? "?"
+        if let failure = broken.first, let name = failure.invariant?.rawValue {
             return ExplorationViolation(
-                property: .invariant(String(name)), step: walk.count - 1, message: failure.message,
+                property: .invariant(name), step: walk.count - 1, message: failure.message,
                 assertion: ["-- the invariant '\(name)' is checked after the scenario"])
         }
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {

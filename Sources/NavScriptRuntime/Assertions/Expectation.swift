@@ -5,10 +5,15 @@ import NavScript
 package struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
     package var message: String
     package var details: String
+    /// The invariant that does not hold, when the failure is an invariant's
+    /// (read by exploration, which tells a broken invariant from a step the
+    /// app refused without reading the message).
+    package var invariant: Invariant?
 
-    package init(_ message: String, details: String = "") {
+    package init(_ message: String, details: String = "", invariant: Invariant? = nil) {
         self.message = message
         self.details = details
+        self.invariant = invariant
     }
 
     package var description: String { details.isEmpty ? message : message + "\n" + details }

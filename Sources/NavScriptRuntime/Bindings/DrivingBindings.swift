@@ -26,6 +26,8 @@ enum DrivingBindings {
                     let request = try launchRequest(options) { call.argumentError(1, $0) }
                     do {
                         try world.launch(request, at: context.location(of: call))
+                    } catch let failure as LaunchFailure {
+                        throw failure
                     } catch {
                         throw BindingError.error("\(error)")
                     }

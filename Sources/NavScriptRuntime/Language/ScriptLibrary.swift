@@ -138,10 +138,10 @@ package struct ScriptLibrary {
                     case .failure(let failure):
                         return context.raise(failure, at: context.location(of: call))
                     }
-                } catch let error as HostError where error.message == context.world?.launchFailure?.message {
+                } catch let failure as LaunchFailure {
                     // The app could not be launched at all: an error of the scenario (a launch
-                    // error, see ScenarioFile), not a failure of the call that needed the app.
-                    return .error(.string(LuaString("\(context.location(of: call)): \(error.message)")), addPosition: false)
+                    // error, see ScenarioProblem), not a failure of the call that needed the app.
+                    return .error(.hostObject(failure), addPosition: false)
                 } catch let error as HostError {
                     // The app refused a step the scenario asked for: the app is
                     // not where the scenario expected it to be.

@@ -184,12 +184,12 @@ package final class ScenarioFile {
             do {
                 try body()
             } catch let thrown {
-                var found = ScenarioProblem(thrown, phase: phase, recorded: world.raisedFailure) { [state] in
+                var found = ScenarioProblem(
+                    thrown, phase: phase, recorded: world.raisedFailure, launchFailure: world.launchFailure
+                ) { [state] in
                     try Self.definedGlobals(in: state)
                 }
-                if found.outcome == .errored(.luaError), let failure = world.launchFailure, found.message.contains(failure.message) {
-                    found.outcome = .errored(.launchError)
-                } else if found.outcome == .errored(.luaError),
+                if found.outcome == .errored(.luaError),
                     let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host)
                 {
                     found.message += hint
@@ -207,7 +207,13 @@ package final class ScenarioFile {
         if let launch = definition.launch {
             attempt("launch") {
                 let request = try DrivingBindings.launchRequest(launch) { ScenarioProblem.launch("\(at): launch option: \($0)") }
-                do { try world.launch(request, at: at, byScenarioOption: true) } catch { throw ScenarioProblem.launch("\(at): \(error)") }
+                do {
+                    try world.launch(request, at: at, byScenarioOption: true)
+                } catch let failure as LaunchFailure {
+                    throw ScenarioProblem.launch(failure.description)
+                } catch {
+                    throw ScenarioProblem.launch("\(at): \(error)")
+                }
             }
         }
         let clean = { error == nil && world.failures.isEmpty }
@@ -240,13 +246,14 @@ package final class ScenarioFile {
         }
         // An app that could not launch is the scenario's error even when a pcall caught it.
         if error == nil, let failure = world.launchFailure {
-            error = ScenarioProblem.launch("\(failure.location): \(failure.message)")
+            error = ScenarioProblem.launch(failure.description)
         }
         if error == nil, let app = world.app {
             do {
                 try app.settle()
             } catch {
-                world.recordFailure(ExpectationFailure("\(at): invariant 'idle' violated after the scenario: \(error.message)"))
+                world.recordFailure(
+                    ExpectationFailure("\(at): invariant 'idle' violated after the scenario: \(error.message)", invariant: .idle))
             }
             world.checkInvariants(after: "after the scenario", at: at)
         }
@@ -391,16 +398,19 @@ package struct ScenarioProblem: Error {
     /// (``RaisedFailure``, told by identity) is that failure; one it did not
     /// record — raised again by the script in another scenario — is an
     /// error. `globals` names what the script could have meant when it
-    /// called or indexed a nil global (see ``NameSuggestion``).
+    /// called or indexed a nil global (see ``NameSuggestion``). The world's
+    /// ``LaunchFailure`` unwinding (`launchFailure`) is the launch error.
     package init(
         _ error: Error, phase: String, recorded: (ObjectIdentifier) -> RaisedFailure? = { _ in nil },
-        globals: () throws -> [String] = { [] }
+        launchFailure: LaunchFailure? = nil, globals: () throws -> [String] = { [] }
     ) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
         case let error as LuaError:
             if let identity = error.errorObject, let raised = recorded(identity) {
                 self.init(outcome: .failed(.expectation), message: raised.message + suffix, details: raised.details)
+            } else if let launchFailure, error.errorObject == ObjectIdentifier(launchFailure) {
+                self.init(outcome: .errored(.launchError), message: launchFailure.description + suffix, details: "")
             } else if error.errorObject != nil && error.kind == .runtime {
                 // A failure object kept from an earlier scenario (in a global) and raised again.
                 self.init(

@@ -15,7 +15,7 @@ package final class ScenarioWorld {
     /// launched (an implicit launch by the first verb, `launch{}`, the scenario's `launch`
     /// option), the scenario errors as a launch error with it — not as a failure of that call,
     /// and even if a `pcall` caught it: no app was ever there to check.
-    private(set) var launchFailure: (message: String, location: String)?
+    private(set) var launchFailure: LaunchFailure?
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
     private var optionLaunch: (described: String, steps: Int)?
@@ -87,7 +87,9 @@ package final class ScenarioWorld {
     }
 
     /// `byScenarioOption`: the scenario's `launch` option asked for it (not a verb).
-    func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws(HostError) {
+    /// Throws ``LaunchFailure`` when the host could not launch the app, and
+    /// ``HostError`` for a request the scenario got wrong (its options).
+    func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws {
         // A before_each's launch{} right after the option's launch: the body never sees the options.
         // (Later — in the body, after it — a launch{} is the scenario's own choice.)
         if let optionLaunch, phase == "before_each", optionLaunch.steps == timeline.count {
@@ -129,13 +131,14 @@ package final class ScenarioWorld {
     }
 
     /// Notes a launch that failed (see ``launchFailure``) and returns it as the error to throw.
-    private func failedLaunch(_ message: String, at location: String) -> HostError {
-        launchFailure = (message, location)
-        return HostError(message)
+    private func failedLaunch(_ message: String, at location: String) -> LaunchFailure {
+        let failure = LaunchFailure(message, at: location)
+        launchFailure = failure
+        return failure
     }
 
     /// The running app, launched with defaults if the scenario did not launch one.
-    func ensureApp(at location: String) throws(HostError) -> any AppDriver {
+    func ensureApp(at location: String) throws -> any AppDriver {
         if let app { return app }
         try launch(LaunchRequest(), at: location)
         guard let app else { throw HostError("the app did not launch") }
@@ -260,7 +263,8 @@ package final class ScenarioWorld {
                     "\(location): invariant '\(invariant.rawValue)' violated \(moment): \(failure.message)",
                     details: failure.details + (failure.details.isEmpty ? "" : "\n")
                         + "to fix: \(invariant.advice); or allow it with scenario(name, { allow = { "
-                        + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)"))
+                        + "\(invariant.rawValue) = \"why\" } }, fn) or --allow \(invariant.rawValue)",
+                    invariant: invariant))
         }
     }
 }

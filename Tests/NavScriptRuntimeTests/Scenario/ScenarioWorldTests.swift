@@ -30,13 +30,13 @@ struct ScenarioWorldTests {
         var request = LaunchRequest()
         request.link = .url("notes://note/7")
         let forgetful = ScenarioWorld(host: Forgetful(notes: try NotesHost()), faults: [])
+        let failure = #expect(throws: LaunchFailure.self) { try forgetful.launch(request, at: "a.lua:1") }
         #expect(
-            throws: HostError(
-                "Forgetful's launch(_:) did not deliver the cold-start link notes://note/7 (the app logged "
-                    + "no 'deliver' event): a host passes request.link to its dispatcher, via request.via")
-        ) {
-            try forgetful.launch(request, at: "a.lua:1")
-        }
+            failure?.message
+                == "Forgetful's launch(_:) did not deliver the cold-start link notes://note/7 (the app logged "
+                + "no 'deliver' event): a host passes request.link to its dispatcher, via request.via")
+        #expect(failure?.location == "a.lua:1")
+        #expect(forgetful.launchFailure === failure, "kept: the scenario errors with it even if a pcall caught it")
         let notes = ScenarioWorld(host: try NotesHost(), faults: [])
         try notes.launch(request, at: "a.lua:1")
         #expect(notes.app?.visibleScreen == "note:7")
