@@ -2,10 +2,12 @@ import Foundation
 import NavScript
 import NavScriptRuntime
 
-/// A report written once, when the run finishes (JUnit, HTML): it renders
-/// the whole result, with the plan the run started from, and writes it
-/// with ``ReportFile/write(_:to:kind:)``. An interrupted run still gets
-/// its report — for what finished.
+/// A report written once, when the run finishes (JUnit, HTML): it keeps
+/// each file's result as its `fileFinished` event arrives, then renders
+/// them in the plan's order, with the plan the run started from, and writes
+/// the file with ``ReportFile/write(_:to:kind:)``. The events are the
+/// report: nothing of the run reaches it another way. An interrupted run
+/// still gets its report — for what finished.
 package final class RunReportFile: RunReporter {
     /// What the file gets rendered from.
     package struct Content {
@@ -26,6 +28,8 @@ package final class RunReportFile: RunReporter {
     private let url: URL
     private let render: (Content) -> String
     private var plan: RunPlan?
+    /// Each file's result, as its `fileFinished` event brought it.
+    private var files: [FileResult] = []
 
     /// - Parameters:
     ///   - kind: `JUnit report`, `HTML report` (for messages).
@@ -48,10 +52,28 @@ package final class RunReportFile: RunReporter {
             if case .file = ReportFile.Target(url.standardizedFileURL) {
                 try? ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind)
             }
+        case .fileFinished(let file):
+            files.append(file)
         case .runFinished(let result, let interruption):
-            try ReportFile.write(render(Content(plan: plan, result: result, interruption: interruption)), to: url, kind: kind)
+            let reported = RunResult(
+                files: Self.inPlanOrder(files, plan), duration: result.duration, seed: result.seed,
+                startedAt: result.startedAt)
+            try ReportFile.write(render(Content(plan: plan, result: reported, interruption: interruption)), to: url, kind: kind)
         default: break
         }
+    }
+
+    /// Files in the order the plan lists them (workers finish them in any
+    /// order); a file the plan does not name (the entry for a run where
+    /// nothing ran) after them, in the order it came.
+    static func inPlanOrder(_ files: [FileResult], _ plan: RunPlan?) -> [FileResult] {
+        guard let plan else { return files }
+        var position: [String: Int] = [:]
+        for (index, file) in plan.files.enumerated() where position[file] == nil { position[file] = index }
+        return files.enumerated().sorted { a, b in
+            let (first, second) = (position[a.element.file] ?? Int.max, position[b.element.file] ?? Int.max)
+            return first != second ? first < second : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// What the file holds while `plan` runs: one errored test case saying
