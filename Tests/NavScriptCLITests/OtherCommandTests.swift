@@ -362,7 +362,10 @@ struct GraphCommandTests {
 struct UsageErrorTests {
     @Test(arguments: [
         (["run", "suite", "--jobs", "-1"], "--jobs must be at least 1"),
-        (["run", "suite", "--timeout", "-1"], "--timeout must be positive"),
+        (["run", "suite", "--timeout", "-1"], "--timeout must be a number of seconds above 0 and at most 604800 (a week), got -1.0"),
+        (["run", "suite", "--timeout", "inf"], "--timeout must be a number of seconds above 0 and at most 604800 (a week), got inf"),
+        (["mutate", "suite", "--timeout", "1e300"], "--timeout must be a number of seconds above 0 and at most 604800"),
+        (["explore", "--timeout", "nan"], "--timeout must be a number of seconds above 0 and at most 604800 (a week), got nan"),
         (["run", "suite", "--junit-strict"], "--junit-strict shapes the JUnit report, and none is written: give --junit FILE too"),
         (["routes", "bogus"], "'bogus' is not a routes subcommand; use list (the default), check FILE.json or diff"),
         (["routes", "check", "suite"], "cannot read suite: it is a folder; give the manifest's .json file"),

@@ -86,9 +86,7 @@ struct ExploreCommand: HostedCommand {
                     + "--time (seconds), a --steps count, or --until-covered")
         }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
-        guard timeout.isFinite, timeout > 0 else {
-            throw ValidationError("--timeout must be a positive number of seconds (got \(timeout))")
-        }
+        try TimeoutLimit.check(timeout)
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {
             throw ValidationError("--junit, --json and --html report one exploration: use them with --jobs 1")

@@ -68,7 +68,7 @@ struct MutateCommand: HostedCommand {
             throw ValidationError(
                 "--junit, --json and --html are not written with --explore (each fault's exploration reports to the terminal)")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        try TimeoutLimit.check(timeout)
     }
 
     func run(in context: CommandContext) throws {

@@ -58,7 +58,7 @@ struct RunCommand: HostedCommand {
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        try TimeoutLimit.check(timeout)
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard '\(shard)' is not of the form i/n with 1 <= i <= n (e.g. --shard 2/4)")
         }
