@@ -373,9 +373,16 @@ package final class WorkerPool {
             SIGKILL: "SIGKILL: the worker was killed — by the kernel's out-of-memory killer, a CI memory or time limit, or a kill -9",
             SIGTERM: "SIGTERM: the worker was terminated",
             SIGFPE: "SIGFPE: arithmetic trap",
-            SIGUSR1: "SIGUSR1: asked to flush before it could"
+            SIGUSR1: "SIGUSR1: asked to flush before it could",
+            SIGHUP: "SIGHUP: the terminal or session it ran in went away (a CI runner hanging up)",
+            SIGINT: "SIGINT: interrupted (Ctrl-C)",
+            SIGPIPE: "SIGPIPE: it wrote to a pipe nobody reads",
+            SIGXCPU: "SIGXCPU: it ran past a CPU time limit (ulimit -t)",
+            SIGXFSZ: "SIGXFSZ: it wrote past a file size limit (ulimit -f)"
         ]
-        return "signal \(signal) (\(names[signal] ?? "signal \(signal)"))"
+        if let name = names[signal] { return "signal \(signal) (\(name))" }
+        // A signal without a note here: its system name, not the number twice.
+        return "signal \(signal)" + (strsignal(signal).map { " (\(String(cString: $0)))" } ?? "")
     }
 
     package static func seconds(_ value: Double) -> String {
