@@ -300,6 +300,14 @@ enum DrivingBindings {
                             + EntryPoint.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 request.via = entry
+            case ("url", _):
+                throw invalid(
+                    "launch option 'url' is the cold-start link: a URL string or a table (a push payload, an "
+                        + "activity), got \(value.typeName)")
+            case ("via", _):
+                throw invalid(
+                    "launch option 'via' names the entry point of the cold-start link (one of: "
+                        + EntryPoint.allCases.map(\.rawValue).joined(separator: ", ") + "), got \(value.typeName)")
             case (_, .boolean(let flag)): request.options[key] = .bool(flag)
             case (_, .string(let text)): request.options[key] = .string(text.string)
             case (_, .integer(let number)): request.options[key] = .number(Double(number))
