@@ -146,8 +146,7 @@ static void clua_budget_hook(lua_State *L, lua_Debug *ar) {
     else
         lua_pushliteral(L, "");
     lua_pushfstring(L,
-        "instruction budget exceeded (%I instructions): the script may loop forever; "
-        "raise LuaState.Options.instructionBudget if it is legitimately long",
+        "instruction budget exceeded (%I instructions): the script may loop forever",
         (LUAI_UACINT)c->instruction_budget);
     lua_concat(L, 2);
     lua_error(L);

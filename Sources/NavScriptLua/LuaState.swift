@@ -279,7 +279,7 @@ public final class LuaState {
         let lines = String(cString: clua_refused_frames(control))
         let message =
             (at.isEmpty ? "" : at + ": ") + "memory limit exceeded (\(control.pointee.memory_limit) bytes): "
-            + "the script may grow without bound; raise LuaState.Options.memoryLimit if it legitimately needs more"
+            + "the script may grow without bound"
         return LuaError(
             kind: .memory, message: message, traceback: lines.isEmpty ? nil : "stack traceback:" + lines,
             dataOnlyValue: .string(LuaString(message)))
