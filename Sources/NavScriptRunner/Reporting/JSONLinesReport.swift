@@ -69,7 +69,7 @@ package final class JSONLinesReport: RunReporter {
         do {
             try handle.write(contentsOf: line)
         } catch {
-            throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: error.localizedDescription)
+            throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: ReportFile.reason(error))
         }
     }
 

@@ -23,13 +23,30 @@ package enum ReportFile {
         }
     }
 
+    /// Why a write failed, in the system's words: Foundation wraps them
+    /// (`NSCocoaErrorDomain error 512`), so the POSIX error underneath is
+    /// what is said; a reader that went away is named as such.
+    package static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        var code: Int32?
+        if nsError.domain == NSPOSIXErrorDomain { code = Int32(nsError.code) }
+        if code == nil, let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
+            code = Int32(underlying.code)
+        }
+        guard let code else { return error.localizedDescription }
+        if code == EPIPE { return "its reader went away (broken pipe: a `| head` or a closed consumer)" }
+        return String(cString: strerror(code))
+    }
+
     package static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
         switch Target(url.standardizedFileURL) {
         case .stream(let path):
             let handle = try openStream(path, kind: kind)
             defer { try? handle.close() }
             do { try handle.write(contentsOf: Data(text.utf8)) } catch {
-                throw WriteError(kind: kind, path: url.path, reason: error.localizedDescription)
+                throw WriteError(kind: kind, path: url.path, reason: Self.reason(error))
             }
         case .file(let destination):
             try replace(destination, with: text, kind: kind)
@@ -127,7 +144,7 @@ package enum ReportFile {
         do {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw WriteError(kind: kind, path: shown, reason: error.localizedDescription)
+            throw WriteError(kind: kind, path: shown, reason: Self.reason(error))
         }
     }
 
@@ -139,7 +156,7 @@ package enum ReportFile {
             try Data(text.utf8).write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw WriteError(kind: kind, path: destination.path, reason: error.localizedDescription)
+            throw WriteError(kind: kind, path: destination.path, reason: Self.reason(error))
         }
         if rename(temporary.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))
