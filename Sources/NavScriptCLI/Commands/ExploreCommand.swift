@@ -280,6 +280,8 @@ extension ExploreCommand {
                 found = true
             case .exited(let status) where status != 0 && !stop.isSet:
                 failed = failed ?? status
+            case .unresponsive:
+                writeStandardOutput("(this exploration did not stop within its grace after the interrupt and was killed)\n")
             default:
                 break
             }

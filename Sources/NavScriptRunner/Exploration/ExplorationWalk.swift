@@ -51,7 +51,7 @@ final class ExplorationWalk {
             let chunk = try file.state.load(bytes: Array(line.utf8), chunkName: Self.chunkName)
             _ = try file.state.call(chunk)
         } catch {
-            let problem = ScenarioProblem(error, phase: "scenario", recorded: world.raisedFailure)
+            let problem = ScenarioProblem(error, phase: "scenario", recorded: world.raisedFailure, launchFailure: world.launchFailure)
             if problem.outcome.status == .errored { raised = problem.message }
         }
         let fresh = Array(world.failures.dropFirst(failuresSeen))

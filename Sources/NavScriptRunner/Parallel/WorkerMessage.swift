@@ -70,7 +70,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     /// by its own clock — which decides whether it is killed now.
     case flushed(elapsedMilliseconds: Int?)
 
-    public var line: String {
+    package var line: String {
         // The per-scenario messages are written by hand: JSONEncoder for
         // every step was a fifth of a worker's instructions. Same JSON as
         // the synthesized Codable form, so one decoder reads both.

@@ -182,7 +182,7 @@ package final class WorkerPool {
                     progress[index].loadFailure = result
                     publishFinished(index, result)
                 case .notRun(_, let reason):
-                    progress[index].skipRemaining(reason: reason)
+                    progress[index].skipRemaining(reason: reason, finishing: false)
                 case .flushed, .passed:
                     break  // handled above, whatever the worker's task
                 case .done:
@@ -249,14 +249,18 @@ package final class WorkerPool {
                     // Outside any scenario: loading the file, or (when some of
                     // its scenarios reported) between two of them. What they
                     // reported stays in the file's result next to this entry.
-                    let when =
-                        worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
-                        .map { "after scenario '\($0)' finished, outside any scenario" } ?? "while loading the file"
-                    progress[index].loadFailure = ScenarioResult(
-                        name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
-                        outcome: .errored(worker.timedOut ? .timeout : .crash),
-                        message: "the worker died \(when): \(reason)", details: details)
-                    progress[index].loadFailure.map { publishFinished(index, $0) }
+                    // A file-level entry already reported (the file did not load, or was not run)
+                    // stands: the worker died after saying so, before its `done`.
+                    if progress[index].loadFailure == nil {
+                        let when =
+                            worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
+                            .map { "after scenario '\($0)' finished, outside any scenario" } ?? "while loading the file"
+                        progress[index].loadFailure = ScenarioResult(
+                            name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
+                            outcome: .errored(worker.timedOut ? .timeout : .crash),
+                            message: "the worker died \(when): \(reason)", details: details)
+                        progress[index].loadFailure.map { publishFinished(index, $0) }
+                    }
                     // The scenarios after it never started: reported, not lost.
                     progress[index].skipRemaining(reason: "the worker running this file died before it started")
                     finish(index, duration: Date().timeIntervalSince(started))
@@ -442,7 +446,10 @@ private struct TaskProgress {
         isFinished = true
     }
 
-    mutating func skipRemaining(reason: String) {
+    /// Marks what has no result yet as not run (`reason`); `finishing` also
+    /// ends the task (a worker's own `notRun` leaves that to its `done`,
+    /// which finishes the task once, whatever comes between).
+    mutating func skipRemaining(reason: String, finishing: Bool = true) {
         if let scenarios {
             for (index, listing) in scenarios.enumerated() where results[index] == nil {
                 results[index] = ScenarioRunner.notRun(listing, reason: reason)
@@ -450,7 +457,7 @@ private struct TaskProgress {
         } else if loadFailure == nil {
             loadFailure = ScenarioRunner.fileNotRun(task.path, reason: reason)
         }
-        isFinished = true
+        if finishing { isFinished = true }
     }
 
     /// The results so far, in run order; a file-level failure comes after

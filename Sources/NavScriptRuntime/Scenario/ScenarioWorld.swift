@@ -15,7 +15,7 @@ package final class ScenarioWorld {
     /// launched (an implicit launch by the first verb, `launch{}`, the scenario's `launch`
     /// option), the scenario errors as a launch error with it — not as a failure of that call,
     /// and even if a `pcall` caught it: no app was ever there to check.
-    private(set) var launchFailure: LaunchFailure?
+    package private(set) var launchFailure: LaunchFailure?
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
     private var optionLaunch: (described: String, steps: Int)?

@@ -75,6 +75,37 @@ struct WorkerPoolTests {
         #expect(results[1].scenarios.first?.message == "not run: its fault is already killed", "\(results)")
     }
 
+    /// A worker can die between a file-level message and its `done`: the
+    /// file is still finished once, with what the worker had said.
+    @Test(arguments: [
+        WorkerMessage.notRun(task: 0, reason: "--fail-fast stopped the run"),
+        WorkerMessage.loadFailed(
+            task: 0,
+            result: ScenarioResult(
+                name: "suite/a.lua (load)", file: "suite/a.lua", line: 1, outcome: .errored(.syntax), message: "bad"))
+    ])
+    func aWorkerThatDiesAfterAFileLevelMessageStillFinishesTheFile(message: WorkerMessage) throws {
+        let line = message.line.trimmingCharacters(in: .newlines)
+        let pool = WorkerPool(
+            .init(
+                command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "read task; printf '%s\\n' '\(line)'; exit 3"],
+                jobs: 1, timeout: 5))
+        var finishedFiles: [FileResult] = []
+        var finishedScenarios: [String] = []
+        pool.publish = { event in
+            if case .fileFinished(let file) = event { finishedFiles.append(file) }
+            if case .scenarioFinished(let result) = event { finishedScenarios.append(result.name) }
+        }
+        let results = pool.run([Self.task])
+        #expect(finishedFiles.count == 1, "\(finishedFiles)")
+        #expect(
+            results.first?.scenarios.map(\.kind) == [
+                message == WorkerMessage.notRun(task: 0, reason: "--fail-fast stopped the run") ? "not_started" : "syntax"
+            ],
+            "what the worker said stands, not a crash entry: \(results)")
+        #expect(finishedScenarios == results.first?.scenarios.map(\.name), "the stream and the result agree")
+    }
+
     @Test func aWorkerThatStopsReadingCostsItsFilesNotTheRun() throws {
         // Finishes its first file, closes its input and lingers: the next file
         // written to it hits a pipe nobody reads. That must be a failed write
