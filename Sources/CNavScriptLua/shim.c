@@ -138,6 +138,11 @@ static void clua_budget_hook(lua_State *L, lua_Debug *ar) {
         c->instructions += lua_gethookcount(L);
         if (c->instruction_budget == 0 || c->instructions <= c->instruction_budget) return;
         c->budget_tripped = 1;
+        lua_getinfo(L, "Sl", ar);
+        if (ar->currentline > 0)
+            snprintf(c->budget_at, sizeof c->budget_at, "%s:%d", ar->short_src, ar->currentline);
+        else
+            c->budget_at[0] = '\0';
     }
     lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, 1); /* from now on: every instruction of this thread */
     lua_getinfo(L, "Sl", ar);
@@ -156,6 +161,7 @@ void clua_resetlimits(lua_State *L) {
     clua_Control *c = clua_control(L);
     c->instructions = 0;
     c->budget_tripped = 0;
+    c->budget_at[0] = '\0';
     c->memory_raised = 0;
     c->refused_last = 0;
     if (c->instruction_budget != 0)

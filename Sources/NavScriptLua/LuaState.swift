@@ -265,6 +265,26 @@ public final class LuaState {
     /// can swallow, and a limit a script can recover from limits nothing —
     /// a runner checks this after a call that returned and fails it anyway,
     /// as the instruction budget (which keeps raising) always does.
+    /// The budget's error when it ran out and the script went on all the
+    /// same: the error was raised inside a coroutine (`coroutine.resume`
+    /// returns it as a value) or caught by `pcall`. Only the budget's own
+    /// hooks in other threads would raise it again, and a short script may
+    /// never reach one — so a caller asks after every call that returned.
+    /// Sticky until ``resetLimits()``.
+    public func caughtBudgetError() -> LuaError? {
+        guard control.pointee.budget_tripped != 0 else { return nil }
+        let at = withUnsafeBytes(of: control.pointee.budget_at) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return LuaError(
+            kind: .budget,
+            message: (at.isEmpty ? "" : at + ": ")
+                + "instruction budget exceeded (\(control.pointee.instruction_budget) instructions): the script may loop "
+                + "forever; it caught the error (in a coroutine or with pcall) and went on, but a budget once spent stays spent",
+            traceback: at.isEmpty ? nil : "stack traceback:\n\t\(at): where the budget ran out",
+            dataOnlyValue: .nil)
+    }
+
     public func caughtMemoryError() -> LuaError? {
         guard control.pointee.memory_raised != 0 else { return nil }
         control.pointee.memory_raised = 0

@@ -18,6 +18,14 @@ struct SandboxAndBudgetTests {
           pcall(function() while true do end end)
         end)
 
+        scenario("spins in a coroutine", function()
+          coroutine.resume(coroutine.create(function() while true do end end)) -- @coroutine
+        end)
+
+        scenario("spins in a wrapped coroutine under pcall", function()
+          pcall(coroutine.wrap(function() while true do end end))
+        end)
+
         scenario("grows a table without bound", function()
           local hoard, i = {}, 0
           while true do
@@ -51,14 +59,20 @@ struct SandboxAndBudgetTests {
         let fixture = try Fixture(["suite/runaway.lua": Self.runaway])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 1, "\(output)")
-        #expect(CLI.summary(output.stdout)?.hasPrefix("2 passed, 0 failed, 5 errors, 0 skipped") == true, "\(output)")
-        #expect(CLI.progressLines(output.stdout) == ["suite/runaway.lua  .EEEEE.  (7)"], "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("2 passed, 0 failed, 7 errors, 0 skipped") == true, "\(output)")
+        #expect(CLI.progressLines(output.stdout) == ["suite/runaway.lua  .EEEEEEE.  (9)"], "\(output)")
 
-        for name in ["spins forever", "swallows the budget with pcall"] {
+        // A budget spent stays spent: a coroutine or a pcall that catches its error does not bring it back.
+        for name in ["spins forever", "swallows the budget with pcall", "spins in a coroutine", "spins in a wrapped coroutine under pcall"]
+        {
             let error = junit.testcase(name)?.child("error")
             #expect(error?["message"]?.contains("instruction budget exceeded") == true, "\(name): \(junit.raw)")
             #expect(error?["type"] == "budget", "\(name)")
         }
+        let inCoroutine = junit.testcase("spins in a coroutine")?.child("error")?["message"] ?? ""
+        #expect(
+            inCoroutine.hasPrefix("suite/runaway.lua:\(Lua.line(of: "@coroutine", in: Self.runaway)): instruction budget exceeded"),
+            "where it ran out, inside the coroutine: \(inCoroutine)")
         for name in ["grows a table without bound", "swallows the memory limit with pcall", "retries the allocation in a pcall loop"] {
             let memory = junit.testcase(name)?.child("error")
             #expect(memory?["message"]?.contains("memory limit exceeded") == true, "\(name): \(junit.raw)")

@@ -122,6 +122,24 @@ struct LuaLimitTests {
         #expect(lua.memoryInUse < limit / 2)
     }
 
+    /// A budget that runs out inside a coroutine is raised there, where
+    /// `coroutine.resume` returns it as a value; the script goes on. The
+    /// bridge keeps it: asked after the call, it is the error, with where
+    /// the budget ran out.
+    @Test func aBudgetSpentInACoroutineIsKeptForTheCaller() throws {
+        let lua = try LuaState.forTests(budget: 1_000_000)
+        #expect(lua.caughtBudgetError() == nil)
+        let results = try lua.run(
+            source: "local ok = coroutine.resume(coroutine.create(function()\n while true do end\nend))\nreturn ok",
+            chunkName: "co.lua")
+        #expect(results == [false], "the coroutine's error came back as a value")
+        let caught = try #require(lua.caughtBudgetError())
+        #expect(caught.kind == .budget)
+        #expect(caught.message.hasPrefix("co.lua:2: instruction budget exceeded (1000000 instructions)"), "\(caught.message)")
+        lua.resetLimits()
+        #expect(lua.caughtBudgetError() == nil, "until the limits are reset")
+    }
+
     /// Lua up to 5.4.4 lets the allocator look at the stack, so the bridge
     /// names the line and frames a refusal happened in; later releases do
     /// not (``LuaState/memoryErrorsNameTheirLine``), and the message then

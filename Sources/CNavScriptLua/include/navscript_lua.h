@@ -65,6 +65,7 @@ typedef struct clua_Control {
     long long instruction_budget; /* 0 = unlimited */
     long long instructions;       /* cumulative, counted in hook intervals */
     int budget_tripped;           /* sticky until clua_resetlimits: every later hook raises again */
+    char budget_at[96];           /* where it ran out, `chunk:line` (or ""): for a script that caught the error */
     /* Swift side */
     lua_State *main;          /* the main thread */
     lua_State *current;       /* the thread Swift API calls use: the main thread, or the thread that called into Swift */

@@ -47,6 +47,7 @@ package final class ScenarioFile {
             }
             _ = try state.call(chunk)
             if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
+            if let caught = state.caughtBudgetError() { throw caught }
             guard let declared = try state.call(collect).first?.tableValue else {
                 throw ScenarioLoadError("the scenario prelude returned no declarations")
             }
@@ -217,9 +218,10 @@ package final class ScenarioFile {
             }
         }
         let clean = { error == nil && world.failures.isEmpty }
-        /// Calls Lua; a memory-limit error the script caught with `pcall` is thrown all the same.
-        /// (One caught first is the cause of what came after it — a loop that retries the
-        /// allocation until the budget runs out — so it is the one reported.)
+        /// Calls Lua; a memory-limit error the script caught with `pcall` is thrown all the same,
+        /// and so is a budget that ran out in a coroutine or a `pcall` the script went on after.
+        /// (A memory error caught first is the cause of what came after it — a loop that retries
+        /// the allocation until the budget runs out — so it is the one reported.)
         func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws {
             do {
                 _ = try state.call(function, arguments)
@@ -228,6 +230,7 @@ package final class ScenarioFile {
                 throw error
             }
             if let caught = state.caughtMemoryError() { throw caught }
+            if let caught = state.caughtBudgetError() { throw caught }
         }
         for hook in definition.before where clean() {
             attempt("before_each") { try call(hook) }
