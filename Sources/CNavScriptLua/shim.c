@@ -42,6 +42,9 @@ int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize) {
         clua_note_refusal(c);     /* every time: an earlier refusal may have been recovered from (pcall, collection) */
         c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
         if (c->refused_last) c->memory_raised = 1; /* this was the retry: the error is raised */
+        /* A block larger than the whole cap can never fit, and some callers raise without a retry
+           (lauxlib's buffers: string.rep, table.concat): the error is raised, whatever catches it. */
+        if (nsize > c->memory_limit) c->memory_raised = 1;
         c->refused_last = 1;
         return 1;
     }

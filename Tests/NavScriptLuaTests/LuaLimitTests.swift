@@ -205,6 +205,9 @@ struct LuaLimitTests {
         let lua = try LuaState.forTests(budget: nil, memory: 4 * 1024 * 1024)
         let caught = try lua.run(source: "return pcall(string.rep, 'x', 1 << 30)", chunkName: "rep.lua")
         #expect(caught == [false, "not enough memory"])
+        // A block larger than the whole cap can never fit: kept for the caller whatever caught it.
+        #expect(lua.caughtMemoryError()?.kind == .memory)
+        #expect(lua.caughtMemoryError() == nil, "reported once")
         let error = luaError { _ = try lua.run(source: "local s = string.rep('ab', 1 << 28)", chunkName: "rep.lua") }
         #expect(error?.kind == .memory)
         #expect(try lua.run(source: "return 'fine'", chunkName: "rep.lua") == ["fine"])

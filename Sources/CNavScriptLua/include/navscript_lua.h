@@ -57,8 +57,10 @@ typedef struct clua_Control {
     int memory_raised;        /* the cap refused Lua's retry too: after a full collection the state still does not
                                  fit, and Lua raised "not enough memory" (or, for a string table that could not
                                  grow, went on without growing it). Sticky until clua_resetlimits: a pcall that
-                                 caught the error does not undo the limit. (An allocation Lua cannot retry —
-                                 during a collection — raises on its first refusal and is not noted here.) */
+                                 caught the error does not undo the limit. Also set at once for a block larger than
+                                 the whole cap, which can never fit (lauxlib's buffers raise without a retry). (Any
+                                 other allocation Lua cannot retry — during a collection — raises on its first
+                                 refusal and is not noted here.) */
     char refused_at[96];      /* where Lua was when it last did, `chunk:line` (or ""): memory errors have no message handler */
     char refused_frames[320]; /* the Lua frames then, as traceback lines ("\n\tchunk:line: in …"), innermost first */
     /* instruction budget */
