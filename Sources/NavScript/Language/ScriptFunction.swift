@@ -48,10 +48,14 @@ public struct ScriptFunction {
         case verb((ScriptStep) throws -> Void)
         /// A host's way of reading the app (``ScriptFunction/observer(_:parameters:returns:documentation:example:observe:)``).
         case observer((ScriptStep) throws -> LuaValue)
-        /// One of the language's own Swift bindings; it reaches the file it
-        /// serves through the call's state (the runtime's context).
-        case native((LuaCall) throws -> [LuaValue])
+        /// One of the language's own Swift bindings, whose body only the
+        /// runtime can name (it takes the file being run): the runtime
+        /// registers it typed, so a call pays no extra indirection or cast.
+        case native(any NativeBinding)
     }
+
+    /// A built-in binding's body, opaque at this layer (see ``Body/native(_:)``).
+    package protocol NativeBinding {}
 
     package init(
         _ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],

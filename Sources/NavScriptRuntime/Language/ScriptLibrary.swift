@@ -47,7 +47,9 @@ package struct ScriptLibrary {
             let body: (LuaCall, BindingContext) throws -> [LuaValue]
             switch function.body {
             case .prelude, .preludeTable: continue
-            case .native(let native): body = { call, _ in try native(call) }
+            case .native(let native):
+                guard let binding = native as? ContextBinding else { continue }  // only the runtime makes them
+                body = binding.body
             case .verb(let perform): body = Self.verb(function.name, perform)
             case .observer(let observe): body = Self.observer(function.name, observe)
             }

@@ -114,18 +114,16 @@ package final class BindingContext {
 }
 
 extension ScriptFunction.Body {
-    /// One of the language's own bindings, given the file it serves.
-    /// ``ScriptLibrary/install(_:checking:)`` registers bindings only in a
-    /// state whose context is a context, so the guard below never refuses a
-    /// call it registered.
+    /// One of the language's own bindings, given the file it serves
+    /// (``ScriptLibrary/install(_:checking:)`` hands it the state's context).
     static func binding(_ body: @escaping (LuaCall, BindingContext) throws -> [LuaValue]) -> Self {
-        .native { call in
-            guard let context = call.state.context as? BindingContext else {
-                throw BindingError.error("\(call.functionName) called outside a scenario file")
-            }
-            return try body(call, context)
-        }
+        .native(ContextBinding(body: body))
     }
+}
+
+/// The body of a built-in binding: what ``ScriptFunction/Body/native(_:)`` holds.
+struct ContextBinding: ScriptFunction.NativeBinding {
+    let body: (LuaCall, BindingContext) throws -> [LuaValue]
 }
 
 /// Why a binding refused: a scenario mistake (an error) or an app state
