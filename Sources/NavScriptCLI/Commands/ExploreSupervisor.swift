@@ -146,7 +146,7 @@ struct ExploreSupervisor {
         case .crash(let signal):
             kind = .crash
             what = "the app crashed: the exploring process was killed by " + WorkerPool.signalDescription(signal)
-            if let trap = Self.trapLine(stderr) { what += " — \(trap)" }
+            if let trap = WorkerStderr.trapLine(in: stderr) { what += " — \(trap)" }
         case .hang:
             kind = .timeout
             what = "the app hung: a step did not return within \(WorkerPool.seconds(command.timeout)) (--timeout)"
@@ -240,14 +240,6 @@ struct ExploreSupervisor {
         }
         if let status = stop.exitStatus { throw ExitCode(status) }
         throw ExitCode(failed || unwritten ? 2 : 1)
-    }
-
-    /// The Swift runtime's own line about the trap, when it printed one.
-    static func trapLine(_ stderr: String) -> String? {
-        stderr.split(separator: "\n").last {
-            $0.contains("Fatal error") || $0.contains("runtime failure") || $0.contains("Precondition failed")
-        }
-        .map { String($0.trimmingCharacters(in: .whitespaces).prefix(300)) }
     }
 
     /// The walk as a scenario: no assertion — the crash or hang fails it.

@@ -75,7 +75,7 @@ package struct ScenarioWorker {
             path: task.path, url: URL(fileURLWithPath: task.path),
             suiteRoot: URL(fileURLWithPath: task.suiteRoot, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))
         if stopped {
-            send(.notRun(task: task.id, reason: "--fail-fast stopped the run"))
+            send(.notRun(task: task.id, reason: ScenarioRunner.failFastReason))
             send(.done(task: task.id))
             return
         }
@@ -87,7 +87,7 @@ package struct ScenarioWorker {
                     send(
                         .result(
                             task: task.id, index: index,
-                            result: ScenarioRunner.notRun(definition.listing, reason: "--fail-fast stopped the run")))
+                            result: ScenarioRunner.notRun(definition.listing, reason: ScenarioRunner.failFastReason)))
                     continue
                 }
                 send(.start(task: task.id, index: index))

@@ -40,14 +40,7 @@ final class Worker {
         // it must cost a failed write — which kills that worker and sends its
         // files elsewhere — not a SIGPIPE that ends the whole run unreported.
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = configuration.command
-        process.arguments = configuration.arguments
-        // The trap's own message ("Fatal error: …") is what a report needs;
-        // Swift's backtracer would bury it and slow every crash down.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
+        let process = ChildProcesses.process(configuration.command, configuration.arguments)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

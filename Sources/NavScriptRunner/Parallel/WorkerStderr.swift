@@ -6,7 +6,7 @@ import Foundation
 /// The trap line is kept apart as soon as it is complete: the stack dump
 /// that follows a trap can be longer than the window of lines kept, and
 /// the trap's message and place are what the report needs most.
-struct WorkerStderr {
+package struct WorkerStderr {
     /// The most kept of the end of the stream, in bytes.
     static let window = 4000
 
@@ -18,6 +18,15 @@ struct WorkerStderr {
     /// the worker wrote one.
     private(set) var trapMessage: String?
 
+    /// The Swift runtime's last trap line in `text` (`Fatal error: …`,
+    /// `Precondition failed: …`, a runtime failure), trimmed and capped.
+    package static func trapLine(in text: some StringProtocol) -> String? {
+        text.split(separator: "\n").last {
+            $0.contains("Fatal error") || $0.contains("runtime failure") || $0.contains("Precondition failed")
+        }
+        .map { String($0.trimmingCharacters(in: .whitespaces).prefix(300)) }
+    }
+
     mutating func append(_ text: String) {
         pending += text
         guard let lastNewline = pending.lastIndex(of: "\n") else {
@@ -26,9 +35,7 @@ struct WorkerStderr {
         }
         let complete = pending[...lastNewline]
         pending = String(pending[pending.index(after: lastNewline)...])
-        if let trap = complete.split(separator: "\n").last(where: { $0.contains("Fatal error:") }) {
-            trapMessage = trap.trimmingCharacters(in: .whitespaces)
-        }
+        if let trap = Self.trapLine(in: complete) { trapMessage = trap }
         buffer += complete
         if buffer.utf8.count > Self.window {
             // Cut at a line's start, so no kept line is a fragment.

@@ -19,9 +19,15 @@ package enum ChildProcesses {
         case unresponsive
     }
 
-    /// This executable started again with `arguments`, with Swift's backtracer
-    /// off: the trap's own line is what a report needs, a backtrace is pages.
+    /// This executable started again with `arguments` (see ``process(_:_:environment:)``).
     package static func navscript(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+        process(executable, arguments, environment: extra)
+    }
+
+    /// `executable` with `arguments`, to be started, with Swift's backtracer
+    /// off: the trap's own line is what a report needs, a backtrace is pages
+    /// (and slows every crash down).
+    package static func process(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

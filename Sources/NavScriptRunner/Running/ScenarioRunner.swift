@@ -94,7 +94,7 @@ public struct ScenarioRunner {
                         number += 1
                         publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
                     })
-                if options.failFast && result.status.isProblem { stop = "--fail-fast stopped the run" }
+                if options.failFast && result.status.isProblem { stop = Self.failFastReason }
             }
             results.append(result)
             publish(.scenarioFinished(result))
@@ -112,8 +112,15 @@ public struct ScenarioRunner {
     package static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
         ScenarioResult(
             name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
-            message: "not run: " + reason)
+            message: notRunMessage(reason))
     }
+
+    /// What a not-run entry says: its reason, for the reader (nothing parses it back).
+    private static func notRunMessage(_ reason: String) -> String { "not run: " + reason }
+
+    /// Why the scenarios after a failure are not run under `--fail-fast`, said
+    /// the same by the runner, the worker and the parent that stops the pool.
+    package static let failFastReason = "--fail-fast stopped the run"
 
     /// Publishes a file that is not run as a file's events (started, its one
     /// ``fileNotRun(_:reason:)`` entry, finished) and returns its result.
@@ -130,7 +137,7 @@ public struct ScenarioRunner {
     package static func notRun(_ listing: ScenarioListing, reason: String) -> ScenarioResult {
         ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line,
-            tags: listing.tags, outcome: .skipped(.interrupted), message: "not run: " + reason)
+            tags: listing.tags, outcome: .skipped(.interrupted), message: notRunMessage(reason))
     }
 
     /// Lists the scenarios of each file without running them.

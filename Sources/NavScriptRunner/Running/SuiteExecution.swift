@@ -43,7 +43,7 @@ package struct SuiteExecution {
     ) throws -> [FileResult] {
         func finished(_ task: WorkerTask, _ result: FileResult) {
             if options.failFast && result.scenarios.contains(where: { $0.status.isProblem }) {
-                stop.set("--fail-fast stopped the run")
+                stop.set(ScenarioRunner.failFastReason)
             }
             onTaskFinished(task, result)
         }

@@ -41,4 +41,11 @@ struct WorkerStderrTests {
         #expect(lines.last == "  line 499 of chatter")
         #expect(stderr.trapMessage == nil)
     }
+
+    /// A precondition's trap is a trap line too (it does not say "Fatal error").
+    @Test func aPreconditionFailureIsTheTrapLine() {
+        var stderr = WorkerStderr()
+        stderr.append("App/Cart.swift:12: Precondition failed: the cart is empty\n")
+        #expect(stderr.trapMessage == "App/Cart.swift:12: Precondition failed: the cart is empty")
+    }
 }
