@@ -29,6 +29,9 @@ public enum NavScriptCLI {
         return URL(fileURLWithPath: path).lastPathComponent
     }
 
+    /// This process's standard output and error, spelling ``executableName``.
+    static var streams: OutputStreams { .standard(executableName: executableName) }
+
     /// Where a parent leaves ``executableName`` for the processes it starts.
     static let executableNameVariable = "NAVSCRIPT_EXECUTABLE_NAME"
 
@@ -50,7 +53,9 @@ public enum NavScriptCLI {
         do {
             command = try RootCommand.parseAsRoot(arguments)
             if let hosted = command as? any HostedCommand {
-                try hosted.run(in: CommandContext(makeHost: makeHost))
+                do { try hosted.run(in: CommandContext(makeHost: makeHost)) } catch let problem as UsageProblem {
+                    throw ValidationError(problem.description)
+                }
             } else {
                 try command?.run()
             }

@@ -124,6 +124,25 @@ struct ExploreCommandTests {
         #expect(largest.stdout.contains("seed \(UInt64.max) (") && largest.stdout.contains("seed 0 ("), "\(largest)")
     }
 
+    /// `mutate --explore`: one supervised exploration per fault, each row
+    /// read from that exploration's records — a property, or a crash the
+    /// supervisor caught, with the time it took and the reproducer's length.
+    @Test func theExplorationMatrixHasARowPerFault() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run([
+            "mutate", "--explore", "--explore-time", "4", "--only", "graft-external-link,force-unwrap-crash", "--markdown"
+        ])
+        #expect(output.status == 0, "\(output)")
+        let rows = output.stdout.split(separator: "\n")
+        #expect(rows.first == "| fault | found as | time to kill | reproducer steps |", "\(output)")
+        #expect(
+            rows.contains { $0.hasPrefix("| `graft-external-link` | a deep link lands on its destination's canonical stack | ") },
+            "\(output)")
+        let crash = rows.first { $0.hasPrefix("| `force-unwrap-crash` | a crash (every input gets an outcome) | ") }
+        #expect(crash?.firstMatch(of: /\| [0-9.]+s \| [0-9]+ \|$/) != nil, "time and reproducer length: \(output)")
+        #expect(output.stdout.hasSuffix("\nExploration score: 2/2 faults killed (seed 1, 4s each).\n"), "\(output)")
+    }
+
     /// An app that crashes under exploration is a finding with its steps,
     /// shrunk in worker processes, not the end of the exploration.
     @Test func aCrashIsAFindingWithAReproducer() throws {

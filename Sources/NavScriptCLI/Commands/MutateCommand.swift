@@ -90,8 +90,10 @@ struct MutateCommand: HostedCommand {
             faults = faults.filter { only.contains($0.name) }
         }
         if explore {
-            return try ExploreMatrix(faults: faults, seconds: exploreTime, seed: seed, timeout: max(timeout, exploreTime * 4))
-                .run(markdown: markdown)
+            let matrix = ExplorationMatrix(
+                faults: faults, seconds: exploreTime, seed: seed, timeout: max(timeout, exploreTime * 4),
+                streams: NavScriptCLI.streams)
+            throw ExitCode(matrix.run(markdown: markdown))
         }
         let entries = try suite.discover()
         try suite.requireSelection(entries, runner: ScenarioRunner(host: host, options: suite.runOptions()))

@@ -64,40 +64,27 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
+    /// The report files as the runner layer takes them.
+    var targets: ReportTargets { ReportTargets(junit: junit, junitStrict: junitStrict, json: json, html: html) }
+
     /// The storyboard needs the navigation after every step.
-    var recordsFrames: Bool { html != nil }
+    var recordsFrames: Bool { targets.recordsFrames }
 
     /// Where the terminal report goes: standard error when the JSON
     /// stream has standard output.
-    var terminal: @Sendable (String) -> Void { json == "-" ? writeStandardError : writeStandardOutput }
+    var terminal: @Sendable (String) -> Void { targets.terminal(NavScriptCLI.streams) }
 
     /// The file reporters asked for; a JSON file that cannot be created is
     /// a usage error before anything runs.
     func reporters(junit junitOptions: JUnitReport.Options = .init()) throws -> [any RunReporter] {
-        var reporters: [any RunReporter] = []
-        if let junit {
-            var options = junitOptions
-            options.strict = junitStrict
-            if junitStrict { options.replayCommand = nil }
-            let report = JUnitReport(options)
-            reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result) })
-        }
-        if let html {
-            reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })
-        }
-        if let json {
-            do { reporters.append(try JSONLinesReport(path: json)) } catch { throw ValidationError("--json: \(error)") }
-        }
-        return reporters
+        do { return try targets.reporters(junit: junitOptions) } catch { throw ValidationError(error.description) }
     }
 
     /// After the run: says which reports could not be written; true when
     /// one could not (the command then exits 2, unless a signal's status
     /// takes precedence).
     static func reportFailures(_ stream: RunEventStream) -> Bool {
-        let failures = stream.failures
-        for failure in failures { writeStandardError("\(NavScriptCLI.executableName): \(failure)\n") }
-        return !failures.isEmpty
+        ReportTargets.reportFailures(stream, to: NavScriptCLI.streams)
     }
 
     /// ``reportFailures(_:)``, then exit 2 when there were any.

@@ -236,17 +236,10 @@ struct SuiteOptions: ParsableArguments {
     }
 }
 
-/// Writes straight to the file descriptor: progress marks must appear as
-/// they happen, not when a buffer fills. A reader that went away (`| head`)
-/// only ends what the terminal shows: the run goes on and writes its
-/// reports (the throwing `write` — the other traps on a broken pipe).
-func writeStandardOutput(_ text: String) {
-    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
-}
+/// Standard output, as it happens (``OutputStreams/standard(executableName:)``).
+func writeStandardOutput(_ text: String) { NavScriptCLI.streams.output(text) }
 
-func writeStandardError(_ text: String) {
-    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
-}
+func writeStandardError(_ text: String) { NavScriptCLI.streams.error(text) }
 
 extension SuiteOptions {
     /// Arguments that make a worker run with the same options.

@@ -242,7 +242,8 @@ package final class WorkerPool {
                     progress[index].crash(
                         scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                         message: reason, details: details, timeline: worker.steps,
-                        duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+                        duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0,
+                        signal: signaled && !worker.timedOut ? status : nil)
                     if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
                     resume(index, after: scenario)
                 } else {
@@ -431,12 +432,13 @@ private struct TaskProgress {
     /// `duration`: how long it ran until its worker died, by the pool's clock.
     mutating func crash(
         scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
-        duration: Double
+        duration: Double, signal: Int32?
     ) {
         guard let listing = scenarios?[scenario] else { return }
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
             outcome: .errored(kind), message: message, details: details, timeline: timeline, duration: duration)
+        results[scenario]?.signal = signal
     }
 
     mutating func fail(all message: String) {

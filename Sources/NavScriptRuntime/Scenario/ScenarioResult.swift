@@ -43,6 +43,10 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     package var output: String
     /// Seconds of wall time.
     package var duration: Double
+    /// For a crash: the signal that ended the process running the scenario
+    /// (its message names it for people). Known only to the process that
+    /// saw the crash; not encoded.
+    package var signal: Int32?
 
     package init(
         name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],

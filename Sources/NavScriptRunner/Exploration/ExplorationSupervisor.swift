@@ -1,7 +1,5 @@
-import ArgumentParser
 import Foundation
 import NavScript
-import NavScriptRunner
 import NavScriptRuntime
 
 /// Runs one exploration in a child process and watches it: an app that
@@ -17,36 +15,37 @@ import NavScriptRuntime
 /// processes — where a crash costs only the run — to check it crashes the
 /// same way (and, with faults, not without them) and to shrink it
 /// (``WalkReplayer``), then written as a scenario to `--out`.
-struct ExploreSupervisor {
-    let command: ExploreCommand
+struct ExplorationSupervisor {
+    let request: ExplorationRequest
     let host: any ScenarioHost
-    let seed: UInt64
+    let streams: OutputStreams
+    var seed: UInt64 { request.seed }
 
-    /// What ended an exploration that did not end by itself.
-    enum Fatal {
-        case crash(signal: Int32)
-        case hang
-    }
-
-    func run() throws {
+    /// Returns the exit status (``ExploreFrontend/run(stop:)``).
+    func run() throws(UsageProblem) -> Int32 {
         let started = Date()
         // A JSON stream the child writes to (a FIFO, /dev/stdout) is held open here as well, so its
         // reader does not see the end when the child dies before the supervisor continues it.
         // (Standard output itself, `-`, is the child's already, and stays open in this process.)
         var heldStream: JSONLinesReport?
-        if let json = command.report.json, json != "-", JSONLinesReport.writesAStream(json) {
-            do { heldStream = try JSONLinesReport(path: json) } catch { throw ValidationError("--json: \(error)") }
+        if let json = request.reports.json, json != "-", JSONLinesReport.writesAStream(json) {
+            do { heldStream = try JSONLinesReport(path: json) } catch { throw UsageProblem("--json: \(error)") }
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navscript-explore-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw UsageProblem("cannot create a scratch folder for the exploration: \(error.localizedDescription)")
+        }
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("trace")
         _ = FileManager.default.createFile(atPath: trace.path, contents: nil)
-        // Where the child keeps each finding as it reports it (ExploreCommand): a crash later
-        // must not take them out of the reports.
-        _ = FileManager.default.createFile(atPath: trace.path + ".findings", contents: nil)
+        // Where the child keeps each finding as it reports it: a crash later must not take them
+        // out of the reports. The process that started this one may have asked for them too.
+        var child = request
+        child.records = request.records ?? folder.appendingPathComponent("records").path
+        let records = child.records!
+        _ = FileManager.default.createFile(atPath: records, contents: nil)
 
-        let process = ChildProcesses.navscript(command.childArguments(seed: seed) + ["--trace", trace.path])
+        let process = ChildProcesses.navscript(child.childArguments(seed: seed) + ["--trace", trace.path])
         process.standardOutput = FileHandle.standardOutput
         // Held open and never written: the child reads end-of-file when this process is gone.
         let lifeline = Pipe()
@@ -54,23 +53,26 @@ struct ExploreSupervisor {
         let stderr = Pipe()
         process.standardError = stderr
         let forwarding = StandardErrorForwarding(stderr.fileHandleForReading)
-        do { try process.run() } catch { throw UsageError("cannot start the exploration: \(error)") }
+        do { try process.run() } catch { throw UsageProblem("cannot start the exploration: \(error)") }
         forwarding.start()
         let stop = StopSignal()
         stop.catchSignals()
 
         let ended = watch(process, trace: trace, stop: stop)
         forwarding.waitForTheEnd()  // the trap line is in by now
-        guard case .fatal(let fatal) = ended else {
-            if case .exited(let status) = ended { throw ExitCode(status) }
-            return
+        let fatal: ExplorationFatal
+        switch ended {
+        case .exited(let status): return status
+        case .fatal(let ending): fatal = ending
         }
         let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
-        let earlier = ((try? String(contentsOfFile: trace.path + ".findings", encoding: .utf8)) ?? "")
-            .split(separator: "\n").compactMap { try? JSONDecoder().decode(ScenarioResult.self, from: Data($0.utf8)) }
-        try report(
+        let earlier = ExplorationRecord.read(records).compactMap { record -> ScenarioResult? in
+            if case .finding(let found) = record { return found.result }
+            return nil
+        }
+        return try report(
             fatal, walk: ExplorationTrace.lastSegment(of: text), earlier: earlier, stderr: forwarding.tail,
-            scratch: folder, stop: stop, started: started, heldStream: heldStream)
+            scratch: folder, records: records, stop: stop, started: started, heldStream: heldStream)
     }
 
     /// How long a child has to stop after an interrupt is passed on to it.
@@ -79,7 +81,7 @@ struct ExploreSupervisor {
     /// How the child ended.
     enum Ending {
         case exited(Int32)
-        case fatal(Fatal)
+        case fatal(ExplorationFatal)
     }
 
     /// Waits for the child; kills it when a step has not returned for
@@ -98,7 +100,7 @@ struct ExploreSupervisor {
             }
             // Only a step that started and never returned is the app's hang: starting up,
             // verifying a finding and writing the reports write nothing, and are not.
-            return now.timeIntervalSince(progressed) > command.timeout && Self.insideAStep(trace)
+            return now.timeIntervalSince(progressed) > request.timeout && Self.insideAStep(trace)
         }[0]
         switch ending {
         case .exited(let status):
@@ -108,8 +110,7 @@ struct ExploreSupervisor {
         case .unresponsive:
             // A child stuck in a step never gets to its next one to stop: the interrupt is
             // what the user asked for, not a hang to wait out and report.
-            writeStandardError(
-                "\(NavScriptCLI.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
+            streams.error("\(streams.executableName) explore: \(stop.reason): the exploration was inside a step and was stopped\n")
             return .exited(stop.exitStatus ?? 130)
         case .signaled(let signal):
             // Stopped by an interrupt it was sent (or got from the terminal): not the app's doing.
@@ -133,13 +134,14 @@ struct ExploreSupervisor {
     /// reproducer or a report could not be written, a signal's status when
     /// an interrupt cut the replays short.
     /// `earlier`: what the child found before (its reports were never written).
+    /// `records`: where the child kept them, and this finding is kept too.
     /// `started`: when the exploration began (its reports' duration runs to the crash);
     /// `heldStream`: the JSON stream, opened before the child started.
     private func report(
-        _ fatal: Fatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
-        stop: StopSignal, started: Date, heldStream: JSONLinesReport?
-    ) throws {
-        let out = URL(fileURLWithPath: command.out)
+        _ fatal: ExplorationFatal, walk: [String], earlier: [ScenarioResult], stderr: String, scratch: URL,
+        records: String, stop: StopSignal, started: Date, heldStream: JSONLinesReport?
+    ) throws(UsageProblem) -> Int32 {
+        let out = URL(fileURLWithPath: request.out)
         let kind: ScenarioOutcome.ErrorKind
         var what: String
         switch fatal {
@@ -149,7 +151,7 @@ struct ExploreSupervisor {
             if let trap = WorkerStderr.trapLine(in: stderr) { what += " — \(trap)" }
         case .hang:
             kind = .timeout
-            what = "the app hung: a step did not return within \(WorkerPool.seconds(command.timeout)) (--timeout)"
+            what = "the app hung: a step did not return within \(WorkerPool.seconds(request.timeout)) (--timeout)"
         }
         let verb = kind == .crash ? "crash" : "hang"
         let property = "every input gets an outcome"
@@ -159,21 +161,21 @@ struct ExploreSupervisor {
         var verified = false
         var steps = walk
         if !walk.isEmpty {
-            let replayer = WalkReplayer(command: command, kind: kind, signal: fatal.signal, scratch: scratch, stop: stop)
+            let replayer = WalkReplayer(request: request, fatal: fatal, scratch: scratch, stop: stop)
             (steps, verified) = replayer.shrink(walk)
             let reproducer = Self.reproducer(
-                steps, what: what, verb: verb, configuration: command.configuration(seed: seed),
+                steps, what: what, verb: verb, configuration: request.configuration(seed: seed, executable: streams.executableName),
                 host: host, originalSteps: walk.count)
-            let target = ExploreCommand.unusedFile(in: out, named: "seed\(seed)-\(verb)")
+            let target = ExploreFrontend.unusedFile(in: out, named: "seed\(seed)-\(verb)")
             do {
                 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
                 try Data(reproducer.utf8).write(to: target)
                 file = target.relativePath
-                line = ExploreCommand.scenarioLine(reproducer)
+                line = ExploreFrontend.scenarioLine(reproducer)
             } catch {
                 unwritten = true
-                writeStandardError(
-                    "\(NavScriptCLI.executableName) explore: cannot write the reproducer \(target.relativePath): "
+                streams.error(
+                    "\(streams.executableName) explore: cannot write the reproducer \(target.relativePath): "
                         + "\(error.localizedDescription) — give --out a folder navscript may write in\n")
             }
         }
@@ -195,35 +197,38 @@ struct ExploreSupervisor {
                     "    reproducer: \(file)"
                     + (!verified
                         ? unverified
-                        : command.faults.isEmpty
+                        : request.faults.isEmpty
                             ? " (\(verb == "crash" ? "crashes" : "hangs") the app on this build)"
                             : " (fails with the faults, passes without)") + "\n"
             }
         }
         text += "the exploration stopped here (its process went with the app)\n"
-        command.report.terminal(text)
+        request.reports.terminal(streams)(text)
 
+        let duration = Date().timeIntervalSince(started)
+        let result = ScenarioResult(
+            name: property, file: file ?? "", line: line, outcome: .errored(kind),
+            message: what,
+            details: steps.isEmpty
+                ? ""
+                : "steps from a fresh launch:\n"
+                    + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"),
+            duration: duration)
+        ExplorationRecord.append(
+            .finding(.init(result: result, reproducerSteps: file == nil ? nil : steps.count, fatal: fatal)), to: records)
         var failed = false
-        if command.report.junit != nil || command.report.json != nil || command.report.html != nil {
-            let result = ScenarioResult(
-                name: property, file: file ?? "", line: line, outcome: .errored(kind),
-                message: what,
-                details: steps.isEmpty
-                    ? ""
-                    : "steps from a fresh launch:\n"
-                        + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
-            let duration = Date().timeIntervalSince(started)
+        if !request.reports.isEmpty {
             let explored = FileResult(file: "explore", scenarios: earlier + [result], duration: duration)
             let run = RunResult(files: [explored], duration: duration, seed: seed, startedAt: started.timeIntervalSince1970)
             // Report files are written whole, replacing what the child left. A JSON stream (standard
             // output, a FIFO) already has the child's start and its earlier findings: it is continued,
             // not started a second time.
-            var whole = command.report
+            var whole = request.reports
             var continued: RunEventStream?
             if let json = whole.json, JSONLinesReport.writesAStream(json) {
                 whole.json = nil
                 do { continued = RunEventStream([try heldStream ?? JSONLinesReport(path: json)]) } catch {
-                    throw ValidationError("--json: \(error)")
+                    throw UsageProblem("--json: \(error)")
                 }
             }
             let stream = RunEventStream(try whole.reporters())
@@ -235,11 +240,11 @@ struct ExploreSupervisor {
             continued?.publish(.scenarioFinished(result))
             continued?.publish(.fileFinished(explored))
             continued?.publish(.runFinished(run, interruption: nil))
-            failed = ReportOptions.reportFailures(stream)
-            if let continued { failed = ReportOptions.reportFailures(continued) || failed }
+            failed = ReportTargets.reportFailures(stream, to: streams)
+            if let continued { failed = ReportTargets.reportFailures(continued, to: streams) || failed }
         }
-        if let status = stop.exitStatus { throw ExitCode(status) }
-        throw ExitCode(failed || unwritten ? 2 : 1)
+        if let status = stop.exitStatus { return status }
+        return failed || unwritten ? 2 : 1
     }
 
     /// The walk as a scenario: no assertion — the crash or hang fails it.
@@ -270,14 +275,6 @@ struct ExploreSupervisor {
     }
 }
 
-extension ExploreSupervisor.Fatal {
-    /// The signal a crash died of (nil for a hang).
-    var signal: Int32? {
-        if case .crash(let signal) = self { return signal }
-        return nil
-    }
-}
-
 /// The child's standard error, passed on as it comes — without the stack
 /// dump after the runtime's trap line (addresses, build paths: the finding
 /// names the trap and the steps that led to it) — and its last few
@@ -304,7 +301,7 @@ private final class StandardErrorForwarding: @unchecked Sendable {
                 let text = String(decoding: chunk, as: UTF8.self)
                 if let dump = text.range(of: "Current stack trace:") {
                     dumping = true
-                    writeStandardError(String(text[..<dump.lowerBound]))
+                    try? FileHandle.standardError.write(contentsOf: Data(text[..<dump.lowerBound].utf8))
                 } else {
                     try? FileHandle.standardError.write(contentsOf: chunk)
                 }

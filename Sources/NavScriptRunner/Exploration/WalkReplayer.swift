@@ -1,16 +1,14 @@
 import Foundation
 import NavScript
-import NavScriptRunner
 import NavScriptRuntime
 
 /// Replays a walk that crashed or hung the app as a scenario file in worker
 /// processes, where a crash or a hang costs only the replay: to check it
 /// does the same again, and to shrink it.
 struct WalkReplayer {
-    let command: ExploreCommand
-    let kind: ScenarioOutcome.ErrorKind
-    /// For a crash: the signal a replay must die of to count as the same crash.
-    let signal: Int32?
+    let request: ExplorationRequest
+    /// How the walk ended: a replay must crash of the same signal, or hang, to count.
+    let fatal: ExplorationFatal
     let scratch: URL
     /// An interrupt ends the replays where they are.
     let stop: StopSignal
@@ -23,14 +21,14 @@ struct WalkReplayer {
     /// whether the result fails the same way with the faults and, when
     /// there are faults, does not without them.
     func shrink(_ walk: [String]) -> ([String], Bool) {
-        guard fails(walk, faults: command.faults) else { return (walk, false) }
+        guard fails(walk, faults: request.faults) else { return (walk, false) }
         var current = walk
-        if kind == .crash {
+        if fatal != .hang {
             // The launch stays; each replay is a process, so they are counted.
             let shrinker = WalkShrinker<String>(fixedPrefix: 1, attempts: Self.replayLimit, shouldStop: { stop.isSet })
-            current = shrinker.shrink(walk) { fails($0, faults: command.faults) }
+            current = shrinker.shrink(walk) { fails($0, faults: request.faults) }
         }
-        return (current, command.faults.isEmpty || !fails(current, faults: []))
+        return (current, request.faults.isEmpty || !fails(current, faults: []))
     }
 
     /// Whether `steps` crash (of the same signal) or hang when run as a scenario.
@@ -40,14 +38,17 @@ struct WalkReplayer {
         let body = "scenario(\"replay\", function()\n" + steps.map { "  \($0)\n" }.joined() + "end)\n"
         guard (try? Data(body.utf8).write(to: file)) != nil else { return false }
         var arguments = ["worker"]
-        if let manifest = command.manifest { arguments += ["--manifest", manifest] }
+        if let manifest = request.manifest { arguments += ["--manifest", manifest] }
         let pool = WorkerPool(
             .init(
                 command: ChildProcesses.executable, arguments: arguments, jobs: 1,
-                timeout: kind == .timeout ? command.timeout : max(command.timeout, 30)))
+                timeout: fatal == .hang ? request.timeout : max(request.timeout, 30)))
         pool.shouldStop = { stop.isSet }
         let task = WorkerTask(id: 0, path: file.path, suiteRoot: scratch.path, faults: faults)
-        guard let result = pool.run([task]).first?.scenarios.first, result.outcome == .errored(kind) else { return false }
-        return signal.map { result.message.contains("signal \($0) ") } ?? true
+        guard let result = pool.run([task]).first?.scenarios.first else { return false }
+        switch fatal {
+        case .hang: return result.outcome == .errored(.timeout)
+        case .crash(let signal): return result.outcome == .errored(.crash) && result.signal == signal
+        }
     }
 }

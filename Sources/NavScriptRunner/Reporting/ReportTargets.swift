@@ -1,0 +1,62 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+
+/// The report files a command was asked to write (`--junit`, `--json`,
+/// `--html`), each a subscriber of its run's event stream.
+package struct ReportTargets: Sendable {
+    package var junit: String?
+    /// Leave file/line attributes out of the JUnit report.
+    package var junitStrict = false
+    /// A file, or `-` for standard output.
+    package var json: String?
+    package var html: String?
+
+    package init(junit: String? = nil, junitStrict: Bool = false, json: String? = nil, html: String? = nil) {
+        self.junit = junit
+        self.junitStrict = junitStrict
+        self.json = json
+        self.html = html
+    }
+
+    /// No report file asked for.
+    package var isEmpty: Bool { junit == nil && json == nil && html == nil }
+
+    /// The storyboard needs the navigation after every step.
+    package var recordsFrames: Bool { html != nil }
+
+    /// Where the terminal report goes: standard error when the JSON stream
+    /// has standard output.
+    package func terminal(_ streams: OutputStreams) -> @Sendable (String) -> Void {
+        json == "-" ? streams.error : streams.output
+    }
+
+    /// The reporters asked for; a JSON file that cannot be created is a
+    /// usage problem before anything runs.
+    package func reporters(junit junitOptions: JUnitReport.Options = .init()) throws(UsageProblem) -> [any RunReporter] {
+        var reporters: [any RunReporter] = []
+        if let junit {
+            var options = junitOptions
+            options.strict = junitStrict
+            if junitStrict { options.replayCommand = nil }
+            let report = JUnitReport(options)
+            reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result) })
+        }
+        if let html {
+            reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })
+        }
+        if let json {
+            do { reporters.append(try JSONLinesReport(path: json)) } catch { throw UsageProblem("--json: \(error)") }
+        }
+        return reporters
+    }
+
+    /// After the run: says which reports could not be written; true when
+    /// one could not (the command then exits 2, unless a signal's status
+    /// takes precedence).
+    package static func reportFailures(_ stream: RunEventStream, to streams: OutputStreams) -> Bool {
+        let failures = stream.failures
+        for failure in failures { streams.error("\(streams.executableName): \(failure)\n") }
+        return !failures.isEmpty
+    }
+}
