@@ -131,6 +131,18 @@ struct RouteManifestTests {
         #expect(c.expected.description.contains("route '\(c.entry)'"), "\(c.expected.description)")
     }
 
+    /// Foundation's decoder recurses once per level: a manifest (or an
+    /// archive) thousands of levels deep is refused before it sees it.
+    @Test func aDocumentNestedTooDeepIsRefusedBeforeDecoding() {
+        let deep = Data(
+            ("{\"scheme\": \"a[\\\"{\",\n\"tabs\":" + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + "}")
+                .utf8)
+        #expect(throws: ManifestError.undecodable(JSONNesting.tooDeep(line: 2))) { try RouteManifest.load(json: deep) }
+        #expect(throws: RestorationError.corrupt(JSONNesting.tooDeep(line: 2))) { try RestorationArchive.decode(deep) }
+        #expect(JSONNesting.lineTooDeep(in: Data((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)) == nil)
+        #expect(JSONNesting.lineTooDeep(in: Data((String(repeating: "[", count: 101) + String(repeating: "]", count: 101)).utf8)) == 1)
+    }
+
     /// The converse of `undeclaredPatternParam`: a pattern that does not
     /// capture a declared (required) param would load yet refuse every link
     /// through it, so the manifest itself is rejected, naming the pattern.

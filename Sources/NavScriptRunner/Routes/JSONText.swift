@@ -92,8 +92,21 @@ package indirect enum JSONText: Sendable {
             return false
         }
 
+        /// Arrays and objects the reader is inside: a document nested deeper
+        /// than any manifest is refused, not recursed into until the stack ends.
+        var depth = 0
+        static let depthLimit = 100
+
         mutating func value() throws(SyntaxError) -> JSONText {
             let (startLine, startColumn) = (line, column)
+            let opens = current == UInt8(ascii: "{") || current == UInt8(ascii: "[")
+            if opens {
+                guard depth < Self.depthLimit else {
+                    throw error("nested more than \(Self.depthLimit) levels deep: no route manifest is; the file is corrupt or not one")
+                }
+                depth += 1
+            }
+            defer { if opens { depth -= 1 } }
             guard let byte = current else { throw error("unexpected end of the file: a value is missing") }
             switch byte {
             case UInt8(ascii: "{"):

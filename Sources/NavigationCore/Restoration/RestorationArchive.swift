@@ -25,6 +25,7 @@ public struct RestorationArchive: Hashable, Sendable, Codable {
     /// one, is refused so the app starts clean instead of half-restored.
     public static func decode(_ data: Data) throws(RestorationError) -> RestorationArchive {
         let archive: RestorationArchive
+        if let line = JSONNesting.lineTooDeep(in: data) { throw .corrupt(JSONNesting.tooDeep(line: line)) }
         do {
             archive = try JSONDecoder().decode(RestorationArchive.self, from: data)
         } catch {

@@ -31,6 +31,7 @@ public struct RouteManifest: Hashable, Sendable, Codable {
     /// Decodes and validates a manifest from JSON.
     public static func load(json data: Data) throws(ManifestError) -> RouteManifest {
         let manifest: RouteManifest
+        if let line = JSONNesting.lineTooDeep(in: data) { throw .undecodable(JSONNesting.tooDeep(line: line)) }
         do {
             manifest = try JSONDecoder().decode(RouteManifest.self, from: data)
         } catch {

@@ -51,6 +51,21 @@ struct ManifestCheckTests {
         }
     }
 
+    /// A file nested thousands of levels deep is refused with its place,
+    /// not recursed into until the stack overflows.
+    @Test func aDocumentNestedTooDeepIsRefusedNotRecursed() {
+        let deep = "{\"scheme\":\n" + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + "}"
+        do {
+            _ = try ManifestCheck().check(deep)
+            Issue.record("a 30,000-deep document was accepted")
+        } catch {
+            #expect(error.line == 2 && error.reason.contains("nested more than 100 levels deep"), "\(error)")
+        }
+        // As deep as the limit is still read.
+        let limit = "{\"scheme\":" + String(repeating: "[", count: 99) + String(repeating: "]", count: 99) + "}"
+        #expect((try? ManifestCheck().check(limit)) != nil)
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var old: String
