@@ -84,7 +84,7 @@ static void *clua_region_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
         c->bytes_in_use -= old;
         return NULL;
     }
-    if (clua_cap_refuses(c, old, nsize)) return NULL;
+    if (clua_cap_refuses(c, ptr, old, nsize)) return NULL;
     if (ptr == NULL) {
         block = clua_region_take(r, nsize);
     } else if (clua_region_owns(r, ptr) && osize <= CLUA_SMALL_MAX && nsize <= CLUA_SMALL_MAX

@@ -35,21 +35,36 @@ void clua_note_refusal(clua_Control *c) {
 #endif
 }
 
-int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize) {
+/* Lua retries a refused allocation exactly once, after an emergency collection that only frees:
+   the retry is the next growing call, with the same block and sizes. Any other growth first means
+   the refusal was raised without a retry (lauxlib's buffers: string.rep, table.concat, string.format
+   raise "not enough memory" at once) — the limit was hit, whatever a pcall then caught. */
+int clua_cap_refuses(clua_Control *c, const void *ptr, size_t old, size_t nsize) {
+    int retry = c->refused_last && ptr == c->refused_block && old == c->refused_old && nsize == c->refused_size;
     if (nsize > old && c->memory_limit != 0 && c->lua_side && c->cap_suspended == 0
         && c->bytes_in_use - old + nsize > c->memory_limit) {
         if (!c->memory_refused) { c->refused_at[0] = '\0'; c->refused_frames[0] = '\0'; } /* nothing from an earlier call */
         clua_note_refusal(c);     /* every time: an earlier refusal may have been recovered from (pcall, collection) */
         c->memory_refused = 1;    /* Lua collects garbage, retries once, then raises "not enough memory" */
-        if (c->refused_last) c->memory_raised = 1; /* this was the retry: the error is raised */
-        /* A block larger than the whole cap can never fit, and some callers raise without a retry
-           (lauxlib's buffers: string.rep, table.concat): the error is raised, whatever catches it. */
+        if (c->refused_last) c->memory_raised = 1; /* the retry refused too, or the refusal before was never retried */
+        /* A block larger than the whole cap can never fit. */
         if (nsize > c->memory_limit) c->memory_raised = 1;
         c->refused_last = 1;
+        c->refused_block = ptr;
+        c->refused_old = old;
+        c->refused_size = nsize;
         return 1;
     }
-    if (nsize > old) c->refused_last = 0; /* a growth that fits: a refusal before it was recovered from */
+    if (nsize > old) {
+        if (c->refused_last && !retry) c->memory_raised = 1; /* raised without a retry */
+        c->refused_last = 0; /* the retry fit: recovered from */
+    }
     return 0;
+}
+
+int clua_memory_raised(const clua_Control *c) {
+    /* A refusal not followed by any growth yet was not retried either: Lua retries at once. */
+    return c->memory_raised || c->refused_last;
 }
 
 void *clua_alloc_failed(clua_Control *c, void *ptr, size_t old, size_t nsize) {
@@ -71,7 +86,7 @@ void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         c->bytes_in_use -= old;
         return NULL;
     }
-    if (clua_cap_refuses(c, old, nsize)) return NULL;
+    if (clua_cap_refuses(c, ptr, old, nsize)) return NULL;
     block = realloc(ptr, nsize);
     if (block == NULL) return clua_alloc_failed(c, ptr, old, nsize);
     c->bytes_in_use = c->bytes_in_use - old + nsize;

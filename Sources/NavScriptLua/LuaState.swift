@@ -286,8 +286,9 @@ public final class LuaState {
     }
 
     public func caughtMemoryError() -> LuaError? {
-        guard control.pointee.memory_raised != 0 else { return nil }
+        guard clua_memory_raised(control) != 0 else { return nil }
         control.pointee.memory_raised = 0
+        control.pointee.refused_last = 0
         return memoryError()
     }
 
@@ -551,6 +552,7 @@ public final class LuaState {
         if kind == .memory {
             // Reported here, uncaught: not again as one a script caught.
             control.pointee.memory_raised = 0
+            control.pointee.refused_last = 0
             guard control.pointee.memory_refused != 0 else {
                 return LuaError(
                     kind: .memory, message: "not enough memory", traceback: nil,

@@ -211,6 +211,23 @@ struct LuaLimitTests {
         let error = luaError { _ = try lua.run(source: "local s = string.rep('ab', 1 << 28)", chunkName: "rep.lua") }
         #expect(error?.kind == .memory)
         #expect(try lua.run(source: "return 'fine'", chunkName: "rep.lua") == ["fine"])
+        // Within the cap, but not beside what the script already holds: lauxlib's buffer raises at
+        // the first refusal (no retry), a pcall catches it, and the next growth fits — still the
+        // limit hit, not an allocation recovered from.
+        let held = try lua.run(
+            source: "held = string.rep('h', 1200 * 1024) return pcall(string.rep, 'x', 3 * 1024 * 1024)",
+            chunkName: "held.lua")
+        #expect(held == [false, "not enough memory"])
+        #expect(lua.caughtMemoryError()?.kind == .memory, "refused once and caught, yet the limit was hit")
+        _ = try lua.run(source: "held = nil collectgarbage()", chunkName: "held.lua")
+        lua.resetLimits()
+        // A refusal Lua recovers from (its retry after collecting the garbage fits) is no error.
+        let recovered = try lua.run(
+            source: "local t = {} for i = 1, 40 do t[i] = string.rep('g', 64 * 1024) .. i t[i] = nil end "
+                + "local s = {} for i = 1, 30000 do s[i] = {} end return #s",
+            chunkName: "recovered.lua")
+        #expect(recovered == [30_000])
+        #expect(lua.caughtMemoryError() == nil, "garbage the collector could free is not the limit")
     }
 
     @Test("the cap never refuses while Swift pushes values: big Swift results still arrive")

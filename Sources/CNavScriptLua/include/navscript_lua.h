@@ -54,6 +54,9 @@ typedef struct clua_Control {
     int cap_suspended;        /* >0 while the message handler builds a traceback: never refuse there */
     int memory_refused;       /* the cap refused an allocation since the bridge's pcall started */
     int refused_last;         /* the last growth the cap saw was refused (Lua's one retry after a collection follows) */
+    const void *refused_block; /* that refused growth's block and sizes: the retry repeats them */
+    size_t refused_old;
+    size_t refused_size;
     int memory_raised;        /* the cap refused Lua's retry too: after a full collection the state still does not
                                  fit, and Lua raised "not enough memory" (or, for a string table that could not
                                  grow, went on without growing it). Sticky until clua_resetlimits: a pcall that
@@ -147,7 +150,9 @@ static inline const char *clua_refused_at(clua_Control *c) { return c->refused_a
 static inline const char *clua_refused_frames(clua_Control *c) { return c->refused_frames; }
 
 /* Whether the cap refuses growing a block from `old` to `nsize` bytes: only while Lua (not Swift) runs. */
-int clua_cap_refuses(clua_Control *c, size_t old, size_t nsize);
+int clua_cap_refuses(clua_Control *c, const void *ptr, size_t old, size_t nsize);
+/* The cap's limit was hit since the last reset, whatever caught the error (see clua_cap_refuses). */
+int clua_memory_raised(const clua_Control *c);
 
 /* What an allocator returns when the system had no memory for a block. */
 void *clua_alloc_failed(clua_Control *c, void *ptr, size_t old, size_t nsize);
