@@ -149,6 +149,36 @@ lua_State *clua_newstate(clua_Control *c) {
     return clua_newstate_with(c, clua_alloc, c);
 }
 
+static void clua_budget_hook(lua_State *L, lua_Debug *ar);
+
+/* Notes where the budget ran out: the line `ar` is at, or none. */
+static void clua_note_budget_at(clua_Control *c, lua_State *L, lua_Debug *ar) {
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        snprintf(c->budget_at, sizeof c->budget_at, "%s:%d", ar->short_src, ar->currentline);
+    else
+        c->budget_at[0] = '\0';
+}
+
+/* Raises the budget error at `ar`'s line, naming `what` ran past it (NULL: the script). From now on
+   the hook fires on every instruction of this thread, so a pcall that catches it cannot go on. */
+static void clua_raise_budget(lua_State *L, lua_Debug *ar, const char *what) {
+    clua_Control *c = clua_control(L);
+    lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, 1);
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+    else
+        lua_pushliteral(L, "");
+    if (what == NULL)
+        lua_pushfstring(L, "instruction budget exceeded (%I instructions): the script may loop forever",
+                        (LUAI_UACINT)c->instruction_budget);
+    else
+        lua_pushfstring(L, "instruction budget exceeded (%I instructions) by %s that ran inside one call: "
+                        "it does that much work on this input",
+                        (LUAI_UACINT)c->instruction_budget, what);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
 /* The count hook: raises (so it must be C); once tripped it raises on every instruction so pcall cannot swallow it. */
 static void clua_budget_hook(lua_State *L, lua_Debug *ar) {
     clua_Control *c = clua_control(L);
@@ -156,29 +186,39 @@ static void clua_budget_hook(lua_State *L, lua_Debug *ar) {
         c->instructions += lua_gethookcount(L);
         if (c->instruction_budget == 0 || c->instructions <= c->instruction_budget) return;
         c->budget_tripped = 1;
-        lua_getinfo(L, "Sl", ar);
-        if (ar->currentline > 0)
-            snprintf(c->budget_at, sizeof c->budget_at, "%s:%d", ar->short_src, ar->currentline);
-        else
-            c->budget_at[0] = '\0';
+        clua_note_budget_at(c, L, ar);
     }
-    lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, 1); /* from now on: every instruction of this thread */
-    lua_getinfo(L, "Sl", ar);
-    if (ar->currentline > 0)
-        lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-    else
-        lua_pushliteral(L, "");
-    lua_pushfstring(L,
-        "instruction budget exceeded (%I instructions): the script may loop forever",
-        (LUAI_UACINT)c->instruction_budget);
-    lua_concat(L, 2);
-    lua_error(L);
+    clua_raise_budget(L, ar, c->budget_by); /* raised again after a pcall: still what spent it */
+}
+
+long long clua_budget_left(lua_State *L) {
+    clua_Control *c = clua_control(L);
+    if (c->instruction_budget == 0) return LLONG_MAX;
+    if (c->budget_tripped || c->instructions >= c->instruction_budget) return 0;
+    return c->instruction_budget - c->instructions;
+}
+
+void clua_budget_charge(lua_State *L, long long work, const char *what) {
+    clua_Control *c = clua_control(L);
+    lua_Debug ar;
+    if (c->instruction_budget == 0 || work <= 0) return;
+    if (!c->budget_tripped) {
+        c->instructions += work;
+        if (c->instructions <= c->instruction_budget) return;
+        c->budget_tripped = 1;
+        c->budget_by = what;
+        if (lua_getstack(L, 1, &ar)) clua_note_budget_at(c, L, &ar); /* the Lua line that called the C function */
+        else c->budget_at[0] = '\0';
+    }
+    if (!lua_getstack(L, 1, &ar)) lua_getstack(L, 0, &ar);
+    clua_raise_budget(L, &ar, what);
 }
 
 void clua_resetlimits(lua_State *L) {
     clua_Control *c = clua_control(L);
     c->instructions = 0;
     c->budget_tripped = 0;
+    c->budget_by = NULL;
     c->budget_at[0] = '\0';
     c->memory_raised = 0;
     c->refused_last = 0;
@@ -464,6 +504,7 @@ int clua_opensandbox_body(lua_State *L) {
     luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
     luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
     lua_settop(L, 0);
+    clua_open_budgeted_library(L);
     /* metatable of callback boxes: __gc releases the Swift context; hidden from getmetatable */
     lua_createtable(L, 0, 2);
     lua_pushcfunction(L, clua_box_gc);

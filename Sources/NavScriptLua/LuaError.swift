@@ -43,16 +43,21 @@ public struct LuaError: Error, CustomStringConvertible, @unchecked Sendable {
     /// record, say) tells them by identity, which no script can forge —
     /// while `value` holds only a placeholder for them.
     public let errorObject: ObjectIdentifier?
+    /// For a budget error: the library function that spent it inside one
+    /// call (`a pattern match`, `table.move`), where no instruction of the
+    /// script ran; nil when the script's own instructions did.
+    public let budgetSpentBy: String?
 
     init(
         kind: Kind, message: String, traceback: String? = nil, dataOnlyValue: LuaValue,
-        errorObject: ObjectIdentifier? = nil
+        errorObject: ObjectIdentifier? = nil, budgetSpentBy: String? = nil
     ) {
         self.kind = kind
         self.message = message
         self.traceback = traceback
         self.value = dataOnlyValue
         self.errorObject = errorObject
+        self.budgetSpentBy = budgetSpentBy
     }
 
     /// An error built on the Swift side (no Lua value involved).

@@ -282,7 +282,7 @@ public final class LuaState {
                 + "instruction budget exceeded (\(control.pointee.instruction_budget) instructions): the script may loop "
                 + "forever; it caught the error (in a coroutine or with pcall) and went on, but a budget once spent stays spent",
             traceback: at.isEmpty ? nil : "stack traceback:\n\t\(at): where the budget ran out",
-            dataOnlyValue: .nil)
+            dataOnlyValue: .nil, budgetSpentBy: budgetSpentBy)
     }
 
     public func caughtMemoryError() -> LuaError? {
@@ -580,6 +580,9 @@ public final class LuaState {
         }
         return LuaError(
             kind: kind, message: message, traceback: traceback, dataOnlyValue: value,
-            errorObject: hostObject.map(ObjectIdentifier.init))
+            errorObject: hostObject.map(ObjectIdentifier.init), budgetSpentBy: kind == .budget ? budgetSpentBy : nil)
     }
+
+    /// The library function that spent the budget inside one call, if one did.
+    private var budgetSpentBy: String? { control.pointee.budget_by.map { String(cString: $0) } }
 }

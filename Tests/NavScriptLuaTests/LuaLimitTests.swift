@@ -89,6 +89,79 @@ struct LuaLimitTests {
         #expect(error?.kind == .budget)
     }
 
+    /// Work a library function does inside one C call, where the count hook
+    /// never fires, is counted too: a backtracking pattern, a huge
+    /// `table.move`, a `string.rep` of nothing — each used to run until
+    /// `--timeout` (or forever in process), whatever the budget.
+    @Test(
+        "the budget stops runaway work inside one library call, and a pcall cannot go on after it",
+        arguments: [
+            ("pcall(string.find, ('a'):rep(30), ('a*'):rep(30) .. 'b') return 'went on'", "a pattern match"),
+            ("local s = ('a'):rep(3000) s:gsub('a-a-a-a-b', '') return 'went on'", "a pattern match"),
+            ("for x in ('a'):rep(40):gmatch(('a?'):rep(40) .. 'b') do end return 'went on'", "a pattern match"),
+            ("return (('a'):rep(30)):match(('a*'):rep(30) .. 'b')", "a pattern match"),
+            ("pcall(table.move, {}, 1, 1e12, 2) return 'went on'", "table.move")
+        ])
+    func libraryWorkIsBudgeted(_ source: String, spentBy: String) throws {
+        let lua = try LuaState.forTests(budget: 5_000_000)
+        let error = try #require(luaError { _ = try lua.run(source: source, chunkName: "work.lua") })
+        #expect(error.kind == .budget && error.budgetSpentBy == spentBy, "\(error)")
+        #expect(error.message.hasPrefix("work.lua:1: instruction budget exceeded (5000000 instructions) by \(spentBy)"), "\(error)")
+    }
+
+    @Test("counted library functions still do what Lua's do, and cost what they did")
+    func libraryFunctionsKeepTheirMeaning() throws {
+        let lua = try LuaState.forTests(budget: 1_000_000)
+        let results = try lua.run(
+            source: """
+                local r = {}
+                r[#r + 1] = table.concat({ string.find("hello world", "o w") }, ",")
+                r[#r + 1] = table.concat({ string.find("a.b", ".", 1, true) }, ",")
+                r[#r + 1] = table.concat({ ("key = value"):match("^(%w+)%s*=%s*(%w+)$") }, ",")
+                r[#r + 1] = table.concat({ ("hello"):find("()ll()") }, ",")
+                r[#r + 1] = ("THE (quick) fox"):find("%f[%a]%a+", 5) .. ""
+                r[#r + 1] = ("x(a(b)c)y"):match("%b()")
+                r[#r + 1] = select(1, ("hello world"):gsub("o", { o = "0" }))
+                r[#r + 1] = select(1, ("abc"):gsub("%w", "%0%0"))
+                r[#r + 1] = select(1, ("abc"):gsub("", "-"))
+                r[#r + 1] = select(1, ("hello"):gsub("l+", function(s) return #s end))
+                local words = {} for w in ("one two  three"):gmatch("%a+") do words[#words + 1] = w end
+                r[#r + 1] = table.concat(words, "|")
+                local pairs_ = {} for k, v in ("a=1, b=2"):gmatch("(%w+)=(%w+)") do pairs_[#pairs_ + 1] = k .. v end
+                r[#r + 1] = table.concat(pairs_, "|")
+                r[#r + 1] = string.rep("ab", 3, ",") .. "|" .. string.rep("", 1e15, "") .. "|" .. string.rep("x", 0)
+                r[#r + 1] = table.concat(table.move({ 1, 2, 3 }, 1, 3, 2), ",")
+                r[#r + 1] = tostring(pcall(string.rep))
+                r[#r + 1] = tostring(select(2, pcall(string.find, "x", "(")))
+                return table.concat(r, "\\n")
+                """, chunkName: "meaning.lua")
+        #expect(
+            results == [
+                .string(
+                    LuaString(
+                        """
+                        5,7
+                        2,2
+                        key,value
+                        3,4,3,5
+                        6
+                        (a(b)c)
+                        hell0 w0rld
+                        aabbcc
+                        -a-b-c-
+                        he2o
+                        one|two|three
+                        a1|b2
+                        ab,ab,ab||
+                        1,1,2,3
+                        false
+                        unfinished capture
+                        """))
+            ])
+        // Ordinary matching costs next to nothing of the budget.
+        #expect(lua.instructionsUsed < 10_000, "\(lua.instructionsUsed)")
+    }
+
     @Test("no budget means no limit")
     func unlimitedBudget() throws {
         let lua = try LuaState.forTests(budget: nil)

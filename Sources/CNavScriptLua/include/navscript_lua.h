@@ -70,6 +70,7 @@ typedef struct clua_Control {
     long long instruction_budget; /* 0 = unlimited */
     long long instructions;       /* cumulative, counted in hook intervals */
     int budget_tripped;           /* sticky until clua_resetlimits: every later hook raises again */
+    const char *budget_by;        /* the library function that spent it inside one call (a literal), or NULL */
     char budget_at[96];           /* where it ran out, `chunk:line` (or ""): for a script that caught the error */
     /* Swift side */
     lua_State *main;          /* the main thread */
@@ -186,6 +187,22 @@ lua_State *clua_newstate(clua_Control *c);
 /* Give the state fresh limits — an instruction budget (count and trip flag), no memory error raised
    yet — and reinstall the hook on the main thread. */
 void clua_resetlimits(lua_State *L);
+
+/* What is left of the instruction budget (LLONG_MAX: no budget; 0: spent). */
+long long clua_budget_left(lua_State *L);
+
+/* Counts `work` a C function did on the script's behalf (a pattern's attempts, elements moved)
+   against the instruction budget, like the instructions it stands for; raises the budget error,
+   naming `what`, at the calling Lua line when that spends it. Call only from a C function Lua called. */
+void clua_budget_charge(lua_State *L, long long work, const char *what);
+
+/* Replaces the string table's (at the top of the stack) find, match, gmatch and gsub with ones
+   that count their work against the budget (patterns.c). */
+void clua_open_budgeted_patterns(lua_State *L);
+
+/* The standard library's functions whose loops run inside one C call — the patterns, string.rep,
+   table.move — made to count against the budget (budgeted_library.c). After the libraries open. */
+void clua_open_budgeted_library(lua_State *L);
 
 /* ---------------------------------------------------------------- Swift boxes and the trampoline */
 

@@ -72,8 +72,9 @@ package final class ScenarioFile {
             // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
             throw ScenarioLoadError(
                 Self.place(of: error) + "instruction budget exceeded ("
-                    + "\(options.instructionBudget ?? 0) instructions) while the file loaded: its top level may loop forever; "
-                    + "raise the limit with --instruction-budget if it is legitimately long",
+                    + "\(options.instructionBudget ?? 0) instructions) while the file loaded: "
+                    + Self.budgetCause(error, of: "its top level")
+                    + "; raise the limit with --instruction-budget if it is legitimately long",
                 details: Self.userTraceback(error.traceback))
         } catch let error as LuaError {
             let kind = Self.kind(of: error)
@@ -100,6 +101,16 @@ package final class ScenarioFile {
     /// Where Lua was when a limit stopped it, as the bridge's message begins:
     /// `chunk:line: ` (the file's own line, or a module's it requires), or
     /// nothing when the message names no line.
+    /// Why a budget ran out: `who`'s own loop, or one library call doing
+    /// that much work (a backtracking pattern, a huge `table.move`).
+    static func budgetCause(_ error: LuaError, of who: String) -> String {
+        guard let spender = error.budgetSpentBy else { return "\(who) may loop forever" }
+        return "\(spender) did that much work in one call"
+            + (spender == "a pattern match"
+                ? " (its pattern backtracks: each `*`, `-` or `+` retries every length; anchor it, or match a simpler pattern)"
+                : "")
+    }
+
     private static func place(of error: LuaError) -> String {
         // "chunk:123: …": the part up to the first ": ", when it ends in a colon and digits.
         guard let end = error.message.range(of: ": ")?.lowerBound else { return "" }
@@ -426,8 +437,9 @@ package struct ScenarioProblem: Error {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
                 self.init(
                     outcome: .errored(.budget),
-                    message: Self.at(traceback) + "instruction budget exceeded\(suffix): the scenario may loop forever; "
-                        + "raise the limit with --instruction-budget if it is legitimately long",
+                    message: Self.at(traceback) + "instruction budget exceeded\(suffix): "
+                        + ScenarioFile.budgetCause(error, of: "the scenario")
+                        + "; raise the limit with --instruction-budget if it is legitimately long",
                     details: traceback)
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
