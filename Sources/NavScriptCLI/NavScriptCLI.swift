@@ -43,6 +43,9 @@ public enum NavScriptCLI {
     /// status: 0 success, 1 failures, 2 usage or load errors, 130 interrupted.
     public static func main(host makeHost: @escaping HostFactory) -> Never {
         setenv(executableNameVariable, executableName, 0)  // for the processes this one starts (kept if inherited)
+        // A reader that goes away (`| head -1`) ends only what it reads: a write to it fails with
+        // EPIPE, which every writer here takes in its stride, and the run goes on to its reports.
+        signal(SIGPIPE, SIG_IGN)
         exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
     }
 
