@@ -26,6 +26,53 @@ struct RunOptionTests {
         #expect(try fixture.read("r.xml").contains(#"tests="300""#), "its report written, every result in it")
     }
 
+    /// A folder of the suite nobody can list used to be skipped without a
+    /// word (a green run of fewer scenarios): a usage error naming it.
+    @Test func anUnreadableFolderIsAnErrorNotLeftOut() throws {
+        let fixture = try Fixture([
+            "suite/ok/a.lua": #"scenario("a", function() end)"#,
+            "suite/locked/b.lua": #"scenario("b", function() end)"#
+        ])
+        let locked = fixture.url("suite/locked")
+        #expect(chmod(locked.path, 0) == 0)
+        defer { chmod(locked.path, 0o755) }
+        let binary = try CLI.binary.get()
+        // Root reads every folder: the run is made as nobody then.
+        let process = Process()
+        if geteuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "run", "suite"]
+        } else {
+            process.executableURL = binary
+            process.arguments = ["run", "suite"]
+        }
+        process.currentDirectoryURL = fixture.root
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.contains("cannot read the folder suite/locked (Permission denied): its scenarios would be left out"), "\(text)")
+    }
+
+    /// A file name that is not UTF-8 cannot be opened by the name reports
+    /// give it (U+FFFD in its place): said, not a load error about a file
+    /// that "does not exist".
+    @Test func aFileNameThatIsNotUTF8IsNamedAsSuch() throws {
+        let fixture = try Fixture(["suite/d.lua": #"scenario("d", function() end)"#])
+        let name = Array(fixture.url("suite").path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".lua".utf8) + [0]
+        let descriptor = name.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("the name of suite/caf\u{FFFD}.lua is not UTF-8"), "\(output)")
+    }
+
     @Test func aSeedWithoutShuffleSaysItIsNotUsed() throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
         let output = try fixture.run(["run", "suite", "--seed", "42"])

@@ -42,7 +42,13 @@ public struct ScenarioDiscovery {
                 if url.lastPathComponent == "support" { throw .supportModule(path) }
                 let real = Self.realPath(url.path) ?? url.path
                 let walked = URL(fileURLWithPath: real, isDirectory: true)
-                guard let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey]) else { continue }
+                // A folder the walk cannot read would drop its scenarios without a word: an error instead.
+                var unreadable: (URL, any Error)?
+                let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey], options: []) { folder, error in
+                    if unreadable == nil { unreadable = (folder, error) }
+                    return true
+                }
+                guard let walker else { throw .unreadable(path, "it cannot be listed") }
                 for case let file as URL in walker {
                     if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
                         walker.skipDescendants()
@@ -51,12 +57,21 @@ public struct ScenarioDiscovery {
                     guard file.pathExtension == "lua" else { continue }
                     let physical = file.standardizedFileURL
                     let shown = Self.rebase(physical.path, from: real, onto: url.path).map { URL(fileURLWithPath: $0) } ?? physical
-                    switch Self.kind(of: physical.path) {
+                    let kind = Self.kind(of: physical.path)
+                    // A name that is not UTF-8 reaches us with U+FFFD in it, and no file has that name.
+                    if kind == .missing && file.lastPathComponent.contains("\u{FFFD}") {
+                        throw .undecodableName(display(shown))
+                    }
+                    switch kind {
                     // A dangling or unreadable link is kept: loading it says why (a green run must not hide it).
                     case .regular, .missing: found.append((shown, physical, (real, url.path)))
                     case .directory: continue  // a folder named *.lua: the walk goes into it
                     case .other(let kind): throw .notRegular(display(shown), kind)
                     }
+                }
+                if let (folder, error) = unreadable {
+                    let shown = Self.rebase(folder.standardizedFileURL.path, from: real, onto: url.path) ?? folder.path
+                    throw .unreadable(display(shown), Self.reason(error))
                 }
             }
         }
@@ -108,6 +123,17 @@ public struct ScenarioDiscovery {
     }
 
     enum Kind: Equatable { case regular, directory, missing, other(String) }
+
+    /// Why the file system refused, in its own words (`Permission denied`).
+    static func reason(_ error: any Error) -> String {
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain,
+            let text = strerror(Int32(posix.code))
+        {
+            return String(cString: text)
+        }
+        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoPermission { return "Permission denied" }
+        return (error as NSError).localizedDescription
+    }
 
     /// What `path` is, following symbolic links.
     static func kind(of path: String) -> Kind {
@@ -167,12 +193,22 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
     case notRegular(String, String)
     /// A `support/` folder or a module in one, given as if it held scenarios.
     case supportModule(String)
+    /// A folder of the suite that cannot be read, and why: its scenarios would be left out.
+    case unreadable(String, String)
+    /// A file whose name is not UTF-8 (shown with U+FFFD): it cannot be opened by the name reports give it.
+    case undecodableName(String)
 
     public var description: String {
         switch self {
         case .notFound(let path):
             return "no such file or folder: \(path) (run from the folder that holds the suite, or pass the suite's path)"
         case .notLua(let path): return "\(path) is not a .lua scenario file"
+        case .unreadable(let path, let reason):
+            return "cannot read the folder \(path) (\(reason)): its scenarios would be left out of the run; "
+                + "make it readable, or give the suite's other folders as paths"
+        case .undecodableName(let path):
+            return "the name of \(path) is not UTF-8 (shown here with �): reports name files in UTF-8, so it cannot "
+                + "be run by that name; rename it"
         case .supportModule(let path):
             return "\(path) is in a support/ folder: its modules are for scenarios to require, not scenarios to run; "
                 + "give the suite's folder or its scenario files"
