@@ -183,6 +183,28 @@ struct RunOptionTests {
         #expect(!rest.isEmpty && rest.allSatisfy { JUnit.outcome($0) == "skipped" }, "\(junit.raw)")
     }
 
+    /// A scenario that kills its worker (a timeout here; a crash takes the
+    /// same path) is a problem like a failure: the rest of its file and the
+    /// files after it are not run. They all ran before.
+    @Test func failFastAlsoStopsAtATimeout() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"""
+            scenario("hangs", function() while true do end end)
+            scenario("after the hang", function() end)
+            """#,
+            "suite/b.lua": #"scenario("next file", function() end)"#
+        ])
+        let (output, junit) = try fixture.runWithJUnit([
+            "--fail-fast", "--jobs", "1", "--timeout", "1", "--instruction-budget", "1000000000000", "suite"
+        ])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.testcase("hangs")?.child("error")?["type"] == "timeout", "\(junit.raw)")
+        #expect(junit.outcome("after the hang") == "skipped", "\(junit.raw)")
+        let nextFile = junit.suite("suite/b.lua")?.children("testcase") ?? []
+        #expect(!nextFile.isEmpty && nextFile.allSatisfy { JUnit.outcome($0) == "skipped" }, "\(junit.raw)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("0 passed, 0 failed, 1 errors, 2 skipped") == true, "\(output)")
+    }
+
     static let gate = #"""
         scenario("login commits the session before the gated cart resumes", function()
           deep_link("shop://cart")

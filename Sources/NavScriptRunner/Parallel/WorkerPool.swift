@@ -37,6 +37,9 @@ package final class WorkerPool {
     /// worker started (started, its one not-run entry, finished) and for
     /// scenarios a stop kept from running: the stream alone is the run.
     package var publish: (RunEvent) -> Void = { _ in }
+    /// `--fail-fast`: a scenario that crashes or times out ends its file there
+    /// (the workers stop at a failure themselves; a dead one cannot).
+    package var stopsAtFirstProblem = false
     /// Checked between events; returning true stops the run (interrupt, fail-fast).
     package var shouldStop: () -> Bool = { false }
     /// Whether the run stops for a signal (an error for the scenarios that
@@ -245,7 +248,14 @@ package final class WorkerPool {
                         duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0,
                         signal: signaled && !worker.timedOut ? status : nil)
                     if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
-                    resume(index, after: scenario)
+                    if stopsAtFirstProblem {
+                        // --fail-fast: a crash or a timeout is a problem like a failure — the rest of
+                        // the file is not run, and its end stops the run.
+                        progress[index].skipRemaining(reason: ScenarioRunner.failFastReason)
+                        finish(index, duration: Date().timeIntervalSince(started))
+                    } else {
+                        resume(index, after: scenario)
+                    }
                 } else {
                     // Outside any scenario: loading the file, or (when some of
                     // its scenarios reported) between two of them. What they

@@ -69,6 +69,7 @@ package struct SuiteExecution {
         let pool = WorkerPool(.init(command: ChildProcesses.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
         pool.publish = stream.publish
         pool.onTaskFinished = finished
+        pool.stopsAtFirstProblem = options.failFast
         if let skipReason {
             pool.skipReason = skipReason
             pool.prefetch = false  // a file handed over early would run after its fault is killed
