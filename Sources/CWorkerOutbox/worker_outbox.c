@@ -215,6 +215,44 @@ static void outbox_on_signal(int number) {
     }
 }
 
+/* The ticker: whatever waited in the buffer longer than the limit goes out, also while the main
+   thread is stuck in a scenario that never appends again (a hang after a quick scenario finished).
+   It takes the buffer only when no one holds it: a writer holding it flushes by the same rule. */
+static long long outbox_ticker_wait_ns;
+
+static void *outbox_tick(void *unused) {
+    (void)unused;
+    struct timespec pause = {0, (long)(outbox_ticker_wait_ns / 2)};
+    for (;;) {
+        nanosleep(&pause, NULL);
+        if (__atomic_load_n(&outbox_count, __ATOMIC_RELAXED) == 0) continue;
+        if (outbox_now_ns() - __atomic_load_n(&outbox_last_write_ns, __ATOMIC_RELAXED) <= outbox_ticker_wait_ns) continue;
+        if (!outbox_acquire()) continue;
+        outbox_drain();
+        outbox_last_write_ns = outbox_now_ns();
+        outbox_release_answering();
+    }
+    return NULL;
+}
+
+int navscript_outbox_start_ticker(long long wait_ns) {
+    pthread_t thread;
+    pthread_attr_t attributes;
+    sigset_t all, previous;
+    int status;
+    outbox_ticker_wait_ns = wait_ns;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 64 * 1024);
+    /* Signals are the main thread's to take (a crash there is the one to report): none here. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    status = pthread_create(&thread, &attributes, outbox_tick, NULL);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    pthread_attr_destroy(&attributes);
+    return status == 0 ? 0 : -1;
+}
+
 void navscript_outbox_flush_on_signals(void) {
     stack_t alternate;
     memset(&alternate, 0, sizeof alternate);

@@ -84,6 +84,47 @@ struct CrashIsolationTests {
 
     /// A hung worker's buffered steps and last call reach the parent when it
     /// asks (SIGUSR1), followed by the `flushed` line the parent kills on.
+    /// Results are live with workers: a scenario that finished — before a
+    /// hang in its own file, or in another file — is on the `--json` stream
+    /// long before the hang's timeout ends it (a worker's buffer waits at
+    /// most 50 ms; a file is not queued behind a hung worker's).
+    @Test func resultsArriveWhileAnotherScenarioHangs() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"""
+            scenario("quick", function() end)
+            scenario("hangs", function() while true do end end)
+            """#,
+            "suite/b.lua": #"scenario("other file", function() end)"#
+        ])
+        let process = Process()
+        process.executableURL = try CLI.binary.get()
+        process.arguments = ["run", "suite", "--json", "-", "--timeout", "4", "--instruction-budget", "1000000000000"]
+        process.currentDirectoryURL = fixture.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Each event with when it arrived.
+        var arrivals: [(Date, String)] = []
+        var pending = Data()
+        while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                arrivals.append((Date(), String(decoding: pending[..<newline], as: UTF8.self)))
+                pending = Data(pending[(newline + 1)...])
+            }
+        }
+        process.waitUntilExit()
+        func arrival(of name: String) -> Date? {
+            arrivals.first { $0.1.contains(#""event":"scenario_finished""#) && $0.1.contains(#""name":"\#(name)""#) }?.0
+        }
+        let hang = try #require(arrival(of: "hangs"), "\(arrivals.map(\.1))")
+        for name in ["quick", "other file"] {
+            let finished = try #require(arrival(of: name), "\(arrivals.map(\.1))")
+            #expect(hang.timeIntervalSince(finished) > 2, "\(name) arrived only with the hang's end")
+        }
+    }
+
     @Test func aHungWorkerSendsWhatItBufferedWhenAsked() throws {
         let fixture = try Fixture([
             "suite/hang.lua": #"""

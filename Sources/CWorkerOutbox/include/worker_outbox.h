@@ -50,4 +50,9 @@ void navscript_outbox_note(const char *bytes, size_t count);
 /// Installs the signal handlers described above, on an alternate stack.
 void navscript_outbox_flush_on_signals(void);
 
+/// Starts a thread that writes whatever has waited in the buffer longer
+/// than `wait_ns`, so a result is never held back by the scenario after it
+/// (which may hang without appending again). 0 on success.
+int navscript_outbox_start_ticker(long long wait_ns);
+
 #endif

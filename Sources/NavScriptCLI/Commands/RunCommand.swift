@@ -95,7 +95,7 @@ struct RunCommand: HostedCommand {
             options: .init(
                 color: color, showOutput: showOutput, invariants: checked,
                 invariantsAfterEveryStep: suite.strictSteps,
-                runningTotals: onTerminal),
+                runningTotals: onTerminal, redrawsLines: onTerminal),
             write: report.terminal)
         let stream = RunEventStream(
             [console]

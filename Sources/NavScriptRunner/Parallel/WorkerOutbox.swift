@@ -13,6 +13,8 @@ struct WorkerOutbox {
     init?(descriptor: Int32, capacity: Int = 64 * 1024) {
         guard navscript_outbox_open(descriptor, capacity) == 0 else { return nil }
         navscript_outbox_flush_on_signals()
+        // A finished scenario reaches the parent within 50 ms, whatever the next one does.
+        _ = navscript_outbox_start_ticker(50_000_000)
     }
 
     /// Buffers one message line.

@@ -210,16 +210,24 @@ package final class WorkerPool {
                 // start of the scenario it really ran — died with it, and the last start the
                 // pool saw may not be the culprit. The file runs again from its first unreported
                 // scenario, unbuffered, so that a second kill names its scenario.
-                if signaled && status == SIGKILL && !worker.timedOut && worker.task?.unbuffered != true,
+                // So is a worker that timed out without ever answering the request to flush (stopped:
+                // SIGSTOP, a debugger): the pool cannot know which scenario hung, and the rest of
+                // the file must not be lost with it.
+                let silentTimeout = worker.timedOut && !worker.hasFlushed && worker.scenarioIndex == nil
+                if signaled && status == SIGKILL && (!worker.timedOut || silentTimeout) && worker.task?.unbuffered != true,
                     let from = progress[index].firstUnreported
                 {
                     progress[index].resumeFrom = from
                     progress[index].killedRerunFrom = from
                     queue.insert(index, at: 0)
                     let start = progress[index].scenarios.map { "scenario '\($0[from].name)'" } ?? "its start"
+                    let why =
+                        silentTimeout
+                        ? "did not answer for \(Self.seconds(configuration.timeout)) (--timeout), nor when asked to send what "
+                            + "it had, and was killed (stopped, or stuck before its first message)"
+                        : "was killed by SIGKILL (a signal that cannot be caught: the messages it had not sent yet were lost)"
                     onNotice(
-                        "a worker was killed by SIGKILL while running \(progress[index].task.path) (a signal that "
-                            + "cannot be caught: the messages it had not sent yet were lost); the file runs again from \(start) "
+                        "a worker running \(progress[index].task.path) \(why); the file runs again from \(start) "
                             + "in a fresh worker")
                     return
                 }
@@ -283,14 +291,14 @@ package final class WorkerPool {
 
         // Files a worker holds at once: the one it runs and, with prefetch, the next.
         let depth = prefetch ? 2 : 1
-        /// Files the running workers can still take (a worker being killed for a timeout takes nothing).
-        func room() -> Int {
-            workers.reduce(0) { $0 + ($1.isAlive && !$1.isRetiring ? max(0, depth - $1.assigned.count) : 0) }
-        }
+        /// Running workers without a file (a worker being killed for a timeout takes nothing).
+        func idle() -> Int { workers.count { $0.isAlive && !$0.isRetiring && $0.assigned.isEmpty } }
         while progress.contains(where: { !$0.isFinished }) {
             if shouldStop() { break }
-            // Start workers while more files wait than the running ones have room for.
-            while workers.count < configuration.jobs, queue.count > room() {
+            // Start workers while more files wait than there are workers without one: a file
+            // queued behind another worker's (prefetched) waits for it to finish — and for
+            // its whole timeout if it hangs — while a worker could have been started for it.
+            while workers.count < configuration.jobs, queue.count > idle() {
                 guard let worker = spawn() else { break }
                 workers.append(worker)
             }

@@ -39,6 +39,10 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         /// On a terminal: end each file's line with the running count and
         /// the elapsed time, for long runs (`[412 done, 3.2s]`).
         package var runningTotals: Bool
+        /// On a terminal: a file that finishes while an earlier one still
+        /// runs (another worker's, hung maybe) is printed at once above that
+        /// one's line, which is drawn again below it — not held until it ends.
+        package var redrawsLines: Bool
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
         package var formatDuration: @Sendable (Double) -> String
 
@@ -49,6 +53,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             invariants: [String] = [],
             invariantsAfterEveryStep: Bool = false,
             runningTotals: Bool = false,
+            redrawsLines: Bool = false,
             formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
         ) {
             self.color = color
@@ -57,6 +62,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             self.invariants = invariants
             self.invariantsAfterEveryStep = invariantsAfterEveryStep
             self.runningTotals = runningTotals
+            self.redrawsLines = redrawsLines
             self.formatDuration = formatDuration
         }
     }
@@ -107,6 +113,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     }
     private var openPath: String?
     private var openReported = 0
+    /// The open line's marks so far, to draw it again (``Options/redrawsLines``).
+    private var openMarks = ""
     private var waiting: [PendingLine] = []
     private var wroteSomething = false
     /// Scenarios whose file line is finished, and when the report began.
@@ -136,6 +144,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             let mark = progressMark(result.status)
             if result.file == openPath {
                 openReported += 1
+                openMarks += mark
                 emit(mark)
             } else if let index = waiting.firstIndex(where: { $0.path == result.file }) {
                 waiting[index].marks += mark
@@ -156,11 +165,21 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                 emit(missing + lineEnd(count: result.scenarios.count, hasMarks: hasMarks))
                 openPath = nil
                 openReported = 0
+                openMarks = ""
                 drainWaiting()
             } else if let index = waiting.firstIndex(where: { $0.path == result.file }) {
                 waiting[index].trailingMarks = result.scenarios.dropFirst(waiting[index].reported)
                     .map { progressMark($0.status) }.joined()
                 waiting[index].finishedCount = result.scenarios.count
+                if options.redrawsLines, let openPath {
+                    // Erase the open line, print the finished one, draw the open one again.
+                    let line = waiting.remove(at: index)
+                    let marks = line.marks + line.trailingMarks
+                    emit(
+                        "\r\u{1B}[2K" + ReportText.cleanForTerminal(line.path) + "  " + marks
+                            + lineEnd(count: result.scenarios.count, hasMarks: !marks.isEmpty)
+                            + ReportText.cleanForTerminal(openPath) + "  " + openMarks)
+                }
             }
         }
     }
@@ -230,6 +249,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         if openPath == nil, waiting.isEmpty {
             openPath = path
             openReported = 0
+            openMarks = ""
             emit(ReportText.cleanForTerminal(path) + "  ")
         } else {
             waiting.append(PendingLine(path: path))
@@ -247,6 +267,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             } else {
                 openPath = line.path
                 openReported = line.reported
+                openMarks = marks
                 emit(ReportText.cleanForTerminal(line.path) + "  " + marks)
                 return
             }
@@ -260,6 +281,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             emit("\n")
             openPath = nil
             openReported = 0
+            openMarks = ""
         }
         for line in waiting {
             let marks = line.marks + line.trailingMarks

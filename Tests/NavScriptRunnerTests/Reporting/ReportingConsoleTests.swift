@@ -100,6 +100,30 @@ struct ReportingConsoleTests {
                 """)
     }
 
+    /// On a terminal a file another worker finished is shown at once, above
+    /// the line still running (erased, then drawn again with its marks) —
+    /// not held until that one ends, which for a hung scenario is its
+    /// whole timeout.
+    @Test func onATerminalAFinishedFileIsShownAboveTheOneStillRunning() {
+        let capture = OutputCapture()
+        let console = ConsoleReport(options: .init(redrawsLines: true), write: capture.write)
+        let run = ReportingFixtures.mixedRun()
+        let login = run.files[0], tabs = run.files[1]
+        console.fileStarted(login.file)
+        console.fileStarted(tabs.file)
+        console.scenarioFinished(login.scenarios[0])
+        console.scenarioFinished(tabs.scenarios[0])
+        console.scenarioFinished(tabs.scenarios[1])
+        console.fileFinished(tabs)
+        #expect(
+            capture.text
+                == "scenarios/gate_resume/login.lua  .\r\u{1B}[2Kscenarios/tabs.lua  .E  (2)\nscenarios/gate_resume/login.lua  .")
+        console.scenarioFinished(login.scenarios[1])
+        console.scenarioFinished(login.scenarios[2])
+        console.fileFinished(login)
+        #expect(capture.text.hasSuffix("\nscenarios/gate_resume/login.lua  .Fs  (3)\n"), "\(capture.text)")
+    }
+
     @Test func threadsInterleavingFilesNeverSplitALine() {
         let capture = OutputCapture()
         let console = ConsoleReport(write: capture.write)
