@@ -279,8 +279,8 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
   if (l_unlikely(ms->matchdepth-- == 0))
     luaL_error(ms->L, "pattern too complex");
   init: /* using goto's to optimize tail recursion */
-  if (l_unlikely(++ms->steps > ms->step_limit))  /* navscript: the budget is spent */
-    clua_budget_charge(ms->L, ms->steps, "a pattern match");
+  if (l_unlikely(++ms->steps > ms->step_limit))  /* navscript: the budget is spent, or time to look */
+    clua_budget_checkpoint(ms->L, &ms->steps, &ms->step_limit, "a pattern match");
   if (p != ms->p_end) {  /* end of pattern? */
     switch (*p) {
       case '(': {  /* start capture */
@@ -469,7 +469,7 @@ static void prepstate (MatchState *ms, lua_State *L,
   ms->L = L;
   ms->matchdepth = MAXCCALLS;
   ms->steps = 0;  /* navscript */
-  ms->step_limit = clua_budget_left(L);
+  ms->step_limit = 0;  /* the first attempt sets it (clua_budget_checkpoint) */
   ms->src_init = s;
   ms->src_end = s + ls;
   ms->p_end = p + lp;
@@ -554,7 +554,7 @@ static int gmatch_aux (lua_State *L) {
   const char *src;
   gm->ms.L = L;
   gm->ms.steps = 0;  /* navscript: each call has what is left of the budget */
-  gm->ms.step_limit = clua_budget_left(L);
+  gm->ms.step_limit = 0;
   for (src = gm->src; src <= gm->ms.src_end; src++) {
     const char *e;
     reprepstate(&gm->ms);

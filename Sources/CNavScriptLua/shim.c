@@ -179,9 +179,27 @@ static void clua_raise_budget(lua_State *L, lua_Debug *ar, const char *what) {
     lua_error(L);
 }
 
+void clua_interrupt_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST); }
+
+int clua_interrupt_get(const int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
+
+/* The run was stopped (a signal): raised at the line running, and at every instruction after it,
+   so no pcall can keep the scenario going. */
+static void clua_raise_interrupted(lua_State *L, lua_Debug *ar) {
+    clua_Control *c = clua_control(L);
+    c->interrupted = 1;
+    lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, 1);
+    if (ar != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        lua_pushfstring(L, "%s:%d: interrupted: the run was stopped", ar->short_src, ar->currentline);
+    else
+        lua_pushliteral(L, "interrupted: the run was stopped");
+    lua_error(L);
+}
+
 /* The count hook: raises (so it must be C); once tripped it raises on every instruction so pcall cannot swallow it. */
 static void clua_budget_hook(lua_State *L, lua_Debug *ar) {
     clua_Control *c = clua_control(L);
+    if (c->interrupt != NULL && clua_interrupt_get(c->interrupt)) clua_raise_interrupted(L, ar);
     if (!c->budget_tripped) {
         c->instructions += lua_gethookcount(L);
         if (c->instruction_budget == 0 || c->instructions <= c->instruction_budget) return;
@@ -196,6 +214,19 @@ long long clua_budget_left(lua_State *L) {
     if (c->instruction_budget == 0) return LLONG_MAX;
     if (c->budget_tripped || c->instructions >= c->instruction_budget) return 0;
     return c->instruction_budget - c->instructions;
+}
+
+void clua_budget_checkpoint(lua_State *L, long long *steps, long long *limit, const char *what) {
+    clua_Control *c = clua_control(L);
+    long long left;
+    clua_budget_charge(L, *steps, what);
+    *steps = 0;
+    if (c->interrupt != NULL && clua_interrupt_get(c->interrupt)) {
+        lua_Debug ar;
+        clua_raise_interrupted(L, lua_getstack(L, 1, &ar) ? &ar : NULL);
+    }
+    left = clua_budget_left(L);
+    *limit = left < (1LL << 20) ? left : (1LL << 20); /* look at the interruption again after a million steps */
 }
 
 void clua_budget_charge(lua_State *L, long long work, const char *what) {
@@ -222,7 +253,8 @@ void clua_resetlimits(lua_State *L) {
     c->budget_at[0] = '\0';
     c->memory_raised = 0;
     c->refused_last = 0;
-    if (c->instruction_budget != 0)
+    c->interrupted = 0;
+    if (c->instruction_budget != 0 || c->interrupt != NULL)
         lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
     else
         lua_sethook(L, NULL, 0, 0);

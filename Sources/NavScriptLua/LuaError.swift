@@ -19,6 +19,8 @@ public struct LuaError: Error, CustomStringConvertible, @unchecked Sendable {
         case memory
         /// The instruction budget was exhausted.
         case budget
+        /// The run was stopped while the script ran (``LuaInterruption``).
+        case interrupted
         /// The message handler itself failed (e.g. while handling a C stack overflow).
         case errorInHandler
         /// A file could not be read (`runFile`, sandbox root).

@@ -128,6 +128,7 @@ public final class LuaState {
         LuaStateCounter.global.stateOpened()
         options.counter?.stateOpened()
         control.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        control.pointee.interrupt = options.interruption?.flag
         control.pointee.dispatch = { L, object in LuaState.dispatch(L!, object!) }
         control.pointee.release = { object in Unmanaged<AnyObject>.fromOpaque(object!).release() }
     }
@@ -283,6 +284,15 @@ public final class LuaState {
                 + "forever; it caught the error (in a coroutine or with pcall) and went on, but a budget once spent stays spent",
             traceback: at.isEmpty ? nil : "stack traceback:\n\t\(at): where the budget ran out",
             dataOnlyValue: .nil, budgetSpentBy: budgetSpentBy)
+    }
+
+    /// The run was stopped while the script ran (``LuaInterruption``) and a
+    /// `pcall` caught the error, or the script returned before its next
+    /// instruction raised it again: kept for the caller. Sticky until
+    /// ``resetLimits()``.
+    public func caughtInterruption() -> LuaError? {
+        guard control.pointee.interrupted != 0 else { return nil }
+        return LuaError(kind: .interrupted, message: "interrupted: the run was stopped", dataOnlyValue: .nil)
     }
 
     public func caughtMemoryError() -> LuaError? {
@@ -547,7 +557,8 @@ public final class LuaState {
         case LUA_ERRMEM: kind = .memory
         case LUA_ERRERR: kind = .errorInHandler
         case clua_errfile(): kind = .file
-        default: kind = control.pointee.budget_tripped != 0 ? .budget : .runtime
+        default:
+            kind = control.pointee.interrupted != 0 ? .interrupted : control.pointee.budget_tripped != 0 ? .budget : .runtime
         }
         if kind == .memory {
             // Reported here, uncaught: not again as one a script caught.

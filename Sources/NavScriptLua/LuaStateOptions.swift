@@ -26,17 +26,22 @@ extension LuaState {
         public var sandboxRoot: URL?
         /// An extra counter for this state's open/close (see `LuaStateCounter`).
         public var counter: LuaStateCounter?
+        /// A stop request the state obeys at its next instruction (see ``LuaInterruption``).
+        /// Keep it alive while the state is.
+        public var interruption: LuaInterruption?
 
         public init(
             instructionBudget: Int? = Options.defaultInstructionBudget,
             memoryLimit: Int? = Options.defaultMemoryLimit,
             sandboxRoot: URL? = nil,
-            counter: LuaStateCounter? = nil
+            counter: LuaStateCounter? = nil,
+            interruption: LuaInterruption? = nil
         ) {
             self.instructionBudget = instructionBudget
             self.memoryLimit = memoryLimit
             self.sandboxRoot = sandboxRoot
             self.counter = counter
+            self.interruption = interruption
         }
     }
 }

@@ -70,6 +70,38 @@ struct SignalAndShardTests {
         XMLLint.expectValid(fixture.url("report.xml"))
     }
 
+    /// In process nothing can be killed but the run itself: a signal ends
+    /// the scenario under way at its next instruction — a loop a `pcall`
+    /// wraps, a pattern match inside one C call — and the rest is not run.
+    /// (It used to spin on: `timeout 300 navscript run --in-process` was
+    /// still running minutes after its SIGTERM.)
+    @Test(arguments: [
+        "pcall(function() while true do end end)",
+        #"string.find(("a"):rep(60), ("a*"):rep(60) .. "b")"#
+    ])
+    func aSignalInProcessEndsTheScenarioUnderWay(_ body: String) throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("first passes", function() end)
+            scenario("loops", function() \(body) end)
+            scenario("never started", function() end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--in-process", "--instruction-budget", "1000000000000000", "--json", "events.jsonl", "suite"]
+        ) { parent in
+            // Synchronisation on the event stream, not a timing assertion: the loop has started.
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"loops""#) { usleep(25_000) }
+            kill(parent, SIGTERM)
+        }
+        #expect(output.status == 143, "\(output)")
+        let stopped = junit.testcase("loops")?.child("error")
+        #expect(stopped?["type"] == "interrupted", "\(junit.raw)")
+        #expect(stopped?["message"]?.contains("suite/a.lua:2: stopped while running: interrupted (SIGTERM)") == true, "\(junit.raw)")
+        #expect(junit.outcome("first passes") == "passed")
+        #expect(junit.outcome("never started") == "skipped", "\(junit.raw)")
+    }
+
     @Test func ctrlCStopsTheRunWritesTheReportAndExits130() throws {
         let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit(

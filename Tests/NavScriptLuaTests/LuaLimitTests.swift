@@ -162,6 +162,24 @@ struct LuaLimitTests {
         #expect(lua.instructionsUsed < 10_000, "\(lua.instructionsUsed)")
     }
 
+    @Test("an interruption requested from another thread ends a loop no budget limits, and pcall cannot keep it")
+    func interruptionEndsWhatRuns() throws {
+        let interruption = LuaInterruption()
+        let lua = try LuaState(options: .init(instructionBudget: nil, memoryLimit: nil, interruption: interruption))
+        Thread {
+            usleep(100_000)
+            interruption.request("interrupted (SIGTERM)")
+        }.start()
+        let error = luaError { _ = try lua.run(source: "while true do pcall(function() while true do end end) end", chunkName: "loop.lua") }
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("loop.lua:1: interrupted") == true, "\(String(describing: error))")
+        #expect(interruption.reason == "interrupted (SIGTERM)")
+        // Caught and returned from before another instruction could raise it: still there for the caller.
+        lua.resetLimits()
+        _ = try? lua.run(source: "return pcall(function() while true do end end)", chunkName: "caught.lua")
+        #expect(lua.caughtInterruption()?.kind == .interrupted)
+    }
+
     @Test("no budget means no limit")
     func unlimitedBudget() throws {
         let lua = try LuaState.forTests(budget: nil)

@@ -71,6 +71,9 @@ typedef struct clua_Control {
     long long instructions;       /* cumulative, counted in hook intervals */
     int budget_tripped;           /* sticky until clua_resetlimits: every later hook raises again */
     const char *budget_by;        /* the library function that spent it inside one call (a literal), or NULL */
+    /* interruption: a flag the host owns (set from another thread when the run is stopped), or NULL */
+    int *interrupt;
+    int interrupted;              /* the hook raised the interruption: sticky until clua_resetlimits */
     char budget_at[96];           /* where it ran out, `chunk:line` (or ""): for a script that caught the error */
     /* Swift side */
     lua_State *main;          /* the main thread */
@@ -190,6 +193,14 @@ void clua_resetlimits(lua_State *L);
 
 /* What is left of the instruction budget (LLONG_MAX: no budget; 0: spent). */
 long long clua_budget_left(lua_State *L);
+
+/* For a C function's long loop (a pattern match): counts `*steps` against the budget, raising when
+   it is spent or the run was interrupted; else sets `*limit` to when to check again. */
+void clua_budget_checkpoint(lua_State *L, long long *steps, long long *limit, const char *what);
+
+/* Sets or reads an interruption flag (atomically: set by another thread, read by the hook). */
+void clua_interrupt_set(int *flag);
+int clua_interrupt_get(const int *flag);
 
 /* Counts `work` a C function did on the script's behalf (a pattern's attempts, elements moved)
    against the instruction budget, like the instructions it stands for; raises the budget error,

@@ -95,6 +95,9 @@ public struct ScenarioRunner {
                         publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
                     })
                 if options.failFast && result.status.isProblem { stop = Self.failFastReason }
+                if let interruption = options.interruption, interruption.isRequested {
+                    stop = interruption.reason ?? "interrupted"
+                }
             }
             results.append(result)
             publish(.scenarioFinished(result))

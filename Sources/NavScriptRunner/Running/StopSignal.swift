@@ -1,4 +1,5 @@
 import Foundation
+import NavScriptLua
 
 /// Set by SIGINT, SIGTERM, SIGHUP or fail-fast; read by the pool between events.
 package final class StopSignal: @unchecked Sendable {
@@ -6,6 +7,10 @@ package final class StopSignal: @unchecked Sendable {
     private var reasonText: String?
     private var signalNumber: Int32?
     private var sources: [DispatchSourceSignal] = []
+
+    /// What stops Lua in this process at its next instruction (a run in
+    /// process: the scenario under way is ended, not waited for).
+    package let interruption = LuaInterruption()
 
     package init() {}
 
@@ -30,6 +35,8 @@ package final class StopSignal: @unchecked Sendable {
             signalNumber = signal
         }
         lock.unlock()
+        // A signal stops what runs now; fail-fast lets the scenario under way finish.
+        if signal != nil { interruption.request(reason) }
     }
 
     /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP into

@@ -50,7 +50,9 @@ package struct SuiteExecution {
         if inProcess {
             var results: [FileResult] = []
             let filter = try ScenarioRunner.compileFilter(options.filter)
-            let base = ScenarioRunner(host: host, options: options)
+            var interruptible = options
+            interruptible.interruption = stop.interruption
+            let base = ScenarioRunner(host: host, options: interruptible)
             for task in tasks {
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult

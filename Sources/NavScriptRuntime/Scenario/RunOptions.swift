@@ -1,5 +1,6 @@
 import Foundation
 import NavScript
+import NavScriptLua
 
 /// What to run and how, as the `run`, `list` and `mutate` commands set it.
 public struct RunOptions: Sendable {
@@ -24,6 +25,9 @@ public struct RunOptions: Sendable {
     /// Record the navigation after every step of a scenario that fails or
     /// errors (``ScenarioResult/frames``), for the HTML storyboard.
     package var recordsFrames: Bool
+    /// A stop request (a signal, in process) that ends the scenario under
+    /// way at its next instruction; the scenarios after it are not run.
+    package var interruption: LuaInterruption?
 
     public init(
         filter: String? = nil, tags: [String] = [], excludeTags: [String] = [], faults: [String] = [],

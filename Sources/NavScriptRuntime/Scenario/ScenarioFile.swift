@@ -28,7 +28,7 @@ package final class ScenarioFile {
             (state, collect) = try language.makeState(
                 LuaState.Options(
                     instructionBudget: options.instructionBudget, memoryLimit: options.memoryLimit,
-                    sandboxRoot: entry.suiteRoot), for: context)
+                    sandboxRoot: entry.suiteRoot, interruption: options.interruption), for: context)
         } catch {
             guard error.kind == .memory, let limit = options.memoryLimit else {
                 throw ScenarioLoadError("could not create a Lua state: \(error.message)")
@@ -48,6 +48,7 @@ package final class ScenarioFile {
             _ = try state.call(chunk)
             if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
             if let caught = state.caughtBudgetError() { throw caught }
+            if let caught = state.caughtInterruption() { throw caught }
             guard let declared = try state.call(collect).first?.tableValue else {
                 throw ScenarioLoadError("the scenario prelude returned no declarations")
             }
@@ -197,7 +198,8 @@ package final class ScenarioFile {
                 try body()
             } catch let thrown {
                 var found = ScenarioProblem(
-                    thrown, phase: phase, recorded: world.raisedFailure, launchFailure: world.launchFailure
+                    thrown, phase: phase, recorded: world.raisedFailure, launchFailure: world.launchFailure,
+                    interruptionReason: options.interruption?.reason
                 ) { [state] in
                     try Self.definedGlobals(in: state)
                 }
@@ -242,6 +244,7 @@ package final class ScenarioFile {
             }
             if let caught = state.caughtMemoryError() { throw caught }
             if let caught = state.caughtBudgetError() { throw caught }
+            if let caught = state.caughtInterruption() { throw caught }
         }
         for hook in definition.before where clean() {
             attempt("before_each") { try call(hook) }
@@ -255,7 +258,7 @@ package final class ScenarioFile {
                 world.checkInvariants(after: "after the scenario's body (before its after_each hooks)", at: at, settled: settled)
             }
         }
-        for hook in definition.after where !state.isInstructionBudgetExhausted {
+        for hook in definition.after where !state.isInstructionBudgetExhausted && state.caughtInterruption() == nil {
             attempt("after_each") { try call(hook) }
         }
         // An app that could not launch is the scenario's error even when a pcall caught it.
@@ -370,6 +373,7 @@ package final class ScenarioFile {
     static func kind(of error: LuaError) -> ScenarioOutcome.ErrorKind {
         switch error.kind {
         case .budget: return .budget
+        case .interrupted: return .interrupted
         case .memory: return .memory
         case .syntax: return .syntax
         default: return .luaError
@@ -416,7 +420,7 @@ package struct ScenarioProblem: Error {
     /// ``LaunchFailure`` unwinding (`launchFailure`) is the launch error.
     package init(
         _ error: Error, phase: String, recorded: (ObjectIdentifier) -> RaisedFailure? = { _ in nil },
-        launchFailure: LaunchFailure? = nil, globals: () throws -> [String] = { [] }
+        launchFailure: LaunchFailure? = nil, interruptionReason: String? = nil, globals: () throws -> [String] = { [] }
     ) {
         let suffix = phase == "scenario" ? "" : " (in \(phase))"
         switch error {
@@ -432,6 +436,12 @@ package struct ScenarioProblem: Error {
                     message: "the script raised a failure that is not this scenario's (\(error.message))" + suffix
                         + "; a failure caught in one scenario cannot fail another: fail with assert or expect_*, "
                         + "raise errors with error(\"…\")",
+                    details: ScenarioFile.userTraceback(error.traceback))
+            } else if error.kind == .interrupted {
+                self.init(
+                    outcome: .errored(.interrupted),
+                    message: Self.at(ScenarioFile.userTraceback(error.traceback)) + "stopped while running: "
+                        + (interruptionReason ?? "the run was interrupted"),
                     details: ScenarioFile.userTraceback(error.traceback))
             } else if error.kind == .budget {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
