@@ -121,30 +121,36 @@ package enum ReportText {
         }
     }
 
-    /// CSI: parameter bytes, intermediate bytes, one final byte. A malformed
-    /// sequence ends at the first byte that does not fit; that byte is kept.
+    /// CSI: parameter bytes, intermediate bytes, one final byte. One that
+    /// never reaches its final byte is no sequence: only its `ESC [` goes,
+    /// the text after it stays.
     private static func endOfControlSequence(_ s: [Unicode.Scalar], from start: Int) -> Int {
         var index = start
         while index < s.count, (0x30...0x3F).contains(s[index].value) { index += 1 }
         while index < s.count, (0x20...0x2F).contains(s[index].value) { index += 1 }
-        if index < s.count, (0x40...0x7E).contains(s[index].value) { index += 1 }
-        return index
+        guard index < s.count, (0x40...0x7E).contains(s[index].value) else { return start }
+        return index + 1
     }
 
-    /// OSC/DCS/…: everything up to BEL, `ESC \` or ST (U+009C). An
-    /// unterminated string runs to the end of the line, not of the text.
+    /// Longest control string taken as one (an OSC hyperlink's URL fits).
+    static let controlStringLimit = 2_048
+
+    /// OSC/DCS/…: everything up to BEL, `ESC \` or ST (U+009C). One with no
+    /// terminator on its line (or within ``controlStringLimit``) is no
+    /// sequence: only its introducer goes, so a stray `ESC ]` cannot eat
+    /// the rest of a message.
     private static func endOfControlString(_ s: [Unicode.Scalar], from start: Int) -> Int {
         var index = start
-        while index < s.count {
+        while index < s.count, index - start <= controlStringLimit {
             switch s[index].value {
             case 0x07, 0x9C: return index + 1
             case 0x1B:
-                return index + 1 < s.count && s[index + 1] == "\\" ? index + 2 : index + 1
-            case 0x0A: return index
+                return index + 1 < s.count && s[index + 1] == "\\" ? index + 2 : start
+            case 0x0A: return start
             default: index += 1
             }
         }
-        return index
+        return start
     }
 
     // MARK: XML escaping

@@ -1,0 +1,32 @@
+import Testing
+
+@testable import NavScriptRunner
+
+/// What the reports do to terminal escapes in a scenario's text: complete
+/// sequences go, and a stray introducer goes alone — it never takes the
+/// rest of a message with it (it did, in the console, JUnit and HTML).
+@Suite("report text: escape sequences")
+struct ReportTextTests {
+    @Test(arguments: [
+        ("red \u{1B}[31mtext\u{1B}[0m end", "red text end"),
+        ("a \u{1B}]8;;https://x\u{7}link\u{1B}]8;;\u{7} b", "a link b"),
+        ("a \u{1B}]8;;https://x\u{1B}\\link b", "a link b"),
+        ("\u{1B}[2K line", " line"),
+        // Unterminated: the introducer goes, the text stays.
+        ("before \u{1B}P after the DCS", "before  after the DCS"),
+        ("before \u{1B}_ after the APC", "before  after the APC"),
+        ("before \u{1B}] after the OSC", "before  after the OSC"),
+        ("before \u{1B}X after the SOS", "before  after the SOS"),
+        ("before \u{1B}[123456789", "before 123456789"),
+        ("osc \u{1B}]0;title\nnext line", "osc 0;title\nnext line"),
+        ("c1 \u{9D} kept", "c1  kept")
+    ])
+    func escapes(_ text: String, _ cleaned: String) {
+        #expect(ReportText.clean(text) == cleaned)
+    }
+
+    @Test func aControlStringLongerThanTheLimitIsNotOne() {
+        let long = String(repeating: "x", count: ReportText.controlStringLimit + 10)
+        #expect(ReportText.clean("\u{1B}]" + long + "\u{7}") == long)
+    }
+}
