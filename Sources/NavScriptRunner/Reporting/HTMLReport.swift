@@ -158,12 +158,19 @@ package struct HTMLReport: Sendable {
         if !scenario.frames.isEmpty {
             html += Storyboard(frames: scenario.frames, anchor: Self.anchor(scenario)).render()
         } else if !scenario.timeline.isEmpty {
+            let window = ReportText.Window(count: scenario.timeline.count)
             html += "<h3>Steps</h3>\n<ol class=\"steps\">"
-            html += scenario.timeline.map { "<li>\(Self.text($0))</li>" }.joined()
+            html += scenario.timeline[window.head].map { "<li>\(Self.text($0))</li>" }.joined()
+            if window.omitted > 0 {
+                html += "<li class=\"cut\">\(Self.text(window.saying("steps")))</li>"
+                // Numbered on from where they are in the timeline.
+                html += "<li value=\"\(window.tail.lowerBound + 1)\">\(Self.text(scenario.timeline[window.tail.lowerBound]))</li>"
+                html += scenario.timeline[window.tail.dropFirst()].map { "<li>\(Self.text($0))</li>" }.joined()
+            }
             html += "</ol>\n"
         }
         if !scenario.output.isEmpty {
-            html += "<h3>Output</h3>\n<pre class=\"output\">\(Self.text(scenario.output))</pre>\n"
+            html += "<h3>Output</h3>\n<pre class=\"output\">\(Self.text(ReportText.capped(scenario.output)))</pre>\n"
         }
         return html + "</details>\n"
     }
@@ -246,6 +253,7 @@ package struct HTMLReport: Sendable {
         pre{background:var(--bg);padding:8px;border-radius:6px;overflow:auto;font-size:12px;margin:4px 0}
         pre .differs{color:var(--fail);font-weight:700;background:#ffebe9}pre .heading{color:var(--muted)}pre .advice{color:var(--accent)}
         .steps{font-family:ui-monospace,Menlo,monospace;font-size:12px;padding-left:28px}
+        .cut{color:var(--muted);font-style:italic;list-style:none}
         .storyboard{display:flex;gap:10px;overflow-x:auto;padding:6px 2px 10px;scroll-snap-type:x proximity}
         .frame{flex:0 0 280px;width:280px;min-width:0;box-sizing:border-box;overflow:hidden;border:1px solid var(--line);border-radius:10px;padding:8px;background:#fff;scroll-snap-align:start;margin:0}
         .frame.failing{border:2px solid var(--fail);box-shadow:0 0 0 3px #ffebe9}

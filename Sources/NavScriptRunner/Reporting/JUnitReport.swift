@@ -238,38 +238,18 @@ package struct JUnitReport: Sendable {
     static func systemOut(_ scenario: ScenarioResult) -> String {
         var parts: [String] = []
         if !scenario.timeline.isEmpty {
-            parts.append("timeline:\n" + scenario.timeline.map { "  " + $0 }.joined(separator: "\n"))
+            let window = ReportText.Window(count: scenario.timeline.count)
+            var lines = scenario.timeline[window.head].map { "  " + $0 }
+            if window.omitted > 0 {
+                lines.append("  " + window.saying("steps"))
+                lines += scenario.timeline[window.tail].map { "  " + $0 }
+            }
+            parts.append("timeline:\n" + lines.joined(separator: "\n"))
         }
         if !scenario.output.isEmpty {
-            parts.append("output:\n" + Self.capped(scenario.output))
+            parts.append("output:\n" + ReportText.capped(scenario.output))
         }
         return parts.joined(separator: "\n")
-    }
-
-    /// The most of one scenario's output a report carries, from each end.
-    /// Why: XML readers refuse a text node over 10 MB unless told otherwise
-    /// (libxml2, so xmllint and every tool built on it), and a scenario can
-    /// print that much; the JSON stream has all of it.
-    static let outputLimit = 1 << 20
-
-    /// `output`, or its first and last ``outputLimit``/2 bytes around a line saying how much was left out.
-    static func capped(_ output: String) -> String {
-        let bytes = output.utf8.count
-        guard bytes > outputLimit else { return output }
-        let half = outputLimit / 2
-        // Cut on line boundaries where possible, and never inside a character: a cut byte
-        // sequence would decode as U+FFFD and throw the count of what was left out off.
-        var headBytes = Array(output.utf8.prefix(half))
-        while let last = headBytes.last, last & 0xC0 == 0x80 { headBytes.removeLast() }  // continuation bytes
-        if let last = headBytes.last, last >= 0xC0 { headBytes.removeLast() }  // a lead whose rest was cut
-        var tailBytes = ArraySlice(output.utf8.suffix(half))
-        while let first = tailBytes.first, first & 0xC0 == 0x80 { tailBytes.removeFirst() }
-        var head = String(decoding: headBytes, as: UTF8.self)
-        var tail = String(decoding: tailBytes, as: UTF8.self)
-        if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
-        if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
-        let left = bytes - head.utf8.count - tail.utf8.count
-        return head + "… (\(left) bytes of output left out here; the --json stream has all of it)\n" + tail
     }
 
     /// `scenarios/gate_resume/login.lua` + `["cart gate"]` →

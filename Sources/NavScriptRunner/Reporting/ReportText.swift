@@ -153,6 +153,61 @@ package enum ReportText {
         return start
     }
 
+    // MARK: Caps
+
+    /// The most of one scenario's output a report carries, from each end.
+    /// Why: XML readers refuse a text node over 10 MB unless told otherwise
+    /// (libxml2, so xmllint and every tool built on it), and a scenario can
+    /// print that much; the JSON stream has all of it.
+    package static let outputLimit = 1 << 20
+
+    /// `output`, or its first and last ``outputLimit``/2 bytes around a line saying how much was left out.
+    package static func capped(_ output: String) -> String {
+        let bytes = output.utf8.count
+        guard bytes > outputLimit else { return output }
+        let half = outputLimit / 2
+        // Cut on line boundaries where possible, and never inside a character: a cut byte
+        // sequence would decode as U+FFFD and throw the count of what was left out off.
+        var headBytes = Array(output.utf8.prefix(half))
+        while let last = headBytes.last, last & 0xC0 == 0x80 { headBytes.removeLast() }  // continuation bytes
+        if let last = headBytes.last, last >= 0xC0 { headBytes.removeLast() }  // a lead whose rest was cut
+        var tailBytes = ArraySlice(output.utf8.suffix(half))
+        while let first = tailBytes.first, first & 0xC0 == 0x80 { tailBytes.removeFirst() }
+        var head = String(decoding: headBytes, as: UTF8.self)
+        var tail = String(decoding: tailBytes, as: UTF8.self)
+        if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
+        if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
+        let left = bytes - head.utf8.count - tail.utf8.count
+        return head + "… (\(left) bytes of output left out here; the --json stream has all of it)\n" + tail
+    }
+
+    /// Which of a long list (a timeline's steps, a storyboard's frames) a
+    /// report shows: all of them, or the first ``head`` and the last
+    /// ``tail`` with a line saying how many between were left out. Why: a
+    /// 200,000-step scenario wrote a 16 MB report that xmllint and CI
+    /// reporters refuse; the `--json` stream keeps every step.
+    package struct Window {
+        package let head: Range<Int>
+        package let tail: Range<Int>
+        package var omitted: Int { tail.lowerBound - head.upperBound }
+
+        package init(count: Int, head first: Int = 100, tail last: Int = 400) {
+            if count <= first + last {
+                head = 0..<count
+                tail = count..<count
+            } else {
+                head = 0..<first
+                tail = (count - last)..<count
+            }
+        }
+
+        /// `… 199,500 steps left out here (…) …`
+        package func saying(_ noun: String) -> String {
+            "… \(omitted) \(noun) left out here (the report keeps the first \(head.count) and the last \(tail.count); "
+                + "the --json stream has them all) …"
+        }
+    }
+
     // MARK: XML escaping
 
     /// Cleaned text safe inside an attribute value in double or single

@@ -33,6 +33,24 @@ struct HTMLReportTests {
         return run
     }
 
+    /// A storyboard of thousands of frames draws its first and last ones
+    /// and every failing frame between, saying how many it left out.
+    @Test func aLongStoryboardKeepsItsEndsAndItsFailingFrames() {
+        var run = ReportingFixtures.mixedRun()
+        run.files[0].scenarios[1].frames = (1...2_000).map { number in
+            StepFrame(
+                number: number, location: "s.lua:\(number)", action: "tap(\"x\")", selectedTab: "home",
+                tabs: [.init(name: "home", stack: ["home"])], modals: [], coordinators: [], events: [], leaks: [],
+                problems: number == 1_000 ? [.init(kind: "failure", message: "here", details: "")] : [])
+        }
+        let html = Self.render(run)
+        #expect(Self.count("<figure class=\"frame", in: html) == 20 + 1 + 100)
+        #expect(html.contains("id=\"login-f1-step-1000\"") || html.contains("-step-1000\""), "the failing frame is drawn")
+        #expect(html.contains("<p class=\"cut\">… 979 frames left out here …</p>"))
+        #expect(html.contains("<p class=\"cut\">… 900 frames left out here …</p>"))
+        #expect(!html.contains("-step-500\""))
+    }
+
     static func render(_ run: RunResult, interruption: String? = nil) -> String {
         HTMLReport().render(
             .init(

@@ -303,19 +303,42 @@ struct ReportingJUnitTests {
     @Test func hugeOutputKeepsItsEndsAndSaysWhatWasLeftOut() throws {
         let lines = (1...200_000).map { "line \($0)" }
         let output = lines.joined(separator: "\n") + "\n"
-        let capped = JUnitReport.capped(output)
-        #expect(capped.utf8.count <= JUnitReport.outputLimit + 200, "\(capped.utf8.count)")
+        let capped = ReportText.capped(output)
+        #expect(capped.utf8.count <= ReportText.outputLimit + 200, "\(capped.utf8.count)")
         #expect(capped.hasPrefix("line 1\nline 2\n") && capped.hasSuffix("line 200000\n"), "both ends kept")
         let note = try #require(capped.firstMatch(of: /… \(([0-9]+) bytes of output left out here; the --json stream has all of it\)\n/))
         #expect(Int(note.1) == output.utf8.count - capped.utf8.count + note.0.utf8.count, "the count is exact")
         #expect(!capped.split(separator: "\n").contains { $0.hasPrefix("ine") || $0 == "line" }, "cut on whole lines")
-        #expect(JUnitReport.capped("short\n") == "short\n")
+        #expect(ReportText.capped("short\n") == "short\n")
         // One line of two-byte characters: cut between characters, the count still exact.
         let accents = String(repeating: "é", count: 700_000)
-        let cut = JUnitReport.capped(accents)
+        let cut = ReportText.capped(accents)
         #expect(!cut.contains("\u{FFFD}"), "no character cut in two")
         let left = try #require(cut.firstMatch(of: /… \(([0-9]+) bytes/)).1
         #expect(Int(left) == accents.utf8.count - cut.replacing(#/… \([^)]*\)\n/#, with: "").utf8.count)
+    }
+
+    /// A 200,000-step scenario wrote every step into system-out (16 MB that
+    /// xmllint and merge tools refuse): the first and last steps are kept,
+    /// with a line saying how many between were left out — in the HTML too.
+    @Test func aLongTimelineKeepsItsEndsAndSaysWhatWasLeftOut() throws {
+        let timeline = (1...200_000).map { "deep_link shop://product/\($0)" }
+        let scenario = ScenarioResult(name: "long", file: "s.lua", line: 1, outcome: .passed, timeline: timeline)
+        let out = JUnitReport.systemOut(scenario)
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 1 + 100 + 1 + 400, "\(lines.count)")
+        #expect(lines[1] == "  deep_link shop://product/1" && lines.last == "  deep_link shop://product/200000")
+        #expect(
+            lines[101]
+                == "  … 199500 steps left out here (the report keeps the first 100 and the last 400; the --json stream has them all) …")
+        let short = ScenarioResult(name: "short", file: "s.lua", line: 1, outcome: .passed, timeline: ["a", "b"])
+        #expect(JUnitReport.systemOut(short) == "timeline:\n  a\n  b")
+
+        let run = RunResult(files: [FileResult(file: "s.lua", scenarios: [scenario], duration: 0)], duration: 0, startedAt: 0)
+        let html = HTMLReportTests.render(run)
+        #expect(html.contains("<li class=\"cut\">… 199500 steps left out here"))
+        #expect(html.contains("<li value=\"199601\">deep_link shop://product/199601</li>"), "numbered on from where it is")
+        #expect(!html.contains("shop://product/100000<"))
     }
 
     @Test func namesThatDifferOnlyInWhatTheReportDropsOrAReporterTrimsStayApart() throws {
