@@ -593,10 +593,33 @@ static int clua_sb_packagepath(lua_State *L) {
     return 1;
 }
 
+/* The __close of a require guard (upvalues: the chain of modules loading, the guard's depth):
+   drops the guard's module and any above it. C, so it runs no Lua instruction — when a spent
+   budget makes every instruction raise, a Lua __close would replace the error it unwinds. */
+static int clua_sb_unchain(lua_State *L) {
+    lua_Integer depth = lua_tointeger(L, lua_upvalueindex(2));
+    lua_Integer at;
+    for (at = (lua_Integer)lua_rawlen(L, lua_upvalueindex(1)); at >= depth; at--) {
+        lua_pushnil(L);
+        lua_rawseti(L, lua_upvalueindex(1), at);
+    }
+    return 0;
+}
+
+/* Lua: unchainer(chain, depth) -> the __close function above for this guard. */
+static int clua_sb_unchainer(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkinteger(L, 2);
+    lua_settop(L, 2);
+    lua_pushcclosure(L, clua_sb_unchain, 2);
+    return 1;
+}
+
 void clua_pushsandboxhelpers(lua_State *L) {
     lua_pushcfunction(L, clua_sb_resolve);
     lua_pushcfunction(L, clua_sb_loadtext);
     lua_pushcfunction(L, clua_sb_rootname);
     lua_pushcfunction(L, clua_sb_noteopen);
     lua_pushcfunction(L, clua_sb_packagepath);
+    lua_pushcfunction(L, clua_sb_unchainer);
 }

@@ -30,7 +30,7 @@ package enum LuaSandbox {
     package static let chunkName = "=" + sourceName
 
     static let prelude = #"""
-        local resolve, loadtext, rootname, noteopen, packagepath = ...
+        local resolve, loadtext, rootname, noteopen, packagepath, unchainer = ...
         local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
         local rawload, rawsetmetatable = load, setmetatable
         local gsub, format, concat = string.gsub, string.format, table.concat
@@ -115,6 +115,29 @@ package enum LuaSandbox {
           if key == "path" then return packagepath() end
         end })
 
+        -- The modules being loaded, in order: Lua's require marks a module loaded only when its
+        -- chunk returns, so a module that requires itself through others recursed until the C
+        -- stack overflowed ("C stack overflow", no word of the cycle). Each chunk runs under a
+        -- to-be-closed guard instead (closed on an error too: no pcall, tracebacks intact), whose
+        -- __close is C (unchainer): it must run no Lua instruction while a spent budget raises.
+        local chain = {}
+        local function guarded(name, chunk, display)
+          return function(...)
+            for index = 1, #chain do
+              if chain[index] == name then
+                local cycle = {}
+                for at = index, #chain do cycle[#cycle + 1] = chain[at] end
+                cycle[#cycle + 1] = name
+                error(format("require cycle: %s — module '%s' is required again while it is still loading; "
+                  .. "move what the modules share into one that requires neither", concat(cycle, " → "), name), 3)
+              end
+            end
+            chain[#chain + 1] = name
+            local guard <close> = rawsetmetatable({}, { __close = unchainer(chain, #chain) })
+            return chunk(...)
+          end, display
+        end
+
         local function support_searcher(name)
           local root = rootname()
           if root == nil then
@@ -131,7 +154,7 @@ package enum LuaSandbox {
                 -- Level 3, past require itself: the message starts at the line that required it.
                 error(format("error loading module '%s' from file '%s':\n\t%s", name, display, message), 3)
               end
-              return chunk, display
+              return guarded(name, chunk, display)
             end
             tried[#tried + 1] = display
           end

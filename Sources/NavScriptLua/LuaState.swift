@@ -243,7 +243,7 @@ public final class LuaState {
         let L = mainThread
         try loadPrecompiled(L, source: LuaSandbox.prelude, chunkName: LuaSandbox.chunkName)
         clua_pushsandboxhelpers(L)
-        _ = try callOnStack(L, argumentCount: 5)
+        _ = try callOnStack(L, argumentCount: 6)
     }
 
     // MARK: - Limits

@@ -113,6 +113,43 @@ struct LanguageStructureTests {
         """#
 
     /// A scenario parked by renaming `scenario` to `pending` keeps loading, with its tags.
+    /// Limits of Lua itself, said in the file's terms: nesting past what Lua
+    /// can call or parse, and modules that require each other, used to end
+    /// in a bare "C stack overflow".
+    @Test func nestingAndRequireCyclesAreNamed() throws {
+        func nested(_ depth: Int) -> String {
+            (0..<depth).map { "describe(\"d\($0)\", function()\n" }.joined() + "scenario(\"x\", function() end)\n"
+                + String(repeating: "end)\n", count: depth)
+        }
+        let fixture = try Fixture([
+            "suite/deep.lua": nested(45),
+            "suite/deeper.lua": nested(99),
+            "suite/fine.lua": nested(30),
+            "suite/cycle.lua": "require(\"a\")\nscenario(\"x\", function() end)",
+            "suite/support/a.lua": "return require(\"b\")",
+            "suite/support/b.lua": "return require(\"a\")",
+            // The language's own functions keep the library they were written with.
+            "suite/overridden.lua": #"""
+            table.concat, table.unpack, string.format = nil, nil, nil
+            describe("group", function() scenario("still declared", function() end) end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(
+            junit.outcome("d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11 d12 d13 d14 d15 d16 d17 d18 d19 d20 d21 d22 d23 d24 d25 d26 d27 d28 d29 x")
+                == "passed")
+        #expect(
+            junit.testcase("suite/deep.lua (load)")?.child("error")?["message"]?.contains(
+                "suite/deep.lua:41: describe(\"d40\"): describe blocks nested more than 40 deep") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("suite/deeper.lua (load)")?.child("error")?["message"]?.hasPrefix(
+                "suite/deeper.lua: the file nests too deeply for Lua to read") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("suite/cycle.lua (load)")?.child("error")?["message"]?.contains(
+                "require cycle: a → b → a — module 'a' is required again while it is still loading") == true, "\(junit.raw)")
+        #expect(junit.outcome("group still declared") == "passed", "\(output)")
+    }
+
     @Test func aScenarioRenamedToPendingStillLoads() throws {
         let fixture = try Fixture([
             "suite/a.lua": """

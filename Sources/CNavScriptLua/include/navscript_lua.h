@@ -422,7 +422,7 @@ int clua_opensandbox_body(lua_State *L);
 int clua_opensandbox(lua_State *L);
 
 /* Push the sandbox helpers the Lua prelude receives as arguments: resolve, loadtext, rootname,
-   noteopen, packagepath. */
+   noteopen, packagepath, unchainer. */
 void clua_pushsandboxhelpers(lua_State *L);
 
 /* ================================================================ the region (region.c) */

@@ -37,6 +37,7 @@ package final class ScenarioFile {
                 "the memory limit (\(limit) bytes, --memory-limit) is too small for a file's Lua "
                     + "state to start; give it at least a megabyte (the default is 64 MiB)")
         }
+        var compiled = false
         do {
             // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
             let chunk: LuaFunction
@@ -45,6 +46,7 @@ package final class ScenarioFile {
             } else {
                 chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
             }
+            compiled = true
             _ = try state.call(chunk)
             if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
             if let caught = state.caughtBudgetError() { throw caught }
@@ -87,6 +89,14 @@ package final class ScenarioFile {
                 throw ScenarioLoadError(
                     error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
                         + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+            }
+            // Lua's parser recurses once per nested function or table: past its limit it says only
+            // "C stack overflow", with no line. Said in the file's terms.
+            if !compiled && error.message.hasSuffix("C stack overflow") {
+                throw ScenarioLoadError(
+                    "\(entry.path): the file nests too deeply for Lua to read (functions within functions — describe "
+                        + "blocks, scenarios, callbacks — or tables within tables, about 60 levels at most; Lua says "
+                        + "\"C stack overflow\"): flatten it", kind: .syntax)
             }
             let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
             throw ScenarioLoadError(

@@ -117,7 +117,7 @@ enum ScenarioPrelude {
           local parts = {}
           for i = 2, #frames do parts[#parts + 1] = frames[i].name end
           parts[#parts + 1] = name
-          return table.concat(parts, " "), { table.unpack(parts, 1, #parts - 1) }
+          return concat(parts, " "), { unpack(parts, 1, #parts - 1) }
         end
 
         -- A blank name cannot be told apart in a report, nor selected again with --filter.
@@ -130,12 +130,12 @@ enum ScenarioPrelude {
 
         local function declare(name, opts, fn, row, pending, has_row)
           -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
-          if collected then while_running(string.format("scenario(%q)", name), 4) end
+          if collected then while_running(format("scenario(%q)", name), 4) end
           -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
           local full, groups = full_name(name)
           local line = caller()
           if names[full] then
-            error(string.format("duplicate scenario name %q (first declared at line %d); "
+            error(format("duplicate scenario name %q (first declared at line %d); "
               .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
           end
           names[full] = line
@@ -144,7 +144,7 @@ enum ScenarioPrelude {
           if has_row then record[9] = row end
           local index = #declared + 1
           declared[index] = record
-          declared_frames[index] = #frames == 1 and top_level or { table.unpack(frames) }
+          declared_frames[index] = #frames == 1 and top_level or { unpack(frames) }
         end
 
         function describe(name, fn, ...)
@@ -155,7 +155,12 @@ enum ScenarioPrelude {
             error("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
               .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)", 2)
           end
-          while_running(string.format("describe(%q)", name), 3)
+          while_running(format("describe(%q)", name), 3)
+          -- Each level is two nested calls, and Lua stops at 200 with a bare "C stack overflow".
+          if #frames > 40 then
+            error(format("describe(%q): describe blocks nested more than 40 deep; a report cannot show such a "
+              .. "name either: flatten the groups (a longer name, or tags)", name), 2)
+          end
           frames[#frames + 1] = { name = name, before = {}, after = {} }
           fn()
           frames[#frames] = nil
