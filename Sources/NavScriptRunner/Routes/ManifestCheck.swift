@@ -67,7 +67,11 @@ package struct ManifestCheck {
                 ? [ManifestProblem(path: "$", line: 1, destination: nil, message: "not a route manifest: \(error)")] : problems
         }
         problems += ruleProblems(manifest, json: json)
-        return problems.sorted { ($0.line, $0.path) < ($1.line, $1.path) }
+        // By line, then by path with its indices read as numbers ([99] before [100]): a manifest
+        // on one line has every problem on line 1.
+        return problems.sorted {
+            $0.line != $1.line ? $0.line < $1.line : $0.path.compare($1.path, options: .numeric) == .orderedAscending
+        }
     }
 
     /// A key an object repeats: JSON readers disagree on which value counts
@@ -345,6 +349,41 @@ package struct ManifestCheck {
         return problems
     }
 
+    /// The pairs of patterns (indices, the earlier first, in manifest
+    /// order) that could match one link: same length, same query keys, and
+    /// first segments that agree (the same literal, or a parameter on
+    /// either side). Every other pair cannot overlap, so the check is not
+    /// quadratic in destinations (20,000 took minutes).
+    static func candidatePairs(_ patterns: [RoutePattern]) -> [(Int, Int)] {
+        struct Shape: Hashable {
+            var length: Int
+            var queryKeys: [String]
+        }
+        var groups: [Shape: (byFirst: [String: [Int]], open: [Int])] = [:]
+        for (index, pattern) in patterns.enumerated() {
+            let shape = Shape(length: pattern.path.count, queryKeys: pattern.query.map(\.key).sorted())
+            var group = groups[shape] ?? ([:], [])
+            if case .literal(let first)? = pattern.path.first {
+                group.byFirst[first, default: []].append(index)
+            } else {
+                group.open.append(index)
+            }
+            groups[shape] = group
+        }
+        var pairs: [(Int, Int)] = []
+        for group in groups.values {
+            let everyone = group.byFirst.values.flatMap { $0 } + group.open
+            for bucket in group.byFirst.values {
+                for (n, a) in bucket.enumerated() { for b in bucket[(n + 1)...] { pairs.append((a, b)) } }
+            }
+            // A pattern opening with a parameter may overlap any of its shape.
+            for a in group.open {
+                for b in everyone where b != a && (!group.open.contains(b) || a < b) { pairs.append((min(a, b), max(a, b))) }
+            }
+        }
+        return pairs.sorted { $0 < $1 }
+    }
+
     /// Two patterns one link could match: the same shape (a duplicate), or
     /// a literal segment where the other has a parameter (the first in
     /// manifest order wins, silently). Through different entry points, the
@@ -357,10 +396,10 @@ package struct ManifestCheck {
             definition.patterns.enumerated().map { (index, $0.offset, $0.element) }
         }
         let gates = manifest.ancestries().map(RouteManifest.preconditions(along:))
-        for (a, first) in all.enumerated() {
-            for second in all[(a + 1)...] {
-                let (i, p, x) = first
-                let (j, q, y) = second
+        for (a, b) in Self.candidatePairs(all.map(\.2)) {
+            do {
+                let (i, p, x) = all[a]
+                let (j, q, y) = all[b]
                 let doors = EntryPoint.allCases.filter { x.applies(to: $0) && y.applies(to: $0) }
                 guard x.path.count == y.path.count, x.query.count == y.query.count,
                     x.query.map(\.key).sorted() == y.query.map(\.key).sorted()

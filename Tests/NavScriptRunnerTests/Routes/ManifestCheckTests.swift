@@ -66,6 +66,26 @@ struct ManifestCheckTests {
         #expect((try? ManifestCheck().check(limit)) != nil)
     }
 
+    /// Only patterns that could match one link are compared: the check is
+    /// not quadratic in destinations (20,000 took minutes), and no pair
+    /// that can overlap is left out.
+    @Test func onlyPatternsThatCouldMatchOneLinkAreCompared() {
+        let patterns = ["a/:id", "a/:x", "b/:id", ":any/x", "a/b/c", "a/:id?q=:q", ":p/:q"].map { RoutePattern($0) }
+        let pairs = ManifestCheck.candidatePairs(patterns).map { "\($0.0)-\($0.1)" }
+        #expect(pairs == ["0-1", "0-3", "0-6", "1-3", "1-6", "2-3", "2-6", "3-6"], "\(pairs)")
+    }
+
+    /// A manifest on one line has every problem on line 1: they are listed
+    /// in manifest order ([9] before [10]), not as the paths sort as text.
+    @Test func problemsOnOneLineAreInManifestOrder() throws {
+        let destinations = (0..<12).map { #"{ "id": "d\#($0)", "tab": "nowhere", "flow": "f", "patterns": ["d\#($0)"] }"# }
+        let text =
+            #"{ "scheme": "x", "universal_hosts": [], "tabs": ["home"], "preconditions": [], "destinations": ["#
+            + destinations.joined(separator: ", ") + "] }"
+        let paths = try problems(text).map(\.path)
+        #expect(paths.count == 12 && paths == (0..<12).map { "$.destinations[\($0)].tab" }, "\(paths)")
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var old: String
