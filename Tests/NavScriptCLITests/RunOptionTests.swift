@@ -73,6 +73,28 @@ struct RunOptionTests {
         #expect(output.stderr.contains("the name of suite/caf\u{FFFD}.lua is not UTF-8"), "\(output)")
     }
 
+    /// Workers are reaped before the run exits: killed unreaped, they were
+    /// left as zombies of PID 1 — which in a container often reaps nothing,
+    /// so every run of a CI job added some.
+    @Test func aRunLeavesNoZombieWorkers() throws {
+        func zombies() -> Set<String> {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return Set(
+                entries.filter { Int($0) != nil }.filter { pid in
+                    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+                    return stat.contains("(navscript) Z")
+                })
+        }
+        var files: [String: String] = [:]
+        for file in 1...6 { files["suite/f\(file).lua"] = #"scenario("s", function() end)"# }
+        let fixture = try Fixture(files)
+        let before = zombies()
+        let output = try fixture.run(["run", "suite", "--jobs", "2"])
+        #expect(output.status == 0, "\(output)")
+        usleep(200_000)
+        #expect(zombies().subtracting(before).isEmpty, "workers left unreaped")
+    }
+
     @Test func aSeedWithoutShuffleSaysItIsNotUsed() throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() end)"#])
         let output = try fixture.run(["run", "suite", "--seed", "42"])

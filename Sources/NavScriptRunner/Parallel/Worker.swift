@@ -198,9 +198,16 @@ final class Worker {
         requestFlush()
     }
 
-    func terminate() {
+    /// Ends the worker and reaps it. `grace`: how long an idle worker gets
+    /// to exit by itself once its input is closed (0: killed at once). Reaped
+    /// here, not left to Foundation's monitor: a parent that exits first
+    /// leaves a zombie with PID 1, which in a container often reaps nothing.
+    func terminate(grace: TimeInterval) {
         try? input.close()
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning && Date() < deadline { usleep(1_000) }
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     func appendStderr(_ text: String) {

@@ -345,6 +345,7 @@ package final class WorkerPool {
 
         // Stopped early (a signal, fail-fast): workers hold the results of
         // scenarios that did finish in their buffers — ask for them, then stop them.
+        let ranToTheEnd = !progress.contains { !$0.isFinished }
         stopping = true
         let buffering = workers.filter { $0.isAlive && $0.task != nil }
         for worker in buffering { worker.requestFlush() }
@@ -352,7 +353,8 @@ package final class WorkerPool {
         while buffering.contains(where: { $0.isAlive && !$0.hasFlushed }), Date() < deadline {
             for event in events.take(timeout: 0.05) { handle(event) }
         }
-        for worker in workers { worker.terminate() }
+        // Idle workers at the end of a run exit when their input closes; others are killed.
+        for worker in workers { worker.terminate(grace: ranToTheEnd ? 1 : 0) }
         let reason = stopReason()
         let interrupted = stopIsInterruption()
         // The scenario a worker was running when the run stopped did run: it
