@@ -98,6 +98,9 @@ package struct ScenarioWorker {
                     },
                     onCall: { line in
                         send(.running(task: task.id, index: index, line: line))
+                    },
+                    onOutput: { text in
+                        send(.output(task: task.id, index: index, text: text))
                     })
                 if result.status == .passed && result.message.isEmpty && result.details.isEmpty && result.output.isEmpty
                     && result.frames.isEmpty
@@ -105,9 +108,10 @@ package struct ScenarioWorker {
                     // The parent has the rest: the listing, and the steps as they went out.
                     send(.passed(task: task.id, index: index, duration: result.duration))
                 } else {
-                    // The timeline went out step by step already; the parent puts it back.
+                    // The timeline and the output went out as they came; the parent puts them back.
                     var streamed = result
                     streamed.timeline = []
+                    streamed.output = ""
                     send(.result(task: task.id, index: index, result: streamed))
                 }
                 if options.failFast && result.status.isProblem { stopped = true }

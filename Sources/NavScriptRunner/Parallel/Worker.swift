@@ -20,6 +20,8 @@ final class Worker {
     var lastFinished: Int?
     /// Timeline steps of the scenario running now.
     var steps: [String] = []
+    /// What the scenario running printed so far.
+    var output = ""
     /// The last driving or asserting call the scenario made.
     var running: String?
     var isAlive = true

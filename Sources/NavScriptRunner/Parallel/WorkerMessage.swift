@@ -52,6 +52,8 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case step(task: Int, index: Int, line: String)
     /// The call about to run (so a crash or hang can name it).
     case running(task: Int, index: Int, line: String)
+    /// What the scenario printed, as it printed it.
+    case output(task: Int, index: Int, text: String)
     case result(task: Int, index: Int, result: ScenarioResult)
     /// A scenario that passed without printing anything: all the parent
     /// needs besides the listing and the steps it already has. (Nearly

@@ -161,6 +161,7 @@ package final class WorkerPool {
                     worker.scenarioStarted = Date()
                     worker.scenarioIndex = scenario
                     worker.steps = []
+                    worker.output = ""
                     worker.running = nil
                     if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
                 case .step(_, let scenario, let line):
@@ -170,10 +171,13 @@ package final class WorkerPool {
                     }
                 case .running(_, _, let line):
                     worker.running = line
+                case .output(_, _, let text):
+                    worker.output += text
                 case .result(_, let scenario, var result):
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
+                    if result.output.isEmpty { result.output = worker.output }
                     progress[index].results[scenario] = result
                     worker.lastFinished = scenario
                     publishFinished(index, result)
@@ -254,7 +258,7 @@ package final class WorkerPool {
                         scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                         message: reason, details: details, timeline: worker.steps,
                         duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0,
-                        signal: signaled && !worker.timedOut ? status : nil)
+                        signal: signaled && !worker.timedOut ? status : nil, output: worker.output)
                     if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
                     if stopsAtFirstProblem {
                         // --fail-fast: a crash or a timeout is a problem like a failure — the rest of
@@ -367,7 +371,7 @@ package final class WorkerPool {
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
                 outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted),
                 message: "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? ""),
-                timeline: worker.steps, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+                timeline: worker.steps, output: worker.output, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result
             publishFinished(index, result)
         }
@@ -452,13 +456,14 @@ private struct TaskProgress {
     /// `duration`: how long it ran until its worker died, by the pool's clock.
     mutating func crash(
         scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
-        duration: Double, signal: Int32?
+        duration: Double, signal: Int32?, output: String
     ) {
         guard let listing = scenarios?[scenario] else { return }
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
             outcome: .errored(kind), message: message, details: details, timeline: timeline, duration: duration)
         results[scenario]?.signal = signal
+        results[scenario]?.output = output
     }
 
     mutating func fail(all message: String) {

@@ -129,7 +129,7 @@ package struct ScriptLibrary {
             }
             return try context.serving { () throws -> LuaCallResult in
                 if announced, let onCall = context.world?.onCall {
-                    onCall(String(concatenating: context.location(of: call), "  ", name, "(…)"))
+                    onCall(String(concatenating: context.location(of: call), "  ", name, "(", Self.arguments(call), ")"))
                 }
                 do {
                     return .values(try body(call, context))
@@ -155,4 +155,28 @@ package struct ScriptLibrary {
             }
         }
     }
+
+    /// A call's arguments as a crash report shows them (`"shop://x", { … }`):
+    /// short strings quoted, numbers and booleans as written, tables elided.
+    /// Built for every announced call (the worker keeps only the last), so cheap.
+    static func arguments(_ call: LuaCall) -> String {
+        var text = ""
+        for (index, value) in call.arguments.enumerated() {
+            if index > 0 { text += ", " }
+            switch value {
+            case .nil: text += "nil"
+            case .boolean(let flag): text += flag ? "true" : "false"
+            case .integer(let number): text += String(number)
+            case .number(let number): text += String(number)
+            case .string(let string):
+                let shown = string.string
+                let cut = shown.count > 80 ? String(shown.prefix(80)) + "…" : shown
+                text += LuaSource.string(cut)
+            case .table: text += "{…}"
+            default: text += value.typeName
+            }
+        }
+        return text
+    }
+
 }

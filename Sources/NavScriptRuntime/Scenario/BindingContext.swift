@@ -101,7 +101,12 @@ package final class BindingContext {
     /// Appends what a script printed (`print`, `io.write`) to the running
     /// scenario's output, or to the file's while it loads.
     func writeOutput(_ text: String) {
-        if let world { world.output += text } else { loadOutput += text }
+        if let world {
+            world.output += text
+            world.onOutput?(text)
+        } else {
+            loadOutput += text
+        }
     }
 
     func requireWorld(_ call: LuaCall) throws(BindingError) -> ScenarioWorld {

@@ -169,7 +169,7 @@ package final class ScenarioFile {
     /// or memory error always wins); everything else is listed after it.
     package func run(
         _ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
-        onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil
+        onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil, onOutput: ((String) -> Void)? = nil
     ) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(
@@ -186,6 +186,7 @@ package final class ScenarioFile {
             scenario: (definition.file, definition.name))
         world.onStep = onStep
         world.onCall = onCall
+        world.onOutput = onOutput
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world

@@ -30,6 +30,9 @@ package final class ScenarioWorld {
     /// Sees every driving or asserting call before it runs (a worker
     /// streams them, so a crash or a hang names the call it happened in).
     var onCall: ((String) -> Void)?
+    /// Sees what the scenario prints as it prints it (a worker streams it,
+    /// so a crash or a hang keeps what was printed before).
+    var onOutput: ((String) -> Void)?
     var output = ""
     /// Where the binding currently running was called from.
     var location: String?
