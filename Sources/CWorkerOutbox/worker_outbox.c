@@ -194,7 +194,11 @@ void navscript_outbox_note(const char *bytes, size_t count) {
     outbox_release_answering();
 }
 
-static void outbox_on_signal(int number) {
+/* The handlers installed before ours (the Swift runtime's backtracer): a crash is passed on to
+   them once flushed, with its own context, so the trap's message and frames are still reported. */
+static struct sigaction outbox_previous[OUTBOX_SIGNAL_COUNT];
+
+static void outbox_on_signal(int number, siginfo_t *info, void *context) {
     int saved = errno;
     if (outbox_fd >= 0) {
         if (outbox_acquire()) {
@@ -208,6 +212,24 @@ static void outbox_on_signal(int number) {
         }
     }
     errno = saved;
+    /* A fault of this process (si_code > 0: a trap, a bad access) goes on to the backtracer; a
+       signal another process sent (a kill, a CI limit) ends it at once, as it always did. */
+    if (number != SIGUSR1 && info != NULL && info->si_code > 0) {
+        for (size_t index = 0; index < OUTBOX_SIGNAL_COUNT; index++) {
+            if (outbox_signals[index] != number) continue;
+            struct sigaction *previous = &outbox_previous[index];
+            if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction != NULL) {
+                sigaction(number, previous, NULL); /* it runs as the only handler from now on */
+                previous->sa_sigaction(number, info, context);
+                return; /* a fault re-executes and meets it again, a raise() was already handled */
+            }
+            if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler != NULL) {
+                sigaction(number, previous, NULL);
+                previous->sa_handler(number);
+                return;
+            }
+        }
+    }
     if (number != SIGUSR1) {
         // The default action, so the process dies of the same signal.
         signal(number, SIG_DFL);
@@ -265,11 +287,11 @@ void navscript_outbox_flush_on_signals(void) {
     for (size_t index = 0; index < OUTBOX_SIGNAL_COUNT; index++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
-        action.sa_handler = outbox_on_signal;
+        action.sa_sigaction = outbox_on_signal;
         // One handler at a time: a SIGUSR1 must not interrupt a crash's flush.
         action.sa_mask = all;
-        action.sa_flags = SA_RESTART | SA_ONSTACK;
-        sigaction(outbox_signals[index], &action, NULL);
+        action.sa_flags = SA_RESTART | SA_ONSTACK | SA_SIGINFO;
+        sigaction(outbox_signals[index], &action, &outbox_previous[index]);
     }
     // A blocked mask is inherited through exec (a test runner or CI agent
     // may block SIGUSR1): unblock, or the parent's request never arrives.

@@ -148,7 +148,7 @@ struct ExplorationSupervisor {
         case .crash(let signal):
             kind = .crash
             what = "the app crashed: the exploring process was killed by " + WorkerPool.signalDescription(signal)
-            if let trap = WorkerStderr.trapLine(in: stderr) { what += " — \(trap)" }
+            if let trap = WorkerStderr.reading(stderr).trapMessage { what += " — \(trap)" }
         case .hang:
             kind = .timeout
             what = "the app hung: a step did not return within \(WorkerPool.seconds(request.timeout)) (--timeout)"
@@ -269,10 +269,17 @@ struct ExplorationSupervisor {
     /// `_exit`: the main thread may be stuck holding a lock `exit` needs.
     static func exitWhenTheSupervisorDies() {
         Thread {
-            while !FileHandle.standardInput.availableData.isEmpty {}
+            // read(2), not FileHandle: a signal while it waits (the backtracer suspending threads
+            // after a crash) is EINTR, which FileHandle turns into a fatal error of its own.
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
             _exit(1)
         }.start()
     }
+
 }
 
 /// The child's standard error, passed on as it comes — without the stack
@@ -299,7 +306,7 @@ private final class StandardErrorForwarding: @unchecked Sendable {
                 lock.unlock()
                 guard !dumping else { continue }
                 let text = String(decoding: chunk, as: UTF8.self)
-                if let dump = text.range(of: "Current stack trace:") {
+                if let dump = text.range(of: "Current stack trace:") ?? text.range(of: "\n*** Signal ") {
                     dumping = true
                     try? FileHandle.standardError.write(contentsOf: Data(text[..<dump.lowerBound].utf8))
                 } else {

@@ -25,18 +25,24 @@ package enum ChildProcesses {
     }
 
     /// `executable` with `arguments`, to be started, with Swift's backtracer
-    /// off: the trap's own line is what a report needs, a backtrace is pages
-    /// (and slows every crash down).
+    /// on but short and plain: in a release build it is the only source of a
+    /// trap's message and place (the runtime prints "Fatal error" lines only
+    /// in debug builds), read back by ``WorkerStderr``.
     package static func process(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment["SWIFT_BACKTRACE"] = backtrace
         environment.merge(extra) { _, new in new }
         process.environment = environment
         return process
     }
+
+    /// The backtracer's settings for a child: no prompt, no colour, the
+    /// crashed thread's first frames only.
+    package static let backtrace =
+        "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,limit=12,top=0,sanitize=yes"
 
     /// This executable, as the kernel knows it (not as it was typed).
     package static var executable: URL {

@@ -21,6 +21,37 @@ struct WorkerStderrTests {
         #expect(!stderr.tail.contains("0x00007ff6"), "frames are left out of the tail\n\(stderr.tail)")
     }
 
+    /// A release build prints no "Fatal error" line: the backtracer's report
+    /// is the only place the trap's message and the app's frame are. They are
+    /// read into the same shape, without the report's chrome and frames.
+    @Test func aReleaseBacktraceGivesTheFailureAndTheAppFrame() {
+        var stderr = WorkerStderr()
+        for chunk in [
+            "swift-runtime: failed to suspend thread 11350 while processing a crash; backtraces will be missing information\n",
+            "\n*** Signal 4: Backtracing from 0x556cdff6ff47... done ***\n\n",
+            "*** Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value ***\n\n",
+            "Platform: x86_64 Linux (Debian GNU/Linux 12 (bookworm))\n\nThread 0 \"navscript\" crashed:\n\n",
+            "  0 [inlined] [system]      0x0000556cdff6ff47 Swift runtime failure: Unexpectedly found nil while unwrapping an "
+                + "Optional value in navscript at //<compiler-generated>\n",
+            "  1                         0x0000556cdff6ff47 ShopRouter.deliver(_:via:) + 2599 in navscript at "
+                + "/work/main/Sources/ShopApp/App/ShopRouter.swift:48:62\n",
+            "  2 [ra]                    0x0000556cdff6dcce ShopApplication.receive(_:via:) + 29 in navscript at "
+                + "/work/main/Sources/ShopApp/App/ShopApplication.swift:107:16\n",
+            "...\n\nBacktrace took 0.40s\n"
+        ] { stderr.append(chunk) }
+        let expected =
+            "ShopRouter.swift:48: Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value "
+            + "(in ShopRouter.deliver(_:via:))"
+        #expect(stderr.trapMessage == expected)
+        #expect(stderr.tail == "worker stderr:\n  " + expected, "\(stderr.tail)")
+        // A crash's consequence written later (a second trap) does not replace the first.
+        stderr.append("Foundation/FileHandle.swift:231: Fatal error: Interrupted system call\n")
+        #expect(stderr.trapMessage == expected)
+        var debug = WorkerStderr()
+        debug.append("A.swift:1: Fatal error: first\nB.swift:2: Fatal error: second\n")
+        #expect(debug.trapMessage == "A.swift:1: Fatal error: first")
+    }
+
     /// Chunks split lines anywhere: a trap line written in two pieces is one line.
     @Test func aLineSplitAcrossChunksIsReadWhole() {
         var stderr = WorkerStderr()
