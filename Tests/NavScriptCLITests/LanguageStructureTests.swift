@@ -150,6 +150,63 @@ struct LanguageStructureTests {
         #expect(junit.outcome("group still declared") == "passed", "\(output)")
     }
 
+    /// The language's globals cannot be replaced: one scenario that set
+    /// `expect_screen` to a function that checks nothing made every scenario
+    /// after it pass (and the run's result depended on the order). Own
+    /// globals are fine; `pairs(_G)` still lists the language.
+    @Test func aScenarioCannotReplaceTheLanguageForTheOnesAfterIt() throws {
+        let fixture = try Fixture([
+            "suite/override.lua": #"""
+            scenario("replaces a check", function() expect_screen = function() end end)
+            scenario("still checked", function() expect_screen("cart") end)
+            scenario("rawset too", function() rawset(_G, "assert", function() end) end)
+            scenario("own globals", function()
+              helper = 1 helper = 2 assert(helper == 2)
+              local seen = false
+              for name in pairs(_G) do if name == "expect_screen" then seen = true end end
+              assert(seen, "pairs(_G) lists the language")
+            end)
+            """#,
+            "suite/top.lua": "assert = function() end\nscenario(\"x\", function() assert(false) end)"
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        let replaced = junit.testcase("replaces a check")?.child("error")?["message"] ?? ""
+        #expect(
+            replaced.hasPrefix(
+                "suite/override.lua:1: expect_screen is one of the scenario language's (or Lua's) own globals and cannot be replaced"),
+            "\(junit.raw)")
+        #expect(junit.outcome("still checked") == "failure", "\(junit.raw)")
+        #expect(junit.outcome("rawset too") == "error", "\(junit.raw)")
+        #expect(junit.outcome("own globals") == "passed", "\(junit.raw)")
+        #expect(
+            junit.testcase("suite/top.lua (load)")?.child("error")?["message"]?.contains("assert is one of the scenario language's")
+                == true,
+            "\(junit.raw)")
+    }
+
+    /// What a file does at its top level is kept: a failed `assert` a
+    /// `pcall` caught still fails the load, and what it printed reaches the
+    /// report — with its first scenario, or with the load error — in workers
+    /// as in process.
+    @Test(arguments: ["", "--in-process"])
+    func whatAFileDidAtItsTopLevelIsKept(_ mode: String) throws {
+        let fixture = try Fixture([
+            "suite/assert.lua": "pcall(assert, false, \"checked at load\")\nscenario(\"s\", function() end)",
+            "suite/printed.lua": "print(\"LOADTIME\")\nscenario(\"first\", function() print(\"in body\") end)",
+            "suite/broken.lua": "print(\"before the error\")\nerror(\"boom\")"
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--show-output"] + (mode.isEmpty ? [] : [mode]))
+        #expect(output.status == 2, "\(output)")
+        #expect(
+            junit.testcase("suite/assert.lua (load)")?.child("error")?["message"]?.hasPrefix(
+                "suite/assert.lua:1: checked at load (while the file loaded") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("first")?.child("system-out")?.text.contains("(printed while the file loaded)\nLOADTIME\nin body") == true,
+            "\(junit.raw)")
+        #expect(junit.testcase("suite/broken.lua (load)")?.child("system-out")?.text.contains("before the error") == true, "\(junit.raw)")
+    }
+
     @Test func aScenarioRenamedToPendingStillLoads() throws {
         let fixture = try Fixture([
             "suite/a.lua": """

@@ -91,6 +91,7 @@ package struct ScenarioWorker {
                     continue
                 }
                 send(.start(task: task.id, index: index))
+                var printed = ""  // what went out as it was printed
                 let result = file.run(
                     definition, host: host, faults: task.faults,
                     onStep: { line in
@@ -100,6 +101,7 @@ package struct ScenarioWorker {
                         send(.running(task: task.id, index: index, line: line))
                     },
                     onOutput: { text in
+                        printed += text
                         send(.output(task: task.id, index: index, text: text))
                     })
                 if result.status == .passed && result.message.isEmpty && result.details.isEmpty && result.output.isEmpty
@@ -108,10 +110,11 @@ package struct ScenarioWorker {
                     // The parent has the rest: the listing, and the steps as they went out.
                     send(.passed(task: task.id, index: index, duration: result.duration))
                 } else {
-                    // The timeline and the output went out as they came; the parent puts them back.
+                    // The timeline and what was printed went out as they came; the parent puts them
+                    // back after what was not (the file's top level printed, shown with its first scenario).
                     var streamed = result
                     streamed.timeline = []
-                    streamed.output = ""
+                    if result.output.hasSuffix(printed) { streamed.output = String(result.output.dropLast(printed.count)) }
                     send(.result(task: task.id, index: index, result: streamed))
                 }
                 if options.failFast && result.status.isProblem { stopped = true }

@@ -177,7 +177,7 @@ package final class WorkerPool {
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
-                    if result.output.isEmpty { result.output = worker.output }
+                    result.output += worker.output
                     progress[index].results[scenario] = result
                     worker.lastFinished = scenario
                     publishFinished(index, result)

@@ -91,9 +91,17 @@ package final class BindingContext {
         let phase = world.map { $0.phase == "scenario" ? "" : " (in \($0.phase))" } ?? ""
         let located = ExpectationFailure("\(location): \(failure.message)\(phase)", details: failure.details)
         let raised = RaisedFailure(message: "\(location): \(failure.message)", details: failure.details, location: location)
-        world?.recordFailure(located, raised: raised)
+        if let world {
+            world.recordFailure(located, raised: raised)
+        } else if loadFailure == nil {
+            loadFailure = located  // while the file loads: kept, whatever a pcall does with the error
+        }
         return .error(.hostObject(raised), addPosition: false)
     }
+
+    /// The first failure raised while the file loaded (a top-level `assert`):
+    /// the file does not load, even when a `pcall` caught it.
+    var loadFailure: ExpectationFailure?
 
     /// Output printed while the file loads (outside any scenario).
     var loadOutput = ""

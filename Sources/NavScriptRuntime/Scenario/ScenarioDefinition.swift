@@ -155,10 +155,13 @@ package struct ScenarioLoadError: Error, CustomStringConvertible {
     package var description: String
     package var details: String
     package var kind: ScenarioOutcome.ErrorKind
+    /// What the file printed before it failed to load.
+    package var output = ""
 
-    init(_ description: String, details: String = "", kind: ScenarioOutcome.ErrorKind = .loadError) {
+    init(_ description: String, details: String = "", kind: ScenarioOutcome.ErrorKind = .loadError, output: String = "") {
         self.description = description
         self.details = details
         self.kind = kind
+        self.output = output
     }
 }

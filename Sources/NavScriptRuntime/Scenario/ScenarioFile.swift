@@ -37,75 +37,86 @@ package final class ScenarioFile {
                 "the memory limit (\(limit) bytes, --memory-limit) is too small for a file's Lua "
                     + "state to start; give it at least a megabyte (the default is 64 MiB)")
         }
-        var compiled = false
+        // What the file printed before it failed to load goes with the failure.
         do {
-            // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
-            let chunk: LuaFunction
-            if let source {
-                chunk = try state.load(bytes: source, chunkName: entry.path)
-            } else {
-                chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
-            }
-            compiled = true
-            _ = try state.call(chunk)
-            if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
-            if let caught = state.caughtBudgetError() { throw caught }
-            if let caught = state.caughtInterruption() { throw caught }
-            guard let declared = try state.call(collect).first?.tableValue else {
-                throw ScenarioLoadError("the scenario prelude returned no declarations")
-            }
-            var scenarios: [ScenarioDefinition] = []
-            for case .table(let table) in declared.array {
-                scenarios.append(try ScenarioDefinition(table, file: entry.path))
-            }
-            self.scenarios = scenarios
-            collectedBytes = state.memoryInUse
-        } catch let error as LuaError where error.kind == .file {
-            // A scenario file larger than the memory limit: name the option, not the bridge's term.
-            let hint =
-                options.memoryLimit != nil && error.message.hasSuffix("the state's memory limit)")
-                ? "; raise the limit with --memory-limit if the file is legitimately this large" : ""
-            throw ScenarioLoadError(error.message + hint)
-        } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
-            throw ScenarioLoadError(
-                Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
-                    + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
-                    + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
-        } catch let error as LuaError where error.kind == .budget {
-            // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
-            throw ScenarioLoadError(
-                Self.place(of: error) + "instruction budget exceeded ("
-                    + "\(options.instructionBudget ?? 0) instructions) while the file loaded: "
-                    + Self.budgetCause(error, of: "its top level")
-                    + "; raise the limit with --instruction-budget if it is legitimately long",
-                details: Self.userTraceback(error.traceback))
-        } catch let error as LuaError {
-            let kind = Self.kind(of: error)
-            // The memory limit stopped a module the file requires (Lua's own words for a refused
-            // allocation while compiling, or the bridge's for a file too large to read): name the option.
-            if let limit = options.memoryLimit,
-                error.message.hasSuffix("not enough memory") || error.message.contains("the state's memory limit)")
-            {
+            var compiled = false
+            do {
+                // The file is read by C (no Foundation on the per-file path); `source` stands in for it.
+                let chunk: LuaFunction
+                if let source {
+                    chunk = try state.load(bytes: source, chunkName: entry.path)
+                } else {
+                    chunk = try state.loadFile(atPath: entry.fileSystemPath, chunkName: entry.path)
+                }
+                compiled = true
+                _ = try state.call(chunk)
+                if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
+                if let caught = state.caughtBudgetError() { throw caught }
+                if let caught = state.caughtInterruption() { throw caught }
+                if let failure = context.loadFailure {
+                    throw ScenarioLoadError(failure.message + " (while the file loaded: it does not load, even if a pcall caught it)")
+                }
+                guard let declared = try state.call(collect).first?.tableValue else {
+                    throw ScenarioLoadError("the scenario prelude returned no declarations")
+                }
+                var scenarios: [ScenarioDefinition] = []
+                for case .table(let table) in declared.array {
+                    scenarios.append(try ScenarioDefinition(table, file: entry.path))
+                }
+                self.scenarios = scenarios
+                collectedBytes = state.memoryInUse
+            } catch let error as LuaError where error.kind == .file {
+                // A scenario file larger than the memory limit: name the option, not the bridge's term.
+                let hint =
+                    options.memoryLimit != nil && error.message.hasSuffix("the state's memory limit)")
+                    ? "; raise the limit with --memory-limit if the file is legitimately this large" : ""
+                throw ScenarioLoadError(error.message + hint)
+            } catch let error as LuaError where error.kind == .memory && options.memoryLimit != nil {
                 throw ScenarioLoadError(
-                    error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
-                        + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
-            }
-            // Lua's parser recurses once per nested function or table: past its limit it says only
-            // "C stack overflow", with no line. Said in the file's terms.
-            if !compiled && error.message.hasSuffix("C stack overflow") {
+                    Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
+                        + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
+                        + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+            } catch let error as LuaError where error.kind == .budget {
+                // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
                 throw ScenarioLoadError(
-                    "\(entry.path): the file nests too deeply for Lua to read (functions within functions — describe "
-                        + "blocks, scenarios, callbacks — or tables within tables, about 60 levels at most; Lua says "
-                        + "\"C stack overflow\"): flatten it", kind: .syntax)
+                    Self.place(of: error) + "instruction budget exceeded ("
+                        + "\(options.instructionBudget ?? 0) instructions) while the file loaded: "
+                        + Self.budgetCause(error, of: "its top level")
+                        + "; raise the limit with --instruction-budget if it is legitimately long",
+                    details: Self.userTraceback(error.traceback))
+            } catch let error as LuaError {
+                let kind = Self.kind(of: error)
+                // The memory limit stopped a module the file requires (Lua's own words for a refused
+                // allocation while compiling, or the bridge's for a file too large to read): name the option.
+                if let limit = options.memoryLimit,
+                    error.message.hasSuffix("not enough memory") || error.message.contains("the state's memory limit)")
+                {
+                    throw ScenarioLoadError(
+                        error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
+                            + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+                }
+                // Lua's parser recurses once per nested function or table: past its limit it says only
+                // "C stack overflow", with no line. Said in the file's terms.
+                if !compiled && error.message.hasSuffix("C stack overflow") {
+                    throw ScenarioLoadError(
+                        "\(entry.path): the file nests too deeply for Lua to read (functions within functions — describe "
+                            + "blocks, scenarios, callbacks — or tables within tables, about 60 levels at most; Lua says "
+                            + "\"C stack overflow\"): flatten it", kind: .syntax)
+                }
+                let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
+                throw ScenarioLoadError(
+                    error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
+                    kind: kind == .luaError ? .loadError : kind)
+            } catch let error as ScenarioLoadError {
+                throw error
+            } catch {
+                throw ScenarioLoadError("\(error)")
             }
-            let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
-            throw ScenarioLoadError(
-                error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
-                kind: kind == .luaError ? .loadError : kind)
-        } catch let error as ScenarioLoadError {
+        } catch var error as ScenarioLoadError {
+            error.output = context.loadOutput
             throw error
         } catch {
-            throw ScenarioLoadError("\(error)")
+            throw ScenarioLoadError("\(error)", output: context.loadOutput)
         }
     }
 

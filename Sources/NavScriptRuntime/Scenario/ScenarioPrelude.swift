@@ -410,6 +410,39 @@ enum ScenarioPrelude {
           return declared
         end
 
+        -- The language's and Lua's own globals cannot be replaced: a scenario that set
+        -- expect_screen (or assert) to a function that checks nothing passed, and so did every
+        -- scenario after it in its file. They move to a table _G reads through; assigning one is
+        -- an error at the line that tried. The file's own globals are the file's, as before.
+        do
+          local builtins, rawset, rawequal, G = {}, rawset, rawequal, _G
+          for name, value in next, G do builtins[name] = value end
+          for name in next, builtins do rawset(G, name, nil) end
+          local function refuse(name, value)
+            error(format("%s is one of the scenario language's (or Lua's) own globals and cannot be replaced: "
+              .. "every scenario after this one would run with yours; give your %s another name, or keep it local",
+              tostring(name), type(value)), 3)
+          end
+          builtins.rawset = function(table, name, value)
+            if rawequal(table, G) and builtins[name] ~= nil then refuse(name, value) end
+            return rawset(table, name, value)
+          end
+          setmetatable(G, {
+            __index = builtins,
+            __newindex = function(table, name, value)
+              if builtins[name] ~= nil then refuse(name, value) end
+              rawset(table, name, value)
+            end,
+            __pairs = function(table)   -- every global, the language's included
+              local all = {}
+              for name, value in next, builtins do all[name] = value end
+              for name, value in next, table do all[name] = value end
+              return next, all, nil
+            end,
+            __metatable = "the global table is navscript's",
+          })
+        end
+
         return collect
         """#
 }
