@@ -1,6 +1,7 @@
 #include "worker_outbox.h"
 
 #include <errno.h>
+#include <sys/prctl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -296,4 +297,11 @@ void navscript_outbox_flush_on_signals(void) {
     // A blocked mask is inherited through exec (a test runner or CI agent
     // may block SIGUSR1): unblock, or the parent's request never arrives.
     pthread_sigmask(SIG_UNBLOCK, &all, NULL);
+}
+
+int navscript_die_with_parent(void) {
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    /* The parent may have died before the request: then this process is already someone else's. */
+    return getppid() == parent ? 0 : 1;
 }

@@ -102,6 +102,29 @@ struct SignalAndShardTests {
         #expect(junit.outcome("never started") == "skipped", "\(junit.raw)")
     }
 
+    /// A run killed outright (SIGKILL: nothing to catch) takes its workers
+    /// with it — they kept spinning at full CPU, their timeout enforced by
+    /// no one.
+    @Test func aKilledRunTakesItsWorkersWithIt() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("spins", function() while true do end end)"#])
+        var orphans: [Int32] = []
+        _ = try fixture.run(["run", "suite", "--instruction-budget", "1000000000000", "--timeout", "100"]) { parent in
+            let workers = Self.workers(of: parent)
+            kill(parent, SIGKILL)
+            for _ in 0..<100 {
+                orphans = workers.filter { kill($0, 0) == 0 && !Self.isZombie($0) }
+                if orphans.isEmpty { break }
+                usleep(20_000)
+            }
+            for worker in orphans { kill(worker, SIGKILL) }
+        }
+        #expect(orphans.isEmpty, "workers outlived their run: \(orphans)")
+    }
+
+    static func isZombie(_ pid: Int32) -> Bool {
+        ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").contains(") Z ")
+    }
+
     @Test func ctrlCStopsTheRunWritesTheReportAndExits130() throws {
         let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit(

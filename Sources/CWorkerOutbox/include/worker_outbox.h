@@ -55,4 +55,9 @@ void navscript_outbox_flush_on_signals(void);
 /// (which may hang without appending again). 0 on success.
 int navscript_outbox_start_ticker(long long wait_ns);
 
+/// Asks the kernel to kill this process when its parent dies (a worker
+/// must not outlive a run that was SIGKILLed: nothing would enforce its
+/// timeout). 0 on success, 1 when the parent is already gone, -1 on error.
+int navscript_die_with_parent(void);
+
 #endif

@@ -1,3 +1,4 @@
+import CWorkerOutbox
 import Foundation
 import NavScript
 import NavScriptRuntime
@@ -26,6 +27,8 @@ package struct ScenarioWorker {
 
     package func serve() throws(RunnerError) {
         signal(SIGINT, SIG_IGN)
+        // A run killed outright (SIGKILL, a CI cancel) takes its workers with it.
+        if navscript_die_with_parent() == 1 { exit(1) }
         let protocolFD = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         guard let outbox = WorkerOutbox(descriptor: protocolFD) else { throw .workerSetup("cannot allocate the protocol buffer") }
