@@ -1,4 +1,4 @@
-/* string.rep and table.move, whose loops run inside one C call where the count hook never fires:
+/* string.rep, table.move, sort, insert and remove, whose loops run inside one C call where the count hook never fires:
    string.rep("", math.maxinteger) turns its loop forever copying nothing, table.move({}, 1, 1e12, 2)
    moves a trillion nils. Each is wrapped: the work is counted against the instruction budget
    first (or skipped when it produces nothing), then the standard function does it. */
@@ -38,6 +38,37 @@ static int clua_move(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* Floor of log2(n) + 1: the comparisons per element a sort makes. */
+static long long clua_log2(lua_Unsigned n) {
+    long long bits = 1;
+    while (n > 1) { n >>= 1; bits++; }
+    return bits;
+}
+
+/* table.sort(t [, comp]): n log n comparisons, which with the default `<` run no instruction. */
+static int clua_sort(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Unsigned n = (lua_Unsigned)lua_rawlen(L, 1);
+    if (n > 1) clua_budget_charge(L, (long long)n * clua_log2(n), "table.sort");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 0);
+    return 0;
+}
+
+/* table.insert(t, pos, v) and table.remove(t, pos): one instruction per element shifted. */
+static int clua_shift(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE && lua_isinteger(L, 2)) {
+        lua_Integer length = (lua_Integer)lua_rawlen(L, 1);
+        lua_Integer at = lua_tointeger(L, 2);
+        if (at >= 1 && at <= length) clua_budget_charge(L, (long long)(length - at + 1), "shifting a table's elements");
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* Replaces `name` in the table at the top of the stack with `wrapper` over the original. */
 static void clua_wrap(lua_State *L, const char *name, lua_CFunction wrapper) {
     lua_getfield(L, -1, name);
@@ -52,5 +83,8 @@ void clua_open_budgeted_library(lua_State *L) {
     lua_pop(L, 1);
     lua_getglobal(L, LUA_TABLIBNAME);
     clua_wrap(L, "move", clua_move);
+    clua_wrap(L, "sort", clua_sort);
+    clua_wrap(L, "insert", clua_shift);
+    clua_wrap(L, "remove", clua_shift);
     lua_pop(L, 1);
 }

@@ -39,6 +39,21 @@ void clua_note_refusal(clua_Control *c) {
    the retry is the next growing call, with the same block and sizes. Any other growth first means
    the refusal was raised without a retry (lauxlib's buffers: string.rep, table.concat, string.format
    raise "not enough memory" at once) — the limit was hit, whatever a pcall then caught. */
+static void clua_budget_hook(lua_State *L, lua_Debug *ar);
+
+/* Work the VM does in one instruction, or a library function in one call, is proportional to what
+   it allocates: a `..` of two large strings, string.rep, upper, format, table.concat, load. Every 64
+   bytes Lua allocates while it runs count as one instruction, so a loop of a few instructions that
+   copies megabytes each time still spends the budget; once spent, the very next instruction trips. */
+static void clua_charge_allocation(clua_Control *c, size_t grown) {
+    if (c->instruction_budget == 0 || c->budget_tripped || grown < 64) return;
+    c->instructions += (long long)(grown >> 6);
+    if (c->instructions > c->instruction_budget && c->current != NULL) {
+        if (c->budget_by == NULL) c->budget_by = "copying large strings or tables over and over";
+        lua_sethook(c->current, clua_budget_hook, LUA_MASKCOUNT, 1);
+    }
+}
+
 int clua_cap_refuses(clua_Control *c, const void *ptr, size_t old, size_t nsize) {
     int retry = c->refused_last && ptr == c->refused_block && old == c->refused_old && nsize == c->refused_size;
     if (nsize > old && c->memory_limit != 0 && c->lua_side && c->cap_suspended == 0
@@ -58,6 +73,7 @@ int clua_cap_refuses(clua_Control *c, const void *ptr, size_t old, size_t nsize)
     if (nsize > old) {
         if (c->refused_last && !retry) c->memory_raised = 1; /* raised without a retry */
         c->refused_last = 0; /* the retry fit: recovered from */
+        if (c->lua_side) clua_charge_allocation(c, nsize - old);
     }
     return 0;
 }
@@ -172,8 +188,8 @@ static void clua_raise_budget(lua_State *L, lua_Debug *ar, const char *what) {
         lua_pushfstring(L, "instruction budget exceeded (%I instructions): the script may loop forever",
                         (LUAI_UACINT)c->instruction_budget);
     else
-        lua_pushfstring(L, "instruction budget exceeded (%I instructions) by %s that ran inside one call: "
-                        "it does that much work on this input",
+        lua_pushfstring(L, "instruction budget exceeded (%I instructions), spent by %s "
+                        "(work inside a single call or operator counts too)",
                         (LUAI_UACINT)c->instruction_budget, what);
     lua_concat(L, 2);
     lua_error(L);

@@ -127,10 +127,12 @@ package final class ScenarioFile {
     /// that much work (a backtracking pattern, a huge `table.move`).
     static func budgetCause(_ error: LuaError, of who: String) -> String {
         guard let spender = error.budgetSpentBy else { return "\(who) may loop forever" }
-        return "\(spender) did that much work in one call"
-            + (spender == "a pattern match"
-                ? " (its pattern backtracks: each `*`, `-` or `+` retries every length; anchor it, or match a simpler pattern)"
-                : "")
+        if spender == "a pattern match" {
+            return "a pattern match backtracked that far (each `*`, `-` or `+` retries every length; anchor it, or "
+                + "match a simpler pattern)"
+        }
+        return "spent by \(spender) — work done inside a single call or operator counts too, so a short loop "
+            + "doing much of it is stopped"
     }
 
     private static func place(of error: LuaError) -> String {
