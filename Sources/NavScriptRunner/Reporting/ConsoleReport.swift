@@ -211,8 +211,14 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                 }
             }
             if !notRun.isEmpty {
-                let noun = notRun.count == 1 ? "scenario" : "scenarios"
-                sections.append(paint("\(notRun.count) \(noun) not run (interrupted or --fail-fast)", .yellow) + "\n")
+                // A file never started is one entry: counted as a file, its scenarios were not listed.
+                let files = notRun.count { $0.outcome == .skipped(.notStarted) }
+                let scenarios = notRun.count - files
+                let parts = [
+                    scenarios > 0 ? "\(scenarios) scenario\(scenarios == 1 ? "" : "s")" : nil,
+                    files > 0 ? "\(files) file\(files == 1 ? "" : "s")" : nil
+                ].compactMap { $0 }
+                sections.append(paint(parts.joined(separator: " and ") + " not run (interrupted or --fail-fast)", .yellow) + "\n")
             }
 
             var closing = ""

@@ -162,6 +162,26 @@ struct ReportingConsoleTests {
                 """)
     }
 
+    /// A file never started is one entry (its scenarios were never listed):
+    /// counted as a file, not as one scenario.
+    @Test func filesNeverStartedAreCountedAsFiles() {
+        let capture = OutputCapture()
+        let console = ConsoleReport(write: capture.write)
+        let files = ["a", "b", "c"].map { name in
+            FileResult(
+                file: "\(name).lua",
+                scenarios: name == "a"
+                    ? [
+                        ScenarioResult(name: "x", file: "a.lua", line: 1, outcome: .failed(.expectation)),
+                        ScenarioResult(name: "y", file: "a.lua", line: 2, outcome: .skipped(.interrupted))
+                    ]
+                    : [ScenarioResult(name: "\(name).lua (not run)", file: "\(name).lua", line: 0, outcome: .skipped(.notStarted))],
+                duration: 0)
+        }
+        console.finish(RunResult(files: files, duration: 1, startedAt: 0))
+        #expect(capture.text.contains("1 scenario and 2 files not run (interrupted or --fail-fast)\n"), "\(capture.text)")
+    }
+
     @Test func interruptedProgressIsClosedBeforeTheReport() {
         let capture = OutputCapture()
         let console = ConsoleReport(write: capture.write)
