@@ -178,6 +178,12 @@ package final class WorkerPool {
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
                     result.output += worker.output
+                    if progress[index].killedRerunFrom == scenario {
+                        // Its first run's result died with a killed worker: said where CI keeps it.
+                        result.output =
+                            "(navscript: this is the scenario's second run: the worker of its first was killed by SIGKILL "
+                            + "— an out-of-memory killer, a CI limit, a kill -9 — before its result was sent)\n" + result.output
+                    }
                     progress[index].results[scenario] = result
                     worker.lastFinished = scenario
                     publishFinished(index, result)

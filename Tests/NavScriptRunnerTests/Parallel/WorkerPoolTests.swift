@@ -229,6 +229,9 @@ struct WorkerPoolTests {
         #expect(results.scenarios.map(\.status) == [.passed, .passed, .passed], "\(results.scenarios.map { ($0.name, $0.message) })")
         #expect(results.scenarios.map(\.name) == ["one", "two", "three"], "nothing invented, nothing lost")
         #expect(notices.count == 1 && notices[0].contains("SIGKILL") && notices[0].contains("scenario 'two'"), "\(notices)")
+        // The scenario run again says so in the report, not only in a note on standard error.
+        #expect(results.scenarios[1].output.hasPrefix("(navscript: this is the scenario's second run"), "\(results.scenarios[1].output)")
+        #expect(results.scenarios[0].output.isEmpty && results.scenarios[2].output.isEmpty)
     }
 
     /// The start the pool saw last need not be the culprit: what came after it died in the
