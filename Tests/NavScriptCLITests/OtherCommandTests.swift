@@ -437,6 +437,12 @@ struct UsageErrorTests {
             required.stdout.contains(
                 "suite/support/spin.lua:2: instruction budget exceeded (100000 instructions) "
                     + "while the file loaded"), "\(required)")
+        // Run out inside the language's own Lua (a scenario.each of many rows): the file's line is named.
+        let rows = (1...20_000).map { "{\($0)}" }.joined(separator: ",")
+        let each = try Fixture(["suite/each.lua": "scenario.each({\(rows)}, \"row ${1}\", function(n) end)"])
+        let many = try each.run(["run", "suite", "--instruction-budget", "100000"])
+        #expect(
+            many.stdout.contains("suite/each.lua:1: instruction budget exceeded (100000 instructions) while the file loaded"), "\(many)")
     }
 
     /// A module the file requires that does not load is reported at the

@@ -142,6 +142,11 @@ package final class ScenarioFile {
         guard let colon = head.lastIndex(of: ":"), head.index(after: colon) < head.endIndex,
             head[head.index(after: colon)...].allSatisfy(\.isNumber)
         else { return "" }
+        // Inside navscript's own Lua (the prelude running a scenario.each of 200,000 rows): the
+        // user's line that called it, from the traceback, is the place to name.
+        if BindingContext.isInternal(String(head[..<colon])) {
+            return ScenarioProblem.at(userTraceback(error.traceback))
+        }
         return String(head) + ": "
     }
 
