@@ -245,7 +245,9 @@ package final class WorkerPool {
                 // the culprit; the rest of the file goes to a new worker.
                 var reason =
                     worker.timedOut
-                    ? "timeout: the scenario ran longer than \(Self.seconds(configuration.timeout)) (--timeout); its worker was killed"
+                    ? "timeout: "
+                        + (worker.scenarioIndex == nil ? "the worker worked on the file" : "the scenario ran")
+                        + " longer than \(Self.seconds(configuration.timeout)) (--timeout); its worker was killed"
                     : Self.describeExit(status: status, signaled: signaled)
                 if !worker.timedOut, let trap = worker.stderr.trapMessage {
                     reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count)
@@ -421,7 +423,8 @@ package final class WorkerPool {
     }
 
     package static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value))s" : String(format: "%.1fs", value)
+        // `%g`: 0.5s, 1.5s, 0.001s, 1e-09s — never a limit shown as 0.0s.
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))s" : String(format: "%gs", value)
     }
 }
 
