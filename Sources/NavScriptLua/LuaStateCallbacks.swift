@@ -153,7 +153,7 @@ extension LuaState {
         if count > 0 {
             for index in 1...count {
                 do {
-                    arguments.append(try read(L, index))
+                    arguments.append(try read(L, index, mode: .arguments))
                 } catch {
                     return raise(L, "bad argument #\(index) to '\(box.name)' (\(error.reason))")
                 }

@@ -9,6 +9,9 @@ enum LuaConversionFailure: Error {
     case stackExhausted
     case referenceFailed
     case foreignReference
+    /// A table with a metatable, given to a Swift function: a copy reads
+    /// what it holds, not what its `__index` or `__len` say.
+    case proxy
 
     var reason: String {
         switch self {
@@ -17,6 +20,9 @@ enum LuaConversionFailure: Error {
         case .stackExhausted: return "Lua stack exhausted"
         case .referenceFailed: return "cannot keep a reference to a Lua value"
         case .foreignReference: return "the value belongs to another (or a closed) Lua state"
+        case .proxy:
+            return "a table with a metatable (a proxy or an object): what it holds is not what its __index or __len say, "
+                + "and a copy would read it as empty; pass a plain table"
         }
     }
 }
@@ -30,6 +36,11 @@ extension LuaState {
         case full
         /// Only data: references become placeholder strings (for `LuaError`).
         case dataOnly
+        /// As `full`, for a Swift function's arguments: a table with a
+        /// metatable is refused (``LuaConversionFailure/proxy``) rather than
+        /// copied as what it holds raw — a read-only proxy read as empty made
+        /// `expect_modals(proxy)` check for no modals.
+        case arguments
     }
 
     /// Copies the value at `index` into Swift. Only non-raising API calls:
@@ -113,6 +124,10 @@ extension LuaState {
         guard let identity = lua_topointer(L, index) else { return LuaTable() }
         guard !path.contains(identity) else { throw .cyclic }
         guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
+        if mode == .arguments && lua_getmetatable(L, index) != 0 {
+            lua_settop(L, -2)
+            throw .proxy
+        }
         path.append(identity)
         defer { path.removeLast() }
         // One pass: the sequence's length (its border, a lookup in C) sizes

@@ -185,6 +185,33 @@ struct LanguageStructureTests {
             "\(junit.raw)")
     }
 
+    /// A wrong call of the language is the scenario's error even when a
+    /// `pcall` caught it (a soft-check helper made a misspelt event or an
+    /// unknown launch option pass), and a proxy table is refused, not read
+    /// as empty (`expect_modals(readonly{"settings"})` checked for none).
+    @Test func aWrongCallOrAProxyTableCannotPass() throws {
+        let fixture = try Fixture([
+            "suite/soft.lua": #"""
+            local function check(f, ...) return pcall(f, ...) end
+            scenario("misspelt item", function() check(expect_no_event, "presnt login") end)
+            scenario("unknown launch option", function() check(launch, { experiment = "nope" }) end)
+            scenario("own error caught", function() local ok = pcall(error, "mine") assert(not ok) end)
+            local function readonly(t) return setmetatable({}, { __index = t, __len = function() return #t end }) end
+            scenario("proxy", { launch = { logged_in = true } }, function() expect_modals(readonly{ "settings" }) end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        for name in ["misspelt item", "unknown launch option"] {
+            #expect(
+                junit.testcase(name)?.child("error")?["message"]?.contains(
+                    "a pcall caught this error, but a wrong call is the scenario's error")
+                    == true, "\(name): \(junit.raw)")
+        }
+        #expect(junit.outcome("own error caught") == "passed", "a script's own errors stay its own to catch")
+        #expect(junit.testcase("proxy")?.child("error")?["message"]?.contains("a table with a metatable") == true, "\(junit.raw)")
+    }
+
     /// What a file does at its top level is kept: a failed `assert` a
     /// `pcall` caught still fails the load, and what it printed reaches the
     /// report — with its first scenario, or with the load error — in workers

@@ -115,16 +115,17 @@ package struct ScriptLibrary {
             if let maximumArguments, call.count > maximumArguments,
                 let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil })
             {
-                throw call.argumentError(
-                    extra + 1,
-                    (maximumArguments == 0
-                        ? "\(name) takes no arguments"
-                        : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
-                        + ", got \(call.count)")
+                throw context.noting(
+                    call.argumentError(
+                        extra + 1,
+                        (maximumArguments == 0
+                            ? "\(name) takes no arguments"
+                            : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
+                            + ", got \(call.count)"), of: call)
             }
             for (position, type) in tables.parameters {
                 if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
-                    throw call.argumentError(position, problem)
+                    throw context.noting(call.argumentError(position, problem), of: call)
                 }
             }
             return try context.serving { () throws -> LuaCallResult in
@@ -136,10 +137,14 @@ package struct ScriptLibrary {
                 } catch let error as BindingError {
                     switch error {
                     case .error(let message):
-                        return .error(.string(LuaString("\(context.location(of: call)): \(message)")), addPosition: false)
+                        let located = "\(context.location(of: call)): \(message)"
+                        context.world?.mistakes.append(located)
+                        return .error(.string(LuaString(located)), addPosition: false)
                     case .failure(let failure):
                         return context.raise(failure, at: context.location(of: call))
                     }
+                } catch let error as LuaArgumentError {
+                    throw context.noting(error, of: call)
                 } catch let failure as LaunchFailure {
                     // The app could not be launched at all: an error of the scenario (a launch
                     // error, see ScenarioProblem), not a failure of the call that needed the app.

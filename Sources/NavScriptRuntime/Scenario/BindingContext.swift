@@ -99,6 +99,13 @@ package final class BindingContext {
         return .error(.hostObject(raised), addPosition: false)
     }
 
+    /// Notes a wrong call on the running scenario (see ``ScenarioWorld/mistakes``)
+    /// and returns the error to raise.
+    func noting(_ error: LuaArgumentError, of call: LuaCall) -> LuaArgumentError {
+        world?.mistakes.append("\(location(of: call)): \(error.message)")
+        return error
+    }
+
     /// The first failure raised while the file loaded (a top-level `assert`):
     /// the file does not load, even when a `pcall` caught it.
     var loadFailure: ExpectationFailure?

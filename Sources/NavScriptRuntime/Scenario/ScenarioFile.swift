@@ -294,6 +294,14 @@ package final class ScenarioFile {
         if error == nil, let failure = world.launchFailure {
             error = ScenarioProblem.launch(failure.description)
         }
+        // So is a wrong call of the language (a misspelt item, an unknown option): a pcall
+        // around it must not turn the check it could not make into a pass.
+        if error == nil, let mistake = world.mistakes.first {
+            error = ScenarioProblem(
+                outcome: .errored(.luaError),
+                message: mistake + " (a pcall caught this error, but a wrong call is the scenario's error whatever catches it)",
+                details: "")
+        }
         if error == nil, let app = world.app {
             do {
                 try app.settle()

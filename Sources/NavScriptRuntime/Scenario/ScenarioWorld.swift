@@ -34,6 +34,9 @@ package final class ScenarioWorld {
     /// so a crash or a hang keeps what was printed before).
     var onOutput: ((String) -> Void)?
     var output = ""
+    /// Wrong calls of the language (bad arguments, unknown names), each as
+    /// its message: the scenario's error even when a `pcall` caught it.
+    var mistakes: [String] = []
     /// Where the binding currently running was called from.
     var location: String?
     /// The part of the scenario running: `launch`, `before_each`, `scenario`, `after_each`.
