@@ -4,6 +4,7 @@
    first (or skipped when it produces nothing), then the standard function does it. */
 
 #include <limits.h>
+#include <string.h>
 
 #include "navscript_lua.h"
 
@@ -69,6 +70,77 @@ static int clua_shift(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* Calls the original (upvalue 1) with every argument, returning all it returns. */
+static int clua_call_original(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* A position in a string of `length` as Lua's string functions read it (negative: from the end). */
+static lua_Integer clua_position(lua_Integer position, size_t length) {
+    if (position >= 0) return position;
+    if ((size_t)-position > length) return 0;
+    return (lua_Integer)length + position + 1;
+}
+
+/* The range [i, j] of the string argument a function works on: `j_default` of 0 means i (one
+   position), -1 the string's end. One instruction per `bytes_per` bytes of it, from 1,024 bytes on. */
+static void clua_charge_range(lua_State *L, lua_Integer j_default, int bytes_per, const char *what) {
+    size_t length = 0;
+    lua_Integer first, last;
+    if (lua_type(L, 1) != LUA_TSTRING) return;
+    lua_tolstring(L, 1, &length);
+    first = clua_position(lua_isinteger(L, 2) ? lua_tointeger(L, 2) : 1, length);
+    last = lua_isinteger(L, 3) ? lua_tointeger(L, 3) : (j_default == 0 ? first : j_default);
+    last = clua_position(last, length);
+    if (last > (lua_Integer)length) last = (lua_Integer)length;
+    if (first < 1) first = 1;
+    if (last - first + 1 >= 1024) clua_budget_charge(L, (long long)((last - first + 1) / bytes_per), what);
+}
+
+/* string.byte(s, i, j) and utf8.codepoint(s, i, j): a value per byte or character of the slice. */
+static int clua_slice(lua_State *L) {
+    clua_charge_range(L, 0, 8, "reading a long slice of a string");
+    return clua_call_original(L);
+}
+
+/* utf8.len(s, i, j): a scan of the range (all of the string by default). */
+static int clua_utf8_len(lua_State *L) {
+    clua_charge_range(L, -1, 32, "scanning a long string");
+    return clua_call_original(L);
+}
+
+/* tonumber(s): a scan of the string. */
+static int clua_tonumber(lua_State *L) {
+    size_t length = 0;
+    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &length);
+    if (length >= 1024) clua_budget_charge(L, (long long)(length >> 5), "scanning a long string");
+    return clua_call_original(L);
+}
+
+/* table.unpack(t, i, j): one instruction per value it returns. */
+static int clua_unpack(lua_State *L) {
+    lua_Integer first = luaL_optinteger(L, 2, 1);
+    lua_Integer last = lua_isnoneornil(L, 3) ? (lua_type(L, 1) == LUA_TTABLE ? (lua_Integer)lua_rawlen(L, 1) : 0)
+                                            : luaL_checkinteger(L, 3);
+    if (last >= first) {
+        lua_Unsigned count = (lua_Unsigned)last - (lua_Unsigned)first + 1u;
+        clua_budget_charge(L, count > (lua_Unsigned)LLONG_MAX ? LLONG_MAX : (long long)count, "table.unpack");
+    }
+    return clua_call_original(L);
+}
+
+/* collectgarbage("collect"): a full collection walks the whole heap; one instruction per 256 bytes held. */
+static int clua_collect(lua_State *L) {
+    const char *option = luaL_optstring(L, 1, "collect");
+    if (strcmp(option, "collect") == 0) {
+        clua_budget_charge(L, (long long)(clua_control(L)->bytes_in_use >> 8), "collectgarbage(\"collect\")");
+    }
+    return clua_call_original(L);
+}
+
 /* Replaces `name` in the table at the top of the stack with `wrapper` over the original. */
 static void clua_wrap(lua_State *L, const char *name, lua_CFunction wrapper) {
     lua_getfield(L, -1, name);
@@ -80,11 +152,21 @@ void clua_open_budgeted_library(lua_State *L) {
     lua_getglobal(L, LUA_STRLIBNAME);
     clua_open_budgeted_patterns(L);
     clua_wrap(L, "rep", clua_rep);
+    clua_wrap(L, "byte", clua_slice);
     lua_pop(L, 1);
     lua_getglobal(L, LUA_TABLIBNAME);
     clua_wrap(L, "move", clua_move);
     clua_wrap(L, "sort", clua_sort);
     clua_wrap(L, "insert", clua_shift);
     clua_wrap(L, "remove", clua_shift);
+    clua_wrap(L, "unpack", clua_unpack);
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_UTF8LIBNAME);
+    clua_wrap(L, "len", clua_utf8_len);
+    clua_wrap(L, "codepoint", clua_slice);
+    lua_pop(L, 1);
+    lua_pushglobaltable(L);
+    clua_wrap(L, "tonumber", clua_tonumber);
+    clua_wrap(L, "collectgarbage", clua_collect);
     lua_pop(L, 1);
 }
