@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runaway and hostile scripts: the instruction budget, the memory cap,
@@ -114,6 +115,25 @@ struct SandboxAndBudgetTests {
         #expect(
             junit.testcase("grows a table without bound")?.child("error")?["message"]?
                 .hasPrefix("suite/runaway.lua:") == true, "\(junit.raw)")
+    }
+
+    /// A 3 MB error message (or an expectation of a 2 MB screen name) is
+    /// kept from both ends with the cut said: it made a 30 MB JUnit text
+    /// node xmllint refuses, in every report and the JSON stream.
+    @Test func aHugeMessageIsCappedWithTheCutSaid() throws {
+        let fixture = try Fixture([
+            "suite/big.lua": #"""
+            scenario("big error", function() error("start " .. string.rep("e", 3e6) .. " end") end)
+            scenario("big expect", function() expect_screen(string.rep("s", 2e6)) end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let message = junit.testcase("big error")?.child("error")?.text ?? ""
+        #expect(message.contains("start eee") && message.contains("eee end"), "both ends kept")
+        #expect(message.contains("characters left out here) …") && message.utf8.count < 40_000, "\(message.utf8.count)")
+        #expect(junit.testcase("big expect")?.child("failure")?.text.contains("characters left out here") == true)
+        XMLLint.expectValid(fixture.url("report.xml"))
     }
 
     static let sandbox = #"""

@@ -45,11 +45,15 @@ public enum NameSuggestion {
     /// edits than half its length (`ta` is not a misspelt `tap`), and
     /// strictly closer than every other candidate (a tie names none).
     public static func closest(to name: String, among candidates: [String]) -> String? {
-        let limit = min(2, (name.unicodeScalars.count - 1) / 2)
+        let length = name.unicodeScalars.count
+        let limit = min(2, (length - 1) / 2)
         guard limit > 0 else { return nil }
         var best: (name: String, distance: Int)?
         var tied = false
         for candidate in candidates where candidate != name {
+            // The distance is at least the difference in length: a 2 MB name is compared with
+            // nothing (it took 37 s against every screen), a close one as before.
+            guard abs(candidate.unicodeScalars.count - length) <= limit else { continue }
             let d = distance(name, candidate)
             guard d <= limit else { continue }
             if let current = best, d >= current.distance {

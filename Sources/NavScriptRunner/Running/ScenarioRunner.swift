@@ -163,7 +163,8 @@ public struct ScenarioRunner {
     static func loadFailure(_ path: String, _ error: ScenarioLoadError) -> ScenarioResult {
         ScenarioResult(
             name: "\(path) (load)", file: path, line: Self.line(in: error.description, of: path) ?? 0,
-            outcome: .errored(error.kind), message: error.description, details: error.details, output: error.output)
+            outcome: .errored(error.kind), message: TextCap.capped(error.description, to: TextCap.message),
+            details: TextCap.capped(error.details, to: TextCap.details), output: error.output)
     }
 
     /// The line of `path` a Lua message points at (`path:12: …`), if any.

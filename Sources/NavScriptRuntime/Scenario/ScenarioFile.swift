@@ -350,6 +350,8 @@ package final class ScenarioFile {
             result.output = "(printed while the file loaded)\n" + context.loadOutput + result.output
             context.loadOutput = ""
         }
+        result.message = TextCap.capped(result.message, to: TextCap.message)
+        result.details = TextCap.capped(result.details, to: TextCap.details)
         result.duration = Date().timeIntervalSince(started)
         return result
     }

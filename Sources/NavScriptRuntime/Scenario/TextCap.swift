@@ -1,0 +1,19 @@
+/// The most of a message or its details a scenario's result keeps, from
+/// each end, with what was left out said. Why at the source: an
+/// `error(string.rep("e", 3e7))` made a 30 MB JUnit text node xmllint
+/// refuses, and every reporter (and the JSON stream) carried all of it.
+package enum TextCap {
+    /// A message: one line to read, a few kilobytes at most.
+    package static let message = 16_384
+    /// Details: diffs and tracebacks.
+    package static let details = 262_144
+
+    /// `text`, or its first and last `limit`/2 characters around a line
+    /// saying how many were left out.
+    package static func capped(_ text: String, to limit: Int) -> String {
+        let count = text.count
+        guard count > limit else { return text }
+        let half = limit / 2
+        return String(text.prefix(half)) + "\n… (\(count - 2 * half) characters left out here) …\n" + String(text.suffix(half))
+    }
+}
