@@ -46,10 +46,11 @@ static void clua_budget_hook(lua_State *L, lua_Debug *ar);
    bytes Lua allocates while it runs count as one instruction, so a loop of a few instructions that
    copies megabytes each time still spends the budget; once spent, the very next instruction trips. */
 static void clua_charge_allocation(clua_Control *c, size_t grown) {
-    if (c->instruction_budget == 0 || c->budget_tripped || grown < 64) return;
+    if (c->instruction_budget == 0 || !c->budget_armed || c->budget_tripped || grown < 64) return;
     c->instructions += (long long)(grown >> 6);
     if (c->instructions > c->instruction_budget && c->current != NULL) {
-        if (c->budget_by == NULL) c->budget_by = "copying large strings or tables over and over";
+        /* Named only when a big block tipped it: a small one is the script's ordinary work. */
+        if (c->budget_by == NULL && grown >= 65536) c->budget_by = "copying large strings or tables over and over";
         lua_sethook(c->current, clua_budget_hook, LUA_MASKCOUNT, 1);
     }
 }
@@ -265,6 +266,7 @@ void clua_resetlimits(lua_State *L) {
     clua_Control *c = clua_control(L);
     c->instructions = 0;
     c->budget_tripped = 0;
+    c->budget_armed = 1;
     c->budget_by = NULL;
     c->budget_at[0] = '\0';
     c->memory_raised = 0;
@@ -577,6 +579,7 @@ int clua_opensandbox_body(lua_State *L) {
     lua_setmetatable(L, -2);
     c->host_cache_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     clua_resetlimits(L);
+    c->budget_armed = 0; /* the preludes the host runs next are not charged (see clua_charge_allocation) */
     return 0;
 }
 

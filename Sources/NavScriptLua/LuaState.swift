@@ -256,6 +256,14 @@ public final class LuaState {
         clua_resetlimits(mainThread)
     }
 
+    /// Whether what Lua allocates counts against the budget (64 bytes an
+    /// instruction; on from every ``resetLimits()``). A host turns it off
+    /// while it sets a state up (its own preludes are not the script's work)
+    /// and the next reset turns it on again.
+    package func chargesAllocations(_ on: Bool) {
+        control.pointee.budget_armed = on ? 1 : 0
+    }
+
     /// Whether the cap refused an allocation during the last call into Lua —
     /// Lua may have recovered by collecting garbage (then no error came of it).
     public var memoryLimitWasReached: Bool { control.pointee.memory_refused != 0 }

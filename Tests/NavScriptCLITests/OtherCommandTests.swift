@@ -443,6 +443,19 @@ struct UsageErrorTests {
         let many = try each.run(["run", "suite", "--instruction-budget", "100000"])
         #expect(
             many.stdout.contains("suite/each.lua:1: instruction budget exceeded (100000 instructions) while the file loaded"), "\(many)")
+        // A top level that copies big strings in a short loop is stopped too; a tiny budget still lets a file start.
+        let copies = try Fixture([
+            "suite/copies.lua": "for i = 1, 1e6 do local s = (\"x\"):rep(1e7) end\nscenario(\"x\", function() end)",
+            "suite/tiny.lua": "scenario(\"x\", function() end)"
+        ])
+        let copied = try copies.run(["run", "suite/copies.lua"])
+        #expect(
+            copied.stdout.contains(
+                "suite/copies.lua:1: instruction budget exceeded (10000000 instructions) while the file loaded: spent by copying large strings"
+            ),
+            "\(copied)")
+        let tiny = try copies.run(["run", "suite/tiny.lua", "--instruction-budget", "2000"])
+        #expect(tiny.status == 0, "the language's own set-up is not charged to the file\n\(tiny)")
     }
 
     /// A module the file requires that does not load is reported at the

@@ -71,6 +71,7 @@ typedef struct clua_Control {
     long long instructions;       /* cumulative, counted in hook intervals */
     int budget_tripped;           /* sticky until clua_resetlimits: every later hook raises again */
     const char *budget_by;        /* the library function that spent it inside one call (a literal), or NULL */
+    int budget_armed;             /* set by clua_resetlimits: the state's own set-up (preludes) is never charged */
     /* interruption: a flag the host owns (set from another thread when the run is stopped), or NULL */
     int *interrupt;
     int interrupted;              /* the hook raised the interruption: sticky until clua_resetlimits */

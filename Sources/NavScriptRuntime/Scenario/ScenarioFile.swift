@@ -38,6 +38,8 @@ package final class ScenarioFile {
                     + "state to start; give it at least a megabyte (the default is 64 MiB)")
         }
         // What the file printed before it failed to load goes with the failure.
+        // The file's own code starts here: from now on what it allocates counts against the budget too.
+        state.resetLimits()
         do {
             var compiled = false
             do {

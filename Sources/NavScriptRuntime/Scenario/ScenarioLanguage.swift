@@ -30,6 +30,7 @@ package final class ScenarioLanguage {
         engine = host.engine
         let tables = TableArgumentCheck(declared: LuaDefinitions(host: host).declaredTypes())
         image = LuaStateImage { state throws(LuaError) in
+            state.chargesAllocations(false)  // the language's set-up is not a file's work (a reset turns it back on)
             library.install(state, checking: tables)
             // A failure a pcall caught reads as its message and fields.
             state.readHostObjects(
