@@ -1,12 +1,21 @@
-/* string.rep, table.move, sort, insert and remove, whose loops run inside one C call where the count hook never fires:
+/* Standard library functions whose work runs inside one C call, where the count hook never fires:
    string.rep("", math.maxinteger) turns its loop forever copying nothing, table.move({}, 1, 1e12, 2)
-   moves a trillion nils. Each is wrapped: the work is counted against the instruction budget
-   first (or skipped when it produces nothing), then the standard function does it. */
+   moves a trillion nils, a sort, a long unpack or utf8.len of megabytes take as long as they take.
+   Each is wrapped: its work is counted against the instruction budget first (or skipped when it
+   produces nothing), then the standard function does it. The patterns are in patterns.c. */
 
 #include <limits.h>
 #include <string.h>
 
 #include "navscript_lua.h"
+
+/* Calls the original (upvalue 1) with every argument, returning all it returns. */
+static int clua_call_original(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
 
 /* string.rep(s, n [, sep]): n copies of an empty string and an empty separator are "" at once. */
 static int clua_rep(lua_State *L) {
@@ -19,10 +28,7 @@ static int clua_rep(lua_State *L) {
         lua_pushliteral(L, "");
         return 1;
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return clua_call_original(L);
 }
 
 /* table.move(a1, f, e, t [, a2]): one instruction of budget per element moved. */
@@ -33,10 +39,7 @@ static int clua_move(lua_State *L) {
         lua_Unsigned count = (lua_Unsigned)last - (lua_Unsigned)first + 1u;
         clua_budget_charge(L, count > (lua_Unsigned)LLONG_MAX ? LLONG_MAX : (long long)count, "table.move");
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return clua_call_original(L);
 }
 
 /* Floor of log2(n) + 1: the comparisons per element a sort makes. */
@@ -51,10 +54,7 @@ static int clua_sort(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Unsigned n = (lua_Unsigned)lua_rawlen(L, 1);
     if (n > 1) clua_budget_charge(L, (long long)n * clua_log2(n), "table.sort");
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 0);
-    return 0;
+    return clua_call_original(L);
 }
 
 /* table.insert(t, pos, v) and table.remove(t, pos): one instruction per element shifted. */
@@ -64,18 +64,7 @@ static int clua_shift(lua_State *L) {
         lua_Integer at = lua_tointeger(L, 2);
         if (at >= 1 && at <= length) clua_budget_charge(L, (long long)(length - at + 1), "shifting a table's elements");
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-/* Calls the original (upvalue 1) with every argument, returning all it returns. */
-static int clua_call_original(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return clua_call_original(L);
 }
 
 /* A position in a string of `length` as Lua's string functions read it (negative: from the end). */
