@@ -303,6 +303,13 @@ public final class LuaState {
         return LuaError(kind: .interrupted, message: "interrupted: the run was stopped", dataOnlyValue: .nil)
     }
 
+    /// The limit a script hit and caught, if any — a memory error first (it
+    /// is the cause of what came after it: a loop retrying the allocation
+    /// until the budget runs out), then a spent budget, then an interruption.
+    public func caughtLimitError() -> LuaError? {
+        caughtMemoryError() ?? caughtBudgetError() ?? caughtInterruption()
+    }
+
     public func caughtMemoryError() -> LuaError? {
         guard clua_memory_raised(control) != 0 else { return nil }
         control.pointee.memory_raised = 0

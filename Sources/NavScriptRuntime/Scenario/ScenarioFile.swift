@@ -52,9 +52,7 @@ package final class ScenarioFile {
                 }
                 compiled = true
                 _ = try state.call(chunk)
-                if let caught = state.caughtMemoryError() { throw caught }  // a pcall at the top level cannot keep it either
-                if let caught = state.caughtBudgetError() { throw caught }
-                if let caught = state.caughtInterruption() { throw caught }
+                if let caught = state.caughtLimitError() { throw caught }  // a pcall at the top level cannot keep it either
                 if let failure = context.loadFailure {
                     throw ScenarioLoadError(failure.message + " (while the file loaded: it does not load, even if a pcall caught it)")
                 }
@@ -273,9 +271,7 @@ package final class ScenarioFile {
                 if let caught = state.caughtMemoryError() { throw caught }
                 throw error
             }
-            if let caught = state.caughtMemoryError() { throw caught }
-            if let caught = state.caughtBudgetError() { throw caught }
-            if let caught = state.caughtInterruption() { throw caught }
+            if let caught = state.caughtLimitError() { throw caught }
         }
         for hook in definition.before where clean() {
             attempt("before_each") { try call(hook) }
