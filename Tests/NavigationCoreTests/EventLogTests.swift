@@ -119,6 +119,7 @@ struct EventLogTests {
         (.cannotBuild("app/browse", step("cart")), "cannot-build app/browse cart"),
         (.noModalFlow(step("settings")), "no-modal-flow settings"),
         (.unsatisfiable("payment_method"), "unsatisfiable payment_method"),
+        (.warning(PlatformWarning(.secondPresentation, "promo", "why")), "warning second-presentation promo"),
         (.app(TestAppEvent.marked("anything")), "marked anything")
     ]
 

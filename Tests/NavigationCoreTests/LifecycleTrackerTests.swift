@@ -217,3 +217,48 @@ struct LifecycleTrackerTests {
         return vm
     }
 }
+
+@Suite("Lifecycle tracker: objects without a token")
+struct WatchedObjectTests {
+    final class Plain {}
+
+    @Test func aWatchedObjectLeaksOnlyWhileItIsAliveAfterItsAnchorLeft() {
+        let log = EventLog()
+        let tracker = LifecycleTracker(log: log)
+        let screen = Screen("item")
+        tracker.track(screen, label: "item", kind: .screen)
+        var model: Plain? = Plain()
+        tracker.watch(model!, label: "item view-model", kind: .viewModel, anchoredTo: screen)
+        #expect(tracker.isTracked(model!))
+        tracker.expectRelease(screen)
+        #expect(tracker.leaks().map(\.label) == ["item", "item view-model"])
+        model = nil
+        // No token, no event: the cached answer must still notice the object went.
+        #expect(tracker.leaks().map(\.label) == ["item"])
+        #expect(log.texts.contains("release item view-model"))
+    }
+
+    @Test func anAddressReusedAfterAWatchedObjectWentIsANewObject() {
+        let tracker = LifecycleTracker(log: EventLog())
+        var first: Plain? = Plain()
+        tracker.watch(first!, label: "first", kind: .other)
+        let id = ObjectIdentifier(first!)
+        first = nil
+        // Whatever lives at that address now, the old record no longer answers for it.
+        var reused: [Plain] = []
+        for _ in 0..<64 {
+            let candidate = Plain()
+            reused.append(candidate)
+            if ObjectIdentifier(candidate) == id {
+                #expect(!tracker.isTracked(candidate))
+                tracker.expectRelease(candidate)
+                #expect(tracker.leaks().isEmpty)
+            }
+        }
+        let fresh = Plain()
+        tracker.watch(fresh, label: "fresh", kind: .other)
+        tracker.watch(fresh, label: "again", kind: .other)
+        tracker.expectRelease(fresh)
+        #expect(tracker.leaks().map(\.label) == ["fresh"])
+    }
+}

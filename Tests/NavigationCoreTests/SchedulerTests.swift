@@ -91,3 +91,16 @@ struct SchedulerTests {
         #expect(scheduler.isIdle)
     }
 }
+
+@Suite("Scheduler turns")
+struct SchedulerTurnTests {
+    @Test func theHookRunsAfterEveryTaskInOrder() throws {
+        let scheduler = Scheduler()
+        var trace: [String] = []
+        scheduler.afterEachTask = { trace.append("frame") }
+        scheduler.schedule(after: 10, "b") { trace.append("b") }
+        scheduler.schedule(after: 0, "a") { trace.append("a") }
+        try scheduler.settle()
+        #expect(trace == ["a", "frame", "b", "frame"])
+    }
+}

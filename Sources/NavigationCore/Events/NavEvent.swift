@@ -46,6 +46,8 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case noModalFlow(RouteStep)
     /// Nothing in the app can satisfy a precondition.
     case unsatisfiable(Precondition)
+    /// The platform noticed a misuse it carries on from (SwiftUI's runtime warnings).
+    case warning(PlatformWarning)
     /// An event of the app's own vocabulary.
     case app(any AppEvent)
 
@@ -94,6 +96,7 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         case .cannotBuild(let path, let step): return "cannot-build \(path) \(step)"
         case .noModalFlow(let step): return "no-modal-flow \(step)"
         case .unsatisfiable(let precondition): return "unsatisfiable \(precondition)"
+        case .warning(let warning): return warning.text
         case .app(let event): return event.text
         }
     }
@@ -135,7 +138,12 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         ("stash <entry> <input>", "a cold-start link is held until the root is up"),
         ("cannot-build <path> <screen>", "a flow was asked for a screen it does not build"),
         ("no-modal-flow <screen>", "no modal flow presents that destination"),
-        ("unsatisfiable <precondition>", "nothing in the app can satisfy that precondition")
+        ("unsatisfiable <precondition>", "nothing in the app can satisfy that precondition"),
+        (
+            "warning <kind> <subject>",
+            "the platform noticed a misuse it carries on from, as SwiftUI warns at run time ("
+                + PlatformWarning.Kind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ")"
+        )
     ]
 
     /// Events are equal when they render the same words (an app event has

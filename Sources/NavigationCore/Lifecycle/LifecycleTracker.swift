@@ -53,7 +53,10 @@ public final class LifecycleTracker {
     /// point (`expect_no_leaks`, then the invariants), and exploring asks
     /// after every step — each time a walk of every object ever tracked.
     private var revision = 0
-    private var foundLeaks: (revision: Int, leaks: [Leak])?
+    /// The last answer, with the records it names: an object watched
+    /// without a token leaves without bumping the revision, so a cached
+    /// leak is trusted only while its object is still there.
+    private var foundLeaks: (revision: Int, records: [Int], leaks: [Leak])?
     private var recordByObject: [ObjectIdentifier: Int] = [:]
     /// The records anchored to each record, so a departure reaches its
     /// dependents without scanning every record (a long scenario builds
@@ -69,9 +72,11 @@ public final class LifecycleTracker {
     public func track(_ object: some LifecycleTracked, label: String, kind: Kind, anchoredTo anchor: AnyObject? = nil) {
         // Tracking twice must not orphan the first token (its deinit would
         // report a live object as deallocated): relabel the record instead.
-        let anchorID = anchor.flatMap { recordByObject[ObjectIdentifier($0)] }
+        let anchorID = anchor.flatMap(recordID(of:))
         revision += 1
-        if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated {
+        if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated,
+            records[existing].object === object
+        {
             if let old = records[existing].anchor { dependents[old]?.removeAll { $0 == existing } }
             records[existing] = Record(
                 label: label, kind: kind, object: object, key: ObjectIdentifier(object),
@@ -92,14 +97,49 @@ public final class LifecycleTracker {
     /// remembering to track what it makes — a screen that was never
     /// tracked could leak and every check would still pass.
     public func trackIfNew(_ screen: Screen) {
-        if let existing = recordByObject[ObjectIdentifier(screen)], !records[existing].deallocated { return }
+        if isTracked(screen) { return }
         track(screen, label: screen.label, kind: .screen)
+    }
+
+    /// Starts watching an object that holds no ``LifecycleToken`` — a
+    /// team's own view model, which should not have to adopt a protocol of
+    /// ours to be checked. Its departure and any leak are seen as with
+    /// ``track(_:label:kind:anchoredTo:)``; only its `dealloc` event is not
+    /// logged (nothing tells the tracker when it goes; the weak reference
+    /// simply empties). Watching an object already watched does nothing.
+    public func watch(_ object: AnyObject, label: String, kind: Kind, anchoredTo anchor: AnyObject? = nil) {
+        if let tracked = object as? any LifecycleTracked {
+            if !isTracked(object) { track(tracked, label: label, kind: kind, anchoredTo: anchor) }
+            return
+        }
+        guard !isTracked(object) else { return }
+        let anchorID = anchor.flatMap(recordID(of:))
+        revision += 1
+        let id = records.count
+        records.append(Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object), anchor: anchorID))
+        if let anchorID { dependents[anchorID, default: []].append(id) }
+        recordByObject[ObjectIdentifier(object)] = id
+    }
+
+    /// Whether `object` itself is watched (an identifier reused by a new
+    /// object after a token-less one went does not count).
+    public func isTracked(_ object: AnyObject) -> Bool {
+        recordID(of: object) != nil
+    }
+
+    /// The live record of `object` itself. Why the identity check: a
+    /// token-less object's record keeps its identifier after the object
+    /// went, and a new object may be allocated at the same address.
+    private func recordID(of object: AnyObject) -> Int? {
+        guard let id = recordByObject[ObjectIdentifier(object)], !records[id].deallocated, records[id].object === object
+        else { return nil }
+        return id
     }
 
     /// Declares that `object` left the navigation now; it and everything
     /// anchored to it should be deallocated once the app settles.
     public func expectRelease(_ object: AnyObject) {
-        guard let id = recordByObject[ObjectIdentifier(object)] else { return }
+        guard let id = recordID(of: object) else { return }
         markLeft(id)
     }
 
@@ -124,18 +164,22 @@ public final class LifecycleTracker {
 
     /// Objects that left the navigation but are still alive, oldest first.
     public func leaks() -> [Leak] {
-        if let foundLeaks, foundLeaks.revision == revision { return foundLeaks.leaks }
+        if let foundLeaks, foundLeaks.revision == revision, foundLeaks.records.allSatisfy({ records[$0].object != nil }) {
+            return foundLeaks.leaks
+        }
         // By index, the cheap tests first: copying each record out copied
         // its weak reference too.
         var leaks: [Leak] = []
+        var named: [Int] = []
         for index in records.indices {
             guard let step = records[index].leftAtStep, !records[index].deallocated, records[index].object != nil else { continue }
+            named.append(index)
             leaks.append(
                 Leak(
                     label: records[index].label, kind: records[index].kind, leftAtStep: step,
                     leftDuring: log.name(ofStep: step)))
         }
-        foundLeaks = (revision, leaks)
+        foundLeaks = (revision, named, leaks)
         return leaks
     }
 

@@ -14,6 +14,11 @@ public final class Scheduler {
     private var tasks: [Task] = []
     private var sequence = 0
 
+    /// Runs after every task: a turn of the run loop has ended. The SwiftUI
+    /// platform renders a frame here, so state a task wrote is shown before
+    /// the next task runs.
+    public var afterEachTask: (() -> Void)?
+
     public init() {}
 
     public var isIdle: Bool { tasks.isEmpty }
@@ -32,6 +37,7 @@ public final class Scheduler {
         let task = tasks.remove(at: index)
         now = max(now, task.due)
         task.action()
+        afterEachTask?()
         return true
     }
 

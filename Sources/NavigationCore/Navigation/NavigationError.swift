@@ -7,6 +7,8 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
     case noScreen
     case unknownTab(String, tabs: [String])
     case tabBarCovered(by: String)
+    /// A full-screen cover or an alert has no swipe-down.
+    case notSwipeDismissible(String, style: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,9 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
             return "nothing is on screen (was the app launched?)"
         case .tabBarCovered(let modal):
             return "the tab bar is covered by the modal '\(modal)'; dismiss it first (dismiss(), or its close output)"
+        case .notSwipeDismissible(let screen, let style):
+            let how = style == "alert" ? "tap one of its buttons" : "tap its own close button"
+            return "'\(screen)' is presented as \(style == "alert" ? "an" : "a") \(style), which cannot be swiped down; \(how) instead"
         case .unknownTab(let tab, let tabs):
             return "unknown tab '\(tab)'; tabs are: " + tabs.joined(separator: ", ")
         }
