@@ -104,6 +104,7 @@
 ---| "flow_ownership" # every screen belongs to a live flow and every live flow owns a screen
 ---| "idle" # the app settles: no transition or async work left pending
 ---| "loop_guard" # no gate looped until the loop guard stopped it
+---| "platform_warnings" # the platform warned of no misuse (SwiftUI's runtime warnings)
 
 ---A stack entry as expectations write it: `"id"` matches that screen with any parameters; `"id:primary-param"` also matches its primary parameter (`id` when the route has one, otherwise the first parameter by name).
 ---@alias navscript.StackEntry navscript.ScreenId|string
@@ -557,6 +558,7 @@ function expect_no_leaks() end
 ---* `cannot-build <path> <screen>` — a flow was asked for a screen it does not build
 ---* `no-modal-flow <screen>` — no modal flow presents that destination
 ---* `unsatisfiable <precondition>` — nothing in the app can satisfy that precondition
+---* `warning <kind> <subject>` — the platform noticed a misuse it carries on from, as SwiftUI warns at run time (`unregistered-destination`, `multiple-updates`, `second-presentation`, `write-during-transition`, `dropped-write`, `recreated`, `out-of-sync`)
 ---* `widget-opens-order <id>` — the widget's quick path opened an order (ShopApp)
 ---```lua
 ---expect_events{ "gate auth account", "session-commit", "resume account" }

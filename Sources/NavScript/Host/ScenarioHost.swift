@@ -252,6 +252,9 @@ public protocol AppDriver: AnyObject {
     /// Every screen on screen with the path of the flow that owns it (nil:
     /// none), for the `flow_ownership` invariant; nil when the app cannot tell.
     var screenOwners: [ScreenOwner]? { get }
+    /// What the platform warned of so far (SwiftUI's runtime warnings), for
+    /// the `platform_warnings` invariant; none on a platform that has none.
+    var platformWarnings: [PlatformWarning] { get }
 }
 
 extension AppDriver {
@@ -265,6 +268,7 @@ extension AppDriver {
     public var isIdle: Bool { true }
     public var screenOwners: [ScreenOwner]? { nil }
     public var visibleOutputs: [String] { [] }
+    public var platformWarnings: [PlatformWarning] { [] }
 }
 
 /// A screen on screen and the coordinator path of the flow that owns it.

@@ -18,6 +18,10 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     case idle
     /// No gate re-gated until the loop guard stopped it.
     case loopGuard = "loop_guard"
+    /// The platform warned of nothing (SwiftUI's runtime warnings: a path
+    /// written twice in a frame, a second sheet, an unregistered
+    /// destination, a dropped write, a rebuilt screen, state out of sync).
+    case platformWarnings = "platform_warnings"
 
     /// What it checks, for reports and `--help`.
     package var summary: String {
@@ -27,6 +31,7 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         case .flowOwnership: return "every screen belongs to a live flow and every live flow owns a screen"
         case .idle: return "the app settles: no transition or async work left pending"
         case .loopGuard: return "no gate looped until the loop guard stopped it"
+        case .platformWarnings: return "the platform warned of no misuse (SwiftUI's runtime warnings)"
         }
     }
 
@@ -51,6 +56,9 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         case .loopGuard:
             return "the gate was satisfied in name only: commit the session (or whatever the precondition reads) "
                 + "before the gate's flow reports success, and drop the request when the user cancels"
+        case .platformWarnings:
+            return "each warning says what SwiftUI did instead of what the state asked for; the fix for the first one: "
+                + "see its advice in the details"
         }
     }
 
@@ -139,6 +147,15 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
             return ExpectationFailure(
                 "a gate looped until the loop guard stopped it: \(event)",
                 details: "the satisfying flow reported success but the precondition still did not hold")
+        case .platformWarnings:
+            let warnings = app.platformWarnings
+            guard let first = warnings.first else { return nil }
+            var lines = warnings.prefix(10).map { "  \($0.text): \($0.message)" }
+            if warnings.count > 10 { lines.append("  … and \(warnings.count - 10) more") }
+            lines.append("  to fix (\(first.kind.rawValue)): \(first.kind.advice)")
+            return ExpectationFailure(
+                "the platform warned \(warnings.count) time\(warnings.count == 1 ? "" : "s"): \(first.text)",
+                details: lines.joined(separator: "\n"))
         }
     }
 

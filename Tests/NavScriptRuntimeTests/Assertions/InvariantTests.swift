@@ -22,6 +22,8 @@ struct InvariantTests {
         var step: Int { 0 }
         var rootFlow: String { "main" }
         var screenOwners: [ScreenOwner]? { owners }
+        var warnings: [PlatformWarning] = []
+        var platformWarnings: [PlatformWarning] { warnings }
     }
 
     func violated(_ app: FakeApp) -> [String] {
@@ -71,6 +73,18 @@ struct InvariantTests {
         looping.eventLog.record(.gate("auth", cart))
         looping.eventLog.record(.loopGuard(cart, "auth", count: 5))
         #expect(violated(looping) == ["loop_guard"])
+
+        let warned = FakeApp()
+        warned.warnings = [
+            PlatformWarning(.multipleUpdates, "home", "the path of 'home' was written 2 times in one frame"),
+            PlatformWarning(.droppedWrite, "profile", "the binding kept it")
+        ]
+        #expect(violated(warned) == ["platform_warnings"])
+        let warning = try #require(
+            Invariant.violations(of: warned, leaks: [], checking: [.platformWarnings]) { "\($0)" }.first?.1)
+        #expect(warning.message == "the platform warned 2 times: warning multiple-updates home")
+        #expect(warning.details.contains("warning dropped-write profile: the binding kept it"))
+        #expect(warning.details.contains("to fix (multiple-updates): write the bound value once per change"))
 
         let unknown = FakeApp()
         unknown.owners = nil

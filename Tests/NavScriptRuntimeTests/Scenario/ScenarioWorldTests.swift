@@ -41,4 +41,37 @@ struct ScenarioWorldTests {
         try notes.launch(request, at: "a.lua:1")
         #expect(notes.app?.visibleScreen == "note:7")
     }
+
+    /// A step that left work pending (`deep_link{ settle = false }`) may
+    /// leave objects whose release is that work: not leaks yet. Once the
+    /// app is idle, they are.
+    @Test func aLeakIsNotCalledWhileTheWorkThatReleasesItIsPending() throws {
+        final class Pending: AppDriver {
+            let eventLog = EventLog()
+            var isIdle = false
+            var leaks = [LifecycleTracker.Leak(label: "sign_in view-model", kind: .viewModel, leftAtStep: 1, leftDuring: "link")]
+            func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
+            func settle() throws(HostError) {}
+            func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
+            var state: NavigationState { NavigationState(selectedTab: "notes", tabs: ["notes"]) }
+            var visibleScreen: String? { "notes" }
+            var coordinatorPaths: [String] { [] }
+            var step: Int { 1 }
+            var rootFlow: String { "main" }
+        }
+        struct Host: ScenarioHost {
+            var engine: RoutingEngine
+            var name: String { "Pending" }
+            var launchOptions: [LaunchOption] { [] }
+            var faults: [HostFault] { [] }
+            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { Pending() }
+        }
+        let world = ScenarioWorld(host: Host(engine: try NotesHost().engine), faults: [])
+        try world.launch(LaunchRequest(), at: "a.lua:1")
+        world.checkInvariants(after: "after step 1", at: "a.lua:2", settled: false)
+        #expect(world.failures.isEmpty, "pending work: neither idle nor leaks is judged")
+        (world.app as? Pending)?.isIdle = true
+        world.checkInvariants(after: "after step 2", at: "a.lua:3", settled: false)
+        #expect(world.failures.map(\.invariant) == [.leaks], "idle though unsettled: what is still alive leaked")
+    }
 }
