@@ -1,0 +1,4 @@
+import NavScriptCLI
+import WanderHost
+
+NavScriptCLI.main(host: { try WanderHost() })
