@@ -114,7 +114,12 @@ public final class AppCoordinator: RootCoordinating {
     /// the gated link resumes once it has gone (``signInDismissed()``).
     public func signInSubmitted() {
         session.commit(token: "token")
-        if faults.contains(.resumeBeforeDismiss) { signInDismissed() }
+        if faults.contains(.resumeBeforeDismiss) {
+            // The bug: resume first, then close "the sheet" — whatever the resumed link put there.
+            signInDismissed()
+            sheet = nil
+            return
+        }
         closeSignIn()
         if faults.contains(.onDismissNotClearing) { signInDismissed() }
     }
