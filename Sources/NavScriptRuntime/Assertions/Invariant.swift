@@ -42,7 +42,10 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         case .leaks:
             return "something still holds what left the navigation — a strong reference back to a coordinator or "
                 + "screen (make delegates and output closures capture weakly), or a child flow its parent never "
-                + "removed (react to the back-swipe's didShow(from:) and the modal's dismissal, not only the back button)"
+                + "removed (react to the back-swipe's didShow(from:) and the modal's dismissal, not only the back button); "
+                + "in a SwiftUI app, a cache keyed by route that is not evicted when the bound path shrinks or a sheet's "
+                + "item goes nil (the back button, the swipe and the swipe-down write the state and call none of your "
+                + "methods: evict in the path's didSet or in onDismiss)"
         case .uniqueCoordinators:
             return "a flow was started again while the first is alive: look the live child up (or finish it) before "
                 + "starting a new one for the same job"

@@ -375,6 +375,18 @@ public final class SwiftUINavigation {
         }
     }
 
+    /// Runs `work` once the window has shown what the current turn wrote:
+    /// on the next turn of the run loop, after any presentation transition.
+    /// What a link's `execute` completion waits for, so the dispatcher's
+    /// next request is a frame of its own (two resumed links are not one
+    /// path written twice) and a sheet is not asked for mid-dismissal.
+    public func whenShown(_ work: @escaping () -> Void) {
+        scheduler.schedule(after: isTransitioning ? Self.transitionDuration / 6 : 0, "shown") { [weak self] in
+            guard let self else { return }
+            if self.isTransitioning { self.whenShown(work) } else { work() }
+        }
+    }
+
     // MARK: - Agreement
 
     /// Where the bound state and what is shown disagree at rest.

@@ -252,6 +252,19 @@ struct PresentationTests {
         #expect(w.warnings.isEmpty)
     }
 
+    @Test func whenShownWaitsForTheNextTurnAndForAnyTransition() throws {
+        let w = Window()
+        var ran: [Int] = []
+        w.window.whenShown { ran.append(w.scheduler.now) }
+        try w.settle()
+        #expect(ran == [0], "the next turn, at once when nothing transitions")
+        w.model.sheet = Sheet(id: "settings")
+        w.window.render()
+        w.window.whenShown { ran.append(w.scheduler.now) }
+        try w.settle()
+        #expect(ran.count == 2 && ran[1] >= SwiftUINavigation.transitionDuration, "after the presentation: \(ran)")
+    }
+
     @Test func aSecondPresentationAtTheSameLevelWaitsAndIsReported() throws {
         let w = Window(extraSheet: true)
         w.model.sheet = Sheet(id: "settings")

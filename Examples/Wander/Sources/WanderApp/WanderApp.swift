@@ -45,7 +45,7 @@ public final class WanderApp {
         self.window = window
         coordinator = AppCoordinator(
             session: session, gates: GateSatisfier(log: log), faults: faults, log: log,
-            whenShown: { work in Self.whenShown(window, scheduler, work) })
+            whenShown: { [weak window] work in window?.whenShown(work) })
         let session = self.session
         dispatcher = RouteDispatcher(engine: engine, root: coordinator, log: log) {
             RouteContext(satisfied: session.isLoggedIn ? ["auth"] : [])
@@ -56,17 +56,6 @@ public final class WanderApp {
         buildWindow()
         window.render()
         if let (input, entry) = link { deliver(input, via: entry) }
-    }
-
-    /// Runs `work` once the window has shown what was written: on the next
-    /// turn of the run loop, after any presentation transition (a link's
-    /// sheet mid-dismissal) has ended.
-    private static func whenShown(_ window: SwiftUINavigation, _ scheduler: Scheduler, _ work: @escaping () -> Void) {
-        scheduler.schedule(after: window.isTransitioning ? SwiftUINavigation.transitionDuration / 6 : 0, "link shown") {
-            [weak window] in
-            guard let window else { return }
-            if window.isTransitioning { whenShown(window, scheduler, work) } else { work() }
-        }
     }
 
     /// An entry point hands over a link.
