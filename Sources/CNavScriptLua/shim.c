@@ -381,7 +381,16 @@ void clua_pushhostmeta(lua_State *L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, clua_control(L)->host_meta_ref);
 }
 
-/* The bridge's message handler: stores a full traceback in the registry and keeps the error value unchanged. */
+/* `tostring(error)` for a table raised with a __tostring: run protected (the
+   metamethod may fail, or spend the budget), a string result kept. */
+static int clua_tostring_body(lua_State *L) {
+    luaL_tolstring(L, 1, NULL);
+    return 1;
+}
+
+/* The bridge's message handler: stores a full traceback in the registry and keeps the error value
+   unchanged. A table error with its own __tostring also leaves what that says: the message a script's
+   author wrote for it (`error(setmetatable(t, { __tostring = … }))`). */
 static int clua_msgh(lua_State *L) {
     clua_Control *c = clua_control(L);
     c->cap_suspended++; /* the traceback must not fail for want of memory near the cap */
@@ -389,6 +398,15 @@ static int clua_msgh(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &c->traceback_key);
     c->cap_suspended--;
     lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TTABLE && luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushcfunction(L, clua_tostring_body);
+        lua_pushvalue(L, 1);
+        if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+            lua_rawsetp(L, LUA_REGISTRYINDEX, &c->tostring_key);
+        }
+        lua_settop(L, 1);
+    }
     return 1;
 }
 
@@ -405,6 +423,13 @@ int clua_bridgecall(lua_State *L, int nargs, int nresults) {
     c->lua_side = saved_side;
     clua_remove(L, base);
     return status;
+}
+
+void clua_taketostring(lua_State *L) {
+    clua_Control *c = clua_control(L);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &c->tostring_key);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &c->tostring_key);
 }
 
 void clua_taketraceback(lua_State *L) {

@@ -562,6 +562,9 @@ public final class LuaState {
         var traceback: String?
         if lua_type(L, -1) == LUA_TSTRING { traceback = stringAt(L, -1) }
         clua_pop(L, 1)
+        clua_taketostring(L)
+        let ownWords = lua_type(L, -1) == LUA_TSTRING ? stringAt(L, -1) : nil
+        clua_pop(L, 1)
         let hostObject = clua_tohostobject(L, -1).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
         let value = (try? read(L, -1, mode: .dataOnly)) ?? .string("<error value could not be converted>")
         clua_pop(L, 1)
@@ -593,6 +596,9 @@ public final class LuaState {
         case .table(let t):
             if case .string(let s) = t["message"] {
                 message = s.string
+            } else if let ownWords {
+                // What its own __tostring says, as `tostring(err)` would.
+                message = ownWords
             } else {
                 // Its contents, as a script would have wanted them read (`error({ code = 42 })`).
                 let shown = t.description

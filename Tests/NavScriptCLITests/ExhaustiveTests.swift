@@ -455,6 +455,8 @@ struct ExitCodeTests {
         #expect(partly.status == 0, "\(partly)")
         let empty = try fixture.run(["run", "suite", "--tags", ""])
         #expect(empty.status == 2 && empty.stderr.contains("--tags '' names no tag (is a variable unset?)"), "\(empty)")
+        let commas = try fixture.run(["run", "suite", "--exclude-tags", " , ,"])
+        #expect(commas.status == 2 && commas.stderr.contains("--exclude-tags ' , ,' names no tag"), "\(commas)")
     }
 
     /// A suite whose scenarios are all commented out runs nothing: that is

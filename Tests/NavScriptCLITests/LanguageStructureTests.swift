@@ -492,7 +492,7 @@ struct LanguageStructureTests {
         (#"scenario("inner", function() end) -- @bad"#, #"scenario("inner") inside a running scenario does nothing"#),
         (#"scenario.each({ {} }, "row", function() end) -- @bad"#, #"scenario.each(rows, "row", …) inside a running scenario"#),
         (#"scenario.each({}, "row", function() end) -- @bad"#, #"scenario.each(rows, "row", …) inside a running scenario"#),
-        (#"pending("later") -- @bad"#, #"scenario("later") inside a running scenario"#),
+        (#"pending("later") -- @bad"#, #"pending("later") inside a running scenario"#),
         (#"describe("group", function() end) -- @bad"#, #"describe("group") inside a running scenario"#),
         (#"before_each(function() end) -- @bad"#, "before_each() inside a running scenario"),
         (#"after_each(function() end) -- @bad"#, "after_each() inside a running scenario")

@@ -91,6 +91,16 @@ struct OwnAppTests {
         if failure == "manifest" { #expect(output.stderr.contains("`NotesNavScript routes check <manifest.json>`"), "\(output)") }
     }
 
+    /// A host with no fault catalogue has nothing to mutate: "0/0 faults
+    /// killed (100%)" would read as a pass.
+    @Test func mutateWithoutFaultsIsAUsageError() throws {
+        let fixture = try Self.fixture(extra: [:])
+        let output = try CLI.run(
+            ["mutate", "suite"], in: fixture.root, environment: ["NOTES_HOST_FAULTS": "none"], binary: CLI.notesBinary)
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("NotesApp declares no faults, so there is nothing to mutate"), "\(output)")
+    }
+
     /// Whatever launched — the first verb, `launch{}`, the scenario's `launch` option — a
     /// host that cannot launch the app is one kind of error, saying so.
     @Test func aLaunchTheHostCannotCompleteIsALaunchErrorWhateverLaunched() throws {

@@ -64,6 +64,18 @@ struct LuaErrorTests {
         let table = luaError { _ = try lua.run(source: "error({code = 42})", chunkName: "e.lua") }
         #expect(table?.message == "(error object is a table: {code = 42})", "its contents, not only its type")
         #expect(table?.value["code"] == 42)
+        // Its own __tostring is what its author wrote for it; the value stays the table.
+        let described = luaError {
+            _ = try lua.run(
+                source: "error(setmetatable({code = 7}, {__tostring = function(t) return 'custom ' .. t.code end}))",
+                chunkName: "e.lua")
+        }
+        #expect(described?.message == "custom 7")
+        #expect(described?.value["code"] == 7)
+        let failing = luaError {
+            _ = try lua.run(source: "error(setmetatable({code = 8}, {__tostring = function() error('no') end}))", chunkName: "e.lua")
+        }
+        #expect(failing?.message == "(error object is a table: {code = 8})", "a __tostring that fails leaves the contents")
         let withFunction = luaError { _ = try lua.run(source: "error({f = print, message = 'm'})", chunkName: "e.lua") }
         #expect(withFunction?.message == "m")
         #expect(withFunction?.value["f"] == "<function>", "error values are data only")

@@ -92,6 +92,7 @@ typedef struct clua_Control {
     char *root_real;          /* realpath of the sandbox root; NULL = no root */
     char *root_display;       /* the root as the host spelled it, used in chunk names */
     char traceback_key;       /* its address is the registry key of the last traceback */
+    char tostring_key;        /* its address is the registry key of the last error's __tostring text */
 } clua_Control;
 
 /* A full userdata holding one Unmanaged retain of a Swift object (callback context or host object). */
@@ -246,6 +247,9 @@ int clua_bridgecall(lua_State *L, int nargs, int nresults);
 
 /* Push the traceback the message handler stored (or nil), clearing it. */
 void clua_taketraceback(lua_State *L);
+/* Pushes what the last uncaught error's own __tostring said (a table raised with
+   one), or nil, and forgets it. */
+void clua_taketostring(lua_State *L);
 
 int clua_ref(lua_State *L, int idx);
 

@@ -79,6 +79,12 @@ struct MutateCommand: HostedCommand {
             return
         }
         var faults = host.faults
+        // No catalogue, no score: "0/0 killed (100%)" would read as a pass.
+        guard !faults.isEmpty else {
+            throw ValidationError(
+                "\(host.name) declares no faults, so there is nothing to mutate: list the slips your app can make "
+                    + "in the host's `faults` (and switch each on in `launch(_:)` from request.faults)")
+        }
         // Repeatable, and comma lists too, like --tags and --allow.
         let only = SuiteOptions.split(self.only)
         if !only.isEmpty {

@@ -65,12 +65,11 @@ struct SuiteOptions: ParsableArguments {
                     + Invariant.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
-        // `--tags ''` (an unset CI variable) names no tag and would select every scenario.
-        for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)]
-        where values.contains(where: {
-            $0.trimmingCharacters(in: .whitespaces).isEmpty
-        }) {
-            throw ValidationError("\(option) '' names no tag (is a variable unset?); give the tag, or leave \(option) out")
+        // `--tags ''` (an unset CI variable) or `--tags ,,` (a list of unset ones) names no tag
+        // and would select every scenario.
+        for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] {
+            guard let empty = values.first(where: { Self.split([$0]).isEmpty }) else { continue }
+            throw ValidationError("\(option) '\(empty)' names no tag (is a variable unset?); give the tag, or leave \(option) out")
         }
     }
 

@@ -130,7 +130,7 @@ enum ScenarioPrelude {
 
         local function declare(name, opts, fn, row, pending, has_row)
           -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
-          if collected then while_running(format("scenario(%q)", name), 4) end
+          if collected then while_running(format("%s(%q)", pending and "pending" or "scenario", name), 4) end
           -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
           local full, groups = full_name(name)
           local line = caller()
