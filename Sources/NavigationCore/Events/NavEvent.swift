@@ -48,6 +48,10 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case unsatisfiable(Precondition)
     /// The platform noticed a misuse it carries on from (SwiftUI's runtime warnings).
     case warning(PlatformWarning)
+    /// A window (scene) opened, came to the foreground, or closed.
+    case sceneOpen(Int)
+    case sceneFocus(Int)
+    case sceneClose(Int)
     /// An event of the app's own vocabulary.
     case app(any AppEvent)
 
@@ -97,6 +101,9 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         case .noModalFlow(let step): return "no-modal-flow \(step)"
         case .unsatisfiable(let precondition): return "unsatisfiable \(precondition)"
         case .warning(let warning): return warning.text
+        case .sceneOpen(let number): return "scene-open \(number)"
+        case .sceneFocus(let number): return "scene-focus \(number)"
+        case .sceneClose(let number): return "scene-close \(number)"
         case .app(let event): return event.text
         }
     }
@@ -139,6 +146,9 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         ("cannot-build <path> <screen>", "a flow was asked for a screen it does not build"),
         ("no-modal-flow <screen>", "no modal flow presents that destination"),
         ("unsatisfiable <precondition>", "nothing in the app can satisfy that precondition"),
+        ("scene-open <scene>", "a window (scene) opened, in front"),
+        ("scene-focus <scene>", "a window came to the foreground"),
+        ("scene-close <scene>", "a window closed: its flows torn down"),
         (
             "warning <kind> <subject>",
             "the platform noticed a misuse it carries on from, as SwiftUI warns at run time ("

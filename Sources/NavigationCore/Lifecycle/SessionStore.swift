@@ -5,7 +5,11 @@ public final class SessionStore {
     public private(set) var token: String?
     public var isLoggedIn: Bool { token != nil }
     /// Called after the session is cleared by expiry (not by a logout the app asked for).
+    /// One handler: an app with several windows adds one per scene with
+    /// ``observeExpiry(_:)`` instead — setting this from each scene leaves
+    /// only the last scene told.
     public var onExpire: (() -> Void)?
+    private var expiryObservers: [() -> Void] = []
     private let log: EventLog
 
     public init(log: EventLog, token: String? = nil) {
@@ -30,5 +34,12 @@ public final class SessionStore {
         token = nil
         log.record(.sessionExpire)
         onExpire?()
+        for observer in expiryObservers { observer() }
+    }
+
+    /// Adds a handler run after every expiry, after ``onExpire`` (one per
+    /// scene of an app with several windows).
+    public func observeExpiry(_ observer: @escaping () -> Void) {
+        expiryObservers.append(observer)
     }
 }

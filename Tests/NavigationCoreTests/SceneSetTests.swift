@@ -1,0 +1,66 @@
+import Testing
+
+@testable import NavigationCore
+
+@Suite("Scenes: the windows an app has open")
+struct SceneSetTests {
+    final class Window {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+    }
+
+    @Test func windowsOpenInFrontWithNumbersThatAreNotReused() throws {
+        let log = EventLog()
+        let scenes = SceneSet(log: log, first: Window(1))
+        #expect(scenes.numbers == [1] && scenes.foreground == 1)
+        let second = scenes.open { Window($0) }
+        #expect(second == 2 && scenes.foreground == 2 && scenes.foregroundScene.number == 2)
+        try scenes.close(2)
+        let third = scenes.open { Window($0) }
+        #expect(third == 3, "a closed window's number is not reused")
+        #expect(scenes.numbers == [1, 3])
+        #expect(log.texts == ["scene-open 2", "scene-close 2", "scene-focus 1", "scene-open 3"])
+    }
+
+    @Test func closingTheFrontWindowHandsTheFrontToTheOneFocusedBefore() throws {
+        let log = EventLog()
+        let scenes = SceneSet(log: log, first: Window(1))
+        scenes.open { Window($0) }
+        scenes.open { Window($0) }
+        try scenes.focus(2)
+        try scenes.focus(3)
+        try scenes.close(3)
+        #expect(scenes.foreground == 2, "2 was focused after 1")
+        try scenes.close(1)
+        #expect(scenes.foreground == 2, "closing a background window leaves the front as it is")
+        #expect(log.texts.suffix(3) == ["scene-close 3", "scene-focus 2", "scene-close 1"])
+    }
+
+    @Test func focusingTheFrontWindowLogsNothing() throws {
+        let log = EventLog()
+        let scenes = SceneSet(log: log, first: Window(1))
+        try scenes.focus(1)
+        #expect(log.texts.isEmpty)
+    }
+
+    @Test func anUnknownWindowAndTheLastWindowAreRefused() {
+        let scenes = SceneSet(log: EventLog(), first: Window(1))
+        #expect(throws: SceneError.lastScene(1)) { try scenes.close(1) }
+        #expect(throws: SceneError.noSuchScene(4, open: [1])) { try scenes.focus(4) }
+        #expect(throws: SceneError.noSuchScene(4, open: [1])) { try scenes.close(4) }
+        #expect(SceneError.lastScene(1).description.contains("open another first"))
+        #expect(scenes.scene(2) == nil)
+    }
+
+    @Test func everyExpiryObserverHearsAnExpiry() {
+        let log = EventLog()
+        let session = SessionStore(log: log, token: "t")
+        var heard: [String] = []
+        session.onExpire = { heard.append("app") }
+        session.observeExpiry { heard.append("scene 1") }
+        session.observeExpiry { heard.append("scene 2") }
+        session.expire()
+        #expect(heard == ["app", "scene 1", "scene 2"])
+        #expect(!session.isLoggedIn)
+    }
+}
