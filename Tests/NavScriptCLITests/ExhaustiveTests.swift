@@ -205,7 +205,7 @@ struct ExhaustiveTests {
             output.stdout.contains("app/orders/order (coordinator) left the navigation at step 3 (back_swipe)"),
             "the step is numbered as the timeline numbers it\n\(output)")
         #expect(output.stdout.contains("3. suite/leak.lua:3  back_swipe"), "\(output)")
-        let invariants = "leaks,unique_coordinators,flow_ownership,idle,loop_guard,platform_warnings"
+        let invariants = "leaks,unique_coordinators,flow_ownership,idle,loop_guard,platform_warnings,gated_screens"
         #expect(junit.raw.contains(#"<property name="navscript.invariants" value="\#(invariants)"/>"#))
         #expect(
             output.stdout.contains(

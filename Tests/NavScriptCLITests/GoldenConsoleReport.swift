@@ -26,7 +26,7 @@ enum GoldenConsoleReport {
               3. suite/checkout.lua:14  tap("continue")  → checkout_payment [tab home]
               4. suite/checkout.lua:15  tap("continue")  → checkout_confirm [tab home]
 
-        invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard, platform_warnings
+        invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard, platform_warnings, gated_screens
         seed: 3
         5 passed, 1 failed, 1 errors, 1 skipped in X.XXXs
 

@@ -20,11 +20,16 @@ import NavigationCore
 /// }
 /// ```
 open class NavigationDriver: AppDriver {
-    public let navigation: SimulatedNavigation
+    private let launchedNavigation: SimulatedNavigation
 
     public init(navigation: SimulatedNavigation) {
-        self.navigation = navigation
+        launchedNavigation = navigation
     }
+
+    /// The navigation everything here acts on: the one the driver was made
+    /// with. A driver of an app with several windows (``SceneDriving``)
+    /// overrides it with the acting scene's.
+    open var navigation: SimulatedNavigation { launchedNavigation }
 
     /// The user's thumb on ``navigation``.
     public var user: SimulatedUser { SimulatedUser(navigation: navigation) }
@@ -92,6 +97,10 @@ open class NavigationDriver: AppDriver {
         for modal in navigation.modals { add(modal.stack) }
         return owners
     }
+
+    /// The preconditions that hold now (signed in: `auth`), for the
+    /// `gated_screens` invariant. Override: only the app knows its session.
+    open var satisfiedPreconditions: Set<Precondition>? { nil }
 
     /// The live coordinator tree as paths. Override: only the app knows its root.
     open var coordinatorPaths: [String] { [] }

@@ -255,6 +255,9 @@ public protocol AppDriver: AnyObject {
     /// What the platform warned of so far (SwiftUI's runtime warnings), for
     /// the `platform_warnings` invariant; none on a platform that has none.
     var platformWarnings: [PlatformWarning] { get }
+    /// The preconditions that hold now (signed in: `auth`), for the
+    /// `gated_screens` invariant; nil when the app does not say.
+    var satisfiedPreconditions: Set<Precondition>? { get }
 }
 
 extension AppDriver {
@@ -269,6 +272,7 @@ extension AppDriver {
     public var screenOwners: [ScreenOwner]? { nil }
     public var visibleOutputs: [String] { [] }
     public var platformWarnings: [PlatformWarning] { [] }
+    public var satisfiedPreconditions: Set<Precondition>? { nil }
 }
 
 /// A screen on screen and the coordinator path of the flow that owns it.

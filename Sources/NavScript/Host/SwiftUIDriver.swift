@@ -79,6 +79,10 @@ open class SwiftUIDriver: AppDriver {
     public var visibleOutputs: [String] { window.visibleScreen?.outputs ?? [] }
     public var platformWarnings: [PlatformWarning] { window.warnings }
 
+    /// The preconditions that hold now (signed in: `auth`), for the
+    /// `gated_screens` invariant. Override: only the app knows its session.
+    open var satisfiedPreconditions: Set<Precondition>? { nil }
+
     /// The live coordinator tree as paths. Override when the app keeps one.
     open var coordinatorPaths: [String] { [] }
     /// `main`, or the flow that replaces it. Override when the app has such flows.

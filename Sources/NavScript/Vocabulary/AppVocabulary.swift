@@ -113,7 +113,7 @@ package struct AppVocabulary {
 
     /// Places that hold one word the app names: anything else in angle brackets is free text.
     private static let closedSlots: Set<String> = [
-        "<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>"
+        "<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>", "<scene>"
     ]
 
     /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).

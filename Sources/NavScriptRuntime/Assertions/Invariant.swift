@@ -22,6 +22,19 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// written twice in a frame, a second sheet, an unregistered
     /// destination, a dropped write, a rebuilt screen, state out of sync).
     case platformWarnings = "platform_warnings"
+    /// No screen on screen — in any tab, modal or window — needs a
+    /// precondition that does not hold (a gated screen left behind by a
+    /// sign-out, an expiry, or the other window's sign-out).
+    case gatedScreens = "gated_screens"
+
+    /// Checked in each window of an app with several (its own tree and
+    /// screens); the others are the app's (one log, one tracker, one clock).
+    package var isPerScene: Bool {
+        switch self {
+        case .uniqueCoordinators, .flowOwnership: return true
+        case .leaks, .idle, .loopGuard, .platformWarnings, .gatedScreens: return false
+        }
+    }
 
     /// What it checks, for reports and `--help`.
     package var summary: String {
@@ -32,6 +45,7 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         case .idle: return "the app settles: no transition or async work left pending"
         case .loopGuard: return "no gate looped until the loop guard stopped it"
         case .platformWarnings: return "the platform warned of no misuse (SwiftUI's runtime warnings)"
+        case .gatedScreens: return "no screen on screen, in any window, needs a precondition that does not hold"
         }
     }
 
@@ -62,6 +76,10 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         case .platformWarnings:
             return "each warning says what SwiftUI did instead of what the state asked for; the fix for the first one: "
                 + "see its advice in the details"
+        case .gatedScreens:
+            return "when a precondition stops holding (sign-out, session expiry), take down every screen that needs it — "
+                + "in every tab, every modal and every window (each scene's root hears of it: observe the session, do "
+                + "not let only the window that signed out react)"
         }
     }
 
@@ -71,12 +89,16 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// walks every object the app ever tracked, so it is done once).
     static func violations(
         of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
-        stepName: (Int) -> String
+        manifest: RouteManifest? = nil, stepName: (Int) -> String
     ) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
         // The tree is walked once for all the invariants that read it.
         var paths: [String]?
         for invariant in invariants {
+            if invariant == .gatedScreens {
+                if let manifest, let failure = gatedScreens(app, manifest: manifest) { found.append((invariant, failure)) }
+                continue
+            }
             if let failure = check(invariant, app: app, leaks: leaks, paths: &paths, stepName: stepName) {
                 found.append((invariant, failure))
             }
@@ -159,7 +181,44 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
             return ExpectationFailure(
                 "the platform warned \(warnings.count) time\(warnings.count == 1 ? "" : "s"): \(first.text)",
                 details: lines.joined(separator: "\n"))
+        case .gatedScreens:
+            return nil  // needs the manifest: checked by violations(of:…)
         }
+    }
+
+    /// Screens whose destination needs a precondition the app says does not
+    /// hold, in every window. Nil when the app cannot tell what holds.
+    static func gatedScreens(_ app: any AppDriver, manifest: RouteManifest) -> ExpectationFailure? {
+        guard let satisfied = app.satisfiedPreconditions else { return nil }
+        var needs: [DestinationID: [Precondition]] = [:]
+        for definition in manifest.destinations where !definition.preconditions.isEmpty {
+            needs[definition.id] = definition.preconditions
+        }
+        guard !needs.isEmpty else { return nil }
+        var windows: [(scene: Int?, state: NavigationState)] = []
+        if let scenes = app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
+            for number in scenes.sceneNumbers {
+                if let state = scenes.state(ofScene: number) { windows.append((number, state)) }
+            }
+        } else {
+            windows.append((nil, app.state))
+        }
+        var lines: [String] = []
+        for window in windows {
+            let place = window.scene.map { "scene \($0), " } ?? ""
+            var shown: [(where: String, step: RouteStep)] = []
+            for tab in window.state.tabs { shown += window.state.stack(tab).map { ("\(place)tab \(tab)", $0) } }
+            for (index, modal) in window.state.modals.enumerated() { shown += modal.map { ("\(place)modal \(index + 1)", $0) } }
+            for (place, step) in shown {
+                let missing = (needs[step.id] ?? []).filter { !satisfied.contains($0) }
+                guard !missing.isEmpty else { continue }
+                lines.append("  \(step) (\(place)) needs \(missing.map(\.rawValue).joined(separator: ", ")), which does not hold")
+            }
+        }
+        guard let first = lines.first else { return nil }
+        return ExpectationFailure(
+            "a screen that needs a precondition is on screen without it:\(first.dropFirst(1))",
+            details: lines.joined(separator: "\n"))
     }
 
     /// A leak with the step named as the timeline numbers it.

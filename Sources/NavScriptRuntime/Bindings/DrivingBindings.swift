@@ -125,13 +125,19 @@ enum DrivingBindings {
                             try BindingSupport.entryPoint($0, call: call, position: 2, host: context.host)
                         } ?? defaultEntry
                     let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
-                    let outcome =
-                        try app.perform(.deepLink(input, via: entry))
-                        ?? LinkOutcome(status: .error, message: "the app gave no outcome for the link")
+                    let outcome: LinkOutcome
+                    if let scene = options["scene"].intValue {
+                        outcome = try deliver(input, via: entry, toScene: scene, app: app, call: call)
+                    } else {
+                        outcome =
+                            try app.perform(.deepLink(input, via: entry))
+                            ?? LinkOutcome(status: .error, message: "the app gave no outcome for the link")
+                    }
                     if shouldSettle { try app.settle() }
                     world.record(
                         String(
-                            concatenating: "deep_link(\"", input.description, "\", via ", entry.rawValue, ") → ",
+                            concatenating: "deep_link(\"", input.description, "\", via ", entry.rawValue,
+                            options["scene"].intValue.map { ", scene \($0)" } ?? "", ") → ",
                             outcome.status.rawValue, outcome.precondition.map { " " + $0.rawValue } ?? "",
                             outcome.error.map { " " + $0.rawValue } ?? ""),
                         at: location, settled: shouldSettle)
@@ -172,6 +178,26 @@ enum DrivingBindings {
                     return []
                 })
         ]
+    }
+
+    /// `deep_link(…, { scene = n })`: the system opens the link in window
+    /// `n`. Only a link a window opens can name one: a push notification or
+    /// a widget's tap reaches the app, which picks the window in front.
+    private static func deliver(
+        _ input: EntryInput, via entry: EntryPoint, toScene scene: Int, app: any AppDriver, call: LuaCall
+    ) throws -> LinkOutcome {
+        guard entry != .push && entry != .widget else {
+            throw BindingError.error(
+                "deep_link: { scene = \(scene) } names a window, but \(entry) input reaches the app, which picks the window "
+                    + "in front; leave scene out, or focus_scene(\(scene)) first")
+        }
+        let scenes = try SceneBindings.sceneDriver(app, call: call)
+        guard scenes.sceneNumbers.contains(scene) else {
+            throw BindingError.error(
+                "deep_link: there is no scene \(scene); the open scenes are "
+                    + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
+        }
+        return try scenes.deliver(input, via: entry, toScene: scene)
     }
 
     /// A verb that performs one app action, settles, and records the step.

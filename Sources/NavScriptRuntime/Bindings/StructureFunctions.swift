@@ -60,6 +60,16 @@ enum StructureFunctions {
                 example: "describe(\"signed out\", function() scenario(\"starts at home\", function() end) end)",
                 body: .prelude),
             ScriptFunction(
+                "in_scene", .driving, parameters: [ScriptParameter("scene", "integer"), ScriptParameter("fn", "fun()")],
+                documentation: """
+                    Runs `fn` with its verbs, observers and expectations acting on window `scene` instead of the \
+                    one in front; the window acted on before is restored after `fn`, also when it fails. Acting on \
+                    a window does not bring it to the front (that is `focus_scene`). Scene 1 of an app with one \
+                    window is that window.
+                    """,
+                example: "in_scene(2, function() expect_stack{ \"home\" } end)",
+                body: .prelude),
+            ScriptFunction(
                 "before_each", .structure, parameters: [ScriptParameter("fn", "fun()")],
                 documentation: """
                     Registers a hook that runs before every scenario of the enclosing `describe` (or of the \

@@ -171,8 +171,21 @@ package struct LuaDefinitions {
                     .init(
                         "via", "navscript.EntryPoint",
                         "default: \"scheme\" for a URL, \"push\" for a payload, \"spotlight\" for an activity"),
-                    .init("settle", "boolean", "default true; false delivers without draining the scheduler")
+                    .init("settle", "boolean", "default true; false delivers without draining the scheduler"),
+                    .init(
+                        "scene", "integer",
+                        "the window the system opens a scheme or universal link in (default: the one in front); push "
+                            + "and widget input always goes to the one in front")
                 ]),
+            .fields(
+                "navscript.SceneOptions", "Options of `open_scene`.",
+                [
+                    .init("url", "navscript.LinkInput", "the link (or Handoff activity) the window opens for"),
+                    .init("via", "navscript.EntryPoint", "default: \"spotlight\" for an activity, \"scheme\" for a URL")
+                ]),
+            .fields(
+                "navscript.Scenes", "Open windows' numbers, in opening order, and the one in front.",
+                [.init("foreground", "integer"), .init("[integer]", "integer", optional: false)]),
             .fields("navscript.ErrorOptions", "Options of `expect_error`.", [.init("via", "navscript.EntryPoint")]),
             .fields(
                 "navscript.BackSwipeOptions", "Options of `back_swipe`.",

@@ -29,7 +29,7 @@ package struct ScriptLibrary {
 
     /// The language's own functions.
     static var builtIn: [ScriptFunction] {
-        StructureFunctions.functions + DrivingBindings.functions + ObservingBindings.functions
+        StructureFunctions.functions + DrivingBindings.functions + SceneBindings.functions + ObservingBindings.functions
             + AssertionBindings.functions
     }
 

@@ -152,3 +152,33 @@ enum BindingError: Error {
     case error(String)
     case failure(ExpectationFailure)
 }
+
+extension BindingContext {
+    /// `in_scene`'s helper: makes scene `number` the acting one (`false`:
+    /// the one in front again). Returns the scene acting before (`false`:
+    /// the one in front), or nil and what is wrong — the prelude raises it
+    /// (no Lua error crosses a Swift frame).
+    func actInScene(_ requested: LuaValue, at location: String) -> [LuaValue] {
+        func problem(_ text: String) -> [LuaValue] { [.nil, .string(LuaString(text))] }
+        guard let world else { return problem("in_scene can only be used inside a scenario (or a before_each/after_each hook)") }
+        return serving {
+            let app: any AppDriver
+            do { app = try world.ensureApp(at: location) } catch { return problem("in_scene: \(error)") }
+            guard let scenes = app as? any SceneDriving else {
+                guard requested.intValue ?? 1 == 1 else {
+                    return problem("in_scene: the app has one window (scene 1); its host's driver does not adopt SceneDriving")
+                }
+                return [.boolean(false)]
+            }
+            let number = requested.intValue
+            if let number, !scenes.sceneNumbers.contains(number) {
+                return problem(
+                    "in_scene: there is no scene \(number); the open scenes are "
+                        + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
+            }
+            let previous = scenes.actingScene
+            scenes.actingScene = number
+            return [previous.map { .integer(Int64($0)) } ?? .boolean(false)]
+        }
+    }
+}

@@ -388,6 +388,26 @@ enum ScenarioPrelude {
           return value, message, ...
         end
 
+        -- in_scene(n, fn): fn's verbs and observers act on window n; the window they
+        -- acted on before is restored after fn, also when fn fails or errors. Acting
+        -- on a window is no focus: the app's foreground window stays as it was.
+        local act_in_scene, pcall, pack = ns.act_in_scene, pcall, table.pack
+        function in_scene(n, fn, ...)
+          if mathtype(n) ~= "integer" then
+            error("bad argument #1 to 'in_scene' (a scene number expected, got " .. type(n) .. ")", 2)
+          end
+          if type(fn) ~= "function" then
+            error("bad argument #2 to 'in_scene' (a function expected, got " .. type(fn) .. ")", 2)
+          end
+          if select("#", ...) > 0 then error("in_scene(n, fn) takes no more arguments", 2) end
+          local previous, problem = act_in_scene(n)
+          if problem then error(problem, 2) end
+          local results = pack(pcall(fn))
+          act_in_scene(previous)
+          if not results[1] then error(results[2], 0) end
+          return unpack(results, 2, results.n)
+        end
+
         -- Called by the runner after the file has run: every declaration with
         -- its hooks resolved (outermost before first, innermost after first),
         -- as a positional record (no field names to copy into Swift):

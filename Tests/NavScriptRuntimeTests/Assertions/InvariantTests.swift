@@ -17,13 +17,78 @@ struct InvariantTests {
         func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
         func settle() throws(HostError) {}
         func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
-        var state: NavigationState { NavigationState(selectedTab: "tab", tabs: ["tab"]) }
+        var state: NavigationState { shown }
         var visibleScreen: String? { "home" }
         var step: Int { 0 }
         var rootFlow: String { "main" }
         var screenOwners: [ScreenOwner]? { owners }
         var warnings: [PlatformWarning] = []
         var platformWarnings: [PlatformWarning] { warnings }
+        var satisfied: Set<Precondition>?
+        var satisfiedPreconditions: Set<Precondition>? { satisfied }
+        var shown = NavigationState(selectedTab: "tab", tabs: ["tab"])
+    }
+
+    /// Two windows of a fake app: each its own state.
+    final class TwoWindows: SceneDriving {
+        let eventLog = EventLog()
+        var states: [Int: NavigationState] = [:]
+        var sceneNumbers: [Int] { states.keys.sorted() }
+        var foregroundScene = 1
+        var actingScene: Int?
+        var satisfiedPreconditions: Set<Precondition>? = []
+        func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
+        func settle() throws(HostError) {}
+        func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
+        var state: NavigationState { states[actingScene ?? foregroundScene]! }
+        var visibleScreen: String? { nil }
+        var coordinatorPaths: [String] { [] }
+        var step: Int { 0 }
+        var rootFlow: String { "main" }
+        var leaks: [LifecycleTracker.Leak] { [] }
+        func openScene(with activity: EntryInput?, via entry: EntryPoint) throws(HostError) -> (scene: Int, outcome: LinkOutcome?) {
+            (0, nil)
+        }
+        func focusScene(_ number: Int) throws(HostError) {}
+        func closeScene(_ number: Int) throws(HostError) {}
+        func deliver(_ input: EntryInput, via entry: EntryPoint, toScene number: Int) throws(HostError) -> LinkOutcome {
+            LinkOutcome(status: .proceed)
+        }
+        func state(ofScene number: Int) -> NavigationState? { states[number] }
+    }
+
+    static let manifest = RouteManifest(
+        scheme: "t", universalHosts: [], tabs: ["tab", "orders"], preconditions: ["auth"],
+        destinations: [
+            RouteDefinition("home", tab: "tab", flow: "tab"), RouteDefinition("orders", tab: "orders", flow: "orders"),
+            RouteDefinition("order", parent: "orders", flow: "orders", preconditions: ["auth"])
+        ])
+
+    @Test func aGatedScreenLeftOnScreenWithoutItsPreconditionIsNamedInEveryWindow() throws {
+        let windows = TwoWindows()
+        windows.states[1] = NavigationState(
+            selectedTab: "tab", tabs: ["tab", "orders"], stacks: ["orders": [RouteStep("orders"), RouteStep("order", params: ["id": "7"])]])
+        windows.states[2] = NavigationState(selectedTab: "tab", tabs: ["tab", "orders"], stacks: ["tab": [RouteStep("home")]])
+        let failure = try #require(Invariant.gatedScreens(windows, manifest: Self.manifest))
+        #expect(
+            failure.message
+                == "a screen that needs a precondition is on screen without it: order:7 (scene 1, tab orders) needs auth, which does not hold"
+        )
+        windows.satisfiedPreconditions = ["auth"]
+        #expect(Invariant.gatedScreens(windows, manifest: Self.manifest) == nil, "signed in: the order may be shown")
+        windows.satisfiedPreconditions = nil
+        #expect(Invariant.gatedScreens(windows, manifest: Self.manifest) == nil, "an app that does not say is not judged")
+    }
+
+    @Test func aGatedScreenInAModalOfOneWindowIsFound() throws {
+        let app = FakeApp()
+        app.satisfied = []
+        #expect(Invariant.gatedScreens(app, manifest: Self.manifest) == nil, "nothing gated on screen")
+        app.shown = NavigationState(selectedTab: "tab", tabs: ["tab"], modals: [[RouteStep("order", params: ["id": "3"])]])
+        let failure = try #require(Invariant.gatedScreens(app, manifest: Self.manifest))
+        #expect(failure.details == "  order:3 (modal 1) needs auth, which does not hold")
+        #expect(Invariant.uniqueCoordinators.isPerScene && Invariant.flowOwnership.isPerScene)
+        #expect(!Invariant.leaks.isPerScene && !Invariant.gatedScreens.isPerScene)
     }
 
     func violated(_ app: FakeApp) -> [String] {

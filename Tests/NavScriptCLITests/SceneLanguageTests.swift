@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The language of several windows, end to end: on ShopApp (which has
+/// them) and on the notes app (which has one).
+@Suite("Scenes in the language")
+struct SceneLanguageTests {
+    @Test func scenesActAndObservePerWindow() throws {
+        let fixture = try Fixture([
+            "suite/scenes.lua": """
+            scenario("two windows", function()
+              local n = open_scene{}
+              assert(n == 2)
+              local list = scenes()
+              assert(#list == 2 and list.foreground == 2, "scenes: " .. #list)
+              in_scene(1, function() deep_link("shop://product/p1") end)
+              expect_stack{ "home" }
+              in_scene(1, function() expect_stack{ "home", "product:p1" } end)
+              local ok = pcall(in_scene, 1, function() error("inside") end)
+              assert(not ok)
+              expect_stack{ "home" }
+              focus_scene(1)
+              expect_scenes{ 1, 2, foreground = 1 }
+              close_scene(2)
+            end)
+            scenario("a push cannot name a window", function()
+              open_scene{}
+              deep_link({ route = "product/p1" }, { scene = 1 })
+            end)
+            scenario("no such window", function()
+              in_scene(5, function() end)
+            end)
+            scenario("a wrong count of windows fails", function()
+              expect_scenes{ 1, 2 }
+            end)
+            """
+        ])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("1 passed, 1 failed, 2 errors"), "\(output)")
+        #expect(output.stdout.contains("push input reaches the app, which picks the window in front"), "\(output)")
+        #expect(output.stdout.contains("in_scene: there is no scene 5; the open scenes are 1"), "\(output)")
+        #expect(output.stdout.contains("the open scenes are { 1 }, expected { 1, 2 }"), "\(output)")
+    }
+
+    @Test func anAppWithOneWindowSaysSo() throws {
+        let fixture = try OwnAppTests.fixture(extra: [
+            "one.lua": """
+            scenario("scene 1 is the window", function()
+              in_scene(1, function() expect_tab("notes") end)
+              expect_scenes{ 1, foreground = 1 }
+            end)
+            scenario("no second window", function() open_scene{} end)
+            """
+        ])
+        let output = try CLI.run(["run", "one.lua"], in: fixture.root, binary: CLI.notesBinary)
+        #expect(output.stdout.contains("1 passed, 0 failed, 1 error"), "\(output)")
+        #expect(output.stdout.contains("open_scene: the app has one window"), "\(output)")
+    }
+}
