@@ -90,6 +90,7 @@ struct ActionSpace {
         }
         actions.append(hostileLink(&generator))
         for line in host.explorationActions { actions.append(ExplorationAction(lua: line, coverage: line)) }
+        if let scenes = app as? any SceneDriving { actions += sceneActions(scenes, generator: &generator) }
         actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))
         actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration"))
         if let first = randomLink(&generator), let second = randomLink(&generator) {
@@ -136,9 +137,9 @@ struct ActionSpace {
     }
 
     /// A link to a destination of the manifest, through a door its pattern allows.
-    mutating func randomLink(_ generator: inout SeededGenerator) -> ExplorationAction? {
+    mutating func randomLink(_ generator: inout SeededGenerator, doors allowed: [EntryPoint]? = nil) -> ExplorationAction? {
         guard let (definition, pattern) = patterns.randomElement(using: &generator) else { return nil }
-        let doors = host.entryPoints.filter { pattern.applies(to: $0) }
+        let doors = host.entryPoints.filter { pattern.applies(to: $0) && (allowed?.contains($0) ?? true) }
         guard let entry = doors.randomElement(using: &generator) else { return nil }
         var path = pattern.template
         for spec in definition.params {
@@ -151,6 +152,31 @@ struct ActionSpace {
         return ExplorationAction(
             lua: lua, coverage: "link \(definition.id) \(pattern.template) via \(entry)",
             link: .init(input: input, entry: entry, schemeURL: pattern.entries == nil ? schemeURL : nil))
+    }
+
+    /// An app with several windows: open one (up to three), bring another
+    /// to the front, close one, and open a link in a window that is not in
+    /// front (a scheme or universal link the system gives that window).
+    private mutating func sceneActions(_ scenes: any SceneDriving, generator: inout SeededGenerator) -> [ExplorationAction] {
+        var actions: [ExplorationAction] = []
+        let numbers = scenes.sceneNumbers
+        if numbers.count < 3 { actions.append(ExplorationAction(lua: "open_scene{}", coverage: "open_scene")) }
+        for number in numbers where number != scenes.foregroundScene {
+            actions.append(ExplorationAction(lua: "focus_scene(\(number))", coverage: "focus_scene"))
+            if let link = randomLink(&generator, doors: [.scheme, .universal]), var target = link.link {
+                target.scene = number
+                target.schemeURL = nil
+                actions.append(
+                    ExplorationAction(
+                        lua: "deep_link(\(LuaSource.input(target.input)), { via = \(LuaSource.string(target.entry.rawValue)), "
+                            + "scene = \(number) })",
+                        coverage: "link in a background scene", link: target))
+            }
+        }
+        if numbers.count > 1, let number = numbers.randomElement(using: &generator) {
+            actions.append(ExplorationAction(lua: "close_scene(\(number))", coverage: "close_scene"))
+        }
+        return actions
     }
 
     /// Input no route should accept: malformed, hostile, unknown.

@@ -19,6 +19,9 @@ struct ExplorationAction: Hashable {
         var entry: EntryPoint
         /// The same link spelled with the app's scheme, for `expect_same_outcome`.
         var schemeURL: String?
+        /// The window the system opened it in (`deep_link(…, { scene = n })`):
+        /// it must land there, whichever window is in front.
+        var scene: Int?
     }
 }
 

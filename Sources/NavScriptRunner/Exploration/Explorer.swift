@@ -180,7 +180,9 @@ public final class Explorer {
         walk: inout [ExplorationAction]
     ) -> ExplorationViolation? {
         let line = action.lua
-        let before = walker.app?.state
+        // A link opened in a window that is not in front is judged in that window.
+        let linkScene = action.link?.scene
+        let before = linkScene.flatMap { (walker.app as? any SceneDriving)?.state(ofScene: $0) } ?? walker.app?.state
         let eventsBefore = walker.app?.events.count ?? 0
         configuration.trace?.step(line)
         let result = walker.run(line)
@@ -213,8 +215,16 @@ public final class Explorer {
                 ])
         }
         guard let app = walker.app else { return nil }
-        if let link = action.link, let violation = checkLanding(link, app: app, before: before, step: walk.count - 1) {
-            return violation
+        if let link = action.link {
+            let step = walk.count - 1
+            let check = { self.checkLanding(link, app: app, before: before, step: step) }
+            let scenes = app as? any SceneDriving
+            var violation = link.scene.flatMap { scene in scenes?.acting(in: scene, check) } ?? (link.scene == nil ? check() : nil)
+            if let scene = link.scene, let found = violation {
+                // The reproducer checks the window the link was opened in.
+                violation?.assertion = ["in_scene(\(scene), function()"] + found.assertion.map { "  " + $0 } + ["end)"]
+            }
+            if let violation { return violation }
         }
         if action.restoresState, let before, !Self.sameNavigation(before, app.state) {
             return ExplorationViolation(
