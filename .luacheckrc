@@ -4,6 +4,7 @@ std = "lua54"
 max_line_length = false
 read_globals = {
   "describe",
+  "in_scene",
   "before_each",
   "after_each",
   "pending",
@@ -16,6 +17,11 @@ read_globals = {
   "deep_link",
   "settle",
   "restart",
+  "open_scene",
+  "focus_scene",
+  "close_scene",
+  "scenes",
+  "expect_scenes",
   "screen",
   "stack",
   "tab",

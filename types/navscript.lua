@@ -105,6 +105,7 @@
 ---| "idle" # the app settles: no transition or async work left pending
 ---| "loop_guard" # no gate looped until the loop guard stopped it
 ---| "platform_warnings" # the platform warned of no misuse (SwiftUI's runtime warnings)
+---| "gated_screens" # no screen on screen, in any window, needs a precondition that does not hold
 
 ---A stack entry as expectations write it: `"id"` matches that screen with any parameters; `"id:primary-param"` also matches its primary parameter (`id` when the route has one, otherwise the first parameter by name).
 ---@alias navscript.StackEntry navscript.ScreenId|string
@@ -133,6 +134,17 @@
 ---@class navscript.LinkOptions
 ---@field via? navscript.EntryPoint # default: "scheme" for a URL, "push" for a payload, "spotlight" for an activity
 ---@field settle? boolean # default true; false delivers without draining the scheduler
+---@field scene? integer # the window the system opens a scheme or universal link in (default: the one in front); push and widget input always goes to the one in front
+
+---Options of `open_scene`.
+---@class navscript.SceneOptions
+---@field url? navscript.LinkInput # the link (or Handoff activity) the window opens for
+---@field via? navscript.EntryPoint # default: "spotlight" for an activity, "scheme" for a URL
+
+---Open windows' numbers, in opening order, and the one in front.
+---@class navscript.Scenes
+---@field foreground? integer
+---@field [integer] integer
 
 ---Options of `expect_error`.
 ---@class navscript.ErrorOptions
@@ -282,6 +294,14 @@ function print(...) end
 -- Driving
 -- ---------------------------------------------------------------------------
 
+---Runs `fn` with its verbs, observers and expectations acting on window `scene` instead of the one in front; the window acted on before is restored after `fn`, also when it fails. Acting on a window does not bring it to the front (that is `focus_scene`). Scene 1 of an app with one window is that window.
+---```lua
+---in_scene(2, function() expect_stack{ "home" } end)
+---```
+---@param scene integer
+---@param fn fun()
+function in_scene(scene, fn) end
+
 ---Cold-starts a fresh app with `options` (the host's launch options; see `navscript.LaunchOptions`). Use it first in a scenario to choose the starting state; without it, the first verb, observer or expectation launches the app with defaults. An optional `url` is a cold-start link delivered through `via`. The app is settled afterwards. An unknown option, or a value that is not of the option's kind, is an error at this line naming the accepted options.
 ---```lua
 ---launch{ url = "myapp://item/7", via = "universal" }
@@ -346,6 +366,29 @@ function settle() end
 ---@param options? navscript.RestartOptions
 function restart(options) end
 
+---The user opens a new window of the app, in front, and the app settles; returns its number (the first window is 1; numbers are not reused). With `url` (and `via`, default `"spotlight"` for an activity, else `"scheme"`), the window opens for that link — a Handoff activity, a link dragged out — and the link's outcome is returned too. An app whose host drives one window is an error.
+---```lua
+---local second = open_scene{}
+---```
+---@param options? navscript.SceneOptions
+---@return integer scene
+---@return navscript.LinkOutcome? outcome
+function open_scene(options) end
+
+---The user brings window `scene` to the foreground; the app settles.
+---```lua
+---focus_scene(1)
+---```
+---@param scene integer
+function focus_scene(scene) end
+
+---The user closes window `scene`: its flows are torn down and everything it showed must be released; the app settles. The last window cannot be closed.
+---```lua
+---close_scene(2)
+---```
+---@param scene integer
+function close_scene(scene) end
+
 ---Completes the sign-in flow on screen (the login screen and, with `two_factor`, its second step), then settles; when no sign-in screen is on screen and the user is signed out, it first opens the app's own sign-in from the profile tab. With `cancel = true` it closes the sign-in screen instead. Fails when already signed in with no sign-in screen, when a modal covers the sign-in button, or (cancel) when no sign-in screen is shown.
 ---```lua
 ---login{ cancel = true }
@@ -368,6 +411,13 @@ function expire_session() end
 -- ---------------------------------------------------------------------------
 -- Observing
 -- ---------------------------------------------------------------------------
+
+---Returns the open windows' numbers in opening order, with `foreground` the one in front (`{ 1, 2, foreground = 2 }`); `{ 1, foreground = 1 }` for an app with one window.
+---```lua
+---assert(scenes().foreground == 2)
+---```
+---@return navscript.Scenes scenes
+function scenes() end
 
 ---Returns the id of the top visible screen (without parameters), or nil when nothing is on screen. For printing and custom checks; prefer `expect_screen` for assertions.
 ---```lua
@@ -438,6 +488,13 @@ function session() end
 -- ---------------------------------------------------------------------------
 -- Expectations (a mismatch is a failure with expected vs actual)
 -- ---------------------------------------------------------------------------
+
+---Expects exactly these windows open (`{ 1, 3 }`, in opening order) and, with `foreground`, that one in front.
+---```lua
+---expect_scenes{ 1, 2, foreground = 2 }
+---```
+---@param scenes navscript.Scenes
+function expect_scenes(scenes) end
 
 ---Expects a tab's stack, bottom to top, to be exactly `entries` (the selected tab by default; `expect_stack("settings", { "settings", "about" })` for another). Each entry is `"id"` (any parameters) or `"id:primary-param"`. The failure shows both stacks side by side. An unknown tab is an error.
 ---```lua
@@ -558,6 +615,9 @@ function expect_no_leaks() end
 ---* `cannot-build <path> <screen>` — a flow was asked for a screen it does not build
 ---* `no-modal-flow <screen>` — no modal flow presents that destination
 ---* `unsatisfiable <precondition>` — nothing in the app can satisfy that precondition
+---* `scene-open <scene>` — a window (scene) opened, in front
+---* `scene-focus <scene>` — a window came to the foreground
+---* `scene-close <scene>` — a window closed: its flows torn down
 ---* `warning <kind> <subject>` — the platform noticed a misuse it carries on from, as SwiftUI warns at run time (`unregistered-destination`, `multiple-updates`, `second-presentation`, `write-during-transition`, `dropped-write`, `recreated`, `out-of-sync`)
 ---* `widget-opens-order <id>` — the widget's quick path opened an order (ShopApp)
 ---```lua

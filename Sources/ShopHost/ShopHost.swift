@@ -67,8 +67,9 @@ public struct ShopHost: ScenarioHost {
     }
 }
 
-/// Drives one ShopApplication on behalf of a scenario.
-final class ShopAppDriver: NavigationDriver {
+/// Drives one ShopApplication on behalf of a scenario — every window of it:
+/// the gestures and observers act on the acting window.
+final class ShopAppDriver: NavigationDriver, SceneDriving {
     let app: ShopApplication
 
     init(_ app: ShopApplication) {
@@ -76,8 +77,46 @@ final class ShopAppDriver: NavigationDriver {
         super.init(navigation: app.navigation)
     }
 
+    override var navigation: SimulatedNavigation { app.navigation }
+
     override func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
         app.receive(input, via: entry)
+    }
+
+    // MARK: - Windows
+
+    var sceneNumbers: [Int] { app.sceneNumbers }
+    var foregroundScene: Int { app.foregroundScene }
+    var actingScene: Int? {
+        get { app.actingScene }
+        set { app.actingScene = newValue }
+    }
+
+    func openScene(with activity: EntryInput?, via entry: EntryPoint) throws(HostError) -> (scene: Int, outcome: LinkOutcome?) {
+        let (number, outcome) = app.openScene(with: activity, via: entry)
+        return (number, outcome)
+    }
+
+    func focusScene(_ number: Int) throws(HostError) {
+        do { try app.focusScene(number) } catch { throw HostError(error.message) }
+    }
+
+    func closeScene(_ number: Int) throws(HostError) {
+        do { try app.closeScene(number) } catch { throw HostError(error.message) }
+    }
+
+    func deliver(_ input: EntryInput, via entry: EntryPoint, toScene number: Int) throws(HostError) -> LinkOutcome {
+        app.log.beginStep("deep_link \(input) via \(entry) in scene \(number)")
+        do { return try app.receive(input, via: entry, inScene: number) } catch { throw HostError(error.message) }
+    }
+
+    func state(ofScene number: Int) -> NavigationState? { app.state(ofScene: number) }
+
+    override var satisfiedPreconditions: Set<Precondition>? {
+        var satisfied: Set<Precondition> = []
+        if app.isLoggedIn { satisfied.insert("auth") }
+        if app.hasPaymentMethod { satisfied.insert("payment_method") }
+        return satisfied
     }
 
     override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {

@@ -111,6 +111,56 @@ import Testing
             try app.link("shop://checkout")
             try app.link("shop://settings")
             return app.state.modals.isEmpty && app.eventTexts.contains("present settings")
+        },
+        // The scene races: two windows, one session.
+        .signOutOneScene: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            try app.link("shop://orders/42")
+            _ = app.openScene()
+            try app.logout()
+            try app.settle()
+            return app.state(ofScene: 1)?.stack("orders") == [RouteStep("orders"), RouteStep("order", params: ["id": "42"])]
+        },
+        .expiryForegroundOnly: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            try app.link("shop://orders/42")
+            _ = app.openScene()
+            try app.expireSession()
+            try app.settle()
+            return app.state(ofScene: 1)?.stack("orders").count == 2
+        },
+        .linkToForegroundScene: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            _ = app.openScene()
+            _ = try app.receive(.url("shop://orders/42"), via: .scheme, inScene: 1)
+            try app.settle()
+            return app.state(ofScene: 1)?.selectedTab != "orders" && app.state.selectedTab == "orders"
+        },
+        .sceneCopiesSession: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            _ = app.openScene()
+            try app.focusScene(1)
+            try app.logout()
+            let outcome = try app.receive(.url("shop://orders/42"), via: .scheme, inScene: 2)
+            try app.settle()
+            return outcome.status == .proceed && !app.isLoggedIn
+        },
+        .restoreCrossesScenes: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            try app.link("shop://orders/42")
+            _ = app.openScene()
+            try app.link("shop://product/p1004")
+            let next = try app.relaunched(restore: true)
+            try next.settle()
+            return next.state(ofScene: 2)?.selectedTab == "orders"
+        },
+        .closedSceneKept: { faults in
+            let app = try launch(faults: faults)
+            _ = app.openScene()
+            try app.link("shop://product/p1004")
+            try app.closeScene(2)
+            try app.settle()
+            return !app.leaks.isEmpty
         }
     ]
 

@@ -14,8 +14,13 @@ public struct LaunchOptions: Hashable, Sendable {
     public var url: EntryInput?
     public var via: EntryPoint
     public var faults: Set<Fault>
-    /// A state-restoration archive from a previous run.
+    /// A state-restoration archive from a previous run (the first window's).
     public var restoration: RestorationArchive?
+    /// The archives of the other windows open at the end of that run, in
+    /// opening order: each is reopened and restored from its own.
+    public var sceneRestorations: [RestorationArchive] = []
+    /// The position (1: the first window) of the window that was in front.
+    public var restoredForeground = 1
 
     public init(
         loggedIn: Bool = false, firstLaunch: Bool = false, experiment: OnboardingExperiment? = nil,

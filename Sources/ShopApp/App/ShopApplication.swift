@@ -2,22 +2,27 @@ import Foundation
 import NavigationCore
 
 /// ShopApp, composed and running headless: the composition root that wires
-/// engine, dispatcher, root coordinator, navigation and services, plus the
-/// Swift API that drives it like a user would (the same calls the Lua
-/// bindings make) and observes it.
+/// the engine, the session and the services every window shares, and the
+/// windows themselves (``ShopScene``: each its own navigation, root
+/// coordinator, dispatcher and router); plus the Swift API that drives it
+/// like a user would (the same calls the Lua bindings make) and observes it.
 ///
 /// One instance is one app process: single-threaded, deterministic, and
-/// thrown away after the scenario.
+/// thrown away after the scenario. The driving and observing API acts on
+/// the *acting* window — the one in front, unless ``actingScene`` names
+/// another.
 public final class ShopApplication {
     public let options: LaunchOptions
     public let log = EventLog()
     public let scheduler = Scheduler()
     public let tracker: LifecycleTracker
-    public let navigation: SimulatedNavigation
     public let session: SessionStore
-    private let env: ShopEnvironment
-    private let root: AppCoordinator
-    private let router: ShopRouter
+    private let shared: ShopScene.Shared
+    private let scenes: SceneSet<ShopScene>
+    /// Windows closed while the close-scene-keeps-flows bug is on ("kept for a quick reopen").
+    private var closedScenes: [ShopScene] = []
+    /// The window the driving and observing API acts on; nil: the one in front.
+    public var actingScene: Int?
 
     /// Launches the app. `engine` is shared across launches (it is pure);
     /// by default it is built from the bundled `routes.json`.
@@ -25,31 +30,33 @@ public final class ShopApplication {
         self.options = options
         let engine = try engine ?? Self.loadEngine()
         tracker = LifecycleTracker(log: log)
-        navigation = SimulatedNavigation(tabs: engine.manifest.tabs, log: log, tracker: tracker, scheduler: scheduler)
         session = SessionStore(log: log, token: options.loggedIn ? "token-0" : nil)
         let account = AccountStore(hasPaymentMethod: options.paymentMethod, twoFactorEnabled: options.twoFactor)
-        env = ShopEnvironment(
-            log: log, tracker: tracker, scheduler: scheduler, navigation: navigation,
-            session: session, account: account, auth: AuthService(), faults: options.faults,
-            experiment: options.experiment ?? .minimal)
-        root = AppCoordinator(env: env, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
-        env.gates = root.gates
-        let (session, env) = (self.session, self.env)
-        let context: () -> RouteContext = {
-            var satisfied: Set<Precondition> = []
-            if session.isLoggedIn { satisfied.insert("auth") }
-            if env.account.hasPaymentMethod { satisfied.insert("payment_method") }
-            return RouteContext(satisfied: satisfied)
+        shared = ShopScene.Shared(
+            log: log, scheduler: scheduler, tracker: tracker, engine: engine, session: session, account: account,
+            auth: AuthService(), faults: options.faults, experiment: options.experiment ?? .minimal)
+        let first = ShopScene(
+            number: 1, shared: shared, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
+        scenes = SceneSet(log: log, first: first)
+        session.onExpire = { [weak self] in self?.sessionExpired() }
+        if let url = options.url { first.router.deliver(url, via: options.via) }
+        first.start()
+        // The other windows of the run being restored, each from its own archive.
+        for archive in options.sceneRestorations {
+            // The bug (restore-crosses-scenes): every window gets the first window's archive.
+            let state = options.faults.contains(.restoreCrossesScenes) ? options.restoration?.state : archive.state
+            scenes.open { number in self.makeScene(number, restoring: state) }
         }
-        let dispatcher = RouteDispatcher(engine: engine, root: root, log: log, context: context)
-        router = ShopRouter(engine: engine, dispatcher: dispatcher, env: env, root: root, context: context)
-        env.sink = { [weak router] request in router?.request(request) }
-        root.onReady = { [weak router] in router?.rootDidBecomeReady() }
-        root.isRestorable = { step in
-            engine.preconditions(of: step.id).allSatisfy { context().satisfied.contains($0) }
+        if options.restoredForeground != scenes.foreground, scenes.numbers.contains(options.restoredForeground) {
+            try? scenes.focus(options.restoredForeground)
         }
-        if let url = options.url { router.deliver(url, via: options.via) }
-        root.start()
+    }
+
+    /// A new window's scene, started.
+    private func makeScene(_ number: Int, restoring state: NavigationState? = nil) -> ShopScene {
+        let scene = ShopScene(number: number, shared: shared, firstLaunch: false, restoration: state)
+        scene.start()
+        return scene
     }
 
     /// The engine over the bundled route manifest.
@@ -65,9 +72,56 @@ public final class ShopApplication {
         return try RouteManifest.load(json: Data(contentsOf: url))
     }
 
+    // MARK: - Windows
+
+    /// The window the API acts on.
+    private var scene: ShopScene {
+        actingScene.flatMap(scenes.scene) ?? scenes.foregroundScene
+    }
+
+    /// The open windows' numbers, in opening order.
+    public var sceneNumbers: [Int] { scenes.numbers }
+    /// The window in front.
+    public var foregroundScene: Int { scenes.foreground }
+
+    /// The user opens a new window, in front; with `activity`, it opens for
+    /// that input (a Handoff activity, a link dragged out), delivered to it.
+    /// The app is not settled.
+    public func openScene(with activity: EntryInput? = nil, via entry: EntryPoint = .spotlight) -> (Int, LinkOutcome?) {
+        log.beginStep(activity.map { "open_scene \($0) via \(entry)" } ?? "open_scene")
+        let number = scenes.open { makeScene($0) }
+        let outcome = activity.map { scenes.scene(number)!.router.deliver($0, via: entry) }
+        return (number, outcome)
+    }
+
+    /// The user brings window `number` to the front.
+    public func focusScene(_ number: Int) throws(ShopError) {
+        log.beginStep("focus_scene \(number)")
+        do { try scenes.focus(number) } catch { throw ShopError(error.description) }
+    }
+
+    /// The user closes window `number`: its flows are torn down.
+    public func closeScene(_ number: Int) throws(ShopError) {
+        log.beginStep("close_scene \(number)")
+        let closed: ShopScene
+        do { closed = try scenes.close(number) } catch { throw ShopError(error.description) }
+        if actingScene == number { actingScene = nil }
+        closed.close()
+        // The bug: the scene is "kept for a quick reopen", and everything it held with it.
+        if options.faults.contains(.closedSceneKept) { closedScenes.append(closed) }
+    }
+
+    /// What window `number` shows, nil when it is not open.
+    public func state(ofScene number: Int) -> NavigationState? {
+        scenes.scene(number)?.navigation.state
+    }
+
     // MARK: - Driving
 
-    /// The user's gestures on this app's navigation.
+    /// The acting window's navigation.
+    public var navigation: SimulatedNavigation { scene.navigation }
+
+    /// The user's gestures on the acting window's navigation.
     public var user: SimulatedUser { SimulatedUser(navigation: navigation) }
 
     /// Fires an output of the top visible screen.
@@ -100,11 +154,24 @@ public final class ShopApplication {
         return receive(input, via: entry)
     }
 
-    /// Hands a link to the router within the current step (whoever drives
-    /// the app opened the step). The app is not settled.
+    /// Hands a link to a window's router within the current step (whoever
+    /// drives the app opened the step). A push notification or a widget's
+    /// tap reaches the app, which gives it to the window in front; a link
+    /// a window opens goes to the acting window. The app is not settled.
     @discardableResult
     public func receive(_ input: EntryInput, via entry: EntryPoint) -> LinkOutcome {
-        router.deliver(input, via: entry)
+        let target = entry == .push || entry == .widget ? scenes.foregroundScene : scene
+        return target.router.deliver(input, via: entry)
+    }
+
+    /// A link the system opened in window `number`, within the current step.
+    public func receive(_ input: EntryInput, via entry: EntryPoint, inScene number: Int) throws(ShopError) -> LinkOutcome {
+        guard var target = scenes.scene(number) else {
+            throw ShopError(SceneError.noSuchScene(number, open: scenes.numbers).description)
+        }
+        // The bug: the app delegate hands every link to the window in front.
+        if options.faults.contains(.linkToForegroundScene) { target = scenes.foregroundScene }
+        return target.router.deliver(input, via: entry)
     }
 
     /// Completes (or cancels) the sign-in flow on screen; with none on
@@ -137,12 +204,17 @@ public final class ShopApplication {
         }
     }
 
-    /// Signs out through the app. Refused when already signed out: the app
-    /// offers no sign-out then, as `login` is refused when signed in.
+    /// Signs out through the app: the session goes, and every window
+    /// starts afresh. Refused when already signed out: the app offers no
+    /// sign-out then, as `login` is refused when signed in.
     public func logout() throws(ShopError) {
         guard session.isLoggedIn else { throw ShopError("logout(): already signed out; the app shows no sign-out") }
         log.beginStep("logout")
-        root.logout()
+        session.clear()
+        shared.auth.forget()
+        // The bug (sign-out-one-scene): only the window the user signed out in hears of it.
+        let windows = options.faults.contains(.signOutOneScene) ? [scene] : scenes.scenes.map(\.scene)
+        for window in windows { window.root.signedOut() }
     }
 
     /// Expires the session as the server would. Refused when there is none.
@@ -150,6 +222,17 @@ public final class ShopApplication {
         guard session.isLoggedIn else { throw ShopError("expire_session(): signed out, so there is no session to expire") }
         log.beginStep("expire_session")
         session.expire()
+    }
+
+    /// The server ended the session: every window goes back to its main
+    /// flows, the one in front with the sign-in up.
+    private func sessionExpired() {
+        shared.auth.forget()
+        let front = scenes.foregroundScene
+        // The bug (expiry-foreground-only): the handler reaches the window in front only.
+        let others = options.faults.contains(.expiryForegroundOnly) ? [] : scenes.scenes.map(\.scene).filter { $0 !== front }
+        for window in others { window.root.signedOut() }
+        front.root.sessionExpired()
     }
 
     /// Runs scheduled work (transitions, async commits) until idle.
@@ -161,34 +244,37 @@ public final class ShopApplication {
         do { try scheduler.settle() } catch { throw ShopError(error.description) }
     }
 
-    /// The navigation state as a restoration archive.
+    /// The acting window's navigation state as a restoration archive.
     public func archive() -> RestorationArchive {
         RestorationArchive(state: navigation.state)
     }
 
-    /// A cold start of the same device: session and account persist, the
-    /// navigation is restored from an archive when `restore` is set.
+    /// A cold start of the same device: session and account persist; when
+    /// `restore` is set, every window comes back from its own archive.
     public func relaunched(restore: Bool) throws -> ShopApplication {
         var next = options
         next.loggedIn = session.isLoggedIn
-        next.paymentMethod = env.account.hasPaymentMethod
+        next.paymentMethod = shared.account.hasPaymentMethod
         next.firstLaunch = false
         next.url = nil
-        next.restoration = restore ? archive() : nil
-        return try ShopApplication(options: next, engine: router.engine)
+        let windows = scenes.scenes.map(\.scene)
+        next.restoration = restore ? RestorationArchive(state: windows[0].navigation.state) : nil
+        next.sceneRestorations = restore ? windows.dropFirst().map { RestorationArchive(state: $0.navigation.state) } : []
+        next.restoredForeground = restore ? (scenes.numbers.firstIndex(of: scenes.foreground) ?? 0) + 1 : 1
+        return try ShopApplication(options: next, engine: shared.engine)
     }
 
     // MARK: - Observing
 
     public var state: NavigationState { navigation.state }
     public var visibleScreen: Screen? { navigation.visibleScreen }
-    /// The live coordinator tree as paths (`app`, `app/browse`, …).
-    public var coordinatorPaths: [String] { root.treePaths() }
+    /// The acting window's live coordinator tree as paths (`app`, `app/browse`, …).
+    public var coordinatorPaths: [String] { scene.root.treePaths() }
     public var isLoggedIn: Bool { session.isLoggedIn }
-    public var hasPaymentMethod: Bool { env.account.hasPaymentMethod }
+    public var hasPaymentMethod: Bool { shared.account.hasPaymentMethod }
     /// `onboarding` while first-launch onboarding is up, else `main`.
-    public var rootFlow: String { root.isOnboarding ? "onboarding" : "main" }
-    public var engine: RoutingEngine { router.engine }
+    public var rootFlow: String { scene.root.isOnboarding ? "onboarding" : "main" }
+    public var engine: RoutingEngine { shared.engine }
     public var leaks: [LifecycleTracker.Leak] { tracker.leaks() }
 }
 

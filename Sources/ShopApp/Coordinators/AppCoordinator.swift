@@ -23,7 +23,6 @@ final class AppCoordinator: RootFlow {
         self.firstLaunch = firstLaunch
         self.restoration = restoration
         super.init(name: "app", navigation: env.navigation)
-        env.session.onExpire = { [weak self] in self?.sessionExpired() }
     }
 
     var isOnboarding: Bool { childFlows.contains { $0 is OnboardingCoordinator } }
@@ -133,17 +132,17 @@ final class AppCoordinator: RootFlow {
 
     // MARK: - Flow swaps
 
-    func logout() {
-        env.session.clear()
-        env.auth.forget()
+    /// The user signed out (in this window or another): back to the main
+    /// flows, nothing of the session left on screen. The app cleared the
+    /// session; every window's root hears of it.
+    func signedOut() {
         resetToMain()
     }
 
     /// The session is gone: back to the main flows, with the sign-in up as
     /// the shared auth gate's flow, so a link arriving meanwhile waits for
     /// it instead of presenting another.
-    private func sessionExpired() {
-        env.auth.forget()
+    func sessionExpired() {
         resetToMain()
         satisfy("auth") { _ in }
     }

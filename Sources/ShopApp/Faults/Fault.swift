@@ -23,6 +23,12 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
     case duplicateSignIn = "duplicate-sign-in"
     case forceUnwrapCrash = "force-unwrap-crash"
     case mainThreadDeadlock = "main-thread-deadlock"
+    case signOutOneScene = "sign-out-one-scene"
+    case expiryForegroundOnly = "expiry-foreground-only"
+    case linkToForegroundScene = "link-to-foreground-scene"
+    case sceneCopiesSession = "scene-copies-session"
+    case restoreCrossesScenes = "restore-crosses-scenes"
+    case closedSceneKept = "closed-scene-kept"
 
     public var description: String { rawValue }
 
@@ -62,6 +68,16 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
                 "the root presents a new sign-in for every gated request, so two gated links stack two sign-in sheets and commit the session twice"
         case .forceUnwrapCrash:
             return "the widget handler force-unwraps the order id of its links, so a widget link with a non-numeric id crashes the app"
+        case .signOutOneScene: return "signing out resets the window it happened in; the other windows keep their signed-in screens"
+        case .expiryForegroundOnly:
+            return "a session expiry is handled by the window in front only; the other windows keep their signed-in screens"
+        case .linkToForegroundScene:
+            return "a link the system opened in a background window is executed in the window in front"
+        case .sceneCopiesSession:
+            return
+                "a window opened later routes with a copy of the session taken when it opened, stale after a sign-in or sign-out elsewhere"
+        case .restoreCrossesScenes: return "state restoration restores every window from the first window's archive"
+        case .closedSceneKept: return "a closed window's scene is kept for a quick reopen, so its flows and screens outlive it"
         case .mainThreadDeadlock:
             return
                 "the two-factor step blocks the main thread until the session is committed, but the commit is scheduled on that same thread: the app hangs"

@@ -93,4 +93,5 @@ final class WanderDriver: SwiftUIDriver {
     }
 
     override var coordinatorPaths: [String] { app.coordinator.coordinatorPaths }
+    override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
 }
