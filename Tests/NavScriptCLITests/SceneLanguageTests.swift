@@ -44,6 +44,23 @@ struct SceneLanguageTests {
         #expect(output.stdout.contains("the open scenes are { 1 }, expected { 1, 2 }"), "\(output)")
     }
 
+    /// A failing scenario of two windows: its storyboard draws both.
+    @Test func theStoryboardDrawsEveryWindow() throws {
+        let fixture = try Fixture([
+            "suite/two.lua": """
+            scenario("two windows", function()
+              open_scene{}
+              deep_link("shop://product/p1")
+              expect_stack{ "home" }
+            end)
+            """
+        ])
+        let output = try fixture.run(["run", "suite", "--html", "r.html"])
+        #expect(output.status == 1, "\(output)")
+        let html = try fixture.read("r.html")
+        #expect(html.contains("scene 2 (in front)") && html.contains("scene 1</span>"), "\(html.count) bytes")
+    }
+
     @Test func anAppWithOneWindowSaysSo() throws {
         let fixture = try OwnAppTests.fixture(extra: [
             "one.lua": """

@@ -19,11 +19,16 @@ import NavigationCore
 /// }
 /// ```
 open class SwiftUIDriver: AppDriver {
-    public let window: SwiftUINavigation
+    private let launchedWindow: SwiftUINavigation
 
     public init(window: SwiftUINavigation) {
-        self.window = window
+        launchedWindow = window
     }
+
+    /// The window everything here acts on: the one the driver was made
+    /// with. A driver of an app with several windows (``SceneDriving``)
+    /// overrides it with the acting scene's.
+    open var window: SwiftUINavigation { launchedWindow }
 
     open func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? {
         do {

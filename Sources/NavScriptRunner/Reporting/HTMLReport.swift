@@ -260,6 +260,7 @@ package struct HTMLReport: Sendable {
         .frame figcaption{font-size:12px;margin-bottom:6px}.frame .n{font-weight:700}.frame .act{font-family:ui-monospace,Menlo,monospace;\
         word-break:break-word}.frame .loc{color:var(--muted);display:block}
         .device{border:2px solid #1f2328;border-radius:14px;padding:6px;background:var(--bg);display:flex;flex-direction:column;gap:6px;min-height:90px}
+        .windows{display:flex;gap:8px;align-items:flex-start}.window{display:flex;flex-direction:column;gap:2px}
         .modal{border:1px dashed var(--accent);border-radius:8px;padding:4px;background:#ddf4ff}.modal .label{font-size:11px;color:var(--accent)}
         .stacks{display:flex;gap:4px}.stack{flex:1;display:flex;flex-direction:column-reverse;gap:3px;min-width:0}
         .stack.selected{outline:2px solid var(--accent);outline-offset:2px;border-radius:4px}

@@ -46,26 +46,23 @@ struct Storyboard {
             "<figcaption><span class=\"n\">\(frame.number == 0 ? "Before" : "Step \(frame.number)")</span> "
             + "<span class=\"act\">\(HTMLReport.text(frame.action))</span>"
             + "<span class=\"loc\">\(HTMLReport.text(frame.location))</span></figcaption>\n"
-        html += "<div class=\"device\">\n"
-        for (depth, modal) in frame.modals.enumerated() {
-            let before = previous.flatMap { depth < $0.modals.count ? $0.modals[depth] : nil } ?? []
-            html +=
-                "<div class=\"modal\"><span class=\"label\">modal \(depth + 1)</span>"
-                + stack(modal, before: before, selected: false) + "</div>\n"
-        }
-        if !frame.tabs.isEmpty {
-            html += "<div class=\"stacks\">"
-            for tab in frame.tabs {
-                let before = previous?.tabs.first { $0.name == tab.name }?.stack ?? []
-                html += stack(tab.stack, before: before, selected: tab.name == frame.selectedTab)
-            }
-            html += "</div>\n<div class=\"tabbar\">"
-            for tab in frame.tabs {
-                html += "<span class=\"\(tab.name == frame.selectedTab ? "selected" : "")\">\(HTMLReport.text(tab.name))</span>"
+        if frame.windows.count > 1 {
+            // Several windows: side by side, each as a device of its own.
+            html += "<div class=\"windows\">"
+            for window in frame.windows {
+                let before = previous?.windows.first { $0.number == window.number }
+                html +=
+                    "<div class=\"window\"><span class=\"label\">scene \(window.number)\(window.inFront ? " (in front)" : "")</span>"
+                    + device(
+                        selectedTab: window.selectedTab, tabs: window.tabs, modals: window.modals,
+                        before: (before?.tabs ?? [], before?.modals ?? [])) + "</div>"
             }
             html += "</div>\n"
+        } else {
+            html += device(
+                selectedTab: frame.selectedTab, tabs: frame.tabs, modals: frame.modals,
+                before: (previous?.tabs ?? [], previous?.modals ?? []))
         }
-        html += "</div>\n"
         for problem in frame.problems {
             html +=
                 "<div class=\"problem \(problem.kind)\"><b>\(problem.kind == "error" ? "Error" : "Failed"):</b> "
@@ -87,6 +84,33 @@ struct Storyboard {
                 + frame.events.map { "<li>\(HTMLReport.text($0))</li>" }.joined() + "</ul>\n"
         }
         return html + "</figure>\n"
+    }
+
+    /// One window's drawing: the modal chain stacked above the tabs' stacks
+    /// and the tab bar; cards new since `before` tinted.
+    private func device(
+        selectedTab: String, tabs: [StepFrame.Tab], modals: [[String]], before: (tabs: [StepFrame.Tab], modals: [[String]])
+    ) -> String {
+        var html = "<div class=\"device\">\n"
+        for (depth, modal) in modals.enumerated() {
+            let previous = depth < before.modals.count ? before.modals[depth] : []
+            html +=
+                "<div class=\"modal\"><span class=\"label\">modal \(depth + 1)</span>"
+                + stack(modal, before: previous, selected: false) + "</div>\n"
+        }
+        if !tabs.isEmpty {
+            html += "<div class=\"stacks\">"
+            for tab in tabs {
+                let previous = before.tabs.first { $0.name == tab.name }?.stack ?? []
+                html += stack(tab.stack, before: previous, selected: tab.name == selectedTab)
+            }
+            html += "</div>\n<div class=\"tabbar\">"
+            for tab in tabs {
+                html += "<span class=\"\(tab.name == selectedTab ? "selected" : "")\">\(HTMLReport.text(tab.name))</span>"
+            }
+            html += "</div>\n"
+        }
+        return html + "</div>\n"
     }
 
     /// A stack as cards, bottom to top; a card is new when the previous

@@ -28,6 +28,27 @@ package struct StepFrame: Hashable, Sendable, Codable {
     /// Failures and errors reported at this step (an expectation right
     /// after it, an invariant after the scenario, an error it raised).
     package var problems: [Problem]
+    /// Every open window of an app with several (empty with one): the
+    /// storyboard draws them side by side. The fields above are the acting
+    /// window's.
+    package var windows: [Window] = []
+
+    /// One window (scene) of the app, as it was after the step.
+    package struct Window: Hashable, Sendable, Codable {
+        package var number: Int
+        package var inFront: Bool
+        package var selectedTab: String
+        package var tabs: [Tab]
+        package var modals: [[String]]
+
+        package init(number: Int, inFront: Bool, selectedTab: String, tabs: [Tab], modals: [[String]]) {
+            self.number = number
+            self.inFront = inFront
+            self.selectedTab = selectedTab
+            self.tabs = tabs
+            self.modals = modals
+        }
+    }
 
     package struct Tab: Hashable, Sendable, Codable {
         package var name: String
@@ -97,5 +118,15 @@ package struct StepFrame: Hashable, Sendable, Codable {
             modals: state.modals.map { $0.map(\.description) },
             coordinators: app.coordinatorPaths, events: events,
             leaks: app.leaks.map { Leak(label: $0.label, kind: $0.kind.rawValue, leftDuring: $0.leftDuring) })
+        if let scenes = app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
+            windows = scenes.sceneNumbers.compactMap { number in
+                scenes.state(ofScene: number).map { state in
+                    Window(
+                        number: number, inFront: number == scenes.foregroundScene, selectedTab: state.selectedTab.rawValue,
+                        tabs: state.tabs.map { Tab(name: $0.rawValue, stack: state.stack($0).map(\.description)) },
+                        modals: state.modals.map { $0.map(\.description) })
+                }
+            }
+        }
     }
 }

@@ -51,6 +51,32 @@ struct HTMLReportTests {
         #expect(!html.contains("-step-500\""))
     }
 
+    /// An app with several windows: each frame draws them side by side,
+    /// labelled, the one in front said; a card new in a window since the
+    /// previous step is tinted in that window only.
+    @Test func aStoryboardDrawsEveryWindowSideBySide() {
+        var run = ReportingFixtures.mixedRun()
+        func window(_ number: Int, front: Bool, _ stack: [String]) -> StepFrame.Window {
+            StepFrame.Window(number: number, inFront: front, selectedTab: "home", tabs: [.init(name: "home", stack: stack)], modals: [])
+        }
+        run.files[0].scenarios[1].frames = [
+            [window(1, front: false, ["home"]), window(2, front: true, ["home"])],
+            [window(1, front: false, ["home"]), window(2, front: true, ["home", "product:p1"])]
+        ].enumerated().map { index, windows in
+            var frame = StepFrame(
+                number: index + 1, location: "s.lua:\(index + 1)", action: "step", selectedTab: "home",
+                tabs: [.init(name: "home", stack: ["home"])], modals: [], coordinators: [], events: [], leaks: [],
+                problems: index == 1 ? [.init(kind: "failure", message: "here", details: "")] : [])
+            frame.windows = windows
+            return frame
+        }
+        let html = Self.render(run)
+        #expect(Self.count("<div class=\"window\">", in: html) == 4)
+        #expect(Self.count("scene 2 (in front)", in: html) == 2 && html.contains("scene 1</span>"))
+        #expect(html.contains("<div class=\"card top new\">product:p1</div>"), "the new card is tinted")
+        #expect(Self.count("class=\"card top new\">home", in: html) == 2, "only the first frame's cards are new")
+    }
+
     static func render(_ run: RunResult, interruption: String? = nil) -> String {
         HTMLReport().render(
             .init(
