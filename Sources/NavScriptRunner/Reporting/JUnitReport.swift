@@ -78,6 +78,7 @@ package struct JUnitReport: Sendable {
         guard !run.files.isEmpty else { return xml + "/>\n" }
         xml += ">\n"
 
+        let prefixes = Self.classPrefixes(run.files.map(\.file))
         for file in run.files {
             xml += "  <testsuite"
             xml += attribute("name", nonEmpty(file.file, else: "(unnamed file)"))
@@ -99,7 +100,10 @@ package struct JUnitReport: Sendable {
             }
             var usedNames: Set<String> = []
             for scenario in file.scenarios {
-                xml += testcase(scenario, name: uniqueName(scenario.name, in: &usedNames), seed: run.seed)
+                let prefix = prefixes[scenario.file] ?? Self.pathName(scenario.file)
+                xml += testcase(
+                    scenario, name: uniqueName(scenario.name, in: &usedNames),
+                    classname: Self.classname(prefix: prefix, groups: scenario.groups), seed: run.seed)
             }
             xml += "  </testsuite>\n"
         }
@@ -113,10 +117,10 @@ package struct JUnitReport: Sendable {
 
     // MARK: Test cases
 
-    private func testcase(_ scenario: ScenarioResult, name: String, seed: UInt64?) -> String {
+    private func testcase(_ scenario: ScenarioResult, name: String, classname: String, seed: UInt64?) -> String {
         var xml = "    <testcase"
         xml += attribute("name", name)
-        xml += attribute("classname", Self.classname(file: scenario.file, groups: scenario.groups))
+        xml += attribute("classname", classname)
         xml += attribute("time", ReportText.seconds(scenario.duration))
         // Only a scenario file is a file: `mutate`'s and `explore`'s groups name no file a CI
         // annotation could open, and a replay of them would run nothing.
@@ -264,6 +268,42 @@ package struct JUnitReport: Sendable {
             .map(String.init)
         let segments = (pathSegments + groups).map(sanitizeSegment).filter { !$0.isEmpty }
         return segments.isEmpty ? "navscript" : segments.joined(separator: ".")
+    }
+
+    /// Each file's classname prefix, unique in the report: two files whose
+    /// paths reduce to the same name (`a.b.lua`, `a_b.lua`) would merge into
+    /// one class in every reporter that groups by it, so the later ones get
+    /// `_2`, `_3`, in report order. A path that reduces to nothing has none.
+    static func classPrefixes(_ files: [String]) -> [String: String] {
+        var prefixes: [String: String] = [:]
+        var uses: [String: Int] = [:]
+        for file in files where prefixes[file] == nil {
+            let base = pathName(file)
+            guard !base.isEmpty else {
+                prefixes[file] = ""
+                continue
+            }
+            let count = (uses[base] ?? 0) + 1
+            uses[base] = count
+            prefixes[file] = count == 1 ? base : "\(base)_\(count)"
+        }
+        return prefixes
+    }
+
+    /// A file's prefix and the describe chain, joined as ``classname(file:groups:)`` joins them.
+    static func classname(prefix: String, groups: [String]) -> String {
+        let segments = ([prefix] + groups.map(sanitizeSegment)).filter { !$0.isEmpty }
+        return segments.isEmpty ? "navscript" : segments.joined(separator: ".")
+    }
+
+    /// The path without `.lua`, its segments reduced and joined with `.`.
+    private static func pathName(_ file: String) -> String {
+        var path = Substring(file)
+        if path.hasSuffix(".lua") { path = path.dropLast(4) }
+        return path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+            .filter { $0 != "." && $0 != ".." }
+            .map { sanitizeSegment(String($0)) }.filter { !$0.isEmpty }
+            .joined(separator: ".")
     }
 
     private static func sanitizeSegment(_ segment: String) -> String {

@@ -256,6 +256,19 @@ struct ReportingJUnitTests {
         #expect(try classname("../x.LUA", ["\u{1B}[31mred\u{1B}[0m"]) == "x_LUA.red")
     }
 
+    /// `a.b.lua` and `a_b.lua` reduce to the same name: the later file's
+    /// classes get `_2`, so reporters grouping by class keep them apart.
+    @Test func filesWhosePathsReduceAlikeKeepDistinctClassnames() throws {
+        let files = ["s/a.b.lua", "s/a_b.lua", "s/a b.lua", "s/other.lua"].map { file in
+            FileResult(
+                file: file, scenarios: [ScenarioResult(name: "n", groups: ["g"], file: file, line: 1, outcome: .passed)],
+                duration: 0)
+        }
+        let suites = children(try parse(report.render(RunResult(files: files, duration: 0, startedAt: 0))), "testsuite")
+        let classes = suites.map { attributes(children($0, "testcase")[0])["classname"] }
+        #expect(classes == ["s.a_b.g", "s.a_b_2.g", "s.a_b_3.g", "s.other.g"])
+    }
+
     @Test func namesAreNeverEmptyOrDuplicated() throws {
         let run = RunResult(
             files: [
