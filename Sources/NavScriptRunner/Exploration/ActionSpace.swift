@@ -92,7 +92,7 @@ struct ActionSpace {
         for line in host.explorationActions { actions.append(ExplorationAction(lua: line, coverage: line)) }
         if let scenes = app as? any SceneDriving { actions += sceneActions(scenes, generator: &generator) }
         actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))
-        actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration"))
+        actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration", startsFresh: true))
         if let first = randomLink(&generator), let second = randomLink(&generator) {
             actions.append(
                 ExplorationAction(

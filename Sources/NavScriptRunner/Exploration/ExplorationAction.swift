@@ -13,6 +13,8 @@ struct ExplorationAction: Hashable {
     var link: Link?
     /// A restart that restores: the state must come back as it was.
     var restoresState = false
+    /// A restart that does not restore: every tab must start at its root.
+    var startsFresh = false
 
     struct Link: Hashable {
         var input: EntryInput

@@ -20,6 +20,10 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case resumeResolves
     /// A restart with restoration brings the tab and every stack back as they were.
     case restoration
+    /// A restart without restoration starts every tab at its root, with no modal up.
+    case freshStart
+    /// A link changes only the stack of its own tab: the tabs the user left stay as they were.
+    case otherTabsKept
     /// The app crashed or hung.
     case noCrash
 
@@ -31,6 +35,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .gateResume: return "a request resumed after its gate was satisfied is not gated by it again"
         case .resumeResolves: return "a resumed request is resolved again, not replayed from before its gate"
         case .restoration: return "a restored app has the archived tab and stacks"
+        case .freshStart: return "a restart without restoration starts every tab at its root"
+        case .otherTabsKept: return "a link leaves the other tabs' stacks as they were"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }
     }

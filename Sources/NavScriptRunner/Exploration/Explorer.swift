@@ -226,6 +226,9 @@ public final class Explorer {
             }
             if let violation { return violation }
         }
+        if action.startsFresh, let violation = checkFreshStart(app.state, step: walk.count - 1) {
+            return violation
+        }
         if action.restoresState, let before, !Self.sameNavigation(before, app.state) {
             return ExplorationViolation(
                 property: .restoration, step: walk.count - 1,
@@ -324,7 +327,9 @@ public final class Explorer {
         guard
             state.selectedTab != target.tab || !Self.landed(stack, expected: expected, stackBefore: stackBefore)
                 || modals != expectedModals
-        else { return nil }
+        else {
+            return before.flatMap { checkOtherTabs(target, before: $0, after: state, step: step) }
+        }
         return ExplorationViolation(
             property: .canonicalLanding, step: step,
             message: "the link landed on tab \(state.selectedTab) \(Expectation.render(stack)) "
@@ -339,6 +344,40 @@ public final class Explorer {
                     ? "expect_modals{}"
                     : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"
             ])
+    }
+
+    /// After `restart{ restore = false }`: every tab at its root, no modal.
+    private func checkFreshStart(_ state: NavigationState, step: Int) -> ExplorationViolation? {
+        let deep = state.tabs.filter { state.stack($0).count > 1 }
+        guard !deep.isEmpty || !state.modals.isEmpty else { return nil }
+        let shown =
+            deep.map { "\($0) \(Expectation.render(state.stack($0).map(\.description)))" }
+            + (state.modals.isEmpty ? [] : ["modals \(Expectation.render(state.modals.flatMap { $0.map(\.description) }))"])
+        return ExplorationViolation(
+            property: .freshStart, step: step,
+            message: "after restart{ restore = false } the app shows " + shown.joined(separator: ", ")
+                + " instead of every tab at its root",
+            assertion: ["expect_no_modal()"]
+                + deep.compactMap { tab in
+                    state.stack(tab).first.map {
+                        "expect_stack(\(LuaSource.string(tab.rawValue)), { \(LuaSource.string($0.description)) })"
+                    }
+                })
+    }
+
+    /// After a link that proceeded to `target`: the tabs other than its own
+    /// show what they showed before it.
+    private func checkOtherTabs(
+        _ target: Target, before: NavigationState, after: NavigationState, step: Int
+    ) -> ExplorationViolation? {
+        let changed = before.tabs.filter { $0 != target.tab && before.stack($0) != after.stack($0) }
+        guard let tab = changed.first else { return nil }
+        let was = before.stack(tab).map(\.description)
+        return ExplorationViolation(
+            property: .otherTabsKept, step: step,
+            message: "a link to \(target.leaf?.description ?? "?") on tab \(target.tab) changed tab \(tab) from "
+                + "\(Expectation.render(was)) to \(Expectation.render(after.stack(tab).map(\.description)))",
+            assertion: ["expect_stack(\(LuaSource.string(tab.rawValue)), { " + was.map(LuaSource.string).joined(separator: ", ") + " })"])
     }
 
     /// Whether a link's target tab shows `stack` rightly: the canonical

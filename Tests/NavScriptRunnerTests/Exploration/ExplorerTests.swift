@@ -48,6 +48,22 @@ struct ExplorerTests {
         }
     }
 
+    /// Slips a catalogue never listed, found by the properties that name
+    /// them: a restart that restores although told not to; a link that
+    /// also resets the tab the user left.
+    @Test(arguments: [
+        (SlipDriver.Slip.restoresAlways, "a restart without restoration starts every tab at its root"),
+        (SlipDriver.Slip.resetsOtherTab, "a link leaves the other tabs' stacks as they were")
+    ])
+    func aSlipIsFoundByThePropertyThatItBreaks(_ slip: SlipDriver.Slip, property: String) throws {
+        let explorer = Explorer(
+            host: SlipHost(notes: try NotesHost(), slip: slip),
+            configuration: .init(seed: 11, seconds: 0, steps: 4_000, walkLength: 20, faults: [], stopAtFirst: true))
+        let finding = try #require(explorer.run().findings.first, "\(slip) was not found")
+        #expect(finding.property == property, "\(finding.property): \(finding.message)")
+        #expect(finding.verified, "replayed alone, the reproducer fails the same way")
+    }
+
     @Test func theHealthyAppBreaksNoProperty() throws {
         let report = try explore(faults: [], steps: 2_000)
         #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
@@ -176,4 +192,59 @@ struct ExplorerTests {
         #expect(activity?["activity_type"].stringValue == "myapp.link")
         #expect(activity?["identifier"].stringValue == "note/7")
     }
+}
+
+/// The notes app with one slip built in (no fault switch: always on).
+struct SlipHost: ScenarioHost {
+    var notes: NotesHost
+    let slip: SlipDriver.Slip
+    var engine: RoutingEngine {
+        get { notes.engine }
+        set { notes.engine = newValue }
+    }
+    var name: String { "SlippingNotes" }
+    var launchOptions: [LaunchOption] { notes.launchOptions }
+    var faults: [HostFault] { [] }
+    var screens: [ScreenDeclaration] { notes.screens }
+    var entryPoints: [EntryPoint] { notes.entryPoints }
+    func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
+        let app = NotesApp(engine: engine, signedIn: request.bool("signed_in") ?? false, faults: [])
+        if let link = request.link { _ = app.dispatcher.deliver(link, via: request.via) }
+        return SlipDriver(app, slip: slip)
+    }
+}
+
+final class SlipDriver: NavigationDriver {
+    enum Slip: Sendable, CustomStringConvertible {
+        case restoresAlways, resetsOtherTab
+        var description: String { self == .restoresAlways ? "restores-always" : "resets-other-tab" }
+    }
+
+    let app: NotesApp
+    let slip: Slip
+
+    init(_ app: NotesApp, slip: Slip) {
+        self.app = app
+        self.slip = slip
+        super.init(navigation: app.navigation)
+    }
+
+    override func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
+        let outcome = LinkOutcome(app.dispatcher.deliver(input, via: entry))
+        if slip == .resetsOtherTab, outcome.status == .proceed {
+            // The slip: "clean up" every tab but the one the link went to.
+            for tab in app.navigation.tabs where tab != app.navigation.selectedTab {
+                if let root = app.navigation.stack(tab).root?.destination { app.navigation.stack(tab).pop(to: root, animated: false) }
+            }
+        }
+        return outcome
+    }
+
+    override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
+        let state = restore || slip == .restoresAlways ? app.navigation.state : nil
+        return SlipDriver(
+            NotesApp(engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: [], restoring: state), slip: slip)
+    }
+
+    override var coordinatorPaths: [String] { app.coordinatorPaths }
 }
