@@ -112,6 +112,8 @@ final class ShopAppDriver: NavigationDriver, SceneDriving {
 
     func state(ofScene number: Int) -> NavigationState? { app.state(ofScene: number) }
 
+    override var isIdle: Bool { super.isIdle && app.isRoutingIdle }
+
     override var satisfiedPreconditions: Set<Precondition>? {
         var satisfied: Set<Precondition> = []
         if app.isLoggedIn { satisfied.insert("auth") }

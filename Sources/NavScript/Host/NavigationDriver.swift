@@ -79,7 +79,10 @@ open class NavigationDriver: AppDriver {
     public var eventLog: EventLog { navigation.log }
     public var step: Int { navigation.log.step }
     public var leaks: [LifecycleTracker.Leak] { navigation.tracker.leaks() }
-    public var isIdle: Bool { navigation.scheduler.isIdle }
+    /// Nothing scheduled. Override to add what only the app knows is still
+    /// under way — its dispatcher executing or holding a queue — so the
+    /// `idle` invariant sees a request that never finished.
+    open var isIdle: Bool { navigation.scheduler.isIdle }
     public var visibleOutputs: [String] { navigation.visibleScreen?.outputs ?? [] }
 
     /// Every screen of every tab and modal, with its owner's path (a

@@ -80,7 +80,10 @@ open class SwiftUIDriver: AppDriver {
     public var eventLog: EventLog { window.log }
     public var step: Int { window.log.step }
     public var leaks: [LifecycleTracker.Leak] { window.tracker.leaks() }
-    public var isIdle: Bool { window.scheduler.isIdle }
+    /// Nothing scheduled. Override to add what only the app knows is still
+    /// under way — its dispatcher executing or holding a queue — so the
+    /// `idle` invariant sees a request that never finished.
+    open var isIdle: Bool { window.scheduler.isIdle }
     public var visibleOutputs: [String] { window.visibleScreen?.outputs ?? [] }
     public var platformWarnings: [PlatformWarning] { window.warnings }
 

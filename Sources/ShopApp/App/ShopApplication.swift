@@ -276,6 +276,8 @@ public final class ShopApplication {
     public var rootFlow: String { scene.root.isOnboarding ? "onboarding" : "main" }
     public var engine: RoutingEngine { shared.engine }
     public var leaks: [LifecycleTracker.Leak] { tracker.leaks() }
+    /// Whether no window's dispatcher is executing a request or holding a queue.
+    public var isRoutingIdle: Bool { scenes.scenes.allSatisfy { $0.scene.router.dispatcher.isIdle } }
 }
 
 /// A driving call that could not be carried out, with what to do about it.

@@ -84,4 +84,5 @@ final class NotesDriver: NavigationDriver {
     }
 
     override var coordinatorPaths: [String] { app.coordinatorPaths }
+    override var isIdle: Bool { super.isIdle && app.dispatcher.isIdle }
 }

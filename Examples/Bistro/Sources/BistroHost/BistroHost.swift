@@ -117,4 +117,5 @@ final class BistroDriver: NavigationDriver {
     override var coordinatorPaths: [String] { app.coordinatorPaths }
     override var rootFlow: String { app.isOnboarding ? "onboarding" : "main" }
     override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
+    override var isIdle: Bool { super.isIdle && app.dispatcher.isIdle }
 }
