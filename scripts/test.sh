@@ -24,6 +24,7 @@ for example in Examples/*/; do
         bin="$(swift build --show-bin-path)"
         for tool in "$bin"/*-navscript; do
             [ -x "$tool" ] || { echo "test.sh: $example has no *-navscript executable" >&2; exit 1; }
+            "$tool" lint scenarios/
             "$tool" run scenarios/ --junit .build/junit.xml
             "$tool" mutate scenarios/
             # The fault-free app explored: a finding here is a bug in the example (or a false finding).
@@ -39,5 +40,6 @@ done
 echo "== release: the shipped suite in worker processes, and a crash and a hang isolated" >&2
 swift build -c release --product navscript
 release="$(swift build -c release --show-bin-path)/navscript"
+"$release" lint scenarios/
 "$release" run scenarios/ --jobs 2
 "$release" mutate scenarios/ --only force-unwrap-crash --only main-thread-deadlock --only graft-external-link

@@ -18,7 +18,7 @@ struct RootCommand: ParsableCommand {
                 """,
             version: "0.2.0",
             subcommands: [
-                RunCommand.self, ListCommand.self, MutateCommand.self, MergeJUnitCommand.self,
+                RunCommand.self, ListCommand.self, LintCommand.self, MutateCommand.self, MergeJUnitCommand.self,
                 RoutesCommand.self, GraphCommand.self, TypesCommand.self, ExploreCommand.self, WorkerCommand.self
             ]
         )

@@ -76,3 +76,26 @@ struct SceneLanguageTests {
         #expect(output.stdout.contains("open_scene: the app has one window"), "\(output)")
     }
 }
+
+/// `navscript lint`, end to end: file:line:col problems, exit 1; clean, exit 0.
+@Suite("lint")
+struct LintCommandTests {
+    @Test func problemsAreListedAtTheirPlaceAndFailTheCommand() throws {
+        let fixture = try Fixture([
+            "suite/typos.lua": """
+            scenario("typos", function()
+              expect_tab("profil")
+              expect_no_event("presnt login")
+            end)
+            """,
+            "suite/fine.lua": "scenario(\"fine\", function() expect_tab(\"home\") end)\n"
+        ])
+        let output = try fixture.run(["lint", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("suite/typos.lua:2:14: ShopApp has no tab 'profil'; did you mean 'profile'?"), "\(output)")
+        #expect(output.stdout.contains("suite/typos.lua:3:19: event 'presnt login': no event starts with 'presnt'"), "\(output)")
+        #expect(output.stderr.contains("2 problems in 2 files"), "\(output)")
+        let clean = try fixture.run(["lint", "suite/fine.lua"])
+        #expect(clean.status == 0 && clean.stdout.isEmpty, "\(clean)")
+    }
+}

@@ -1,0 +1,161 @@
+/// The calls of a Lua source whose callee is a plain global name
+/// (`expect_stack{ … }`, `tap("x")`, `scenario.each(…)`), with their
+/// literal arguments: strings, and table constructors of strings and of
+/// `key = value` fields (nested). Anything else is `.other` — lint reads
+/// what is written, not what it evaluates to.
+struct LuaCalls {
+    indirect enum Value {
+        case string(String)
+        case table(items: [Literal], fields: [(key: String, value: Literal)])
+        case other
+    }
+
+    struct Literal {
+        var value: Value
+        var line: Int
+        var column: Int
+        /// Where the key of a `key = value` field was written (the value's own place otherwise).
+        var keyLine: Int
+        var keyColumn: Int
+
+        init(value: Value, line: Int, column: Int, keyLine: Int? = nil, keyColumn: Int? = nil) {
+            self.value = value
+            self.line = line
+            self.column = column
+            self.keyLine = keyLine ?? line
+            self.keyColumn = keyColumn ?? column
+        }
+    }
+
+    struct Call {
+        var name: String
+        var arguments: [Literal]
+    }
+
+    let calls: [Call]
+
+    init(_ source: LuaTokens) {
+        let tokens = source.tokens
+        var calls: [Call] = []
+        var index = 0
+        while index < tokens.count {
+            guard case .name(var name) = tokens[index].kind else {
+                index += 1
+                continue
+            }
+            // A field or method of something else (`wander.count(…)`, `s:find(…)`), or a definition, is no call of ours.
+            if index > 0, case .symbol(let previous) = tokens[index - 1].kind, previous == "." || previous == ":" {
+                index += 1
+                continue
+            }
+            if index > 0, case .name("function") = tokens[index - 1].kind {
+                index += 1
+                continue
+            }
+            var next = index + 1
+            // `scenario.each(`: the one dotted callee the language has.
+            if name == "scenario", next + 1 < tokens.count, case .symbol(".") = tokens[next].kind,
+                case .name("each") = tokens[next + 1].kind
+            {
+                name = "scenario.each"
+                next += 2
+            }
+            guard next < tokens.count else { break }
+            var reader = Reader(tokens: tokens, index: next)
+            switch tokens[next].kind {
+            case .symbol("("):
+                reader.index += 1
+                var arguments: [Literal] = []
+                while reader.index < tokens.count, tokens[reader.index].kind != .symbol(")") {
+                    arguments.append(reader.expression())
+                    if reader.index < tokens.count, tokens[reader.index].kind == .symbol(",") { reader.index += 1 } else { break }
+                }
+                calls.append(Call(name: name, arguments: arguments))
+            case .string, .symbol("{"):
+                // `f"x"`, `f{ … }`: the one argument is the literal itself, whatever follows it.
+                calls.append(Call(name: name, arguments: [reader.expression(whole: true)]))
+            default:
+                break
+            }
+            index += 1
+        }
+        self.calls = calls
+    }
+
+    /// Reads one expression from `index`: a literal when it is one whole
+    /// (a string or a table constructor followed by `,`, `)`, `}` or `;`),
+    /// else skipped to the end of the expression as `.other`.
+    private struct Reader {
+        let tokens: [LuaTokens.Token]
+        var index: Int
+
+        /// `whole`: the literal is the whole argument (a call without parentheses).
+        mutating func expression(whole: Bool = false) -> Literal {
+            guard index < tokens.count else { return Literal(value: .other, line: 0, column: 0) }
+            let start = tokens[index]
+            var literal: Literal?
+            switch start.kind {
+            case .string(let text):
+                index += 1
+                literal = Literal(value: .string(text), line: start.line, column: start.column)
+            case .symbol("{"):
+                index += 1
+                literal = table(start)
+            default:
+                break
+            }
+            if let literal, whole || index >= tokens.count || isEnd(tokens[index].kind) { return literal }
+            skipToEnd()
+            return Literal(value: .other, line: start.line, column: start.column)
+        }
+
+        private func isEnd(_ kind: LuaTokens.Kind) -> Bool {
+            kind == .symbol(",") || kind == .symbol(")") || kind == .symbol("}") || kind == .symbol(";")
+        }
+
+        /// Skips the rest of an expression: to a `,`, `)`, `}` or `;` at depth 0.
+        private mutating func skipToEnd() {
+            var depth = 0
+            while index < tokens.count {
+                let kind = tokens[index].kind
+                if depth == 0, isEnd(kind) { return }
+                switch kind {
+                case .symbol("("), .symbol("{"), .symbol("["): depth += 1
+                case .symbol(")"), .symbol("}"), .symbol("]"): depth -= 1
+                case .name("function"), .name("do"), .name("then"): depth += 1
+                case .name("end"): depth -= 1
+                default: break
+                }
+                index += 1
+            }
+        }
+
+        /// A table constructor after its `{`, to its `}`.
+        private mutating func table(_ open: LuaTokens.Token) -> Literal {
+            var items: [Literal] = []
+            var fields: [(key: String, value: Literal)] = []
+            while index < tokens.count, tokens[index].kind != .symbol("}") {
+                if case .name(let key) = tokens[index].kind, index + 1 < tokens.count, tokens[index + 1].kind == .symbol("=") {
+                    let keyToken = tokens[index]
+                    index += 2
+                    var value = expression()
+                    value.keyLine = keyToken.line
+                    value.keyColumn = keyToken.column
+                    fields.append((key, value))
+                } else if tokens[index].kind == .symbol("[") {
+                    skipToEnd()  // `[expr] = value`: not a name lint can read
+                } else {
+                    items.append(expression())
+                }
+                if index < tokens.count, tokens[index].kind == .symbol(",") || tokens[index].kind == .symbol(";") {
+                    index += 1
+                } else if index < tokens.count, tokens[index].kind != .symbol("}") {
+                    skipToEnd()
+                    if index < tokens.count, tokens[index].kind != .symbol("}") { index += 1 }
+                }
+            }
+            if index < tokens.count { index += 1 }  // the `}`
+            return Literal(value: .table(items: items, fields: fields), line: open.line, column: open.column)
+        }
+    }
+}

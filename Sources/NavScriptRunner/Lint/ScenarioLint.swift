@@ -1,0 +1,163 @@
+import Foundation
+import NavScript
+import NavScriptRuntime
+import NavigationCore
+
+/// `navscript lint`: the suite's literal names checked against the app's
+/// vocabulary without running anything — screen ids, tabs, outputs, launch
+/// options, event items, entry points, error kinds and allowed invariants
+/// that the app does not have. A misspelt `expect_no_event("presnt login")`
+/// passes for ever when it runs; here it is a line and a column, with what
+/// was probably meant. Only literals are read (a name built at run time is
+/// the run's to check), and a name is only called wrong when the app has
+/// no such name, so a clean suite lints clean.
+package struct ScenarioLint {
+    /// One problem, at the literal that has it.
+    package struct Problem: Hashable, Sendable, CustomStringConvertible {
+        package var file: String
+        package var line: Int
+        package var column: Int
+        package var message: String
+
+        /// `file:line:col: message`, as compilers, luacheck and CI problem matchers read it.
+        package var description: String { "\(file):\(line):\(column): \(message)" }
+    }
+
+    private let host: any ScenarioHost
+    private let vocabulary: AppVocabulary
+    private let tabs: [String]
+    private let outputs: [String]
+    private let launchKeys: [String]
+    private let entries: [String]
+    private static let errorKinds = LinkOutcome.Rejection.allCases.map(\.rawValue)
+    private static let invariants = Invariant.allCases.map(\.rawValue)
+
+    package init(host: any ScenarioHost) {
+        self.host = host
+        vocabulary = AppVocabulary(host: host)
+        tabs = host.engine.manifest.tabs.map(\.rawValue)
+        outputs = Array(Set(host.screens.flatMap { $0.outputs.map(\.name) })).sorted()
+        launchKeys = host.launchOptions.map(\.name) + ["url", "via"]
+        entries = host.entryPoints.map(\.rawValue)
+    }
+
+    /// The problems of one file's source, in source order.
+    package func check(source: String, file: String) -> [Problem] {
+        var problems: [Problem] = []
+        for call in LuaCalls(LuaTokens(source)).calls {
+            check(call) { literal, message in
+                problems.append(Problem(file: file, line: literal.line, column: literal.column, message: message))
+            }
+        }
+        return problems
+    }
+
+    /// The problems of every file, read from disk.
+    package func check(_ files: [SuiteFile]) -> [Problem] {
+        files.flatMap { file in
+            guard let source = try? String(contentsOf: file.url, encoding: .utf8) else { return [Problem]() }
+            return check(source: source, file: file.path)
+        }
+    }
+
+    private typealias Report = (LuaCalls.Literal, String) -> Void
+
+    private func check(_ call: LuaCalls.Call, report: Report) {
+        let args = call.arguments
+        func string(_ index: Int) -> LuaCalls.Literal? {
+            guard index < args.count, case .string = args[index].value else { return nil }
+            return args[index]
+        }
+        func items(_ index: Int) -> [LuaCalls.Literal] {
+            guard index < args.count, case .table(let items, _) = args[index].value else { return [] }
+            return items.filter { if case .string = $0.value { true } else { false } }
+        }
+        func field(_ index: Int, _ name: String) -> LuaCalls.Literal? {
+            guard index < args.count, case .table(_, let fields) = args[index].value else { return nil }
+            return fields.first { $0.key == name }?.value
+        }
+        switch call.name {
+        case "expect_screen", "expect_modal":
+            string(0).map { screen($0, report) }
+        case "expect_modals":
+            items(0).forEach { screen($0, report) }
+        case "expect_stack":
+            if let tab = string(0) {
+                self.tab(tab, report)
+                items(1).forEach { screen($0, report) }
+            } else {
+                items(0).forEach { screen($0, report) }
+            }
+        case "expect_tab", "select_tab":
+            string(0).map { tab($0, report) }
+        case "expect_events":
+            items(0).forEach { event($0, report) }
+        case "expect_events_since":
+            items(1).forEach { event($0, report) }
+        case "expect_no_event", "expect_event_count":
+            string(0).map { event($0, report) }
+        case "tap":
+            string(0).map { output($0, report) }
+        case "deep_link":
+            field(1, "via").map { entry($0, report) }
+        case "expect_error":
+            string(1).map { known($0, among: Self.errorKinds, what: "error kind", report) }
+            field(2, "via").map { entry($0, report) }
+        case "expect_same_outcome":
+            items(1).forEach { entry($0, report) }
+        case "launch":
+            keys(of: args.first, among: launchKeys, what: "launch option", report)
+        case "scenario", "pending", "scenario.each":
+            // scenario(name, options, fn), scenario.each(rows, name, options, fn): the options table.
+            let options = args.first { if case .table(_, let fields) = $0.value { !fields.isEmpty } else { false } }
+            if case .table(_, let fields)? = options?.value {
+                for (key, value) in fields {
+                    if key == "launch" { keys(of: value, among: launchKeys, what: "launch option", report) }
+                    if key == "allow" { keys(of: value, among: Self.invariants, what: "invariant", report) }
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private func screen(_ literal: LuaCalls.Literal, _ report: Report) {
+        guard case .string(let label) = literal.value, let hint = vocabulary.typoHint(forScreens: [label]) else { return }
+        report(literal, hint)
+    }
+
+    private func tab(_ literal: LuaCalls.Literal, _ report: Report) {
+        known(literal, among: tabs, what: "tab", report)
+    }
+
+    private func entry(_ literal: LuaCalls.Literal, _ report: Report) {
+        known(literal, among: entries, what: "entry point", report)
+    }
+
+    private func output(_ literal: LuaCalls.Literal, _ report: Report) {
+        // Only a host that declares its screens' outputs says which exist.
+        guard !outputs.isEmpty else { return }
+        known(literal, among: outputs, what: "output", report)
+    }
+
+    private func event(_ literal: LuaCalls.Literal, _ report: Report) {
+        guard case .string(let item) = literal.value, let problem = vocabulary.problem(with: item) else { return }
+        report(literal, "event '\(item)': \(problem)")
+    }
+
+    private func known(_ literal: LuaCalls.Literal, among names: [String], what: String, _ report: Report) {
+        guard case .string(let name) = literal.value, !names.contains(name) else { return }
+        let suggestion = NameSuggestion.closest(to: name, among: names).map { "did you mean '\($0)'? " } ?? ""
+        report(literal, "\(host.name) has no \(what) '\(name)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
+    }
+
+    private func keys(of literal: LuaCalls.Literal?, among names: [String], what: String, _ report: Report) {
+        guard case .table(_, let fields)? = literal?.value else { return }
+        for (key, value) in fields where !names.contains(key) {
+            let suggestion = NameSuggestion.closest(to: key, among: names).map { "did you mean '\($0)'? " } ?? ""
+            report(
+                LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn),
+                "\(host.name) has no \(what) '\(key)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
+        }
+    }
+}

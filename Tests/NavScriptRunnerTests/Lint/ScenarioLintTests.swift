@@ -1,0 +1,90 @@
+import NotesApp
+import Testing
+
+@testable import NavScriptRunner
+
+/// The lexer reads what lint needs; lint names every literal the app does
+/// not have, at its line and column, and nothing the app has.
+@Suite("Lint")
+struct ScenarioLintTests {
+    @Test func theLexerKeepsStringsAndPlacesAndSkipsComments() {
+        let source = """
+            -- a comment with "a string"
+            --[==[ a long
+            comment ]==]
+            tap('a\\'b') x = [[long
+            string]] y = 0x1F + 3.5e-2 .. "\\n"
+            """
+        let tokens = LuaTokens(source).tokens
+        let strings = tokens.compactMap { token -> String? in
+            if case .string(let text) = token.kind { return "\(token.line):\(token.column) \(text)" }
+            return nil
+        }
+        #expect(strings == ["4:5 a'b", "4:17 long\nstring", "5:31 \n"])
+        #expect(tokens.contains { $0.kind == .symbol("..") })
+        #expect(tokens.filter { $0.kind == .number }.count == 2)
+    }
+
+    @Test func callsKeepTheirLiteralArgumentsAndSkipWhatIsComputed() {
+        let calls = LuaCalls(
+            LuaTokens(
+                """
+                expect_stack{ "a", f(x), "b" }
+                tap("x", { id = "7" }) local t = helper.tap("no")
+                launch{ signed_in = true, nested = { deep = "v" } }
+                scenario.each({ { 1 } }, "n", { launch = { k = 1 } }, function() end)
+                expect_screen(name .. "x")
+                function expect_tab(x) end
+                """)
+        ).calls
+        let stack = calls.first { $0.name == "expect_stack" }
+        guard case .table(let items, _)? = stack?.arguments.first?.value else {
+            Issue.record("expect_stack's table")
+            return
+        }
+        #expect(items.count == 3)
+        #expect(!calls.contains { $0.name == "tap" && $0.arguments.count == 1 }, "helper.tap is a field's call, not the language's")
+        #expect(!calls.contains { $0.name == "expect_tab" }, "a definition is no call")
+        let screen = calls.first { $0.name == "expect_screen" }
+        if case .other? = screen?.arguments.first?.value {} else { Issue.record("a computed argument is .other") }
+        #expect(calls.contains { $0.name == "scenario.each" && $0.arguments.count == 4 })
+    }
+
+    @Test func everyLiteralTheAppDoesNotHaveIsAProblemAtItsPlace() throws {
+        let lint = ScenarioLint(host: try NotesHost())
+        let problems = lint.check(
+            source: """
+                scenario("x", { launch = { signed_inn = true }, allow = { leak = "why" } }, function()
+                  expect_tab("note")
+                  tap("acount")
+                  expect_no_event("presnt sign_in")
+                  deep_link("notes://note/1", { via = "widgte" })
+                  expect_error("notes://x", "malformd")
+                  expect_screen("setings")
+                  expect_tab("notes")
+                  expect_stack{ "notes", "note:1" }
+                end)
+                """, file: "s.lua")
+        #expect(
+            problems.map { "\($0.line):\($0.column)" } == ["1:28", "1:59", "2:14", "3:7", "4:19", "5:39", "6:29", "7:17"],
+            "\(problems.map(\.description).joined(separator: "\n"))")
+        #expect(problems[0].description.hasPrefix("s.lua:1:28: NotesApp has no launch option 'signed_inn'; did you mean 'signed_in'?"))
+        #expect(problems[2].message.contains("did you mean 'notes'?"))
+        #expect(problems[3].message.contains("did you mean 'account'?"))
+    }
+
+    @Test func aCleanSuiteIsClean() throws {
+        let lint = ScenarioLint(host: try NotesHost())
+        let problems = lint.check(
+            source: """
+                scenario("ok", { launch = { signed_in = true }, allow = { leaks = "known" } }, function()
+                  tap("note", "1")
+                  expect_stack{ "notes", "note:1" }
+                  expect_events{ "push note:1" }
+                  deep_link("notes://settings", { via = "universal" })
+                  expect_error("notes://nowhere", "unknown_route")
+                end)
+                """, file: "ok.lua")
+        #expect(problems.isEmpty, "\(problems.map(\.description))")
+    }
+}
