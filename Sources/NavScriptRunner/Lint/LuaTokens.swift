@@ -137,7 +137,7 @@ struct LuaTokens {
                 } else if ("0"..."9").contains(c) || (c == "." && peek(1).map { ("0"..."9").contains($0) } == true) {
                     while let d = peek(), d.isASCII, d.properties.isAlphabetic || ("0"..."9").contains(d) || d == "." {
                         // An exponent's sign belongs to the number.
-                        if (d == "e" || d == "E" || d == "p" || d == "P"), let s = peek(1), s == "+" || s == "-" { index += 1 }
+                        if d == "e" || d == "E" || d == "p" || d == "P", let s = peek(1), s == "+" || s == "-" { index += 1 }
                         index += 1
                     }
                     tokens.append(Token(kind: .number, line: line, column: column))
