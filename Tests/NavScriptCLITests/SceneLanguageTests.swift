@@ -97,5 +97,9 @@ struct LintCommandTests {
         #expect(output.stderr.contains("2 problems in 2 files"), "\(output)")
         let clean = try fixture.run(["lint", "suite/fine.lua"])
         #expect(clean.status == 0 && clean.stdout.isEmpty, "\(clean)")
+        // The same check before every run: a warning, the run goes on.
+        let run = try fixture.run(["run", "suite"])
+        #expect(run.stderr.contains("warning: suite/typos.lua:2:14: ShopApp has no tab 'profil'"), "\(run)")
+        #expect(run.stdout.contains("failed"), "the run went on: \(run)")
     }
 }

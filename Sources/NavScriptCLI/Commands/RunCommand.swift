@@ -83,6 +83,11 @@ struct RunCommand: HostedCommand {
             let counts = try Self.scenarioCounts(entries, runner: runner)
             entries = shard.select(entries, path: \.path, scenarios: { counts[$0.path] ?? 1 })
         }
+        // The lint, cheap (no Lua runs): a literal the app does not have is said before the run,
+        // where a check that can never match would otherwise pass in silence.
+        for problem in ScenarioLint(host: host).check(entries) {
+            writeStandardError("\(NavScriptCLI.executableName): warning: \(problem)\n")
+        }
         let ordered = runner.orderedFiles(entries)
         let tasks = ordered.enumerated().map { index, entry in
             WorkerTask(id: index, path: entry.path, suiteRoot: entry.suiteRoot.relativePath, faults: options.faults)
