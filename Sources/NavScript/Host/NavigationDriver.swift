@@ -46,12 +46,8 @@ open class NavigationDriver: AppDriver {
                 navigation.log.beginStep("deep_link \(input) via \(entry)")
                 return try deliver(input, via: entry)
             }
-        } catch let error as NavigationError {
-            throw HostError(error.description)
-        } catch let error as HostError {
-            throw error
         } catch {
-            throw HostError("\(error)")
+            throw HostError.from(error)
         }
         return nil
     }

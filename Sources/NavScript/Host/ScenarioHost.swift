@@ -302,4 +302,14 @@ public struct HostError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// Any error of a gesture as the host's: a ``NavigationError``'s words
+    /// (what the screen did not allow), a host error as it is, else its text.
+    public static func from(_ error: any Error) -> HostError {
+        switch error {
+        case let host as HostError: return host
+        case let navigation as NavigationError: return HostError(navigation.description)
+        default: return HostError("\(error)")
+        }
+    }
 }

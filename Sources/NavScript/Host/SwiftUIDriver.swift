@@ -46,12 +46,8 @@ open class SwiftUIDriver: AppDriver {
                 window.render()
                 return outcome
             }
-        } catch let error as NavigationError {
-            throw HostError(error.description)
-        } catch let error as HostError {
-            throw error
         } catch {
-            throw HostError("\(error)")
+            throw HostError.from(error)
         }
         return nil
     }
