@@ -44,6 +44,43 @@ struct SceneLanguageTests {
         #expect(output.stdout.contains("the open scenes are { 1 }, expected { 1, 2 }"), "\(output)")
     }
 
+    /// in_scene keeps to its window or says why it cannot: a yield inside it
+    /// is an error; a restart inside it keeps acting on the same window; a
+    /// window closed meanwhile is a failure, not another window checked.
+    @Test func inSceneNeverQuietlyActsOnAnotherWindow() throws {
+        let fixture = try Fixture([
+            "suite/acting.lua": """
+            scenario("a yield inside in_scene", function()
+              open_scene{}
+              local co = coroutine.wrap(function() in_scene(1, function() coroutine.yield() end) end)
+              co()
+            end)
+            scenario("a restart inside in_scene keeps its window", function()
+              in_scene(1, function() deep_link("shop://product/p1") end)
+              open_scene{}
+              in_scene(1, function()
+                restart{}
+                expect_stack{ "home", "product:p1" }
+              end)
+              expect_stack{ "home" }
+            end)
+            scenario("a window closed inside in_scene", function()
+              open_scene{}
+              in_scene(2, function()
+                close_scene(2)
+                expect_stack{ "home" }
+              end)
+            end)
+            scenario("a url that is no link", function() open_scene{ url = 5 } end)
+            """
+        ])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.stdout.contains("1 passed, 1 failed, 2 errors"), "\(output)")
+        #expect(output.stdout.contains("in_scene(1, fn): fn yielded"), "\(output)")
+        #expect(output.stdout.contains("scene 2, which in_scene(2, …) acts on, is not open"), "\(output)")
+        #expect(output.stdout.contains("open_scene: url is the link the window opens for"), "\(output)")
+    }
+
     /// A failing scenario of two windows: its storyboard draws both.
     @Test func theStoryboardDrawsEveryWindow() throws {
         let fixture = try Fixture([

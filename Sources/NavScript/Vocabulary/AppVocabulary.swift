@@ -124,7 +124,36 @@ package struct AppVocabulary {
             let suggestion = NameSuggestion.closest(to: value, among: Array(set)).map { "; did you mean '\($0)'?" } ?? ""
             return "the app has no \(what) '\(value)'\(suggestion)"
         }
+        // A label's destination is a name, and `id:` promises a parameter: `push *` or
+        // `push product:` is no label, so the item can never match.
+        if slot == "<dest>" || slot == "<screen>" {
+            let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts.first ?? ""
+            let isName =
+                !name.isEmpty
+                && name.unicodeScalars.allSatisfy {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)
+                }
+            if !isName || (parts.count == 2 && parts[1].isEmpty) {
+                return "'\(word)' is no screen label (a destination's name, optionally ':' and its primary parameter: 'item:7'); "
+                    + "events are matched word by word, with no wildcards"
+            }
+        }
         switch slot {
+        case "<kind>" where kind == "reject":
+            let kinds = LinkOutcome.Rejection.allCases.filter { $0 != .loopGuard }.map(\.rawValue)
+            return kinds.contains(word)
+                ? nil
+                : "a rejection's kind is one of \(kinds.joined(separator: ", ")), not '\(word)'"
+                    + (NameSuggestion.closest(to: word, among: kinds).map { "; did you mean '\($0)'?" } ?? "")
+        case "<kind>" where kind == "warning":
+            let kinds = PlatformWarning.Kind.allCases.map(\.rawValue)
+            return kinds.contains(word)
+                ? nil
+                : "a warning's kind is one of \(kinds.joined(separator: ", ")), not '\(word)'"
+                    + (NameSuggestion.closest(to: word, among: kinds).map { "; did you mean '\($0)'?" } ?? "")
+        case "<scene>":
+            return Int(word).map { $0 >= 1 } == true ? nil : "a scene is a window's number (1, 2, …), not '\(word)'"
         case "<dest>":
             // A label (`order:42`) or its destination alone (`order`): the destination must exist.
             let destination = Self.destination(of: word)

@@ -60,7 +60,8 @@ struct RunCommand: HostedCommand {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         try TimeoutLimit.check(timeout)
         if let shard, Shard(shard) == nil {
-            throw ValidationError("--shard '\(shard)' is not of the form i/n with 1 <= i <= n (e.g. --shard 2/4)")
+            throw ValidationError(
+                "--shard '\(shard)' is not of the form i/n with 1 <= i <= n <= \(Shard.maximumCount) (e.g. --shard 2/4)")
         }
     }
 

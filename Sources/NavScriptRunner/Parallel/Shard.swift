@@ -12,14 +12,18 @@ package struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// Parses `i/n` with 1 ≤ i ≤ n.
     package init?(_ text: String) {
         let parts = text.split(separator: "/")
+        // A split into more than `maximumCount` shards is no CI's (and the partition allocates one list per shard).
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-            count >= 1, index >= 1, index <= count
+            count >= 1, count <= Self.maximumCount, index >= 1, index <= count
         else { return nil }
         self.index = index
         self.count = count
     }
 
     package var description: String { "\(index)/\(count)" }
+
+    /// The most shards a run may be split into.
+    package static let maximumCount = 10_000
 
     /// Assigns each file to a shard: largest files first (ties by path),
     /// each to the currently lightest shard (ties to the lowest index).

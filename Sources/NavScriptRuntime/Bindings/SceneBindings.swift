@@ -28,6 +28,11 @@ enum SceneBindings {
                     var activity: EntryInput?
                     var entry = EntryPoint.spotlight
                     if !options["url"].isNil {
+                        guard options["url"].stringValue != nil || options["url"].tableValue != nil else {
+                            throw BindingError.error(
+                                "open_scene: url is the link the window opens for — a URL string, a push payload or an "
+                                    + "activity table — not a \(options["url"].typeName)")
+                        }
                         let (input, defaultEntry) = try BindingSupport.linkInput(options["url"], call: call, position: 1)
                         activity = input
                         entry =

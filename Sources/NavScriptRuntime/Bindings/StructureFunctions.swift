@@ -122,7 +122,7 @@ enum StructureFunctions {
                 "print", .structure, parameters: [ScriptParameter("...", "any")],
                 documentation: """
                     Prints its arguments (tab-separated, converted like `tostring`, but a table shows its \
-                    contents — `{"home", tab = "orders"}` — unless it has a `__tostring` or contains itself) \
+                    contents — `{"home", tab = "orders"}` — unless it (or a table in it) has a metatable, or it contains itself) \
                     into the running scenario's report instead of the terminal: the JUnit `system-out` of \
                     every scenario, and the console report's block of a failed or errored scenario. \
                     `io.write` writes there too. Output printed while the file loads belongs to the file's \

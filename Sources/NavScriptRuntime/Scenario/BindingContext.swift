@@ -157,28 +157,43 @@ extension BindingContext {
     /// `in_scene`'s helper: makes scene `number` the acting one (`false`:
     /// the one in front again). Returns the scene acting before (`false`:
     /// the one in front), or nil and what is wrong — the prelude raises it
-    /// (no Lua error crosses a Swift frame).
-    func actInScene(_ requested: LuaValue, at location: String) -> [LuaValue] {
+    /// (no Lua error crosses a Swift frame). Restoring never fails.
+    /// `restoring`: the window acting before `fn`, put back whatever became of
+    /// it — a window `fn` closed is then an error at the next call, not another window.
+    func actInScene(_ requested: LuaValue, restoring: Bool, at location: String) -> [LuaValue] {
         func problem(_ text: String) -> [LuaValue] { [.nil, .string(LuaString(text))] }
         guard let world else { return problem("in_scene can only be used inside a scenario (or a before_each/after_each hook)") }
+        let previous: LuaValue = world.actingScene.map { .integer(Int64($0)) } ?? .boolean(false)
+        if restoring {
+            world.actingScene = requested.intValue
+            if let scenes = world.app as? any SceneDriving {
+                scenes.actingScene = requested.intValue.flatMap { scenes.sceneNumbers.contains($0) ? $0 : nil }
+            }
+            return [previous]
+        }
+        guard let number = requested.intValue else {
+            world.actingScene = nil
+            (world.app as? any SceneDriving)?.actingScene = nil
+            return [previous]
+        }
         return serving {
             let app: any AppDriver
             do { app = try world.ensureApp(at: location) } catch { return problem("in_scene: \(error)") }
             guard let scenes = app as? any SceneDriving else {
-                guard requested.intValue ?? 1 == 1 else {
+                guard number == 1 else {
                     return problem("in_scene: the app has one window (scene 1); its host's driver does not adopt SceneDriving")
                 }
-                return [.boolean(false)]
+                world.actingScene = 1
+                return [previous]
             }
-            let number = requested.intValue
-            if let number, !scenes.sceneNumbers.contains(number) {
+            guard scenes.sceneNumbers.contains(number) else {
                 return problem(
                     "in_scene: there is no scene \(number); the open scenes are "
                         + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
             }
-            let previous = scenes.actingScene
+            world.actingScene = number
             scenes.actingScene = number
-            return [previous.map { .integer(Int64($0)) } ?? .boolean(false)]
+            return [previous]
         }
     }
 }

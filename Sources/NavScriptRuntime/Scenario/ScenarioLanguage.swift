@@ -80,7 +80,7 @@ package final class ScenarioLanguage {
                 // `in_scene`: makes scene n the acting one; returns the one before, or nil and what is wrong.
                 "act_in_scene": { call in
                     guard let context = call.state.context as? BindingContext else { return .values([.nil]) }
-                    return .values(context.actInScene(call[1], at: context.location(of: call)))
+                    return .values(context.actInScene(call[1], restoring: call[2].isTruthy, at: context.location(of: call)))
                 }
             ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

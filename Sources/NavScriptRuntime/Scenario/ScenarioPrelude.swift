@@ -42,6 +42,7 @@ enum ScenarioPrelude {
         local function finite(value, open, depth)
           if type(value) ~= "table" then return true end
           if open[value] or depth > 100 then return false end   -- contains itself, or deeper than print shows
+          if getmetatable(value) ~= nil then return false end   -- holds a proxy or an object: shown by tostring
           open[value] = true
           for key, item in next, value do
             if not finite(key, open, depth + 1) or not finite(item, open, depth + 1) then return false end
@@ -54,7 +55,9 @@ enum ScenarioPrelude {
           for index = 1, count do
             local value = values[index]
             if type(value) == "table" then
-              if has_tostring(value) or not finite(value, {}, 0) then values[index] = tostring(value) end
+              -- A table with a metatable (a proxy, an object), or one holding such a table, is
+              -- shown as tostring shows it: its raw contents are not what it stands for.
+              if not finite(value, {}, 0) then values[index] = tostring(value) end
             elseif type(value) == "userdata" then
               values[index] = tostring(value)
             end
@@ -391,10 +394,14 @@ enum ScenarioPrelude {
         -- in_scene(n, fn): fn's verbs and observers act on window n; the window they
         -- acted on before is restored after fn, also when fn fails or errors. Acting
         -- on a window is no focus: the app's foreground window stays as it was.
-        local act_in_scene, pcall, pack = ns.act_in_scene, pcall, table.pack
+        -- fn runs as a coroutine of its own: a yield inside it would leave the window
+        -- acting after in_scene returned, so it is an error instead.
+        local act_in_scene, pack = ns.act_in_scene, table.pack
+        local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
         function in_scene(n, fn, ...)
           if mathtype(n) ~= "integer" then
-            error("bad argument #1 to 'in_scene' (a scene number expected, got " .. type(n) .. ")", 2)
+            error("bad argument #1 to 'in_scene' (a scene number, an integer, expected; got "
+              .. (type(n) == "number" and tostring(n) or type(n)) .. ")", 2)
           end
           if type(fn) ~= "function" then
             error("bad argument #2 to 'in_scene' (a function expected, got " .. type(fn) .. ")", 2)
@@ -402,8 +409,15 @@ enum ScenarioPrelude {
           if select("#", ...) > 0 then error("in_scene(n, fn) takes no more arguments", 2) end
           local previous, problem = act_in_scene(n)
           if problem then error(problem, 2) end
-          local results = pack(pcall(fn))
-          act_in_scene(previous)
+          local body = co_create(fn)
+          local results = pack(co_resume(body))
+          local yielded = co_status(body) == "suspended"
+          if yielded then co_close(body) end
+          act_in_scene(previous, true)
+          if yielded then
+            error("in_scene(" .. n .. ", fn): fn yielded; the window it acts on cannot be kept across a yield, "
+              .. "so yield outside in_scene", 2)
+          end
           if not results[1] then error(results[2], 0) end
           return unpack(results, 2, results.n)
         end

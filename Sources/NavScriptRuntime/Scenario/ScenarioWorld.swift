@@ -145,10 +145,35 @@ package final class ScenarioWorld {
 
     /// The running app, launched with defaults if the scenario did not launch one.
     func ensureApp(at location: String) throws -> any AppDriver {
-        if let app { return app }
+        if let app {
+            if actingScene != nil { try aim(app) }
+            return app
+        }
         try launch(LaunchRequest(), at: location)
         guard let app else { throw HostError("the app did not launch") }
+        if actingScene != nil { try aim(app) }
         return app
+    }
+
+    /// The window `in_scene(n, …)` acts on (nil: the one in front). Kept
+    /// here, not only in the app, so an app that replaces it (`restart{}`,
+    /// `launch{}` inside `fn`) is aimed at the same window, and a window
+    /// closed meanwhile is an error rather than another window checked.
+    var actingScene: Int?
+
+    /// Points `app` at ``actingScene``, or says why it cannot.
+    private func aim(_ app: any AppDriver) throws {
+        guard let wanted = actingScene else { return }
+        guard let scenes = app as? any SceneDriving else {
+            guard wanted == 1 else { throw HostError("the app has one window (scene 1); in_scene(\(wanted), …) acts on none") }
+            return
+        }
+        guard scenes.sceneNumbers.contains(wanted) else {
+            throw HostError(
+                "scene \(wanted), which in_scene(\(wanted), …) acts on, is not open (closed, or not restored); the open scenes are "
+                    + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
+        }
+        if scenes.actingScene != wanted { scenes.actingScene = wanted }
     }
 
     /// `restart()`'s new app; the one it replaces is checked first (see ``launch(_:at:byScenarioOption:)``).

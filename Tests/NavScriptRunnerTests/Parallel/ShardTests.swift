@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Shard")
 struct ShardTests {
-    @Test(arguments: ["0/2", "3/2", "1/0", "a/b", "1", "1/2/3"])
+    @Test(arguments: ["0/2", "3/2", "1/0", "a/b", "1", "1/2/3", "1/10001", "9223372036854775807/9223372036854775807"])
     func rejectsMalformedSpecs(_ text: String) {
         #expect(Shard(text) == nil)
     }

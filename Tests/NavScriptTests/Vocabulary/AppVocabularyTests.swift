@@ -19,7 +19,8 @@ struct AppVocabularyTests {
         "present sign_in", "dismiss sign_in",  // a sheet the gate presents: no destination, nothing close to one
         "release note:7 view-model", "dealloc note:7 view-model", "deliver push {route=note, title=Big sale}",
         "reject malformed notes://search?q=red shoes", "set-stack notes notes",
-        "set-stack auth sign_in"  // a modal flow's own stack
+        "set-stack auth sign_in",  // a modal flow's own stack
+        "reject unknown_route", "warning recreated note:7", "scene-open 2", "scene-close 3"
     ])
     func anItemTheAppCanLogPasses(item: String) {
         #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
@@ -35,7 +36,15 @@ struct AppVocabularyTests {
         ("resolve note proceed now", "'resolve <dest> proceed' events have 3 words; this item has 4"),
         ("gate  auth", "'gate  auth' has a space too many"),
         (" push note", "has a space too many"),
-        ("push note ", "has a space too many")
+        ("push note ", "has a space too many"),
+        (
+            "reject unknown-route",
+            "a rejection's kind is one of malformed, unknown_route, validation_failed, not 'unknown-route'; did you mean 'unknown_route'?"
+        ),
+        ("warning second-presentaton", "did you mean 'second-presentation'?"),
+        ("scene-open two", "a scene is a window's number (1, 2, …), not 'two'"),
+        ("push *", "'*' is no screen label"),
+        ("push note:", "'note:' is no screen label")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
