@@ -72,10 +72,15 @@ struct SceneLanguageTests {
               end)
             end)
             scenario("a url that is no link", function() open_scene{ url = 5 } end)
+            scenario("a failure says its window", function()
+              open_scene{}
+              in_scene(1, function() expect_tab("orders") end)
+            end)
             """
         ])
         let output = try fixture.run(["run", "suite"])
-        #expect(output.stdout.contains("1 passed, 1 failed, 2 errors"), "\(output)")
+        #expect(output.stdout.contains("1 passed, 2 failed, 2 errors"), "\(output)")
+        #expect(output.stdout.contains("the selected tab is 'home', expected 'orders' (in scene 1)"), "\(output)")
         #expect(output.stdout.contains("in_scene(1, fn): fn yielded"), "\(output)")
         #expect(output.stdout.contains("scene 2, which in_scene(2, …) acts on, is not open"), "\(output)")
         #expect(output.stdout.contains("open_scene: url is the link the window opens for"), "\(output)")

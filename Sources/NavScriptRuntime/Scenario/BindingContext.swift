@@ -88,7 +88,12 @@ package final class BindingContext {
     /// Records `failure` on the running scenario at once (so `pcall`
     /// cannot swallow it) and returns the value to raise in Lua.
     func raise(_ failure: ExpectationFailure, at location: String) -> LuaCallResult {
-        let phase = world.map { $0.phase == "scenario" ? "" : " (in \($0.phase))" } ?? ""
+        var phase = world.map { $0.phase == "scenario" ? "" : " (in \($0.phase))" } ?? ""
+        // With several windows, which one was checked: the one in_scene named, or the one in front.
+        if let scenes = world?.app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
+            let window = world?.actingScene ?? scenes.foregroundScene
+            phase += world?.actingScene == nil ? " (in scene \(window), in front)" : " (in scene \(window))"
+        }
         let located = ExpectationFailure("\(location): \(failure.message)\(phase)", details: failure.details)
         let raised = RaisedFailure(message: "\(location): \(failure.message)", details: failure.details, location: location)
         if let world {
