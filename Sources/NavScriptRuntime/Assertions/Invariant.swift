@@ -91,6 +91,29 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
         manifest: RouteManifest? = nil, stepName: (Int) -> String
     ) -> [(Invariant, ExpectationFailure)] {
+        // Several windows: a window's own tree and screens are checked in each one, the rest once.
+        if let scenes = app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
+            var found = appViolations(
+                of: app, leaks: leaks, checking: invariants.filter { !$0.isPerScene }, manifest: manifest, stepName: stepName)
+            for number in scenes.sceneNumbers {
+                let inWindow = scenes.acting(in: number) {
+                    appViolations(
+                        of: app, leaks: leaks, checking: invariants.filter(\.isPerScene), manifest: manifest, stepName: stepName)
+                }
+                for (invariant, failure) in inWindow where !found.contains(where: { $0.0 == invariant }) {
+                    found.append((invariant, ExpectationFailure("in scene \(number), \(failure.message)", details: failure.details)))
+                }
+            }
+            return found
+        }
+        return appViolations(of: app, leaks: leaks, checking: invariants, manifest: manifest, stepName: stepName)
+    }
+
+    /// The invariants of `app` as it acts now (one window).
+    private static func appViolations(
+        of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
+        manifest: RouteManifest?, stepName: (Int) -> String
+    ) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
         // The tree is walked once for all the invariants that read it.
         var paths: [String]?
@@ -189,7 +212,8 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// Screens whose destination needs a precondition the app says does not
     /// hold, in every window. Nil when the app cannot tell what holds.
     static func gatedScreens(_ app: any AppDriver, manifest: RouteManifest) -> ExpectationFailure? {
-        guard let satisfied = app.satisfiedPreconditions else { return nil }
+        // Checked after every step while exploring: when everything holds (signed in), nothing is built.
+        guard let satisfied = app.satisfiedPreconditions, !manifest.preconditions.allSatisfy(satisfied.contains) else { return nil }
         var needs: [DestinationID: [Precondition]] = [:]
         for definition in manifest.destinations where !definition.preconditions.isEmpty {
             needs[definition.id] = definition.preconditions

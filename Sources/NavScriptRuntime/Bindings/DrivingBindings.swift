@@ -193,9 +193,7 @@ enum DrivingBindings {
         }
         let scenes = try SceneBindings.sceneDriver(app, call: call)
         guard scenes.sceneNumbers.contains(scene) else {
-            throw BindingError.error(
-                "deep_link: there is no scene \(scene); the open scenes are "
-                    + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
+            throw BindingError.error("deep_link: \(SceneError.noSuchScene(scene, open: scenes.sceneNumbers))")
         }
         return try scenes.deliver(input, via: entry, toScene: scene)
     }

@@ -192,9 +192,7 @@ extension BindingContext {
                 return [previous]
             }
             guard scenes.sceneNumbers.contains(number) else {
-                return problem(
-                    "in_scene: there is no scene \(number); the open scenes are "
-                        + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
+                return problem("in_scene: \(SceneError.noSuchScene(number, open: scenes.sceneNumbers))")
             }
             world.actingScene = number
             scenes.actingScene = number

@@ -291,26 +291,8 @@ package final class ScenarioWorld {
             let name = leaks.first { $0.leftAtStep == step }?.leftDuring ?? "?"
             return self.stepName(step, during: name)
         }
-        var violations: [(Invariant, ExpectationFailure)]
-        if let scenes = app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
-            // A window's own tree and screens are checked in each window; the rest is the app's.
-            violations = Invariant.violations(
-                of: app, leaks: leaks, checking: due.filter { !$0.isPerScene }, manifest: host.engine.manifest,
-                stepName: stepName)
-            for number in scenes.sceneNumbers {
-                let found = scenes.acting(in: number) {
-                    Invariant.violations(
-                        of: app, leaks: leaks, checking: due.filter(\.isPerScene), manifest: host.engine.manifest,
-                        stepName: stepName)
-                }
-                for (invariant, failure) in found where !violations.contains(where: { $0.0 == invariant }) {
-                    violations.append((invariant, ExpectationFailure("in scene \(number), \(failure.message)", details: failure.details)))
-                }
-            }
-        } else {
-            violations = Invariant.violations(
-                of: app, leaks: leaks, checking: due, manifest: host.engine.manifest, stepName: stepName)
-        }
+        let violations = Invariant.violations(
+            of: app, leaks: leaks, checking: due, manifest: host.engine.manifest, stepName: stepName)
         for (invariant, failure) in violations {
             reported.insert(invariant)
             recordFailure(

@@ -22,10 +22,6 @@ public struct DestinationRegistry {
         builders[ObjectIdentifier(type(of: element.base))]?(element)
     }
 
-    public func isRegistered(_ element: AnyHashable) -> Bool {
-        builders[ObjectIdentifier(type(of: element.base))] != nil
-    }
-
     /// A type's name as messages and events spell it (`ExploreRoute`).
     public static func name(of type: Any.Type) -> String {
         String(describing: type).split(separator: ".").last.map(String.init) ?? String(describing: type)

@@ -124,12 +124,8 @@ public final class SwiftUINavigation {
     public var selectedTab: TabID { tabs.isEmpty ? TabID("") : tabs[selectedIndex].id }
     /// Every tab's stack, in tab order.
     public var tabStacks: [PathStack] { tabs.map(\.stack) }
-    /// The screens of each presented level, outermost first.
-    public var presentedScreens: [[Screen]] { levels.map(\.content.screens) }
     /// The top visible screen: the top presentation's, else the selected tab's.
     public var visibleScreen: Screen? { levels.last?.content.screens.last ?? (tabs.isEmpty ? nil : tabs[selectedIndex].stack.top) }
-    /// The style of the top presentation, if one is up.
-    public var topPresentation: Presenter.Style? { levels.last?.presenter.style }
     public var isTransitioning: Bool { transitionsInFlight > 0 }
 
     /// What is shown, as data.
