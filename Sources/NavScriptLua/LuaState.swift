@@ -43,6 +43,15 @@ public final class LuaState {
     /// States created and not yet closed, process-wide (see `LuaStateCounter`).
     public static var openStateCount: Int { LuaStateCounter.global.openStates }
 
+    /// The Lua release navscript was built against (`5.4.6`), from the
+    /// headers' `LUA_VERSION_RELEASE_NUM`: a scenario's behaviour can differ
+    /// between releases (error messages, `string.format`), so `--version`
+    /// says which one a bug report was made with.
+    public static var release: String {
+        let number = Int(clua_release_number())
+        return "\(number / 10_000).\(number / 100 % 100).\(number % 100)"
+    }
+
     /// Creates a state with the safe standard libraries, the sandbox and the
     /// limits in `options`. Throws `.file` when `sandboxRoot` cannot be
     /// resolved and `.memory` when the limit is too small to start.

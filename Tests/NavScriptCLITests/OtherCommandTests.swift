@@ -79,6 +79,15 @@ struct OtherCommandTests {
         }
     }
 
+    @Test func versionNamesTheReleaseTheLuaAndTheBuild() throws {
+        let output = try Fixture().run(["--version"])
+        #expect(output.status == 0, "\(output)")
+        // What a bug report needs: which navscript, which Lua (errors are worded per release), which build.
+        #expect(
+            output.stdout.contains(try Regex(#"^\S+ \d+\.\d+\.\d+ \(Lua 5\.4\.\d+, (debug|release) build\)\n$"#)),
+            "\(output)")
+    }
+
     @Test func anUnknownSubcommandOrOptionIsExitTwo() throws {
         let fixture = try Fixture()
         let unknown = try fixture.run(["frobnicate"])
@@ -104,7 +113,7 @@ struct MergeJUnitTests {
         let text = try fixture.read("all.xml")
         #expect(text.contains("\n  <testsuite name=\"a/one.lua\" tests=\"1\""), "one line per suite header, as written\n\(text)")
         #expect(text.contains("\n    <testcase name=\"two\""), "\(text)")
-        #expect(text.contains(#"<testsuites name="navscript" tests="2" failures="0" errors="0" skipped="0""#))
+        #expect(text.contains(#"<testsuites name="ShopApp (navscript)" tests="2" failures="0" errors="0" skipped="0""#))
 
         // The same file run twice (two shards that overlapped): merged, with a warning.
         _ = try fixture.run(["run", "a", "b", "--junit", "again.xml"])

@@ -151,6 +151,10 @@ void clua_note_refusal(clua_Control *c);
 /* Whether clua_note_refusal can note anything with this Lua (5.4.0-5.4.4). */
 static inline int clua_refusals_have_lines(void) { return LUA_VERSION_RELEASE_NUM <= 50404; }
 
+/* The Lua release of the headers navscript was built with (50406 for 5.4.6): an expression macro
+   Swift does not import. */
+static inline int clua_release_number(void) { return LUA_VERSION_RELEASE_NUM; }
+
 /* Where the cap last refused (see clua_note_refusal); Swift cannot index a C array field. */
 static inline const char *clua_refused_at(clua_Control *c) { return c->refused_at; }
 static inline const char *clua_refused_frames(clua_Control *c) { return c->refused_frames; }

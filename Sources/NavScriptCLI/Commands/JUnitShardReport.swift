@@ -26,11 +26,14 @@ struct JUnitShardReport {
     /// The report's own total time: its root's `time`, else its suites'.
     let time: Double
     /// Written by navscript for Jenkins' xunit schema (`--junit-strict`): its
-    /// `<testsuites name="navscript">` root has no `skipped` total. (Other
+    /// `<testsuites>` root has no `skipped` total. (Other
     /// tools' roots often have none either; that says nothing.)
     let isStrict: Bool
-    /// Written by navscript (its `<testsuites name="navscript">` root).
+    /// Written by navscript (its `<testsuites name="App (navscript)">` root).
     let isNavscript: Bool
+    /// The root's name when navscript wrote the report: the merged report
+    /// keeps it when every shard agrees.
+    let rootName: String?
     /// Where a suite's stated counts disagree with its test cases, in a
     /// report another tool wrote (some count `disabled` cases or errors
     /// outside any case): said, then counted from the cases.
@@ -70,8 +73,10 @@ struct JUnitShardReport {
         default: throw ValidationError("\(path) is not a JUnit report (root element <\(root.name ?? "?")>)")
         }
         self.suites = suites
-        let isNavscript = root.name == "testsuites" && root.attribute(forName: "name")?.stringValue == "navscript"
+        let rootName = root.name == "testsuites" ? root.attribute(forName: "name")?.stringValue : nil
+        let isNavscript = rootName.map(JUnitReport.isRootName) ?? false
         self.isNavscript = isNavscript
+        self.rootName = isNavscript ? rootName : nil
         var warnings: [String] = []
         var recounted: Set<Int> = []
         for (index, suite) in suites.enumerated() {

@@ -63,9 +63,12 @@ struct MergeJUnitCommand: ParsableCommand {
         // One strict shard makes the merged report strict: its consumer
         // (Jenkins' xunit schema) rejects a `skipped` total on the root.
         let skipped = reports.contains(where: \.isStrict) ? "" : " skipped=\"\(totals.skipped)\""
+        // The shards' app, when they all name the same one (one app's suite, sharded).
+        let names = Set(reports.map { $0.rootName ?? "navscript" })
+        let name = names.count == 1 ? names.first ?? "navscript" : "navscript"
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
-            "<testsuites name=\"navscript\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" errors=\"\(totals.errors)\"\(skipped) time=\"\(time)\">\n"
+            "<testsuites name=\"\(ReportText.xmlAttribute(name))\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" errors=\"\(totals.errors)\"\(skipped) time=\"\(time)\">\n"
         for block in reports.flatMap(\.blocks) { xml += block.hasSuffix("\n") ? block : block + "\n" }
         xml += "</testsuites>\n"
         do {

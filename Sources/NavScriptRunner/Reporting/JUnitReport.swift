@@ -63,13 +63,18 @@ package struct JUnitReport: Sendable {
     }
 
     /// The complete XML document, declaration included, ending in a newline.
-    package func render(_ run: RunResult) -> String {
+    ///
+    /// - Parameter app: the app under test (the host's name): the
+    ///   `<testsuites>` root is named `App (navscript)`, so that a CI page
+    ///   with several apps' reports tells them apart and `merge-junit` still
+    ///   knows the report for navscript's (``rootName(app:)``).
+    package func render(_ run: RunResult, app: String? = nil) -> String {
         let hostname = nonEmpty(options.hostname ?? ProcessInfo.processInfo.hostName, else: "localhost")
         let timestamp = ReportText.utcTimestamp(secondsSince1970: run.startedAt)
 
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += "<testsuites"
-        xml += attribute("name", "navscript")
+        xml += attribute("name", Self.rootName(app: app))
         xml +=
             attribute("tests", String(run.scenarios.count)) + attribute("failures", String(run.count(.failed)))
             + attribute("errors", String(run.count(.errored)))
@@ -115,6 +120,17 @@ package struct JUnitReport: Sendable {
         try ReportFile.write(render(run), to: url, kind: "JUnit report")
     }
 
+    /// `ShopApp (navscript)`; `navscript` without an app.
+    package static func rootName(app: String?) -> String {
+        guard let app, !app.isEmpty, app != "navscript" else { return "navscript" }
+        return "\(app) (navscript)"
+    }
+
+    /// Whether a report's root name is one ``rootName(app:)`` gives.
+    package static func isRootName(_ name: String) -> Bool {
+        name == "navscript" || name.hasSuffix(" (navscript)")
+    }
+
     // MARK: Test cases
 
     private func testcase(_ scenario: ScenarioResult, name: String, classname: String, seed: UInt64?) -> String {
@@ -126,8 +142,11 @@ package struct JUnitReport: Sendable {
         // annotation could open, and a replay of them would run nothing.
         let isFile = scenario.file.hasSuffix(".lua")
         if !options.strict {
+            // mikepenz's action-junit-report and EnricoMi's publish-unit-test-result-action annotate
+            // `line`: a failure's own line (where the check failed) rather than the declaration's.
+            let line = Self.failingLine(scenario) ?? scenario.line
             if isFile { xml += attribute("file", scenario.file) }
-            if isFile && scenario.line > 0 { xml += attribute("line", String(scenario.line)) }
+            if isFile && line > 0 { xml += attribute("line", String(line)) }
         }
 
         var body = ""
@@ -191,11 +210,15 @@ package struct JUnitReport: Sendable {
 
     /// A `<failure>`/`<error>`: the `message` attribute, and a body that
     /// starts with the same message — GitLab shows only the body — then the
-    /// explanation (expected vs actual, traceback).
+    /// explanation (expected vs actual, traceback), the stack frame dorny
+    /// reads the failing line from, and the step timeline: GitLab and the
+    /// GitHub reporters show the body in the failure's annotation but never
+    /// `system-out`, and the steps that led there are what a reader needs.
     private func problem(_ element: String, _ scenario: ScenarioResult, defaultType: String) -> String {
         let message = nonEmpty(scenario.message, else: nonEmpty(scenario.kind, else: defaultType))
         var text = scenario.details.isEmpty || scenario.details == message ? message : message + "\n" + scenario.details
         if let frame = Self.frame(scenario) { text += "\n" + frame }
+        if let timeline = Self.timeline(scenario) { text += "\n" + timeline }
         return "      <\(element)"
             + attribute("message", Self.messageAttribute(message))
             + attribute("type", nonEmpty(scenario.kind, else: defaultType))
@@ -213,13 +236,7 @@ package struct JUnitReport: Sendable {
     /// dot, cuts the package short: dorny cannot place such a file.)
     static func frame(_ scenario: ScenarioResult) -> String? {
         guard scenario.file.hasSuffix(".lua"), !scenario.file.hasPrefix("/") else { return nil }
-        var line = scenario.line
-        // The failing line, when the message starts with this file's `path:line:`.
-        if scenario.message.hasPrefix(scenario.file + ":"),
-            let number = Int(scenario.message.dropFirst(scenario.file.count + 1).prefix { $0.isNumber })
-        {
-            line = number
-        }
+        let line = failingLine(scenario) ?? scenario.line
         guard line > 0 else { return nil }
         let parts = scenario.file.split(separator: "/").map(String.init)
         let base = parts.last ?? scenario.file
@@ -227,6 +244,16 @@ package struct JUnitReport: Sendable {
         // dorny's pattern reads the frame up to its last `(`: no parentheses, no line breaks.
         guard !scenario.file.contains(where: { "()\n\r".contains($0) }) else { return nil }
         return "    at \(package.isEmpty ? "" : package + ".")\(className(stem: String(base.dropLast(4)))).scenario(\(base):\(line))"
+    }
+
+    /// The line of the scenario's own file where it failed, when its message
+    /// starts with that file's `path:line:` (a failure raised in a support
+    /// module, or an error without a place, has none).
+    static func failingLine(_ scenario: ScenarioResult) -> Int? {
+        guard scenario.status.isProblem, !scenario.file.isEmpty, scenario.message.hasPrefix(scenario.file + ":"),
+            let number = Int(scenario.message.dropFirst(scenario.file.count + 1).prefix { $0.isNumber }), number > 0
+        else { return nil }
+        return number
     }
 
     /// A file's stem as the frame's class: it must start with a character
@@ -238,18 +265,25 @@ package struct JUnitReport: Sendable {
         return first.value <= 0x5A ? stem : "Lua" + stem
     }
 
-    /// The step timeline, then what the scenario printed; empty when both are.
+    /// `timeline:` and the steps, indented, its middle left out (said) when
+    /// it is long; nil when the scenario took no step.
+    static func timeline(_ scenario: ScenarioResult) -> String? {
+        guard !scenario.timeline.isEmpty else { return nil }
+        let window = ReportText.Window(count: scenario.timeline.count)
+        var lines = scenario.timeline[window.head].map { "  " + $0 }
+        if window.omitted > 0 {
+            lines.append("  " + window.saying("steps"))
+            lines += scenario.timeline[window.tail].map { "  " + $0 }
+        }
+        return "timeline:\n" + lines.joined(separator: "\n")
+    }
+
+    /// What the scenario printed and, for a scenario that did not fail or
+    /// err (whose failure body has it), the step timeline; empty when there
+    /// is neither.
     static func systemOut(_ scenario: ScenarioResult) -> String {
         var parts: [String] = []
-        if !scenario.timeline.isEmpty {
-            let window = ReportText.Window(count: scenario.timeline.count)
-            var lines = scenario.timeline[window.head].map { "  " + $0 }
-            if window.omitted > 0 {
-                lines.append("  " + window.saying("steps"))
-                lines += scenario.timeline[window.tail].map { "  " + $0 }
-            }
-            parts.append("timeline:\n" + lines.joined(separator: "\n"))
-        }
+        if !scenario.status.isProblem, let timeline = timeline(scenario) { parts.append(timeline) }
         if !scenario.output.isEmpty {
             parts.append("output:\n" + ReportText.capped(scenario.output))
         }

@@ -40,7 +40,7 @@ package struct ReportTargets: Sendable {
             options.strict = junitStrict
             if junitStrict { options.replayCommand = nil }
             let report = JUnitReport(options)
-            reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result) })
+            reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result, app: $0.plan?.app) })
         }
         if let html {
             reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })

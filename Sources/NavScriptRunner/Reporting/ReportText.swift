@@ -213,7 +213,7 @@ package enum ReportText {
     /// Cleaned text safe inside an attribute value in double or single
     /// quotes; newline, tab and carriage return become character references
     /// so that attribute-value normalisation does not turn them into spaces.
-    static func xmlAttribute(_ text: String) -> String {
+    package static func xmlAttribute(_ text: String) -> String {
         escapeXML(clean(text), inAttribute: true)
     }
 

@@ -101,6 +101,9 @@ struct ReportingConsumerTests {
             let message = element.attribute(forName: "message")?.stringValue ?? ""
             let body = element.stringValue ?? ""
             #expect(!message.isEmpty && body.hasPrefix(message), "GitLab shows only the body: \(element.xmlString)")
+            if element.name != "skipped" {
+                #expect(body.contains("\ntimeline:\n  scenarios/gate_resume/cart_gate.lua:"), "and the steps: \(body)")
+            }
             if let type = element.attribute(forName: "type")?.stringValue { #expect(!converted.contains(type)) }
         }
     }
@@ -177,9 +180,12 @@ struct ReportingConsumerTests {
         _ = folder
         let cases = try XMLDocument(contentsOf: url).nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
         #expect(cases.count == Self.run.scenarios.count)
-        for testcase in cases {
+        for (testcase, scenario) in zip(cases, Self.run.scenarios) {
             #expect(testcase.attribute(forName: "file")?.stringValue == "scenarios/gate_resume/cart_gate.lua")
-            #expect(Int(testcase.attribute(forName: "line")?.stringValue ?? "") ?? 0 > 0)
+            // Its annotation goes on `line` (as EnricoMi's does): a failure's or error's own line.
+            let line = Int(testcase.attribute(forName: "line")?.stringValue ?? "") ?? 0
+            let failing = scenario.message.split(separator: ":").dropFirst().first.flatMap { Int($0) }
+            #expect(line == (scenario.status.isProblem ? failing : scenario.line), "\(scenario.name): line \(line)")
         }
     }
 

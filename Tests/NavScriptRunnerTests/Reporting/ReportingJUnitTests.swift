@@ -84,12 +84,12 @@ struct ReportingJUnitTests {
         #expect(attributes(failure) == ["message": "expect_stack: stacks differ", "type": "expectation"])
         #expect(
             failure.stringValue == "expect_stack: stacks differ\nexpected: Home > Cart\n  actual: Home\n\n  - Cart (missing)"
-                + "\n    at scenarios.gate_resume.Login.scenario(login.lua:12)",
-            "the body starts with the message (GitLab shows only the body)")
+                + "\n    at scenarios.gate_resume.Login.scenario(login.lua:12)"
+                + "\ntimeline:\n" + (1...16).map { "  tap \"item\($0)\"\n" }.joined() + "  expect_stack {\"Home\", \"Cart\"}",
+            "the body starts with the message (GitLab shows only the body), the timeline in it")
         #expect(children(login[1], "error").isEmpty)
         let systemOut = try #require(children(login[1], "system-out").first?.stringValue)
-        #expect(systemOut.hasPrefix("timeline:\n  tap \"item1\"\n"))
-        #expect(systemOut.hasSuffix("  expect_stack {\"Home\", \"Cart\"}\noutput:\ncart has 2 items\n"))
+        #expect(systemOut == "output:\ncart has 2 items\n", "the timeline is in the failure's body, not again here")
         // <failure> comes before <system-out>.
         #expect(login[1].children?.compactMap(\.name) == ["failure", "system-out"])
 
@@ -102,9 +102,9 @@ struct ReportingJUnitTests {
         #expect(
             error.stringValue
                 == "instruction budget exceeded (1000000)\nstack traceback:\n\tscenarios/tabs.lua:11: in function <scenarios/tabs.lua:9>"
-                + "\n    at scenarios.Tabs.scenario(tabs.lua:9)")
+                + "\n    at scenarios.Tabs.scenario(tabs.lua:9)\ntimeline:\n  launch\n  deep_link shop://home")
         #expect(children(tabs[1], "failure").isEmpty)
-        #expect(tabs[1].children?.compactMap(\.name) == ["error", "system-out"])
+        #expect(tabs[1].children?.compactMap(\.name) == ["error"], "nothing printed, the timeline in the body")
     }
 
     @Test func errorTypeIsTheKind() throws {
@@ -135,6 +135,37 @@ struct ReportingJUnitTests {
                 #expect(Set(attributes(testcase).keys) == ["name", "classname", "time"])
             }
         }
+    }
+
+    @Test func theRootNamesTheAppAndMergeKnowsItForNavscripts() throws {
+        let run = ReportingFixtures.mixedRun()
+        let root = try parse(report.render(run, app: "ShopApp"))
+        #expect(attributes(root)["name"] == "ShopApp (navscript)")
+        #expect(JUnitReport.isRootName("ShopApp (navscript)") && JUnitReport.isRootName("navscript"))
+        #expect(!JUnitReport.isRootName("pytest") && !JUnitReport.isRootName("ShopApp"))
+        #expect(JUnitReport.rootName(app: nil) == "navscript" && JUnitReport.rootName(app: "") == "navscript")
+    }
+
+    @Test func aFailureIsAnnotatedAtItsFailingLineAndAPassAtItsDeclaration() {
+        let file = "scenarios/cart.lua"
+        func line(_ outcome: ScenarioOutcome, _ message: String) -> String? {
+            let run = RunResult(
+                files: [
+                    FileResult(
+                        file: file,
+                        scenarios: [ScenarioResult(name: "n", file: file, line: 3, outcome: outcome, message: message)],
+                        duration: 0)
+                ], duration: 0, startedAt: 0)
+            return try? parse(report.render(run)).elements(forName: "testsuite").first?
+                .elements(forName: "testcase").first?.attribute(forName: "line")?.stringValue
+        }
+        #expect(line(.failed(.expectation), "\(file):7: expected the cart") == "7")
+        #expect(line(.errored(.luaError), "\(file):9: attempt to index a nil value") == "9")
+        // Raised in a support module, or with no place: the declaration.
+        #expect(line(.failed(.expectation), "scenarios/support/cart.lua:7: expected the cart") == "3")
+        #expect(line(.errored(.luaError), "worker died") == "3")
+        #expect(line(.passed, "") == "3")
+        #expect(line(.skipped(.pending), "\(file):9: later") == "3", "a skip is not placed at a line it names")
     }
 
     @Test func emptyRun() throws {
