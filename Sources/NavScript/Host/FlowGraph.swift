@@ -3,10 +3,13 @@ import NavigationCore
 /// An app's navigation as a graph, from its route manifest and its screen
 /// declarations: one cluster per tab holding one cluster per flow
 /// (coordinator) with its screens; ancestry edges (solid for a push,
-/// dashed for a modal); tap edges from an output to the destination it
-/// opens; gated screens marked with their preconditions; screens outside
-/// every tab (onboarding, sign-in) in their own flows. Rendered as
-/// Graphviz DOT or Mermaid (which GitHub and GitLab draw natively).
+/// dashed for a modal), labelled with the taps that open them; tap edges
+/// from an output to any other destination it opens, once per pair of
+/// screens; taps that open no destination listed on their screen; gated
+/// screens marked with their preconditions; screens outside every tab
+/// (onboarding, sign-in) in their own flows; a legend of the lines used.
+/// Rendered as Graphviz DOT or Mermaid (which GitHub and GitLab draw
+/// natively).
 public struct FlowGraph: Sendable {
     public let manifest: RouteManifest
     public let screens: [ScreenDeclaration]
@@ -69,9 +72,15 @@ public struct FlowGraph: Sendable {
         manifest.destinations.contains { $0.flow == flow && $0.presentation == .modal }
     }
 
-    func label(_ definition: RouteDefinition) -> String {
+    /// The screen's name and its gates, then, on a second line, its taps
+    /// that open no declared destination (a share sheet, a host verb):
+    /// drawn on the screen, or the graph would hide them.
+    func label(_ definition: RouteDefinition, lineBreak: String) -> String {
         let gates = definition.preconditions.map(\.rawValue).joined(separator: ", ")
-        return gates.isEmpty ? definition.id.rawValue : "\(definition.id) [gate \(gates)]"
+        var label = gates.isEmpty ? definition.id.rawValue : "\(definition.id) [gate \(gates)]"
+        let loose = screens.first { $0.id == definition.id }?.outputs.filter { $0.destination == nil }.map(\.name) ?? []
+        if !loose.isEmpty { label += lineBreak + "taps: " + loose.joined(separator: ", ") }
+        return label
     }
 
     var tapEdges: [(from: DestinationID, output: String, to: DestinationID)] {
@@ -79,21 +88,72 @@ public struct FlowGraph: Sendable {
     }
 
     /// An edge of the drawing, in drawing order: ancestry first (a modal's
-    /// dashed), then taps, root-flow swaps and gates.
-    enum Edge {
-        case ancestry(from: String, to: String, modal: Bool)
-        case tap(from: String, to: String, output: String)
+    /// dashed), then root-flow swaps and gates. A tap that opens the
+    /// destination above its screen is drawn on that ancestry edge, not as a
+    /// second arrow beside it; the taps between one pair of screens share one
+    /// edge.
+    enum Edge: Equatable {
+        /// `taps` empty: the canonical stack alone; `modal`: presented.
+        case ancestry(from: String, to: String, modal: Bool, taps: [String])
+        /// A tap to a destination that is not directly above its screen.
+        case tap(from: String, to: String, outputs: [String])
         case swap(from: String, to: String, label: String)
         case gate(from: String, to: String, precondition: String)
+
+        /// The legend's name for each kind of line, in legend order.
+        enum Kind: CaseIterable { case push, modal, tap, swap, gate }
+
+        var kinds: [Kind] {
+            switch self {
+            case .ancestry(_, _, let modal, let taps): return [modal ? .modal : .push] + (taps.isEmpty ? [] : [.tap])
+            case .tap: return [.tap]
+            case .swap: return [.swap]
+            case .gate: return [.gate]
+            }
+        }
     }
 
     var edges: [Edge] {
-        manifest.destinations.compactMap { definition in
-            definition.parent.map { .ancestry(from: $0.rawValue, to: definition.id.rawValue, modal: definition.presentation == .modal) }
+        // Taps per (screen, destination), in declaration order.
+        var taps: [String: [String]] = [:]
+        var tapOrder: [(from: String, to: String)] = []
+        for tap in tapEdges {
+            let key = tap.from.rawValue + "\u{0}" + tap.to.rawValue
+            if taps[key] == nil { tapOrder.append((tap.from.rawValue, tap.to.rawValue)) }
+            if taps[key]?.contains(tap.output) != true { taps[key, default: []].append(tap.output) }
         }
-            + tapEdges.map { .tap(from: $0.from.rawValue, to: $0.to.rawValue, output: $0.output) }
-            + swaps.map { .swap(from: $0.from, to: $0.to, label: $0.label) }
+        var drawn: Set<String> = []
+        var edges: [Edge] = manifest.destinations.compactMap { definition in
+            definition.parent.map { parent in
+                let key = parent.rawValue + "\u{0}" + definition.id.rawValue
+                drawn.insert(key)
+                return .ancestry(
+                    from: parent.rawValue, to: definition.id.rawValue, modal: definition.presentation == .modal,
+                    taps: taps[key] ?? [])
+            }
+        }
+        for (from, to) in tapOrder where !drawn.contains(from + "\u{0}" + to) {
+            edges.append(.tap(from: from, to: to, outputs: taps[from + "\u{0}" + to] ?? []))
+        }
+        return edges + swaps.map { .swap(from: $0.from, to: $0.to, label: $0.label) }
             + gateEdges.map { .gate(from: $0.from.rawValue, to: $0.to.rawValue, precondition: $0.precondition.rawValue) }
+    }
+
+    /// The kinds of line the drawing uses, for its legend.
+    var legendKinds: [Edge.Kind] {
+        let used = Set(edges.flatMap(\.kinds))
+        return Edge.Kind.allCases.filter(used.contains)
+    }
+
+    /// What each kind of line means, as the legend says it.
+    static func meaning(_ kind: Edge.Kind) -> String {
+        switch kind {
+        case .push: return "push"
+        case .modal: return "modal"
+        case .tap: return "tap output"
+        case .swap: return "root-flow swap"
+        case .gate: return "gate, to its sign-in flow"
+        }
     }
 
     /// How one format writes the parts of the drawing; ``render(_:)`` walks
@@ -107,6 +167,8 @@ public struct FlowGraph: Sendable {
         var node: (RouteDefinition, _ indent: String) -> String
         var close: String
         var edge: (Edge) -> String
+        /// The legend: one sample line per kind the drawing uses.
+        var legend: ([Edge.Kind]) -> [String]
         var footer: [String]
         /// Whether a flow outside every tab sits at the tab level (DOT) or
         /// one level deeper, like every flow (Mermaid).
@@ -126,6 +188,8 @@ public struct FlowGraph: Sendable {
             if group.tab != nil { lines.append("  " + syntax.close) }
         }
         lines += edges.map(syntax.edge)
+        let kinds = legendKinds
+        if !kinds.isEmpty { lines += syntax.legend(kinds) }
         lines += syntax.footer
         return lines.joined(separator: "\n") + "\n"
     }
@@ -143,21 +207,43 @@ public struct FlowGraph: Sendable {
                 },
                 node: { definition, indent in
                     let shape = definition.preconditions.isEmpty ? "" : ", color=darkorange"
-                    return "\(indent)\"\(definition.id)\" [label=\"\(label(definition))\"\(shape)];"
+                    return "\(indent)\"\(definition.id)\" [label=\"\(label(definition, lineBreak: "\\n"))\"\(shape)];"
                 },
                 close: "}",
                 edge: { edge in
                     switch edge {
-                    case .ancestry(let from, let to, let modal):
-                        return "  \"\(from)\" -> \"\(to)\"" + (modal ? " [style=dashed, label=\"modal\"]" : "") + ";"
-                    case .tap(let from, let to, let output):
-                        return "  \"\(from)\" -> \"\(to)\" [color=blue, fontcolor=blue, label=\"tap \(output)\"];"
+                    case .ancestry(let from, let to, let modal, let taps):
+                        var attributes = modal ? ["style=dashed"] : []
+                        if taps.isEmpty {
+                            if modal { attributes.append("label=\"modal\"") }
+                        } else {
+                            attributes += ["color=blue", "fontcolor=blue", "label=\"tap \(taps.joined(separator: ", "))\""]
+                        }
+                        return "  \"\(from)\" -> \"\(to)\"" + (attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]") + ";"
+                    case .tap(let from, let to, let outputs):
+                        return "  \"\(from)\" -> \"\(to)\" [color=blue, fontcolor=blue, label=\"tap \(outputs.joined(separator: ", "))\"];"
                     case .swap(let from, let to, let label):
                         return "  \"\(from)\" -> \"\(to)\" [style=bold, color=gray40, label=\"\(label)\"];"
                     case .gate(let from, let to, let precondition):
                         return
                             "  \"\(from)\" -> \"\(to)\" [style=dotted, color=darkorange, fontcolor=darkorange, label=\"gate \(precondition)\"];"
                     }
+                },
+                legend: { kinds in
+                    let style: [Edge.Kind: String] = [
+                        .push: "", .modal: "style=dashed, ", .tap: "color=blue, fontcolor=blue, ",
+                        .swap: "style=bold, color=gray40, ", .gate: "style=dotted, color=darkorange, fontcolor=darkorange, "
+                    ]
+                    var lines = [
+                        "  subgraph \"cluster_legend\" {", "    label=\"legend\"; style=solid; color=gray60;",
+                        "    node [shape=point, width=0.05, label=\"\"];"
+                    ]
+                    for (index, kind) in kinds.enumerated() {
+                        lines.append(
+                            "    \"legend_\(index)a\" -> \"legend_\(index)b\" [\(style[kind] ?? "")label=\"\(Self.meaning(kind))\"];")
+                    }
+                    lines.append("    \"legend_gated\" [shape=box, width=0.75, color=darkorange, label=\"gated screen\"];")
+                    return lines + ["  }"]
                 },
                 footer: ["}"], untabbedFlowsAtTabLevel: true))
     }
@@ -170,15 +256,29 @@ public struct FlowGraph: Sendable {
                 header: ["flowchart LR"],
                 openTab: { "  subgraph tab_\(id($0.rawValue))[\"tab \($0)\"]" },
                 openFlow: { name, indent in ["\(indent)subgraph flow_\(id(name))[\"flow \(name)\"]"] },
-                node: { definition, indent in "\(indent)\(id(definition.id.rawValue))[\"\(label(definition))\"]" },
+                node: { definition, indent in
+                    "\(indent)\(id(definition.id.rawValue))[\"\(label(definition, lineBreak: "<br/>"))\"]"
+                },
                 close: "end",
                 edge: { edge in
                     switch edge {
-                    case .ancestry(let from, let to, let modal): return "  \(id(from))" + (modal ? " -.->|modal| " : " --> ") + id(to)
-                    case .tap(let from, let to, let output): return "  \(id(from)) -->|tap \(output)| \(id(to))"
+                    case .ancestry(let from, let to, let modal, let taps):
+                        let label = taps.isEmpty ? (modal ? "|modal| " : "") : "|tap \(taps.joined(separator: ", "))| "
+                        return "  \(id(from))" + (modal ? " -.->" : " -->") + (label.isEmpty ? " " : label) + id(to)
+                    case .tap(let from, let to, let outputs):
+                        return "  \(id(from)) -->|tap \(outputs.joined(separator: ", "))| \(id(to))"
                     case .swap(let from, let to, let label): return "  \(id(from)) ==>|\(label)| \(id(to))"
                     case .gate(let from, let to, let precondition): return "  \(id(from)) -.->|gate \(precondition)| \(id(to))"
                     }
+                },
+                legend: { kinds in
+                    let arrow: [Edge.Kind: String] = [.push: "-->", .modal: "-.->", .tap: "-->", .swap: "==>", .gate: "-.->"]
+                    var lines = ["  subgraph legend[\"legend\"]"]
+                    for (index, kind) in kinds.enumerated() {
+                        lines.append(
+                            "    legend_\(index)a[\" \"] \(arrow[kind] ?? "-->")|\(Self.meaning(kind))| legend_\(index)b[\" \"]")
+                    }
+                    return lines + ["  end"]
                 },
                 footer: [], untabbedFlowsAtTabLevel: false))
     }
