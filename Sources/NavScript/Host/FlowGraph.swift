@@ -219,7 +219,8 @@ public struct FlowGraph: Sendable {
                         } else {
                             attributes += ["color=blue", "fontcolor=blue", "label=\"tap \(taps.joined(separator: ", "))\""]
                         }
-                        return "  \"\(from)\" -> \"\(to)\"" + (attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]") + ";"
+                        return "  \"\(from)\" -> \"\(to)\"" + (attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]")
+                            + ";"
                     case .tap(let from, let to, let outputs):
                         return "  \"\(from)\" -> \"\(to)\" [color=blue, fontcolor=blue, label=\"tap \(outputs.joined(separator: ", "))\"];"
                     case .swap(let from, let to, let label):
