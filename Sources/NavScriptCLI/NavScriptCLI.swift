@@ -54,7 +54,8 @@ public enum NavScriptCLI {
     public static func run(_ arguments: [String], host makeHost: @escaping HostFactory) -> Int32 {
         var command: ParsableCommand?
         do {
-            command = try RootCommand.parseAsRoot(arguments)
+            // Bound around the parse: shell completion of `--fault` asks the app (``ValueCompletion``).
+            command = try ValueCompletion.$host.withValue(.init(make: makeHost)) { try RootCommand.parseAsRoot(arguments) }
             if let hosted = command as? any HostedCommand {
                 do { try hosted.run(in: CommandContext(makeHost: makeHost)) } catch let problem as UsageProblem {
                     throw ValidationError(problem.description)

@@ -79,6 +79,25 @@ struct OtherCommandTests {
         }
     }
 
+    @Test func shellCompletionOffersFilesInvariantsAndTheAppsOwnFaults() throws {
+        let fixture = try Fixture()
+        // What the completion script asks for `--fault` (ArgumentParser's custom-completion call).
+        let faults = try fixture.run(["---completion", "run", "--", "--fault", "0", "0", ""])
+        #expect(faults.status == 0, "\(faults)")
+        let offered = Set(faults.stdout.split(separator: "\n").map(String.init))
+        let catalogue = try fixture.run(["mutate", "--list"])
+        #expect(offered.contains("no-pop-detection") && offered.count > 5, "\(faults)")
+        #expect(offered.allSatisfy { catalogue.stdout.contains($0) }, "only the app's faults: \(offered)")
+        let only = try fixture.run(["---completion", "mutate", "--", "--only", "0", "0", ""])
+        #expect(Set(only.stdout.split(separator: "\n").map(String.init)) == offered, "\(only)")
+
+        let script = try fixture.run(["--generate-completion-script", "bash"])
+        #expect(script.status == 0, "\(script)")
+        #expect(script.stdout.contains("-fX '!*.@(lua)'"), "scenario paths complete .lua files and folders")
+        #expect(script.stdout.contains("-fX '!*.@(xml)'"), "--junit completes .xml files")
+        #expect(script.stdout.contains("'gated_screens'"), "--allow completes the invariants")
+    }
+
     @Test func versionNamesTheReleaseTheLuaAndTheBuild() throws {
         let output = try Fixture().run(["--version"])
         #expect(output.status == 0, "\(output)")

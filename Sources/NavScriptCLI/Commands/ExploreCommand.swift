@@ -43,11 +43,11 @@ struct ExploreCommand: HostedCommand {
     var walkLength: Int = Explorer.Configuration.defaultWalkLength
 
     @Option(
-        name: .customLong("fault"), parsing: .singleValue,
-        help: "Inject a fault of the app's catalogue (repeatable).")
+        name: .customLong("fault"), parsing: .singleValue, help: "Inject a fault of the app's catalogue (repeatable).",
+        completion: ValueCompletion.faults)
     var faults: [String] = []
 
-    @Option(help: "Folder for the reproducers.")
+    @Option(help: "Folder for the reproducers.", completion: .directory)
     var out: String = "explore-findings"
 
     @Flag(help: "Stop once every screen, output, entry point and link pattern was covered.")
@@ -56,7 +56,7 @@ struct ExploreCommand: HostedCommand {
     /// `--junit`, `--json`, `--html`: one failing test case per violation.
     @OptionGroup var report: ReportOptions
 
-    @Option(help: "Explore with this route manifest instead of the app's own.")
+    @Option(help: "Explore with this route manifest instead of the app's own.", completion: ValueCompletion.manifest)
     var manifest: String?
 
     @Option(parsing: .unconditional, help: "Explorations run at once, each in its own process with its own seed (seed, seed+1, …).")

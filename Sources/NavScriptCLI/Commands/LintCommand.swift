@@ -16,7 +16,7 @@ struct LintCommand: HostedCommand {
             """
     )
 
-    @Argument(help: "Scenario files or folders (default: scenarios).")
+    @Argument(help: "Scenario files or folders (default: scenarios).", completion: ValueCompletion.scenarios)
     var paths: [String] = []
 
     func run(in context: CommandContext) throws {

@@ -17,10 +17,10 @@ struct MergeJUnitCommand: ParsableCommand {
         abstract: "Merge JUnit XML reports (e.g. from --shard runs) into one."
     )
 
-    @Argument(help: "The reports to merge.")
+    @Argument(help: "The reports to merge.", completion: ValueCompletion.junit)
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "Where to write the merged report.")
+    @Option(name: .shortAndLong, help: "Where to write the merged report.", completion: ValueCompletion.junit)
     var output: String
 
     func validate() throws {

@@ -24,7 +24,8 @@ struct MutateCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Fault runs executed at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(name: .customLong("only"), parsing: .singleValue, help: "Test only these faults (repeatable).")
+    @Option(
+        name: .customLong("only"), parsing: .singleValue, help: "Test only these faults (repeatable).", completion: ValueCompletion.faults)
     var only: [String] = []
 
     /// `--junit`, `--json`, `--html`: one test case per fault (a surviving fault fails).

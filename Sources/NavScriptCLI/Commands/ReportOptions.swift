@@ -7,7 +7,7 @@ import NavScriptRuntime
 /// The report files a run, a mutation run or an exploration can write,
 /// each a subscriber of the run's event stream.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Write a JUnit XML report to this file.")
+    @Option(help: "Write a JUnit XML report to this file.", completion: ValueCompletion.junit)
     var junit: String?
 
     @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
@@ -16,13 +16,14 @@ struct ReportOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Stream every run event as one line of JSON to this file, or to standard output with "
-                + "'-' (the terminal report then goes to standard error).", valueName: "file"))
+                + "'-' (the terminal report then goes to standard error).", valueName: "file"), completion: ValueCompletion.json)
     var json: String?
 
     @Option(
         help: ArgumentHelp(
             "Write one self-contained HTML report to this file: filters, every scenario's steps, "
-                + "and a storyboard of the navigation after each step of every failing scenario.", valueName: "file"))
+                + "and a storyboard of the navigation after each step of every failing scenario.", valueName: "file"),
+        completion: ValueCompletion.html)
     var html: String?
 
     func validate() throws {

@@ -9,7 +9,7 @@ struct SuiteOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
             "Scenario files or folders (default: scenarios/); file.lua:LINE runs the scenario declared "
-                + "at or above that line. support/ folders are skipped."))
+                + "at or above that line. support/ folders are skipped."), completion: ValueCompletion.scenarios)
     var paths: [String] = []
 
     @Option(help: "Run only scenarios whose full name matches this regular expression.")
@@ -27,20 +27,24 @@ struct SuiteOptions: ParsableArguments {
 
     @Option(
         name: .customLong("fault"), parsing: .singleValue,
-        help: "Inject a fault of the app's catalogue into every launch (repeatable). See `\(NavScriptCLI.executableName) mutate --list`.")
+        help: "Inject a fault of the app's catalogue into every launch (repeatable). See `\(NavScriptCLI.executableName) mutate --list`.",
+        completion: ValueCompletion.faults)
     var faults: [String] = []
 
     @Option(
         name: .customLong("allow"), parsing: .singleValue,
         help: ArgumentHelp(
             "Do not check this invariant after scenarios (repeatable, or comma-separated): "
-                + Invariant.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "invariant"))
+                + Invariant.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "invariant"),
+        completion: ValueCompletion.invariants)
     var allow: [String] = []
 
     @Flag(help: "Check the invariants after every step, not only after each scenario (for exploring).")
     var strictSteps = false
 
-    @Option(help: "Run against this route manifest instead of the app's own (checked first, like `routes check`).")
+    @Option(
+        help: "Run against this route manifest instead of the app's own (checked first, like `routes check`).",
+        completion: ValueCompletion.manifest)
     var manifest: String?
 
     @Option(parsing: .unconditional, help: "Lua instructions a scenario may run before it is stopped.")
