@@ -373,11 +373,12 @@ struct GraphCommandTests {
         let mermaid = try CLI.run(["graph", "--format", "mermaid"], in: root)
         #expect(mermaid.stdout.hasPrefix("flowchart LR\n"), "\(mermaid)")
         #expect(mermaid.stdout.contains("home -->|tap product| product"))
-        #expect(mermaid.stdout.contains("cart -.->|modal| checkout_address"))
+        #expect(mermaid.stdout.contains("cart -.->|modal| add_payment"))
         #expect(mermaid.stdout.contains("subgraph tab_orders[\"tab orders\"]"))
         #expect(mermaid.stdout.contains("cart -.->|gate auth| login"), "gates point at their satisfying flow")
         // A tap without parameters that lands outside its screen's branch is drawn too.
-        for edge in ["category -->|tap cart| cart", "welcome -->|tap sign_in| login", "cart -->|tap checkout| checkout_address"] {
+        // A tap along a modal edge is drawn on it (dashed), not beside it.
+        for edge in ["category -->|tap cart| cart", "welcome -->|tap sign_in| login", "cart -.->|tap checkout| checkout_address"] {
             #expect(mermaid.stdout.contains(edge), "Mermaid lacks \(edge)")
         }
     }

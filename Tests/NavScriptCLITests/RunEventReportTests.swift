@@ -22,6 +22,7 @@ struct RunEventReportTests {
         "suite/b.lua": #"""
         scenario("errors", function()
           tap("product", "p2")
+          print("about to break")
           error("broken helper")
         end)
 
@@ -58,7 +59,24 @@ struct RunEventReportTests {
         let kinds = events.map { $0["event"] as? String ?? "?" }
         #expect(kinds.first == "run_started" && kinds.last == "run_finished")
         #expect(events.first?["files"] as? [String] == ["suite/a.lua", "suite/b.lua"])
-        #expect(events.first?["schema"] as? Int == 1, "the format's version, for consumers to check: \(events.first ?? [:])")
+        #expect(events.first?["schema"] as? Int == 2, "the format's version, for consumers to check: \(events.first ?? [:])")
+        // Each file says how many scenarios it will run once it loaded, before the first starts.
+        for (file, count) in [("suite/a.lua", 2), ("suite/b.lua", 2)] {
+            let loaded = events.enumerated().filter {
+                $0.element["event"] as? String == "file_loaded" && $0.element["file"] as? String == file
+            }
+            #expect(loaded.count == 1 && (loaded.first?.element["scenarios"] as? [Any])?.count == count, "\(file): \(loaded)")
+            let firstStart = events.firstIndex { $0["event"] as? String == "scenario_started" && $0["file"] as? String == file }
+            #expect((loaded.first?.offset ?? .max) < (firstStart ?? -1), "\(file): loaded before its first scenario starts")
+        }
+        // What a scenario printed, as it printed it, named by its scenario.
+        let printed = events.filter { $0["event"] as? String == "output" }
+        #expect(printed.count == 1 && printed.first?["name"] as? String == "errors", "\(printed)")
+        #expect(printed.first?["text"] as? String == "about to break\n", "\(printed)")
+        // A step as data: its verb, place and the screen it led to.
+        let step = try #require(
+            events.first { $0["event"] as? String == "step" && $0["verb"] as? String == "tap" && $0["file"] as? String == "suite/a.lua" })
+        #expect((step["place"] as? [String: Any])?["line"] as? Int == 2 && step["screen"] as? String == "product:p1", "\(step)")
         #expect(kinds.filter { $0 == "scenario_finished" }.count == 4, "\(kinds)")
         #expect(kinds.filter { $0 == "scenario_started" }.count == 4, "\(kinds)")
         for file in ["suite/a.lua", "suite/b.lua"] {

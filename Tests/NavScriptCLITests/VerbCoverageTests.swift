@@ -381,7 +381,8 @@ struct VerbCoverageTests {
     @Test func expectErrorRecordsItsStepAtTheScenarioLine() throws {
         let fixture = try Fixture(["suite/mismatch.lua": Self.mismatches])
         let (_, junit) = try fixture.runWithJUnit(["--filter", "^expect_error$", "suite"])
-        let timeline = junit.testcase("expect_error")?.child("system-out")?.text ?? ""
+        // (The scenario fails: its timeline is in the failure's body.)
+        let timeline = junit.testcase("expect_error")?.child("failure")?.text ?? ""
         #expect(timeline.contains(#"expect_error("shop://product/p1", via scheme)"#), "\(timeline)")
         let line = Lua.line(of: #"expect_error("shop://product/p1""#, in: Self.mismatches)
         #expect(timeline.contains(#"suite/mismatch.lua:\#(line)  expect_error("#), "\(timeline)")

@@ -97,8 +97,8 @@ package struct ScenarioWorker {
                 var printed = ""  // what went out as it was printed
                 let result = file.run(
                     definition, host: host, faults: task.faults,
-                    onStep: { line in
-                        send(.step(task: task.id, index: index, line: line))
+                    onStep: { step in
+                        send(.step(task: task.id, index: index, step: step))
                     },
                     onCall: { line in
                         send(.running(task: task.id, index: index, line: line))

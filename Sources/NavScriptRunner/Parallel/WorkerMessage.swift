@@ -49,7 +49,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case loaded(task: Int, scenarios: [ScenarioListing])
     case start(task: Int, index: Int)
     /// One timeline step of the running scenario.
-    case step(task: Int, index: Int, line: String)
+    case step(task: Int, index: Int, step: TimelineStep)
     /// The call about to run (so a crash or hang can name it).
     case running(task: Int, index: Int, line: String)
     /// What the scenario printed, as it printed it.
@@ -79,8 +79,14 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
         switch self {
         case .start(let task, let index):
             return #"{"start":{"index":\#(index),"task":\#(task)}}"# + "\n"
-        case .step(let task, let index, let line):
-            return #"{"step":{"index":\#(index),"line":"\#(JSONString.escaped(line))","task":\#(task)}}"# + "\n"
+        case .step(let task, let index, let step):
+            // The synthesized form, keys sorted: a note has no screen and no tab.
+            var line =
+                #"{"step":{"index":\#(index),"step":{"action":"\#(JSONString.escaped(step.action))","#
+                + #""location":"\#(JSONString.escaped(step.location))""#
+            if let screen = step.screen { line += #","screen":"\#(JSONString.escaped(screen))""# }
+            if let tab = step.tab { line += #","tab":"\#(JSONString.escaped(tab))""# }
+            return line + #"},"task":\#(task)}}"# + "\n"
         case .running(let task, let index, let line):
             return #"{"running":{"index":\#(index),"line":"\#(JSONString.escaped(line))","task":\#(task)}}"# + "\n"
         case .done(let task):
@@ -104,18 +110,27 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
         return try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
     }
 
-    /// `{"step":{"index":N,"line":"…","task":N}}`, `running` alike,
+    /// `{"step":{"index":N,"step":{"action":"…","location":"…","screen":"…","tab":"…"},"task":N}}`,
+    /// `{"running":{"index":N,"line":"…","task":N}}`,
     /// `{"start":{"index":N,"task":N}}`, `{"done":{"task":N}}`; nil for
     /// anything else (which the decoder then reads).
     static func parseHandWritten(_ bytes: Substring.UTF8View) -> WorkerMessage? {
         var scanner = LineScanner(bytes: Array(bytes))
         guard scanner.take("{\"") else { return nil }
-        if scanner.take("step\":{\"index\":") || scanner.take("running\":{\"index\":") {
-            let isStep = scanner.bytes[2] == UInt8(ascii: "s")
+        if scanner.take("step\":{\"index\":") {
+            guard let index = scanner.integer(), scanner.take(",\"step\":{\"action\":"), let action = scanner.string(),
+                scanner.take(",\"location\":"), let location = scanner.string()
+            else { return nil }
+            let screen = scanner.take(",\"screen\":") ? scanner.string() : nil
+            let tab = scanner.take(",\"tab\":") ? scanner.string() : nil
+            guard scanner.take("},\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
+            return .step(task: task, index: index, step: TimelineStep(location: location, action: action, screen: screen, tab: tab))
+        }
+        if scanner.take("running\":{\"index\":") {
             guard let index = scanner.integer(), scanner.take(",\"line\":"), let text = scanner.string(),
                 scanner.take(",\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd
             else { return nil }
-            return isStep ? .step(task: task, index: index, line: text) : .running(task: task, index: index, line: text)
+            return .running(task: task, index: index, line: text)
         }
         if scanner.take("start\":{\"index\":") {
             guard let index = scanner.integer(), scanner.take(",\"task\":"), let task = scanner.integer(),

@@ -156,6 +156,11 @@ package final class WorkerPool {
                 }
                 switch message {
                 case .loaded(_, let scenarios):
+                    // A file a new worker resumes (after a crash) loads again: announced once.
+                    if progress[index].scenarios == nil {
+                        announce(index)  // (it is, unless its start has not reached the pool yet)
+                        publish(.fileLoaded(file: progress[index].task.path, scenarios: scenarios))
+                    }
                     progress[index].scenarios = scenarios
                 case .start(_, let scenario):
                     worker.scenarioStarted = Date()
@@ -164,15 +169,18 @@ package final class WorkerPool {
                     worker.output = ""
                     worker.running = nil
                     if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
-                case .step(_, let scenario, let line):
-                    worker.steps.append(line)
+                case .step(_, let scenario, let step):
+                    worker.steps.append(step.line)
                     if let listing = progress[index].scenarios?[scenario] {
-                        publish(.step(file: listing.file, scenario: listing.name, number: worker.steps.count, text: line))
+                        publish(.step(file: listing.file, scenario: listing.name, number: worker.steps.count, step: step))
                     }
                 case .running(_, _, let line):
                     worker.running = line
-                case .output(_, _, let text):
+                case .output(_, let scenario, let text):
                     worker.output += text
+                    if let listing = progress[index].scenarios?[scenario] {
+                        publish(.output(file: listing.file, scenario: listing.name, text: text))
+                    }
                 case .result(_, let scenario, var result):
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil

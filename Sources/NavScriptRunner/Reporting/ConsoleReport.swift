@@ -451,7 +451,7 @@ extension ConsoleReport: RunReporter {
         case .scenarioFinished(let result): scenarioFinished(result)
         case .fileFinished(let result): fileFinished(result)
         case .runFinished(let result, let interruption): finish(result, interruptedBy: interruption)
-        case .scenarioStarted, .step: break
+        case .fileLoaded, .scenarioStarted, .step, .output: break
         }
     }
 }

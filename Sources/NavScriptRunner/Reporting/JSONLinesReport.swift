@@ -82,6 +82,8 @@ package final class JSONLinesReport: RunReporter {
     private static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // One key style for every level: nested values (a frame's selectedTab) come out snake_case too.
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         return encoder
     }
 }

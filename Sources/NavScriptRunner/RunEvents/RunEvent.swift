@@ -11,10 +11,15 @@ public enum RunEvent: Sendable {
     case runStarted(RunPlan)
     /// A file began loading.
     case fileStarted(file: String)
+    /// A file loaded: these scenarios (selected by the run's filters) will
+    /// run, in this order — the count a consumer shows progress against.
+    case fileLoaded(file: String, scenarios: [ScenarioListing])
     /// A scenario began (after its file loaded).
     case scenarioStarted(ScenarioListing)
-    /// A step of a running scenario, as its timeline shows it.
-    case step(file: String, scenario: String, number: Int, text: String)
+    /// A step of a running scenario (numbered from 1 in its timeline).
+    case step(file: String, scenario: String, number: Int, step: TimelineStep)
+    /// What a running scenario printed, as it printed it.
+    case output(file: String, scenario: String, text: String)
     /// A scenario's result: it ran, crashed, timed out, or was not run.
     case scenarioFinished(ScenarioResult)
     /// A file is done; its result lists every scenario, in declaration order.
@@ -47,32 +52,29 @@ public struct RunPlan: Hashable, Sendable, Codable {
 }
 
 /// The JSON-lines form (`--json`): one object per event, its kind under
-/// `event` (`run_started`, `file_started`, `scenario_started`, `step`,
-/// `scenario_finished`, `file_finished`, `run_finished`), keys in
-/// snake_case. A scenario is named by `file` and `name` (in `step` too);
-/// its result is nested under `scenario` (status, kind, message, details,
-/// timeline, frames when recorded). For `mutate` and `explore`, the file
-/// events name the report's group (`mutate`, `explore`) while a case's
-/// `file` is its own (the reproducer, for a finding).
+/// `event`, keys in snake_case. docs/json-events.md is the schema, event
+/// by event, with an example of each.
 ///
 /// `run_started` carries `schema` (``schemaVersion``) so a consumer can
 /// refuse lines it would misread: keys are only ever added under one
 /// version; a key renamed, removed or given another meaning raises it.
 extension RunEvent: Encodable {
     /// The version of this encoding, in every `run_started` line.
-    package static let schemaVersion = 1
+    package static let schemaVersion = 2
 
     private enum Key: String, CodingKey {
         case event, schema, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
-        case passed, failed, errors, skipped, duration, success, interrupted
+        case passed, failed, errors, skipped, duration, success, interrupted, scenarios, place, action, verb, screen, tab
     }
 
     package var kind: String {
         switch self {
         case .runStarted: return "run_started"
         case .fileStarted: return "file_started"
+        case .fileLoaded: return "file_loaded"
         case .scenarioStarted: return "scenario_started"
         case .step: return "step"
+        case .output: return "output"
         case .scenarioFinished: return "scenario_finished"
         case .fileFinished: return "file_finished"
         case .runFinished: return "run_finished"
@@ -92,15 +94,31 @@ extension RunEvent: Encodable {
             try container.encode(plan.startedAt, forKey: .startedAt)
         case .fileStarted(let file):
             try container.encode(file, forKey: .file)
+        case .fileLoaded(let file, let scenarios):
+            try container.encode(file, forKey: .file)
+            try container.encode(scenarios, forKey: .scenarios)
         case .scenarioStarted(let listing):
             try container.encode(listing.file, forKey: .file)
             try container.encode(listing.name, forKey: .name)
             try container.encode(listing.line, forKey: .line)
             try container.encode(listing.tags, forKey: .tags)
-        case .step(let file, let scenario, let number, let text):
+        case .step(let file, let scenario, let number, let step):
             try container.encode(file, forKey: .file)
             try container.encode(scenario, forKey: .name)
             try container.encode(number, forKey: .number)
+            if let place = step.place {
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: .place)
+                try nested.encode(place.file, forKey: .file)
+                try nested.encode(place.line, forKey: .line)
+            }
+            try container.encode(step.verb, forKey: .verb)
+            try container.encode(step.action, forKey: .action)
+            try container.encodeIfPresent(step.screen, forKey: .screen)
+            try container.encodeIfPresent(step.tab, forKey: .tab)
+            try container.encode(step.line, forKey: .text)
+        case .output(let file, let scenario, let text):
+            try container.encode(file, forKey: .file)
+            try container.encode(scenario, forKey: .name)
             try container.encode(text, forKey: .text)
         case .scenarioFinished(let result):
             try container.encode(result.file, forKey: .file)

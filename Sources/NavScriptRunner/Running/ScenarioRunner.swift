@@ -79,6 +79,7 @@ public struct ScenarioRunner {
             publish(.fileFinished(finished))
             return finished
         }
+        publish(.fileLoaded(file: entry.path, scenarios: selected.map(\.listing)))
         var results: [ScenarioResult] = []
         var stop: String?
         for definition in selected {
@@ -90,10 +91,11 @@ public struct ScenarioRunner {
                 var number = 0
                 result = file.run(
                     definition, host: host, faults: options.faults,
-                    onStep: { text in
+                    onStep: { step in
                         number += 1
-                        publish(.step(file: entry.path, scenario: definition.name, number: number, text: text))
-                    })
+                        publish(.step(file: entry.path, scenario: definition.name, number: number, step: step))
+                    },
+                    onOutput: { text in publish(.output(file: entry.path, scenario: definition.name, text: text)) })
                 if options.failFast && result.status.isProblem { stop = Self.failFastReason }
                 if let interruption = options.interruption, interruption.isRequested {
                     stop = interruption.reason ?? "interrupted"

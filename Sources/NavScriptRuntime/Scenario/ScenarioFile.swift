@@ -187,7 +187,7 @@ package final class ScenarioFile {
     /// or memory error always wins); everything else is listed after it.
     package func run(
         _ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
-        onStep: ((String) -> Void)? = nil, onCall: ((String) -> Void)? = nil, onOutput: ((String) -> Void)? = nil
+        onStep: ((TimelineStep) -> Void)? = nil, onCall: ((String) -> Void)? = nil, onOutput: ((String) -> Void)? = nil
     ) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(

@@ -26,7 +26,7 @@ package final class ScenarioWorld {
     package private(set) var timeline: [String] = []
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
-    var onStep: ((String) -> Void)?
+    var onStep: ((TimelineStep) -> Void)?
     /// Sees every driving or asserting call before it runs (a worker
     /// streams them, so a crash or a hang names the call it happened in).
     var onCall: ((String) -> Void)?
@@ -200,7 +200,7 @@ package final class ScenarioWorld {
         let app = self.app  // read once: every read of a stored `var` is an exclusivity check
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
-        let number = appendToTimeline(String(concatenating: location, "  ", step, "  → ", screen, " [tab ", tab, "]"))
+        let number = appendToTimeline(TimelineStep(location: location, action: step, screen: screen, tab: tab))
         if let app { Self.note(number, at: app.step, in: &timelineNumberOfAppStep) }
         if recordsFrames {
             let events = app?.events ?? []
@@ -212,7 +212,7 @@ package final class ScenarioWorld {
     }
 
     func note(_ line: String) {
-        appendToTimeline(line)
+        appendToTimeline(.note(line))
     }
 
     /// Records a failure; `raised` is the object Lua unwinds with, when the
@@ -247,11 +247,11 @@ package final class ScenarioWorld {
         return number > 0 ? "step \(number) (\(name))" : "app step \(appStep) (\(name))"
     }
 
-    /// Appends a line to the timeline and shows it to ``onStep``; returns its number (1-based).
+    /// Appends a step's line to the timeline and shows the step to ``onStep``; returns its number (1-based).
     @discardableResult
-    private func appendToTimeline(_ line: String) -> Int {
-        let number = Self.append(line, to: &timeline)
-        onStep?(line)
+    private func appendToTimeline(_ step: TimelineStep) -> Int {
+        let number = Self.append(step.line, to: &timeline)
+        onStep?(step)
         return number
     }
 

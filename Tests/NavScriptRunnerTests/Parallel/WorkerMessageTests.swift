@@ -16,7 +16,12 @@ struct WorkerMessageTests {
         let messages: [WorkerMessage] = [
             .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
             .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
-            .step(task: 1, index: 0, line: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉"),
+            .step(
+                task: 1, index: 0,
+                step: TimelineStep(
+                    location: "f.lua:3", action: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉", screen: "cart:7", tab: "home")),
+            .step(task: 1, index: 1, step: .note("invariants allowed: leaks (\"x\")")),
+            .running(task: 1, index: 1, line: "tap(\"x\")"),
             .loadFailed(task: 2, result: result),
             .passed(task: 3, index: 12, duration: 0.0011296272277832031), .passed(task: 0, index: 0, duration: 1e-05),
             .passed(task: 1, index: 2, duration: 3)
@@ -30,6 +35,9 @@ struct WorkerMessageTests {
         // The hand-written lines are the synthesized Codable form: one decoder reads both.
         let passed = WorkerMessage.passed(task: 3, index: 12, duration: 0.25)
         #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(passed.line.utf8)) == passed)
+        let step = WorkerMessage.step(task: 1, index: 0, step: TimelineStep(location: "f.lua:3", action: "a", screen: "s", tab: "t"))
+        #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(step.line.utf8)) == step)
+        #expect(WorkerMessage.parseHandWritten(Substring(step.line.dropLast()).utf8) == step, "read by hand, not by the decoder")
         #expect(WorkerMessage.parse("not json") == nil)
     }
 

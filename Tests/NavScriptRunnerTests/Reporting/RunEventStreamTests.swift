@@ -108,8 +108,31 @@ struct RunEventStreamTests {
         #expect(object["event"] as? String == "scenario_finished")
         let scenario = try #require(object["scenario"] as? [String: Any])
         #expect(scenario["status"] as? String == "failed" && scenario["name"] as? String == result.name)
-        let step = try JSONLinesReport.line(.step(file: "a.lua", scenario: "s", number: 2, text: "tap(\"x\")"))
-        #expect(step == #"{"event":"step","file":"a.lua","name":"s","number":2,"text":"tap(\"x\")"}"#)
+        // A step as data: where, which verb, what it did, where the app ended up — and its line for people.
+        let step = try JSONLinesReport.line(
+            .step(
+                file: "a.lua", scenario: "s", number: 2,
+                step: TimelineStep(location: "suite/a.lua:12", action: "tap(\"x\", id=p1)", screen: "product:p1", tab: "home")))
+        #expect(
+            step == #"{"action":"tap(\"x\", id=p1)","event":"step","file":"a.lua","name":"s","number":2,"#
+                + #""place":{"file":"suite/a.lua","line":12},"screen":"product:p1","tab":"home","#
+                + #""text":"suite/a.lua:12  tap(\"x\", id=p1)  → product:p1 [tab home]","verb":"tap"}"#, "\(step)")
+        // A note the run adds has no place, verb, screen or tab.
+        let note = try JSONLinesReport.line(.step(file: "a.lua", scenario: "s", number: 3, step: .note("invariants allowed: leaks")))
+        #expect(
+            note == #"{"action":"invariants allowed: leaks","event":"step","file":"a.lua","name":"s","number":3,"#
+                + #""text":"invariants allowed: leaks","verb":""}"#)
+        let output = try JSONLinesReport.line(.output(file: "a.lua", scenario: "s", text: "cart has 2\n"))
+        #expect(output == #"{"event":"output","file":"a.lua","name":"s","text":"cart has 2\n"}"#)
+        let loaded = try JSONLinesReport.line(
+            .fileLoaded(file: "a.lua", scenarios: [ScenarioListing(name: "s", groups: ["g"], file: "a.lua", line: 4, tags: [])]))
+        #expect(
+            loaded
+                == #"{"event":"file_loaded","file":"a.lua","scenarios":[{"file":"a.lua","groups":["g"],"is_pending":false,"line":4,"name":"s","tags":[]}]}"#
+        )
+        // One key style at every level: a frame's keys are snake_case too.
+        let framed = try JSONLinesReport.line(.scenarioFinished(HTMLReportTests.runWithFrames().files[0].scenarios[1]))
+        #expect(framed.contains(#""selected_tab":"#) && !framed.contains("selectedTab"), "\(framed)")
         let finished = try JSONLinesReport.line(.runFinished(ReportingFixtures.mixedRun(), interruption: nil))
         #expect(finished.contains(#""success":false"#) && finished.contains(#""failed":1"#) && finished.contains(#""interrupted":null"#))
     }
