@@ -9,6 +9,12 @@
 -- The sandbox removes `os.execute`, `io.popen`, file writes, `string.dump`,
 -- binary chunks and the `debug` library; `require` resolves only in the
 -- suite's `support/` folder.
+--
+-- LuaLS completes every literal below and flags a misspelt tab, output,
+-- invariant, entry point or precondition. It cannot check a screen id that
+-- may carry a parameter (`"item:7"`, a `navscript.StackEntry`) or an unknown
+-- key in a table literal (`launch{ loged_in = true }`): `navscript lint`
+-- checks those, at file:line:col with a did-you-mean, and every run lints first.
 
 -- ---------------------------------------------------------------------------
 -- Vocabulary
@@ -107,7 +113,7 @@
 ---| "platform_warnings" # the platform warned of no misuse (SwiftUI's runtime warnings)
 ---| "gated_screens" # no screen on screen, in any window, needs a precondition that does not hold
 
----A stack entry as expectations write it: `"id"` matches that screen with any parameters; `"id:primary-param"` also matches its primary parameter (`id` when the route has one, otherwise the first parameter by name).
+---A stack entry as expectations write it: `"id"` matches that screen with any parameters; `"id:primary-param"` also matches its primary parameter (`id` when the route has one, otherwise the first parameter by name). (LuaLS has no type for "a screen id, then `:` and anything", so it completes the ids but cannot flag a misspelt entry: `navscript lint` does.)
 ---@alias navscript.StackEntry navscript.ScreenId|string
 
 -- ---------------------------------------------------------------------------

@@ -13,7 +13,9 @@ struct TypesCommand: HostedCommand {
         abstract: "Write the LuaLS definitions (or the Markdown reference) of the scenario language for this app.",
         discussion: """
             The definitions list the app's tabs, screen ids, tap outputs, entry points and launch options as \
-            literal types, so an editor running lua-language-server flags a misspelt one. Point .luarc.json's \
+            literal types: an editor running lua-language-server completes them and flags a misspelt tab, \
+            output, invariant or entry point. A screen id that may carry a parameter ("item:7") and an unknown \
+            key of a table literal are beyond LuaLS: `navscript lint` checks them. Point .luarc.json's \
             workspace.library at the written file.
             """
     )

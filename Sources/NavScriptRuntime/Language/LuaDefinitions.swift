@@ -29,7 +29,13 @@ package struct LuaDefinitions {
             "-- *failure*; a Lua runtime error, `error(...)` or a bad argument is an *error*.",
             "-- The sandbox removes `os.execute`, `io.popen`, file writes, `string.dump`,",
             "-- binary chunks and the `debug` library; `require` resolves only in the",
-            "-- suite's `support/` folder."
+            "-- suite's `support/` folder.",
+            "--",
+            "-- LuaLS completes every literal below and flags a misspelt tab, output,",
+            "-- invariant, entry point or precondition. It cannot check a screen id that",
+            "-- may carry a parameter (`\"item:7\"`, a `navscript.StackEntry`) or an unknown",
+            "-- key in a table literal (`launch{ loged_in = true }`): `navscript lint`",
+            "-- checks those, at file:line:col with a did-you-mean, and every run lints first."
         ]
         section("Vocabulary", into: &out)
         for type in vocabulary() { render(type, into: &out) }
@@ -116,7 +122,8 @@ package struct LuaDefinitions {
                 """
                 A stack entry as expectations write it: `"id"` matches that screen with any parameters; \
                 `"id:primary-param"` also matches its primary parameter (`id` when the route has one, \
-                otherwise the first parameter by name).
+                otherwise the first parameter by name). (LuaLS has no type for "a screen id, then `:` and \
+                anything", so it completes the ids but cannot flag a misspelt entry: `navscript lint` does.)
                 """, .union(["navscript.ScreenId", "string"]))
         ]
     }
