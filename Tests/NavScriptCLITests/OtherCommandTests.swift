@@ -285,10 +285,9 @@ struct ManifestCommandTests {
         #expect(clean.status == 0 && clean.stdout.contains("no problem"), "\(clean)")
         let overlap = try fixture.run(["routes", "check", "overlap.json"])
         #expect(overlap.status == 1, "\(overlap)")
-        #expect(overlap.stdout.contains("(order_latest): \"orders/latest\" overlaps \"orders/:id\" of order"), "\(overlap)")
+        #expect(overlap.stdout.contains(": error: \"orders/latest\" overlaps \"orders/:id\" of order ("), "\(overlap)")
         let broken = try fixture.run(["routes", "check", "broken.json"])
-        #expect(broken.status == 2 && broken.stderr.contains("line 1, column"), "\(broken)")
-        #expect(broken.stderr.contains("broken.json: not valid JSON"), "\(broken)")
+        #expect(broken.status == 2 && broken.stderr.contains("broken.json:1:20: error: not valid JSON: expected a quoted key"), "\(broken)")
         let missing = try fixture.run(["routes", "check", "missing.json"])
         #expect(missing.status == 2 && missing.stderr.contains("cannot read missing.json"), "\(missing)")
         try fixture.write("routes.yaml", "tabs:\n  - home\n")
@@ -299,6 +298,27 @@ struct ManifestCommandTests {
         #expect(refused.status == 2 && refused.stderr.contains("--manifest: broken.json is not valid JSON"), "\(refused)")
         let unread = try fixture.run(["run", "--manifest", "missing.json"])
         #expect(unread.status == 2 && unread.stderr.contains("--manifest: cannot read missing.json"), "\(unread)")
+    }
+
+    /// Each problem is a line as compilers print it, `file:line:col:
+    /// severity: message (path, destination)`, at the value that is wrong —
+    /// here a tab on the line after its destination's opening brace.
+    @Test func checkReportsEachProblemAtItsValueAsFileLineColumn() throws {
+        let shipped = try String(contentsOf: Self.shipped, encoding: .utf8)
+        let wrongTab = shipped.replacingOccurrences(
+            of: #"{ "id": "profile", "tab": "profile","#, with: "{ \"id\": \"profile\",\n      \"tab\": \"profiel\",")
+        #expect(wrongTab != shipped, "fixture edit applies")
+        let lines = wrongTab.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("\"profiel\"") }) + 1
+        let destinations = (try JSONSerialization.jsonObject(with: Data(shipped.utf8)) as? [String: Any])?["destinations"]
+        let index = try #require((destinations as? [[String: Any]])?.firstIndex { $0["id"] as? String == "profile" })
+        let fixture = try Fixture(["wrong-tab.json": wrongTab])
+        let check = try fixture.run(["routes", "check", "wrong-tab.json"])
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stdout.split(separator: "\n").first.map(String.init)
+                == "wrong-tab.json:\(line):14: error: unknown tab \"profiel\"; the tabs are: home, orders, profile "
+                + "($.destinations[\(index)].tab, destination \"profile\")", "\(check)")
     }
 
     /// Retiring a destination the app shows is what a rollout may mean: the
@@ -313,7 +333,8 @@ struct ManifestCommandTests {
         ])
         let check = try fixture.run(["routes", "check", "retired.json"])
         #expect(check.status == 0, "\(check)")
-        #expect(check.stdout.contains(#"(tracking): warning: the app shows "tracking", which the manifest does not declare"#), "\(check)")
+        #expect(check.stdout.contains(#": warning: the app shows "tracking", which the manifest does not declare"#), "\(check)")
+        #expect(check.stdout.contains(#"($.destinations, destination "tracking")"#), "\(check)")
         #expect(check.stdout.contains("no problem, 1 warning"), "\(check)")
         let diff = try fixture.run(["routes", "diff", Self.shipped.path, "retired.json"])
         #expect(diff.status == 1 && diff.stdout.contains("unknown_route"), "the diff shows what breaks\n\(diff)")

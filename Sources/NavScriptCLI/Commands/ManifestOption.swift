@@ -12,7 +12,8 @@ enum ManifestOption {
     /// Why a manifest file could not be checked at all.
     enum ReadFailure: Error {
         case unreadable(String)
-        case notJSON(String)
+        /// Where the JSON breaks, and a hint when the file is not JSON at all.
+        case notJSON(JSONText.SyntaxError, hint: String)
     }
 
     /// The file's text and its problems (`routes check`'s rules), read once
@@ -36,7 +37,7 @@ enum ManifestOption {
             // A manifest in another format (YAML, a plist) fails on its first character: say what is expected.
             let opensAnObject = text.first { !$0.isWhitespace } == "{"
             let hint = opensAnObject ? "" : " (a route manifest is a JSON object: { \"tabs\": …, \"destinations\": … })"
-            throw .notJSON("\(error)" + hint)
+            throw .notJSON(error, hint: hint)
         }
     }
 
@@ -50,17 +51,18 @@ enum ManifestOption {
             (text, problems) = try read(path, host: host)
         } catch .unreadable(let reason) {
             throw ValidationError("\(from)cannot read \(path): \(reason)")
-        } catch .notJSON(let reason) {
-            throw ValidationError("\(from)\(path) is not valid JSON: \(reason)")
+        } catch .notJSON(let error, let hint) {
+            throw ValidationError("\(from)\(path) is not valid JSON: \(error)\(hint)")
         }
         let errors = problems.filter { !$0.isWarning }
         guard errors.isEmpty else {
             throw ValidationError(
                 "\(from)\(path) has \(errors.count) problem\(errors.count == 1 ? "" : "s") "
-                    + "(\(NavScriptCLI.executableName) routes check \(path)):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
+                    + "(\(NavScriptCLI.executableName) routes check \(path)):\n"
+                    + errors.map { "  " + $0.reported(in: path) }.joined(separator: "\n"))
         }
         for warning in problems where warning.isWarning {
-            writeStandardError("\(NavScriptCLI.executableName): \(from)\(path): \(warning)\n")
+            writeStandardError("\(NavScriptCLI.executableName): \(from)\(warning.reported(in: path))\n")
         }
         do {
             return try host.replacingManifest(RouteManifest.load(json: Data(text.utf8)))

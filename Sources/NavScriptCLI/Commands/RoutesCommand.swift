@@ -80,8 +80,9 @@ struct RoutesCheckCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a route manifest before rollout: syntax, schema, rules, overlaps, reachability.",
-        discussion: "Exit status: 0 no problem (warnings — screens the app shows that the manifest drops — are listed), "
-            + "1 problems (each with its line, JSON path and destination), 2 unreadable."
+        discussion: "Prints each problem as FILE:LINE:COL: error|warning: MESSAGE ($.json.path, destination \"id\"), at the "
+            + "value that is wrong, as compilers do (editors and CI problem matchers read it). Exit status: 0 no problem "
+            + "(warnings — screens the app shows that the manifest drops — are listed), 1 problems, 2 unreadable."
     )
 
     @Argument(help: "The manifest to check.")
@@ -94,11 +95,11 @@ struct RoutesCheckCommand: HostedCommand {
             problems = try ManifestOption.read(file, host: host).problems
         } catch .unreadable(let reason) {
             throw UsageError("cannot read \(file): \(reason)")
-        } catch .notJSON(let reason) {
-            writeStandardError("\(file): not valid JSON: \(reason)\n")
+        } catch .notJSON(let error, let hint) {
+            writeStandardError("\(file):\(error.line):\(error.column): error: not valid JSON: \(error.reason)\(hint)\n")
             throw ExitCode(2)
         }
-        for problem in problems { print("\(file): \(problem)") }
+        for problem in problems { print(problem.reported(in: file)) }
         let errors = problems.filter { !$0.isWarning }.count
         let warnings = problems.count - errors
         var summary = errors == 0 ? "no problem" : "\(errors) problem\(errors == 1 ? "" : "s")"

@@ -2,8 +2,16 @@ import NavScript
 import NavScriptRuntime
 
 /// A strict JSON reader that keeps where every value is, so a manifest
-/// check can say `line 12, column 7` and `$.destinations[3].patterns[1]`.
+/// check can say `routes.json:12:7` and `$.destinations[3].patterns[1]`.
 /// (Foundation's parsers accept trailing commas and report no position.)
+///
+/// Lines and columns are 1-based. A column counts Unicode scalars, not
+/// bytes or UTF-16 units: `"é"` is one column whichever way the file is
+/// read, a tab is one column, and a scalar outside the BMP (an emoji) is
+/// one where an editor counting UTF-16 says two. Scalars because they are
+/// what a JSON text is made of, and the count needs no table of grapheme
+/// rules; a manifest's keys and ids are ASCII in practice, where every
+/// convention agrees.
 package indirect enum JSONText: Sendable {
     case object([(key: String, value: JSONText, line: Int, column: Int)], line: Int, column: Int)
     case array([JSONText], line: Int, column: Int)
@@ -25,6 +33,41 @@ package indirect enum JSONText: Sendable {
             .bool(_, let line, _), .null(let line, _):
             return line
         }
+    }
+
+    package var column: Int {
+        switch self {
+        case .object(_, _, let column), .array(_, _, let column), .string(_, _, let column), .number(_, _, let column),
+            .bool(_, _, let column), .null(_, let column):
+            return column
+        }
+    }
+
+    /// The value at `path` (`$.destinations[3].tab`, the paths the check
+    /// reports), or, where the rest of the path is absent, the deepest
+    /// value on the way: a problem about a key the manifest lacks is placed
+    /// at the object that should hold it. With a repeated key the first
+    /// counts, as for Foundation's `JSONDecoder`, which the check decodes with.
+    package func value(at path: String) -> JSONText {
+        var node = self
+        var rest = path.hasPrefix("$") ? path.dropFirst() : Substring(path)
+        while let first = rest.first {
+            rest = rest.dropFirst()
+            if first == "." {
+                let key = rest.prefix { $0 != "." && $0 != "[" }
+                rest = rest.dropFirst(key.count)
+                guard case .object(let members, _, _) = node, let member = members.first(where: { $0.key == key }) else { return node }
+                node = member.value
+            } else if first == "[" {
+                let digits = rest.prefix { $0 != "]" }
+                rest = rest.dropFirst(digits.count + 1)
+                guard case .array(let items, _, _) = node, let index = Int(digits), items.indices.contains(index) else { return node }
+                node = items[index]
+            } else {
+                return node
+            }
+        }
+        return node
     }
 
     /// The JSON type's name, for messages.

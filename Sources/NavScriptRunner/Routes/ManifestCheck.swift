@@ -4,15 +4,17 @@ import NavScriptRuntime
 import NavigationCore
 
 /// Checks a manifest before it ships (`navscript routes check FILE.json`):
-/// JSON syntax with line and column, the schema (unknown keys, wrong types,
-/// with the JSON path), then every rule the engine relies on — known tabs,
+/// JSON syntax with line and column, the schema (unknown keys, wrong types),
+/// then every rule the engine relies on — known tabs,
 /// parents and preconditions, no ancestry cycle, pattern parameters
 /// declared and declared parameters used, parameters the ancestry needs,
 /// valid regular expressions, length limits some value meets, no duplicate
 /// or overlapping patterns, no destination that nothing reaches, at least
 /// one destination — and, as warnings, screens the app shows or taps open
 /// that the manifest does not declare. Unlike the loader, it reports every
-/// problem, not the first.
+/// problem, not the first, each at the line and column of the value (or
+/// key) that is wrong — a missing key at the object that lacks it — with
+/// its JSON path.
 package struct ManifestCheck {
     /// Destinations the host shows (its screen declarations): reachable by its flows.
     package var knownScreens: Set<DestinationID>
@@ -37,13 +39,14 @@ package struct ManifestCheck {
             manifest = try JSONDecoder().decode(RouteManifest.self, from: Data(text.utf8))
         } catch {
             return problems.isEmpty
-                ? [ManifestProblem(path: "$", line: 1, destination: nil, message: "not a route manifest: \(error)")] : problems
+                ? [ManifestProblem(path: "$", at: json, destination: nil, message: "not a route manifest: \(error)")] : problems
         }
         problems += ruleProblems(manifest, json: json)
-        // By line, then by path with its indices read as numbers ([99] before [100]): a manifest
-        // on one line has every problem on line 1.
+        // In file order, then by path with its indices read as numbers ([99] before [100]) for
+        // problems at one value.
         return problems.sorted {
-            $0.line != $1.line ? $0.line < $1.line : $0.path.compare($1.path, options: .numeric) == .orderedAscending
+            ($0.line, $0.column) != ($1.line, $1.column)
+                ? ($0.line, $0.column) < ($1.line, $1.column) : $0.path.compare($1.path, options: .numeric) == .orderedAscending
         }
     }
 
@@ -53,18 +56,18 @@ package struct ManifestCheck {
     static func duplicateKeys(_ node: JSONText, path: String) -> [ManifestProblem] {
         switch node {
         case .object(let members, _, _):
-            var first: [String: Int] = [:]
+            var first: [String: (line: Int, column: Int)] = [:]
             var problems: [ManifestProblem] = []
             for member in members {
                 let memberPath = path + "." + member.key
-                if let line = first[member.key] {
+                if let (line, column) = first[member.key] {
                     problems.append(
                         ManifestProblem(
-                            path: memberPath, line: member.line, destination: nil,
-                            message: "duplicate key \"\(member.key)\" (first at line \(line)): JSON readers disagree on which value "
-                                + "counts, so what this check reads may not be what the app loads; keep one"))
+                            path: memberPath, line: member.line, column: member.column, destination: nil,
+                            message: "duplicate key \"\(member.key)\" (first at line \(line), column \(column)): JSON readers "
+                                + "disagree on which value counts, so what this check reads may not be what the app loads; keep one"))
                 } else {
-                    first[member.key] = member.line
+                    first[member.key] = (member.line, member.column)
                 }
                 problems += duplicateKeys(member.value, path: memberPath)
             }
@@ -95,7 +98,7 @@ package struct ManifestCheck {
     private func schemaProblems(_ json: JSONText) -> [ManifestProblem] {
         var problems: [ManifestProblem] = []
         func problem(_ path: String, _ node: JSONText, _ message: String, _ destination: String? = nil) {
-            problems.append(ManifestProblem(path: path, line: node.line, destination: destination, message: message))
+            problems.append(ManifestProblem(path: path, at: node, destination: destination, message: message))
         }
         func check(_ node: JSONText, _ kind: String, _ path: String, _ destination: String?) {
             switch (kind, node) {
@@ -147,7 +150,7 @@ package struct ManifestCheck {
                 guard let kind = allowed[field.key] else {
                     problems.append(
                         ManifestProblem(
-                            path: fieldPath, line: field.line, destination: destination,
+                            path: fieldPath, line: field.line, column: field.column, destination: destination,
                             message: "unknown key \"\(field.key)\"; expected one of: "
                                 + allowed.keys.sorted().joined(separator: ", ")))
                     continue
@@ -189,18 +192,15 @@ package struct ManifestCheck {
     // MARK: - Rules
 
     private func ruleProblems(_ manifest: RouteManifest, json: JSONText) -> [ManifestProblem] {
-        var lines: [Int] = []
-        var destinationsLine = 1
-        if case .object(let root, _, _) = json, let member = root.first(where: { $0.key == "destinations" }) {
-            destinationsLine = member.line
-            if case .array(let items, _, _) = member.value { lines = items.map(\.line) }
-        }
         var problems: [ManifestProblem] = []
-        func problem(_ index: Int, _ suffix: String, _ message: String) {
+        /// A problem at `path`, placed at the value there (or, absent, at what should hold it).
+        func report(_ path: String, _ destination: String?, _ message: String, isWarning: Bool = false) {
             problems.append(
-                ManifestProblem(
-                    path: "$.destinations[\(index)]" + suffix, line: index < lines.count ? lines[index] : 1,
-                    destination: manifest.destinations[index].id.rawValue, message: message))
+                ManifestProblem(path: path, at: json.value(at: path), destination: destination, message: message, isWarning: isWarning))
+        }
+        /// A problem of the destination at `index`, at `suffix` within it (`.tab`).
+        func problem(_ index: Int, _ suffix: String, _ message: String) {
+            report("$.destinations[\(index)]" + suffix, manifest.destinations[index].id.rawValue, message)
         }
         var byID: [DestinationID: Int] = [:]
         for (index, definition) in manifest.destinations.enumerated() {
@@ -217,9 +217,9 @@ package struct ManifestCheck {
             if let tab = definition.tab, !tabs.contains(tab) {
                 problem(index, ".tab", "unknown tab \"\(tab)\"; the tabs are: " + manifest.tabs.map(\.rawValue).joined(separator: ", "))
             }
-            for precondition in definition.preconditions where !preconditions.contains(precondition) {
+            for (k, precondition) in definition.preconditions.enumerated() where !preconditions.contains(precondition) {
                 problem(
-                    index, ".preconditions",
+                    index, ".preconditions[\(k)]",
                     "unknown precondition \"\(precondition)\"; declared: "
                         + manifest.preconditions.map(\.rawValue).joined(separator: ", "))
             }
@@ -229,7 +229,7 @@ package struct ManifestCheck {
                 }
                 if let min = param.minLength, let max = param.maxLength, min > max {
                     problem(
-                        index, ".params[\(p)]",
+                        index, ".params[\(p)].min_length",
                         "min_length \(min) is more than max_length \(max): no value of "
                             + "\(param.name) is accepted, so every link to this destination fails validation")
                 }
@@ -272,22 +272,17 @@ package struct ManifestCheck {
         // What the app shows must be in the manifest: links to a screen it
         // lacks are rejected, and taps that open it fail.
         if manifest.destinations.isEmpty {
-            problems.append(
-                ManifestProblem(
-                    path: "$.destinations", line: destinationsLine, destination: nil,
-                    message: "no destination: every link is rejected"))
+            report("$.destinations", nil, "no destination: every link is rejected")
         }
         // And what the manifest routes to, the app must show: a link to a destination it has no
         // screen for is accepted by the router and then lands nowhere (the app keeps its stack).
         if !knownScreens.isEmpty {
             for (index, definition) in manifest.destinations.enumerated() where !knownScreens.contains(definition.id) {
-                problems.append(
-                    ManifestProblem(
-                        path: "$.destinations[\(index)]", line: index < lines.count ? lines[index] : destinationsLine,
-                        destination: definition.id.rawValue,
-                        message: "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
-                            + "links the router sends there are accepted and then shown nowhere (an app version that has the "
-                            + "screen must ship first); if it has one, declare it", isWarning: true))
+                report(
+                    "$.destinations[\(index)].id", definition.id.rawValue,
+                    "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
+                        + "links the router sends there are accepted and then shown nowhere (an app version that has the "
+                        + "screen must ship first); if it has one, declare it", isWarning: true)
             }
         }
         // A declared output that does not pass a parameter its destination requires: every tap of
@@ -297,27 +292,24 @@ package struct ManifestCheck {
             for output in declaration.outputs {
                 guard let target = output.destination, let index = byID[target] else { continue }
                 let takes = manifest.destinations[index].params.map(\.name)
-                for parameter in takes where !output.parameters.contains(parameter) {
-                    problems.append(
-                        ManifestProblem(
-                            path: "$.destinations[\(index)].params", line: index < lines.count ? lines[index] : destinationsLine,
-                            destination: target.rawValue,
-                            message: "\"\(target)\" requires parameter '\(parameter)', which the host's declaration of output "
-                                + "'\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) does not pass (it passes: "
-                                + (output.parameters.isEmpty ? "none" : output.parameters.joined(separator: ", "))
-                                + "): every tap of it would be refused"))
+                for (k, parameter) in takes.enumerated() where !output.parameters.contains(parameter) {
+                    report(
+                        "$.destinations[\(index)].params[\(k)]", target.rawValue,
+                        "\"\(target)\" requires parameter '\(parameter)', which the host's declaration of output "
+                            + "'\(output.name)' of '\(declaration.id)' (ScenarioHost.screens) does not pass (it passes: "
+                            + (output.parameters.isEmpty ? "none" : output.parameters.joined(separator: ", "))
+                            + "): every tap of it would be refused")
                 }
             }
         }
         for screen in knownScreens.union(tapTargets).subtracting(byID.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
             let opened = tapTargets.contains(screen)
             let how = knownScreens.contains(screen) ? "the app shows" : "a tap in the app opens"
-            problems.append(
-                ManifestProblem(
-                    path: "$.destinations", line: destinationsLine, destination: screen.rawValue,
-                    message: "\(how) \"\(screen)\", which the manifest does not declare: links to it "
-                        + (opened ? "are rejected and taps that open it fail" : "are rejected"),
-                    isWarning: true))
+            report(
+                "$.destinations", screen.rawValue,
+                "\(how) \"\(screen)\", which the manifest does not declare: links to it "
+                    + (opened ? "are rejected and taps that open it fail" : "are rejected"),
+                isWarning: true)
         }
         return problems
     }

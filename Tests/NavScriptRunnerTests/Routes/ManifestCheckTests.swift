@@ -8,7 +8,8 @@ import Testing
 @testable import NavScriptRuntime
 
 /// `routes check`: one fixture manifest per problem kind, each reported
-/// with its JSON path, line and destination — and a clean one reported clean.
+/// with its JSON path and destination at the line and column of the value
+/// that is wrong — and a clean one reported clean.
 @Suite("Manifest check")
 struct ManifestCheckTests {
     /// A clean manifest; each case below breaks it in one way.
@@ -86,6 +87,21 @@ struct ManifestCheckTests {
         #expect(paths.count == 12 && paths == (0..<12).map { "$.destinations[\($0)].tab" }, "\(paths)")
     }
 
+    /// Where `marker` points in `text`: `marker` is a snippet that occurs
+    /// once in `text` with a `^` before the character meant. Columns count
+    /// Unicode scalars, as the check's do.
+    static func position(of marker: String, in text: String) -> (line: Int, column: Int)? {
+        guard let caret = marker.firstIndex(of: "^") else { return nil }
+        let snippet = marker.replacingOccurrences(of: "^", with: "")
+        let ranges = text.ranges(of: snippet)
+        guard ranges.count == 1 else { return nil }
+        let target = text.index(ranges[0].lowerBound, offsetBy: marker.distance(from: marker.startIndex, to: caret))
+        let before = text[..<target].unicodeScalars
+        let line = before.filter { $0 == "\n" }.count + 1
+        let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+        return (line, column)
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var old: String
@@ -93,68 +109,78 @@ struct ManifestCheckTests {
         var path: String
         var destination: String?
         var message: String
+        /// The value (or key, or object lacking a key) the problem is at: a
+        /// snippet of the edited manifest, once in it, with `^` before it.
+        var at: String
         var testDescription: String { name }
     }
 
     static let cases: [Case] = [
         Case(
             name: "unknown key", old: #""flow": "home", "patterns": ["home"]"#, new: #""flow": "home", "colour": 1, "patterns": ["home"]"#,
-            path: "$.destinations[0].colour", destination: "home", message: "unknown key \"colour\""),
+            path: "$.destinations[0].colour", destination: "home", message: "unknown key \"colour\"", at: #"^"colour": 1"#),
         Case(
             name: "wrong type", old: #""tabs": ["home", "account"]"#, new: #""tabs": "home""#,
-            path: "$.tabs", destination: nil, message: "expected an array of strings, got a string"),
+            path: "$.tabs", destination: nil, message: "expected an array of strings, got a string", at: #""tabs": ^"home""#),
         Case(
             name: "missing required key", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
             new: #"{ "id": "home", "tab": "home", "patterns": ["home"] }"#,
-            path: "$.destinations[0]", destination: "home", message: "the required key \"flow\" is missing"),
+            path: "$.destinations[0]", destination: "home", message: "the required key \"flow\" is missing",
+            at: #"^{ "id": "home", "tab": "home", "patterns""#),
         Case(
             name: "unknown tab", old: #""tab": "account", "flow""#, new: #""tab": "acount", "flow""#,
-            path: "$.destinations[2].tab", destination: "account", message: "unknown tab \"acount\""),
+            path: "$.destinations[2].tab", destination: "account", message: "unknown tab \"acount\"", at: #""tab": ^"acount""#),
         Case(
             name: "unknown parent", old: #""parent": "home""#, new: #""parent": "hom""#,
-            path: "$.destinations[1].parent", destination: "item", message: "unknown parent \"hom\""),
+            path: "$.destinations[1].parent", destination: "item", message: "unknown parent \"hom\"", at: #""parent": ^"hom""#),
         Case(
             name: "unknown precondition", old: #""preconditions": ["auth"], "patterns""#, new: #""preconditions": ["vip"], "patterns""#,
-            path: "$.destinations[2].preconditions", destination: "account", message: "unknown precondition \"vip\""),
+            path: "$.destinations[2].preconditions[0]", destination: "account", message: "unknown precondition \"vip\"", at: #"[^"vip"]"#),
         Case(
             name: "ancestry cycle", old: #"{ "id": "home", "tab": "home", "flow": "home", "patterns": ["home"] }"#,
             new: #"{ "id": "home", "parent": "item", "flow": "home", "patterns": ["home"] }"#,
-            path: "$.destinations[0].parent", destination: "home", message: "ancestry cycle"),
+            path: "$.destinations[0].parent", destination: "home", message: "ancestry cycle", at: #""id": "home", "parent": ^"item""#),
         Case(
             name: "pattern param not declared", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": ["item/:id", "i/:ident"]"#,
-            path: "$.destinations[1].patterns[1]", destination: "item", message: "uses :ident, which params does not declare"),
+            path: "$.destinations[1].patterns[1]", destination: "item", message: "uses :ident, which params does not declare",
+            at: #"^"i/:ident""#),
         Case(
             name: "invalid regular expression", old: #""pattern": "[0-9]{1,6}""#, new: #""pattern": "[0-9""#,
-            path: "$.destinations[1].params[0].pattern", destination: "item", message: "invalid regular expression /[0-9/"),
+            path: "$.destinations[1].params[0].pattern", destination: "item", message: "invalid regular expression /[0-9/",
+            at: #""pattern": ^"[0-9""#),
         Case(
             name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,
-            path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home"),
+            path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home",
+            at: #""preconditions": ["auth"], "patterns": [^"home"]"#),
         Case(
             name: "overlapping patterns", old: #""patterns": ["account"]"#, new: #""patterns": ["item/latest"]"#,
-            path: "$.destinations[2].patterns[0]", destination: "account", message: "overlaps \"item/:id\" of item"),
+            path: "$.destinations[2].patterns[0]", destination: "account", message: "overlaps \"item/:id\" of item", at: #"^"item/latest""#),
         Case(
             name: "unreachable destination", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": []"#,
-            path: "$.destinations[1].patterns", destination: "item", message: "nothing reaches this destination"),
+            path: "$.destinations[1].patterns", destination: "item", message: "nothing reaches this destination", at: #""patterns": ^[]"#),
         Case(
             name: "ancestor param missing", old: #"{ "id": "account", "tab": "account""#, new: #"{ "id": "account", "parent": "item""#,
-            path: "$.destinations[2].params", destination: "account", message: "ancestor \"item\" needs the param id"),
+            path: "$.destinations[2].params", destination: "account", message: "ancestor \"item\" needs the param id",
+            at: #"^{ "id": "account", "parent": "item""#),
         Case(
             name: "duplicate id", old: #""id": "account""#, new: #""id": "home""#,
-            path: "$.destinations[2].id", destination: "home", message: "duplicate destination id"),
+            path: "$.destinations[2].id", destination: "home", message: "duplicate destination id", at: #""id": ^"home", "tab": "account""#),
         Case(
             name: "length limits no value meets", old: #""pattern": "[0-9]{1,6}""#,
             new: #""pattern": "[0-9]{1,6}", "min_length": 20, "max_length": 12"#,
-            path: "$.destinations[1].params[0]", destination: "item", message: "min_length 20 is more than max_length 12"),
+            path: "$.destinations[1].params[0].min_length", destination: "item", message: "min_length 20 is more than max_length 12",
+            at: #""min_length": ^20"#),
         Case(
             name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
-            path: "$.destinations", destination: nil, message: "no destination: every link is rejected"),
+            path: "$.destinations", destination: nil, message: "no destination: every link is rejected", at: #""destinations": ^[]"#),
         Case(
             name: "duplicate key", old: #""tabs": ["home", "account"],"#, new: #""tabs": ["home", "account"], "tabs": ["home"],"#,
-            path: "$.tabs", destination: nil, message: "duplicate key \"tabs\" (first at line 4): JSON readers disagree"),
+            path: "$.tabs", destination: nil, message: "duplicate key \"tabs\" (first at line 4, column 3): JSON readers disagree",
+            at: #"], ^"tabs": ["home"]"#),
         Case(
             name: "duplicate key in a destination", old: #"{ "id": "home", "tab": "home", "flow": "home","#,
             new: #"{ "id": "home", "tab": "home", "flow": "home", "tab": "account","#,
-            path: "$.destinations[0].tab", destination: nil, message: "duplicate key \"tab\""),
+            path: "$.destinations[0].tab", destination: nil, message: "duplicate key \"tab\"", at: #""flow": "home", ^"tab": "account""#),
         Case(
             name: "an entry point that skips a gate another enforces",
             old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
@@ -164,7 +190,8 @@ struct ManifestCheckTests {
             path: "$.destinations[3].patterns[0]", destination: "account_open",
             message: #"a link matching "account" via universal opens account_open past no gate, but via scheme/push"#
                 + #" ("account" of account, $.destinations[2].patterns[0]) it meets the gate auth: via universal it skips auth, "#
-                + "which via scheme/push is enforced; give both destinations the same preconditions"),
+                + "which via scheme/push is enforced; give both destinations the same preconditions",
+            at: #"[^{ "path": "account", "entries": ["universal"] }]"#),
         Case(
             name: "a parent's gate counts", old: #""preconditions": ["auth"], "patterns": ["account"] }"#,
             new: #""preconditions": ["auth"], "patterns": ["account"] },"# + "\n"
@@ -172,17 +199,49 @@ struct ManifestCheckTests {
                 + "\n"
                 + #"    { "id": "orders_open", "tab": "home", "flow": "home", "patterns": [{ "path": "orders", "entries": ["widget"] }] }"#,
             path: "$.destinations[4].patterns[0]", destination: "orders_open",
-            message: "via widget it skips auth, which via scheme is enforced")
+            message: "via widget it skips auth, which via scheme is enforced", at: #"[^{ "path": "orders", "entries": ["widget"] }]"#)
     ]
 
-    @Test("each problem kind is reported with its path, line and destination", arguments: cases)
+    @Test("each problem kind is reported at the offending value, with its path and destination", arguments: cases)
     func problemKind(_ c: Case) throws {
-        let found = try problems(replacing(c.old, with: c.new))
+        let manifest = replacing(c.old, with: c.new)
+        let found = try problems(manifest)
         let match = found.first { $0.path == c.path && $0.message.contains(c.message) }
         let listing = found.map(\.description).joined(separator: "\n")
         #expect(match != nil, "expected \(c.path): \(c.message) in\n\(listing)")
         #expect(match?.destination == c.destination)
-        #expect((match?.line ?? 0) > 1, "a line number points into the file")
+        let expected = try #require(Self.position(of: c.at, in: manifest), "the marker \(c.at) is once in the manifest")
+        #expect(match.map { ($0.line, $0.column) } ?? (0, 0) == expected, "at \(c.at)\n\(listing)")
+    }
+
+    /// Columns count Unicode scalars: a non-ASCII id before the value on
+    /// its line moves it one column per character, not per UTF-8 byte.
+    @Test func columnsCountUnicodeScalars() throws {
+        let manifest = replacing(#"{ "id": "account", "tab": "account""#, with: #"{ "id": "accöunt", "tab": "acount""#)
+        let problem = try #require(try problems(manifest).first { $0.path == "$.destinations[2].tab" })
+        #expect((problem.line, problem.column) == (10, 31), "\(problem)")
+    }
+
+    /// The line compilers print: an editor or a CI problem matcher reads
+    /// the file, line, column and severity before the message.
+    @Test func aProblemIsReportedAsFileLineColumn() {
+        let error = ManifestProblem(
+            path: "$.destinations[3].tab", line: 153, column: 14, destination: "orders", message: "unknown tab \"order\"")
+        #expect(
+            error.reported(in: "routes.json")
+                == #"routes.json:153:14: error: unknown tab "order" ($.destinations[3].tab, destination "orders")"#)
+        let warning = ManifestProblem(path: "$.destinations", line: 6, column: 19, destination: nil, message: "m", isWarning: true)
+        #expect(warning.reported(in: "m.json") == "m.json:6:19: warning: m ($.destinations)")
+    }
+
+    /// A path the manifest lacks the end of is placed at the deepest value
+    /// on the way: the object that should hold the key.
+    @Test func aPathIsResolvedToItsValueOrWhatShouldHoldIt() throws {
+        let json = try JSONText.parse("{\n  \"a\": [1, {\"b\": \"x\"}]\n}")
+        #expect(json.value(at: "$.a[1].b").line == 2 && json.value(at: "$.a[1].b").column == 18)
+        #expect(json.value(at: "$.a[1].c").column == 12, "a missing key: its object")
+        #expect(json.value(at: "$.a[5]").column == 8, "an index past the end: the array")
+        #expect(json.value(at: "$").column == 1)
     }
 
     @Test func everyProblemIsReportedNotOnlyTheFirst() throws {
