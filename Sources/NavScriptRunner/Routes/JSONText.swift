@@ -70,6 +70,13 @@ package indirect enum JSONText: Sendable {
         return node
     }
 
+    /// The value of `key` when this is an object that has it (the first, if
+    /// it repeats, as above).
+    package func member(_ key: String) -> JSONText? {
+        guard case .object(let members, _, _) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
     /// The JSON type's name, for messages.
     package var typeName: String {
         switch self {

@@ -4,8 +4,9 @@ import NavScriptRuntime
 import NavigationCore
 
 /// Checks a manifest before it ships (`navscript routes check FILE.json`):
-/// JSON syntax with line and column, the schema (unknown keys, wrong types),
-/// then every rule the engine relies on — known tabs,
+/// JSON syntax with line and column, keys an object repeats and names a
+/// list repeats (a tab, a destination id, a param, …), the schema (unknown
+/// keys, wrong types), then every rule the engine relies on — known tabs,
 /// parents and preconditions, no ancestry cycle, pattern parameters
 /// declared and declared parameters used, parameters the ancestry needs,
 /// valid regular expressions, length limits some value meets, no duplicate
@@ -32,7 +33,7 @@ package struct ManifestCheck {
     /// The problems of `text`; a syntax error is thrown (the file cannot be read at all).
     package func check(_ text: String) throws(JSONText.SyntaxError) -> [ManifestProblem] {
         let json = try JSONText.parse(text)
-        var problems = Self.duplicateKeys(json, path: "$") + schemaProblems(json)
+        var problems = Self.duplicateKeys(json, path: "$") + Self.repeatedNames(json) + schemaProblems(json)
         // The rules need the decoded manifest; unknown keys do not stop it decoding.
         let manifest: RouteManifest
         do {
@@ -77,6 +78,70 @@ package struct ManifestCheck {
         default:
             return []
         }
+    }
+
+    // MARK: - Names a list repeats
+
+    /// A name a list holds twice: each list of the manifest names things
+    /// once — tabs, destinations (by id), a destination's params (by name),
+    /// the declared preconditions and universal hosts, a destination's
+    /// gates, a pattern's entry points — as an object names its keys, so a
+    /// repeat is reported as a repeated key is, at the second with the
+    /// place of the first. Where the app would not notice (a gate listed
+    /// twice is checked once), the repeat is still an error: it is usually
+    /// a copy meant to be edited into another name, and the one it was
+    /// meant to be is missing.
+    static func repeatedNames(_ json: JSONText) -> [ManifestProblem] {
+        var problems: [ManifestProblem] = []
+        /// Each repeat in `list`, at `path`: its items are names, or objects named by their `key`;
+        /// `destination` is the destination a name's problem is about (for ids, the name's own).
+        func repeats(
+            in list: JSONText?, at path: String, key: String? = nil, _ noun: String, of destination: (String) -> String?,
+            _ consequence: String
+        ) {
+            guard case .array(let items, _, _)? = list else { return }
+            var first: [String: JSONText] = [:]
+            for (index, item) in items.enumerated() {
+                guard let named = key.map({ item.member($0) }) ?? item, case .string(let name, _, _) = named else { continue }
+                guard let earlier = first[name] else {
+                    first[name] = named
+                    continue
+                }
+                problems.append(
+                    ManifestProblem(
+                        path: "\(path)[\(index)]" + (key.map { ".\($0)" } ?? ""), at: named, destination: destination(name),
+                        message: "duplicate \(noun) \"\(name)\" (first at line \(earlier.line), column \(earlier.column)): "
+                            + consequence + "; keep one"))
+            }
+        }
+        let meantToBeAnother = "the repeat adds nothing, and is usually a copy meant to be another"
+        repeats(
+            in: json.member("tabs"), at: "$.tabs", "tab", of: { _ in nil },
+            "the tab bar shows the tabs in this order and finds a tab's stack by its id, so the app would get two tabs "
+                + "sharing one stack")
+        repeats(in: json.member("preconditions"), at: "$.preconditions", "precondition", of: { _ in nil }, meantToBeAnother)
+        repeats(in: json.member("universal_hosts"), at: "$.universal_hosts", "universal host", of: { _ in nil }, meantToBeAnother)
+        repeats(
+            in: json.member("destinations"), at: "$.destinations", key: "id", "destination id", of: { $0 },
+            "links, parents and taps name a destination by its id, and the app refuses a manifest that repeats one")
+        guard case .array(let destinations, _, _)? = json.member("destinations") else { return problems }
+        for (index, destination) in destinations.enumerated() {
+            let path = "$.destinations[\(index)]"
+            guard case .string(let id, _, _)? = destination.member("id") else { continue }
+            repeats(
+                in: destination.member("params"), at: "\(path).params", key: "name", "param", of: { _ in id },
+                "a link's parameters are found by name, so every value would have to pass both specs")
+            repeats(
+                in: destination.member("preconditions"), at: "\(path).preconditions", "precondition", of: { _ in id },
+                "each gate is checked once: " + meantToBeAnother)
+            guard case .array(let patterns, _, _)? = destination.member("patterns") else { continue }
+            for (p, pattern) in patterns.enumerated() {
+                repeats(
+                    in: pattern.member("entries"), at: "\(path).patterns[\(p)].entries", "entry point", of: { _ in id },
+                    "a pattern applies to each entry point once: " + meantToBeAnother)
+            }
+        }
+        return problems
     }
 
     // MARK: - Schema
@@ -202,14 +267,9 @@ package struct ManifestCheck {
         func problem(_ index: Int, _ suffix: String, _ message: String) {
             report("$.destinations[\(index)]" + suffix, manifest.destinations[index].id.rawValue, message)
         }
+        // The first of a repeated id counts, as in the engine (the repeat is `repeatedNames`'s).
         var byID: [DestinationID: Int] = [:]
-        for (index, definition) in manifest.destinations.enumerated() {
-            if let first = byID[definition.id] {
-                problem(index, ".id", "duplicate destination id (first at $.destinations[\(first)])")
-            } else {
-                byID[definition.id] = index
-            }
-        }
+        for (index, definition) in manifest.destinations.enumerated() where byID[definition.id] == nil { byID[definition.id] = index }
         let tabs = Set(manifest.tabs)
         let preconditions = Set(manifest.preconditions)
         for (index, definition) in manifest.destinations.enumerated() {

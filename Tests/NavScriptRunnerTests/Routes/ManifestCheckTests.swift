@@ -164,7 +164,38 @@ struct ManifestCheckTests {
             at: #"^{ "id": "account", "parent": "item""#),
         Case(
             name: "duplicate id", old: #""id": "account""#, new: #""id": "home""#,
-            path: "$.destinations[2].id", destination: "home", message: "duplicate destination id", at: #""id": ^"home", "tab": "account""#),
+            path: "$.destinations[2].id", destination: "home",
+            message: "duplicate destination id \"home\" (first at line 7, column 13): links, parents and taps name a destination",
+            at: #""id": ^"home", "tab": "account""#),
+        Case(
+            name: "duplicate tab", old: #""tabs": ["home", "account"]"#, new: #""tabs": ["home", "account", "home"]"#,
+            path: "$.tabs[2]", destination: nil,
+            message: "duplicate tab \"home\" (first at line 4, column 12): the tab bar shows the tabs in this order",
+            at: #""account", ^"home"]"#),
+        Case(
+            name: "duplicate declared precondition", old: #""preconditions": ["auth"],"# + "\n" + #"  "destinations""#,
+            new: #""preconditions": ["auth", "auth"],"# + "\n" + #"  "destinations""#,
+            path: "$.preconditions[1]", destination: nil,
+            message: "duplicate precondition \"auth\" (first at line 5, column 21): the repeat adds nothing", at: #"["auth", ^"auth"],"#),
+        Case(
+            name: "duplicate universal host", old: #"["myapp.example.com"]"#, new: #"["myapp.example.com", "myapp.example.com"]"#,
+            path: "$.universal_hosts[1]", destination: nil, message: "duplicate universal host \"myapp.example.com\"",
+            at: #""myapp.example.com", ^"myapp.example.com""#),
+        Case(
+            name: "duplicate param", old: #"[{ "name": "id", "pattern": "[0-9]{1,6}" }]"#,
+            new: #"[{ "name": "id", "pattern": "[0-9]{1,6}" }, { "name": "id", "kind": "integer" }]"#,
+            path: "$.destinations[1].params[1].name", destination: "item",
+            message: "duplicate param \"id\" (first at line 9, column 28): a link's parameters are found by name",
+            at: #"{ "name": ^"id", "kind""#),
+        Case(
+            name: "duplicate gate of a destination", old: #""preconditions": ["auth"], "patterns""#,
+            new: #""preconditions": ["auth", "auth"], "patterns""#, path: "$.destinations[2].preconditions[1]", destination: "account",
+            message: "duplicate precondition \"auth\"", at: #"["auth", ^"auth"], "patterns""#),
+        Case(
+            name: "duplicate entry point", old: #""patterns": ["account"]"#,
+            new: #""patterns": [{ "path": "account", "entries": ["scheme", "push", "scheme"] }]"#,
+            path: "$.destinations[2].patterns[0].entries[2]", destination: "account", message: "duplicate entry point \"scheme\"",
+            at: #""push", ^"scheme"]"#),
         Case(
             name: "length limits no value meets", old: #""pattern": "[0-9]{1,6}""#,
             new: #""pattern": "[0-9]{1,6}", "min_length": 20, "max_length": 12"#,
