@@ -28,20 +28,30 @@ package struct ManifestDiff {
 
     /// The links compared: each pattern of either manifest with example
     /// parameters (values the old spec accepts when it has the destination),
-    /// plus `extra` (links a suite uses).
+    /// plus `extra` (links a suite uses). A destination's parameter is
+    /// sampled once for both manifests, so a pattern both have is one link
+    /// (sampled per manifest, each was two, with two example values, and
+    /// every change was listed twice).
     package func links(extra: [String] = []) -> [String] {
         var sampler = ValueSampler(seed: 1)
+        var sampled: [String: String] = [:]
         var links: [String] = []
         for engine in [old, new] {
             for definition in engine.manifest.destinations {
                 var params: [String: String] = [:]
                 for spec in definition.params {
+                    let key = "\(definition.id) \(spec.name)"
+                    if let value = sampled[key] {
+                        params[spec.name] = value
+                        continue
+                    }
                     let reference = old.definition(of: definition.id) != nil ? old : engine
                     params[spec.name] =
                         sampler.valid(spec) { value in
                             (try? reference.validateParams(of: RouteRequest(definition.id, params: [spec.name: value]))) != nil
                                 || reference.definition(of: definition.id)?.params.count ?? 0 > 1
                         } ?? "1"
+                    sampled[key] = params[spec.name]
                 }
                 for pattern in definition.patterns {
                     var path = pattern.template

@@ -31,4 +31,15 @@ struct ManifestDiffTests {
         #expect(ManifestDiff.render(changes, markdown: true).hasPrefix("| link | entry point | session | before | after |"))
         #expect(diff.changes(extra: ["myapp://i/9"]).filter { $0.link == "myapp://i/9" }.count == 4)
     }
+
+    /// A pattern both manifests have is one link, with one example value:
+    /// not one per manifest, which listed every change twice.
+    @Test func aPatternBothManifestsHaveIsOneLink() throws {
+        let old = try RoutingEngine(manifest: RouteManifest.load(json: Data(ManifestCheckTests.base.utf8)))
+        let new = try RoutingEngine(
+            manifest: RouteManifest.load(
+                json: Data(ManifestCheckTests.base.replacingOccurrences(of: #""flow": "account""#, with: #""flow": "profile""#).utf8)))
+        let links = ManifestDiff(old: old, new: new).links()
+        #expect(links.count == 4 && links.filter { $0.hasPrefix("myapp://i") }.count == 2, "\(links)")
+    }
 }
