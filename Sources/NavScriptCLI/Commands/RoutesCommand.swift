@@ -128,7 +128,9 @@ struct RoutesDiffCommand: HostedCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two manifests link by link: every pattern and suite link, every entry point, signed out and in.",
-        discussion: "Exit status: 0 no outcome changes, 1 some do, 2 a manifest is unreadable or broken."
+        discussion: "Prints a summary (how many links change, and how: newly gated, now rejected, …), then each link that "
+            + "changes once, with the entry points and sessions where it does. Exit status: 0 no outcome changes, 1 some "
+            + "do, 2 a manifest is unreadable or broken."
     )
 
     @Argument(help: "The manifest in production.")
@@ -140,7 +142,7 @@ struct RoutesDiffCommand: HostedCommand {
     @Option(help: "Also compare every link string the scenarios in this folder use.")
     var suite: String?
 
-    @Flag(help: "Print the changes as a Markdown table (for a pull request).")
+    @Flag(help: "Print the summary and the changes as Markdown, a table row per link (for a pull request).")
     var markdown = false
 
     func run(in context: CommandContext) throws {
@@ -148,9 +150,9 @@ struct RoutesDiffCommand: HostedCommand {
         let before = try ManifestOption.load(old, into: host, option: nil).engine
         let after = try ManifestOption.load(new, into: host, option: nil).engine
         let diff = ManifestDiff(old: before, new: after, entries: host.entryPoints)
-        let changes = diff.changes(extra: try suiteLinks(scheme: before.manifest.scheme))
-        print(ManifestDiff.render(changes, markdown: markdown), terminator: "")
-        throw ExitCode(changes.isEmpty ? 0 : 1)
+        let report = diff.report(extra: try suiteLinks(scheme: before.manifest.scheme))
+        print(markdown ? report.markdown : report.text, terminator: "")
+        throw ExitCode(report.links.isEmpty ? 0 : 1)
     }
 
     /// Every `"scheme://…"` string literal in the suite's Lua files.

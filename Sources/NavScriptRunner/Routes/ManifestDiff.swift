@@ -7,13 +7,75 @@ import NavigationCore
 /// every link a suite uses, resolved by both engines through every entry
 /// point, signed out and signed in, compared outcome by outcome.
 package struct ManifestDiff {
-    /// One link whose outcome changes.
+    /// The sessions a link is resolved in: a gate shows signed out, and
+    /// signed in (every precondition of either manifest held) shows where
+    /// the link goes past it.
+    package enum Session: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+        case signedOut = "signed out"
+        case signedIn = "signed in"
+
+        package var description: String { rawValue }
+    }
+
+    /// What one manifest's engine does with a link through one entry point in one session.
+    package enum Outcome: Hashable, Sendable, CustomStringConvertible {
+        /// Opened: the target as the engine spells it (`home: home > product:p1`).
+        case proceed(String)
+        /// Held at a gate, to resume at `resume` once it holds.
+        case gated(Precondition, resume: String)
+        /// Refused, with the error's kind (`unknown_route`).
+        case rejected(String)
+
+        package var description: String {
+            switch self {
+            case .proceed(let target): return "proceed \(target)"
+            case .gated(let precondition, let resume): return "gated \(precondition) (\(resume))"
+            case .rejected(let kind): return "error \(kind)"
+            }
+        }
+    }
+
+    /// How an outcome changes, in the words a review summary counts:
+    /// what a rollout does to users (rejected, gated, let through), not
+    /// which strings differ. Ordered as the summary lists them, the ones
+    /// that lose users or open a gate first.
+    package enum Kind: String, CaseIterable, Hashable, Sendable, Comparable, CustomStringConvertible {
+        case nowRejected = "now rejected"
+        case noLongerGated = "no longer gated"
+        case newlyGated = "newly gated"
+        case gatedDifferently = "gated differently"
+        case opensElsewhere = "opens elsewhere"
+        case nowAccepted = "now accepted"
+        case rejectedDifferently = "rejected differently"
+
+        package init(before: Outcome, after: Outcome) {
+            switch (before, after) {
+            case (.rejected, .rejected): self = .rejectedDifferently
+            case (_, .rejected): self = .nowRejected
+            case (.rejected, _): self = .nowAccepted
+            case (.proceed, .gated): self = .newlyGated
+            case (.gated, .proceed): self = .noLongerGated
+            case (.gated, .gated): self = .gatedDifferently
+            case (.proceed, .proceed): self = .opensElsewhere
+            }
+        }
+
+        package var description: String { rawValue }
+
+        package static func < (lhs: Kind, rhs: Kind) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// One link whose outcome changes through one entry point in one session.
     package struct Change: Hashable, Sendable {
         package var link: String
         package var entry: EntryPoint
-        package var context: String
-        package var before: String
-        package var after: String
+        package var session: Session
+        package var before: Outcome
+        package var after: Outcome
+
+        package var kind: Kind { Kind(before: before, after: after) }
     }
 
     package let old: RoutingEngine
@@ -66,47 +128,41 @@ package struct ManifestDiff {
 
     /// Every link whose outcome differs, in link order.
     package func changes(extra: [String] = []) -> [Change] {
+        changes(of: links(extra: extra))
+    }
+
+    /// What `routes diff` prints: the changes of every link compared, grouped per link.
+    package func report(extra: [String] = []) -> ManifestDiffReport {
+        let links = links(extra: extra)
+        return ManifestDiffReport(changes: changes(of: links), compared: links.count, entries: entries)
+    }
+
+    private func changes(of links: [String]) -> [Change] {
         let spelling = EntryLinkSpelling(manifest: old.manifest)
-        let contexts: [(String, RouteContext)] = [
-            ("signed out", RouteContext()),
-            ("signed in", RouteContext(satisfied: Set(old.manifest.preconditions + new.manifest.preconditions)))
-        ]
+        let satisfied = Set(old.manifest.preconditions + new.manifest.preconditions)
         var changes: [Change] = []
-        for link in links(extra: extra) {
+        for link in links {
             for entry in entries {
                 let input = spelling.input(for: link, via: entry)
-                for (label, context) in contexts {
-                    let before = Self.describe(old, input, entry, context)
-                    let after = Self.describe(new, input, entry, context)
-                    if before != after { changes.append(Change(link: link, entry: entry, context: label, before: before, after: after)) }
+                for session in Session.allCases {
+                    let context = session == .signedIn ? RouteContext(satisfied: satisfied) : RouteContext()
+                    let before = Self.outcome(old, input, entry, context)
+                    let after = Self.outcome(new, input, entry, context)
+                    if before != after { changes.append(Change(link: link, entry: entry, session: session, before: before, after: after)) }
                 }
             }
         }
         return changes
     }
 
-    static func describe(_ engine: RoutingEngine, _ input: EntryInput, _ entry: EntryPoint, _ context: RouteContext) -> String {
+    static func outcome(_ engine: RoutingEngine, _ input: EntryInput, _ entry: EntryPoint, _ context: RouteContext) -> Outcome {
         do {
             switch try engine.resolve(input, entry: entry, context: context) {
-            case .proceed(let target): return "proceed \(target)"
-            case .gated(let precondition, let resume): return "gated \(precondition) (\(resume))"
+            case .proceed(let target): return .proceed("\(target)")
+            case .gated(let precondition, let resume): return .gated(precondition, resume: "\(resume)")
             }
         } catch {
-            return "error \(error.kind)"
+            return .rejected("\(error.kind)")
         }
-    }
-
-    /// The changes as text, or as a Markdown table.
-    package static func render(_ changes: [Change], markdown: Bool) -> String {
-        if changes.isEmpty { return "no link changes its outcome\n" }
-        if markdown {
-            var lines = ["| link | entry point | session | before | after |", "|---|---|---|---|---|"]
-            for change in changes {
-                lines.append("| `\(change.link)` | \(change.entry) | \(change.context) | \(change.before) | \(change.after) |")
-            }
-            return lines.joined(separator: "\n") + "\n"
-        }
-        return changes.map { "\($0.link) via \($0.entry), \($0.context): \($0.before)  →  \($0.after)" }.joined(separator: "\n")
-            + "\n\(changes.count) outcome\(changes.count == 1 ? "" : "s") change\n"
     }
 }

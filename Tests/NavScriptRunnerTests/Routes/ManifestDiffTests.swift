@@ -20,16 +20,96 @@ struct ManifestDiffTests {
                         .replacingOccurrences(of: #""preconditions": ["auth"], "patterns""#, with: #""patterns""#).utf8)))
         let diff = ManifestDiff(old: old, new: new, entries: [.scheme, .push])
         let changes = diff.changes()
-        #expect(changes.contains { $0.link.hasPrefix("myapp://i/") && $0.after == "error unknown_route" && $0.entry == .push })
+        #expect(changes.contains { $0.link.hasPrefix("myapp://i/") && $0.after == .rejected("unknown_route") && $0.entry == .push })
         #expect(
             changes.contains {
-                $0.link == "myapp://account" && $0.context == "signed out"
-                    && $0.before.hasPrefix("gated auth") && $0.after.hasPrefix("proceed")
+                $0.link == "myapp://account" && $0.session == .signedOut
+                    && "\($0.before)".hasPrefix("gated auth") && "\($0.after)".hasPrefix("proceed")
             })
-        #expect(!changes.contains { $0.link == "myapp://account" && $0.context == "signed in" }, "signed in nothing changes")
+        #expect(!changes.contains { $0.link == "myapp://account" && $0.session == .signedIn }, "signed in nothing changes")
         #expect(ManifestDiff(old: old, new: old).changes().isEmpty)
-        #expect(ManifestDiff.render(changes, markdown: true).hasPrefix("| link | entry point | session | before | after |"))
         #expect(diff.changes(extra: ["myapp://i/9"]).filter { $0.link == "myapp://i/9" }.count == 4)
+
+        // The report: a summary, then each link once, its entry points and sessions collapsed.
+        let report = diff.report()
+        #expect(report.summary == "2 of 4 links change: 1 now rejected, 1 no longer gated", "\(report.text)")
+        #expect(report.links.map(\.groups.count) == [1, 1], "\(report.text)")
+        let alias = try #require(report.links.first { $0.link.hasPrefix("myapp://i/") })
+        #expect(report.place(alias.groups[0]) == "both entry points, signed in and out")
+        let account = try #require(report.links.first { $0.link == "myapp://account" })
+        #expect(report.place(account.groups[0]) == "both entry points, signed out")
+        #expect(ManifestDiff(old: old, new: old).report().text == "no link changes its outcome (4 links compared)\n")
+    }
+
+    @Test(
+        "each way an outcome changes has its name",
+        arguments: [
+            (ManifestDiff.Outcome.proceed("a"), ManifestDiff.Outcome.gated("auth", resume: "a"), ManifestDiff.Kind.newlyGated),
+            (.gated("auth", resume: "a"), .proceed("a"), .noLongerGated),
+            (.gated("auth", resume: "a"), .gated("vip", resume: "a"), .gatedDifferently),
+            (.proceed("a"), .proceed("b"), .opensElsewhere),
+            (.proceed("a"), .rejected("unknown_route"), .nowRejected),
+            (.gated("auth", resume: "a"), .rejected("unknown_route"), .nowRejected),
+            (.rejected("unknown_route"), .proceed("a"), .nowAccepted),
+            (.rejected("unknown_route"), .rejected("validation_failed"), .rejectedDifferently)
+        ])
+    func kinds(_ before: ManifestDiff.Outcome, _ after: ManifestDiff.Outcome, _ kind: ManifestDiff.Kind) {
+        #expect(ManifestDiff.Kind(before: before, after: after) == kind)
+    }
+
+    /// Changes as `routes diff` finds them: a link per entry point and session.
+    static func change(
+        _ link: String, _ entry: EntryPoint, _ session: ManifestDiff.Session, _ before: ManifestDiff.Outcome,
+        _ after: ManifestDiff.Outcome
+    ) -> ManifestDiff.Change {
+        ManifestDiff.Change(link: link, entry: entry, session: session, before: before, after: after)
+    }
+
+    /// Gating one destination changed a row per link × entry point ×
+    /// session; the report has one entry per link, the entry points and
+    /// sessions that agree said once, and a summary first.
+    @Test func theReportIsASummaryThenOneEntryPerLink() {
+        let entries: [EntryPoint] = [.scheme, .universal, .push, .widget]
+        let open = ManifestDiff.Outcome.proceed("home: home > p")
+        let gated = ManifestDiff.Outcome.gated("auth", resume: "p")
+        let gone = ManifestDiff.Outcome.rejected("unknown_route")
+        var changes = entries.map { Self.change("app://p", $0, .signedOut, open, gated) }
+        // One link changes in two ways: rejected by two entry points signed out and one signed in, gated by the others.
+        changes += [
+            Self.change("app://q", .scheme, .signedOut, open, gone), Self.change("app://q", .scheme, .signedIn, open, gone),
+            Self.change("app://q", .push, .signedOut, open, gone), Self.change("app://q", .universal, .signedOut, open, gated)
+        ]
+        changes += ManifestDiff.Session.allCases.map { Self.change("app://r|s", .widget, $0, gone, open) }
+        let report = ManifestDiffReport(changes: changes, compared: 42, entries: entries)
+        #expect(
+            report.text == """
+                3 of 42 links change: 1 now rejected, 2 newly gated, 1 now accepted (a link that changes in more than one way is \
+                counted under each)
+                app://p  (newly gated)
+                    all 4 entry points, signed out: proceed home: home > p  →  gated auth (p)
+                app://q  (now rejected, newly gated)
+                    scheme, push, signed out; scheme, signed in: proceed home: home > p  →  error unknown_route
+                    universal, signed out: proceed home: home > p  →  gated auth (p)
+                app://r|s  (now accepted)
+                    widget, signed in and out: error unknown_route  →  proceed home: home > p
+
+                """, "\(report.text)")
+        #expect(
+            report.markdown == """
+                **3 of 42 links change: 1 now rejected, 2 newly gated, 1 now accepted (a link that changes in more than one way is \
+                counted under each)**
+
+                | link | change | where | before | after |
+                |---|---|---|---|---|
+                | `app://p` | newly gated | all 4 entry points, signed out | proceed home: home > p | gated auth (p) |
+                | `app://q` | now rejected<br>newly gated | scheme, push, signed out; scheme, signed in<br>universal, signed out \
+                | proceed home: home > p<br>proceed home: home > p | error unknown_route<br>gated auth (p) |
+                | `app://r\\|s` | now accepted | widget, signed in and out | error unknown_route | proceed home: home > p |
+
+                """, "\(report.markdown)")
+        #expect(
+            ManifestDiffReport(changes: [], compared: 1, entries: entries).markdown == "**no link changes its outcome (1 link compared)**\n"
+        )
     }
 
     /// A pattern both manifests have is one link, with one example value:
