@@ -1,5 +1,4 @@
 import Foundation
-import NotesApp
 import TestSupport
 import Testing
 
