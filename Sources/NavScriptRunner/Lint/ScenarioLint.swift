@@ -17,10 +17,30 @@ package struct ScenarioLint {
         package var file: String
         package var line: Int
         package var column: Int
+        package var kind: Kind
         package var message: String
 
-        /// `file:line:col: message`, as compilers, luacheck and CI problem matchers read it.
+        /// What kind of name is wrong; each has a luacheck-style code
+        /// (`W901`…) so a luacheck problem matcher or an editor's luacheck
+        /// integration can tell them apart and filter them.
+        package enum Kind: String, Hashable, Sendable, CaseIterable {
+            case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant
+
+            /// `W901` for a screen id, … — in luacheck's 900 range, which luacheck itself leaves unused.
+            package var code: String {
+                "W9" + String(format: "%02d", (Kind.allCases.firstIndex(of: self) ?? 0) + 1)
+            }
+        }
+
+        /// `file:line:col: message`.
         package var description: String { "\(file):\(line):\(column): \(message)" }
+
+        /// `file:line:col: error: message`: the form compilers print and
+        /// gcc-style problem matchers (GitHub, GitLab, editors) parse.
+        package var gccLine: String { "\(file):\(line):\(column): error: \(message)" }
+
+        /// `file:line:col: (W901) message`: luacheck's `plain` formatter with codes.
+        package var luacheckLine: String { "\(file):\(line):\(column): (\(kind.code)) \(message)" }
     }
 
     private let host: any ScenarioHost
@@ -45,8 +65,8 @@ package struct ScenarioLint {
     package func check(source: String, file: String) -> [Problem] {
         var problems: [Problem] = []
         for call in LuaCalls(LuaTokens(source)).calls {
-            check(call) { literal, message in
-                problems.append(Problem(file: file, line: literal.line, column: literal.column, message: message))
+            check(call) { literal, kind, message in
+                problems.append(Problem(file: file, line: literal.line, column: literal.column, kind: kind, message: message))
             }
         }
         return problems
@@ -60,7 +80,7 @@ package struct ScenarioLint {
         }
     }
 
-    private typealias Report = (LuaCalls.Literal, String) -> Void
+    private typealias Report = (LuaCalls.Literal, Problem.Kind, String) -> Void
 
     private func check(_ call: LuaCalls.Call, report: Report) {
         let args = call.arguments
@@ -101,19 +121,19 @@ package struct ScenarioLint {
         case "deep_link":
             field(1, "via").map { entry($0, report) }
         case "expect_error":
-            string(1).map { known($0, among: Self.errorKinds, what: "error kind", report) }
+            string(1).map { known($0, among: Self.errorKinds, what: "error kind", kind: .errorKind, report) }
             field(2, "via").map { entry($0, report) }
         case "expect_same_outcome":
             items(1).forEach { entry($0, report) }
         case "launch":
-            keys(of: args.first, among: launchKeys, what: "launch option", report)
+            keys(of: args.first, among: launchKeys, what: "launch option", kind: .launchOption, report)
         case "scenario", "pending", "scenario.each":
             // scenario(name, options, fn), scenario.each(rows, name, options, fn): the options table.
             let options = args.first { if case .table(_, let fields) = $0.value { !fields.isEmpty } else { false } }
             if case .table(_, let fields)? = options?.value {
                 for (key, value) in fields {
-                    if key == "launch" { keys(of: value, among: launchKeys, what: "launch option", report) }
-                    if key == "allow" { keys(of: value, among: Self.invariants, what: "invariant", report) }
+                    if key == "launch" { keys(of: value, among: launchKeys, what: "launch option", kind: .launchOption, report) }
+                    if key == "allow" { keys(of: value, among: Self.invariants, what: "invariant", kind: .invariant, report) }
                 }
             }
         default:
@@ -123,40 +143,44 @@ package struct ScenarioLint {
 
     private func screen(_ literal: LuaCalls.Literal, _ report: Report) {
         guard case .string(let label) = literal.value, let hint = vocabulary.typoHint(forScreens: [label]) else { return }
-        report(literal, hint)
+        report(literal, .screen, hint)
     }
 
     private func tab(_ literal: LuaCalls.Literal, _ report: Report) {
-        known(literal, among: tabs, what: "tab", report)
+        known(literal, among: tabs, what: "tab", kind: .tab, report)
     }
 
     private func entry(_ literal: LuaCalls.Literal, _ report: Report) {
-        known(literal, among: entries, what: "entry point", report)
+        known(literal, among: entries, what: "entry point", kind: .entryPoint, report)
     }
 
     private func output(_ literal: LuaCalls.Literal, _ report: Report) {
         // Only a host that declares its screens' outputs says which exist.
         guard !outputs.isEmpty else { return }
-        known(literal, among: outputs, what: "output", report)
+        known(literal, among: outputs, what: "output", kind: .output, report)
     }
 
     private func event(_ literal: LuaCalls.Literal, _ report: Report) {
         guard case .string(let item) = literal.value, let problem = vocabulary.problem(with: item) else { return }
-        report(literal, "event '\(item)': \(problem)")
+        report(literal, .event, "event '\(item)': \(problem)")
     }
 
-    private func known(_ literal: LuaCalls.Literal, among names: [String], what: String, _ report: Report) {
+    private func known(
+        _ literal: LuaCalls.Literal, among names: [String], what: String, kind: Problem.Kind, _ report: Report
+    ) {
         guard case .string(let name) = literal.value, !names.contains(name) else { return }
         let suggestion = NameSuggestion.closest(to: name, among: names).map { "did you mean '\($0)'? " } ?? ""
-        report(literal, "\(host.name) has no \(what) '\(name)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
+        report(literal, kind, "\(host.name) has no \(what) '\(name)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
     }
 
-    private func keys(of literal: LuaCalls.Literal?, among names: [String], what: String, _ report: Report) {
+    private func keys(
+        of literal: LuaCalls.Literal?, among names: [String], what: String, kind: Problem.Kind, _ report: Report
+    ) {
         guard case .table(_, let fields)? = literal?.value else { return }
         for (key, value) in fields where !names.contains(key) {
             let suggestion = NameSuggestion.closest(to: key, among: names).map { "did you mean '\($0)'? " } ?? ""
             report(
-                LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn),
+                LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn), kind,
                 "\(host.name) has no \(what) '\(key)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
         }
     }

@@ -69,6 +69,13 @@ struct ScenarioLintTests {
             problems.map { "\($0.line):\($0.column)" } == ["1:28", "1:59", "2:14", "3:7", "4:19", "5:39", "6:29", "7:17"],
             "\(problems.map(\.description).joined(separator: "\n"))")
         #expect(problems[0].description.hasPrefix("s.lua:1:28: NotesApp has no launch option 'signed_inn'; did you mean 'signed_in'?"))
+        // Each kind of name its own luacheck-style code.
+        #expect(
+            problems.map(\.kind) == [.launchOption, .invariant, .tab, .output, .event, .entryPoint, .errorKind, .screen],
+            "\(problems.map(\.kind))")
+        #expect(problems.map(\.kind.code) == ["W907", "W908", "W902", "W903", "W904", "W905", "W906", "W901"])
+        #expect(problems[2].gccLine.hasPrefix("s.lua:2:14: error: NotesApp has no tab 'note'"))
+        #expect(problems[2].luacheckLine.hasPrefix("s.lua:2:14: (W902) NotesApp has no tab 'note'"))
         #expect(problems[2].message.contains("did you mean 'notes'?"))
         #expect(problems[3].message.contains("did you mean 'account'?"))
     }
