@@ -11,9 +11,12 @@ public final class NotesApp {
     public let navigation: SimulatedNavigation
     public let session: SessionStore
     public let dispatcher: RouteDispatcher
+    /// The bugs this app was built with: a relaunch (`restart()`) builds the next one with them.
+    public let faults: Set<NotesFault>
     let root: NotesRoot
 
     public init(engine: RoutingEngine, signedIn: Bool, faults: Set<NotesFault>, restoring: NavigationState? = nil) {
+        self.faults = faults
         tracker = LifecycleTracker(log: log)
         navigation = SimulatedNavigation(tabs: engine.manifest.tabs, log: log, tracker: tracker, scheduler: scheduler)
         session = SessionStore(log: log, token: signedIn ? "token" : nil)
@@ -42,6 +45,14 @@ public enum NotesFault: String, CaseIterable, Sendable {
     case signInWithoutCommit = "sign-in-without-commit"
     /// The notes list caches every note screen it opened: popped notes leak.
     case keepPoppedNotes = "keep-popped-notes"
+
+    /// One line for `mutate --list` and the reports.
+    public var summary: String {
+        switch self {
+        case .signInWithoutCommit: return "sign-in succeeds without committing the session"
+        case .keepPoppedNotes: return "popped note screens stay cached and leak"
+        }
+    }
 }
 
 /// The root: two tab flows, and the sign-in sheet that satisfies `auth`.

@@ -23,10 +23,7 @@ public struct NotesHost: ScenarioHost {
     public var faults: [HostFault] {
         // For the CLI tests of an app that declares no faults.
         if ProcessInfo.processInfo.environment["NOTES_HOST_FAULTS"] == "none" { return [] }
-        return [
-            HostFault(name: NotesFault.signInWithoutCommit.rawValue, summary: "sign-in succeeds without committing the session"),
-            HostFault(name: NotesFault.keepPoppedNotes.rawValue, summary: "popped note screens stay cached and leak")
-        ]
+        return NotesFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) }
     }
     public var screens: [ScreenDeclaration] {
         [
@@ -79,7 +76,7 @@ final class NotesDriver: NavigationDriver {
     override func relaunch(restore: Bool) throws(HostError) -> any AppDriver {
         NotesDriver(
             NotesApp(
-                engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: [],
+                engine: app.dispatcher.engine, signedIn: app.session.isLoggedIn, faults: app.faults,
                 restoring: restore ? app.navigation.state : nil))
     }
 

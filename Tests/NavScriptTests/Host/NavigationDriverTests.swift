@@ -10,6 +10,28 @@ import Testing
 /// restarts only where the host overrides them.
 @Suite("NavigationDriver")
 struct NavigationDriverTests {
+    /// A restart builds the next app with the faults the run injected: a
+    /// fault lost on `restart()` would let a scenario pass that fails
+    /// before it. (The notes driver once relaunched without them.)
+    @Test func aRelaunchKeepsTheInjectedFaults() throws {
+        func leaksAfterOpeningAndClosingANote(_ app: any AppDriver) throws -> Int {
+            _ = try app.perform(.tap(output: "note", args: ["id": "7"]))
+            try app.settle()
+            _ = try app.perform(.back)
+            try app.settle()
+            return app.leaks.count
+        }
+        let faulty = try NotesHost().launch(LaunchRequest(faults: ["keep-popped-notes"]))
+        try faulty.settle()
+        #expect(try leaksAfterOpeningAndClosingANote(faulty) > 0, "the fault leaks a popped note")
+        let relaunched = try faulty.relaunch(restore: false)
+        try relaunched.settle()
+        #expect(try leaksAfterOpeningAndClosingANote(relaunched) > 0, "and still does after a restart")
+        let healthy = try NotesHost().launch(LaunchRequest()).relaunch(restore: false)
+        try healthy.settle()
+        #expect(try leaksAfterOpeningAndClosingANote(healthy) == 0)
+    }
+
     @Test func gesturesDriveTheNavigationAndOpenSteps() throws {
         let app = try NotesHost().launch(LaunchRequest())
         try app.settle()
