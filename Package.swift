@@ -84,7 +84,18 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NavScriptLua"], path: "Tests/TestSupport"),
         // One test target per layer; each tests its layer (with NotesApp as the app where one is needed).
         .testTarget(name: "NavScriptLuaTests", dependencies: ["NavScriptLua", "TestSupport"]),
-        .testTarget(name: "NavScriptTests", dependencies: ["NavScript", "NotesApp", "TestSupport"]),
+        // The README's and the doc comments' Swift examples, compiled as written (DocExampleTests
+        // checks that each snippet's lines appear in these files, in order).
+        .target(name: "MyApp", dependencies: ["NotesApp"], path: "Tests/Fixtures/DocExamples/MyApp"),
+        .target(
+            name: "MyAppNavScript", dependencies: ["MyApp", "NavigationCore", "NavScript", "NavScriptCLI"],
+            path: "Tests/Fixtures/DocExamples/MyAppNavScript"),
+        .target(
+            name: "MySwiftUIApp", dependencies: ["NavigationCore", "NavScript", "NavScriptCLI"],
+            path: "Tests/Fixtures/DocExamples/MySwiftUIApp"),
+        .testTarget(
+            name: "NavScriptTests",
+            dependencies: ["NavScript", "NotesApp", "TestSupport", "MyAppNavScript", "MySwiftUIApp"]),
         .testTarget(name: "NavScriptRuntimeTests", dependencies: ["NavScriptRuntime", "NotesApp", "TestSupport"]),
         .testTarget(
             name: "NavScriptRunnerTests", dependencies: ["NavScriptRunner", "NavScriptRuntime", "NotesApp", "TestSupport"],

@@ -8,6 +8,7 @@ import NavigationCore
 /// The whole `navscript` command line as a library: an app's scenario
 /// runner is one line over it.
 ///
+/// (Compiled as written: `Tests/Fixtures/DocExamples/MyAppNavScript/MyAppHost.swift`.)
 /// ```swift
 /// // Sources/MyAppNavScript/main.swift
 /// import NavScriptCLI

@@ -9,14 +9,15 @@ import NavigationCore
 /// A host subclasses it and overrides what only the app knows: how a link
 /// is delivered, the coordinator tree, restarting.
 ///
+/// (Compiled as written: `Tests/Fixtures/DocExamples/MyAppNavScript/MyAppHost.swift`.)
 /// ```swift
 /// final class MyAppDriver: NavigationDriver {
 ///     let app: MyApp
 ///     init(_ app: MyApp) { self.app = app; super.init(navigation: app.navigation) }
 ///     override func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
-///         app.router.deliver(input, via: entry)
+///         LinkOutcome(app.dispatcher.deliver(input, via: entry))
 ///     }
-///     override var coordinatorPaths: [String] { app.root.treePaths() }
+///     override var coordinatorPaths: [String] { app.coordinatorPaths }
 /// }
 /// ```
 open class NavigationDriver: AppDriver {

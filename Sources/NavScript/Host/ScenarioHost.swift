@@ -6,17 +6,19 @@ import NavigationCore
 /// host (launch options, faults, app verbs) and a one-line main over
 /// `NavScriptCLI`:
 ///
+/// (Compiled as written: `Tests/Fixtures/DocExamples/MyAppNavScript/MyAppHost.swift`.)
 /// ```swift
 /// struct MyAppHost: ScenarioHost {
 ///     var engine: RoutingEngine
-///     init() throws { engine = try RoutingEngine(manifest: MyApp.manifest) }
+///     init() throws { engine = try MyApp.loadEngine() }
 ///     var name: String { "MyApp" }
-///     var launchOptions: [LaunchOption] {
-///         [.boolean("logged_in", "signed in at start (default false)")]
-///     }
+///     var launchOptions: [LaunchOption] { [.boolean("signed_in", "signed in at start (default false)")] }
 ///     var faults: [HostFault] { MyFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
 ///     func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
-///         MyAppDriver(MyApp(loggedIn: request.bool("logged_in") ?? false, faults: request.faults))
+///         let app = MyApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
+///                         faults: Set(request.faults.compactMap(MyFault.init(rawValue:))))
+///         if let link = request.link { _ = app.dispatcher.deliver(link, via: request.via) }
+///         return MyAppDriver(app)
 ///     }
 /// }
 /// ```

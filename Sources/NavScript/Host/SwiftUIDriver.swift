@@ -9,12 +9,13 @@ import NavigationCore
 /// A host subclasses it and overrides what only the app knows: how a link
 /// is delivered, the coordinator tree, restarting.
 ///
+/// (Compiled as written: `Tests/Fixtures/DocExamples/MySwiftUIApp/MySwiftUIApp.swift`.)
 /// ```swift
-/// final class MyAppDriver: SwiftUIDriver {
+/// final class MyDriver: SwiftUIDriver {
 ///     let app: MyApp
 ///     init(_ app: MyApp) { self.app = app; super.init(window: app.window) }
 ///     override func deliver(_ input: EntryInput, via entry: EntryPoint) throws(HostError) -> LinkOutcome {
-///         app.router.deliver(input, via: entry)
+///         app.deliver(input, via: entry)
 ///     }
 /// }
 /// ```

@@ -20,11 +20,7 @@ import NavScriptRuntime
 /// it stays valid XML 1.0 whatever the scenario names, messages and printed
 /// output contain — ANSI colour sequences and forbidden control characters
 /// are removed, markup characters escaped. Numbers and timestamps are
-/// formatted without the locale.
-///
-/// ```swift
-/// try JUnitReport(.init(strict: true)).write(run, to: url)
-/// ```
+/// formatted without the locale. (`JUnitReport(.init(strict: true)).write(run, to: url)` writes one.)
 package struct JUnitReport: Sendable {
     /// What to put in the report beyond the fixed structure.
     package struct Options: Hashable, Sendable {

@@ -6,6 +6,7 @@
 /// its scenarios' contract just like the core's, so each deserves one
 /// rendering, defined once, that the compiler keeps in step.
 ///
+/// (Compiled as written: `Tests/Fixtures/DocExamples/MyAppNavScript/MyAppHost.swift`.)
 /// ```swift
 /// enum MyAppEvent: AppEvent {
 ///     case stash(EntryPoint, EntryInput)
