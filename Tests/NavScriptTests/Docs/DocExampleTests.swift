@@ -79,7 +79,8 @@ struct DocExampleTests {
 
     static var docCommentExamples: [Example] {
         let sources = root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         return files.sorted { $0.path < $1.path }.flatMap { url in
             let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
