@@ -24,7 +24,7 @@ package struct ScenarioLint {
         /// (`W901`…) so a luacheck problem matcher or an editor's luacheck
         /// integration can tell them apart and filter them.
         package enum Kind: String, Hashable, Sendable, CaseIterable {
-            case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant
+            case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant, optionKey
 
             /// `W901` for a screen id, … — in luacheck's 900 range, which luacheck itself leaves unused.
             package var code: String {
@@ -51,6 +51,10 @@ package struct ScenarioLint {
     private let entries: [String]
     private static let errorKinds = LinkOutcome.Rejection.allCases.map(\.rawValue)
     private static let invariants = Invariant.allCases.map(\.rawValue)
+    /// For each function that takes a table of declared keys (`deep_link`'s
+    /// options, `back_swipe{}`, a host verb's own), where and which keys —
+    /// from the declarations the runtime checks such a table against.
+    private let tableArguments: [String: [(position: Int, type: String, keys: [String])]]
 
     package init(host: any ScenarioHost) {
         self.host = host
@@ -59,6 +63,18 @@ package struct ScenarioLint {
         outputs = Array(Set(host.screens.flatMap { $0.outputs.map(\.name) })).sorted()
         launchKeys = host.launchOptions.map(\.name) + ["url", "via"]
         entries = host.entryPoints.map(\.rawValue)
+        let definitions = LuaDefinitions(host: host)
+        let tables = TableArgumentCheck(declared: definitions.declaredTypes())
+        var tableArguments: [String: [(position: Int, type: String, keys: [String])]] = [:]
+        for category in ScriptFunction.Category.allCases {
+            for function in definitions.library.functions(in: category) where function.name != "launch" {
+                let checked = tables.checkedParameters(of: function).compactMap { parameter in
+                    tables.fieldNames(of: parameter.type).map { (parameter.position, parameter.type, $0) }
+                }
+                if !checked.isEmpty { tableArguments[function.name] = checked }
+            }
+        }
+        self.tableArguments = tableArguments
     }
 
     /// The problems of one file's source, in source order.
@@ -95,6 +111,9 @@ package struct ScenarioLint {
         func field(_ index: Int, _ name: String) -> LuaCalls.Literal? {
             guard index < args.count, case .table(_, let fields) = args[index].value else { return nil }
             return fields.first { $0.key == name }?.value
+        }
+        for table in tableArguments[call.name] ?? [] where table.position <= args.count {
+            optionKeys(of: args[table.position - 1], among: table.keys, type: table.type, function: call.name, report)
         }
         switch call.name {
         case "expect_screen", "expect_modal":
@@ -171,6 +190,21 @@ package struct ScenarioLint {
         guard case .string(let name) = literal.value, !names.contains(name) else { return }
         let suggestion = NameSuggestion.closest(to: name, among: names).map { "did you mean '\($0)'? " } ?? ""
         report(literal, kind, "\(host.name) has no \(what) '\(name)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
+    }
+
+    /// A table argument's keys against the fields its type declares
+    /// (`deep_link(url, { vai = "push" })`).
+    private func optionKeys(
+        of literal: LuaCalls.Literal, among names: [String], type: String, function: String, _ report: Report
+    ) {
+        guard case .table(_, let fields) = literal.value else { return }
+        let word = type.hasSuffix("Options") ? "option" : "field"
+        for (key, value) in fields where !names.contains(key) {
+            let suggestion = NameSuggestion.closest(to: key, among: names).map { "did you mean '\($0)'? " } ?? ""
+            report(
+                LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn), .optionKey,
+                "\(function) has no \(word) '\(key)'; \(suggestion)\(type) has: " + names.joined(separator: ", "))
+        }
     }
 
     private func keys(

@@ -130,7 +130,7 @@ package struct LuaDefinitions {
 
     /// Every type the definitions declare: the app's vocabulary, the
     /// language's tables and the host's own.
-    func declaredTypes() -> [ScriptType] {
+    package func declaredTypes() -> [ScriptType] {
         vocabulary() + Self.builtInTypes(launchOptions: launchOptionsType()) + host.types
     }
 

@@ -12,7 +12,7 @@ import NavScript
 /// come from the declarations the editor types are written from (the
 /// language's own and the host's `types`), so what the editor offers and
 /// what the runtime accepts are one list.
-struct TableArgumentCheck {
+package struct TableArgumentCheck {
     /// A declared field and the Lua types its value may have (nil: not checked).
     private struct Field {
         let name: String
@@ -28,7 +28,7 @@ struct TableArgumentCheck {
     /// with a wildcard field (`[string]`: a push payload's own keys) and
     /// `navscript.LaunchOptions` (`launch` checks its options itself,
     /// against the host's, with their kinds) are not checked here.
-    init(declared: [ScriptType]) {
+    package init(declared: [ScriptType]) {
         var tables: [String: [ScriptType.Field]] = [:]
         var literalTypes: Set<String> = []
         for type in declared {
@@ -48,10 +48,15 @@ struct TableArgumentCheck {
 
     /// The positions (1-based) and types of `function`'s parameters this
     /// check covers; empty for most functions, which then pay nothing.
-    func checkedParameters(of function: ScriptFunction) -> [(position: Int, type: String)] {
+    package func checkedParameters(of function: ScriptFunction) -> [(position: Int, type: String)] {
         function.parameters.enumerated().compactMap { index, parameter in
             fields[parameter.type] == nil ? nil : (index + 1, parameter.type)
         }
+    }
+
+    /// The field names `type` declares, when this check covers it.
+    package func fieldNames(of type: String) -> [String]? {
+        fields[type]?.map(\.name)
     }
 
     /// Why `table`, passed as a `type`, is not one: nil when it is.

@@ -80,6 +80,23 @@ struct ScenarioLintTests {
         #expect(problems[3].message.contains("did you mean 'account'?"))
     }
 
+    @Test func aTableArgumentsKeysAreCheckedAgainstItsDeclaredFields() throws {
+        let lint = ScenarioLint(host: try NotesHost())
+        let problems = lint.check(
+            source: """
+                scenario("x", function()
+                  deep_link("notes://settings", { vai = "universal", settle = false })
+                  back_swipe{ cancle = true }
+                  expect_error("notes://x", "unknown_route", { via = "scheme" })
+                  back_swipe{ cancel = true, animated = false }
+                end)
+                """, file: "s.lua")
+        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:35", "3:15"], "\(problems.map(\.description))")
+        #expect(problems.allSatisfy { $0.kind == .optionKey && $0.kind.code == "W909" })
+        #expect(problems.first?.message.hasPrefix("deep_link has no option 'vai'; did you mean 'via'?") == true)
+        #expect(problems.last?.message.contains("navscript.BackSwipeOptions has: cancel, animated") == true)
+    }
+
     @Test func aCleanSuiteIsClean() throws {
         let lint = ScenarioLint(host: try NotesHost())
         let problems = lint.check(
