@@ -55,12 +55,19 @@ package struct ScenarioLint {
     /// options, `back_swipe{}`, a host verb's own), where and which keys —
     /// from the declarations the runtime checks such a table against.
     private let tableArguments: [String: [(position: Int, type: String, keys: [String])]]
+    /// The parameters each output name takes, on any screen that offers it.
+    private let outputParameters: [String: [String]]
 
     package init(host: any ScenarioHost) {
         self.host = host
         vocabulary = AppVocabulary(host: host)
         tabs = host.engine.manifest.tabs.map(\.rawValue)
         outputs = Array(Set(host.screens.flatMap { $0.outputs.map(\.name) })).sorted()
+        var outputParameters: [String: [String]] = [:]
+        for output in host.screens.flatMap(\.outputs) {
+            outputParameters[output.name, default: []] += output.parameters.filter { !(outputParameters[output.name] ?? []).contains($0) }
+        }
+        self.outputParameters = outputParameters
         launchKeys = host.launchOptions.map(\.name) + ["url", "via"]
         entries = host.entryPoints.map(\.rawValue)
         let definitions = LuaDefinitions(host: host)
@@ -137,6 +144,10 @@ package struct ScenarioLint {
             string(0).map { event($0, report) }
         case "tap":
             string(0).map { output($0, report) }
+            // tap("note", { idd = "7" }): the parameters every output of that name declares.
+            if case .string(let name)? = string(0)?.value, let parameters = outputParameters[name], args.count > 1 {
+                optionKeys(of: args[1], among: parameters, type: "output '\(name)'", function: "tap", word: "parameter", report)
+            }
         case "deep_link":
             field(1, "via").map { entry($0, report) }
         case "expect_error":
@@ -195,15 +206,17 @@ package struct ScenarioLint {
     /// A table argument's keys against the fields its type declares
     /// (`deep_link(url, { vai = "push" })`).
     private func optionKeys(
-        of literal: LuaCalls.Literal, among names: [String], type: String, function: String, _ report: Report
+        of literal: LuaCalls.Literal, among names: [String], type: String, function: String, word: String? = nil,
+        _ report: Report
     ) {
         guard case .table(_, let fields) = literal.value else { return }
-        let word = type.hasSuffix("Options") ? "option" : "field"
+        let word = word ?? (type.hasSuffix("Options") ? "option" : "field")
         for (key, value) in fields where !names.contains(key) {
             let suggestion = NameSuggestion.closest(to: key, among: names).map { "did you mean '\($0)'? " } ?? ""
             report(
                 LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn), .optionKey,
-                "\(function) has no \(word) '\(key)'; \(suggestion)\(type) has: " + names.joined(separator: ", "))
+                "\(function) has no \(word) '\(key)'; \(suggestion)\(type) has: "
+                    + (names.isEmpty ? "none" : names.joined(separator: ", ")))
         }
     }
 

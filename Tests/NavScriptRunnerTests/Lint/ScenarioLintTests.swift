@@ -89,12 +89,15 @@ struct ScenarioLintTests {
                   back_swipe{ cancle = true }
                   expect_error("notes://x", "unknown_route", { via = "scheme" })
                   back_swipe{ cancel = true, animated = false }
+                  tap("note", { idd = "7" })
+                  tap("note", { id = "7" })
                 end)
                 """, file: "s.lua")
-        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:35", "3:15"], "\(problems.map(\.description))")
+        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:35", "3:15", "6:17"], "\(problems.map(\.description))")
         #expect(problems.allSatisfy { $0.kind == .optionKey && $0.kind.code == "W909" })
         #expect(problems.first?.message.hasPrefix("deep_link has no option 'vai'; did you mean 'via'?") == true)
-        #expect(problems.last?.message.contains("navscript.BackSwipeOptions has: cancel, animated") == true)
+        #expect(problems[1].message.contains("navscript.BackSwipeOptions has: cancel, animated"))
+        #expect(problems[2].message == "tap has no parameter 'idd'; did you mean 'id'? output 'note' has: id")
     }
 
     @Test func aCleanSuiteIsClean() throws {
