@@ -352,6 +352,30 @@ struct FlowMechanicsTests {
         #expect(app.world.tracker.leaks().isEmpty)
     }
 
+    /// A flow's cancellation can gate a request while the flows come down
+    /// (onboarding ending releases a link it held, which meets sign-in):
+    /// that request is dropped too, not left waiting on a flow torn down
+    /// with the rest, which would never report (a closed window's root is
+    /// gone before the dismissal it waits for completes): dropped at once,
+    /// as teardown returns.
+    @Test func aRequestGatedWhileTheFlowsComeDownIsDroppedToo() throws {
+        let app = try FlowsApp()
+        try app.link("shop://settings")
+        let settings = try #require(app.world.nav.modals.first?.delegate as? ModalFlow)
+        let finished = settings.onFinish
+        let dispatcher = app.dispatcher
+        settings.onFinish = { result in
+            finished?(result)
+            _ = dispatcher.deliver(.url("shop://orders/7"), via: .scheme)
+        }
+        app.root.tearDownAllFlows()
+        #expect(app.world.log.texts.contains("gate auth order:7"), "\(app.world.log.texts)")
+        #expect(app.world.log.texts.filter { $0.hasPrefix("drop ") } == ["drop order:7"], "\(app.world.log.texts)")
+        try app.world.scheduler.settle()
+        #expect(app.world.log.texts.filter { $0.hasPrefix("drop ") } == ["drop order:7"], "dropped once")
+        #expect(!app.root.gates.isSatisfying("auth"))
+    }
+
     @Test func restoringDropsWhatTheSessionMayNotSee() throws {
         let app = try FlowsApp()
         let saved = NavigationState(

@@ -158,8 +158,9 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
     // MARK: - Flow swaps and restoration
 
     /// Tears every flow down — modal flows, tab flows and their children,
-    /// every stack — and forgets waiting gates; the app then starts its
-    /// flows afresh. Nothing of the old session survives on a stack or in
+    /// every stack — and drops the requests waiting on gates (each logged as
+    /// `drop`), those gated while the flows came down included; the app then
+    /// starts its flows afresh. Nothing of the old session survives on a stack or in
     /// a modal.
     public func tearDownAllFlows() {
         gates.reset()
@@ -173,6 +174,10 @@ open class RootFlow: FlowCoordinator, RootCoordinating {
             removeChild(flow)
         }
         for tab in navigation.tabs { navigation.stack(tab).removeAll() }
+        // A flow's cancellation may itself gate a request (onboarding ending releases a link it
+        // held, which meets the sign-in gate) while the flows are coming down: that request's
+        // satisfying flow goes with them and never reports, so its waiter is dropped here too.
+        gates.reset()
     }
 
     /// Rebuilds a saved state through the flows, dropping any screen
