@@ -18,6 +18,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     /// not replayed from a destination computed before the gate (which
     /// skips a second, chained precondition).
     case resumeResolves
+    /// Every request a gate held is resumed or dropped once the gate's flow has ended.
+    case requestAnswered
     /// A restart with restoration brings the tab and every stack back as they were.
     case restoration
     /// A restart without restoration starts every tab at its root, with no modal up.
@@ -34,6 +36,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .sameOutcome: return "the same link gives the same outcome through every entry point"
         case .gateResume: return "a request resumed after its gate was satisfied is not gated by it again"
         case .resumeResolves: return "a resumed request is resolved again, not replayed from before its gate"
+        case .requestAnswered: return "every request a gate held is resumed or dropped once the gate's flow has ended"
         case .restoration: return "a restored app has the archived tab and stacks"
         case .freshStart: return "a restart without restoration starts every tab at its root"
         case .otherTabsKept: return "a link leaves the other tabs' stacks as they were"

@@ -215,6 +215,12 @@ public final class Explorer {
                 ])
         }
         guard let app = walker.app else { return nil }
+        // Settled only: a request may wait for work still scheduled (a commit, then its resume).
+        if app.isIdle, let unanswered = UnansweredRequest.find(in: app.events) {
+            return ExplorationViolation(
+                property: .requestAnswered, step: walk.count - 1, message: unanswered.message,
+                assertion: UnansweredRequest.luaAssertion)
+        }
         if let link = action.link {
             let step = walk.count - 1
             let check = { self.checkLanding(link, app: app, before: before, step: step) }
