@@ -403,12 +403,16 @@ function close_scene(scene) end
 function login(options) end
 
 ---Signs the user out through the app, then settles: the session is cleared, every flow is torn down and the main flows start afresh, so nothing of the signed-in session survives on a stack or in a modal. Fails when already signed out.
+---
+---Afterwards (`navscript explore` checks it after every call): `assert(not session().logged_in, "logout() left the session signed in")`
 ---```lua
 ---logout()
 ---```
 function logout() end
 
 ---Expires the session (as a server-side expiry would), then settles: the app resets to the main flows and presents its sign-in screen; until the user signs in again, gated destinations are gated. Fails when signed out (there is no session).
+---
+---Afterwards (`navscript explore` checks it after every call): `assert(not session().logged_in, "expire_session() left the session signed in"); in_scene(scenes().foreground or 1, function() expect_modal("login") end)`
 ---```lua
 ---expire_session()
 ---```

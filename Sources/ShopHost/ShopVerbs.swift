@@ -30,7 +30,8 @@ enum ShopVerbs {
                     torn down and the main flows start afresh, so nothing of the signed-in session survives \
                     on a stack or in a modal. Fails when already signed out.
                     """,
-                example: "logout()"
+                example: "logout()",
+                ensures: #"assert(not session().logged_in, "logout() left the session signed in")"#
             ) { step in
                 try shop(step) { app throws(ShopError) in try app.logout() }
             },
@@ -41,7 +42,11 @@ enum ShopVerbs {
                     main flows and presents its sign-in screen; until the user signs in again, gated \
                     destinations are gated. Fails when signed out (there is no session).
                     """,
-                example: "expire_session()"
+                example: "expire_session()",
+                ensures: """
+                    assert(not session().logged_in, "expire_session() left the session signed in")
+                    in_scene(scenes().foreground or 1, function() expect_modal("login") end)
+                    """
             ) { step in
                 try shop(step) { app throws(ShopError) in try app.expireSession() }
             },

@@ -63,4 +63,17 @@ struct SceneSetTests {
         #expect(heard == ["app", "scene 1", "scene 2"])
         #expect(!session.isLoggedIn)
     }
+
+    @Test func everyCommitObserverHearsACommitAfterItIsLogged() {
+        let log = EventLog()
+        let session = SessionStore(log: log)
+        var heard: [String] = []
+        session.observeCommit { heard.append("scene 1: \(session.isLoggedIn) \(log.texts.last ?? "")") }
+        session.observeCommit { heard.append("scene 2") }
+        session.commit(token: "t")
+        #expect(heard == ["scene 1: true session-commit", "scene 2"])
+        session.clear()
+        session.expire()
+        #expect(heard.count == 2, "only commits")
+    }
 }

@@ -154,6 +154,15 @@ import Testing
             try next.settle()
             return next.state(ofScene: 2)?.selectedTab == "orders"
         },
+        .signInOneScene: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            try app.expireSession()
+            try app.link("shop://orders/42")
+            _ = app.openScene()
+            try app.login()
+            try app.settle()
+            return app.state(ofScene: 1)?.modals.isEmpty == false
+        },
         .closedSceneKept: { faults in
             let app = try launch(faults: faults)
             _ = app.openScene()

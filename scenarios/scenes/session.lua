@@ -36,6 +36,19 @@ describe("one session, several windows", function()
     in_scene(2, function() expect_stack{ "home", "cart" } end)
   end)
 
+  scenario("signing in in one window answers the sign-in another shows, and its link goes on", { launch = { logged_in = true } }, function()
+    expire_session()
+    deep_link("shop://orders/42")
+    expect_modal("login")
+    open_scene{}
+    login{}
+    in_scene(1, function()
+      expect_no_modal()
+      expect_stack("orders", { "orders", "order:42" })
+    end)
+    expect_events_since(0, { "gate auth order:42", "session-commit", "finish app/auth completed", "resume order:42" })
+  end)
+
   scenario("a window opened while signed in sees a sign-out made in another", { launch = { logged_in = true } }, function()
     open_scene{}
     focus_scene(1)

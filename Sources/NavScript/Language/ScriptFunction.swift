@@ -33,6 +33,11 @@ public struct ScriptFunction {
     public let documentation: String
     /// A short Lua example, shown in the editor and the reference.
     public let example: String?
+    /// What must hold after a host verb, as lines of the scenario language
+    /// (`expect_modal("login")`): `navscript explore` checks them after
+    /// every call it makes, so a verb documented to present the sign-in is
+    /// held to it; a finding's reproducer ends with them. Nil: none.
+    public let postcondition: String?
     package let body: Body
 
     /// How the function is implemented. The runtime registers each kind:
@@ -59,7 +64,8 @@ public struct ScriptFunction {
 
     package init(
         _ name: String, _ category: Category, parameters: [ScriptParameter] = [], returns: [ScriptReturn] = [],
-        overloads: [String] = [], generic: String? = nil, documentation: String, example: String? = nil, body: Body
+        overloads: [String] = [], generic: String? = nil, documentation: String, example: String? = nil,
+        postcondition: String? = nil, body: Body
     ) {
         self.name = name
         self.category = category
@@ -69,6 +75,7 @@ public struct ScriptFunction {
         self.generic = generic
         self.documentation = documentation
         self.example = example
+        self.postcondition = postcondition
         self.body = body
     }
 

@@ -44,14 +44,19 @@ extension ScriptFunction {
     /// the app is settled and the step is recorded on the timeline with
     /// ``ScriptStep/description``; a ``HostError`` fails the scenario at
     /// the calling line.
+    ///
+    /// `ensures`: what must hold after every call, in the scenario language
+    /// (`expect_modal("login")`, `assert(not session().logged_in)`) — what
+    /// the documentation promises, checked by `navscript explore` after each
+    /// call it makes (``ScriptFunction/postcondition``).
     public static func verb(
         _ name: String, parameters: [ScriptParameter] = [], documentation: String,
-        example: String? = nil,
+        example: String? = nil, ensures postcondition: String? = nil,
         perform: @escaping (ScriptStep) throws -> Void
     ) -> ScriptFunction {
         ScriptFunction(
             name, .driving, parameters: parameters, documentation: documentation, example: example,
-            body: .verb(perform))
+            postcondition: postcondition, body: .verb(perform))
     }
 
     /// A way of reading the app's state a host adds (`context()`).

@@ -26,6 +26,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case freshStart
     /// A link changes only the stack of its own tab: the tabs the user left stay as they were.
     case otherTabsKept
+    /// What a host verb declares it ensures holds after the call.
+    case postcondition(String)
     /// The app crashed or hung.
     case noCrash
 
@@ -40,6 +42,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .restoration: return "a restored app has the archived tab and stacks"
         case .freshStart: return "a restart without restoration starts every tab at its root"
         case .otherTabsKept: return "a link leaves the other tabs' stacks as they were"
+        case .postcondition(let verb): return "\(verb) does what it ensures"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }
     }

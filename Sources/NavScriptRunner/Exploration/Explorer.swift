@@ -93,10 +93,15 @@ public final class Explorer {
 
     let host: any ScenarioHost
     let configuration: Configuration
+    /// What each host verb ensures (``ScriptFunction/postcondition``), by name.
+    let postconditions: [String: String]
 
     public init(host: any ScenarioHost, configuration: Configuration) {
         self.host = host
         self.configuration = configuration
+        var postconditions: [String: String] = [:]
+        for function in host.functions { if let lines = function.postcondition { postconditions[function.name] = lines } }
+        self.postconditions = postconditions
     }
 
     /// Explores until the budget is spent; `onFinding` hears each shrunk violation.
@@ -202,6 +207,7 @@ public final class Explorer {
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
             return ExplorationViolation(property: .sameOutcome, step: walk.count - 1, message: failure.message, assertion: [])
         }
+        if let violation = checkPostcondition(of: line, walker: walker, step: walk.count - 1) { return violation }
         if let app = walker.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
             return violation
         }
@@ -242,6 +248,28 @@ public final class Explorer {
                 assertion: ["expect_snapshot{ tab = before.tab, stacks = before.stacks }"])
         }
         return nil
+    }
+
+    /// After a host verb that declares what it ensures, runs that as a check
+    /// of its own (not a step of the walk): a verb documented to present the
+    /// sign-in that did not is a finding under the verb's name.
+    private func checkPostcondition(of line: String, walker: ExplorationWalk, step: Int) -> ExplorationViolation? {
+        let verb = String(line.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        guard let postcondition = postconditions[verb], walker.app?.isIdle == true else { return nil }
+        let result = walker.run(postcondition)
+        guard let failure = result.failures.first else {
+            if let error = result.error {
+                return ExplorationViolation(property: .postcondition(verb), step: step, message: "\(error)", assertion: [])
+            }
+            return nil
+        }
+        var message = failure.message
+        if message.hasPrefix(ExplorationWalk.chunkName + ":") {
+            message = String(message.drop { $0 != " " }.dropFirst())
+        }
+        return ExplorationViolation(
+            property: .postcondition(verb), step: step, message: message,
+            assertion: ["-- what \(verb) ensures"] + postcondition.split(separator: "\n").map(String.init))
     }
 
     /// `gate P R … resume R`, then `resolve R gated P`: the gate reported

@@ -298,6 +298,11 @@ package struct LuaDefinitions {
         out.append("")
         var documentation = function.documentation
         if function.name == "expect_events" { documentation += "\n\n" + eventVocabulary() }
+        if let postcondition = function.postcondition {
+            documentation +=
+                "\n\nAfterwards (`navscript explore` checks it after every call): `"
+                + postcondition.replacingOccurrences(of: "\n", with: "; ") + "`"
+        }
         comment(documentation, into: &out)
         if let example = function.example {
             out.append("---```lua")

@@ -10,6 +10,7 @@ public final class SessionStore {
     /// only the last scene told.
     public var onExpire: (() -> Void)?
     private var expiryObservers: [() -> Void] = []
+    private var commitObservers: [() -> Void] = []
     private let log: EventLog
 
     public init(log: EventLog, token: String? = nil) {
@@ -21,6 +22,7 @@ public final class SessionStore {
     public func commit(token: String) {
         self.token = token
         log.record(.sessionCommit)
+        for observer in commitObservers { observer() }
     }
 
     /// Ends the session at the user's request.
@@ -41,5 +43,13 @@ public final class SessionStore {
     /// scene of an app with several windows).
     public func observeExpiry(_ observer: @escaping () -> Void) {
         expiryObservers.append(observer)
+    }
+
+    /// Adds a handler run after every commit. Why: with several windows, a
+    /// sign-in in one answers the sign-in another still shows (for an
+    /// expired session, or a gated link) — left up, it asks a signed-in
+    /// user to sign in, and the links waiting on it wait for that.
+    public func observeCommit(_ observer: @escaping () -> Void) {
+        commitObservers.append(observer)
     }
 }

@@ -39,6 +39,8 @@ public final class ShopApplication {
             number: 1, shared: shared, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
         scenes = SceneSet(log: log, first: first)
         session.onExpire = { [weak self] in self?.sessionExpired() }
+        // The bug (sign-in-one-scene): nothing tells the other windows of a sign-in.
+        if !options.faults.contains(.signInOneScene) { session.observeCommit { [weak self] in self?.sessionCommitted() } }
         if let url = options.url { first.router.deliver(url, via: options.via) }
         first.start()
         // The other windows of the run being restored, each from its own archive.
@@ -222,6 +224,13 @@ public final class ShopApplication {
         guard session.isLoggedIn else { throw ShopError("expire_session(): signed out, so there is no session to expire") }
         log.beginStep("expire_session")
         session.expire()
+    }
+
+    /// The user signed in, in the acting window: a sign-in another window
+    /// still shows is answered too, so its waiting links go on.
+    private func sessionCommitted() {
+        let acting = scene
+        for window in scenes.scenes.map(\.scene) where window !== acting { window.root.signedInElsewhere() }
     }
 
     /// The server ended the session: every window goes back to its main

@@ -17,6 +17,10 @@ final class AppCoordinator: RootFlow {
     /// Called once the root is up (after onboarding on a first launch).
     var onReady: (() -> Void)?
     private(set) var isReady = false
+    /// While the flows come down for a reset: onboarding ending then is no
+    /// readiness (a link it held would be delivered into flows being torn
+    /// down, and its transition would refuse the sign-in presented next).
+    private var isResetting = false
 
     init(env: ShopEnvironment, firstLaunch: Bool, restoration: NavigationState?) {
         self.env = env
@@ -97,7 +101,7 @@ final class AppCoordinator: RootFlow {
             // Cross-flow handoff: the new order opens on the orders tab.
             env.sink(RouteRequest("order", params: ["id": String(order)]))
         }
-        if flow is OnboardingCoordinator { becomeReady() }
+        if flow is OnboardingCoordinator, !isResetting { becomeReady() }
     }
 
     // MARK: - Gates
@@ -137,6 +141,7 @@ final class AppCoordinator: RootFlow {
     /// session; every window's root hears of it.
     func signedOut() {
         resetToMain()
+        becomeReady()  // a link onboarding held goes to the fresh main flows
     }
 
     /// The session is gone: back to the main flows, with the sign-in up as
@@ -144,14 +149,25 @@ final class AppCoordinator: RootFlow {
     /// it instead of presenting another.
     func sessionExpired() {
         resetToMain()
-        satisfy("auth") { _ in }
+        // A link onboarding held waits for the sign-in, signed in or not, as a cold start's does.
+        satisfy("auth") { [weak self] _ in self?.becomeReady() }
+    }
+
+    /// The user signed in in another window: the sign-in this one shows is
+    /// answered as completed (its waiting links resume).
+    func signedInElsewhere() {
+        for flow in navigation.modals.compactMap({ $0.delegate as? ModalFlow }) where precondition(satisfiedBy: flow) == "auth" {
+            flow.finish(.completed)
+        }
     }
 
     /// Tears every flow down and starts the main flows afresh.
     private func resetToMain() {
         // The bug: only the session goes; stacks, modals and flows stay.
         if env.has(.logoutKeepsStacks) { return }
+        isResetting = true
         tearDownAllFlows()
+        isResetting = false
         startMainFlows()
         navigation.select("home")
     }

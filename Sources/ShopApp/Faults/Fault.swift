@@ -29,6 +29,7 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
     case sceneCopiesSession = "scene-copies-session"
     case restoreCrossesScenes = "restore-crosses-scenes"
     case closedSceneKept = "closed-scene-kept"
+    case signInOneScene = "sign-in-one-scene"
 
     public var description: String { rawValue }
 
@@ -78,6 +79,9 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
                 "a window opened later routes with a copy of the session taken when it opened, stale after a sign-in or sign-out elsewhere"
         case .restoreCrossesScenes: return "state restoration restores every window from the first window's archive"
         case .closedSceneKept: return "a closed window's scene is kept for a quick reopen, so its flows and screens outlive it"
+        case .signInOneScene:
+            return
+                "a sign-in is heard by the window it happened in only: another window's sign-in sheet stays up for a signed-in user, its links waiting on it"
         case .mainThreadDeadlock:
             return
                 "the two-factor step blocks the main thread until the session is committed, but the commit is scheduled on that same thread: the app hangs"
