@@ -163,6 +163,12 @@ import Testing
             try app.settle()
             return app.state(ofScene: 1)?.modals.isEmpty == false
         },
+        .universalHostCaseSensitive: { faults in
+            let app = try launch(loggedIn: true, faults: faults)
+            let outcome = try app.receive(.url("https://SHOP.EXAMPLE.COM/orders/42"), via: .universal, inScene: 1)
+            try app.settle()
+            return outcome.status == .error
+        },
         .closedSceneKept: { faults in
             let app = try launch(faults: faults)
             _ = app.openScene()

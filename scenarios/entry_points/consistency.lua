@@ -23,6 +23,15 @@ scenario.each({
   expect_same_outcome(row.url, links.ENTRY_POINTS)
 end)
 
+-- Every URL parser reads a scheme or host in capitals, or a percent-encoded
+-- letter, as the same link: each door that takes a URL must too.
+scenario.each({
+  { url = "shop://orders/42", family = "an order" },
+  { url = "shop://product/p1004/reviews", family = "reviews" },
+}, "equivalent spellings of $family agree through every URL door", { launch = { logged_in = true } }, function(row)
+  expect_same_outcome(row.url, { "scheme", "universal", "widget" }, { spellings = true })
+end)
+
 scenario.each({
   { url = "shop://cart", family = "cart" },
   { url = "shop://orders/42/track", family = "tracking" },

@@ -10,6 +10,9 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case canonicalLanding
     /// The same link gives the same outcome through every entry point.
     case sameOutcome
+    /// Equivalent spellings of one link (scheme or host in capitals, a
+    /// letter percent-encoded) give the same outcome through each door.
+    case equivalentSpellings
     /// A gated request resumed after its precondition was satisfied lands
     /// where it would have landed with it satisfied — it is not gated by
     /// the same precondition again.
@@ -36,6 +39,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .invariant(let name): return "invariant '\(name)'"
         case .canonicalLanding: return "a deep link lands on its destination's canonical stack"
         case .sameOutcome: return "the same link gives the same outcome through every entry point"
+        case .equivalentSpellings: return "equivalent spellings of a link give the same outcome"
         case .gateResume: return "a request resumed after its gate was satisfied is not gated by it again"
         case .resumeResolves: return "a resumed request is resolved again, not replayed from before its gate"
         case .requestAnswered: return "every request a gate held is resumed or dropped once the gate's flow has ended"

@@ -139,11 +139,14 @@ public final class Explorer {
                 guard let action = pick(candidates, covered: covered, generator: &generator) else { break }
                 violation = step(walker, action, walk: &walk)
                 if walk.last == action { covered.insert(action.coverage) }
-                if violation == nil, let link = action.link, link.schemeURL != nil,
-                    Int.random(in: 0..<6, using: &generator) == 0
-                {
-                    let check = ExplorationAction(lua: "expect_same_outcome(\(LuaSource.string(link.schemeURL!)))", coverage: "")
-                    violation = step(walker, check, walk: &walk)
+                if violation == nil, let link = action.link, let url = link.schemeURL, Int.random(in: 0..<6, using: &generator) == 0 {
+                    // Every door, or — one check in two — every URL door with the link's other spellings.
+                    let spellings = Bool.random(using: &generator) && Self.urlDoors(of: host) != "{  }"
+                    let check =
+                        !spellings
+                        ? "expect_same_outcome(\(LuaSource.string(url)))"
+                        : "expect_same_outcome(\(LuaSource.string(url)), \(Self.urlDoors(of: host)), { spellings = true })"
+                    violation = step(walker, ExplorationAction(lua: check, coverage: ""), walk: &walk)
                 }
                 steps += 1
                 length += 1
@@ -205,7 +208,8 @@ public final class Explorer {
                 assertion: ["-- the invariant '\(name)' is checked after the scenario"])
         }
         if line.hasPrefix("expect_same_outcome"), let failure = result.failures.first {
-            return ExplorationViolation(property: .sameOutcome, step: walk.count - 1, message: failure.message, assertion: [])
+            let property: ExplorationProperty = line.hasSuffix("{ spellings = true })") ? .equivalentSpellings : .sameOutcome
+            return ExplorationViolation(property: property, step: walk.count - 1, message: failure.message, assertion: [])
         }
         if let violation = checkPostcondition(of: line, walker: walker, step: walk.count - 1) { return violation }
         if let app = walker.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
@@ -229,7 +233,7 @@ public final class Explorer {
         }
         if let link = action.link {
             let step = walk.count - 1
-            let check = { self.checkLanding(link, app: app, before: before, step: step) }
+            let check = { self.checkLanding(link, app: app, before: before, eventsBefore: eventsBefore, step: step) }
             let scenes = app as? any SceneDriving
             var violation = link.scene.flatMap { scene in scenes?.acting(in: scene, check) } ?? (link.scene == nil ? check() : nil)
             if let scene = link.scene, let found = violation {
@@ -248,6 +252,12 @@ public final class Explorer {
                 assertion: ["expect_snapshot{ tab = before.tab, stacks = before.stacks }"])
         }
         return nil
+    }
+
+    /// The app's doors that take a URL, as a Lua list (`{ "scheme", "universal" }`).
+    static func urlDoors(of host: any ScenarioHost) -> String {
+        let doors = host.entryPoints.filter { [.scheme, .universal, .widget].contains($0) }
+        return "{ " + doors.map { LuaSource.string($0.rawValue) }.joined(separator: ", ") + " }"
     }
 
     /// After a host verb that declares what it ensures, runs that as a check
@@ -341,13 +351,19 @@ public final class Explorer {
 
     /// A link that proceeded must land on its canonical target — or, as the
     /// reconciler rules, leave the stack alone when its top already was the
-    /// target: the user is looking at it.
+    /// target: the user is looking at it. Only this step's events say how it
+    /// went: a link the app held back (`stash`) resolved nothing yet, and an
+    /// earlier link's `resolve` is not its own.
     private func checkLanding(
-        _ link: ExplorationAction.Link, app: any AppDriver, before: NavigationState?,
+        _ link: ExplorationAction.Link, app: any AppDriver, before: NavigationState?, eventsBefore: Int,
         step: Int
     ) -> ExplorationViolation? {
         let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
-        guard let timeline = app.events.last(where: { $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ") }),
+        let events = app.events
+        guard eventsBefore <= events.count,
+            let timeline = events[eventsBefore...].last(where: {
+                $0.hasPrefix("resolve ") || $0.hasPrefix("reject ") || $0.hasPrefix("deliver ")
+            }),
             timeline.hasPrefix("resolve"), timeline.hasSuffix(" proceed"),
             case .proceed(let target)? = try? host.engine.resolve(link.input, entry: link.entry, context: everything),
             app.isIdle, app.rootFlow == "main"

@@ -305,15 +305,20 @@ enum AssertionBindings {
             },
             expect(
                 "expect_same_outcome",
-                parameters: [ScriptParameter("url", "string"), ScriptParameter("entries", "navscript.EntryPoint[]", optional: true)],
+                parameters: [
+                    ScriptParameter("url", "string"), ScriptParameter("entries", "navscript.EntryPoint[]", optional: true),
+                    ScriptParameter("options", "navscript.SameOutcomeOptions", optional: true)
+                ],
                 overloads: [],
                 documentation: """
                     Expects `url` (a link with the app's scheme) to give the same result through every listed \
                     entry point (all of the app's by default): for each one, a fresh app is launched with the \
                     scenario's launch options (without its cold-start link), the link is delivered in that \
                     entry point's shape (universal link, push payload, activity…) and the outcome, tab, stack, \
-                    modals and screen are compared with the first entry point's. The scenario's own app is \
-                    left untouched.
+                    modals and screen are compared with the first entry point's. With `{ spellings = true }` \
+                    each URL-shaped entry point also gets the link's other spellings — the scheme and a \
+                    universal link's host in capitals, a letter percent-encoded — which every URL parser must \
+                    read as the same link. The scenario's own app is left untouched.
                     """,
                 example: "expect_same_outcome(\"myapp://item/7\")"
             ) { call, _, world in
@@ -330,7 +335,8 @@ enum AssertionBindings {
                 let names =
                     try call.optionalTable(2).map { _ in try BindingSupport.strings(call, 2) }
                     ?? world.host.entryPoints.map(\.rawValue)
-                guard names.count >= 2 else {
+                let spellings = try call.optionalTable(3)?["spellings"].isTruthy ?? false
+                guard names.count >= 2 || (spellings && names.count == 1) else {
                     throw call.argumentError(
                         2,
                         "\(names.count) entry point\(names.count == 1 ? "" : "s") compare nothing: "
@@ -345,24 +351,28 @@ enum AssertionBindings {
                 var observations: [(entry: String, observation: [String])] = []
                 for name in names {
                     let entry = try BindingSupport.entryPoint(name, call: call, position: 2, host: world.host)
-                    var request = world.launchRequest
-                    request.link = nil
-                    let app = try world.host.launch(request)
-                    try app.settle()
-                    let outcome = try app.perform(.deepLink(world.host.input(for: url, via: entry), via: entry))
-                    try app.settle()
-                    let state = app.state
-                    observations.append(
-                        (
-                            name,
-                            [
-                                "outcome \(outcome.map(BindingSupport.describe) ?? "none")",
-                                "tab \(state.selectedTab)",
-                                "stack " + Expectation.render(state.stack(state.selectedTab).map(\.description)),
-                                "modals " + state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | "),
-                                "screen \(state.visible?.description ?? "nothing")"
-                            ]
-                        ))
+                    let input = world.host.input(for: url, via: entry)
+                    let variants = spellings ? EquivalentSpelling.variants(of: input) : []
+                    for (label, input) in [(name, input)] + variants.map({ ("\(name) with \($0.change) (\($0.input))", $0.input) }) {
+                        var request = world.launchRequest
+                        request.link = nil
+                        let app = try world.host.launch(request)
+                        try app.settle()
+                        let outcome = try app.perform(.deepLink(input, via: entry))
+                        try app.settle()
+                        let state = app.state
+                        observations.append(
+                            (
+                                label,
+                                [
+                                    "outcome \(outcome.map(BindingSupport.describe) ?? "none")",
+                                    "tab \(state.selectedTab)",
+                                    "stack " + Expectation.render(state.stack(state.selectedTab).map(\.description)),
+                                    "modals " + state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | "),
+                                    "screen \(state.visible?.description ?? "nothing")"
+                                ]
+                            ))
+                    }
                 }
                 return Expectation.sameOutcome(url: url, observations: observations)
             }

@@ -195,6 +195,13 @@ package struct LuaDefinitions {
                 [.init("foreground", "integer"), .init("[integer]", "integer", optional: false)]),
             .fields("navscript.ErrorOptions", "Options of `expect_error`.", [.init("via", "navscript.EntryPoint")]),
             .fields(
+                "navscript.SameOutcomeOptions", "Options of `expect_same_outcome`.",
+                [
+                    .init(
+                        "spellings", "boolean",
+                        "also each URL-shaped entry point's other spellings of the link (default false)")
+                ]),
+            .fields(
                 "navscript.BackSwipeOptions", "Options of `back_swipe`.",
                 [
                     .init("cancel", "boolean", "lift the finger early: the swipe is cancelled (default false)"),

@@ -48,6 +48,15 @@ final class ShopRouter {
             env.log.record(ShopEvent.widgetOpensOrder(Int(id)!))
         }
         if entry == .universal && env.has(.universalLinkSkipsGate) { return deliverSkippingGate(input) }
+        if entry == .universal && env.has(.universalHostCaseSensitive), case .url(let url) = input,
+            let host = engine.manifest.universalHosts.first, !url.hasPrefix("https://" + host + "/")
+        {
+            // The bug: `url.host == "shop.example.com"`, but hosts are case-insensitive.
+            env.log.record(.deliver(entry, input.description))
+            let error = RouteError.unknownRoute(input: input.description)
+            env.log.record(.reject(kind: error.kind, input: input.description))
+            return LinkOutcome(.rejected(error))
+        }
         if env.has(.unserializedDispatch) || env.has(.cachedDestination) {
             env.log.record(.deliver(entry, input.description))
             do {

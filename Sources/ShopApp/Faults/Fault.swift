@@ -30,6 +30,7 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
     case restoreCrossesScenes = "restore-crosses-scenes"
     case closedSceneKept = "closed-scene-kept"
     case signInOneScene = "sign-in-one-scene"
+    case universalHostCaseSensitive = "universal-host-case-sensitive"
 
     public var description: String { rawValue }
 
@@ -79,6 +80,9 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
                 "a window opened later routes with a copy of the session taken when it opened, stale after a sign-in or sign-out elsewhere"
         case .restoreCrossesScenes: return "state restoration restores every window from the first window's archive"
         case .closedSceneKept: return "a closed window's scene is kept for a quick reopen, so its flows and screens outlive it"
+        case .universalHostCaseSensitive:
+            return
+                "the universal-link handler compares the link's host with its own spelling, so the same link with the host in capitals is refused"
         case .signInOneScene:
             return
                 "a sign-in is heard by the window it happened in only: another window's sign-in sheet stays up for a signed-in user, its links waiting on it"
