@@ -43,6 +43,19 @@ public final class LuaState {
     /// States created and not yet closed, process-wide (see `LuaStateCounter`).
     public static var openStateCount: Int { LuaStateCounter.global.openStates }
 
+    /// `file:12` of the first frame of a traceback that is not a C function
+    /// (`\tsuite/a.lua:12: in function <suite/a.lua:10>`); nil when none is.
+    static func firstScriptPlace(in traceback: String) -> String? {
+        for line in traceback.split(separator: "\n") {
+            let frame = line.drop { $0 == "\t" || $0 == " " }
+            guard !frame.hasPrefix("["), let end = frame.range(of: ": in ") ?? frame.range(of: ": ") else { continue }
+            let place = frame[..<end.lowerBound]
+            guard let colon = place.lastIndex(of: ":"), Int(place[place.index(after: colon)...]) != nil else { continue }
+            return String(place)
+        }
+        return nil
+    }
+
     /// The Lua release navscript was built against (`5.4.6`), from the
     /// headers' `LUA_VERSION_RELEASE_NUM`: a scenario's behaviour can differ
     /// between releases (error messages, `string.format`), so `--version`
@@ -614,6 +627,14 @@ public final class LuaState {
                 message = "(error object is a table: " + (shown.count > 300 ? shown.prefix(300) + "…" : shown) + ")"
             }
         default: message = "(error object is a \(value.typeName) value)"
+        }
+        // Lua places only a string error (`error("x")` → `file:12: x`): `error(nil)` or
+        // `error({})`, which have no words of their own, say where they were raised too,
+        // from the first frame of the script in the traceback.
+        if kind == .runtime, hostObject == nil, message.hasPrefix("(error object is"), let traceback,
+            let place = Self.firstScriptPlace(in: traceback)
+        {
+            message = place + ": " + message
         }
         if let hostObject {
             // Its placeholder is no message: the object's own words, when it has some.

@@ -493,6 +493,7 @@ struct ExitCodeTests {
         #expect(both.stdout.hasSuffix("2 scenarios in 1 file\n"), "\(both)")
         let none = try fixture.run(["run", "suite/b.lua:0"])
         #expect(none.status == 2, "line 0 is no line: \(none)")
+        #expect(none.stderr.contains("suite/b.lua:0: there is no line 0 — lines start at 1"), "said as such: \(none)")
         let above = try fixture.run(["run", "suite/a.lua:99", "--filter", "x"])
         #expect(above.status == 2 && above.stderr.contains("selects a scenario by its line, and --filter by its name"), "\(above)")
         // A name filter must not reach beyond the lines given.

@@ -62,7 +62,7 @@ struct LuaErrorTests {
     func nonStringErrors() throws {
         let lua = try LuaState.forTests()
         let table = luaError { _ = try lua.run(source: "error({code = 42})", chunkName: "e.lua") }
-        #expect(table?.message == "(error object is a table: {code = 42})", "its contents, not only its type")
+        #expect(table?.message == "e.lua:1: (error object is a table: {code = 42})", "its place and contents, not only its type")
         #expect(table?.value["code"] == 42)
         // Its own __tostring is what its author wrote for it; the value stays the table.
         let described = luaError {
@@ -75,7 +75,9 @@ struct LuaErrorTests {
         let failing = luaError {
             _ = try lua.run(source: "error(setmetatable({code = 8}, {__tostring = function() error('no') end}))", chunkName: "e.lua")
         }
-        #expect(failing?.message == "(error object is a table: {code = 8})", "a __tostring that fails leaves the contents")
+        #expect(failing?.message == "e.lua:1: (error object is a table: {code = 8})", "a __tostring that fails leaves the contents")
+        let none = luaError { _ = try lua.run(source: "local function f()\n  error(nil)\nend\nf()", chunkName: "e.lua") }
+        #expect(none?.message == "e.lua:2: (error object is a nil value)", "placed at the script's frame, not error's own")
         let withFunction = luaError { _ = try lua.run(source: "error({f = print, message = 'm'})", chunkName: "e.lua") }
         #expect(withFunction?.message == "m")
         #expect(withFunction?.value["f"] == "<function>", "error values are data only")
@@ -83,6 +85,14 @@ struct LuaErrorTests {
         #expect(number?.message == "7")
         let level0 = luaError { _ = try lua.run(source: "error('no position', 0)", chunkName: "e.lua") }
         #expect(level0?.message == "no position")
+    }
+
+    @Test("a traceback's first frame of the script")
+    func firstScriptPlace() {
+        #expect(
+            LuaState.firstScriptPlace(in: "stack traceback:\n\t[C]: in global 'error'\n\tsuite/a b.lua:12: in function <suite/a b.lua:10>")
+                == "suite/a b.lua:12")
+        #expect(LuaState.firstScriptPlace(in: "stack traceback:\n\t[C]: in ?") == nil)
     }
 
     @Test("runFile names the chunk after the path and refuses missing files with .file")

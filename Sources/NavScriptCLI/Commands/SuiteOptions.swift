@@ -172,6 +172,16 @@ struct SuiteOptions: ParsableArguments {
     /// made into what a run selects by: the file, and `--filter` on the full name of the
     /// scenario declared at or above that line. Other arguments are kept as they are.
     func selectingLines(host: any ScenarioHost) throws -> SuiteOptions {
+        // `file.lua:0` (or `:-3`) is a line that cannot be: said as such, not as a missing file.
+        for argument in resolvedPaths where !FileManager.default.fileExists(atPath: argument) {
+            guard let colon = argument.lastIndex(of: ":"), let line = Int(argument[argument.index(after: colon)...]), line <= 0
+            else { continue }
+            let file = String(argument[..<colon])
+            guard file.hasSuffix(".lua"), FileManager.default.fileExists(atPath: file) else { continue }
+            throw ValidationError(
+                "\(argument): there is no line \(line) — lines start at 1; give the line of a scenario "
+                    + "(`\(NavScriptCLI.executableName) list \(file)` prints each one's)")
+        }
         let located = resolvedPaths.compactMap(Self.lineArgument)
         guard let first = located.first else { return self }
         if filter != nil {
