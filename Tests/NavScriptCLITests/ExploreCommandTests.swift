@@ -107,6 +107,10 @@ struct ExploreCommandTests {
         let file = try fixture.run(["explore", "--seed", "1", "--steps", "10", "--out", "afile"])
         #expect(file.status == 2 && file.stderr.contains("--out afile is a file, not a folder"), "\(file)")
         #expect(!file.stdout.contains("reproducer:"), "nothing claims to be written: \(file)")
+        // A folder inside that file can never be created: said before exploring, not after a finding.
+        let inside = try fixture.run(["explore", "--seed", "1", "--steps", "10", "--out", "afile/sub/deeper"])
+        #expect(inside.status == 2 && inside.stderr.contains("afile is a file, not a folder"), "\(inside)")
+        #expect(!inside.stderr.contains("NSCocoaErrorDomain"), "\(inside)")
         for (arguments, says) in [
             (["--time", "inf"], "--time must be a number of seconds"),
             (["--time", "nan"], "--time must be a number of seconds"),

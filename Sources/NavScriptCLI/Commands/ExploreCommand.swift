@@ -102,6 +102,17 @@ struct ExploreCommand: HostedCommand {
                 "--out \(out) is a file, not a folder: give a folder for the reproducers (it is created "
                     + "when missing)")
         }
+        // A folder inside a file (`--out notes.txt/findings`) could never be created: said now, not
+        // after the exploration found something it then cannot write.
+        var ancestor = URL(fileURLWithPath: out).deletingLastPathComponent()
+        while ancestor.path != "/" && !FileManager.default.fileExists(atPath: ancestor.path) {
+            ancestor.deleteLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ValidationError(
+                "--out \(out) cannot be created: \(ancestor.path) is a file, not a folder; give a folder for the "
+                    + "reproducers")
+        }
     }
 
     func run(in context: CommandContext) throws {
