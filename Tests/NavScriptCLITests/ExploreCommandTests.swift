@@ -49,6 +49,24 @@ struct ExploreCommandTests {
         #expect(try fixture.read("again/seed1-1.lua") == original && fixture.read("again/seed1-1-2.lua") == original)
     }
 
+    /// Links executed as they arrive instead of queued interleave: the second of two links sent
+    /// while the first executes is judged by where it lands; spellings and a verb's promise too.
+    @Test(
+        "faults only the newer properties find",
+        arguments: [
+            ("unserialized-dispatch", "a deep link lands on its destination's canonical stack"),
+            ("universal-host-case-sensitive", "equivalent spellings of a link give the same outcome")
+        ])
+    func racesAndSpellingsAreFound(fault: String, property: String) throws {
+        let fixture = try Fixture()
+        let output = try fixture.run([
+            "explore", "--fault", fault, "--seed", "1", "--steps", "3000", "--time", "0", "--out", "found"
+        ])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains("VIOLATION \(property)"), "\(output)")
+        #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
+    }
+
     @Test func theHealthyAppBreaksNothingAndAnotherHostIsExplorableToo() throws {
         let fixture = try Fixture()
         let healthy = try fixture.run(["explore", "--seed", "2", "--steps", "1500", "--time", "0", "--out", "none"])

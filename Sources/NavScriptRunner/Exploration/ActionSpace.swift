@@ -94,12 +94,15 @@ struct ActionSpace {
         actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))
         actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration", startsFresh: true))
         if let first = randomLink(&generator), let second = randomLink(&generator) {
+            // The second lands while the first executes: where it ends is checked (a race shows there).
+            var landing = second.link
+            landing?.followsAnother = true
             actions.append(
                 ExplorationAction(
                     lua:
                         "deep_link(\(LuaSource.input(first.link!.input)), { via = \(LuaSource.string(first.link!.entry.rawValue)), settle = false })"
                         + " deep_link(\(LuaSource.input(second.link!.input)), { via = \(LuaSource.string(second.link!.entry.rawValue)) })",
-                    coverage: "two links mid-flight"))
+                    coverage: "two links mid-flight", link: landing))
         }
         return actions
     }

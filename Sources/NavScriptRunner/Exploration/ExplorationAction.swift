@@ -24,6 +24,10 @@ struct ExplorationAction: Hashable {
         /// The window the system opened it in (`deep_link(…, { scene = n })`):
         /// it must land there, whichever window is in front.
         var scene: Int?
+        /// The second of two links, delivered while the first was still
+        /// executing: it must land as if alone (the dispatcher queues it),
+        /// but the first may have changed other tabs.
+        var followsAnother = false
     }
 }
 

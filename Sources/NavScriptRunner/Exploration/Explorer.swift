@@ -378,6 +378,8 @@ public final class Explorer {
             state.selectedTab != target.tab || !Self.landed(stack, expected: expected, stackBefore: stackBefore)
                 || modals != expectedModals
         else {
+            // After two links, the first may have changed another tab: only the second's landing is judged.
+            if link.followsAnother { return nil }
             return before.flatMap { checkOtherTabs(target, before: $0, after: state, step: step) }
         }
         return ExplorationViolation(
