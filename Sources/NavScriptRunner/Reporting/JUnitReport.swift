@@ -182,7 +182,9 @@ package struct JUnitReport: Sendable {
     /// anchored `--filter` on its full name (and the seed of a shuffled run).
     static func replay(_ scenario: ScenarioResult, command: [String], seed: UInt64?) -> String {
         let pattern = "^" + escapeRegex(scenario.name) + "$"
-        var words = command + [scenario.file, "--filter", pattern]
+        // A path that starts with `-` would be read as options (`-dash.lua`): `./-dash.lua` is the same file.
+        let file = scenario.file.hasPrefix("-") ? "./" + scenario.file : scenario.file
+        var words = command + [file, "--filter", pattern]
         if let seed { words += ["--shuffle", "--seed", String(seed)] }
         return words.map(ShellWord.quoted).joined(separator: " ")
     }

@@ -168,6 +168,13 @@ struct ReportingJUnitTests {
         #expect(line(.skipped(.pending), "\(file):9: later") == "3", "a skip is not placed at a line it names")
     }
 
+    @Test func aReplayOfAFileWhosePathStartsWithADashIsNotReadAsOptions() {
+        let scenario = ScenarioResult(name: "a", file: "-dash.lua", line: 1, outcome: .passed)
+        #expect(JUnitReport.replay(scenario, command: ["navscript", "run"], seed: nil) == "navscript run ./-dash.lua --filter '^a$'")
+        let plain = ScenarioResult(name: "a", file: "suite/-dash.lua", line: 1, outcome: .passed)
+        #expect(JUnitReport.replay(plain, command: ["navscript", "run"], seed: nil) == "navscript run suite/-dash.lua --filter '^a$'")
+    }
+
     @Test func emptyRun() throws {
         let xml = report.render(RunResult(files: [], duration: 0, startedAt: 0))
         #expect(
