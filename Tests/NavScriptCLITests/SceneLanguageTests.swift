@@ -42,6 +42,9 @@ struct SceneLanguageTests {
         #expect(output.stdout.contains("push input reaches the app, which picks the window in front"), "\(output)")
         #expect(output.stdout.contains("in_scene: there is no scene 5; the open scenes are 1"), "\(output)")
         #expect(output.stdout.contains("the open scenes are { 1 }, expected { 1, 2 }"), "\(output)")
+        // With several windows, a timeline line names the window its screen and tab are of.
+        #expect(output.stdout.contains("open_scene{} → scene 2  → home [tab home, scene 2]"), "\(output)")
+        #expect(output.stdout.contains("launch{}  → home [tab home]\n"), "one window: no scene named")
     }
 
     /// in_scene keeps to its window or says why it cannot: a yield inside it

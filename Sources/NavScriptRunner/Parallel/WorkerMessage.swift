@@ -84,6 +84,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
             var line =
                 #"{"step":{"index":\#(index),"step":{"action":"\#(JSONString.escaped(step.action))","#
                 + #""location":"\#(JSONString.escaped(step.location))""#
+            if let scene = step.scene { line += #","scene":\#(scene)"# }
             if let screen = step.screen { line += #","screen":"\#(JSONString.escaped(screen))""# }
             if let tab = step.tab { line += #","tab":"\#(JSONString.escaped(tab))""# }
             return line + #"},"task":\#(task)}}"# + "\n"
@@ -121,10 +122,13 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
             guard let index = scanner.integer(), scanner.take(",\"step\":{\"action\":"), let action = scanner.string(),
                 scanner.take(",\"location\":"), let location = scanner.string()
             else { return nil }
+            let scene = scanner.take(",\"scene\":") ? scanner.integer() : nil
             let screen = scanner.take(",\"screen\":") ? scanner.string() : nil
             let tab = scanner.take(",\"tab\":") ? scanner.string() : nil
             guard scanner.take("},\"task\":"), let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
-            return .step(task: task, index: index, step: TimelineStep(location: location, action: action, screen: screen, tab: tab))
+            return .step(
+                task: task, index: index,
+                step: TimelineStep(location: location, action: action, screen: screen, tab: tab, scene: scene))
         }
         if scanner.take("running\":{\"index\":") {
             guard let index = scanner.integer(), scanner.take(",\"line\":"), let text = scanner.string(),

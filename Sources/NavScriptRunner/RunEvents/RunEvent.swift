@@ -64,7 +64,7 @@ extension RunEvent: Encodable {
 
     private enum Key: String, CodingKey {
         case event, schema, command, app, files, seed, startedAt = "started_at", file, name, line, tags, scenario, number, text
-        case passed, failed, errors, skipped, duration, success, interrupted, scenarios, place, action, verb, screen, tab
+        case passed, failed, errors, skipped, duration, success, interrupted, scenarios, place, action, verb, screen, tab, scene
     }
 
     package var kind: String {
@@ -115,6 +115,7 @@ extension RunEvent: Encodable {
             try container.encode(step.action, forKey: .action)
             try container.encodeIfPresent(step.screen, forKey: .screen)
             try container.encodeIfPresent(step.tab, forKey: .tab)
+            try container.encodeIfPresent(step.scene, forKey: .scene)
             try container.encode(step.line, forKey: .text)
         case .output(let file, let scenario, let text):
             try container.encode(file, forKey: .file)

@@ -200,7 +200,12 @@ package final class ScenarioWorld {
         let app = self.app  // read once: every read of a stored `var` is an exclusivity check
         let screen = app?.visibleScreen ?? "nothing"
         let tab = app?.selectedTab.rawValue ?? "-"
-        let number = appendToTimeline(TimelineStep(location: location, action: step, screen: screen, tab: tab))
+        // With several windows, which one the screen and tab are of.
+        var scene: Int?
+        if let windows = app as? any SceneDriving, windows.sceneNumbers.count > 1 {
+            scene = windows.actingScene ?? windows.foregroundScene
+        }
+        let number = appendToTimeline(TimelineStep(location: location, action: step, screen: screen, tab: tab, scene: scene))
         if let app { Self.note(number, at: app.step, in: &timelineNumberOfAppStep) }
         if recordsFrames {
             let events = app?.events ?? []

@@ -13,12 +13,16 @@ public struct TimelineStep: Hashable, Sendable, Codable {
     package var screen: String?
     /// The selected tab afterwards (`-` when none); nil for a note.
     package var tab: String?
+    /// The window the screen and tab are of, when the app has several open
+    /// (the one the step acted in); nil with one window.
+    package var scene: Int?
 
-    package init(location: String, action: String, screen: String?, tab: String?) {
+    package init(location: String, action: String, screen: String?, tab: String?, scene: Int? = nil) {
         self.location = location
         self.action = action
         self.screen = screen
         self.tab = tab
+        self.scene = scene
     }
 
     /// A line the run adds to the timeline that is no step of the script.
@@ -26,11 +30,12 @@ public struct TimelineStep: Hashable, Sendable, Codable {
         TimelineStep(location: "", action: text, screen: nil, tab: nil)
     }
 
-    /// The timeline's line: `file:line  action  → screen [tab t]`, or a
-    /// note's text alone.
+    /// The timeline's line: `file:line  action  → screen [tab t]` (`[tab t,
+    /// scene 2]` with several windows), or a note's text alone.
     package var line: String {
         guard let screen, let tab else { return location.isEmpty ? action : location + "  " + action }
-        return String(concatenating: location, "  ", action, "  → ", screen, " [tab ", tab, "]")
+        guard let scene else { return String(concatenating: location, "  ", action, "  → ", screen, " [tab ", tab, "]") }
+        return String(concatenating: location, "  ", action, "  → ", screen, " [tab ", tab, ", scene ", String(scene), "]")
     }
 
     /// The function the step called (`deep_link`, `login`, `expect_stack`):

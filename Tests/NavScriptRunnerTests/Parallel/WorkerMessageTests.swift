@@ -21,6 +21,7 @@ struct WorkerMessageTests {
                 step: TimelineStep(
                     location: "f.lua:3", action: "a \"quoted\" \\ step\n\u{1}\u{1F}\ttab é 🎉", screen: "cart:7", tab: "home")),
             .step(task: 1, index: 1, step: .note("invariants allowed: leaks (\"x\")")),
+            .step(task: 1, index: 2, step: TimelineStep(location: "f.lua:9", action: "tap(\"a\")", screen: "a", tab: "home", scene: 2)),
             .running(task: 1, index: 1, line: "tap(\"x\")"),
             .loadFailed(task: 2, result: result),
             .passed(task: 3, index: 12, duration: 0.0011296272277832031), .passed(task: 0, index: 0, duration: 1e-05),
