@@ -103,6 +103,31 @@ struct ArgumentCheckTests {
 
     /// What the checks let through: declared options, an overload's extra
     /// parameter, Lua's trailing nils, a snapshot compared with itself.
+    /// A mark kept in a file-level variable belongs to the scenario that took it: another
+    /// scenario's app has other events, so using it there is an error, not a check of the wrong ones.
+    @Test func aMarkFromAnotherScenarioIsRefused() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            local kept
+            scenario("takes a mark", function()
+              tap("category", "shoes")
+              kept = mark()
+            end)
+            scenario("uses it", function()
+              tap("category", "shoes")
+              tap("product", "p1")
+              expect_no_event("gate auth", kept)
+            end)
+            scenario("from the start is always fine", function()
+              expect_no_event("gate auth", 0)
+            end)
+            """
+        ])
+        let output = try fixture.run(["run", "suite", "--in-process"])
+        #expect(output.status == 1 && output.stdout.contains("2 passed, 0 failed, 1 errors"), "\(output)")
+        #expect(output.stdout.contains("was not returned by mark() in this scenario"), "\(output)")
+    }
+
     @Test func wellFormedCallsPass() throws {
         let fixture = try Fixture([
             "suite/a.lua": #"""

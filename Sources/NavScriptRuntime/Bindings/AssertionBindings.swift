@@ -394,6 +394,14 @@ enum AssertionBindings {
         guard (0...count).contains(mark) else {
             throw call.argumentError(position, "mark \(mark) is not in the event log (0…\(count) so far); take marks with mark()")
         }
+        // A mark kept in a file-level variable from another scenario counts another app's events:
+        // it would check the wrong ones here (0, the start of the log, is no mark but always valid).
+        guard mark == 0 || world.hasHandedOut(mark) else {
+            throw call.argumentError(
+                position,
+                "mark \(mark) was not returned by mark() in this scenario (a mark kept from another scenario counts "
+                    + "another app's events); take one with mark() in this scenario, or give 0 for the whole log")
+        }
         return mark
     }
 

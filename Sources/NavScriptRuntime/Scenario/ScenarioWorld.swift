@@ -188,6 +188,9 @@ package final class ScenarioWorld {
     /// Notes that `mark()` at `location` returned `mark` for the current app.
     func noteMark(_ mark: Int, at location: String) { marks[mark] = (appNumber, location) }
 
+    /// Whether this scenario's `mark()` returned `mark`.
+    func hasHandedOut(_ mark: Int) -> Bool { marks[mark] != nil }
+
     /// Where `mark` was taken, when that was on an app since replaced (nil: this app's, or never handed out).
     func markTakenEarlier(_ mark: Int) -> String? {
         guard let taken = marks[mark], taken.app != appNumber else { return nil }
