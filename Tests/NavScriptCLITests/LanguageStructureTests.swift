@@ -154,6 +154,27 @@ struct LanguageStructureTests {
     /// `expect_screen` to a function that checks nothing made every scenario
     /// after it pass (and the run's result depended on the order). Own
     /// globals are fine; `pairs(_G)` still lists the language.
+    /// A row changed after its scenario was declared does not change that scenario: it runs with
+    /// the row its name was made from.
+    @Test func aRowChangedAfterItsDeclarationRunsAsDeclared() throws {
+        let fixture = try Fixture([
+            "suite/rows.lua": #"""
+            local rows = { { tab = "home" }, { tab = "orders" } }
+            scenario.each(rows, "tab $tab", function(row)
+              select_tab(row.tab)
+              expect_tab(row.tab)
+              print("ran with " .. row.tab)
+            end)
+            rows[1].tab = "profile"
+            rows[2] = { tab = "nowhere" }
+            """#
+        ])
+        let output = try fixture.run(["run", "suite", "--show-output"])
+        #expect(output.status == 0, "\(output)")
+        #expect(output.stdout.contains("tab home\n    output:\n      ran with home"), "\(output)")
+        #expect(output.stdout.contains("tab orders\n    output:\n      ran with orders"), "\(output)")
+    }
+
     @Test func aScenarioCannotReplaceTheLanguageForTheOnesAfterIt() throws {
         let fixture = try Fixture([
             "suite/override.lua": #"""

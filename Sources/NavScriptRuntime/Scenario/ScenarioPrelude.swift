@@ -350,6 +350,13 @@ enum ScenarioPrelude {
             end
           end
           for index, row in ipairs(rows) do
+            -- The row as declared: changed afterwards (`rows[1].tab = "orders"`), its scenario would run
+            -- with one row under the name of another. (A row with a metatable is an object: kept as is.)
+            if type(row) == "table" and getmetatable(row) == nil then
+              local copy = {}
+              for key, value in next, row do copy[key] = value end
+              row = copy
+            end
             local label, filled = fill(name, row, index)
             if not filled then label = label .. " [" .. index .. "]" end
             if not find(label, "%S") then
