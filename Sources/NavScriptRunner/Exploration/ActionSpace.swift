@@ -12,6 +12,11 @@ import NavigationCore
 struct ActionSpace {
     let host: any ScenarioHost
     var sampler: ValueSampler
+    /// The (link pattern, door) pairs already offered with an invalid value:
+    /// until one is, its links draw invalid values three times as often, so
+    /// each door meets a bad parameter early (where a handler that parses
+    /// links itself — a widget's quick path — tends to trap).
+    private var invalidOffered: Set<String> = []
     /// Every pattern of the manifest with its destination.
     let patterns: [(destination: RouteDefinition, pattern: RoutePattern)]
 
@@ -124,6 +129,14 @@ struct ActionSpace {
     }
 
     private mutating func value(for spec: ParamSpec, destination: DestinationID?, generator: inout SeededGenerator) -> String {
+        sample(spec, destination: destination, favouringInvalid: false, generator: &generator).value
+    }
+
+    /// A value for `spec` — usually valid, sometimes at a boundary, sometimes
+    /// invalid (more often with `favouringInvalid`) — and whether it is invalid.
+    private mutating func sample(
+        _ spec: ParamSpec, destination: DestinationID?, favouringInvalid: Bool, generator: inout SeededGenerator
+    ) -> (value: String, invalid: Bool) {
         let engine = host.engine
         let accepts: (String) -> Bool = { value in
             guard let destination else { return true }
@@ -134,9 +147,11 @@ struct ActionSpace {
         }
         let roll = Int.random(in: 0..<10, using: &generator)
         let valid = sampler.valid(spec, accepts: accepts) ?? "1"
-        if roll == 0 { return sampler.invalid(spec).randomElement(using: &generator) ?? "!" }
-        if roll == 1 { return sampler.boundary(spec, from: valid, accepts: accepts).randomElement(using: &generator) ?? valid }
-        return valid
+        if roll == 0 || (favouringInvalid && roll >= 7) {
+            return (sampler.invalid(spec).randomElement(using: &generator) ?? "!", true)
+        }
+        if roll == 1 { return (sampler.boundary(spec, from: valid, accepts: accepts).randomElement(using: &generator) ?? valid, false) }
+        return (valid, false)
     }
 
     /// A link to a destination of the manifest, through a door its pattern allows.
@@ -145,8 +160,11 @@ struct ActionSpace {
         let doors = host.entryPoints.filter { pattern.applies(to: $0) && (allowed?.contains($0) ?? true) }
         guard let entry = doors.randomElement(using: &generator) else { return nil }
         var path = pattern.template
+        let pair = "\(pattern.template) via \(entry)"
+        let favouringInvalid = !definition.params.isEmpty && !invalidOffered.contains(pair)
         for spec in definition.params {
-            let value = self.value(for: spec, destination: definition.id, generator: &generator)
+            let (value, invalid) = sample(spec, destination: definition.id, favouringInvalid: favouringInvalid, generator: &generator)
+            if invalid { invalidOffered.insert(pair) }
             path = path.replacingOccurrences(of: ":" + spec.name, with: value)
         }
         let schemeURL = "\(host.engine.manifest.scheme)://\(path)"
