@@ -163,6 +163,14 @@ import Testing
             try app.settle()
             return app.state(ofScene: 1)?.modals.isEmpty == false
         },
+        .onboardingDoneAtLaunch: { faults in
+            let app = try launch(LaunchOptions(firstLaunch: true, faults: faults))
+            let next = try app.relaunched(restore: true)
+            try next.settle()
+            _ = next.receive(.url("shop://profile"), via: .scheme)
+            try next.settle()
+            return next.rootFlow == "main"
+        },
         .universalHostCaseSensitive: { faults in
             let app = try launch(loggedIn: true, faults: faults)
             let outcome = try app.receive(.url("https://SHOP.EXAMPLE.COM/orders/42"), via: .universal, inScene: 1)

@@ -43,6 +43,17 @@ scenario("a cold-start link waits until onboarding has finished", function()
   expect_events{ "stash", "finish app/onboarding completed", "deliver scheme shop://product/p1004" }
 end)
 
+scenario("a restart during onboarding starts it again, still holding links", function()
+  launch{ first_launch = true }
+  restart{}
+  expect_modal("welcome")
+  local outcome = deep_link("shop://profile")
+  assert(outcome.status == "stashed", "a link during the restarted onboarding was " .. outcome.status)
+  expect_modal("welcome")
+  walk_onboarding()
+  expect_stack("profile", { "profile" })
+end)
+
 -- Guards: auth is reusable from a third parent (onboarding); no fault yet.
 scenario("the welcome screen's sign-in presents auth as onboarding's child", function()
   launch{ first_launch = true }

@@ -78,6 +78,13 @@ package struct ExplorationMatrix {
         return killed == rows.count ? 0 : 1
     }
 
+    /// The finding that kills the fault: the first one verified. A finding
+    /// that fails on the healthy build too is the app's own bug and kills
+    /// no fault (a record from before `verified` was kept counts).
+    static func kill(among found: [ExplorationRecord.Found]) -> ExplorationRecord.Found? {
+        found.first { $0.verified != false }
+    }
+
     /// Runs `explore --fault NAME` in a child and reads its records.
     private func explore(_ fault: String, out: URL, stop: StopSignal) -> Row {
         var request = ExplorationRequest(seed: seed)
@@ -108,11 +115,14 @@ package struct ExplorationMatrix {
         case .exited, .unresponsive:
             break
         }
-        let first = ExplorationRecord.read(request.records!).lazy.compactMap { record -> ExplorationRecord.Found? in
+        let found = ExplorationRecord.read(request.records!).compactMap { record -> ExplorationRecord.Found? in
             if case .finding(let found) = record { return found }
             return nil
-        }.first
-        guard let first else { return Row(fault: fault, note: "no violation in \(Int(seconds))s") }
+        }
+        guard let first = Self.kill(among: found) else {
+            let unverified = found.first.map { " (only \"\($0.result.name)\", which fails without the fault too)" } ?? ""
+            return Row(fault: fault, note: "no violation in \(Int(seconds))s" + unverified)
+        }
         var property = first.result.name
         switch first.fatal {
         case .crash: property = "a crash (\(property))"

@@ -19,11 +19,16 @@ package enum ExplorationRecord: Codable, Sendable {
         package var reproducerSteps: Int?
         /// The app crashed or hung (the property "every input gets an outcome").
         package var fatal: ExplorationFatal?
+        /// The reproducer fails with the exploration's faults and passes
+        /// without them (with no faults: fails). A finding that also fails
+        /// on the healthy build is the app's own bug, not the fault's.
+        package var verified: Bool?
 
-        package init(result: ScenarioResult, reproducerSteps: Int?, fatal: ExplorationFatal? = nil) {
+        package init(result: ScenarioResult, reproducerSteps: Int?, fatal: ExplorationFatal? = nil, verified: Bool? = nil) {
             self.result = result
             self.reproducerSteps = reproducerSteps
             self.fatal = fatal
+            self.verified = verified
         }
     }
 

@@ -215,7 +215,8 @@ struct ExplorationSupervisor {
                     + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"),
             duration: duration)
         ExplorationRecord.append(
-            .finding(.init(result: result, reproducerSteps: file == nil ? nil : steps.count, fatal: fatal)), to: records)
+            .finding(.init(result: result, reproducerSteps: file == nil ? nil : steps.count, fatal: fatal, verified: verified)),
+            to: records)
         var failed = false
         if !request.reports.isEmpty {
             let explored = FileResult(file: "explore", scenarios: earlier + [result], duration: duration)

@@ -83,7 +83,8 @@ package struct ExploreFrontend {
             stream.publish(.scenarioFinished(found))
             if let records = request.records {
                 ExplorationRecord.append(
-                    .finding(.init(result: found, reproducerSteps: written ? finding.steps.count : nil)), to: records)
+                    .finding(.init(result: found, reproducerSteps: written ? finding.steps.count : nil, verified: finding.verified)),
+                    to: records)
             }
             terminal(ExplorationConsole.finding(finding, file: written ? file.relativePath : nil, withFaults: !request.faults.isEmpty))
         }

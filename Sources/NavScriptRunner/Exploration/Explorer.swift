@@ -120,7 +120,8 @@ public final class Explorer {
             if configuration.steps > 0 && steps >= configuration.steps { return true }
             if configuration.seconds > 0 && Date().timeIntervalSince(started) >= configuration.seconds { return true }
             if configuration.untilCovered && all.isSubset(of: covered) { return true }
-            return configuration.stopAtFirst && !findings.isEmpty
+            // A finding the healthy build shares is the app's own bug, not the fault's: go on looking.
+            return configuration.stopAtFirst && findings.contains(where: \.verified)
         }
         while !spent() {
             walks += 1
@@ -194,6 +195,7 @@ public final class Explorer {
         let linkScene = action.link?.scene
         let before = linkScene.flatMap { (walker.app as? any SceneDriving)?.state(ofScene: $0) } ?? walker.app?.state
         let eventsBefore = walker.app?.events.count ?? 0
+        let rootBefore = walker.app?.rootFlow
         configuration.trace?.step(line)
         let result = walker.run(line)
         let broken = result.failures.filter { $0.invariant != nil }
@@ -234,6 +236,18 @@ public final class Explorer {
                 property: .requestAnswered, step: walk.count - 1, message: unanswered.message,
                 assertion: UnansweredRequest.luaAssertion)
         }
+        // A link that arrives during onboarding (any root flow but the main one) is held until it
+        // ends; executed at once, it tears onboarding down and the user never sees the rest.
+        if let link = action.link, link.scene == nil, let rootBefore, rootBefore != "main", app.isIdle,
+            app.rootFlow != rootBefore
+        {
+            return ExplorationViolation(
+                property: .rootFlowKept, step: walk.count - 1,
+                message: "the app was in its \(rootBefore) flow and a link ended it (the app is in \(app.rootFlow) now)",
+                assertion: [
+                    "assert(snapshot().root == \(LuaSource.string(rootBefore)), \"a link ended the \(rootBefore) flow the app was in\")"
+                ])
+        }
         if let link = action.link {
             let step = walk.count - 1
             let check = { self.checkLanding(link, app: app, before: before, eventsBefore: eventsBefore, step: step) }
@@ -245,7 +259,8 @@ public final class Explorer {
             }
             if let violation { return violation }
         }
-        if action.startsFresh, let violation = checkFreshStart(app.state, step: walk.count - 1) {
+        // (An app still in onboarding starts it again: its modal is the fresh start.)
+        if action.startsFresh, app.rootFlow == "main", let violation = checkFreshStart(app.state, step: walk.count - 1) {
             return violation
         }
         if action.restoresState, let before, !Self.sameNavigation(before, app.state) {

@@ -264,7 +264,10 @@ public final class ShopApplication {
         var next = options
         next.loggedIn = session.isLoggedIn
         next.paymentMethod = shared.account.hasPaymentMethod
-        next.firstLaunch = false
+        // Onboarding never finished is a first launch still: it starts again (and holds links as
+        // before), not a restored welcome screen over a root already taking links.
+        // The bug (onboarding-done-at-launch): the flag was cleared when this launch began.
+        next.firstLaunch = !options.faults.contains(.onboardingDoneAtLaunch) && scenes.scenes.contains { $0.scene.root.isOnboarding }
         next.url = nil
         let windows = scenes.scenes.map(\.scene)
         next.restoration = restore ? RestorationArchive(state: windows[0].navigation.state) : nil

@@ -31,6 +31,7 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
     case closedSceneKept = "closed-scene-kept"
     case signInOneScene = "sign-in-one-scene"
     case universalHostCaseSensitive = "universal-host-case-sensitive"
+    case onboardingDoneAtLaunch = "onboarding-done-at-launch"
 
     public var description: String { rawValue }
 
@@ -80,6 +81,9 @@ public enum Fault: String, CaseIterable, Hashable, Sendable, Codable, CustomStri
                 "a window opened later routes with a copy of the session taken when it opened, stale after a sign-in or sign-out elsewhere"
         case .restoreCrossesScenes: return "state restoration restores every window from the first window's archive"
         case .closedSceneKept: return "a closed window's scene is kept for a quick reopen, so its flows and screens outlive it"
+        case .onboardingDoneAtLaunch:
+            return
+                "the first-launch flag is cleared at launch, not when onboarding ends: after a restart the restored welcome screen sits over an app that executes links, and the first link tears onboarding down"
         case .universalHostCaseSensitive:
             return
                 "the universal-link handler compares the link's host with its own spelling, so the same link with the host in capitals is refused"
