@@ -40,42 +40,47 @@ package struct ExplorationMatrix {
         // An interrupt stops the exploration under way (passed on to it) and the matrix there.
         let stop = StopSignal()
         stop.catchSignals()
-        var rows: [Row] = []
-        for fault in faults {
-            rows.append(explore(fault.name, out: folder.appendingPathComponent(fault.name), stop: stop))
-            if let status = stop.exitStatus {
-                streams.error(
-                    "\(streams.executableName) mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
-                        + "\(rows.count) of \(faults.count) (\(fault.name))\n")
-                return status
-            }
-        }
-        let killed = rows.filter(\.isKilled).count
         let line = { (text: String) in streams.output(text + "\n") }
+        let width = (faults.map(\.name.count).max() ?? 0) + 2
         if markdown {
             line("| fault | found as | time to kill | reproducer steps |")
             line("|---|---|---:|---:|")
-            for row in rows {
-                line(
-                    "| `\(row.fault)` | \(row.property ?? "— " + row.note) | \(row.timeToKill ?? "–") | \(row.reproducerSteps.map(String.init) ?? "–") |"
-                )
+        }
+        // Each row as soon as its fault is decided: a long matrix shows its progress, and an
+        // interrupted one keeps what it had decided.
+        var rows: [Row] = []
+        for fault in faults {
+            let row = explore(fault.name, out: folder.appendingPathComponent(fault.name), stop: stop)
+            if let status = stop.exitStatus {
+                streams.error(
+                    "\(streams.executableName) mutate: \(stop.reason): the exploration matrix stopped while exploring fault "
+                        + "\(rows.count + 1) of \(faults.count) (\(fault.name))\n")
+                return status
             }
+            rows.append(row)
+            line(markdown ? Self.markdownLine(row) : Self.textLine(row, width: width))
+        }
+        let killed = rows.filter(\.isKilled).count
+        if markdown {
             line("\nExploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each).")
         } else {
-            let width = (rows.map(\.fault.count).max() ?? 0) + 2
-            for row in rows {
-                let name = row.fault.padding(toLength: width, withPad: " ", startingAt: 0)
-                if let property = row.property {
-                    let how = [row.timeToKill.map { "in \($0)" }, row.reproducerSteps.map { "\($0)-step reproducer" }]
-                        .compactMap { $0 }.joined(separator: ", ")
-                    line("\(name) killed    " + (how.isEmpty ? "" : how + ": ") + property)
-                } else {
-                    line("\(name) SURVIVED  \(row.note)")
-                }
-            }
             line("\nexploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each)")
         }
         return killed == rows.count ? 0 : 1
+    }
+
+    /// `| `fault` | property | time | steps |`.
+    static func markdownLine(_ row: Row) -> String {
+        "| `\(row.fault)` | \(row.property ?? "— " + row.note) | \(row.timeToKill ?? "–") | \(row.reproducerSteps.map(String.init) ?? "–") |"
+    }
+
+    /// `fault   killed    in 0.1s, 2-step reproducer: property`, or `SURVIVED`.
+    static func textLine(_ row: Row, width: Int) -> String {
+        let name = row.fault.padding(toLength: width, withPad: " ", startingAt: 0)
+        guard let property = row.property else { return "\(name) SURVIVED  \(row.note)" }
+        let how = [row.timeToKill.map { "in \($0)" }, row.reproducerSteps.map { "\($0)-step reproducer" }]
+            .compactMap { $0 }.joined(separator: ", ")
+        return "\(name) killed    " + (how.isEmpty ? "" : how + ": ") + property
     }
 
     /// The finding that kills the fault: the first one verified. A finding
