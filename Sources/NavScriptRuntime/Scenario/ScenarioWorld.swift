@@ -9,7 +9,12 @@ package final class ScenarioWorld {
     let host: any ScenarioHost
     /// Faults switched on for this run (`--fault`, or the fault `mutate` is testing).
     let faults: [String]
-    package private(set) var app: (any AppDriver)?
+    package private(set) var app: (any AppDriver)? {
+        didSet { windows = app as? any SceneDriving }
+    }
+    /// ``app`` as an app with several windows, cast once per app rather
+    /// than at every step it records.
+    private var windows: (any SceneDriving)?
     private(set) var launchRequest = LaunchRequest()
     /// The last launch the host could not complete, and where it was asked for: whichever call
     /// launched (an implicit launch by the first verb, `launch{}`, the scenario's `launch`
@@ -205,9 +210,7 @@ package final class ScenarioWorld {
         let tab = app?.selectedTab.rawValue ?? "-"
         // With several windows, which one the screen and tab are of.
         var scene: Int?
-        if let windows = app as? any SceneDriving, windows.sceneNumbers.count > 1 {
-            scene = windows.actingScene ?? windows.foregroundScene
-        }
+        if let windows, windows.sceneNumbers.count > 1 { scene = windows.actingScene ?? windows.foregroundScene }
         let number = appendToTimeline(TimelineStep(location: location, action: step, screen: screen, tab: tab, scene: scene))
         if let app { Self.note(number, at: app.step, in: &timelineNumberOfAppStep) }
         if recordsFrames {
