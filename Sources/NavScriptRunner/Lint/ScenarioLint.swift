@@ -209,26 +209,31 @@ package struct ScenarioLint {
         of literal: LuaCalls.Literal, among names: [String], type: String, function: String, word: String? = nil,
         _ report: Report
     ) {
-        guard case .table(_, let fields) = literal.value else { return }
         let word = word ?? (type.hasSuffix("Options") ? "option" : "field")
-        for (key, value) in fields where !names.contains(key) {
-            let suggestion = NameSuggestion.closest(to: key, among: names).map { "did you mean '\($0)'? " } ?? ""
-            report(
-                LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn), .optionKey,
-                "\(function) has no \(word) '\(key)'; \(suggestion)\(type) has: "
-                    + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+        unknownKeys(of: literal, among: names, kind: .optionKey, report) { key, suggestion in
+            "\(function) has no \(word) '\(key)'; \(suggestion)\(type) has: " + (names.isEmpty ? "none" : names.joined(separator: ", "))
         }
     }
 
     private func keys(
         of literal: LuaCalls.Literal?, among names: [String], what: String, kind: Problem.Kind, _ report: Report
     ) {
-        guard case .table(_, let fields)? = literal?.value else { return }
+        guard let literal else { return }
+        unknownKeys(of: literal, among: names, kind: kind, report) { key, suggestion in
+            "\(host.name) has no \(what) '\(key)'; \(suggestion)\(what)s are: " + names.joined(separator: ", ")
+        }
+    }
+
+    /// Each key of a table literal that `names` lacks, reported at the key
+    /// with the closest name as `did you mean '…'? ` (or nothing).
+    private func unknownKeys(
+        of literal: LuaCalls.Literal, among names: [String], kind: Problem.Kind, _ report: Report,
+        message: (_ key: String, _ suggestion: String) -> String
+    ) {
+        guard case .table(_, let fields) = literal.value else { return }
         for (key, value) in fields where !names.contains(key) {
             let suggestion = NameSuggestion.closest(to: key, among: names).map { "did you mean '\($0)'? " } ?? ""
-            report(
-                LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn), kind,
-                "\(host.name) has no \(what) '\(key)'; \(suggestion)\(what)s are: " + names.joined(separator: ", "))
+            report(LuaCalls.Literal(value: .string(key), line: value.keyLine, column: value.keyColumn), kind, message(key, suggestion))
         }
     }
 }
