@@ -12,7 +12,13 @@ public final class SceneSet<Scene: AnyObject> {
     /// Open scenes, in opening order.
     public private(set) var scenes: [(number: Int, scene: Scene)]
     /// The number of the scene in the foreground.
-    public private(set) var foreground: Int
+    public private(set) var foreground: Int {
+        didSet { foregroundScene = scene(foreground)! }
+    }
+    /// The scene in the foreground. Kept, not looked up: an app reads it
+    /// for every navigation call, and the generic search across modules
+    /// showed in every step's cost.
+    public private(set) var foregroundScene: Scene
     /// Scene numbers, most recently focused last.
     private var focusOrder: [Int]
     private var nextNumber = 2
@@ -23,11 +29,14 @@ public final class SceneSet<Scene: AnyObject> {
         self.log = log
         scenes = [(1, first)]
         foreground = 1
+        foregroundScene = first
         focusOrder = [1]
     }
 
-    public var numbers: [Int] { scenes.map(\.number) }
-    public var foregroundScene: Scene { scene(foreground)! }
+    /// Open scenes' numbers, in opening order. (A closure, not `\.number`:
+    /// a key path into a tuple is built at run time on every call, and this
+    /// is read after every step.)
+    public var numbers: [Int] { scenes.map { $0.number } }
 
     public func scene(_ number: Int) -> Scene? {
         scenes.first { $0.number == number }?.scene
