@@ -45,7 +45,7 @@ package struct ScenarioWorker {
                 case .running:
                     // Only the last call matters, and only if the worker dies
                     // or hangs in it: kept aside for the signal that says so.
-                    outbox.note(message.line)
+                    outbox.note(message.bytes)
                     return
                 case .step, .flushed:
                     break
@@ -53,7 +53,7 @@ package struct ScenarioWorker {
                     outbox.note(nil)  // between scenarios no call runs: a crash there is not in the last one
                     outbox.markPhase()  // a scenario starts, or the time between scenarios does
                 }
-                outbox.append(message.line)
+                outbox.append(message.bytes)
                 // Everything waits in the buffer (written when full or 50 ms
                 // after the last write; a crash or the parent's SIGUSR1 gets
                 // it out too) except the end of a file, which the parent

@@ -73,30 +73,80 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case flushed(elapsedMilliseconds: Int?)
 
     package var line: String {
-        // The per-scenario messages are written by hand: JSONEncoder for
-        // every step was a fifth of a worker's instructions. Same JSON as
-        // the synthesized Codable form, so one decoder reads both.
+        if let line = handWritten { return line.text }
+        return encoded
+    }
+
+    /// The message's line as bytes, for the outbox.
+    var bytes: [UInt8] { handWritten?.bytes ?? Array(encoded.utf8) }
+
+    /// The per-scenario messages, written by hand into bytes: JSONEncoder
+    /// for every step was a fifth of a worker's instructions, and strings
+    /// interpolated field by field a sixth of its time. Same JSON as the
+    /// synthesized Codable form (keys sorted), so one decoder reads both;
+    /// nil for the other messages.
+    private var handWritten: JSONLine? {
+        var line = JSONLine()
         switch self {
         case .start(let task, let index):
-            return #"{"start":{"index":\#(index),"task":\#(task)}}"# + "\n"
+            line.raw(#"{"start":{"index":"#)
+            line.integer(index)
+            line.raw(#","task":"#)
         case .step(let task, let index, let step):
-            // The synthesized form, keys sorted: a note has no screen and no tab.
-            var line =
-                #"{"step":{"index":\#(index),"step":{"action":"\#(JSONString.escaped(step.action))","#
-                + #""location":"\#(JSONString.escaped(step.location))""#
-            if let scene = step.scene { line += #","scene":\#(scene)"# }
-            if let screen = step.screen { line += #","screen":"\#(JSONString.escaped(screen))""# }
-            if let tab = step.tab { line += #","tab":"\#(JSONString.escaped(tab))""# }
-            return line + #"},"task":\#(task)}}"# + "\n"
-        case .running(let task, let index, let line):
-            return #"{"running":{"index":\#(index),"line":"\#(JSONString.escaped(line))","task":\#(task)}}"# + "\n"
+            // A note has no screen and no tab.
+            line.raw(#"{"step":{"index":"#)
+            line.integer(index)
+            line.raw(#","step":{"action":"#)
+            line.string(step.action)
+            line.raw(#","location":"#)
+            line.string(step.location)
+            if let scene = step.scene {
+                line.raw(#","scene":"#)
+                line.integer(scene)
+            }
+            if let screen = step.screen {
+                line.raw(#","screen":"#)
+                line.string(screen)
+            }
+            if let tab = step.tab {
+                line.raw(#","tab":"#)
+                line.string(tab)
+            }
+            line.raw(#"},"task":"#)
+            line.integer(task)
+            line.raw("}}\n")
+            return line
+        case .running(let task, let index, let text):
+            line.raw(#"{"running":{"index":"#)
+            line.integer(index)
+            line.raw(#","line":"#)
+            line.string(text)
+            line.raw(#","task":"#)
+            line.integer(task)
+            line.raw("}}\n")
+            return line
         case .done(let task):
-            return #"{"done":{"task":\#(task)}}"# + "\n"
+            line.raw(#"{"done":{"task":"#)
         case .passed(let task, let index, let duration):
-            return #"{"passed":{"duration":\#(duration),"index":\#(index),"task":\#(task)}}"# + "\n"
+            line.raw(#"{"passed":{"duration":"#)
+            line.number(duration)
+            line.raw(#","index":"#)
+            line.integer(index)
+            line.raw(#","task":"#)
         default:
-            break
+            return nil
         }
+        // `start`, `done` and `passed` end with their task.
+        switch self {
+        case .start(let task, _), .done(let task), .passed(let task, _, _): line.integer(task)
+        default: break
+        }
+        line.raw("}}\n")
+        return line
+    }
+
+    /// The synthesized Codable form.
+    private var encoded: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)

@@ -18,9 +18,8 @@ struct WorkerOutbox {
     }
 
     /// Buffers one message line.
-    func append(_ line: String) {
-        var line = line
-        line.withUTF8 { bytes in
+    func append(_ line: [UInt8]) {
+        line.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { navscript_outbox_append($0.baseAddress, $0.count) }
         }
     }
@@ -28,9 +27,9 @@ struct WorkerOutbox {
     /// Keeps one line aside, replacing the last, for a signal to send after
     /// everything buffered (a crash, or the parent's request before it kills
     /// a hung worker); nil clears it. Never sent otherwise.
-    func note(_ line: String?) {
-        guard var line else { navscript_outbox_note(nil, 0); return }
-        line.withUTF8 { bytes in
+    func note(_ line: [UInt8]?) {
+        guard let line else { navscript_outbox_note(nil, 0); return }
+        line.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { navscript_outbox_note($0.baseAddress, $0.count) }
         }
     }
