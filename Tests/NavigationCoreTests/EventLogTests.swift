@@ -29,6 +29,37 @@ struct EventLogTests {
         #expect(log.firstLoopGuard?.text == "loop-guard cart auth 3")
     }
 
+    /// With a retention, the log keeps about that many of its latest entries
+    /// and step names; indices and step numbers still count from the first,
+    /// and the first loop guard outlives the entries dropped.
+    @Test func aRetentionKeepsTheLatestEntriesAndCountsTheRest() {
+        let log = EventLog()
+        log.record(.loopGuard(RouteRequest("cart"), "auth", count: 3))
+        _ = log.texts  // rendered before the drop: the cache is dropped with its entries
+        log.retention = 8
+        for number in 1...30 {
+            log.beginStep("step \(number)")
+            log.record(.push("item:\(number)"))
+        }
+        #expect(log.count == 31)
+        #expect(log.entries.count <= 8 + 2 && log.entries.count >= 8, "about the retention: \(log.entries.count)")
+        #expect(log.droppedCount + log.entries.count == 31)
+        #expect(log.entries.first?.index == log.droppedCount, "indices count from the log's first entry")
+        #expect(log.entries.last?.index == 30 && log.entries.last?.step == 30)
+        #expect(log.texts.last == "push item:30" && log.texts.count == log.entries.count)
+        #expect(log.texts.first == log.entries.first?.text)
+        #expect(log.firstLoopGuard?.text == "loop-guard cart auth 3", "kept though its entry is gone")
+        #expect(log.name(ofStep: 30) == "step 30")
+        #expect(log.name(ofStep: 2) == "?", "dropped")
+        #expect(log.droppedStepNames + log.stepNames.count == 31)
+        // Lowering it drops at once; nil keeps everything from then on.
+        log.retention = 2
+        #expect(log.entries.map(\.text) == ["push item:29", "push item:30"])
+        log.retention = nil
+        for number in 31...40 { log.record(.push("item:\(number)")) }
+        #expect(log.entries.count == 12 && log.count == 41)
+    }
+
     @Test func entriesAreOrderedAndStampedWithTheirStep() {
         let log = EventLog()
         log.record(TestAppEvent.boot)

@@ -265,8 +265,21 @@ public protocol AppDriver: AnyObject {
 extension AppDriver {
     public var selectedTab: TabID { state.selectedTab }
     public var visibleDestination: DestinationID? { state.visible?.id }
-    /// The event log as scenarios read it (`events()`, `expect_events`), oldest first.
+    /// The event log as scenarios read it (`events()`, `expect_events`),
+    /// oldest first: the events the log keeps (see ``EventLog/retention``).
     public var events: [String] { eventLog.texts }
+    /// How many events the app recorded, kept or not: where a mark is.
+    public var eventCount: Int { eventLog.count }
+    /// How many of the oldest events the log no longer keeps.
+    public var eventsDropped: Int { eventLog.droppedCount }
+    /// The kept events from position `mark` on (counted from the app's
+    /// first event), and how many events after `mark` the log no longer keeps.
+    public func events(since mark: Int) -> (texts: ArraySlice<String>, dropped: Int) {
+        let log = eventLog
+        let texts = log.texts
+        let dropped = max(0, log.droppedCount - mark)
+        return (texts[min(texts.count, max(0, mark - log.droppedCount))...], dropped)
+    }
     /// The first `loop-guard …` event, for the `loop_guard` invariant checked
     /// after every scenario (kept by the log as recorded: no search).
     public var loopGuardEvent: String? { eventLog.firstLoopGuard?.text }

@@ -72,7 +72,7 @@ package struct ExploreFrontend {
             var found = ScenarioResult(
                 name: finding.property, file: file.relativePath, line: Self.scenarioLine(finding.reproducer),
                 outcome: .failed(.expectation),
-                message: finding.message, timeline: finding.timeline, duration: finding.timeToFind)
+                message: finding.message, timeline: Timeline(finding.timeline), duration: finding.timeToFind)
             if written, reports.recordsFrames, let replayed = Self.replay(file, host: host, faults: request.faults) {
                 // The storyboard of the shrunk reproducer, failing where the property did.
                 found.details = replayed.details

@@ -194,7 +194,8 @@ public final class Explorer {
         // A link opened in a window that is not in front is judged in that window.
         let linkScene = action.link?.scene
         let before = linkScene.flatMap { (walker.app as? any SceneDriving)?.state(ofScene: $0) } ?? walker.app?.state
-        let eventsBefore = walker.app?.events.count ?? 0
+        // Counted from the app's first event: the log may drop its oldest during a long walk.
+        let eventCountBefore = walker.app?.eventCount ?? 0
         let rootBefore = walker.app?.rootFlow
         configuration.trace?.step(line)
         let result = walker.run(line)
@@ -216,6 +217,7 @@ public final class Explorer {
             return ExplorationViolation(property: property, step: walk.count - 1, message: failure.message, assertion: [])
         }
         if let violation = checkPostcondition(of: line, walker: walker, step: walk.count - 1) { return violation }
+        let eventsBefore = max(0, eventCountBefore - (walker.app?.eventsDropped ?? 0))  // in what the log keeps
         if let app = walker.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
             return violation
         }
@@ -536,7 +538,7 @@ public final class Explorer {
             if violation != nil { break }
         }
         guard keepingTimeline else { return (violation, []) }
-        let timeline = walker.world.timeline.map { entry in
+        let timeline = walker.world.timeline.kept.map { entry in
             entry.range(of: "  ").map { String(entry[$0.upperBound...]) } ?? entry
         }
         return (violation, timeline)

@@ -158,7 +158,7 @@ package struct MutationReport: Sendable {
                 outcome: outcome.isKilled ? .passed : .failed(.survived),
                 message: outcome.isKilled ? "" : "fault \(outcome.fault.name) survived: no scenario failed with it on",
                 details: outcome.isKilled ? "" : outcome.fault.summary,
-                timeline: outcome.killedBy, duration: outcome.duration)
+                timeline: Timeline(outcome.killedBy), duration: outcome.duration)
         }
         let failing = healthy.scenarios.filter { $0.status.isProblem }
         let healthyCase = ScenarioResult(

@@ -19,7 +19,7 @@ final class Worker {
     /// The last scenario of the running task that reported its result.
     var lastFinished: Int?
     /// Timeline steps of the scenario running now.
-    var steps: [String] = []
+    var steps = Timeline()
     /// What the scenario running printed so far.
     var output = ""
     /// The last driving or asserting call the scenario made.

@@ -472,7 +472,7 @@ private struct TaskProgress {
 
     /// `duration`: how long it ran until its worker died, by the pool's clock.
     mutating func crash(
-        scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: [String],
+        scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: Timeline,
         duration: Double, signal: Int32?, output: String
     ) {
         guard let listing = scenarios?[scenario] else { return }

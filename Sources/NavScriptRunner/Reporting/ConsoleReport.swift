@@ -368,7 +368,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         let steps = scenario.timeline
         if !steps.isEmpty {
             let limit = max(1, options.timelineLimit)
-            let shown = steps.suffix(limit)
+            // The last steps, never across the gap a long timeline left out.
+            let shown = (steps.omitted > 0 ? steps.tail : steps.kept).suffix(limit)
             let firstNumber = steps.count - shown.count + 1
             let width = String(steps.count).count
             let heading =

@@ -158,14 +158,17 @@ package struct HTMLReport: Sendable {
         if !scenario.frames.isEmpty {
             html += Storyboard(frames: scenario.frames, anchor: Self.anchor(scenario)).render()
         } else if !scenario.timeline.isEmpty {
-            let window = ReportText.Window(count: scenario.timeline.count)
+            let timeline = scenario.timeline
             html += "<h3>Steps</h3>\n<ol class=\"steps\">"
-            html += scenario.timeline[window.head].map { "<li>\(Self.text($0))</li>" }.joined()
-            if window.omitted > 0 {
-                html += "<li class=\"cut\">\(Self.text(window.saying("steps")))</li>"
+            html += timeline.head.map { "<li>\(Self.text($0))</li>" }.joined()
+            let tail = timeline.tail
+            if timeline.omitted > 0, let first = tail.first {
+                html += "<li class=\"cut\">\(Self.text(ReportText.stepsLeftOut(timeline)))</li>"
                 // Numbered on from where they are in the timeline.
-                html += "<li value=\"\(window.tail.lowerBound + 1)\">\(Self.text(scenario.timeline[window.tail.lowerBound]))</li>"
-                html += scenario.timeline[window.tail.dropFirst()].map { "<li>\(Self.text($0))</li>" }.joined()
+                html += "<li value=\"\(timeline.count - tail.count + 1)\">\(Self.text(first))</li>"
+                html += tail.dropFirst().map { "<li>\(Self.text($0))</li>" }.joined()
+            } else {
+                html += tail.map { "<li>\(Self.text($0))</li>" }.joined()
             }
             html += "</ol>\n"
         }

@@ -267,12 +267,10 @@ package struct JUnitReport: Sendable {
     /// it is long; nil when the scenario took no step.
     static func timeline(_ scenario: ScenarioResult) -> String? {
         guard !scenario.timeline.isEmpty else { return nil }
-        let window = ReportText.Window(count: scenario.timeline.count)
-        var lines = scenario.timeline[window.head].map { "  " + $0 }
-        if window.omitted > 0 {
-            lines.append("  " + window.saying("steps"))
-            lines += scenario.timeline[window.tail].map { "  " + $0 }
-        }
+        let timeline = scenario.timeline
+        var lines = timeline.head.map { "  " + $0 }
+        if timeline.omitted > 0 { lines.append("  " + ReportText.stepsLeftOut(timeline)) }
+        lines += timeline.tail.map { "  " + $0 }
         return "timeline:\n" + lines.joined(separator: "\n")
     }
 

@@ -181,31 +181,13 @@ package enum ReportText {
         return head + "… (\(left) bytes of output left out here; the --json stream has all of it)\n" + tail
     }
 
-    /// Which of a long list (a timeline's steps, a storyboard's frames) a
-    /// report shows: all of them, or the first ``head`` and the last
-    /// ``tail`` with a line saying how many between were left out. Why: a
-    /// 200,000-step scenario wrote a 16 MB report that xmllint and CI
-    /// reporters refuse; the `--json` stream keeps every step.
-    package struct Window {
-        package let head: Range<Int>
-        package let tail: Range<Int>
-        package var omitted: Int { tail.lowerBound - head.upperBound }
-
-        package init(count: Int, head first: Int = 100, tail last: Int = 400) {
-            if count <= first + last {
-                head = 0..<count
-                tail = count..<count
-            } else {
-                head = 0..<first
-                tail = (count - last)..<count
-            }
-        }
-
-        /// `… 199,500 steps left out here (…) …`
-        package func saying(_ noun: String) -> String {
-            "… \(omitted) \(noun) left out here (the report keeps the first \(head.count) and the last \(tail.count); "
-                + "the --json stream has them all) …"
-        }
+    /// `… 199,500 steps left out here (…) …`: the line a report shows
+    /// where a long timeline kept no steps (it keeps the first and last few
+    /// hundred, so a 200,000-step scenario's report stays readable by
+    /// xmllint and CI reporters; the `--json` stream has every step).
+    package static func stepsLeftOut(_ timeline: Timeline) -> String {
+        "… \(timeline.omitted) steps left out here (the report keeps the first \(timeline.head.count) and the last "
+            + "\(timeline.tail.count); the --json stream has them all) …"
     }
 
     // MARK: XML escaping

@@ -21,17 +21,10 @@ struct Storyboard {
         }
         html += "</h3>\n<div class=\"storyboard\">\n"
         var previous: StepFrame?
-        // A long scenario draws its first and last frames, and every failing one between.
-        let window = ReportText.Window(count: frames.count, head: 20, tail: 100)
-        var omitted = 0
-        for (index, frame) in frames.enumerated() {
-            guard window.head.contains(index) || window.tail.contains(index) || !frame.problems.isEmpty else {
-                omitted += 1
-                continue
-            }
-            if omitted > 0 {
+        // A long scenario kept its first and last frames, and every failing one between.
+        for frame in frames {
+            if let omitted = frame.framesLeftOutBefore {
                 html += "<p class=\"cut\">… \(omitted) frames left out here …</p>\n"
-                omitted = 0
             }
             html += self.frame(frame, previous: previous)
             previous = frame

@@ -184,9 +184,11 @@ enum AssertionBindings {
                     """,
                 example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })"
             ) { call, app, world in
-                let events = app.events  // rendered once: the mark is checked against the same log
-                let mark = try Self.mark(call, 1, eventCount: events.count, world: world) ?? 0
-                return Expectation.events(try Self.eventItems(call, 2), actual: Array(events.dropFirst(mark)))
+                let mark = try Self.mark(call, 1, eventCount: app.eventCount, world: world) ?? 0
+                let since = app.events(since: mark)
+                let failure = Expectation.events(try Self.eventItems(call, 2), actual: Array(since.texts))
+                if failure != nil { try Self.requireKept(since.dropped, call, app) }
+                return failure
             },
             expect(
                 "expect_no_event", parameters: [ScriptParameter("item", "string"), ScriptParameter("mark", "integer", optional: true)],
@@ -198,12 +200,13 @@ enum AssertionBindings {
                     """,
                 example: "expect_no_event(\"present login\")"
             ) { call, app, world in
-                let events = app.events
                 let item = try Self.eventItem(call, 1)
-                let failure = Expectation.eventCount(
-                    item, expected: 0, actual: events,
-                    since: try Self.mark(call, 2, eventCount: events.count, world: world) ?? 0)
-                if failure == nil { try Self.requireSpelledAsTheApp(item, call, 1, world) }
+                let since = app.events(since: try Self.mark(call, 2, eventCount: app.eventCount, world: world) ?? 0)
+                let failure = Expectation.eventCount(item, expected: 0, actual: Array(since.texts))
+                if failure == nil {
+                    try Self.requireSpelledAsTheApp(item, call, 1, world)
+                    try Self.requireKept(since.dropped, call, app)
+                }
                 return failure
             },
             expect(
@@ -221,11 +224,10 @@ enum AssertionBindings {
             ) { call, app, world in
                 let count = try call.integer(2)
                 guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
-                let events = app.events
                 let item = try Self.eventItem(call, 1)
-                let failure = Expectation.eventCount(
-                    item, expected: count, actual: events,
-                    since: try Self.mark(call, 3, eventCount: events.count, world: world) ?? 0)
+                let since = app.events(since: try Self.mark(call, 3, eventCount: app.eventCount, world: world) ?? 0)
+                try Self.requireKept(since.dropped, call, app)
+                let failure = Expectation.eventCount(item, expected: count, actual: Array(since.texts))
                 if failure == nil && count == 0 { try Self.requireSpelledAsTheApp(item, call, 1, world) }
                 return failure
             },
@@ -256,7 +258,9 @@ enum AssertionBindings {
                     """,
                 example: "expect_events{ \"gate auth account\", \"session-commit\", \"resume account\" }"
             ) { call, app, _ in
-                Expectation.events(try Self.eventItems(call, 1), actual: app.events)
+                let failure = Expectation.events(try Self.eventItems(call, 1), actual: app.events)
+                if failure != nil { try Self.requireKept(app.eventsDropped, call, app) }
+                return failure
             },
             expect(
                 "expect_coordinators", parameters: [ScriptParameter("paths", "string[]")], overloads: [],
@@ -403,6 +407,18 @@ enum AssertionBindings {
                     + "another app's events); take one with mark() in this scenario, or give 0 for the whole log")
         }
         return mark
+    }
+
+    /// A check whose answer depends on events the log no longer keeps
+    /// (`dropped` of those it had to read) has no answer: neither a pass nor
+    /// the app's failure, but a message saying how to check it.
+    private static func requireKept(_ dropped: Int, _ call: LuaCall, _ app: any AppDriver) throws {
+        guard dropped > 0 else { return }
+        let kept = app.eventCount - app.eventsDropped
+        throw LuaArgumentError(
+            message: "\(call.functionName) cannot tell: this app recorded \(app.eventCount) events and the log keeps "
+                + "only the latest \(kept) — \(dropped) of the events it had to read are gone; take a mark() shortly "
+                + "before what you check and pass it (expect_events_since, or the mark argument)")
     }
 
     /// A failure of a check of screens, with a word when an expected screen is a typo of one

@@ -73,7 +73,7 @@ enum ObservingBindings {
                 body: .binding { call, context in
                     let world = try context.requireWorld(call)
                     let location = context.location(of: call)
-                    let count = try world.ensureApp(at: location).events.count
+                    let count = try world.ensureApp(at: location).eventCount
                     world.noteMark(count, at: location)
                     return [.integer(Int64(count))]
                 }),

@@ -25,6 +25,12 @@ public struct RunOptions: Sendable {
     /// Record the navigation after every step of a scenario that fails or
     /// errors (``ScenarioResult/frames``), for the HTML storyboard.
     package var recordsFrames: Bool
+    /// How many of the latest events an app's log keeps during a scenario
+    /// (``NavigationCore/EventLog/retention``): a scenario of a million
+    /// steps would otherwise keep every event. A check that needs an event
+    /// older than that says so instead of passing or failing.
+    package var eventRetention = RunOptions.defaultEventRetention
+    package static let defaultEventRetention = 100_000
     /// A stop request (a signal, in process) that ends the scenario under
     /// way at its next instruction; the scenarios after it are not run.
     package var interruption: LuaInterruption?

@@ -201,7 +201,7 @@ package final class ScenarioFile {
         let world = ScenarioWorld(
             host: host, faults: faults, launchOptions: context.launchOptions,
             strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
-            scenario: (definition.file, definition.name))
+            eventRetention: options.eventRetention, scenario: (definition.file, definition.name))
         world.onStep = onStep
         world.onCall = onCall
         world.onOutput = onOutput

@@ -33,8 +33,9 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     package var details: String
     /// The stable string form of the outcome's kind (``ScenarioOutcome/kind``).
     package var kind: String { outcome.kind }
-    /// Step timeline, one line per driving step, oldest first.
-    package var timeline: [String]
+    /// Step timeline, one line per driving step, oldest first: of a long
+    /// scenario, the first and last few hundred lines and how many between.
+    package var timeline: Timeline
     /// The navigation after every step, for a storyboard: recorded only
     /// when asked (``RunOptions/recordsFrames``) and only for a scenario
     /// that failed or errored.
@@ -51,7 +52,7 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     package init(
         name: String, groups: [String] = [], file: String, line: Int, tags: [String] = [],
         outcome: ScenarioOutcome, message: String = "", details: String = "",
-        timeline: [String] = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0
+        timeline: Timeline = [], frames: [StepFrame] = [], output: String = "", duration: Double = 0
     ) {
         self.name = name
         self.groups = groups
@@ -70,7 +71,7 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
 
 extension ScenarioResult {
     private enum CodingKeys: String, CodingKey {
-        case name, groups, file, line, tags, status, kind, message, details, timeline, frames, output, duration
+        case name, groups, file, line, tags, status, kind, message, details, timeline, timelineSteps, frames, output, duration
     }
 
     /// Encoded with the outcome's two stable string forms, `status` and `kind`.
@@ -85,7 +86,9 @@ extension ScenarioResult {
         try container.encode(kind, forKey: .kind)
         try container.encode(message, forKey: .message)
         try container.encode(details, forKey: .details)
-        try container.encode(timeline, forKey: .timeline)
+        try container.encode(timeline.kept, forKey: .timeline)
+        // Only for a timeline that left steps out, so every other result reads as before.
+        if timeline.omitted > 0 { try container.encode(timeline.count, forKey: .timelineSteps) }
         if !frames.isEmpty { try container.encode(frames, forKey: .frames) }
         try container.encode(output, forKey: .output)
         try container.encode(duration, forKey: .duration)
@@ -109,10 +112,20 @@ extension ScenarioResult {
             outcome: outcome,
             message: try container.decode(String.self, forKey: .message),
             details: try container.decode(String.self, forKey: .details),
-            timeline: try container.decode([String].self, forKey: .timeline),
+            timeline: Self.timeline(
+                kept: try container.decode([String].self, forKey: .timeline),
+                steps: try container.decodeIfPresent(Int.self, forKey: .timelineSteps)),
             frames: try container.decodeIfPresent([StepFrame].self, forKey: .frames) ?? [],
             output: try container.decode(String.self, forKey: .output),
             duration: try container.decode(Double.self, forKey: .duration))
+    }
+}
+
+extension ScenarioResult {
+    /// The timeline a result's encoding kept, of `steps` steps (nil: all of them).
+    private static func timeline(kept: [String], steps: Int?) -> Timeline {
+        guard let steps, steps > kept.count else { return Timeline(kept) }
+        return Timeline(kept: kept, count: steps)
     }
 }
 

@@ -10,7 +10,10 @@ package final class ScenarioWorld {
     /// Faults switched on for this run (`--fault`, or the fault `mutate` is testing).
     let faults: [String]
     package private(set) var app: (any AppDriver)? {
-        didSet { windows = app as? any SceneDriving }
+        didSet {
+            windows = app as? any SceneDriving
+            if let log = app?.eventLog, (log.retention ?? .max) > eventRetention { log.retention = eventRetention }
+        }
     }
     /// ``app`` as an app with several windows, cast once per app rather
     /// than at every step it records.
@@ -28,7 +31,8 @@ package final class ScenarioWorld {
     private var appNumber = 0
     /// Marks handed out by `mark()`: on which app, where.
     private var marks: [Int: (app: Int, location: String)] = [:]
-    package private(set) var timeline: [String] = []
+    /// The step timeline: the first and last few hundred lines of a long scenario, and how many between.
+    package private(set) var timeline = Timeline()
     /// Sees every step as it is recorded (a worker streams them, so a
     /// scenario that crashes its process still has a timeline).
     var onStep: ((TimelineStep) -> Void)?
@@ -62,8 +66,15 @@ package final class ScenarioWorld {
     private var timelineNumberOfAppStep: [Int] = []
     /// Record a ``StepFrame`` after every step (for storyboards).
     let recordsFrames: Bool
-    /// The navigation after each step, when ``recordsFrames``.
-    private(set) var frames: [StepFrame] = []
+    /// See ``RunOptions/eventRetention``.
+    let eventRetention: Int
+    /// The navigation after each step, when ``recordsFrames``: the first
+    /// and last frames a storyboard draws (a frame holds the whole
+    /// navigation, so a long scenario cannot keep them all).
+    private var keptFrames = BoundedHistory<StepFrame>(headLimit: 20, tailLimit: 100)
+    /// Frames pushed out of ``keptFrames`` that a problem was shown on, with
+    /// their ordinal (a storyboard draws every failing frame); at most 100.
+    private var failingFramesLeftOut: [(ordinal: Int, frame: StepFrame)] = []
     /// How many of the current app's events the frames have shown.
     private var eventsShown = 0
 
@@ -87,8 +98,10 @@ package final class ScenarioWorld {
 
     package init(
         host: any ScenarioHost, faults: [String], launchOptions: [String: LaunchOption]? = nil,
-        strictSteps: Bool = false, recordsFrames: Bool = false, scenario: (file: String, name: String) = ("", "")
+        strictSteps: Bool = false, recordsFrames: Bool = false, eventRetention: Int = RunOptions.defaultEventRetention,
+        scenario: (file: String, name: String) = ("", "")
     ) {
+        self.eventRetention = eventRetention
         self.host = host
         self.faults = faults
         self.launchOptions = launchOptions ?? host.declaredLaunchOptions
@@ -214,10 +227,9 @@ package final class ScenarioWorld {
         let number = appendToTimeline(TimelineStep(location: location, action: step, screen: screen, tab: tab, scene: scene))
         if let app { Self.note(number, at: app.step, in: &timelineNumberOfAppStep) }
         if recordsFrames {
-            let events = app?.events ?? []
-            let new = Array(events[min(eventsShown, events.count)...])
-            eventsShown = events.count
-            frames.append(StepFrame(number: number, location: location, action: step, app: app, events: new))
+            let new = app.map { Array($0.events(since: eventsShown).texts) } ?? []
+            eventsShown = app?.eventCount ?? 0
+            appendFrame(StepFrame(number: number, location: location, action: step, app: app, events: new))
         }
         if strictSteps { checkInvariants(after: "after step \(number)", at: location, settled: settled) }
     }
@@ -246,10 +258,33 @@ package final class ScenarioWorld {
     /// "before the first step" when none was recorded yet).
     func attachToLastFrame(_ problem: StepFrame.Problem) {
         guard recordsFrames else { return }
-        if frames.isEmpty {
-            frames.append(StepFrame(number: 0, location: location ?? "", action: "(before the first step)", app: app, events: []))
+        if keptFrames.isEmpty {
+            appendFrame(StepFrame(number: 0, location: location ?? "", action: "(before the first step)", app: app, events: []))
         }
-        frames[frames.count - 1].problems.append(problem)
+        keptFrames.updateLast { $0.problems.append(problem) }
+    }
+
+    private func appendFrame(_ frame: StepFrame) {
+        let ordinal = keptFrames.count + 1 - keptFrames.tailLimit  // of the frame the append would push out
+        if let evicted = keptFrames.append(frame), !evicted.problems.isEmpty, failingFramesLeftOut.count < 100 {
+            failingFramesLeftOut.append((ordinal, evicted))
+        }
+    }
+
+    /// The frames a storyboard draws, oldest first: the first and last, and
+    /// every failing one between; each says how many before it were left out.
+    var frames: [StepFrame] {
+        var kept = keptFrames.numbered.map { (ordinal: $0.number, frame: $0.element) }
+        if !failingFramesLeftOut.isEmpty {
+            kept.insert(contentsOf: failingFramesLeftOut, at: keptFrames.head.count)
+        }
+        var previous = 0
+        return kept.map { ordinal, frame in
+            var frame = frame
+            frame.framesLeftOutBefore = ordinal - previous > 1 ? ordinal - previous - 1 : nil
+            previous = ordinal
+            return frame
+        }
     }
 
     /// `step 3 (tap close)`: a step of the app's log as the timeline numbers it.
@@ -261,14 +296,8 @@ package final class ScenarioWorld {
     /// Appends a step's line to the timeline and shows the step to ``onStep``; returns its number (1-based).
     @discardableResult
     private func appendToTimeline(_ step: TimelineStep) -> Int {
-        let number = Self.append(step.line, to: &timeline)
+        timeline.append(step.line)
         onStep?(step)
-        return number
-    }
-
-    private static func append(_ line: String, to timeline: inout [String]) -> Int {
-        if timeline.capacity == 0 { timeline.reserveCapacity(16) }  // a typical scenario's steps, in one allocation
-        timeline.append(line)
         return timeline.count
     }
 

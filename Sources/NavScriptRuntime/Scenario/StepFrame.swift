@@ -32,6 +32,9 @@ package struct StepFrame: Hashable, Sendable, Codable {
     /// storyboard draws them side by side. The fields above are the acting
     /// window's.
     package var windows: [Window] = []
+    /// How many frames right before this one a long scenario did not keep
+    /// (nil: none) — the storyboard says so where they were.
+    package var framesLeftOutBefore: Int?
 
     /// One window (scene) of the app, as it was after the step.
     package struct Window: Hashable, Sendable, Codable {

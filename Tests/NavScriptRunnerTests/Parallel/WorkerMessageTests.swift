@@ -25,13 +25,22 @@ struct WorkerMessageTests {
             .running(task: 1, index: 1, line: "tap(\"x\")"),
             .loadFailed(task: 2, result: result),
             .passed(task: 3, index: 12, duration: 0.0011296272277832031), .passed(task: 0, index: 0, duration: 1e-05),
-            .passed(task: 1, index: 2, duration: 3)
+            .passed(task: 1, index: 2, duration: 3),
+            // A long timeline travels as its kept lines and how many steps there were.
+            .result(
+                task: 4, index: 0,
+                result: ScenarioResult(
+                    name: "long", file: "f.lua", line: 1, outcome: .failed(.expectation),
+                    timeline: Timeline((1...1_000).map { "step \($0)" })))
         ]
         for message in messages {
             let line = message.line
             #expect(line.hasSuffix("\n"))
             #expect(line.dropLast().contains("\n") == false)
             #expect(WorkerMessage.parse(line.dropLast()) == message)
+            #expect(message.bytes == Array(line.utf8))
+            // Every line, hand-written or not, is the synthesized Codable form.
+            #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8)) == message, "\(line)")
         }
         // The hand-written lines are the synthesized Codable form: one decoder reads both.
         let passed = WorkerMessage.passed(task: 3, index: 12, duration: 0.25)

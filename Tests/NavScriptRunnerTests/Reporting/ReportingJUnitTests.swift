@@ -374,7 +374,7 @@ struct ReportingJUnitTests {
     /// with a line saying how many between were left out — in the HTML too.
     @Test func aLongTimelineKeepsItsEndsAndSaysWhatWasLeftOut() throws {
         let timeline = (1...200_000).map { "deep_link shop://product/\($0)" }
-        let scenario = ScenarioResult(name: "long", file: "s.lua", line: 1, outcome: .passed, timeline: timeline)
+        let scenario = ScenarioResult(name: "long", file: "s.lua", line: 1, outcome: .passed, timeline: Timeline(timeline))
         let out = JUnitReport.systemOut(scenario)
         let lines = out.split(separator: "\n")
         #expect(lines.count == 1 + 100 + 1 + 400, "\(lines.count)")

@@ -37,7 +37,7 @@ enum ReportingFixtures {
                             name: "login cart gate resumes the cart", groups: ["login", "cart gate"],
                             file: login, line: 12, tags: ["gate"], outcome: .failed(.expectation),
                             message: "expect_stack: stacks differ",
-                            details: "expected: Home > Cart\n  actual: Home\n\n  - Cart (missing)", timeline: timeline,
+                            details: "expected: Home > Cart\n  actual: Home\n\n  - Cart (missing)", timeline: Timeline(timeline),
                             output: "cart has 2 items\n", duration: 0.0125),
                         ScenarioResult(
                             name: "login remembers the user", groups: ["login"], file: login, line: 30,
