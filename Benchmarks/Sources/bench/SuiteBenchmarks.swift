@@ -149,6 +149,23 @@ enum SuiteGenerator {
         return file
     }
 
+    /// One file holding one scenario of `count` deep links (to seven products in turn).
+    static func writeLinks(_ count: Int, into root: URL) throws -> URL {
+        let folder = root.appendingPathComponent("links")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("links.lua")
+        let text = """
+            scenario("\(count) deep links", function()
+              for i = 1, \(count) do
+                deep_link("shop://products/p" .. (i % 7))
+              end
+            end)
+
+            """
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
     static func scenario(_ n: Int) -> String {
         switch n % 6 {
         case 0:

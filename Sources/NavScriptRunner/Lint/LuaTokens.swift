@@ -127,29 +127,53 @@ struct LuaTokens {
                 guard let text = longBracket(level: level) else { break scan }
                 tokens.append(Token(kind: .string(text), line: startLine, column: column))
             default:
-                if c == "_" || c.properties.isAlphabetic && c.isASCII {
+                if c == "_" || Self.isLetter(c) {
                     var name = String.UnicodeScalarView()
-                    while let d = peek(), d == "_" || (d.isASCII && (d.properties.isAlphabetic || ("0"..."9").contains(d))) {
+                    while let d = peek(), d == "_" || Self.isLetter(d) || Self.isDigit(d) {
                         name.append(d)
                         index += 1
                     }
                     tokens.append(Token(kind: .name(String(name)), line: line, column: column))
-                } else if ("0"..."9").contains(c) || (c == "." && peek(1).map { ("0"..."9").contains($0) } == true) {
-                    while let d = peek(), d.isASCII, d.properties.isAlphabetic || ("0"..."9").contains(d) || d == "." {
+                } else if Self.isDigit(c) || (c == "." && peek(1).map(Self.isDigit) == true) {
+                    while let d = peek(), Self.isLetter(d) || Self.isDigit(d) || d == "." {
                         // An exponent's sign belongs to the number.
                         if d == "e" || d == "E" || d == "p" || d == "P", let s = peek(1), s == "+" || s == "-" { index += 1 }
                         index += 1
                     }
                     tokens.append(Token(kind: .number, line: line, column: column))
                 } else {
-                    let two = peek(1).map { String(c) + String($0) }
-                    let symbol =
-                        two.map { ["==", "~=", "<=", ">=", "..", "::", "//", "<<", ">>"].contains($0) } == true ? two! : String(c)
-                    index += symbol.unicodeScalars.count
-                    tokens.append(Token(kind: .symbol(symbol), line: line, column: column))
+                    let pair = peek(1).flatMap { Self.pair(c, $0) }
+                    index += pair == nil ? 1 : 2
+                    tokens.append(Token(kind: .symbol(pair ?? String(c)), line: line, column: column))
                 }
             }
         }
         self.tokens = tokens
     }
+
+    /// An ASCII letter: what Lua's lexer takes in a name (in the C locale).
+    /// Compared by value — a Unicode property lookup per character was a
+    /// third of linting a large suite.
+    private static func isLetter(_ c: Unicode.Scalar) -> Bool {
+        let folded = c.value | 0x20
+        return folded >= 0x61 && folded <= 0x7A
+    }
+
+    /// The two-character symbol `first` and `second` make, if they make one.
+    private static func pair(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> String? {
+        switch (first, second) {
+        case ("=", "="): "=="
+        case ("~", "="): "~="
+        case ("<", "="): "<="
+        case (">", "="): ">="
+        case (".", "."): ".."
+        case (":", ":"): "::"
+        case ("/", "/"): "//"
+        case ("<", "<"): "<<"
+        case (">", ">"): ">>"
+        default: nil
+        }
+    }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
 }

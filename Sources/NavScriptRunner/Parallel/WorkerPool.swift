@@ -95,7 +95,7 @@ package final class WorkerPool {
 
         /// A result of task `index` is final: published once.
         func publishFinished(_ index: Int, _ result: ScenarioResult) {
-            guard progress[index].published.insert(result.name).inserted else { return }
+            guard progress[index].kept == nil, progress[index].published.insert(result.name).inserted else { return }
             publish(.scenarioFinished(result))
         }
 
@@ -108,6 +108,7 @@ package final class WorkerPool {
             for scenario in result.scenarios { publishFinished(index, scenario) }
             publish(.fileFinished(result))
             onTaskFinished(progress[index].task, result)
+            progress[index].keep(result.summarized)
         }
 
         /// The rest of task `index` after `scenario` goes to a fresh worker
@@ -397,7 +398,7 @@ package final class WorkerPool {
                 progress[index].skipRemaining(reason: reason)
                 finish(index, duration: Date().timeIntervalSince(started))
             }
-            results.append(progress[index].fileResult(duration: Date().timeIntervalSince(started)))
+            results.append(progress[index].kept ?? progress[index].fileResult(duration: Date().timeIntervalSince(started)))
         }
         return results
     }
@@ -452,7 +453,18 @@ private struct TaskProgress {
     /// The names of the results published as finished (each once).
     var published: Set<String> = []
 
+    /// The file's result once it finished, as the run keeps it; what was
+    /// kept to build it is let go (a run of 100,000 scenarios held every
+    /// result, and every name published, to its end).
+    private(set) var kept: FileResult?
+
     init(task: WorkerTask) { self.task = task }
+
+    mutating func keep(_ result: FileResult) {
+        kept = result
+        results = [:]
+        published = []
+    }
 
     var resumeTask: WorkerTask {
         var next = task

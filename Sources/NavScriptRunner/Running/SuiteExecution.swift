@@ -23,7 +23,9 @@ package struct SuiteExecution {
         self.inProcess = inProcess
     }
 
-    /// Runs `tasks` and returns one FileResult per task, in task order,
+    /// Runs `tasks` and returns one FileResult per task, in task order
+    /// (``FileResult/summarized``: a reporter that shows passing timelines
+    /// takes them from the events),
     /// publishing the run's file and scenario events on `stream` as they
     /// happen (files in any order when several workers run). The events
     /// are the run: every file gets its started and finished events and
@@ -63,8 +65,8 @@ package struct SuiteExecution {
                 } else {
                     result = base.with(faults: task.faults).runFile(entry, filter: filter, publish: stream.publish)
                 }
-                results.append(result)
                 finished(task, result)
+                results.append(result.summarized)
             }
             return results
         }
