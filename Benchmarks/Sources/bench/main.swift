@@ -273,7 +273,7 @@ do {
             let modes = [("--jobs 1 (a worker)", ["--jobs", "1"]), ("--in-process", ["--in-process"])]
             for (number, file, what, note) in [
                 ("7", long, "100,000-step scenario", "tap/back × 50,000 in one scenario"),
-                ("7b", links, "10⁶ deep links in one scenario", "peak RSS: the timeline, frames and event log are bounded"),
+                ("7b", links, "10⁶ deep links in one scenario", "peak RSS: the timeline, frames and event log are bounded")
             ] {
                 for (label, extra) in modes {
                     progress("(\(number)) \(what), \(label)")

@@ -28,6 +28,22 @@ struct ScenarioOutcomeTests {
         #expect(decoded == result)
     }
 
+    /// What a run keeps of a finished file: passing scenarios without their
+    /// timelines, everything else whole.
+    @Test func aSummarizedFileKeepsWhatTheSummaryShows() {
+        let file = FileResult(
+            file: "f.lua",
+            scenarios: [
+                ScenarioResult(name: "a", file: "f.lua", line: 1, outcome: .passed, timeline: ["a1", "a2"], output: "said"),
+                ScenarioResult(name: "b", file: "f.lua", line: 5, outcome: .failed(.expectation), message: "m", timeline: ["b1"]),
+                ScenarioResult(name: "c", file: "f.lua", line: 9, outcome: .skipped(.pending), timeline: ["c1"])
+            ], duration: 1)
+        let kept = file.summarized
+        #expect(kept.scenarios.map(\.timeline) == [[], ["b1"], ["c1"]])
+        #expect(kept.scenarios[0].output == "said" && kept.scenarios[1].message == "m", "the rest is kept")
+        #expect(kept.scenarios.map(\.name) == ["a", "b", "c"] && kept.duration == 1)
+    }
+
     @Test func theStableFormsAreTheDocumentedOnes() {
         #expect(ScenarioOutcome.errored(.luaError).kind == "lua_error")
         #expect(ScenarioOutcome.errored(.launchError).kind == "launch_error")
