@@ -25,4 +25,14 @@ struct RoutePatternLiteralTests {
         }
         #expect(doors.allSatisfy(RoutePattern("products/:id").applies(to:)))
     }
+
+    /// A template filled with values: each placeholder whole, the rest as written.
+    @Test func aTemplateIsFilledPlaceholderByPlaceholder() {
+        #expect(RoutePattern("Orders/:id/track").filled(with: ["id": "42"]) == "Orders/42/track")
+        #expect(RoutePattern("deeplink?product=:id&ref=:ref").filled(with: ["id": "p1", "ref": "mail"]) == "deeplink?product=p1&ref=mail")
+        #expect(RoutePattern("a/:idx/:id").filled(with: ["id": "1", "idx": "2"]) == "a/2/1", ":id is not found inside :idx")
+        #expect(RoutePattern("a/:id").filled(with: [:]) == "a/:id", "a placeholder without a value stays")
+        #expect(RoutePattern("a/:id").filled(with: ["id": ":id:id"]) == "a/:id:id", "a value is not filled again")
+        #expect(RoutePattern("a:/:").filled(with: ["": "x"]) == "a:/:", "a bare colon is text")
+    }
 }

@@ -70,15 +70,10 @@ struct ActionSpace {
         let state = app.state
         let screen = state.visible?.id
         // Taps: the outputs the screen really has, with declared parameters.
-        let declared = host.screens.first { $0.id == screen }?.outputs ?? []
         for name in app.visibleOutputs {
-            let output = declared.first { $0.name == name }
-            let arguments = tapArguments(output, generator: &generator)
-            let lua =
-                arguments.isEmpty
-                ? "tap(\(LuaSource.string(name)))"
-                : "tap(\(LuaSource.string(name)), \(LuaSource.table(arguments)))"
-            actions.append(ExplorationAction(lua: lua, coverage: "tap \(screen?.rawValue ?? "?").\(name)"))
+            actions.append(
+                ExplorationAction(
+                    lua: "", coverage: "tap \(screen?.rawValue ?? "?").\(name)", unrendered: .tap(output: name, screen: screen)))
         }
         actions.append(ExplorationAction(lua: "back()", coverage: "back"))
         actions.append(ExplorationAction(lua: "back_swipe{}", coverage: "back_swipe"))
@@ -91,23 +86,17 @@ struct ActionSpace {
             }
         }
         for _ in 0..<3 {
-            if let link = randomLink(&generator) { actions.append(link) }
+            if let choice = linkChoice(&generator) {
+                actions.append(ExplorationAction(lua: "", coverage: coverage(of: choice), unrendered: .link(choice)))
+            }
         }
         actions.append(hostileLink(&generator))
         for line in host.explorationActions { actions.append(ExplorationAction(lua: line, coverage: line)) }
         if let scenes = app as? any SceneDriving { actions += sceneActions(scenes, generator: &generator) }
         actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))
         actions.append(ExplorationAction(lua: "restart{ restore = false }", coverage: "restart without restoration", startsFresh: true))
-        if let first = randomLink(&generator), let second = randomLink(&generator) {
-            // The second lands while the first executes: where it ends is checked (a race shows there).
-            var landing = second.link
-            landing?.followsAnother = true
-            actions.append(
-                ExplorationAction(
-                    lua:
-                        "deep_link(\(LuaSource.input(first.link!.input)), { via = \(LuaSource.string(first.link!.entry.rawValue)), settle = false })"
-                        + " deep_link(\(LuaSource.input(second.link!.input)), { via = \(LuaSource.string(second.link!.entry.rawValue)) })",
-                    coverage: "two links mid-flight", link: landing))
+        if let first = linkChoice(&generator), let second = linkChoice(&generator) {
+            actions.append(ExplorationAction(lua: "", coverage: "two links mid-flight", unrendered: .twoLinks(first, second)))
         }
         return actions
     }
@@ -156,23 +145,78 @@ struct ActionSpace {
 
     /// A link to a destination of the manifest, through a door its pattern allows.
     mutating func randomLink(_ generator: inout SeededGenerator, doors allowed: [EntryPoint]? = nil) -> ExplorationAction? {
-        guard let (definition, pattern) = patterns.randomElement(using: &generator) else { return nil }
+        linkChoice(&generator, doors: allowed).map { link($0, generator: &generator) }
+    }
+
+    /// A pattern and a door for a link, its values not drawn yet.
+    func linkChoice(_ generator: inout SeededGenerator, doors allowed: [EntryPoint]? = nil) -> ExplorationAction.LinkChoice? {
+        guard let index = patterns.indices.randomElement(using: &generator) else { return nil }
+        let pattern = patterns[index].pattern
         let doors = host.entryPoints.filter { pattern.applies(to: $0) && (allowed?.contains($0) ?? true) }
         guard let entry = doors.randomElement(using: &generator) else { return nil }
-        var path = pattern.template
+        return .init(pattern: index, entry: entry)
+    }
+
+    /// What a link of `choice` covers.
+    func coverage(of choice: ExplorationAction.LinkChoice) -> String {
+        let (definition, pattern) = patterns[choice.pattern]
+        return "link \(definition.id) \(pattern.template) via \(choice.entry)"
+    }
+
+    /// The link of `choice` with its values drawn.
+    mutating func link(_ choice: ExplorationAction.LinkChoice, generator: inout SeededGenerator) -> ExplorationAction {
+        let (definition, pattern) = patterns[choice.pattern]
+        let entry = choice.entry
+        var values: [String: String] = [:]
         let pair = "\(pattern.template) via \(entry)"
         let favouringInvalid = !definition.params.isEmpty && !invalidOffered.contains(pair)
         for spec in definition.params {
             let (value, invalid) = sample(spec, destination: definition.id, favouringInvalid: favouringInvalid, generator: &generator)
             if invalid { invalidOffered.insert(pair) }
-            path = path.replacingOccurrences(of: ":" + spec.name, with: value)
+            values[spec.name] = value
         }
+        let path = pattern.filled(with: values)
         let schemeURL = "\(host.engine.manifest.scheme)://\(path)"
         let input = host.input(for: schemeURL, via: entry)
         let lua = "deep_link(\(LuaSource.input(input)), { via = \(LuaSource.string(entry.rawValue)) })"
         return ExplorationAction(
-            lua: lua, coverage: "link \(definition.id) \(pattern.template) via \(entry)",
+            lua: lua, coverage: coverage(of: choice),
             link: .init(input: input, entry: entry, schemeURL: pattern.entries == nil ? schemeURL : nil))
+    }
+
+    /// `action` ready to run: a link candidate gets its values and its line.
+    mutating func rendered(_ action: ExplorationAction, generator: inout SeededGenerator) -> ExplorationAction {
+        switch action.unrendered {
+        case nil:
+            return action
+        case .tap(let name, let screen):
+            let output = host.screens.first { $0.id == screen }?.outputs.first { $0.name == name }
+            let arguments = tapArguments(output, generator: &generator)
+            let lua =
+                arguments.isEmpty
+                ? "tap(\(LuaSource.string(name)))"
+                : "tap(\(LuaSource.string(name)), \(LuaSource.table(arguments)))"
+            return ExplorationAction(lua: lua, coverage: action.coverage)
+        case .link(let choice):
+            return link(choice, generator: &generator)
+        case .linkInScene(let choice, let number):
+            var target = link(choice, generator: &generator).link!
+            target.scene = number
+            target.schemeURL = nil
+            return ExplorationAction(
+                lua: "deep_link(\(LuaSource.input(target.input)), { via = \(LuaSource.string(target.entry.rawValue)), "
+                    + "scene = \(number) })",
+                coverage: action.coverage, link: target)
+        case .twoLinks(let firstChoice, let secondChoice):
+            let first = link(firstChoice, generator: &generator).link!
+            var landing = link(secondChoice, generator: &generator).link!
+            // The second lands while the first executes: where it ends is checked (a race shows there).
+            landing.followsAnother = true
+            return ExplorationAction(
+                lua: "deep_link(\(LuaSource.input(first.input)), { via = \(LuaSource.string(first.entry.rawValue)), settle = false })"
+                    + " deep_link(\(LuaSource.input(landing.input)), { via = \(LuaSource.string(landing.entry.rawValue)) })",
+                coverage: action.coverage, link: landing)
+        }
     }
 
     /// An app with several windows: open one (up to three), bring another
@@ -184,14 +228,10 @@ struct ActionSpace {
         if numbers.count < 3 { actions.append(ExplorationAction(lua: "open_scene{}", coverage: "open_scene")) }
         for number in numbers where number != scenes.foregroundScene {
             actions.append(ExplorationAction(lua: "focus_scene(\(number))", coverage: "focus_scene"))
-            if let link = randomLink(&generator, doors: [.scheme, .universal]), var target = link.link {
-                target.scene = number
-                target.schemeURL = nil
+            if let choice = linkChoice(&generator, doors: [.scheme, .universal]) {
                 actions.append(
                     ExplorationAction(
-                        lua: "deep_link(\(LuaSource.input(target.input)), { via = \(LuaSource.string(target.entry.rawValue)), "
-                            + "scene = \(number) })",
-                        coverage: "link in a background scene", link: target))
+                        lua: "", coverage: "link in a background scene", unrendered: .linkInScene(choice, scene: number)))
             }
         }
         if numbers.count > 1, let number = numbers.randomElement(using: &generator) {

@@ -15,6 +15,30 @@ struct ExplorationAction: Hashable {
     var restoresState = false
     /// A restart that does not restore: every tab must start at its root.
     var startsFresh = false
+    /// A link action whose values are drawn, and whose line is written, only
+    /// if it is picked (``ActionSpace/rendered(_:generator:)``): drawing and
+    /// writing every candidate link at every step was a third of a walk's
+    /// time. Nil for an action ready to run.
+    var unrendered: Unrendered?
+
+    /// The random choices of a link action made so far.
+    enum Unrendered: Hashable {
+        /// A tap of the visible screen's output, its parameters not drawn yet.
+        case tap(output: String, screen: DestinationID?)
+        /// A link through a door.
+        case link(LinkChoice)
+        /// A link the system opens in a window that is not in front.
+        case linkInScene(LinkChoice, scene: Int)
+        /// A second link arriving while the first still executes.
+        case twoLinks(LinkChoice, LinkChoice)
+    }
+
+    /// A link's pattern and door, its values not drawn yet.
+    struct LinkChoice: Hashable {
+        /// The pattern's place in ``ActionSpace/patterns``.
+        var pattern: Int
+        var entry: EntryPoint
+    }
 
     struct Link: Hashable {
         var input: EntryInput

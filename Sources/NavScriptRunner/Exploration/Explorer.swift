@@ -92,6 +92,8 @@ public final class Explorer {
     }
 
     let host: any ScenarioHost
+    /// The scenario language every walk and replay runs in, prepared once.
+    private lazy var language = ScenarioLanguage(host: host)
     let configuration: Configuration
     /// What each host verb ensures (``ScriptFunction/postcondition``), by name.
     let postconditions: [String: String]
@@ -125,7 +127,9 @@ public final class Explorer {
         }
         while !spent() {
             walks += 1
-            guard let walker = try? ExplorationWalk(host: host, faults: configuration.faults, options: configuration.options)
+            guard
+                let walker = try? ExplorationWalk(
+                    host: host, language: language, faults: configuration.faults, options: configuration.options)
             else { break }
             configuration.trace?.startSegment()
             defer { walker.close() }
@@ -137,7 +141,8 @@ public final class Explorer {
             while violation == nil, length < configuration.walkLength, !spent(), let app = walker.app {
                 if let screen = app.state.visible?.id { covered.insert("screen \(screen)") }
                 let candidates = space.candidates(app: app, generator: &generator)
-                guard let action = pick(candidates, covered: covered, generator: &generator) else { break }
+                guard let picked = pick(candidates, covered: covered, generator: &generator) else { break }
+                let action = space.rendered(picked, generator: &generator)
                 violation = step(walker, action, walk: &walk)
                 if walk.last == action { covered.insert(action.coverage) }
                 if violation == nil, let link = action.link, let url = link.schemeURL, Int.random(in: 0..<6, using: &generator) == 0 {
@@ -525,7 +530,9 @@ public final class Explorer {
         _ walk: [ExplorationAction], faults: [String],
         keepingTimeline: Bool = true
     ) -> (violation: ExplorationViolation?, timeline: [String]) {
-        guard let walker = try? ExplorationWalk(host: host, faults: faults, options: configuration.options) else { return (nil, []) }
+        guard let walker = try? ExplorationWalk(host: host, language: language, faults: faults, options: configuration.options) else {
+            return (nil, [])
+        }
         defer { walker.close() }
         configuration.trace?.startSegment()
         var kept: [ExplorationAction] = []

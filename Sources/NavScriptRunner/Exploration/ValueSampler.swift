@@ -10,6 +10,9 @@ import NavigationCore
 /// else falls back to plain letters and digits, filtered by the spec.
 struct ValueSampler {
     var generator: SeededGenerator
+    /// Each pattern parsed once (nil: outside the subset): an explorer
+    /// draws values for the same few patterns thousands of times a second.
+    private var parsed: [String: [Node]?] = [:]
 
     init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
@@ -73,17 +76,29 @@ struct ValueSampler {
 
     /// A string matching `pattern`, or nil for syntax outside the subset.
     mutating func sample(_ pattern: String) -> String? {
-        var characters = Array(pattern)
-        if characters.first == "^" { characters.removeFirst() }
-        if characters.last == "$" { characters.removeLast() }
-        var index = 0
-        guard let nodes = parseSequence(characters, &index), index == characters.count else { return nil }
+        let nodes: [Node]?
+        if let known = parsed[pattern] {
+            nodes = known
+        } else {
+            nodes = Self.parse(pattern)
+            parsed[pattern] = .some(nodes)
+        }
+        guard let nodes else { return nil }
         var out = ""
         for node in nodes { emit(node, into: &out) }
         return out
     }
 
-    private func parseSequence(_ c: [Character], _ i: inout Int) -> [Node]? {
+    private static func parse(_ pattern: String) -> [Node]? {
+        var characters = Array(pattern)
+        if characters.first == "^" { characters.removeFirst() }
+        if characters.last == "$" { characters.removeLast() }
+        var index = 0
+        guard let nodes = parseSequence(characters, &index), index == characters.count else { return nil }
+        return nodes
+    }
+
+    private static func parseSequence(_ c: [Character], _ i: inout Int) -> [Node]? {
         var nodes: [Node] = []
         while i < c.count, c[i] != ")" {
             guard var node = parseAtom(c, &i) else { return nil }
@@ -107,7 +122,7 @@ struct ValueSampler {
         return nodes
     }
 
-    private func parseAtom(_ c: [Character], _ i: inout Int) -> Node? {
+    private static func parseAtom(_ c: [Character], _ i: inout Int) -> Node? {
         let character = c[i]
         switch character {
         case "[":

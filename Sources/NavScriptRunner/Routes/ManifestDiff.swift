@@ -116,9 +116,7 @@ package struct ManifestDiff {
                     sampled[key] = params[spec.name]
                 }
                 for pattern in definition.patterns {
-                    var path = pattern.template
-                    for (name, value) in params { path = path.replacingOccurrences(of: ":" + name, with: value) }
-                    links.append("\(old.manifest.scheme)://\(path)")
+                    links.append("\(old.manifest.scheme)://\(pattern.filled(with: params))")
                 }
             }
         }

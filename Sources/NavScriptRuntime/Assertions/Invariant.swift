@@ -228,16 +228,19 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
             windows.append((nil, app.state))
         }
         var lines: [String] = []
+        // Each screen's place is spelled only when it breaks the invariant (every step checks it).
+        func check(_ steps: [RouteStep], at place: @autoclosure () -> String) {
+            for step in steps {
+                guard let needed = needs[step.id] else { continue }
+                let missing = needed.filter { !satisfied.contains($0) }
+                guard !missing.isEmpty else { continue }
+                lines.append("  \(step) (\(place())) needs \(missing.map(\.rawValue).joined(separator: ", ")), which does not hold")
+            }
+        }
         for window in windows {
             let place = window.scene.map { "scene \($0), " } ?? ""
-            var shown: [(where: String, step: RouteStep)] = []
-            for tab in window.state.tabs { shown += window.state.stack(tab).map { ("\(place)tab \(tab)", $0) } }
-            for (index, modal) in window.state.modals.enumerated() { shown += modal.map { ("\(place)modal \(index + 1)", $0) } }
-            for (place, step) in shown {
-                let missing = (needs[step.id] ?? []).filter { !satisfied.contains($0) }
-                guard !missing.isEmpty else { continue }
-                lines.append("  \(step) (\(place)) needs \(missing.map(\.rawValue).joined(separator: ", ")), which does not hold")
-            }
+            for tab in window.state.tabs { check(window.state.stack(tab), at: "\(place)tab \(tab)") }
+            for (index, modal) in window.state.modals.enumerated() { check(modal, at: "\(place)modal \(index + 1)") }
         }
         guard let first = lines.first else { return nil }
         return ExpectationFailure(

@@ -39,6 +39,22 @@ public struct RoutePattern: Hashable, Sendable, Codable, CustomStringConvertible
         text.hasPrefix(":") ? .param(String(text.dropFirst())) : .literal(String(text).lowercased())
     }
 
+    /// The template with each `:name` placeholder that `values` has replaced
+    /// by its value, as written otherwise (`product/:id` with `id = p1`:
+    /// `product/p1`); a placeholder runs to the first character that cannot
+    /// be in a name, so `:id` is never found inside `:idx`.
+    public func filled(with values: [String: String]) -> String {
+        var result = ""
+        var rest = Substring(template)
+        while let colon = rest.firstIndex(of: ":") {
+            result += rest[..<colon]
+            let name = rest[rest.index(after: colon)...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            result += name.isEmpty ? ":" : values[String(name)] ?? ":" + name  // a bare `:` is text
+            rest = rest[name.endIndex...]
+        }
+        return result + rest
+    }
+
     /// Parameter names the template captures.
     public var parameterNames: [String] {
         (path + query.map(\.value)).compactMap { if case .param(let n) = $0 { n } else { nil } }
