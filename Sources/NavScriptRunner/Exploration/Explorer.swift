@@ -92,6 +92,8 @@ public final class Explorer {
     }
 
     let host: any ScenarioHost
+    /// Watches each step's events for a gate's flow completing too early.
+    private let gateWatch = GateCompletionWatch()
     /// The scenario language every walk and replay runs in, prepared once.
     private lazy var language = ScenarioLanguage(host: host)
     let configuration: Configuration
@@ -203,7 +205,9 @@ public final class Explorer {
         let eventCountBefore = walker.app?.eventCount ?? 0
         let rootBefore = walker.app?.rootFlow
         configuration.trace?.step(line)
+        if let app = walker.app { gateWatch.watch(app) }
         let result = walker.run(line)
+        let prematureCompletion = gateWatch.takeFinding()
         let broken = result.failures.filter { $0.invariant != nil }
         let refused = result.error != nil || result.failures.count > broken.count
         if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
@@ -223,6 +227,9 @@ public final class Explorer {
         }
         if let violation = checkPostcondition(of: line, walker: walker, step: walk.count - 1) { return violation }
         let eventsBefore = max(0, eventCountBefore - (walker.app?.eventsDropped ?? 0))  // in what the log keeps
+        if let premature = prematureCompletion {
+            return Self.violation(premature, step: walk.count - 1)
+        }
         if let app = walker.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
             return violation
         }
@@ -306,6 +313,24 @@ public final class Explorer {
         return ExplorationViolation(
             property: .postcondition(verb), step: step, message: message,
             assertion: ["-- what \(verb) ensures"] + postcondition.split(separator: "\n").map(String.init))
+    }
+
+    /// A gate's flow reported success before its precondition held. The
+    /// reproducer checks the order the healthy app keeps: the event that
+    /// satisfied the precondition before the completion.
+    static func violation(_ premature: GateCompletionWatch.Premature, step: Int) -> ExplorationViolation {
+        let held = premature.satisfiedBy.map { "only after '\($0)'" } ?? "not even when the step ended"
+        var assertion = ["-- a gate's flow reports success only once its precondition holds"]
+        if let satisfiedBy = premature.satisfiedBy {
+            let items = [premature.gateEvent, satisfiedBy, premature.completion].map(LuaSource.string)
+            assertion.append("expect_events{ " + items.joined(separator: ", ") + " }")
+        }
+        return ExplorationViolation(
+            property: .gateCompletion, step: step,
+            message:
+                "'\(premature.completion)' was logged while \(premature.precondition) did not hold (it held \(held)): the request "
+                + "the gate holds resumes into the same gate, or lands only because the commit won a race",
+            assertion: assertion)
     }
 
     /// `gate P R … resume R`, then `resolve R gated P`: the gate reported

@@ -1,0 +1,99 @@
+import NavScript
+import NavigationCore
+import Testing
+
+@testable import NavScriptRunner
+
+/// The property "a gate's flow reports success only once its precondition
+/// holds", watched on the log as it is written.
+@Suite("Explore: gate completions")
+struct GateCompletionWatchTests {
+    /// An app whose only state is its log and whether the user is signed in.
+    final class Session: AppDriver {
+        let eventLog = EventLog()
+        var signedIn: Bool? = false
+        func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
+        func settle() throws(HostError) {}
+        func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
+        var state: NavigationState { NavigationState(selectedTab: "home", tabs: ["home"]) }
+        var visibleScreen: String? { "home" }
+        var coordinatorPaths: [String] { [] }
+        var step: Int { 0 }
+        var rootFlow: String { "main" }
+        var leaks: [LifecycleTracker.Leak] { [] }
+        var satisfiedPreconditions: Set<Precondition>? { signedIn.map { $0 ? ["auth"] : [] } }
+
+        func gate() {
+            eventLog.record(.gate("auth", RouteRequest("cart")))
+            eventLog.record(.start("app/auth"))
+            eventLog.record(.present("login"))
+        }
+
+        func commit() {
+            signedIn = true  // stored, then logged: as SessionStore does
+            eventLog.record(.sessionCommit)
+        }
+
+        func finish(_ result: FlowResult = .completed) { eventLog.record(.finish("app/auth", result)) }
+    }
+
+    @Test func aCompletionAfterTheCommitIsNoFinding() {
+        let app = Session(), watch = GateCompletionWatch()
+        watch.watch(app)
+        app.gate()
+        app.commit()
+        app.finish()
+        app.eventLog.record(.resume(RouteRequest("cart")))
+        #expect(watch.takeFinding() == nil)
+    }
+
+    @Test func aCompletionBeforeTheCommitIsFoundWithTheEventThatSatisfiedIt() {
+        let app = Session(), watch = GateCompletionWatch()
+        var seen: [String] = []
+        app.eventLog.observer = { seen.append($0.text) }  // an observer the app had is still called
+        watch.watch(app)
+        watch.watch(app)  // the same log again: watched once
+        app.gate()
+        app.finish()
+        app.commit()
+        let found = watch.takeFinding()
+        #expect(
+            found
+                == .init(
+                    precondition: "auth", gateEvent: "gate auth cart", completion: "finish app/auth completed",
+                    satisfiedBy: "session-commit"))
+        #expect(seen.count == 5)
+        #expect(watch.takeFinding() == nil, "taken once")
+        let reproducer = Explorer.violation(found!, step: 3)
+        #expect(reproducer.assertion.last == #"expect_events{ "gate auth cart", "session-commit", "finish app/auth completed" }"#)
+    }
+
+    @Test func aCompletionWhoseConditionNeverHeldIsFoundWithoutAnEvent() {
+        let app = Session(), watch = GateCompletionWatch()
+        watch.watch(app)
+        app.gate()
+        app.finish()
+        let found = watch.takeFinding()
+        #expect(found?.satisfiedBy == nil && found?.completion == "finish app/auth completed")
+        #expect(Explorer.violation(found!, step: 1).message.contains("not even when the step ended"))
+    }
+
+    @Test func aCancelledFlowOrAnotherFlowOrAnAppThatDoesNotSayIsNoFinding() {
+        let app = Session(), watch = GateCompletionWatch()
+        watch.watch(app)
+        app.gate()
+        app.finish(.cancelled)
+        app.eventLog.record(.finish("app/other", .completed))
+        #expect(watch.takeFinding() == nil)
+        app.signedIn = nil
+        app.gate()
+        app.finish()
+        #expect(watch.takeFinding() == nil, "an app that does not say what holds is not judged")
+        // A new app (a restart) is watched afresh.
+        let next = Session()
+        watch.watch(next)
+        next.gate()
+        next.finish()
+        #expect(watch.takeFinding() != nil)
+    }
+}
