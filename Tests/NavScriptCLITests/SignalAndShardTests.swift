@@ -70,6 +70,38 @@ struct SignalAndShardTests {
         XMLLint.expectValid(fixture.url("report.xml"))
     }
 
+    /// `mutate` stopped by a signal reports what it decided — a fault killed
+    /// before the stop is killed, the one it was running is not decided (not
+    /// "survived") — in the terminal and the JUnit report, with the signal's status.
+    @Test func anInterruptedMutateReportsWhatItDecided() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("a widget link with a bad id", function() deep_link("shop://orders/abc", { via = "widget" }) end)"#,
+            "suite/b.lua": Self.hanging,
+        ])
+        let output = try fixture.run(
+            [
+                "mutate", "suite", "--only", "force-unwrap-crash", "--only", "main-thread-deadlock", "--jobs", "1",
+                "--timeout", "120", "--junit", "report.xml",
+            ]
+        ) { parent in
+            // The healthy run's worker, then the one that replaced the worker the crash took:
+            // the run is in its last fault, the one that hangs.
+            var seen: Set<Int32> = []
+            for _ in 0..<400 where seen.count < 2 {
+                seen.formUnion(Self.workers(of: parent))
+                usleep(25_000)
+            }
+            _ = Self.workers(of: parent)
+            kill(parent, SIGTERM)
+        }
+        #expect(output.status == 143, "\(output)")
+        #expect(output.stdout.contains("force-unwrap-crash    killed"), "\(output)")
+        #expect(output.stdout.contains("main-thread-deadlock  not decided"), "\(output)")
+        #expect(output.stderr.contains("the matrix and the reports cover what was decided"), "\(output)")
+        let junit = try JUnit(try Data(contentsOf: fixture.url("report.xml")))
+        #expect(junit.outcome("force-unwrap-crash") == "passed" && junit.outcome("main-thread-deadlock") == "skipped", "\(junit.raw)")
+    }
+
     /// In process nothing can be killed but the run itself: a signal ends
     /// the scenario under way at its next instruction — a loop a `pcall`
     /// wraps, a pattern match inside one C call — and the rest is not run.

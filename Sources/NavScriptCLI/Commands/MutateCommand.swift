@@ -49,7 +49,10 @@ struct MutateCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Seconds one scenario may run before its worker is killed (a hanging fault is killed this way).")
     var timeout: Double = 5
 
-    @Flag(help: .hidden)
+    @Flag(
+        help:
+            "Run every fault's files in this process, one after another (for debugging and measuring): no crash isolation and no --timeout — a fault that traps ends the run and one that hangs is not stopped."
+    )
     var inProcess = false
 
     @Flag(
@@ -152,7 +155,7 @@ struct MutateCommand: HostedCommand {
             Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop,
             skipReason: { complete || !kills.isKilled($0) ? nil : "its fault is already killed (--full-matrix runs it)" },
             onTaskFinished: { task, result in kills.record(task, result) })
-        if let status = stop.exitStatus { throw ExitCode(status) }
+        // Interrupted, it still reports what it decided: the faults killed, the rest not decided.
         let matrix = plan.report(results: healthy + faulty, started: started, firstKillingFileOnly: !complete)
         let terminal = report.terminal
         terminal(markdown ? matrix.markdown() : matrix.text(verbose: verbose, executable: NavScriptCLI.executableName))
@@ -169,7 +172,13 @@ struct MutateCommand: HostedCommand {
             cases,
             plan: RunPlan(
                 command: "mutate", app: host.name, files: cases.files.map(\.file),
-                startedAt: started.timeIntervalSince1970))
+                startedAt: started.timeIntervalSince1970),
+            interruption: stop.interruptingSignal == nil ? nil : stop.reason)
+        if let status = stop.exitStatus {
+            writeStandardError("\(NavScriptCLI.executableName) mutate: \(stop.reason); the matrix and the reports cover what was decided\n")
+            _ = ReportOptions.reportFailures(stream)
+            throw ExitCode(status)
+        }
         try ReportOptions.requireWritten(stream)
         throw ExitCode(matrix.isSuccess ? 0 : 1)
     }
@@ -184,7 +193,7 @@ private final class KillLedger {
     func isKilled(_ task: WorkerTask) -> Bool { firstKill[task.faults].map { $0 < task.id } ?? false }
 
     func record(_ task: WorkerTask, _ result: FileResult) {
-        guard result.scenarios.contains(where: { $0.status.isProblem }) else { return }
+        guard result.scenarios.contains(where: { $0.status.isProblem && $0.outcome != .errored(.interrupted) }) else { return }
         firstKill[task.faults] = min(firstKill[task.faults] ?? .max, task.id)
     }
 }

@@ -42,17 +42,24 @@ package struct MutationRun {
             files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
             startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
+            // A scenario a stop interrupted is no kill: it did not finish.
             func failing(_ file: FileResult) -> [ScenarioResult] {
-                file.scenarios.filter { $0.status.isProblem }
+                file.scenarios.filter { $0.status.isProblem && $0.outcome != .errored(.interrupted) }
             }
             let killers =
                 firstKillingFileOnly
                 ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
                 : files.flatMap(failing)
+            // A file cut short (a stop) may have been the one to kill it: without a kill, no verdict.
+            let cutShort = files.contains { file in
+                file.scenarios.contains {
+                    [.skipped(.interrupted), .skipped(.notStarted), .errored(.interrupted)].contains($0.outcome)
+                }
+            }
             return FaultOutcome(
                 fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
                 firstMessage: killers.first?.message ?? "",
-                duration: files.reduce(0) { $0 + $1.duration })
+                duration: files.reduce(0) { $0 + $1.duration }, isUndecided: killers.isEmpty && cutShort)
         }
         return MutationReport(healthy: healthy, outcomes: outcomes, duration: Date().timeIntervalSince(started))
     }
@@ -65,6 +72,9 @@ package struct FaultOutcome: Hashable, Sendable {
     package var killedBy: [String]
     package var firstMessage: String
     package var duration: Double
+    /// The run stopped before the fault was killed or all its files ran:
+    /// no verdict (an interrupted `mutate` reports what it decided).
+    package var isUndecided = false
     package var isKilled: Bool { !killedBy.isEmpty }
 }
 
@@ -75,6 +85,7 @@ package struct MutationReport: Sendable {
     package var duration: Double
 
     package var killed: Int { outcomes.filter(\.isKilled).count }
+    package var undecided: Int { outcomes.filter(\.isUndecided).count }
     package var score: Double { outcomes.isEmpty ? 1 : Double(killed) / Double(outcomes.count) }
     /// Success means: the healthy run is green and no fault survived.
     package var isSuccess: Bool { healthy.isSuccess && killed == outcomes.count }
@@ -94,9 +105,11 @@ package struct MutationReport: Sendable {
         var lines: [String] = []
         let width = max(12, outcomes.map(\.fault.name.count).max() ?? 0)
         for outcome in outcomes {
-            let verdict = outcome.isKilled ? "killed  " : "SURVIVED"
+            let verdict = outcome.isKilled ? "killed  " : outcome.isUndecided ? "not decided" : "SURVIVED"
             var line = outcome.fault.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + verdict
-            if outcome.isKilled {
+            if outcome.isUndecided {
+                lines.append(line + "  (the run stopped before its files had run)")
+            } else if outcome.isKilled {
                 line += "  by \(outcome.killedBy.count) scenario\(outcome.killedBy.count == 1 ? "" : "s")"
                 let shown = verbose ? outcome.killedBy : Array(outcome.killedBy.prefix(3))
                 lines.append(line)
@@ -113,6 +126,7 @@ package struct MutationReport: Sendable {
         }
         lines.append("")
         lines.append(String(format: "mutation score: %d/%d faults killed (%.0f%%)", killed, outcomes.count, score * 100))
+        if undecided > 0 { lines.append("\(undecided) not decided: the run was interrupted") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -129,7 +143,7 @@ package struct MutationReport: Sendable {
                 + (killers.count > 3 ? " and \(killers.count - 3) more" : "")
             lines.append(
                 "| \(Self.codeSpan(outcome.fault.name)) | \(Self.tableCell(outcome.fault.summary)) | "
-                    + "\(outcome.isKilled ? shown : "**survived**") |")
+                    + "\(outcome.isKilled ? shown : outcome.isUndecided ? "*not decided*" : "**survived**") |")
         }
         lines.append("")
         lines.append("Mutation score: \(killed)/\(outcomes.count) faults killed.")
@@ -155,8 +169,11 @@ package struct MutationReport: Sendable {
         let cases = outcomes.map { outcome in
             ScenarioResult(
                 name: outcome.fault.name, file: "mutate", line: 0,
-                outcome: outcome.isKilled ? .passed : .failed(.survived),
-                message: outcome.isKilled ? "" : "fault \(outcome.fault.name) survived: no scenario failed with it on",
+                outcome: outcome.isKilled ? .passed : outcome.isUndecided ? .skipped(.interrupted) : .failed(.survived),
+                message: outcome.isKilled
+                    ? "" : outcome.isUndecided
+                        ? "not decided: the run stopped before the fault's files had run"
+                        : "fault \(outcome.fault.name) survived: no scenario failed with it on",
                 details: outcome.isKilled ? "" : outcome.fault.summary,
                 timeline: Timeline(outcome.killedBy), duration: outcome.duration)
         }

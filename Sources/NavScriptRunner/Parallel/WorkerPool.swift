@@ -295,9 +295,13 @@ package final class WorkerPool {
                         let when =
                             worker.lastFinished.flatMap { progress[index].scenarios?[$0].name }
                             .map { "after scenario '\($0)' finished, outside any scenario" } ?? "while loading the file"
+                        // Dying while loading, the file did not load (exit 2, as a file whose top level
+                        // runs out of its budget); between scenarios, it is the timeout or crash it was.
+                        let kind: ScenarioOutcome.ErrorKind =
+                            worker.lastFinished == nil ? .loadError : worker.timedOut ? .timeout : .crash
                         progress[index].loadFailure = ScenarioResult(
                             name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
-                            outcome: .errored(worker.timedOut ? .timeout : .crash),
+                            outcome: .errored(kind),
                             message: "the worker died \(when): \(reason)", details: details)
                         progress[index].loadFailure.map { publishFinished(index, $0) }
                     }

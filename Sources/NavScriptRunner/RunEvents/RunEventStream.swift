@@ -50,13 +50,13 @@ package final class RunEventStream: @unchecked Sendable {  // state guarded by `
 
     /// A plain result (mutate's and explore's reports) as the events of a
     /// run that produced it: started, each file with its scenarios, finished.
-    package func publish(_ result: RunResult, plan: RunPlan) {
+    package func publish(_ result: RunResult, plan: RunPlan, interruption: String? = nil) {
         publish(.runStarted(plan))
         for file in result.files {
             publish(.fileStarted(file: file.file))
             for scenario in file.scenarios { publish(.scenarioFinished(scenario)) }
             publish(.fileFinished(file))
         }
-        publish(.runFinished(result, interruption: nil))
+        publish(.runFinished(result, interruption: interruption))
     }
 }

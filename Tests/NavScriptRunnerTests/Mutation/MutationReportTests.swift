@@ -33,4 +33,28 @@ struct MutationReportTests {
         }
         #expect(bars.count == 4, "\(row)")
     }
+
+    /// An interrupted run reports what it decided: a fault killed before the
+    /// stop is killed, one whose files were cut short is not decided (no
+    /// "survived"), and the reports say so.
+    @Test func anInterruptedRunLeavesTheUnfinishedFaultsUndecided() {
+        let entry = SuiteFile(path: "a.lua", url: URL(fileURLWithPath: "a.lua"), suiteRoot: URL(fileURLWithPath: "."))
+        let faults = [HostFault(name: "early", summary: "s1"), HostFault(name: "late", summary: "s2"), HostFault(name: "calm", summary: "s3")]
+        let plan = MutationRun(entries: [entry], faults: faults, baseFaults: [])
+        func file(_ outcome: ScenarioOutcome) -> FileResult {
+            FileResult(file: "a.lua", scenarios: [ScenarioResult(name: "s", file: "a.lua", line: 1, outcome: outcome)], duration: 0)
+        }
+        // The scenario a stop interrupted is no kill.
+        let report = plan.report(
+            results: [file(.passed), file(.failed(.expectation)), file(.errored(.interrupted)), file(.passed)], started: Date())
+        #expect(report.outcomes.map(\.isKilled) == [true, false, false])
+        #expect(report.outcomes.map(\.isUndecided) == [false, true, false])
+        #expect(!report.isSuccess && report.undecided == 1)
+        let text = report.text()
+        #expect(text.contains("late          not decided  (the run stopped before its files had run)"), "\(text)")
+        #expect(text.contains("calm          SURVIVED") && text.contains("1 not decided: the run was interrupted"), "\(text)")
+        let cases = report.runResult().files[0].scenarios
+        #expect(cases.map(\.status) == [.passed, .passed, .skipped, .failed])
+        #expect(report.markdown().contains("| `late` | s2 | *not decided* |"))
+    }
 }
