@@ -76,12 +76,12 @@ struct SignalAndShardTests {
     @Test func anInterruptedMutateReportsWhatItDecided() throws {
         let fixture = try Fixture([
             "suite/a.lua": #"scenario("a widget link with a bad id", function() deep_link("shop://orders/abc", { via = "widget" }) end)"#,
-            "suite/b.lua": Self.hanging,
+            "suite/b.lua": Self.hanging
         ])
         let output = try fixture.run(
             [
                 "mutate", "suite", "--only", "force-unwrap-crash", "--only", "main-thread-deadlock", "--jobs", "1",
-                "--timeout", "120", "--junit", "report.xml",
+                "--timeout", "120", "--junit", "report.xml"
             ]
         ) { parent in
             // The healthy run's worker, then the one that replaced the worker the crash took:

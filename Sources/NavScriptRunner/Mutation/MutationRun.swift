@@ -171,7 +171,8 @@ package struct MutationReport: Sendable {
                 name: outcome.fault.name, file: "mutate", line: 0,
                 outcome: outcome.isKilled ? .passed : outcome.isUndecided ? .skipped(.interrupted) : .failed(.survived),
                 message: outcome.isKilled
-                    ? "" : outcome.isUndecided
+                    ? ""
+                    : outcome.isUndecided
                         ? "not decided: the run stopped before the fault's files had run"
                         : "fault \(outcome.fault.name) survived: no scenario failed with it on",
                 details: outcome.isKilled ? "" : outcome.fault.summary,
