@@ -39,7 +39,9 @@ struct MutationReportTests {
     /// "survived"), and the reports say so.
     @Test func anInterruptedRunLeavesTheUnfinishedFaultsUndecided() {
         let entry = SuiteFile(path: "a.lua", url: URL(fileURLWithPath: "a.lua"), suiteRoot: URL(fileURLWithPath: "."))
-        let faults = [HostFault(name: "early", summary: "s1"), HostFault(name: "late", summary: "s2"), HostFault(name: "calm", summary: "s3")]
+        let faults = [
+            HostFault(name: "early", summary: "s1"), HostFault(name: "late", summary: "s2"), HostFault(name: "calm", summary: "s3")
+        ]
         let plan = MutationRun(entries: [entry], faults: faults, baseFaults: [])
         func file(_ outcome: ScenarioOutcome) -> FileResult {
             FileResult(file: "a.lua", scenarios: [ScenarioResult(name: "s", file: "a.lua", line: 1, outcome: outcome)], duration: 0)
