@@ -189,6 +189,16 @@ struct ExploreCommandTests {
         #expect(junit.contains(#"type="crash""#) && junit.contains(#"file="x/seed3-crash.lua""#), "\(junit)")
     }
 
+    /// `--from` takes the suite's literal driving calls into the walks; a path
+    /// that is not there is a usage error, not an exploration without it.
+    @Test func fromReadsTheSuiteAndRefusesAMissingPath() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("a", function() deep_link("shop://cart") end)"#])
+        let missing = try fixture.run(["explore", "--from", "nowhere", "--steps", "10", "--time", "0"])
+        #expect(missing.status == 2 && missing.stderr.contains("--from: no such file or folder: nowhere"), "\(missing)")
+        let explored = try fixture.run(["explore", "--from", "suite", "--steps", "200", "--time", "0", "--seed", "1"])
+        #expect(explored.status == 0 && explored.stdout.contains("no property violated"), "\(explored)")
+    }
+
     /// What the exploration found before the app crashed stays in the reports the supervisor writes.
     @Test func findingsBeforeACrashStayInTheReports() throws {
         let fixture = try Fixture()

@@ -56,6 +56,13 @@ struct ExploreCommand: HostedCommand {
     /// `--junit`, `--json`, `--html`: one failing test case per violation.
     @OptionGroup var report: ReportOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Scenario files or folders whose driving calls with literal arguments (deep links, taps, tabs, the app's verbs) the walks also draw from (repeatable).",
+            valueName: "path"),
+        completion: ValueCompletion.scenarios)
+    var from: [String] = []
+
     @Option(help: "Explore with this route manifest instead of the app's own.", completion: ValueCompletion.manifest)
     var manifest: String?
 
@@ -122,6 +129,8 @@ struct ExploreCommand: HostedCommand {
         if trace != nil { stop.catchSignals() }
         var host = try context.host()
         try SuiteOptions.checkFaults(faults, of: host)
+        // A path that is not there is said now, not explored without in silence.
+        do { _ = try ScenarioDiscovery().discover(from) } catch { throw ValidationError("--from: \(error)") }
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
         let frontend = ExploreFrontend(request: request, host: host, streams: NavScriptCLI.streams)
         throw ExitCode(try frontend.run(stop: stop))
@@ -142,6 +151,7 @@ struct ExploreCommand: HostedCommand {
         request.timeout = timeout
         request.trace = trace
         request.records = records
+        request.from = from
         return request
     }
 }

@@ -20,8 +20,12 @@ struct ActionSpace {
     /// Every pattern of the manifest with its destination.
     let patterns: [(destination: RouteDefinition, pattern: RoutePattern)]
 
-    init(host: any ScenarioHost, seed: UInt64) {
+    /// Driving calls the suite wrote (`explore --from`), one offered at every step.
+    let suiteCalls: [String]
+
+    init(host: any ScenarioHost, seed: UInt64, suite suiteCalls: [String] = []) {
         self.host = host
+        self.suiteCalls = suiteCalls
         sampler = ValueSampler(seed: seed ^ 0x5EED)
         patterns = host.engine.manifest.destinations.flatMap { definition in
             definition.patterns.map { (definition, $0) }
@@ -91,6 +95,10 @@ struct ActionSpace {
             }
         }
         actions.append(hostileLink(&generator))
+        // Only with a suite to draw from: without one, a seed's walks stay what they were.
+        if let call = suiteCalls.randomElement(using: &generator) {
+            actions.append(ExplorationAction(lua: call, coverage: "suite \(call)"))
+        }
         for line in host.explorationActions { actions.append(ExplorationAction(lua: line, coverage: line)) }
         if let scenes = app as? any SceneDriving { actions += sceneActions(scenes, generator: &generator) }
         actions.append(ExplorationAction(lua: "restart{}", coverage: "restart", restoresState: true))

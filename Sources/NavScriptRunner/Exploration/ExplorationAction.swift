@@ -59,13 +59,14 @@ struct ExplorationAction: Hashable {
 extension LuaSource {
     /// A table literal of string fields, keys sorted (`{ route = "cart" }`).
     static func table(_ fields: [String: String]) -> String {
-        let items = fields.sorted { $0.key < $1.key }.map { key, value in
-            let name =
-                key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
-                ? key : "[\(string(key))]"
-            return "\(name) = \(string(value))"
-        }
+        let items = fields.sorted { $0.key < $1.key }.map { key, value in "\(fieldName(key)) = \(string(value))" }
         return "{ " + items.joined(separator: ", ") + " }"
+    }
+
+    /// A table key as written before `=`: the name when it is one, `["…"]` otherwise.
+    static func fieldName(_ key: String) -> String {
+        key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } && !(key.first?.isNumber ?? true)
+            ? key : "[\(string(key))]"
     }
 
     /// How `deep_link` is given an input.

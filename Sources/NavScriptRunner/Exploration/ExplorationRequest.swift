@@ -28,12 +28,14 @@ package struct ExplorationRequest: Sendable {
     /// Where what was found is kept as ``ExplorationRecord`` lines, for the
     /// process that started this one.
     package var records: String?
+    /// Scenario files or folders whose driving calls walks also draw from (`--from`).
+    package var from: [String] = []
 
     package init(seed: UInt64) { self.seed = seed }
 
     /// What the request asks of an ``Explorer`` exploring with `seed`.
     package func configuration(
-        seed: UInt64, executable: String, trace: ExplorationTrace? = nil, stop: StopSignal? = nil
+        seed: UInt64, host: any ScenarioHost, executable: String, trace: ExplorationTrace? = nil, stop: StopSignal? = nil
     ) -> Explorer.Configuration {
         var shouldStop: (@Sendable () -> Bool)?
         if let stop { shouldStop = { stop.isSet } }
@@ -41,6 +43,9 @@ package struct ExplorationRequest: Sendable {
             seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults,
             untilCovered: untilCovered, manifest: manifest, trace: trace, shouldStop: shouldStop)
         configuration.executable = executable
+        if !from.isEmpty, let files = try? ScenarioDiscovery().discover(from) {
+            configuration.suiteCalls = SuiteSeeds(files: files.map(\.url), host: host).lines
+        }
         return configuration
     }
 
@@ -59,6 +64,7 @@ package struct ExplorationRequest: Sendable {
         if let json = reports.json { arguments += ["--json", json] }
         if let html = reports.html { arguments += ["--html", html] }
         if let records { arguments += ["--records", records] }
+        for path in from { arguments += ["--from", path] }
         return arguments
     }
 }

@@ -164,7 +164,8 @@ struct ExplorationSupervisor {
             let replayer = WalkReplayer(request: request, fatal: fatal, scratch: scratch, stop: stop)
             (steps, verified) = replayer.shrink(walk)
             let reproducer = Self.reproducer(
-                steps, what: what, verb: verb, configuration: request.configuration(seed: seed, executable: streams.executableName),
+                steps, what: what, verb: verb,
+                configuration: request.configuration(seed: seed, host: host, executable: streams.executableName),
                 host: host, originalSteps: walk.count)
             let target = ExploreFrontend.unusedFile(in: out, named: "seed\(seed)-\(verb)")
             do {

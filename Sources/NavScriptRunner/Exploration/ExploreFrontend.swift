@@ -39,7 +39,8 @@ package struct ExploreFrontend {
         ExplorationSupervisor.exitWhenTheSupervisorDies()
         let seed = request.seed
         let explorer = Explorer(
-            host: host, configuration: request.configuration(seed: seed, executable: streams.executableName, trace: recorder, stop: stop))
+            host: host,
+            configuration: request.configuration(seed: seed, host: host, executable: streams.executableName, trace: recorder, stop: stop))
         let reports = request.reports
         let terminal = reports.terminal(streams)
         terminal(

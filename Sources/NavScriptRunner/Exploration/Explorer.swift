@@ -29,6 +29,9 @@ public final class Explorer {
         package var trace: ExplorationTrace?
         /// Asked before every step: true stops the exploration there (an interrupt).
         package var shouldStop: (@Sendable () -> Bool)?
+        /// Driving calls from the suite's scenario files (``SuiteSeeds``), drawn
+        /// from besides the generated actions (`explore --from`).
+        package var suiteCalls: [String] = []
         /// The executable a reproducer's replay lines name (`navscript`, `myapp-navscript`):
         /// the one that explored, so a line copied from the header runs the same app.
         package var executable = "navscript"
@@ -111,7 +114,7 @@ public final class Explorer {
     /// Explores until the budget is spent; `onFinding` hears each shrunk violation.
     public func run(onFinding: (Finding) -> Void = { _ in }) -> Report {
         var generator = SeededGenerator(seed: configuration.seed)
-        var space = ActionSpace(host: host, seed: configuration.seed)
+        var space = ActionSpace(host: host, seed: configuration.seed, suite: configuration.suiteCalls)
         var covered: Set<String> = []
         var findings: [Finding] = []
         var seen: Set<String> = []

@@ -143,7 +143,11 @@ struct LuaCalls {
                     value.keyColumn = keyToken.column
                     fields.append((key, value))
                 } else if tokens[index].kind == .symbol("[") {
-                    skipToEnd()  // `[expr] = value`: not a name lint can read
+                    // `[expr] = value`: not a name lint can read — kept as something unread, so
+                    // the table is not taken for one without it.
+                    let field = tokens[index]
+                    skipToEnd()
+                    items.append(Literal(value: .other, line: field.line, column: field.column))
                 } else {
                     items.append(expression())
                 }
