@@ -322,18 +322,17 @@ public final class Explorer {
     /// reproducer checks the order the healthy app keeps: the event that
     /// satisfied the precondition before the completion.
     static func violation(_ premature: GateCompletionWatch.Premature, step: Int) -> ExplorationViolation {
-        let held = premature.satisfiedBy.map { "only after '\($0)'" } ?? "not even when the step ended"
-        var assertion = ["-- a gate's flow reports success only once its precondition holds"]
-        if let satisfiedBy = premature.satisfiedBy {
-            let items = [premature.gateEvent, satisfiedBy, premature.completion].map(LuaSource.string)
-            assertion.append("expect_events{ " + items.joined(separator: ", ") + " }")
-        }
+        let items = [premature.gateEvent, premature.satisfiedBy, premature.completion].map(LuaSource.string)
         return ExplorationViolation(
             property: .gateCompletion, step: step,
             message:
-                "'\(premature.completion)' was logged while \(premature.precondition) did not hold (it held \(held)): the request "
-                + "the gate holds resumes into the same gate, or lands only because the commit won a race",
-            assertion: assertion)
+                "'\(premature.completion)' was logged while \(premature.precondition) did not hold (it held only after "
+                + "'\(premature.satisfiedBy)'): the request the gate holds resumes into the same gate, or lands only because "
+                + "the commit won a race",
+            assertion: [
+                "-- a gate's flow reports success only once its precondition holds",
+                "expect_events{ " + items.joined(separator: ", ") + " }",
+            ])
     }
 
     /// `gate P R … resume R`, then `resolve R gated P`: the gate reported

@@ -16,16 +16,18 @@ final class GateCompletionWatch {
         /// (`finish app/auth completed`), as the log says them.
         var gateEvent: String
         var completion: String
-        /// The event after which the precondition held, when it came in the same step.
-        var satisfiedBy: String?
+        /// The event after which the precondition held.
+        var satisfiedBy: String
     }
 
-    /// The last gate met and the flow started for it.
-    private var gate: (precondition: Precondition, event: String)?
-    private var gateFlow: String?
-    private var awaitingFlow = false
-    /// A premature completion still waiting for the event that satisfies it.
-    private var awaiting: Premature?
+    /// The gate just met, for the one event after it: a flow that starts
+    /// right then is the flow the gate presented (a flow started later —
+    /// a link to the sign-in screen, say — is not that gate's).
+    private var justGated: (precondition: Precondition, event: String)?
+    /// The flows gates presented, by path, with their gate.
+    private var gateFlows: [String: (precondition: Precondition, event: String)] = [:]
+    /// A completion seen while its precondition did not hold, waiting for the event that satisfies it.
+    private var awaiting: (precondition: Precondition, gateEvent: String, completion: String)?
     private(set) var found: Premature?
     private weak var log: EventLog?
     private weak var app: (any AppDriver)?
@@ -36,9 +38,8 @@ final class GateCompletionWatch {
         guard log !== self.log else { return }
         self.log = log
         self.app = app
-        gate = nil
-        gateFlow = nil
-        awaitingFlow = false
+        justGated = nil
+        gateFlows = [:]
         awaiting = nil
         let previous = log.observer
         log.observer = { [weak self] entry in
@@ -48,36 +49,39 @@ final class GateCompletionWatch {
     }
 
     /// The premature completion found during the step that just ended, if
-    /// any (one whose precondition never held in it has no `satisfiedBy`);
-    /// the watch starts over.
+    /// any; the watch starts over. Only a completion whose precondition came
+    /// to hold later in the same step counts: that is the race (success
+    /// signalled, the commit still on its way). A flow that completes with
+    /// its precondition never holding may be an app's chained design (a
+    /// sign-in presented for a payment gate) and is left to the properties
+    /// that see what the resumed request then does.
     func takeFinding() -> Premature? {
         defer {
             found = nil
             awaiting = nil
         }
-        return found ?? awaiting
+        return found
     }
 
     private func observe(_ entry: EventLog.Entry) {
-        if var premature = awaiting, holds(premature.precondition) {
-            premature.satisfiedBy = entry.text
-            found = found ?? premature
+        if let waiting = awaiting, holds(waiting.precondition) {
+            found = found ?? Premature(
+                precondition: waiting.precondition, gateEvent: waiting.gateEvent, completion: waiting.completion,
+                satisfiedBy: entry.text)
             awaiting = nil
         }
+        let gated = justGated
+        justGated = nil
         switch entry.event {
         case .gate(let precondition, _):
-            gate = (precondition, entry.text)
-            gateFlow = nil
-            awaitingFlow = true
-        case .start(let flow) where awaitingFlow:
-            gateFlow = flow
-            awaitingFlow = false
-        case .finish(let flow, let result) where flow == gateFlow:
-            if result == .completed, let gate, holds(gate.precondition) == false, found == nil {
-                awaiting = Premature(precondition: gate.precondition, gateEvent: gate.event, completion: entry.text)
+            justGated = (precondition, entry.text)
+        case .start(let flow):
+            if let gated { gateFlows[flow] = gated }
+        case .finish(let flow, let result):
+            guard let gate = gateFlows.removeValue(forKey: flow) else { break }
+            if result == .completed, !holds(gate.precondition), found == nil, awaiting == nil {
+                awaiting = (gate.precondition, gate.event, entry.text)
             }
-            gate = nil
-            gateFlow = nil
         default:
             break
         }
