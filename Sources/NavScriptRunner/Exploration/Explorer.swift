@@ -331,7 +331,7 @@ public final class Explorer {
                 + "the commit won a race",
             assertion: [
                 "-- a gate's flow reports success only once its precondition holds",
-                "expect_events{ " + items.joined(separator: ", ") + " }",
+                "expect_events{ " + items.joined(separator: ", ") + " }"
             ])
     }
 

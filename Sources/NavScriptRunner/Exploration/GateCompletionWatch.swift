@@ -65,9 +65,11 @@ final class GateCompletionWatch {
 
     private func observe(_ entry: EventLog.Entry) {
         if let waiting = awaiting, holds(waiting.precondition) {
-            found = found ?? Premature(
-                precondition: waiting.precondition, gateEvent: waiting.gateEvent, completion: waiting.completion,
-                satisfiedBy: entry.text)
+            found =
+                found
+                ?? Premature(
+                    precondition: waiting.precondition, gateEvent: waiting.gateEvent, completion: waiting.completion,
+                    satisfiedBy: entry.text)
             awaiting = nil
         }
         let gated = justGated

@@ -18,6 +18,17 @@ struct UnansweredRequestTests {
         ("the flow ended and nobody told the request", gate + ["finish app/auth cancelled", "release app/auth"], "cart"),
         ("released without finishing", gate + ["dismiss login", "release app/auth"], "cart"),
         (
+            // Two windows each have an `app/auth`: the one that ended may be the other window's.
+            "with several windows a flow's end cannot be told apart",
+            // (Window 1 signs in for the cart; a link in window 2 waits on window 2's own sign-in,
+            // which the log cannot tell from window 1's; window 1's is cancelled.)
+            ["scene-open 2"] + gate + [
+                "deliver universal https://shop.example.com/settings/security", "gate auth settings_security",
+                "finish app/auth cancelled", "release app/auth", "drop cart"
+            ],
+            nil
+        ),
+        (
             "a second request joined the flow and was answered with the first",
             gate + ["deliver scheme shop://orders/1", "gate auth order", "finish app/auth completed", "resume cart", "resume order"],
             nil
