@@ -27,6 +27,9 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     /// sign-in that says "completed" before the session is stored makes the
     /// waiting request loop or land by luck of timing).
     case gateCompletion
+    /// A flow a gate presented does not stay up once its precondition holds
+    /// (signed in in another window, its sheet must go and its requests resume).
+    case gateFlowEnds
     /// A link delivered while the app is in a root flow other than its main
     /// one (onboarding) waits for it: it does not end that flow.
     case rootFlowKept
@@ -51,6 +54,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .resumeResolves: return "a resumed request is resolved again, not replayed from before its gate"
         case .requestAnswered: return "every request a gate held is resumed or dropped once the gate's flow has ended"
         case .gateCompletion: return "a gate's flow reports success only once its precondition holds"
+        case .gateFlowEnds: return "a gate's flow ends once its precondition holds"
         case .rootFlowKept: return "a link waits for the flow the app is in (onboarding) instead of ending it"
         case .restoration: return "a restored app has the archived tab and stacks"
         case .freshStart: return "a restart without restoration starts every tab at its root"

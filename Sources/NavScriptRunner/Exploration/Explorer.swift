@@ -208,9 +208,10 @@ public final class Explorer {
         let eventCountBefore = walker.app?.eventCount ?? 0
         let rootBefore = walker.app?.rootFlow
         configuration.trace?.step(line)
-        if let app = walker.app { gateWatch.watch(app) }
+        gateWatch.watch(walker.app)
         let result = walker.run(line)
         let prematureCompletion = gateWatch.takeFinding()
+        gateWatch.watch(walker.app)  // a launch or restart in the step: the new app's log from here on
         let broken = result.failures.filter { $0.invariant != nil }
         let refused = result.error != nil || result.failures.count > broken.count
         if refused && broken.isEmpty && !line.hasPrefix("expect_same_outcome") {
@@ -248,6 +249,18 @@ public final class Explorer {
         guard let app = walker.app else { return nil }
         // Settled only: a request may wait for work still scheduled (a commit, then its resume). And only
         // after a step that ended a flow: a request goes unanswered when its gate's flow ends.
+        if app.isIdle, let stale = gateWatch.staleGateFlow() {
+            return ExplorationViolation(
+                property: .gateFlowEnds, step: walk.count - 1,
+                message:
+                    "the flow \(stale.flow), presented at '\(stale.gateEvent)', is still up though \(stale.precondition) holds: "
+                    + "the requests waiting on it are never resumed",
+                assertion: [
+                    "-- a gate's flow ends once its precondition holds",
+                    "expect_events{ \(LuaSource.string(stale.gateEvent)), \(LuaSource.string("start " + stale.flow)), "
+                        + "\(LuaSource.string("finish " + stale.flow)) }"
+                ])
+        }
         if app.isIdle, Self.endedAFlow(app.events, since: eventsBefore), let unanswered = UnansweredRequest.find(in: app.events) {
             return ExplorationViolation(
                 property: .requestAnswered, step: walk.count - 1, message: unanswered.message,

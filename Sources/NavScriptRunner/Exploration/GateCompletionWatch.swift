@@ -32,15 +32,17 @@ final class GateCompletionWatch {
     private weak var log: EventLog?
     private weak var app: (any AppDriver)?
 
-    /// Watches `app`'s log from now on (nothing when it is the log already watched).
-    func watch(_ app: any AppDriver) {
-        let log = app.eventLog
+    /// Watches `app`'s log from now on (nothing when it is the log already
+    /// watched); nil forgets the app watched (a walk that has none yet).
+    func watch(_ app: (any AppDriver)?) {
+        let log = app?.eventLog
         guard log !== self.log else { return }
         self.log = log
         self.app = app
         justGated = nil
         gateFlows = [:]
         awaiting = nil
+        guard let log else { return }
         let previous = log.observer
         log.observer = { [weak self] entry in
             previous?(entry)
@@ -79,6 +81,8 @@ final class GateCompletionWatch {
             justGated = (precondition, entry.text)
         case .start(let flow):
             if let gated { gateFlows[flow] = gated }
+        case .release(let flow):
+            gateFlows[flow] = nil  // ended without a word (a sheet swiped away)
         case .finish(let flow, let result):
             guard let gate = gateFlows.removeValue(forKey: flow) else { break }
             if result == .completed, !holds(gate.precondition), found == nil, awaiting == nil {
@@ -87,6 +91,18 @@ final class GateCompletionWatch {
         default:
             break
         }
+    }
+
+    /// A flow a gate presented that is still up though its precondition now
+    /// holds (`app/auth` for `auth`, signed in elsewhere — another window):
+    /// the requests waiting on it are never resumed. Asked once the app is
+    /// idle, when whatever satisfied it has had its effect.
+    func staleGateFlow() -> (flow: String, precondition: Precondition, gateEvent: String)? {
+        guard app?.satisfiedPreconditions != nil else { return nil }
+        for (flow, gate) in gateFlows.sorted(by: { $0.key < $1.key }) where holds(gate.precondition) {
+            return (flow, gate.precondition, gate.event)
+        }
+        return nil
     }
 
     /// Whether `precondition` holds now; true when the app does not say.

@@ -105,4 +105,28 @@ struct GateCompletionWatchTests {
         next.commit()
         #expect(watch.takeFinding() != nil)
     }
+
+    /// A gate's flow still up once its precondition holds (signed in in
+    /// another window) is found; one that ended, or was released, is not.
+    @Test func aGateFlowLeftUpOnceItsPreconditionHoldsIsFound() {
+        let app = Session(), watch = GateCompletionWatch()
+        watch.watch(app)
+        app.gate()
+        #expect(watch.staleGateFlow() == nil, "up, and rightly: not signed in")
+        app.commit()  // elsewhere: this flow heard nothing
+        let stale = watch.staleGateFlow()
+        #expect(stale?.flow == "app/auth" && stale?.precondition == "auth" && stale?.gateEvent == "gate auth cart")
+        app.eventLog.record(.release("app/auth"))
+        #expect(watch.staleGateFlow() == nil, "released")
+        app.signedIn = false
+        app.gate()
+        app.commit()
+        app.finish()
+        #expect(watch.staleGateFlow() == nil, "finished")
+        app.signedIn = false
+        app.gate()
+        watch.watch(nil)  // a walk without an app yet forgets the one it watched
+        app.signedIn = true
+        #expect(watch.staleGateFlow() == nil)
+    }
 }
