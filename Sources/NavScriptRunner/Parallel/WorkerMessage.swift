@@ -87,12 +87,16 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     /// nil for the other messages.
     private var handWritten: JSONLine? {
         var line = JSONLine()
+        let task: Int
+        // Each case writes its fields up to `"task":`, which every one ends with.
         switch self {
-        case .start(let task, let index):
+        case .start(let id, let index):
+            task = id
             line.raw(#"{"start":{"index":"#)
             line.integer(index)
             line.raw(#","task":"#)
-        case .step(let task, let index, let step):
+        case .step(let id, let index, let step):
+            task = id
             // A note has no screen and no tab.
             line.raw(#"{"step":{"index":"#)
             line.integer(index)
@@ -113,21 +117,18 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
                 line.string(tab)
             }
             line.raw(#"},"task":"#)
-            line.integer(task)
-            line.raw("}}\n")
-            return line
-        case .running(let task, let index, let text):
+        case .running(let id, let index, let text):
+            task = id
             line.raw(#"{"running":{"index":"#)
             line.integer(index)
             line.raw(#","line":"#)
             line.string(text)
             line.raw(#","task":"#)
-            line.integer(task)
-            line.raw("}}\n")
-            return line
-        case .done(let task):
+        case .done(let id):
+            task = id
             line.raw(#"{"done":{"task":"#)
-        case .passed(let task, let index, let duration):
+        case .passed(let id, let index, let duration):
+            task = id
             line.raw(#"{"passed":{"duration":"#)
             line.number(duration)
             line.raw(#","index":"#)
@@ -136,11 +137,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
         default:
             return nil
         }
-        // `start`, `done` and `passed` end with their task.
-        switch self {
-        case .start(let task, _), .done(let task), .passed(let task, _, _): line.integer(task)
-        default: break
-        }
+        line.integer(task)
         line.raw("}}\n")
         return line
     }
