@@ -44,9 +44,11 @@ final class GateCompletionWatch {
         awaiting = nil
         guard let log else { return }
         let previous = log.observer
-        log.observer = { [weak self] entry in
+        log.observer = { [weak self, weak log] entry in
             previous?(entry)
-            self?.observe(entry)
+            // An app left behind (torn down after a restart) still logs its releases: not the one watched.
+            guard let self, let log, log === self.log else { return }
+            self.observe(entry)
         }
     }
 

@@ -97,10 +97,14 @@ struct GateCompletionWatchTests {
         app.gate()
         app.finish()
         #expect(watch.takeFinding() == nil, "an app that does not say what holds is not judged")
-        // A new app (a restart) is watched afresh.
+        // A new app (a restart) is watched afresh, and the old one's last words are not its.
         let next = Session()
         watch.watch(next)
         next.gate()
+        app.eventLog.record(.finish("app/auth", .completed))
+        next.signedIn = true
+        #expect(watch.staleGateFlow()?.flow == "app/auth", "the new app's flow is still watched")
+        next.signedIn = false
         next.finish()
         next.commit()
         #expect(watch.takeFinding() != nil)
