@@ -116,7 +116,7 @@ package struct JUnitReport: Sendable {
         try ReportFile.write(render(run), to: url, kind: "JUnit report")
     }
 
-    /// `ShopApp (navscript)`; `navscript` without an app.
+    /// `MyApp (navscript)`; `navscript` without an app.
     package static func rootName(app: String?) -> String {
         guard let app, !app.isEmpty, app != "navscript" else { return "navscript" }
         return "\(app) (navscript)"

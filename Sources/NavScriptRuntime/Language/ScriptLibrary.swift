@@ -161,7 +161,7 @@ package struct ScriptLibrary {
         }
     }
 
-    /// A call's arguments as a crash report shows them (`"shop://x", { … }`):
+    /// A call's arguments as a crash report shows them (`"myapp://x", { … }`):
     /// short strings quoted, numbers and booleans as written, tables elided.
     /// Built for every announced call (the worker keeps only the last), so cheap.
     static func arguments(_ call: LuaCall) -> String {

@@ -7,7 +7,7 @@ public struct TimelineStep: Hashable, Sendable, Codable {
     /// as the invariants a scenario allowed).
     package var location: String
     /// What the step did, as the script would spell it, with its outcome
-    /// (`deep_link("shop://cart", via scheme) → gated auth`).
+    /// (`deep_link("myapp://cart", via scheme) → gated auth`).
     package var action: String
     /// The screen on top afterwards (`nothing` when none); nil for a note.
     package var screen: String?
