@@ -49,6 +49,21 @@ describe("one session, several windows", function()
     expect_events_since(0, { "gate auth order:42", "session-commit", "finish app/auth completed", "resume order:42" })
   end)
 
+  -- Found by `navscript explore --seed 2027`: the sheets above the sign-in went with it
+  -- without their flows being told — the payment flow leaked, its checkout link unanswered.
+  scenario("signing in elsewhere cancels what was presented over this window's sign-in",
+    { launch = { logged_in = true, payment_method = false } }, function()
+    deep_link("shop://login")
+    deep_link("shop://checkout/confirm")
+    expect_modals{ "login", "add_payment" }
+    open_scene{}
+    deep_link("https://shop.example.com/login", { via = "universal" })
+    login{}
+    in_scene(1, function() expect_no_modal() end)
+    expect_events_since(0, { "gate payment_method checkout_confirm", "finish app/payment cancelled", "drop checkout_confirm" })
+    expect_no_leaks()
+  end)
+
   scenario("a window opened while signed in sees a sign-out made in another", { launch = { logged_in = true } }, function()
     open_scene{}
     focus_scene(1)

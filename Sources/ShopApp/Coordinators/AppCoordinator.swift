@@ -154,10 +154,16 @@ final class AppCoordinator: RootFlow {
     }
 
     /// The user signed in in another window: the sign-in this one shows is
-    /// answered as completed (its waiting links resume).
+    /// answered as completed (its waiting links resume). What was presented
+    /// above it is cancelled first, top down: dismissing the sign-in takes
+    /// the sheets above it along, and a flow dismissed without being told
+    /// leaks and leaves its own gated links unanswered (a payment sheet over
+    /// a sign-in a link had opened).
     func signedInElsewhere() {
-        for flow in navigation.modals.compactMap({ $0.delegate as? ModalFlow }) where precondition(satisfiedBy: flow) == "auth" {
-            flow.finish(.completed)
+        let flows = navigation.modals.compactMap { $0.delegate as? ModalFlow }
+        guard let signIn = flows.firstIndex(where: { precondition(satisfiedBy: $0) == "auth" }) else { return }
+        for flow in flows[signIn...].reversed() {
+            flow.finish(precondition(satisfiedBy: flow) == "auth" ? .completed : .cancelled)
         }
     }
 
