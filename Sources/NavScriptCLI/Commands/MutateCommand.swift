@@ -193,7 +193,7 @@ private final class KillLedger {
     func isKilled(_ task: WorkerTask) -> Bool { firstKill[task.faults].map { $0 < task.id } ?? false }
 
     func record(_ task: WorkerTask, _ result: FileResult) {
-        guard result.scenarios.contains(where: { $0.status.isProblem && $0.outcome != .errored(.interrupted) }) else { return }
+        guard result.scenarios.contains(where: MutationRun.kills) else { return }
         firstKill[task.faults] = min(firstKill[task.faults] ?? .max, task.id)
     }
 }

@@ -100,11 +100,10 @@ final class GateCompletionWatch {
     /// the requests waiting on it are never resumed. Asked once the app is
     /// idle, when whatever satisfied it has had its effect.
     func staleGateFlow() -> (flow: String, precondition: Precondition, gateEvent: String)? {
-        guard app?.satisfiedPreconditions != nil else { return nil }
-        for (flow, gate) in gateFlows.sorted(by: { $0.key < $1.key }) where holds(gate.precondition) {
-            return (flow, gate.precondition, gate.event)
-        }
-        return nil
+        // Asked after every idle step: nothing is built while no gate's flow is up (the usual case).
+        guard !gateFlows.isEmpty, let satisfied = app?.satisfiedPreconditions else { return nil }
+        return gateFlows.sorted { $0.key < $1.key }.first { satisfied.contains($0.value.precondition) }
+            .map { ($0.key, $0.value.precondition, $0.value.event) }
     }
 
     /// Whether `precondition` holds now; true when the app does not say.

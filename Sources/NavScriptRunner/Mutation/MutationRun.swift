@@ -29,6 +29,12 @@ package struct MutationRun {
         self.tasks = tasks
     }
 
+    /// Whether `scenario`'s result kills the fault it ran under: it failed or
+    /// errored — but one a stop interrupted did not finish, and is no kill.
+    package static func kills(_ scenario: ScenarioResult) -> Bool {
+        scenario.status.isProblem && scenario.outcome != .errored(.interrupted)
+    }
+
     /// Turns the results of ``tasks`` (same order) into the kill matrix.
     /// `firstKillingFileOnly`: a run that stopped each fault at its first
     /// killing file counts only that file's scenarios — how many later
@@ -42,10 +48,7 @@ package struct MutationRun {
             files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
             startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
-            // A scenario a stop interrupted is no kill: it did not finish.
-            func failing(_ file: FileResult) -> [ScenarioResult] {
-                file.scenarios.filter { $0.status.isProblem && $0.outcome != .errored(.interrupted) }
-            }
+            func failing(_ file: FileResult) -> [ScenarioResult] { file.scenarios.filter(Self.kills) }
             let killers =
                 firstKillingFileOnly
                 ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
