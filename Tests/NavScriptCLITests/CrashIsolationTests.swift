@@ -63,6 +63,37 @@ struct CrashIsolationTests {
         #expect(clean.status == 0, "\(clean)")
     }
 
+    /// The storyboard of a scenario whose worker crashed or was killed for
+    /// a timeout is the one the worker streamed as the scenario ran: every
+    /// step's frame, the crash or the timeout shown on the last.
+    @Test func aCrashedOrHungScenarioKeepsItsStoryboard() throws {
+        let fixture = try Fixture(["suite/fatal.lua": Self.fatal])
+        let output = try fixture.run([
+            "run", "--fault", "force-unwrap-crash", "--fault", "main-thread-deadlock", "--timeout", "1", "suite",
+            "--html", "report.html", "--json", "events.jsonl"
+        ])
+        #expect(output.status == 1, "\(output)")
+        let events = try RunEventReportTests.events(try fixture.read("events.jsonl"))
+        func frames(_ name: String) -> [[String: Any]] {
+            let finished = events.compactMap { $0["scenario"] as? [String: Any] }.first { $0["name"] as? String == name }
+            return finished?["frames"] as? [[String: Any]] ?? []
+        }
+        func problems(_ frame: [String: Any]?) -> [String] {
+            (frame?["problems"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        }
+        // launch, then the deep link that crashed (its step never recorded): the launch's frame shows the crash.
+        let crashed = frames("a widget link with a bad order id crashes the app")
+        #expect(crashed.count == 1, "\(crashed)")
+        #expect(problems(crashed.last).first?.contains("Unexpectedly found nil") == true, "\(crashed)")
+        // launch, deep link, tap: three frames; the tap that hung never finished its step.
+        let hung = frames("two-factor deadlocks the main thread")
+        #expect(hung.map { $0["action"] as? String ?? "?" }.count == 3, "\(hung)")
+        #expect(problems(hung.last).first?.hasPrefix("timeout: the scenario ran longer than") == true, "\(hung)")
+        let html = try fixture.read("report.html")
+        let block = try #require(html.range(of: "two-factor deadlocks the main thread").map { String(html[$0.lowerBound...]) })
+        #expect(block.contains("<figure class=\"frame failing\""), "the storyboard marks the timed-out step")
+    }
+
     /// A worker buffers its messages, so the flush before a hung worker is
     /// killed can hold the results of the quick scenarios before the hang:
     /// they are kept, and only the scenario that hung is blamed — once, not

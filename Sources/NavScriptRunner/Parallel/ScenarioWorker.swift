@@ -97,26 +97,30 @@ package struct ScenarioWorker {
                 var printed = ""  // what went out as it was printed
                 let result = file.run(
                     definition, host: host, faults: task.faults,
-                    onStep: { step in
-                        send(.step(task: task.id, index: index, step: step))
-                    },
-                    onCall: { line in
-                        send(.running(task: task.id, index: index, line: line))
-                    },
-                    onOutput: { text in
-                        printed += text
-                        send(.output(task: task.id, index: index, text: text))
-                    })
+                    observer: ScenarioObserver(
+                        step: { step in send(.step(task: task.id, index: index, step: step)) },
+                        call: { line in send(.running(task: task.id, index: index, line: line)) },
+                        output: { text in
+                            printed += text
+                            send(.output(task: task.id, index: index, text: text))
+                        },
+                        frame: { change in
+                            switch change {
+                            case .appended(let frame): send(.frame(task: task.id, index: index, frame: frame))
+                            case .problem(let problem): send(.frameProblem(task: task.id, index: index, problem: problem))
+                            }
+                        }))
                 if result.status == .passed && result.message.isEmpty && result.details.isEmpty && result.output.isEmpty
                     && result.frames.isEmpty
                 {
                     // The parent has the rest: the listing, and the steps as they went out.
                     send(.passed(task: task.id, index: index, duration: result.duration))
                 } else {
-                    // The timeline and what was printed went out as they came; the parent puts them
+                    // The timeline, the frames and what was printed went out as they came; the parent puts them
                     // back after what was not (the file's top level printed, shown with its first scenario).
                     var streamed = result
                     streamed.timeline = []
+                    streamed.frames = []
                     if result.output.hasSuffix(printed) { streamed.output = String(result.output.dropLast(printed.count)) }
                     send(.result(task: task.id, index: index, result: streamed))
                 }

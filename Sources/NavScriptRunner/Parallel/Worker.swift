@@ -22,6 +22,8 @@ final class Worker {
     var steps = Timeline()
     /// What the scenario running printed so far.
     var output = ""
+    /// The storyboard of the scenario running (`--html`), as the worker streamed it.
+    var frames = StoryboardFrames()
     /// The last driving or asserting call the scenario made.
     var running: String?
     var isAlive = true

@@ -54,6 +54,11 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case running(task: Int, index: Int, line: String)
     /// What the scenario printed, as it printed it.
     case output(task: Int, index: Int, text: String)
+    /// A storyboard frame of the running scenario (`--html`), so a scenario
+    /// whose worker dies keeps its storyboard.
+    case frame(task: Int, index: Int, frame: StepFrame)
+    /// A problem shown on the running scenario's last frame.
+    case frameProblem(task: Int, index: Int, problem: StepFrame.Problem)
     case result(task: Int, index: Int, result: ScenarioResult)
     /// A scenario that passed without printing anything: all the parent
     /// needs besides the listing and the steps it already has. (Nearly

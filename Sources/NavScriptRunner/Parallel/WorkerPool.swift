@@ -168,6 +168,7 @@ package final class WorkerPool {
                     worker.scenarioIndex = scenario
                     worker.steps = []
                     worker.output = ""
+                    worker.frames = StoryboardFrames()
                     worker.running = nil
                     if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
                 case .step(_, let scenario, let step):
@@ -177,6 +178,10 @@ package final class WorkerPool {
                     }
                 case .running(_, _, let line):
                     worker.running = line
+                case .frame(_, _, let frame):
+                    worker.frames.append(frame)
+                case .frameProblem(_, _, let problem):
+                    worker.frames.attach(problem)
                 case .output(_, let scenario, let text):
                     worker.output += text
                     if let listing = progress[index].scenarios?[scenario] {
@@ -186,6 +191,7 @@ package final class WorkerPool {
                     worker.scenarioStarted = nil
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
+                    if result.status.isProblem && result.frames.isEmpty { result.frames = worker.frames.frames }
                     result.output += worker.output
                     if progress[index].killedRerunFrom == scenario {
                         // Its first run's result died with a killed worker: said where CI keeps it.
@@ -273,7 +279,7 @@ package final class WorkerPool {
                 if let scenario = worker.scenarioIndex {
                     progress[index].crash(
                         scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
-                        message: reason, details: details, timeline: worker.steps,
+                        message: reason, details: details, timeline: worker.steps, frames: worker.frames,
                         duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0,
                         signal: signaled && !worker.timedOut ? status : nil, output: worker.output)
                     if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
@@ -388,11 +394,14 @@ package final class WorkerPool {
             guard let index = worker.taskIndex, let scenario = worker.scenarioIndex, !progress[index].isFinished,
                 progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario]
             else { continue }
+            let message = "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? "")
+            var frames = worker.frames
+            if interrupted { frames.attach(StepFrame.Problem(kind: "error", message: message, details: "")) }
             let result = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted),
-                message: "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? ""),
-                timeline: worker.steps, output: worker.output, duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
+                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted), message: message,
+                timeline: worker.steps, frames: interrupted ? frames.frames : [], output: worker.output,
+                duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result
             publishFinished(index, result)
         }
@@ -489,12 +498,16 @@ private struct TaskProgress {
     /// `duration`: how long it ran until its worker died, by the pool's clock.
     mutating func crash(
         scenario: Int, kind: ScenarioOutcome.ErrorKind, message: String, details: String, timeline: Timeline,
-        duration: Double, signal: Int32?, output: String
+        frames: StoryboardFrames, duration: Double, signal: Int32?, output: String
     ) {
         guard let listing = scenarios?[scenario] else { return }
+        // The storyboard the worker streamed, with the crash shown on the step it came after.
+        var frames = frames
+        frames.attach(StepFrame.Problem(kind: "error", message: message, details: details))
         results[scenario] = ScenarioResult(
             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-            outcome: .errored(kind), message: message, details: details, timeline: timeline, duration: duration)
+            outcome: .errored(kind), message: message, details: details, timeline: timeline, frames: frames.frames,
+            duration: duration)
         results[scenario]?.signal = signal
         results[scenario]?.output = output
     }

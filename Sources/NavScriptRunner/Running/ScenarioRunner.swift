@@ -91,11 +91,12 @@ public struct ScenarioRunner {
                 var number = 0
                 result = file.run(
                     definition, host: host, faults: options.faults,
-                    onStep: { step in
-                        number += 1
-                        publish(.step(file: entry.path, scenario: definition.name, number: number, step: step))
-                    },
-                    onOutput: { text in publish(.output(file: entry.path, scenario: definition.name, text: text)) })
+                    observer: ScenarioObserver(
+                        step: { step in
+                            number += 1
+                            publish(.step(file: entry.path, scenario: definition.name, number: number, step: step))
+                        },
+                        output: { text in publish(.output(file: entry.path, scenario: definition.name, text: text)) }))
                 if options.failFast && result.status.isProblem { stop = Self.failFastReason }
                 if let interruption = options.interruption, interruption.isRequested {
                     stop = interruption.reason ?? "interrupted"

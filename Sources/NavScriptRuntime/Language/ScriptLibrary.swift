@@ -129,7 +129,7 @@ package struct ScriptLibrary {
                 }
             }
             return try context.serving { () throws -> LuaCallResult in
-                if announced, let onCall = context.world?.onCall {
+                if announced, let onCall = context.world?.observer.call {
                     onCall(String(concatenating: context.location(of: call), "  ", name, "(", Self.arguments(call), ")"))
                 }
                 do {

@@ -123,7 +123,7 @@ package final class BindingContext {
     func writeOutput(_ text: String) {
         if let world {
             world.output += text
-            world.onOutput?(text)
+            world.observer.output?(text)
         } else {
             loadOutput += text
         }

@@ -187,7 +187,7 @@ package final class ScenarioFile {
     /// or memory error always wins); everything else is listed after it.
     package func run(
         _ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
-        onStep: ((TimelineStep) -> Void)? = nil, onCall: ((String) -> Void)? = nil, onOutput: ((String) -> Void)? = nil
+        observer: ScenarioObserver = ScenarioObserver()
     ) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(
@@ -202,9 +202,7 @@ package final class ScenarioFile {
             host: host, faults: faults, launchOptions: context.launchOptions,
             strictSteps: options.strictSteps, recordsFrames: options.recordsFrames,
             eventRetention: options.eventRetention, scenario: (definition.file, definition.name))
-        world.onStep = onStep
-        world.onCall = onCall
-        world.onOutput = onOutput
+        world.observer = observer
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world

@@ -33,15 +33,8 @@ package final class ScenarioWorld {
     private var marks: [Int: (app: Int, location: String)] = [:]
     /// The step timeline: the first and last few hundred lines of a long scenario, and how many between.
     package private(set) var timeline = Timeline()
-    /// Sees every step as it is recorded (a worker streams them, so a
-    /// scenario that crashes its process still has a timeline).
-    var onStep: ((TimelineStep) -> Void)?
-    /// Sees every driving or asserting call before it runs (a worker
-    /// streams them, so a crash or a hang names the call it happened in).
-    var onCall: ((String) -> Void)?
-    /// Sees what the scenario prints as it prints it (a worker streams it,
-    /// so a crash or a hang keeps what was printed before).
-    var onOutput: ((String) -> Void)?
+    /// Sees the scenario as it runs: its steps, calls, output and frames.
+    var observer = ScenarioObserver()
     var output = ""
     /// Wrong calls of the language (bad arguments, unknown names), each as
     /// its message: the scenario's error even when a `pcall` caught it.
@@ -68,13 +61,8 @@ package final class ScenarioWorld {
     let recordsFrames: Bool
     /// See ``RunOptions/eventRetention``.
     let eventRetention: Int
-    /// The navigation after each step, when ``recordsFrames``: the first
-    /// and last frames a storyboard draws (a frame holds the whole
-    /// navigation, so a long scenario cannot keep them all).
-    private var keptFrames = BoundedHistory<StepFrame>(headLimit: 20, tailLimit: 100)
-    /// Frames pushed out of ``keptFrames`` that a problem was shown on, with
-    /// their ordinal (a storyboard draws every failing frame); at most 100.
-    private var failingFramesLeftOut: [(ordinal: Int, frame: StepFrame)] = []
+    /// The navigation after each step, when ``recordsFrames``.
+    private var storyboard = StoryboardFrames()
     /// How many of the current app's events the frames have shown.
     private var eventsShown = 0
 
@@ -258,34 +246,20 @@ package final class ScenarioWorld {
     /// "before the first step" when none was recorded yet).
     func attachToLastFrame(_ problem: StepFrame.Problem) {
         guard recordsFrames else { return }
-        if keptFrames.isEmpty {
+        if storyboard.isEmpty {
             appendFrame(StepFrame(number: 0, location: location ?? "", action: "(before the first step)", app: app, events: []))
         }
-        keptFrames.updateLast { $0.problems.append(problem) }
+        storyboard.attach(problem)
+        observer.frame?(.problem(problem))
     }
 
     private func appendFrame(_ frame: StepFrame) {
-        let ordinal = keptFrames.count + 1 - keptFrames.tailLimit  // of the frame the append would push out
-        if let evicted = keptFrames.append(frame), !evicted.problems.isEmpty, failingFramesLeftOut.count < 100 {
-            failingFramesLeftOut.append((ordinal, evicted))
-        }
+        storyboard.append(frame)
+        observer.frame?(.appended(frame))
     }
 
-    /// The frames a storyboard draws, oldest first: the first and last, and
-    /// every failing one between; each says how many before it were left out.
-    var frames: [StepFrame] {
-        var kept = keptFrames.numbered.map { (ordinal: $0.number, frame: $0.element) }
-        if !failingFramesLeftOut.isEmpty {
-            kept.insert(contentsOf: failingFramesLeftOut, at: keptFrames.head.count)
-        }
-        var previous = 0
-        return kept.map { ordinal, frame in
-            var frame = frame
-            frame.framesLeftOutBefore = ordinal - previous > 1 ? ordinal - previous - 1 : nil
-            previous = ordinal
-            return frame
-        }
-    }
+    /// The frames a storyboard draws (see ``StoryboardFrames``).
+    var frames: [StepFrame] { storyboard.frames }
 
     /// `step 3 (tap close)`: a step of the app's log as the timeline numbers it.
     func stepName(_ appStep: Int, during name: String) -> String {
@@ -293,11 +267,11 @@ package final class ScenarioWorld {
         return number > 0 ? "step \(number) (\(name))" : "app step \(appStep) (\(name))"
     }
 
-    /// Appends a step's line to the timeline and shows the step to ``onStep``; returns its number (1-based).
+    /// Appends a step's line to the timeline and shows the step to the ``observer``; returns its number (1-based).
     @discardableResult
     private func appendToTimeline(_ step: TimelineStep) -> Int {
         timeline.append(step.line)
-        onStep?(step)
+        observer.step?(step)
         return timeline.count
     }
 

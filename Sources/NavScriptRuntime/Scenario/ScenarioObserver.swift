@@ -1,0 +1,45 @@
+/// What sees a scenario as it runs, before its result exists.
+///
+/// Why: a worker streams all of it to its parent, so a scenario that
+/// crashes its process or hangs still has its timeline, the call it was
+/// in, what it printed and its storyboard; the in-process runner publishes
+/// steps and output live. Each closure is optional: a caller watches only
+/// what it reports.
+package struct ScenarioObserver {
+    /// Every timeline step as it is recorded.
+    package var step: ((TimelineStep) -> Void)?
+    /// Every driving or asserting call before it runs (a crash or a hang names it).
+    package var call: ((String) -> Void)?
+    /// What the scenario prints, as it prints it.
+    package var output: ((String) -> Void)?
+    /// Every change to the storyboard, when frames are recorded (`--html`).
+    package var frame: ((FrameChange) -> Void)?
+
+    /// A change to a scenario's storyboard, applied in order to a
+    /// ``StoryboardFrames`` to keep the same frames the scenario keeps.
+    package enum FrameChange {
+        /// A step's frame.
+        case appended(StepFrame)
+        /// A problem shown on the last frame.
+        case problem(StepFrame.Problem)
+    }
+
+    package init(
+        step: ((TimelineStep) -> Void)? = nil, call: ((String) -> Void)? = nil, output: ((String) -> Void)? = nil,
+        frame: ((FrameChange) -> Void)? = nil
+    ) {
+        self.step = step
+        self.call = call
+        self.output = output
+        self.frame = frame
+    }
+}
+
+extension StoryboardFrames {
+    package mutating func apply(_ change: ScenarioObserver.FrameChange) {
+        switch change {
+        case .appended(let frame): append(frame)
+        case .problem(let problem): attach(problem)
+        }
+    }
+}
