@@ -20,131 +20,165 @@ struct LuaTokens {
 
     let tokens: [Token]
 
+    /// Reads the source's UTF-8 bytes: token text is decoded from slices of
+    /// them. (Scalars appended one by one were two thirds of a lint.)
     init(_ source: String) {
         var tokens: [Token] = []
-        let chars = Array(source.unicodeScalars)
+        let bytes = Array(source.utf8)
         var index = 0
         var line = 1
         var lineStart = 0
-        func peek(_ offset: Int = 0) -> Unicode.Scalar? {
-            index + offset < chars.count ? chars[index + offset] : nil
+        // Columns count characters: the continuation bytes of the line so far
+        // are counted once, from the last token on.
+        var countedLineStart = 0
+        var countedTo = 0
+        var continuations = 0
+        func column() -> Int {
+            if countedLineStart != lineStart {
+                countedLineStart = lineStart
+                countedTo = lineStart
+                continuations = 0
+            }
+            while countedTo < index {
+                if bytes[countedTo] & 0xC0 == 0x80 { continuations += 1 }
+                countedTo += 1
+            }
+            return index - lineStart - continuations + 1
         }
+        func peek(_ offset: Int = 0) -> UInt8? {
+            index + offset < bytes.count ? bytes[index + offset] : nil
+        }
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         /// `[[`, `[==[`: the level of a long bracket opening at `index`, or nil.
         func longBracketLevel(at start: Int) -> Int? {
-            guard start < chars.count, chars[start] == "[" else { return nil }
+            guard start < bytes.count, bytes[start] == UInt8(ascii: "[") else { return nil }
             var level = 0
             var at = start + 1
-            while at < chars.count, chars[at] == "=" {
+            while at < bytes.count, bytes[at] == UInt8(ascii: "=") {
                 level += 1
                 at += 1
             }
-            return at < chars.count && chars[at] == "[" ? level : nil
+            return at < bytes.count && bytes[at] == UInt8(ascii: "[") ? level : nil
         }
         /// Consumes a long bracket body from after its opening; returns its text.
         func longBracket(level: Int) -> String? {
-            var text = String.UnicodeScalarView()
             // A newline right after the opening is skipped, as Lua does.
-            if peek() == "\r" || peek() == "\n" {
-                if peek() == "\n" { line += 1 }
+            if peek() == UInt8(ascii: "\r") || peek() == UInt8(ascii: "\n") {
+                if peek() == UInt8(ascii: "\n") { line += 1 }
                 index += 1
                 lineStart = index
             }
+            let start = index
             while let c = peek() {
-                if c == "]" {
+                if c == UInt8(ascii: "]") {
                     var at = index + 1
                     var count = 0
-                    while at < chars.count, chars[at] == "=" {
+                    while at < bytes.count, bytes[at] == UInt8(ascii: "=") {
                         count += 1
                         at += 1
                     }
-                    if count == level, at < chars.count, chars[at] == "]" {
-                        index = at + 1
-                        return String(text)
+                    if count == level, at < bytes.count, bytes[at] == UInt8(ascii: "]") {
+                        defer { index = at + 1 }
+                        return text(start..<index)
                     }
                 }
-                if c == "\n" {
+                if c == UInt8(ascii: "\n") {
                     line += 1
                     lineStart = index + 1
                 }
-                text.append(c)
                 index += 1
             }
             return nil
         }
         scan: while let c = peek() {
-            let column = index - lineStart + 1
             switch c {
-            case "\n":
+            case UInt8(ascii: "\n"):
                 line += 1
                 index += 1
                 lineStart = index
-            case " ", "\t", "\r", "\u{0B}", "\u{0C}":
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), 0x0B, 0x0C:
                 index += 1
-            case "-" where peek(1) == "-":
+            case UInt8(ascii: "-") where peek(1) == UInt8(ascii: "-"):
                 index += 2
                 if let level = longBracketLevel(at: index) {
                     index += level + 2
                     guard longBracket(level: level) != nil else { break scan }
                 } else {
-                    while let d = peek(), d != "\n" { index += 1 }
+                    while let d = peek(), d != UInt8(ascii: "\n") { index += 1 }
                 }
-            case "\"", "'":
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                let column = column()
                 index += 1
-                var text = String.UnicodeScalarView()
+                // The bytes between escapes are copied in runs; escapes are read roughly (lint reads names).
+                var unescaped: [UInt8] = []
+                var runStart = index
                 var closed = false
                 while let d = peek() {
                     if d == c {
-                        index += 1
                         closed = true
                         break
                     }
-                    if d == "\n" { break }
-                    if d == "\\" {
+                    if d == UInt8(ascii: "\n") { break }
+                    if d == UInt8(ascii: "\\") {
+                        unescaped += bytes[runStart..<index]
                         index += 1
                         guard let e = peek() else { break }
                         switch e {
-                        case "n": text.append("\n")
-                        case "t": text.append("\t")
-                        case "\\", "\"", "'": text.append(e)
-                        case "\n":
-                            text.append("\n")
+                        case UInt8(ascii: "n"): unescaped.append(UInt8(ascii: "\n"))
+                        case UInt8(ascii: "t"): unescaped.append(UInt8(ascii: "\t"))
+                        case UInt8(ascii: "\n"):
+                            unescaped.append(e)
                             line += 1
                             lineStart = index + 1
-                        default: text.append(e)  // \x, \u, \z, digits: kept roughly (lint reads names)
+                        default: unescaped.append(e)  // \\, quotes, \x, \u, \z, digits
                         }
                         index += 1
+                        runStart = index
                         continue
                     }
-                    text.append(d)
                     index += 1
                 }
                 guard closed else { break scan }
-                tokens.append(Token(kind: .string(String(text)), line: line, column: column))
-            case "[" where longBracketLevel(at: index) != nil:
+                let value: String
+                if unescaped.isEmpty {
+                    value = text(runStart..<index)
+                } else {
+                    unescaped += bytes[runStart..<index]
+                    value = String(decoding: unescaped, as: UTF8.self)
+                }
+                index += 1
+                tokens.append(Token(kind: .string(value), line: line, column: column))
+            case UInt8(ascii: "[") where longBracketLevel(at: index) != nil:
+                let column = column()
                 let level = longBracketLevel(at: index)!
                 let startLine = line
                 index += level + 2
                 guard let text = longBracket(level: level) else { break scan }
                 tokens.append(Token(kind: .string(text), line: startLine, column: column))
             default:
-                if c == "_" || Self.isLetter(c) {
-                    var name = String.UnicodeScalarView()
-                    while let d = peek(), d == "_" || Self.isLetter(d) || Self.isDigit(d) {
-                        name.append(d)
-                        index += 1
-                    }
-                    tokens.append(Token(kind: .name(String(name)), line: line, column: column))
-                } else if Self.isDigit(c) || (c == "." && peek(1).map(Self.isDigit) == true) {
-                    while let d = peek(), Self.isLetter(d) || Self.isDigit(d) || d == "." {
+                let column = column()
+                if c == UInt8(ascii: "_") || Self.isLetter(c) {
+                    let start = index
+                    while let d = peek(), d == UInt8(ascii: "_") || Self.isLetter(d) || Self.isDigit(d) { index += 1 }
+                    tokens.append(Token(kind: .name(text(start..<index)), line: line, column: column))
+                } else if Self.isDigit(c) || (c == UInt8(ascii: ".") && peek(1).map(Self.isDigit) == true) {
+                    while let d = peek(), Self.isLetter(d) || Self.isDigit(d) || d == UInt8(ascii: ".") {
                         // An exponent's sign belongs to the number.
-                        if d == "e" || d == "E" || d == "p" || d == "P", let s = peek(1), s == "+" || s == "-" { index += 1 }
+                        if d | 0x20 == UInt8(ascii: "e") || d | 0x20 == UInt8(ascii: "p"), let s = peek(1),
+                            s == UInt8(ascii: "+") || s == UInt8(ascii: "-")
+                        {
+                            index += 1
+                        }
                         index += 1
                     }
                     tokens.append(Token(kind: .number, line: line, column: column))
                 } else {
                     let pair = peek(1).flatMap { Self.pair(c, $0) }
-                    index += pair == nil ? 1 : 2
-                    tokens.append(Token(kind: .symbol(pair ?? String(c)), line: line, column: column))
+                    // A character outside ASCII is one symbol, all of its bytes.
+                    var end = index + 1
+                    if pair == nil && c >= 0xC0 { while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 } }
+                    tokens.append(Token(kind: .symbol(pair ?? text(index..<end)), line: line, column: column))
+                    index = pair == nil ? end : index + 2
                 }
             }
         }
@@ -154,14 +188,14 @@ struct LuaTokens {
     /// An ASCII letter: what Lua's lexer takes in a name (in the C locale).
     /// Compared by value — a Unicode property lookup per character was a
     /// third of linting a large suite.
-    private static func isLetter(_ c: Unicode.Scalar) -> Bool {
-        let folded = c.value | 0x20
+    private static func isLetter(_ c: UInt8) -> Bool {
+        let folded = c | 0x20
         return folded >= 0x61 && folded <= 0x7A
     }
 
     /// The two-character symbol `first` and `second` make, if they make one.
-    private static func pair(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> String? {
-        switch (first, second) {
+    private static func pair(_ first: UInt8, _ second: UInt8) -> String? {
+        switch (Unicode.Scalar(first), Unicode.Scalar(second)) {
         case ("=", "="): "=="
         case ("~", "="): "~="
         case ("<", "="): "<="
@@ -175,5 +209,5 @@ struct LuaTokens {
         }
     }
 
-    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
+    private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 }

@@ -57,6 +57,15 @@ package struct ScenarioLint {
     private let tableArguments: [String: [(position: Int, type: String, keys: [String])]]
     /// The parameters each output name takes, on any screen that offers it.
     private let outputParameters: [String: [String]]
+    /// What was found of each screen label and event item already checked:
+    /// a suite repeats the same few in every file, and checking one against
+    /// the vocabulary was half of linting a large suite.
+    private let answers = Answers()
+
+    private final class Answers {
+        var screens: [String: String?] = [:]
+        var events: [String: String?] = [:]
+    }
 
     package init(host: any ScenarioHost) {
         self.host = host
@@ -172,8 +181,10 @@ package struct ScenarioLint {
     }
 
     private func screen(_ literal: LuaCalls.Literal, _ report: Report) {
-        guard case .string(let label) = literal.value, let hint = vocabulary.typoHint(forScreens: [label]) else { return }
-        report(literal, .screen, hint)
+        guard case .string(let label) = literal.value else { return }
+        let hint = answers.screens[label] ?? vocabulary.typoHint(forScreens: [label])
+        answers.screens[label] = hint
+        if let hint { report(literal, .screen, hint) }
     }
 
     private func tab(_ literal: LuaCalls.Literal, _ report: Report) {
@@ -191,8 +202,10 @@ package struct ScenarioLint {
     }
 
     private func event(_ literal: LuaCalls.Literal, _ report: Report) {
-        guard case .string(let item) = literal.value, let problem = vocabulary.problem(with: item) else { return }
-        report(literal, .event, "event '\(item)': \(problem)")
+        guard case .string(let item) = literal.value else { return }
+        let problem = answers.events[item] ?? vocabulary.problem(with: item)
+        answers.events[item] = problem
+        if let problem { report(literal, .event, "event '\(item)': \(problem)") }
     }
 
     private func known(

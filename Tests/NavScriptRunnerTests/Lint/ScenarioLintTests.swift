@@ -25,6 +25,25 @@ struct ScenarioLintTests {
         #expect(tokens.filter { $0.kind == .number }.count == 2)
     }
 
+    /// Columns count characters, not bytes: a line with "é" or an emoji
+    /// before a literal still points at the literal.
+    @Test func columnsCountCharactersAfterNonASCIIText() {
+        let tokens = LuaTokens("print(\"héllo 🙂\") tap('x') --[[ é ]] y = 'ü\\n'\nz = « ").tokens
+        let places = tokens.map { token -> String in
+            switch token.kind {
+            case .string(let text): "\(token.line):\(token.column) \(text)"
+            case .name(let name): "\(token.line):\(token.column) \(name)"
+            case .symbol(let symbol): "\(token.line):\(token.column) \(symbol)"
+            case .number: "\(token.line):\(token.column) #"
+            }
+        }
+        #expect(
+            places == [
+                "1:1 print", "1:6 (", "1:7 héllo 🙂", "1:16 )", "1:18 tap", "1:21 (", "1:22 x", "1:25 )", "1:37 y", "1:39 =",
+                "1:41 ü\n", "2:1 z", "2:3 =", "2:5 «"
+            ], "\(places)")
+    }
+
     @Test func callsKeepTheirLiteralArgumentsAndSkipWhatIsComputed() {
         let calls = LuaCalls(
             LuaTokens(
