@@ -12,7 +12,7 @@ struct SuiteOptions: ParsableArguments {
                 + "at or above that line. support/ folders are skipped."), completion: ValueCompletion.scenarios)
     var paths: [String] = []
 
-    @Option(help: "Run only scenarios whose full name matches this regular expression.")
+    @Option(help: "Run only scenarios whose full name matches this regular expression (no back-references, no lookaround).")
     var filter: String?
 
     @Option(

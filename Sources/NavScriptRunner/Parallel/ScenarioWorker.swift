@@ -70,7 +70,7 @@ package struct ScenarioWorker {
     /// `--fail-fast`; the scenarios after it (in this file and the next
     /// ones) are then reported as not run.
     func run(
-        _ task: WorkerTask, filter: Regex<AnyRegexOutput>?, stopped: inout Bool,
+        _ task: WorkerTask, filter: NamePattern?, stopped: inout Bool,
         send: @escaping (WorkerMessage) -> Void
     ) {
         let runner = self.runner.with(faults: task.faults)

@@ -34,9 +34,9 @@ public struct ScenarioRunner {
     }
 
     /// Compiles `--filter` once, with an error a user can act on.
-    package static func compileFilter(_ pattern: String?) throws(RunnerError) -> Regex<AnyRegexOutput>? {
+    package static func compileFilter(_ pattern: String?) throws(RunnerError) -> NamePattern? {
         guard let pattern else { return nil }
-        do { return try Regex(pattern) } catch { throw .badFilter(pattern, "\(error)") }
+        do { return try NamePattern(pattern) } catch { throw .badFilter(pattern, error.message) }
     }
 
     /// Files in run order: discovery order, or shuffled by the seed.
@@ -49,7 +49,7 @@ public struct ScenarioRunner {
     /// Loads a file and selects its scenarios in run order. The order of a
     /// file's scenarios depends only on the seed and the file's path, so
     /// any number of workers runs them in the same order.
-    func load(_ entry: SuiteFile, filter: Regex<AnyRegexOutput>?) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
+    func load(_ entry: SuiteFile, filter: NamePattern?) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
         let file = try ScenarioFile(entry: entry, language: language, options: options)
         var selected = file.scenarios.filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
         if options.shuffle {
@@ -62,8 +62,8 @@ public struct ScenarioRunner {
     /// Runs the selected scenarios of one file, each against a fresh app,
     /// publishing the file's events as they happen (file started, each
     /// scenario started, its steps and result, file finished).
-    public func runFile(
-        _ entry: SuiteFile, filter: Regex<AnyRegexOutput>?,
+    package func runFile(
+        _ entry: SuiteFile, filter: NamePattern?,
         publish: @escaping (RunEvent) -> Void = { _ in }
     ) -> FileResult {
         let started = Date()
@@ -185,7 +185,7 @@ package enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .badFilter(let pattern, let reason):
-            return "--filter '\(pattern)' is not a valid regular expression: \(reason)"
+            return "--filter '\(pattern)' cannot be used: \(reason)"
         case .workerSetup(let reason):
             return "navscript worker: \(reason)"
         }

@@ -56,8 +56,8 @@ public struct RunOptions: Sendable {
     }
 
     /// Whether a scenario with this name and these tags is selected.
-    package func selects(name: String, tags scenarioTags: [String], filter regex: Regex<AnyRegexOutput>?) -> Bool {
-        if let regex, (try? regex.firstMatch(in: name)) == nil { return false }
+    package func selects(name: String, tags scenarioTags: [String], filter: NamePattern?) -> Bool {
+        if let filter, !filter.matches(name) { return false }
         if !tags.isEmpty && !tags.contains(where: scenarioTags.contains) { return false }
         if excludeTags.contains(where: scenarioTags.contains) { return false }
         return true
