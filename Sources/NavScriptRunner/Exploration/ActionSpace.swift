@@ -22,6 +22,11 @@ struct ActionSpace {
 
     /// Driving calls the suite wrote (`explore --from`), one offered at every step.
     let suiteCalls: [String]
+    /// The preconditions along each gated destination's ancestry: a link to
+    /// one is covered twice, with its gate open and closed (a gate is where
+    /// entry points and flows disagree, and a walk signed in at launch may
+    /// otherwise never try the gated path).
+    private let gates: [DestinationID: Set<Precondition>]
 
     init(host: any ScenarioHost, seed: UInt64, suite suiteCalls: [String] = []) {
         self.host = host
@@ -30,20 +35,38 @@ struct ActionSpace {
         patterns = host.engine.manifest.destinations.flatMap { definition in
             definition.patterns.map { (definition, $0) }
         }
+        var gates: [DestinationID: Set<Precondition>] = [:]
+        let manifest = host.engine.manifest
+        for (definition, ancestry) in zip(manifest.destinations, manifest.ancestries()) {
+            let preconditions = RouteManifest.preconditions(along: ancestry)
+            if !preconditions.isEmpty { gates[definition.id] = Set(preconditions) }
+        }
+        self.gates = gates
     }
 
-    /// The coverage keys of everything there is to cover.
-    var allCoverage: Set<String> {
+    /// The coverage keys of everything there is to cover; `gateStates`: a
+    /// gated link counts with its gate open and closed (when the app says
+    /// which preconditions hold).
+    func allCoverage(gateStates: Bool) -> Set<String> {
         var keys: Set<String> = []
         for definition in host.engine.manifest.destinations { keys.insert("screen \(definition.id)") }
         for screen in host.screens { for output in screen.outputs { keys.insert("tap \(screen.id).\(output.name)") } }
         for (definition, pattern) in patterns {
             for entry in host.entryPoints where pattern.applies(to: entry) {
-                keys.insert("link \(definition.id) \(pattern.template) via \(entry)")
+                let key = "link \(definition.id) \(pattern.template) via \(entry)"
+                if gateStates && gates[definition.id] != nil {
+                    keys.insert(key + Self.gateOpen)
+                    keys.insert(key + Self.gateClosed)
+                } else {
+                    keys.insert(key)
+                }
             }
         }
         return keys
     }
+
+    private static let gateOpen = ", gate open"
+    private static let gateClosed = ", gate closed"
 
     // MARK: - Launch
 
@@ -89,9 +112,11 @@ struct ActionSpace {
                 actions.append(ExplorationAction(lua: "select_tab(\(LuaSource.string(tab.rawValue)))", coverage: "select_tab \(tab)"))
             }
         }
+        let satisfied = gates.isEmpty ? nil : app.satisfiedPreconditions
         for _ in 0..<3 {
             if let choice = linkChoice(&generator) {
-                actions.append(ExplorationAction(lua: "", coverage: coverage(of: choice), unrendered: .link(choice)))
+                actions.append(
+                    ExplorationAction(lua: "", coverage: coverage(of: choice, satisfied: satisfied), unrendered: .link(choice)))
             }
         }
         actions.append(hostileLink(&generator))
@@ -166,9 +191,12 @@ struct ActionSpace {
     }
 
     /// What a link of `choice` covers.
-    func coverage(of choice: ExplorationAction.LinkChoice) -> String {
+    /// `satisfied`: the preconditions holding now (nil: the app does not say).
+    func coverage(of choice: ExplorationAction.LinkChoice, satisfied: Set<Precondition>? = nil) -> String {
         let (definition, pattern) = patterns[choice.pattern]
-        return "link \(definition.id) \(pattern.template) via \(choice.entry)"
+        let key = "link \(definition.id) \(pattern.template) via \(choice.entry)"
+        guard let satisfied, let gate = gates[definition.id] else { return key }
+        return key + (gate.isSubset(of: satisfied) ? Self.gateOpen : Self.gateClosed)
     }
 
     /// The link of `choice` with its values drawn.
@@ -206,7 +234,9 @@ struct ActionSpace {
                 : "tap(\(LuaSource.string(name)), \(LuaSource.table(arguments)))"
             return ExplorationAction(lua: lua, coverage: action.coverage)
         case .link(let choice):
-            return link(choice, generator: &generator)
+            var rendered = link(choice, generator: &generator)
+            rendered.coverage = action.coverage  // with the gate's state when it was offered
+            return rendered
         case .linkInScene(let choice, let number):
             var target = link(choice, generator: &generator).link!
             target.scene = number

@@ -121,7 +121,9 @@ public final class Explorer {
         var walks = 0
         var steps = 0
         let started = Date()
-        let all = space.allCoverage
+        // Gate states count once an app says which preconditions hold (known after a launch).
+        var all = space.allCoverage(gateStates: false)
+        var gateStatesKnown = false
         func spent() -> Bool {
             if configuration.shouldStop?() == true { return true }
             if configuration.steps > 0 && steps >= configuration.steps { return true }
@@ -143,6 +145,10 @@ public final class Explorer {
             var violation = step(walker, launch, walk: &walk)
             steps += 1
             var length = 0
+            if !gateStatesKnown, walker.app?.satisfiedPreconditions != nil {
+                gateStatesKnown = true
+                all = space.allCoverage(gateStates: true)
+            }
             while violation == nil, length < configuration.walkLength, !spent(), let app = walker.app {
                 if let screen = app.state.visible?.id { covered.insert("screen \(screen)") }
                 let candidates = space.candidates(app: app, generator: &generator)

@@ -82,4 +82,5 @@ final class NotesDriver: NavigationDriver {
 
     override var coordinatorPaths: [String] { app.coordinatorPaths }
     override var isIdle: Bool { super.isIdle && app.dispatcher.isIdle }
+    override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
 }

@@ -71,6 +71,21 @@ struct ExplorerTests {
         #expect(report.steps >= 2_000)
     }
 
+    /// A gated link is covered with its gate closed and open: walks are
+    /// steered to try the account link signed out and signed in.
+    @Test func gatedLinksAreCoveredWithTheirGateOpenAndClosed() throws {
+        let report = try explore(faults: [], steps: 2_000)
+        let gated = report.coverage.all.filter { $0.hasPrefix("link account ") }
+        #expect(!gated.isEmpty && gated.allSatisfy { $0.hasSuffix(", gate open") || $0.hasSuffix(", gate closed") }, "\(gated)")
+        #expect(gated.filter { $0.hasSuffix(", gate open") }.count == gated.count / 2, "both states of each: \(gated.sorted())")
+        #expect(gated.isSubset(of: report.coverage.covered), "missing: \(gated.subtracting(report.coverage.covered).sorted())")
+        let open = report.coverage.all.filter { $0.hasPrefix("link notes ") }
+        #expect(!open.isEmpty && open.allSatisfy { !$0.contains(", gate ") }, "an ungated link is covered once: \(open)")
+        // A host that does not say which preconditions hold keeps one key per link.
+        let unsaid = ActionSpace(host: try NotesHost(), seed: 1).allCoverage(gateStates: false)
+        #expect(unsaid.filter { $0.hasPrefix("link account ") }.count == gated.count / 2)
+    }
+
     @Test func theSameSeedGivesTheSameWalksAndReproducer() throws {
         let first = try explore(faults: ["keep-popped-notes"], seed: 5)
         let second = try explore(faults: ["keep-popped-notes"], seed: 5)
