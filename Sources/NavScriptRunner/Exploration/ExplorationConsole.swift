@@ -26,7 +26,10 @@ package enum ExplorationConsole {
         let perSecond = report.seconds > 0 ? Int(Double(report.steps) / report.seconds) : 0
         var text = "\n\(report.walks) walks, \(report.steps) steps in \(String(format: "%.1f", report.seconds))s (\(perSecond) steps/s)\n"
         let coverage = report.coverage
-        for (label, prefix) in [("screens reached", "screen "), ("outputs fired", "tap "), ("link patterns, entry points and gate states", "link ")] {
+        let kinds = [
+            ("screens reached", "screen "), ("outputs fired", "tap "), ("link patterns, entry points and gate states", "link ")
+        ]
+        for (label, prefix) in kinds {
             let all = coverage.all.filter { $0.hasPrefix(prefix) }
             let done = coverage.covered.filter { $0.hasPrefix(prefix) }.intersection(all)
             text += "coverage: \(label) \(done.count)/\(all.count)"
