@@ -87,7 +87,7 @@ struct SignalAndShardTests {
             // The healthy run's worker, then the one that replaced the worker the crash took:
             // the run is in its last fault, the one that hangs.
             var seen: Set<Int32> = []
-            for _ in 0..<400 where seen.count < 2 {
+            for _ in 0..<2400 where seen.count < 2 {  // up to a minute: a loaded machine starts workers late
                 seen.formUnion(Self.workers(of: parent))
                 usleep(25_000)
             }

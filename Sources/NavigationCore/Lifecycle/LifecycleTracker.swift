@@ -37,13 +37,40 @@ public final class LifecycleTracker {
     private struct Record {
         let label: String
         let kind: Kind
-        weak var object: AnyObject?
+        /// Only for an object watched without a token (``watch(_:label:kind:anchoredTo:)``):
+        /// the weak reference that empties when it goes. An object holding a
+        /// token is not referenced at all — its token reports its end — because
+        /// a weak reference gives the object a side table, which sends every
+        /// later retain and release of it down Swift's slow path (a tenth of a
+        /// scenario's time went there).
+        weak var untokenedObject: AnyObject?
         /// The object's key in `recordByObject` (kept so deallocation
         /// finds it without scanning the dictionary).
         let key: ObjectIdentifier
+        let hasToken: Bool
         var leftAtStep: Int?
         var deallocated = false
         var anchor: Int?
+
+        init(label: String, kind: Kind, object: AnyObject, hasToken: Bool, leftAtStep: Int? = nil, anchor: Int?) {
+            self.label = label
+            self.kind = kind
+            self.key = ObjectIdentifier(object)
+            self.hasToken = hasToken
+            if !hasToken { untokenedObject = object }
+            self.leftAtStep = leftAtStep
+            self.anchor = anchor
+        }
+
+        /// Still alive: its token has not reported its end (or, without one, the weak reference holds).
+        var isAlive: Bool { !deallocated && (hasToken || untokenedObject != nil) }
+
+        /// Whether the record is of `object` itself, alive (an identifier reused
+        /// by a new object after a token-less one went does not count; a token
+        /// reports its object's end before its memory can be reused).
+        func isOf(_ object: AnyObject) -> Bool {
+            !deallocated && (hasToken ? key == ObjectIdentifier(object) : untokenedObject === object)
+        }
     }
 
     private var records: [Record] = []
@@ -74,18 +101,16 @@ public final class LifecycleTracker {
         // report a live object as deallocated): relabel the record instead.
         let anchorID = anchor.flatMap(recordID(of:))
         revision += 1
-        if let existing = recordByObject[ObjectIdentifier(object)], !records[existing].deallocated,
-            records[existing].object === object
-        {
+        if let existing = recordByObject[ObjectIdentifier(object)], records[existing].isOf(object) {
             if let old = records[existing].anchor { dependents[old]?.removeAll { $0 == existing } }
             records[existing] = Record(
-                label: label, kind: kind, object: object, key: ObjectIdentifier(object),
+                label: label, kind: kind, object: object, hasToken: records[existing].hasToken,
                 leftAtStep: records[existing].leftAtStep, anchor: anchorID)
             if let anchorID { dependents[anchorID, default: []].append(existing) }
             return
         }
         let id = records.count
-        records.append(Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object), anchor: anchorID))
+        records.append(Record(label: label, kind: kind, object: object, hasToken: true, anchor: anchorID))
         if let anchorID { dependents[anchorID, default: []].append(id) }
         recordByObject[ObjectIdentifier(object)] = id
         object.lifecycleToken = LifecycleToken(tracker: self, record: id)
@@ -116,7 +141,7 @@ public final class LifecycleTracker {
         let anchorID = anchor.flatMap(recordID(of:))
         revision += 1
         let id = records.count
-        records.append(Record(label: label, kind: kind, object: object, key: ObjectIdentifier(object), anchor: anchorID))
+        records.append(Record(label: label, kind: kind, object: object, hasToken: false, anchor: anchorID))
         if let anchorID { dependents[anchorID, default: []].append(id) }
         recordByObject[ObjectIdentifier(object)] = id
     }
@@ -131,8 +156,7 @@ public final class LifecycleTracker {
     /// token-less object's record keeps its identifier after the object
     /// went, and a new object may be allocated at the same address.
     private func recordID(of object: AnyObject) -> Int? {
-        guard let id = recordByObject[ObjectIdentifier(object)], !records[id].deallocated, records[id].object === object
-        else { return nil }
+        guard let id = recordByObject[ObjectIdentifier(object)], records[id].isOf(object) else { return nil }
         return id
     }
 
@@ -164,7 +188,7 @@ public final class LifecycleTracker {
 
     /// Objects that left the navigation but are still alive, oldest first.
     public func leaks() -> [Leak] {
-        if let foundLeaks, foundLeaks.revision == revision, foundLeaks.records.allSatisfy({ records[$0].object != nil }) {
+        if let foundLeaks, foundLeaks.revision == revision, foundLeaks.records.allSatisfy({ records[$0].isAlive }) {
             return foundLeaks.leaks
         }
         // By index, the cheap tests first: copying each record out copied
@@ -172,7 +196,7 @@ public final class LifecycleTracker {
         var leaks: [Leak] = []
         var named: [Int] = []
         for index in records.indices {
-            guard let step = records[index].leftAtStep, !records[index].deallocated, records[index].object != nil else { continue }
+            guard let step = records[index].leftAtStep, records[index].isAlive else { continue }
             named.append(index)
             leaks.append(
                 Leak(
@@ -185,7 +209,7 @@ public final class LifecycleTracker {
 
     /// Labels of tracked objects still alive, registration order.
     public var liveLabels: [String] {
-        records.filter { !$0.deallocated && $0.object != nil }.map(\.label)
+        records.filter(\.isAlive).map(\.label)
     }
 
     /// Whether `object` has been declared gone.
