@@ -89,16 +89,16 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
     /// walks every object the app ever tracked, so it is done once).
     static func violations(
         of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
-        manifest: RouteManifest? = nil, stepName: (Int) -> String
+        gates: ScreenGates? = nil, stepName: (Int) -> String
     ) -> [(Invariant, ExpectationFailure)] {
         // Several windows: a window's own tree and screens are checked in each one, the rest once.
         if let scenes = app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
             var found = appViolations(
-                of: app, leaks: leaks, checking: invariants.filter { !$0.isPerScene }, manifest: manifest, stepName: stepName)
+                of: app, leaks: leaks, checking: invariants.filter { !$0.isPerScene }, gates: gates, stepName: stepName)
             for number in scenes.sceneNumbers {
                 let inWindow = scenes.acting(in: number) {
                     appViolations(
-                        of: app, leaks: leaks, checking: invariants.filter(\.isPerScene), manifest: manifest, stepName: stepName)
+                        of: app, leaks: leaks, checking: invariants.filter(\.isPerScene), gates: gates, stepName: stepName)
                 }
                 for (invariant, failure) in inWindow where !found.contains(where: { $0.0 == invariant }) {
                     found.append((invariant, ExpectationFailure("in scene \(number), \(failure.message)", details: failure.details)))
@@ -106,20 +106,20 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
             }
             return found
         }
-        return appViolations(of: app, leaks: leaks, checking: invariants, manifest: manifest, stepName: stepName)
+        return appViolations(of: app, leaks: leaks, checking: invariants, gates: gates, stepName: stepName)
     }
 
     /// The invariants of `app` as it acts now (one window).
     private static func appViolations(
         of app: any AppDriver, leaks: [LifecycleTracker.Leak], checking invariants: [Invariant],
-        manifest: RouteManifest?, stepName: (Int) -> String
+        gates: ScreenGates?, stepName: (Int) -> String
     ) -> [(Invariant, ExpectationFailure)] {
         var found: [(Invariant, ExpectationFailure)] = []
         // The tree is walked once for all the invariants that read it.
         var paths: [String]?
         for invariant in invariants {
             if invariant == .gatedScreens {
-                if let manifest, let failure = gatedScreens(app, manifest: manifest) { found.append((invariant, failure)) }
+                if let gates, let failure = gatedScreens(app, gates: gates) { found.append((invariant, failure)) }
                 continue
             }
             if let failure = check(invariant, app: app, leaks: leaks, paths: &paths, stepName: stepName) {
@@ -211,14 +211,12 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
 
     /// Screens whose destination needs a precondition the app says does not
     /// hold, in every window. Nil when the app cannot tell what holds.
-    static func gatedScreens(_ app: any AppDriver, manifest: RouteManifest) -> ExpectationFailure? {
+    static func gatedScreens(_ app: any AppDriver, gates: ScreenGates) -> ExpectationFailure? {
         // Checked after every step while exploring: when everything holds (signed in), nothing is built.
-        guard let satisfied = app.satisfiedPreconditions, !manifest.preconditions.allSatisfy(satisfied.contains) else { return nil }
-        var needs: [DestinationID: [Precondition]] = [:]
-        for definition in manifest.destinations where !definition.preconditions.isEmpty {
-            needs[definition.id] = definition.preconditions
+        let needs = gates.needs
+        guard !needs.isEmpty, let satisfied = app.satisfiedPreconditions, !gates.all.allSatisfy(satisfied.contains) else {
+            return nil
         }
-        guard !needs.isEmpty else { return nil }
         var windows: [(scene: Int?, state: NavigationState)] = []
         if let scenes = app as? any SceneDriving, scenes.sceneNumbers.count > 1 {
             for number in scenes.sceneNumbers {
@@ -246,6 +244,23 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
         return ExpectationFailure(
             "a screen that needs a precondition is on screen without it:\(first.dropFirst(1))",
             details: lines.joined(separator: "\n"))
+    }
+
+    /// What `gated_screens` reads of a manifest: each destination's own
+    /// preconditions. Built once per scenario, not at every step it is
+    /// checked after (a dictionary rebuilt per step showed in explore's time).
+    struct ScreenGates {
+        let needs: [DestinationID: [Precondition]]
+        let all: [Precondition]
+
+        init(_ manifest: RouteManifest) {
+            var needs: [DestinationID: [Precondition]] = [:]
+            for definition in manifest.destinations where !definition.preconditions.isEmpty {
+                needs[definition.id] = definition.preconditions
+            }
+            self.needs = needs
+            all = manifest.preconditions
+        }
     }
 
     /// A leak with the step named as the timeline numbers it.

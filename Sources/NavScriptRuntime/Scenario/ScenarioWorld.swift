@@ -66,6 +66,9 @@ package final class ScenarioWorld {
     /// How many of the current app's events the frames have shown.
     private var eventsShown = 0
 
+    /// What `gated_screens` checks, read from the manifest once.
+    private lazy var screenGates = Invariant.ScreenGates(host.engine.manifest)
+
     /// The host's launch options by name, built once by the caller.
     private let launchOptions: [String: LaunchOption]
     /// The scenario's file and full name, `math.random`'s seed made from.
@@ -306,7 +309,7 @@ package final class ScenarioWorld {
             return self.stepName(step, during: name)
         }
         let violations = Invariant.violations(
-            of: app, leaks: leaks, checking: due, manifest: host.engine.manifest, stepName: stepName)
+            of: app, leaks: leaks, checking: due, gates: screenGates, stepName: stepName)
         for (invariant, failure) in violations {
             reported.insert(invariant)
             recordFailure(
