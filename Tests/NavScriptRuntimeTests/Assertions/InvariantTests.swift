@@ -77,7 +77,8 @@ struct InvariantTests {
         windows.satisfiedPreconditions = ["auth"]
         #expect(Invariant.gatedScreens(windows, gates: Invariant.ScreenGates(Self.manifest)) == nil, "signed in: the order may be shown")
         windows.satisfiedPreconditions = nil
-        #expect(Invariant.gatedScreens(windows, gates: Invariant.ScreenGates(Self.manifest)) == nil, "an app that does not say is not judged")
+        #expect(
+            Invariant.gatedScreens(windows, gates: Invariant.ScreenGates(Self.manifest)) == nil, "an app that does not say is not judged")
     }
 
     @Test func aGatedScreenInAModalOfOneWindowIsFound() throws {
