@@ -271,15 +271,20 @@ do {
             let long = try SuiteGenerator.writeLong(steps: 100_000, into: root)
             let links = try SuiteGenerator.writeLinks(1_000_000, into: root)
             let modes = [("--jobs 1 (a worker)", ["--jobs", "1"]), ("--in-process", ["--in-process"])]
-            for (number, file, what, note) in [
-                ("7", long, "100,000-step scenario", "tap/back × 50,000 in one scenario"),
-                ("7b", links, "10⁶ deep links in one scenario", "peak RSS: the timeline, frames and event log are bounded")
+            // 7c: the same 100,000 steps with a storyboard (`--html`): a frame and the
+            // leaks after every step, each of which must cost the same at step 90,000
+            // as at step 10 (the leak check once walked every object ever tracked).
+            let html = root.appendingPathComponent("report.html").path
+            for (number, file, what, note, options) in [
+                ("7", long, "100,000-step scenario", "tap/back × 50,000 in one scenario", [String]()),
+                ("7b", links, "10⁶ deep links in one scenario", "peak RSS: the timeline, frames and event log are bounded", []),
+                ("7c", long, "100,000-step scenario with --html", "a storyboard frame and the leaks after every step", ["--html", html])
             ] {
                 for (label, extra) in modes {
                     progress("(\(number)) \(what), \(label)")
                     let m = try SuiteBenchmarks.measure(
                         "\(what), \(label)", navscript: navscript,
-                        arguments: [file.path, "--instruction-budget", "100000000000"] + extra,
+                        arguments: [file.path, "--instruction-budget", "100000000000"] + options + extra,
                         in: root.path, repetitions: max(1, min(arguments.repetitions, 3)))
                     cliRows.append((number, m, note))
                 }

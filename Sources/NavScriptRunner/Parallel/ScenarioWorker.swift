@@ -106,7 +106,7 @@ package struct ScenarioWorker {
                         },
                         frame: { change in
                             switch change {
-                            case .appended(let frame): send(.frame(task: task.id, index: index, frame: frame))
+                            case .appended(let frame): send(.frame(task: task.id, index: index, frame: StreamedFrame(frame)))
                             case .problem(let problem): send(.frameProblem(task: task.id, index: index, problem: problem))
                             }
                         }))

@@ -56,7 +56,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case output(task: Int, index: Int, text: String)
     /// A storyboard frame of the running scenario (`--html`), so a scenario
     /// whose worker dies keeps its storyboard.
-    case frame(task: Int, index: Int, frame: StepFrame)
+    case frame(task: Int, index: Int, frame: StreamedFrame)
     /// A problem shown on the running scenario's last frame.
     case frameProblem(task: Int, index: Int, problem: StepFrame.Problem)
     case result(task: Int, index: Int, result: ScenarioResult)
@@ -132,6 +132,16 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
         case .done(let id):
             task = id
             line.raw(#"{"done":{"task":"#)
+        case .frame(let id, let index, let frame):
+            // The frame last (unlike the sorted Codable form): the parent keeps it as the bytes between.
+            line.raw(#"{"frame":{"index":"#)
+            line.integer(index)
+            line.raw(#","task":"#)
+            line.integer(id)
+            line.raw(#","frame":"#)
+            line.json(frame.json)
+            line.raw("}}\n")
+            return line
         case .passed(let id, let index, let duration):
             task = id
             line.raw(#"{"passed":{"duration":"#)
@@ -200,6 +210,12 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
             else { return nil }
             return .passed(task: task, index: index, duration: duration)
         }
+        if scanner.take("frame\":{\"index\":") {
+            guard let index = scanner.integer(), scanner.take(",\"task\":"), let task = scanner.integer(),
+                scanner.take(",\"frame\":"), let json = scanner.rest(droppingSuffix: "}}")
+            else { return nil }
+            return .frame(task: task, index: index, frame: StreamedFrame(json: json))
+        }
         if scanner.take("done\":{\"task\":") {
             guard let task = scanner.integer(), scanner.take("}}"), scanner.atEnd else { return nil }
             return .done(task: task)
@@ -214,6 +230,18 @@ private struct LineScanner {
     var position = 0
 
     var atEnd: Bool { position == bytes.count }
+
+    /// The bytes from here to the end less `suffix`, which they must end with.
+    mutating func rest(droppingSuffix suffix: StaticString) -> [UInt8]? {
+        let count = suffix.utf8CodeUnitCount
+        guard bytes.count - position >= count else { return nil }
+        let matches = suffix.withUTF8Buffer { buffer in
+            buffer.indices.allSatisfy { bytes[bytes.count - count + $0] == buffer[$0] }
+        }
+        guard matches else { return nil }
+        defer { position = bytes.count }
+        return Array(bytes[position..<(bytes.count - count)])
+    }
 
     mutating func take(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount

@@ -179,7 +179,7 @@ package final class WorkerPool {
                 case .running(_, _, let line):
                     worker.running = line
                 case .frame(_, _, let frame):
-                    worker.frames.append(frame)
+                    worker.frames.append(json: frame.json)
                 case .frameProblem(_, _, let problem):
                     worker.frames.attach(problem)
                 case .output(_, let scenario, let text):

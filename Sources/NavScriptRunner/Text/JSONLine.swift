@@ -12,6 +12,11 @@ struct JSONLine {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends bytes that already are JSON (a value written by hand elsewhere).
+    mutating func json(_ value: [UInt8]) {
+        bytes.append(contentsOf: value)
+    }
+
     mutating func integer(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)  // a small string: no allocation
     }

@@ -85,6 +85,11 @@ public final class LifecycleTracker {
     /// leak is trusted only while its object is still there.
     private var foundLeaks: (revision: Int, records: [Int], leaks: [Leak])?
     private var recordByObject: [ObjectIdentifier: Int] = [:]
+    /// The records that left the navigation and have not reported their
+    /// end: the only candidates for a leak. Why: ``leaks()`` is asked after
+    /// every step (storyboards, `--strict-steps`, exploring), and walking
+    /// every record ever tracked made a long scenario quadratic.
+    private var departed: Set<Int> = []
     /// The records anchored to each record, so a departure reaches its
     /// dependents without scanning every record (a long scenario builds
     /// tens of thousands).
@@ -171,7 +176,10 @@ public final class LifecycleTracker {
         guard records[id].leftAtStep == nil else { return }
         records[id].leftAtStep = log.step
         revision += 1
-        if !records[id].deallocated { log.record(.release(records[id].label)) }
+        if !records[id].deallocated {
+            departed.insert(id)
+            log.record(.release(records[id].label))
+        }
         for dependent in dependents[id] ?? [] where records[dependent].anchor == id {
             markLeft(dependent)
         }
@@ -180,6 +188,7 @@ public final class LifecycleTracker {
     fileprivate func didDeallocate(_ id: Int) {
         guard records.indices.contains(id), !records[id].deallocated else { return }
         records[id].deallocated = true
+        departed.remove(id)
         revision += 1
         let key = records[id].key
         if recordByObject[key] == id { recordByObject[key] = nil }
@@ -191,12 +200,14 @@ public final class LifecycleTracker {
         if let foundLeaks, foundLeaks.revision == revision, foundLeaks.records.allSatisfy({ records[$0].isAlive }) {
             return foundLeaks.leaks
         }
-        // By index, the cheap tests first: copying each record out copied
-        // its weak reference too.
+        // Oldest first; a token-less object whose weak reference emptied is no longer a candidate.
         var leaks: [Leak] = []
         var named: [Int] = []
-        for index in records.indices {
-            guard let step = records[index].leftAtStep, records[index].isAlive else { continue }
+        for index in departed.sorted() {
+            guard let step = records[index].leftAtStep, records[index].isAlive else {
+                departed.remove(index)
+                continue
+            }
             named.append(index)
             leaks.append(
                 Leak(

@@ -51,6 +51,37 @@ struct WorkerMessageTests {
         #expect(WorkerMessage.parse("not json") == nil)
     }
 
+    /// A streamed storyboard frame is written by hand as the JSON its
+    /// Codable form decodes to the same frame, and read back as its bytes.
+    @Test func aFrameIsWrittenByHandAndReadBackAsItsBytes() throws {
+        var frame = StepFrame(
+            number: 7, location: "f.lua:3", action: "tap(\"x\") \n\u{1} é 🎉", selectedTab: "home",
+            tabs: [.init(name: "home", stack: ["home", "product:p1"]), .init(name: "cart", stack: [])],
+            modals: [["login"], ["two_factor", "x"]], coordinators: ["app/main", "app/auth"], events: ["push \"q\"", "gate auth cart"],
+            leaks: [.init(label: "product:p1", kind: "screen", leftDuring: "back")],
+            problems: [.init(kind: "failure", message: "m \"q\"", details: "d\n\t")])
+        frame.windows = [.init(number: 2, inFront: true, selectedTab: "home", tabs: [.init(name: "home", stack: ["home"])], modals: [])]
+        frame.framesLeftOutBefore = 12
+        let streamed = StreamedFrame(frame)
+        #expect(streamed.frame == frame, "the hand-written JSON decodes to the frame: \(String(decoding: streamed.json, as: UTF8.self))")
+        var bare = frame
+        bare.windows = []
+        bare.framesLeftOutBefore = nil
+        bare.problems = []
+        #expect(StreamedFrame(bare).frame == bare)
+        let message = WorkerMessage.frame(task: 3, index: 4, frame: streamed)
+        let line = message.line
+        #expect(line.hasSuffix("}}\n") && !line.dropLast().contains("\n"))
+        let parsed = WorkerMessage.parseHandWritten(Substring(line.dropLast()).utf8)
+        #expect(parsed == message, "read by hand, its frame kept as the bytes it came as")
+        #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8)) == message, "and the decoder reads it too")
+        // Kept undecoded, a frame is decoded when the storyboard is drawn, with a problem shown later.
+        var frames = StoryboardFrames()
+        frames.append(json: StreamedFrame(bare).json)
+        frames.attach(StepFrame.Problem(kind: "error", message: "crash", details: ""))
+        #expect(frames.frames.count == 1 && frames.frames.first?.problems.map(\.message) == ["crash"])
+    }
+
     @Test func aSeedReplaysTheSameSequence() {
         var a = SeededGenerator(seed: 7), b = SeededGenerator(seed: 7), c = SeededGenerator(seed: 8)
         let first = (0..<5).map { _ in a.next() }
