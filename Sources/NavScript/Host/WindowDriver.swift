@@ -72,7 +72,7 @@ open class WindowDriver<Window: DrivableWindow>: AppDriver {
     /// `idle` invariant sees a request that never finished.
     open var isIdle: Bool { window.scheduler.isIdle }
     public var visibleOutputs: [String] { window.visibleScreen?.outputs ?? [] }
-    public var platformWarnings: [PlatformWarning] { window.platformWarnings }
+    open var platformWarnings: [PlatformWarning] { window.platformWarnings }
     /// Every screen on screen with its owner's path, for `flow_ownership`;
     /// nil (not checked) unless the driver's platform can tell.
     open var screenOwners: [ScreenOwner]? { nil }
