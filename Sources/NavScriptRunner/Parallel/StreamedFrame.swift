@@ -48,48 +48,44 @@ extension JSONLine {
         raw(#","tabs":"#)
         tabs(frame.tabs)
         raw(#","modals":"#)
-        stacks(frame.modals)
+        array(frame.modals) { $0.strings($1) }
         raw(#","coordinators":"#)
         strings(frame.coordinators)
         raw(#","events":"#)
         strings(frame.events)
-        raw(#","leaks":["#)
-        for (index, leak) in frame.leaks.enumerated() {
-            if index > 0 { raw(",") }
-            raw(#"{"label":"#)
-            string(leak.label)
-            raw(#","kind":"#)
-            string(leak.kind)
-            raw(#","leftDuring":"#)
-            string(leak.leftDuring)
-            raw("}")
+        raw(#","leaks":"#)
+        array(frame.leaks) { line, leak in
+            line.raw(#"{"label":"#)
+            line.string(leak.label)
+            line.raw(#","kind":"#)
+            line.string(leak.kind)
+            line.raw(#","leftDuring":"#)
+            line.string(leak.leftDuring)
+            line.raw("}")
         }
-        raw(#"],"problems":["#)
-        for (index, problem) in frame.problems.enumerated() {
-            if index > 0 { raw(",") }
-            raw(#"{"kind":"#)
-            string(problem.kind)
-            raw(#","message":"#)
-            string(problem.message)
-            raw(#","details":"#)
-            string(problem.details)
-            raw("}")
+        raw(#","problems":"#)
+        array(frame.problems) { line, problem in
+            line.raw(#"{"kind":"#)
+            line.string(problem.kind)
+            line.raw(#","message":"#)
+            line.string(problem.message)
+            line.raw(#","details":"#)
+            line.string(problem.details)
+            line.raw("}")
         }
-        raw(#"],"windows":["#)
-        for (index, window) in frame.windows.enumerated() {
-            if index > 0 { raw(",") }
-            raw(#"{"number":"#)
-            integer(window.number)
-            raw(window.inFront ? #","inFront":true"# : #","inFront":false"#)
-            raw(#","selectedTab":"#)
-            string(window.selectedTab)
-            raw(#","tabs":"#)
-            tabs(window.tabs)
-            raw(#","modals":"#)
-            stacks(window.modals)
-            raw("}")
+        raw(#","windows":"#)
+        array(frame.windows) { line, window in
+            line.raw(#"{"number":"#)
+            line.integer(window.number)
+            line.raw(window.inFront ? #","inFront":true"# : #","inFront":false"#)
+            line.raw(#","selectedTab":"#)
+            line.string(window.selectedTab)
+            line.raw(#","tabs":"#)
+            line.tabs(window.tabs)
+            line.raw(#","modals":"#)
+            line.array(window.modals) { $0.strings($1) }
+            line.raw("}")
         }
-        raw("]")
         if let omitted = frame.framesLeftOutBefore {
             raw(#","framesLeftOutBefore":"#)
             integer(omitted)
@@ -97,34 +93,27 @@ extension JSONLine {
         raw("}")
     }
 
-    private mutating func strings(_ values: [String]) {
+    /// `[a,b,…]`, each element written by `write`.
+    private mutating func array<Element>(_ elements: [Element], _ write: (inout JSONLine, Element) -> Void) {
         raw("[")
-        for (index, value) in values.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { raw(",") }
-            string(value)
+            write(&self, element)
         }
         raw("]")
     }
 
-    private mutating func stacks(_ stacks: [[String]]) {
-        raw("[")
-        for (index, stack) in stacks.enumerated() {
-            if index > 0 { raw(",") }
-            strings(stack)
-        }
-        raw("]")
+    private mutating func strings(_ values: [String]) {
+        array(values) { $0.string($1) }
     }
 
     private mutating func tabs(_ tabs: [StepFrame.Tab]) {
-        raw("[")
-        for (index, tab) in tabs.enumerated() {
-            if index > 0 { raw(",") }
-            raw(#"{"name":"#)
-            string(tab.name)
-            raw(#","stack":"#)
-            strings(tab.stack)
-            raw("}")
+        array(tabs) { line, tab in
+            line.raw(#"{"name":"#)
+            line.string(tab.name)
+            line.raw(#","stack":"#)
+            line.strings(tab.stack)
+            line.raw("}")
         }
-        raw("]")
     }
 }
