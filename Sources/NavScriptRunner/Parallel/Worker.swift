@@ -83,7 +83,7 @@ final class Worker {
                 var batch: [WorkerEventQueue.Event] = []
                 for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
                     pending.append(contentsOf: bytes[lineStart..<index])
-                    if let message = WorkerMessage.parse(Substring(decoding: pending, as: UTF8.self)) {
+                    if let message = WorkerMessage.parse(bytes: pending) {
                         batch.append(.init(worker: id, kind: .message(message)))
                     }
                     pending.removeAll(keepingCapacity: true)

@@ -168,17 +168,22 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     /// Reads one line. The per-step lines (written by hand above) are read
     /// by hand too — a JSONDecoder per step made a long scenario's stream
     /// cost more than running it; anything else goes through the decoder.
-    package static func parse(_ line: Substring) -> WorkerMessage? {
-        if let fast = parseHandWritten(line.utf8) { return fast }
-        return try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
+    package static func parse(_ line: Substring) -> WorkerMessage? { parse(bytes: Array(line.utf8)) }
+
+    /// Reads one line given as its bytes (without the newline): how the
+    /// pool's reader gets it, so a message is never made a string first.
+    package static func parse(bytes: [UInt8]) -> WorkerMessage? {
+        if let fast = parseHandWritten(bytes) { return fast }
+        return try? JSONDecoder().decode(WorkerMessage.self, from: Data(bytes))
     }
 
     /// `{"step":{"index":N,"step":{"action":"…","location":"…","screen":"…","tab":"…"},"task":N}}`,
     /// `{"running":{"index":N,"line":"…","task":N}}`,
-    /// `{"start":{"index":N,"task":N}}`, `{"done":{"task":N}}`; nil for
-    /// anything else (which the decoder then reads).
-    static func parseHandWritten(_ bytes: Substring.UTF8View) -> WorkerMessage? {
-        var scanner = LineScanner(bytes: Array(bytes))
+    /// `{"start":{"index":N,"task":N}}`, `{"done":{"task":N}}`,
+    /// `{"frame":{"index":N,"task":N,"frame":{…}}}`; nil for anything else
+    /// (which the decoder then reads).
+    static func parseHandWritten(_ bytes: [UInt8]) -> WorkerMessage? {
+        var scanner = LineScanner(bytes: bytes)
         guard scanner.take("{\"") else { return nil }
         if scanner.take("step\":{\"index\":") {
             guard let index = scanner.integer(), scanner.take(",\"step\":{\"action\":"), let action = scanner.string(),

@@ -47,7 +47,7 @@ struct WorkerMessageTests {
         #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(passed.line.utf8)) == passed)
         let step = WorkerMessage.step(task: 1, index: 0, step: TimelineStep(location: "f.lua:3", action: "a", screen: "s", tab: "t"))
         #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(step.line.utf8)) == step)
-        #expect(WorkerMessage.parseHandWritten(Substring(step.line.dropLast()).utf8) == step, "read by hand, not by the decoder")
+        #expect(WorkerMessage.parseHandWritten(Array(step.line.dropLast().utf8)) == step, "read by hand, not by the decoder")
         #expect(WorkerMessage.parse("not json") == nil)
     }
 
@@ -72,7 +72,7 @@ struct WorkerMessageTests {
         let message = WorkerMessage.frame(task: 3, index: 4, frame: streamed)
         let line = message.line
         #expect(line.hasSuffix("}}\n") && !line.dropLast().contains("\n"))
-        let parsed = WorkerMessage.parseHandWritten(Substring(line.dropLast()).utf8)
+        let parsed = WorkerMessage.parseHandWritten(Array(line.dropLast().utf8))
         #expect(parsed == message, "read by hand, its frame kept as the bytes it came as")
         #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8)) == message, "and the decoder reads it too")
         // Kept undecoded, a frame is decoded when the storyboard is drawn, with a problem shown later.
