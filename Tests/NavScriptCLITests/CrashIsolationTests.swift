@@ -94,6 +94,23 @@ struct CrashIsolationTests {
         #expect(block.contains("<figure class=\"frame failing\""), "the storyboard marks the timed-out step")
     }
 
+    /// What a scenario prints (or draws) as it runs does not reset its
+    /// clock: a long loop that prints on every turn still times out.
+    @Test(arguments: [[String](), ["--html", "r.html"]])
+    func aScenarioThatPrintsAsItRunsStillTimesOut(extra: [String]) throws {
+        let fixture = try Fixture([
+            "suite/chatty.lua": """
+                scenario("prints as it goes", function()
+                  for i = 1, 400000 do print("round " .. i); tap("product", "p1"); back() end
+                end)
+                """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--timeout", "1", "--instruction-budget", "1000000000000", "suite"] + extra)
+        #expect(output.status == 1, "\(output)")
+        let error = junit.testcase("prints as it goes")?.child("error")
+        #expect(error?["type"] == "timeout", "\(junit.raw)")
+    }
+
     /// A worker buffers its messages, so the flush before a hung worker is
     /// killed can hold the results of the quick scenarios before the hang:
     /// they are kept, and only the scenario that hung is blamed — once, not

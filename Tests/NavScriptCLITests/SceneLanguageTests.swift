@@ -75,6 +75,10 @@ struct SceneLanguageTests {
               end)
             end)
             scenario("a url that is no link", function() open_scene{ url = 5 } end)
+            scenario("a window's number that is no integer", function()
+              open_scene{}
+              deep_link("shop://product/p1", { scene = 1.5 })
+            end)
             scenario("a failure says its window", function()
               open_scene{}
               in_scene(1, function() expect_tab("orders") end)
@@ -82,7 +86,8 @@ struct SceneLanguageTests {
             """
         ])
         let output = try fixture.run(["run", "suite"])
-        #expect(output.stdout.contains("1 passed, 2 failed, 2 errors"), "\(output)")
+        #expect(output.stdout.contains("1 passed, 2 failed, 3 errors"), "\(output)")
+        #expect(output.stdout.contains("scene must be a window's number (an integer from open_scene), got 1.5"), "\(output)")
         #expect(output.stdout.contains("the selected tab is 'home', expected 'orders' (in scene 1)"), "\(output)")
         #expect(output.stdout.contains("in_scene(1, fn): fn yielded"), "\(output)")
         #expect(output.stdout.contains("scene 2, which in_scene(2, …) acts on, is not open"), "\(output)")

@@ -47,8 +47,8 @@ package struct ScenarioWorker {
                     // or hangs in it: kept aside for the signal that says so.
                     outbox.note(message.bytes)
                     return
-                case .step, .flushed:
-                    break
+                case .step, .output, .frame, .frameProblem, .flushed:
+                    break  // within the scenario: its call and its clock go on
                 default:
                     outbox.note(nil)  // between scenarios no call runs: a crash there is not in the last one
                     outbox.markPhase()  // a scenario starts, or the time between scenarios does

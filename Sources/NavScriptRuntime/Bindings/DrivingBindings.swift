@@ -126,6 +126,11 @@ enum DrivingBindings {
                         } ?? defaultEntry
                     let shouldSettle = options["settle"].isNil ? true : options["settle"].isTruthy
                     let outcome: LinkOutcome
+                    if !options["scene"].isNil && options["scene"].intValue == nil {
+                        // 1.5, 0/0, 2^63: no window has that number (the link must not go to the front one instead).
+                        throw call.argumentError(
+                            2, "scene must be a window's number (an integer from open_scene), got \(options["scene"])")
+                    }
                     if let scene = options["scene"].intValue {
                         outcome = try deliver(input, via: entry, toScene: scene, app: app, call: call)
                     } else {
