@@ -100,10 +100,10 @@ struct CrashIsolationTests {
     func aScenarioThatPrintsAsItRunsStillTimesOut(extra: [String]) throws {
         let fixture = try Fixture([
             "suite/chatty.lua": """
-                scenario("prints as it goes", function()
-                  for i = 1, 400000 do print("round " .. i); tap("product", "p1"); back() end
-                end)
-                """
+            scenario("prints as it goes", function()
+              for i = 1, 400000 do print("round " .. i); tap("product", "p1"); back() end
+            end)
+            """
         ])
         let (output, junit) = try fixture.runWithJUnit(["--timeout", "1", "--instruction-budget", "1000000000000", "suite"] + extra)
         #expect(output.status == 1, "\(output)")
