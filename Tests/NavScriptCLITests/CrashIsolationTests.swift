@@ -111,6 +111,36 @@ struct CrashIsolationTests {
         #expect(error?["type"] == "timeout", "\(junit.raw)")
     }
 
+    /// A scenario that prints 30 MB, and one whose step is a 10 MB link:
+    /// their output and step are kept by their ends with the cut said, the
+    /// reports stay readable, the run ends — through a worker and in process.
+    @Test(arguments: [[String](), ["--in-process"]])
+    func aFloodOfOutputAndAHugeStepAreCutAtTheSource(mode: [String]) throws {
+        let fixture = try Fixture([
+            "suite/flood.lua": """
+            scenario("prints 30 MB then fails", function()
+              local line = string.rep("x", 9999) .. "\\n"
+              for i = 1, 3000 do io.write(line) end
+              print("the end")
+              expect_screen("cart")
+            end)
+            scenario("a 10 MB link", function()
+              deep_link("shop://product/" .. string.rep("p", 10 * 1024 * 1024))
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--json", "events.jsonl"] + mode)
+        #expect(output.status == 1, "\(output.stderr)")
+        XMLLint.expectValid(fixture.url("report.xml"))
+        let printed = junit.testcase("prints 30 MB then fails")?.child("system-out")?.text ?? ""
+        #expect(printed.contains("bytes of output left out here) …") && printed.hasSuffix("the end\n"), "\(printed.suffix(200))")
+        #expect(printed.utf8.count < 1_100_000, "\(printed.utf8.count)")
+        #expect(output.stdout.utf8.count < 2_000_000, "the console shows the capped output: \(output.stdout.utf8.count) bytes")
+        let events = try fixture.read("events.jsonl")
+        #expect(events.utf8.count < 3_000_000, "the stream carries the capped output and step: \(events.utf8.count) bytes")
+        #expect(events.contains("characters left out here"), "the link's step is shown by its ends")
+    }
+
     /// A worker buffers its messages, so the flush before a hung worker is
     /// killed can hold the results of the quick scenarios before the hang:
     /// they are kept, and only the scenario that hung is blamed — once, not

@@ -94,16 +94,12 @@ package struct ScenarioWorker {
                     continue
                 }
                 send(.start(task: task.id, index: index))
-                var printed = ""  // what went out as it was printed
                 let result = file.run(
                     definition, host: host, faults: task.faults,
                     observer: ScenarioObserver(
                         step: { step in send(.step(task: task.id, index: index, step: step)) },
                         call: { line in send(.running(task: task.id, index: index, line: line)) },
-                        output: { text in
-                            printed += text
-                            send(.output(task: task.id, index: index, text: text))
-                        },
+                        output: { text in send(.output(task: task.id, index: index, text: text)) },
                         frame: { change in
                             switch change {
                             case .appended(let frame): send(.frame(task: task.id, index: index, frame: StreamedFrame(frame)))
@@ -116,12 +112,11 @@ package struct ScenarioWorker {
                     // The parent has the rest: the listing, and the steps as they went out.
                     send(.passed(task: task.id, index: index, duration: result.duration))
                 } else {
-                    // The timeline, the frames and what was printed went out as they came; the parent puts them
-                    // back after what was not (the file's top level printed, shown with its first scenario).
+                    // The timeline and the frames went out as they came; the parent puts them back. The
+                    // output goes whole (it is capped at the source, and only its head was streamed).
                     var streamed = result
                     streamed.timeline = []
                     streamed.frames = []
-                    if result.output.hasSuffix(printed) { streamed.output = String(result.output.dropLast(printed.count)) }
                     send(.result(task: task.id, index: index, result: streamed))
                 }
                 if options.failFast && result.status.isProblem { stopped = true }

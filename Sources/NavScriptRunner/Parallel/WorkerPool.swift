@@ -192,7 +192,6 @@ package final class WorkerPool {
                     worker.scenarioIndex = nil
                     if result.timeline.isEmpty { result.timeline = worker.steps }
                     if result.status.isProblem && result.frames.isEmpty { result.frames = worker.frames.frames }
-                    result.output += worker.output
                     if progress[index].killedRerunFrom == scenario {
                         // Its first run's result died with a killed worker: said where CI keeps it.
                         result.output =

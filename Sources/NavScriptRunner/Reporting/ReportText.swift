@@ -157,9 +157,10 @@ package enum ReportText {
 
     /// The most of one scenario's output a report carries, from each end.
     /// Why: XML readers refuse a text node over 10 MB unless told otherwise
-    /// (libxml2, so xmllint and every tool built on it), and a scenario can
-    /// print that much; the JSON stream has all of it.
-    package static let outputLimit = 1 << 20
+    /// (libxml2, so xmllint and every tool built on it). A scenario's own
+    /// output is capped as it prints (``BoundedOutput``); this also holds
+    /// what the file printed while it loaded, shown with its first scenario.
+    package static let outputLimit = TextCap.output
 
     /// `output`, or its first and last ``outputLimit``/2 bytes around a line saying how much was left out.
     package static func capped(_ output: String) -> String {
@@ -178,7 +179,7 @@ package enum ReportText {
         if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
         if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
         let left = bytes - head.utf8.count - tail.utf8.count
-        return head + "… (\(left) bytes of output left out here; the --json stream has all of it)\n" + tail
+        return head + "… (\(left) bytes of output left out here) …\n" + tail
     }
 
     /// `… 199,500 steps left out here (…) …`: the line a report shows

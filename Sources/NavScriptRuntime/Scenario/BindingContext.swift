@@ -116,16 +116,16 @@ package final class BindingContext {
     var loadFailure: ExpectationFailure?
 
     /// Output printed while the file loads (outside any scenario).
-    var loadOutput = ""
+    var loadOutput = BoundedOutput()
 
     /// Appends what a script printed (`print`, `io.write`) to the running
     /// scenario's output, or to the file's while it loads.
     func writeOutput(_ text: String) {
         if let world {
-            world.output += text
-            world.observer.output?(text)
+            // Streamed while it fits the kept head: a flood of prints is cut at the source.
+            if world.output.append(text) { world.observer.output?(text) }
         } else {
-            loadOutput += text
+            loadOutput.append(text)
         }
     }
 

@@ -113,10 +113,10 @@ package final class ScenarioFile {
                 throw ScenarioLoadError("\(error)")
             }
         } catch var error as ScenarioLoadError {
-            error.output = context.loadOutput
+            error.output = context.loadOutput.text
             throw error
         } catch {
-            throw ScenarioLoadError("\(error)", output: context.loadOutput)
+            throw ScenarioLoadError("\(error)", output: context.loadOutput.text)
         }
     }
 
@@ -340,11 +340,11 @@ package final class ScenarioFile {
         result.timeline = world.timeline
         // Frames are for storyboards of what went wrong: a passing scenario drops them.
         if result.status.isProblem { result.frames = world.frames }
-        result.output = world.output
+        result.output = world.output.text
         if !context.loadOutput.isEmpty {
             // Printed at the file's top level: shown with its first scenario.
-            result.output = "(printed while the file loaded)\n" + context.loadOutput + result.output
-            context.loadOutput = ""
+            result.output = "(printed while the file loaded)\n" + context.loadOutput.text + result.output
+            context.loadOutput = BoundedOutput()
         }
         result.message = TextCap.capped(result.message, to: TextCap.message)
         result.details = TextCap.capped(result.details, to: TextCap.details)

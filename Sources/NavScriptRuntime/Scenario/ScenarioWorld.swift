@@ -35,7 +35,8 @@ package final class ScenarioWorld {
     package private(set) var timeline = Timeline()
     /// Sees the scenario as it runs: its steps, calls, output and frames.
     var observer = ScenarioObserver()
-    var output = ""
+    /// What the scenario printed (bounded: see ``BoundedOutput``).
+    var output = BoundedOutput()
     /// Wrong calls of the language (bad arguments, unknown names), each as
     /// its message: the scenario's error even when a `pcall` caught it.
     var mistakes: [String] = []
@@ -273,6 +274,9 @@ package final class ScenarioWorld {
     /// Appends a step's line to the timeline and shows the step to the ``observer``; returns its number (1-based).
     @discardableResult
     private func appendToTimeline(_ step: TimelineStep) -> Int {
+        var step = step
+        // A 10 MB link is shown by its ends: every report (and the stream) carries the line.
+        if step.action.utf8.count > TextCap.step { step.action = TextCap.capped(step.action, to: TextCap.step) }
         timeline.append(step.line)
         observer.step?(step)
         return timeline.count

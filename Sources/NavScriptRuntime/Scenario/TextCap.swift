@@ -7,6 +7,11 @@ package enum TextCap {
     package static let message = 16_384
     /// Details: diffs and tracebacks.
     package static let details = 262_144
+    /// What one scenario printed (see ``BoundedOutput``). Why 1 MiB: XML
+    /// readers refuse a text node over 10 MB unless told otherwise.
+    package static let output = 1 << 20
+    /// One step's action in the timeline (a link of 10 MB is shown by its ends).
+    package static let step = 4_096
 
     /// `text`, or its first and last `limit`/2 characters around a line
     /// saying how many were left out.

@@ -357,7 +357,7 @@ struct ReportingJUnitTests {
         let capped = ReportText.capped(output)
         #expect(capped.utf8.count <= ReportText.outputLimit + 200, "\(capped.utf8.count)")
         #expect(capped.hasPrefix("line 1\nline 2\n") && capped.hasSuffix("line 200000\n"), "both ends kept")
-        let note = try #require(capped.firstMatch(of: /… \(([0-9]+) bytes of output left out here; the --json stream has all of it\)\n/))
+        let note = try #require(capped.firstMatch(of: /… \(([0-9]+) bytes of output left out here\) …\n/))
         #expect(Int(note.1) == output.utf8.count - capped.utf8.count + note.0.utf8.count, "the count is exact")
         #expect(!capped.split(separator: "\n").contains { $0.hasPrefix("ine") || $0 == "line" }, "cut on whole lines")
         #expect(ReportText.capped("short\n") == "short\n")
@@ -366,7 +366,7 @@ struct ReportingJUnitTests {
         let cut = ReportText.capped(accents)
         #expect(!cut.contains("\u{FFFD}"), "no character cut in two")
         let left = try #require(cut.firstMatch(of: /… \(([0-9]+) bytes/)).1
-        #expect(Int(left) == accents.utf8.count - cut.replacing(#/… \([^)]*\)\n/#, with: "").utf8.count)
+        #expect(Int(left) == accents.utf8.count - cut.replacing(#/… \([^)]*\) …\n/#, with: "").utf8.count)
     }
 
     /// A 200,000-step scenario wrote every step into system-out (16 MB that
