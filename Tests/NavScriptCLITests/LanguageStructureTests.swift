@@ -519,13 +519,34 @@ struct LanguageStructureTests {
         (#"after_each(function() end) -- @bad"#, "after_each() inside a running scenario")
     ])
     func declaringInsideARunningScenarioIsAnErrorAtItsLine(call: String, expected: String) throws {
-        let source = "scenario(\"outer\", function()\n  \(call)\nend)\nscenario(\"next\", function() end)\n"
-        let fixture = try Fixture(["suite/nested.lua": source])
+        // Also when a pcall catches the error: the declaration is still dropped, so the scenario still errs.
+        let bare = call.components(separatedBy: " -- @bad")[0]
+        for wrapped in [call, "pcall(function() \(bare) end)"] {
+            let source = "scenario(\"outer\", function()\n  \(wrapped)\nend)\nscenario(\"next\", function() end)\n"
+            let fixture = try Fixture(["suite/nested.lua": source])
+            let (output, junit) = try fixture.runWithJUnit(["suite"])
+            #expect(output.status == 1, "\(wrapped)\n\(output)")
+            let message = junit.testcase("outer")?.child("error")?["message"] ?? ""
+            #expect(message.contains("suite/nested.lua:2: \(expected)"), "\(wrapped): \(message)")
+            #expect(junit.outcome("next") == "passed", "\(junit.raw)")
+        }
+    }
+
+    /// A wrong use caught by a pcall while the file loads still keeps the
+    /// file from loading: a duplicate name (its scenario would be dropped),
+    /// a verb or an expectation outside any scenario (it would check nothing).
+    @Test(arguments: [
+        (#"pcall(scenario, "same", function() expect_screen("cart") end)"#, #"duplicate scenario name "same""#),
+        (#"pcall(expect_screen, "cart")"#, "expect_screen can only be used inside a scenario"),
+        (#"pcall(launch, {})"#, "launch can only be used inside a scenario")
+    ])
+    func aWrongUseCaughtByPcallWhileLoadingIsStillALoadError(line: String, expected: String) throws {
+        let source = "scenario(\"same\", function() end)\n\(line)\n"
+        let fixture = try Fixture(["suite/caught.lua": source])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
-        #expect(output.status == 1, "\(output)")
-        let message = junit.testcase("outer")?.child("error")?["message"] ?? ""
-        #expect(message.contains("suite/nested.lua:2: \(expected)"), "\(message)")
-        #expect(junit.outcome("next") == "passed", "\(junit.raw)")
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stdout.contains("suite/caught.lua:2: \(expected)"), "\(output)")
+        #expect(junit.raw.contains("suite/caught.lua:2: \(expected)".replacingOccurrences(of: "\"", with: "&quot;")), "\(junit.raw)")
     }
 
     @Test func badScenarioArgumentsAreReportedAtTheCallersLine() throws {

@@ -138,7 +138,7 @@ package struct ScriptLibrary {
                     switch error {
                     case .error(let message):
                         let located = "\(context.location(of: call)): \(message)"
-                        context.world?.mistakes.append(located)
+                        context.noteMistake(located)
                         return .error(.string(LuaString(located)), addPosition: false)
                     case .failure(let failure):
                         return context.raise(failure, at: context.location(of: call))

@@ -107,8 +107,19 @@ package final class BindingContext {
     /// Notes a wrong call on the running scenario (see ``ScenarioWorld/mistakes``)
     /// and returns the error to raise.
     func noting(_ error: LuaArgumentError, of call: LuaCall) -> LuaArgumentError {
-        world?.mistakes.append("\(location(of: call)): \(error.message)")
+        noteMistake("\(location(of: call)): \(error.message)")
         return error
+    }
+
+    /// Keeps a wrong use of the language (`located`: with its `file:line`)
+    /// whatever a `pcall` does with the error raised for it: the running
+    /// scenario's error, or while the file loads, the file's.
+    func noteMistake(_ located: String) {
+        if let world {
+            world.mistakes.append(located)
+        } else if loadFailure == nil {
+            loadFailure = ExpectationFailure(located)
+        }
     }
 
     /// The first failure raised while the file loaded (a top-level `assert`):

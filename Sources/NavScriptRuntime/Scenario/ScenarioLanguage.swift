@@ -69,6 +69,13 @@ package final class ScenarioLanguage {
                     let message = call[1].stringValue ?? "assertion failed!"
                     return context.serving { context.raise(ExpectationFailure(message), at: context.location(of: call)) }
                 },
+                // A wrong use of the language the prelude found: kept whatever a pcall does; returned placed.
+                "misuse": { call in
+                    guard let context = call.state.context as? BindingContext else { return .values([call[1]]) }
+                    let located = "\(context.location(of: call)): \(call[1].stringValue ?? "")"
+                    context.noteMistake(located)
+                    return .values([.string(LuaString(located))])
+                },
                 "write": { call in
                     (call.state.context as? BindingContext)?.writeOutput(call[1].stringValue ?? "")
                     return .noValues

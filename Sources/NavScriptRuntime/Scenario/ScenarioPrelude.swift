@@ -17,6 +17,7 @@ enum ScenarioPrelude {
         local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
         local failure = ns.failure        -- Swift: raise an expectation failure
         local write = ns.write            -- Swift: append text to the running scenario's output
+        local misuse = ns.misuse          -- Swift: keep a wrong use whatever a pcall does; returns it with its place
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
         -- The library as it was: a scenario that defines a global `type` or
         -- `next` must not break the language's own functions.
@@ -98,12 +99,12 @@ enum ScenarioPrelude {
 
         -- A declaration or a hook made while scenarios run would be dropped
         -- without a word (the runner collected the file's declarations before
-        -- running the first): it is an error at the user's line instead.
-        -- `level`: how far up the user's call is from here.
-        local function while_running(what, level)
+        -- running the first): it is an error at the user's line instead, kept
+        -- whatever a pcall does.
+        local function while_running(what)
           if collected then
-            error(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
-              .. "of the file or inside describe()", level)
+            error(misuse(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
+              .. "of the file or inside describe()"), 0)
           end
         end
 
@@ -132,14 +133,13 @@ enum ScenarioPrelude {
         end
 
         local function declare(name, opts, fn, row, pending, has_row)
-          -- Level 4: while_running, declare, scenario / scenario.each / pending, then the user's line.
-          if collected then while_running(format("%s(%q)", pending and "pending" or "scenario", name), 4) end
+          if collected then while_running(format("%s(%q)", pending and "pending" or "scenario", name)) end
           -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
           local full, groups = full_name(name)
           local line = caller()
           if names[full] then
-            error(format("duplicate scenario name %q (first declared at line %d); "
-              .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]), 3)
+            error(misuse(format("duplicate scenario name %q (first declared at line %d); "
+              .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full])), 0)
           end
           names[full] = line
           -- Positional, as collect() returns it (see there); hooks are filled in then.
@@ -158,7 +158,7 @@ enum ScenarioPrelude {
             error("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
               .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)", 2)
           end
-          while_running(format("describe(%q)", name), 3)
+          while_running(format("describe(%q)", name))
           -- Each level is two nested calls, and Lua stops at 200 with a bare "C stack overflow".
           if #frames > 40 then
             error(format("describe(%q): describe blocks nested more than 40 deep; a report cannot show such a "
@@ -171,7 +171,7 @@ enum ScenarioPrelude {
 
         function before_each(fn)
           check(fn, "function", "fn", "before_each(fn)")
-          while_running("before_each()", 3)
+          while_running("before_each()")
           has_hooks = true
           local frame = frames[#frames]
           frame.before[#frame.before + 1] = fn
@@ -179,7 +179,7 @@ enum ScenarioPrelude {
 
         function after_each(fn)
           check(fn, "function", "fn", "after_each(fn)")
-          while_running("after_each()", 3)
+          while_running("after_each()")
           has_hooks = true
           local frame = frames[#frames]
           frame.after[#frame.after + 1] = fn
@@ -329,7 +329,7 @@ enum ScenarioPrelude {
           opts, fn = split(opts, fn, "scenario.each(rows, ", name)
           nothing_after(select("#", ...), "scenario.each(rows, ", name)
           -- While scenarios run, that is what is wrong, whatever the rows.
-          while_running(format("scenario.each(rows, %q, …)", name), 3)
+          while_running(format("scenario.each(rows, %q, …)", name))
           -- No row would declare nothing, without a word: a data table that came out
           -- empty, or rows given by name (ipairs sees only a list).
           if rows[1] == nil then
