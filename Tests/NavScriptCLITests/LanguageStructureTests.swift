@@ -532,6 +532,33 @@ struct LanguageStructureTests {
         }
     }
 
+    /// A group ends where its describe returns, whatever its body did: an
+    /// error a pcall caught leaves no later scenario inside the group (nor
+    /// under its hooks), and a body that yields is refused.
+    @Test func aGroupEndsWhereItsDescribeReturns() throws {
+        let fixture = try Fixture([
+            "suite/groups.lua": """
+                pcall(describe, "broken", function()
+                  after_each(function() print("the broken group's hook ran") end)
+                  error("oops")
+                end)
+                scenario("top level", function() end)
+                """,
+            "suite/yield.lua": """
+                local co = coroutine.wrap(function()
+                  describe("group", function() coroutine.yield() end)
+                end)
+                co()
+                scenario("declared after", function() end)
+                """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--show-output"])
+        #expect(junit.outcome("top level") == "passed", "not 'broken top level'\n\(junit.raw)")
+        #expect(!output.stdout.contains("the broken group's hook ran"), "\(output)")
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stdout.contains("suite/yield.lua:2: describe(\"group\", fn): fn yielded"), "\(output)")
+    }
+
     /// A wrong use caught by a pcall while the file loads still keeps the
     /// file from loading: a duplicate name (its scenario would be dropped),
     /// a verb or an expectation outside any scenario (it would check nothing).

@@ -24,7 +24,8 @@ enum ScenarioPrelude {
         local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error =
           type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error
         local format, find, mathtype = string.format, string.find, math.type
-        local concat, sort, unpack = table.concat, table.sort, table.unpack
+        local concat, sort, unpack, pack = table.concat, table.sort, table.unpack, table.pack
+        local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
 
         -- What a pcall sees when an expectation fails inside it is the failure
         -- itself, a userdata made by Swift (no script can make one): it prints
@@ -165,8 +166,20 @@ enum ScenarioPrelude {
               .. "name either: flatten the groups (a longer name, or tags)", name), 2)
           end
           frames[#frames + 1] = { name = name, before = {}, after = {} }
-          fn()
-          frames[#frames] = nil
+          local depth = #frames
+          -- The body runs as a coroutine so that the group ends here whatever it did: a yield
+          -- (resumed later, its declarations would land in whatever group is open then) or an
+          -- error a pcall catches must not leave the declarations after it inside the group.
+          local body = co_create(fn)
+          local results = pack(co_resume(body))
+          local yielded = co_status(body) == "suspended"
+          if yielded then co_close(body) end
+          for level = #frames, depth, -1 do frames[level] = nil end
+          if yielded then
+            error(misuse(format("describe(%q, fn): fn yielded; a group is declared in one go, so yield outside "
+              .. "describe", name)), 0)
+          end
+          if not results[1] then error(results[2], 0) end
         end
 
         function before_each(fn)
@@ -403,8 +416,7 @@ enum ScenarioPrelude {
         -- on a window is no focus: the app's foreground window stays as it was.
         -- fn runs as a coroutine of its own: a yield inside it would leave the window
         -- acting after in_scene returned, so it is an error instead.
-        local act_in_scene, pack = ns.act_in_scene, table.pack
-        local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
+        local act_in_scene = ns.act_in_scene
         function in_scene(n, fn, ...)
           if mathtype(n) ~= "integer" then
             error("bad argument #1 to 'in_scene' (a scene number, an integer, expected; got "
