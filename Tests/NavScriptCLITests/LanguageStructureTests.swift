@@ -538,19 +538,19 @@ struct LanguageStructureTests {
     @Test func aGroupEndsWhereItsDescribeReturns() throws {
         let fixture = try Fixture([
             "suite/groups.lua": """
-                pcall(describe, "broken", function()
-                  after_each(function() print("the broken group's hook ran") end)
-                  error("oops")
-                end)
-                scenario("top level", function() end)
-                """,
+            pcall(describe, "broken", function()
+              after_each(function() print("the broken group's hook ran") end)
+              error("oops")
+            end)
+            scenario("top level", function() end)
+            """,
             "suite/yield.lua": """
-                local co = coroutine.wrap(function()
-                  describe("group", function() coroutine.yield() end)
-                end)
-                co()
-                scenario("declared after", function() end)
-                """
+            local co = coroutine.wrap(function()
+              describe("group", function() coroutine.yield() end)
+            end)
+            co()
+            scenario("declared after", function() end)
+            """
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite", "--show-output"])
         #expect(junit.outcome("top level") == "passed", "not 'broken top level'\n\(junit.raw)")
