@@ -62,7 +62,7 @@ public struct ScenarioRunner {
     /// Runs the selected scenarios of one file, each against a fresh app,
     /// publishing the file's events as they happen (file started, each
     /// scenario started, its steps and result, file finished).
-    package func runFile(
+    public func runFile(
         _ entry: SuiteFile, filter: NamePattern?,
         publish: @escaping (RunEvent) -> Void = { _ in }
     ) -> FileResult {

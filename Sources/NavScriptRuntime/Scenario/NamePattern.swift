@@ -13,9 +13,9 @@
 /// lookaround, atomic groups) is refused with a message saying so.
 /// Like `Regex`, it matches characters (grapheme clusters), anywhere in
 /// the name unless anchored.
-package struct NamePattern: Sendable {
+public struct NamePattern: Sendable {
     /// The pattern as written.
-    package let source: String
+    public let source: String
     private let program: [Instruction]
 
     /// The largest program a pattern may compile to (`a{1000}{1000}` would
@@ -23,7 +23,7 @@ package struct NamePattern: Sendable {
     static let maximumSize = 20_000
 
     /// Throws ``Problem`` for a pattern it cannot read or does not support.
-    package init(_ source: String) throws(Problem) {
+    public init(_ source: String) throws(Problem) {
         self.source = source
         var parser = Parser(Array(source))
         let tree = try parser.parse()
@@ -34,13 +34,13 @@ package struct NamePattern: Sendable {
     }
 
     /// Why a pattern was refused, with where in it.
-    package struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
-        package let message: String
-        package var description: String { message }
+    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
     }
 
     /// Whether the pattern matches anywhere in `name`.
-    package func matches(_ name: String) -> Bool {
+    public func matches(_ name: String) -> Bool {
         let characters = Array(name)
         var current = ThreadList(size: program.count)
         var next = ThreadList(size: program.count)
