@@ -503,6 +503,12 @@ struct ExitCodeTests {
         #expect(same.status == 0 || same.status == 1, "both lines chosen: \(same)")
         let clash = try fixture.run(["run", "suite/a.lua:1", "suite/b.lua:1", "--in-process"])
         #expect(clash.status == 0, "different names: \(clash)")
+        // Past the file's end: a typo, said as such (it used to run the last scenario).
+        let past = try fixture.run(["run", "suite/a.lua:99"])
+        #expect(past.status == 2 && past.stderr.contains("suite/a.lua:99: the file has 7 lines"), "\(past)")
+        // A place as lint prints it (file:line:column) selects by its line.
+        let column = try fixture.run(["run", "suite/a.lua:\(Lua.line(of: "@inside", in: source)):9"])
+        #expect(column.status == 1 && column.stdout.contains("group second (x)"), "\(column)")
     }
 
     /// All rows of a scenario.each share its line: the line runs them all.

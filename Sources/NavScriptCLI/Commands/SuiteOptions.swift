@@ -231,6 +231,15 @@ struct SuiteOptions: ParsableArguments {
 
     /// The line of the declaration at or above `line` among a file's scenarios.
     private static func declarationLine(at line: Int, in scenarios: [ScenarioListing], path: String) throws -> Int {
+        // A line past the file's end is a typo, not the last scenario's body.
+        if let source = try? String(contentsOfFile: path, encoding: .utf8) {
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count - (source.hasSuffix("\n") ? 1 : 0)
+            if line > lines {
+                throw ValidationError(
+                    "\(path):\(line): the file has \(lines) line\(lines == 1 ? "" : "s"); give the line of a scenario "
+                        + "(`\(NavScriptCLI.executableName) list \(path)` prints each one's)")
+            }
+        }
         guard let declared = scenarios.lazy.map(\.line).filter({ $0 <= line }).max() else {
             let first = scenarios.map(\.line).min().map { " (the first is at line \($0))" } ?? " (it declares none)"
             throw ValidationError("\(path):\(line): no scenario is declared at or above line \(line)\(first)")
@@ -238,13 +247,22 @@ struct SuiteOptions: ParsableArguments {
         return declared
     }
 
-    /// `(file, line)` when `argument` is `some.lua:12` and no file of that very name exists.
+    /// `(file, line)` when `argument` is `some.lua:12` (or `some.lua:12:5`, as
+    /// lint and compilers print a place) and no file of that very name exists.
     static func lineArgument(_ argument: String) -> (String, Int)? {
-        guard let colon = argument.lastIndex(of: ":"), let line = Int(argument[argument.index(after: colon)...]), line > 0 else {
+        guard !FileManager.default.fileExists(atPath: argument) else { return nil }
+        var place = Substring(argument)
+        // A trailing column is dropped: the line selects the scenario.
+        if let colon = place.lastIndex(of: ":"), Int(place[place.index(after: colon)...]) != nil,
+            let before = place[..<colon].lastIndex(of: ":"), Int(place[place.index(after: before)..<colon]) != nil
+        {
+            place = place[..<colon]
+        }
+        guard let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]), line > 0 else {
             return nil
         }
-        let file = String(argument[..<colon])
-        guard file.hasSuffix(".lua"), !FileManager.default.fileExists(atPath: argument) else { return nil }
+        let file = String(place[..<colon])
+        guard file.hasSuffix(".lua") else { return nil }
         return (file, line)
     }
 }
