@@ -32,6 +32,13 @@ public final class LuaState {
     /// capture it: a scenario file's binding context, say. Set by the owner.
     public var context: AnyObject?
 
+    /// Hears of an argument that could not cross into Swift (a cyclic or
+    /// too deeply nested table) before the error is raised for it: the call
+    /// (its name and caller) and the message. Why: the error is raised by
+    /// the bridge, before any callback runs, and a language that keeps its
+    /// wrong calls whatever a `pcall` catches must see this one too.
+    public var onBadArgument: ((LuaCall, String) -> Void)?
+
     /// The thread Swift API calls operate on: the main thread, or the
     /// coroutine that is currently calling into Swift.
     var L: OpaquePointer { control.pointee.current }

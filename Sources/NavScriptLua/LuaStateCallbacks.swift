@@ -155,7 +155,12 @@ extension LuaState {
                 do {
                     arguments.append(try read(L, index, mode: .arguments))
                 } catch {
-                    return raise(L, "bad argument #\(index) to '\(box.name)' (\(error.reason))")
+                    let message = "bad argument #\(index) to '\(box.name)' (\(error.reason))"
+                    if let onBadArgument {
+                        appendCallerLocations(L, to: &locations)
+                        onBadArgument(LuaCall(functionName: box.name, arguments: [], callerLocations: locations, state: self), message)
+                    }
+                    return raise(L, message)
                 }
             }
         }

@@ -559,6 +559,43 @@ struct LanguageStructureTests {
         #expect(output.stdout.contains("suite/yield.lua:2: describe(\"group\", fn): fn yielded"), "\(output)")
     }
 
+    /// A wrong call a pcall catches is still the scenario's error, whoever
+    /// raised it: the prelude (in_scene's arguments, a window not open, a
+    /// yield) or the bridge (a table that cannot cross into Swift).
+    @Test func aWrongCallCaughtByPcallIsStillTheScenariosError() throws {
+        let fixture = try Fixture([
+            "suite/caught.lua": """
+            scenario("no scene 2", function() pcall(in_scene, 2, function() expect_screen("nope") end) end)
+            scenario("scene 1.5", function() pcall(in_scene, 1.5, function() end) end)
+            scenario("no fn", function() pcall(in_scene, 1, nil) end)
+            scenario("a cyclic table", function() local t = { "home" } t.self = t pcall(expect_stack, t) end)
+            scenario("a table too deep", function()
+              local d = {} local c = d for i = 1, 1000 do c[1] = {} c = c[1] end
+              pcall(deep_link, d)
+            end)
+            scenario("a yield in in_scene", function()
+              open_scene{}
+              local co = coroutine.create(function() in_scene(1, function() coroutine.yield() end) end)
+              coroutine.resume(co)
+              coroutine.close(co)
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        for (name, words) in [
+            ("no scene 2", "suite/caught.lua:1: in_scene"), ("scene 1.5", "suite/caught.lua:2: bad argument #1 to 'in_scene'"),
+            ("no fn", "suite/caught.lua:3: bad argument #2 to 'in_scene'"),
+            ("a cyclic table", "suite/caught.lua:4: bad argument #1 to 'expect_stack' (cyclic table"),
+            ("a table too deep", "suite/caught.lua:7: bad argument #1 to 'deep_link' (table nested deeper"),
+            ("a yield in in_scene", "fn yielded")
+        ] {
+            #expect(junit.outcome(name) == "error", "\(name)\n\(junit.raw)")
+            let message = junit.testcase(name)?.child("error")?["message"] ?? ""
+            #expect(message.contains(words), "\(name): \(message)")
+        }
+    }
+
     /// A wrong use caught by a pcall while the file loads still keeps the
     /// file from loading: a duplicate name (its scenario would be dropped),
     /// a verb or an expectation outside any scenario (it would check nothing).

@@ -111,6 +111,11 @@ package final class BindingContext {
         return error
     }
 
+    /// An argument the bridge could not read (a cyclic table): a wrong call like any other.
+    func noteBadArgument(_ call: LuaCall, _ message: String) {
+        noteMistake("\(locate(call)): \(message)")
+    }
+
     /// Keeps a wrong use of the language (`located`: with its `file:line`)
     /// whatever a `pcall` does with the error raised for it: the running
     /// scenario's error, or while the file loads, the file's.

@@ -54,6 +54,7 @@ package final class ScenarioLanguage {
     func makeState(_ options: LuaState.Options, for context: BindingContext) throws(LuaError) -> (LuaState, collect: LuaFunction) {
         let (state, kept) = try image.makeState(options: options)
         state.context = context
+        state.onBadArgument = { [unowned context] call, message in context.noteBadArgument(call, message) }
         return (state, kept[0])
     }
 
@@ -72,9 +73,11 @@ package final class ScenarioLanguage {
                 // A wrong use of the language the prelude found: kept whatever a pcall does; returned placed.
                 "misuse": { call in
                     guard let context = call.state.context as? BindingContext else { return .values([call[1]]) }
-                    let located = "\(context.location(of: call)): \(call[1].stringValue ?? "")"
-                    context.noteMistake(located)
-                    return .values([.string(LuaString(located))])
+                    return context.serving {
+                        let located = "\(context.location(of: call)): \(call[1].stringValue ?? "")"
+                        context.noteMistake(located)
+                        return .values([.string(LuaString(located))])
+                    }
                 },
                 "write": { call in
                     (call.state.context as? BindingContext)?.writeOutput(call[1].stringValue ?? "")
@@ -87,7 +90,9 @@ package final class ScenarioLanguage {
                 // `in_scene`: makes scene n the acting one; returns the one before, or nil and what is wrong.
                 "act_in_scene": { call in
                     guard let context = call.state.context as? BindingContext else { return .values([.nil]) }
-                    return .values(context.actInScene(call[1], restoring: call[2].isTruthy, at: context.location(of: call)))
+                    return context.serving {
+                        .values(context.actInScene(call[1], restoring: call[2].isTruthy, at: context.location(of: call)))
+                    }
                 }
             ], prefix: "navscript")
         // The scenario file's own line, even when a support/ helper declared it.

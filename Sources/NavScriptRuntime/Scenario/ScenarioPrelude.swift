@@ -18,6 +18,8 @@ enum ScenarioPrelude {
         local failure = ns.failure        -- Swift: raise an expectation failure
         local write = ns.write            -- Swift: append text to the running scenario's output
         local misuse = ns.misuse          -- Swift: keep a wrong use whatever a pcall does; returns it with its place
+        -- A wrong use of the language, raised at the user's line and kept whatever a pcall does with it.
+        local function wrong(message) error(misuse(message), 0) end
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
         -- The library as it was: a scenario that defines a global `type` or
         -- `next` must not break the language's own functions.
@@ -76,7 +78,7 @@ enum ScenarioPrelude {
             for index = 1, select("#", ...) do
               local value = select(index, ...)
               if type(value) ~= "string" and type(value) ~= "number" then
-                error("bad argument #" .. index .. " to '" .. name .. "' (string expected, got " .. type(value) .. ")", 2)
+                wrong("bad argument #" .. index .. " to '" .. name .. "' (string expected, got " .. type(value) .. ")")
               end
               write(tostring(value))
             end
@@ -104,8 +106,8 @@ enum ScenarioPrelude {
         -- whatever a pcall does.
         local function while_running(what)
           if collected then
-            error(misuse(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
-              .. "of the file or inside describe()"), 0)
+            wrong(what .. " inside a running scenario does nothing: declare scenarios and hooks at the top level "
+              .. "of the file or inside describe()")
           end
         end
 
@@ -113,7 +115,7 @@ enum ScenarioPrelude {
         -- function that called check), so the message points at the user's line.
         local function check(value, expected, what, fname, level)
           if type(value) ~= expected then
-            error(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value), level or 3)
+            wrong(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value))
           end
         end
 
@@ -128,8 +130,8 @@ enum ScenarioPrelude {
         -- A blank name cannot be told apart in a report, nor selected again with --filter.
         local function named(name, call, level)
           if not find(name, "%S") then
-            error(call .. ": the name is " .. (name == "" and "empty" or "only blanks")
-              .. "; give it a name that says what it checks, as reports and --filter show it", level + 1)
+            wrong(call .. ": the name is " .. (name == "" and "empty" or "only blanks")
+              .. "; give it a name that says what it checks, as reports and --filter show it")
           end
         end
 
@@ -139,8 +141,8 @@ enum ScenarioPrelude {
           local full, groups = full_name(name)
           local line = caller()
           if names[full] then
-            error(misuse(format("duplicate scenario name %q (first declared at line %d); "
-              .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full])), 0)
+            wrong(format("duplicate scenario name %q (first declared at line %d); "
+              .. "CI reporters drop duplicates, so give each scenario a unique name", full, names[full]))
           end
           names[full] = line
           -- Positional, as collect() returns it (see there); hooks are filled in then.
@@ -156,14 +158,14 @@ enum ScenarioPrelude {
           check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
           named(name, "describe(name, fn)", 2)
           if select("#", ...) > 0 then
-            error("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
-              .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)", 2)
+            wrong("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
+              .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)")
           end
           while_running(format("describe(%q)", name))
           -- Each level is two nested calls, and Lua stops at 200 with a bare "C stack overflow".
           if #frames > 40 then
-            error(format("describe(%q): describe blocks nested more than 40 deep; a report cannot show such a "
-              .. "name either: flatten the groups (a longer name, or tags)", name), 2)
+            wrong(format("describe(%q): describe blocks nested more than 40 deep; a report cannot show such a "
+              .. "name either: flatten the groups (a longer name, or tags)", name))
           end
           frames[#frames + 1] = { name = name, before = {}, after = {} }
           local depth = #frames
@@ -176,8 +178,8 @@ enum ScenarioPrelude {
           if yielded then co_close(body) end
           for level = #frames, depth, -1 do frames[level] = nil end
           if yielded then
-            error(misuse(format("describe(%q, fn): fn yielded; a group is declared in one go, so yield outside "
-              .. "describe", name)), 0)
+            wrong(format("describe(%q, fn): fn yielded; a group is declared in one go, so yield outside "
+              .. "describe", name))
           end
           if not results[1] then error(results[2], 0) end
         end
@@ -210,8 +212,8 @@ enum ScenarioPrelude {
             local got = opts ~= nil and type(opts) ~= "table" and "a " .. type(opts)
               or fn ~= nil and type(fn) ~= "function" and "a " .. type(fn) .. " where fn goes"
               or extra .. " more argument" .. (extra == 1 and "" or "s") .. " after fn"
-            error("pending(\"" .. name .. "\"): takes the name, and as a scenario would, optionally options and fn (not run); got "
-              .. got, 2)
+            wrong("pending(\"" .. name .. "\"): takes the name, and as a scenario would, optionally options and fn (not run); got "
+              .. got)
           end
           declare(name, opts or {}, nil, nil, true)
         end
@@ -220,7 +222,7 @@ enum ScenarioPrelude {
         -- built only for a mistake, not for every declaration.
         local function split(opts, fn, call, name)
           if type(opts) == "function" and fn ~= nil then
-            error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got a " .. type(fn) .. " after it", 3)
+            wrong(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got a " .. type(fn) .. " after it")
           end
           if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
           -- Level 4: check, split, scenario or scenario.each, then the user's line.
@@ -234,8 +236,8 @@ enum ScenarioPrelude {
         -- Nothing may follow fn: an argument there was meant for something.
         local function nothing_after(count, call, name)
           if count > 0 then
-            error(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got " .. count .. " more argument"
-              .. (count == 1 and "" or "s") .. " after it", 3)
+            wrong(call .. "\"" .. name .. "\", [options,] fn): fn must come last, got " .. count .. " more argument"
+              .. (count == 1 and "" or "s") .. " after it")
           end
         end
 
@@ -310,15 +312,15 @@ enum ScenarioPrelude {
             if key then
               local item = key:match("^%d") and tonumber(key)   -- $1: a row given as a list
               if type(row) ~= "table" then
-                error(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its %s $%s; "
+                wrong(format("scenario.each(rows, %q, …): row %d is a %s, but the name reads its %s $%s; "
                   .. "give each row as a table ({ %s })", name, index, type(row), item and "item" or "field", key,
-                  item and "…" or key .. " = …"), 3)
+                  item and "…" or key .. " = …"))
               end
               local value = row[item or key]   -- `false` fills in too
               if value == nil then
-                error(format("scenario.each(rows, %q, …): row %d has no %s for $%s in the name; give every row "
+                wrong(format("scenario.each(rows, %q, …): row %d has no %s for $%s in the name; give every row "
                   .. "that %s, or take $%s out of the name", name, index,
-                  item and format("item %d", item) or format("field %q", key), key, item and "item" or "field", key), 3)
+                  item and format("item %d", item) or format("field %q", key), key, item and "item" or "field", key))
               end
               parts[#parts + 1], filled = spelled(value), true
             elseif next_char == "#" then
@@ -347,19 +349,19 @@ enum ScenarioPrelude {
           -- empty, or rows given by name (ipairs sees only a list).
           if rows[1] == nil then
             if next(rows) == nil then
-              error(format("scenario.each(rows, %q, …): rows is empty, so no scenario would be declared; "
-                .. "give at least one row", name), 2)
+              wrong(format("scenario.each(rows, %q, …): rows is empty, so no scenario would be declared; "
+                .. "give at least one row", name))
             end
-            error(format("scenario.each(rows, %q, …): rows must be a list starting at rows[1] ({ row, row, … }); "
-              .. "this one has no rows[1], so no scenario would be declared", name), 2)
+            wrong(format("scenario.each(rows, %q, …): rows must be a list starting at rows[1] ({ row, row, … }); "
+              .. "this one has no rows[1], so no scenario would be declared", name))
           end
           -- A hole further on (`{ a, nil, c }`) would drop every row after it the same way.
           local count = 0
           while rows[count + 1] ~= nil do count = count + 1 end
           for key in next, rows do
             if mathtype(key) == "integer" and key > count then
-              error(format("scenario.each(rows, %q, …): rows has a hole: rows[%d] is nil but rows[%d] is not, so the "
-                .. "rows after the hole would be dropped; give the rows as a list without nil", name, count + 1, key), 2)
+              wrong(format("scenario.each(rows, %q, …): rows has a hole: rows[%d] is nil but rows[%d] is not, so the "
+                .. "rows after the hole would be dropped; give the rows as a list without nil", name, count + 1, key))
             end
           end
           for index, row in ipairs(rows) do
@@ -373,8 +375,8 @@ enum ScenarioPrelude {
             local label, filled = fill(name, row, index)
             if not filled then label = label .. " [" .. index .. "]" end
             if not find(label, "%S") then
-              error(format("scenario.each(rows, %q, …): row %d names its scenario %q, which is blank; give every row a "
-                .. "value that names it, or put words around the placeholder", name, index, label), 2)
+              wrong(format("scenario.each(rows, %q, …): row %d names its scenario %q, which is blank; give every row a "
+                .. "value that names it, or put words around the placeholder", name, index, label))
             end
             declare(label, opts, fn, row, nil, true)
           end
@@ -419,23 +421,23 @@ enum ScenarioPrelude {
         local act_in_scene = ns.act_in_scene
         function in_scene(n, fn, ...)
           if mathtype(n) ~= "integer" then
-            error("bad argument #1 to 'in_scene' (a scene number, an integer, expected; got "
-              .. (type(n) == "number" and tostring(n) or type(n)) .. ")", 2)
+            wrong("bad argument #1 to 'in_scene' (a scene number, an integer, expected; got "
+              .. (type(n) == "number" and tostring(n) or type(n)) .. ")")
           end
           if type(fn) ~= "function" then
-            error("bad argument #2 to 'in_scene' (a function expected, got " .. type(fn) .. ")", 2)
+            wrong("bad argument #2 to 'in_scene' (a function expected, got " .. type(fn) .. ")")
           end
-          if select("#", ...) > 0 then error("in_scene(n, fn) takes no more arguments", 2) end
+          if select("#", ...) > 0 then wrong("in_scene(n, fn) takes no more arguments") end
           local previous, problem = act_in_scene(n)
-          if problem then error(problem, 2) end
+          if problem then wrong(problem) end
           local body = co_create(fn)
           local results = pack(co_resume(body))
           local yielded = co_status(body) == "suspended"
           if yielded then co_close(body) end
           act_in_scene(previous, true)
           if yielded then
-            error("in_scene(" .. n .. ", fn): fn yielded; the window it acts on cannot be kept across a yield, "
-              .. "so yield outside in_scene", 2)
+            wrong("in_scene(" .. n .. ", fn): fn yielded; the window it acts on cannot be kept across a yield, "
+              .. "so yield outside in_scene")
           end
           if not results[1] then error(results[2], 0) end
           return unpack(results, 2, results.n)
@@ -472,9 +474,9 @@ enum ScenarioPrelude {
           for name, value in next, G do builtins[name] = value end
           for name in next, builtins do rawset(G, name, nil) end
           local function refuse(name, value)
-            error(format("%s is one of the scenario language's (or Lua's) own globals and cannot be replaced: "
+            wrong(format("%s is one of the scenario language's (or Lua's) own globals and cannot be replaced: "
               .. "every scenario after this one would run with yours; give your %s another name, or keep it local",
-              tostring(name), type(value)), 3)
+              tostring(name), type(value)))
           end
           builtins.rawset = function(table, name, value)
             if rawequal(table, G) and builtins[name] ~= nil then refuse(name, value) end
