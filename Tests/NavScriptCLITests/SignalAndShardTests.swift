@@ -134,6 +134,37 @@ struct SignalAndShardTests {
         #expect(junit.outcome("never started") == "skipped", "\(junit.raw)")
     }
 
+    /// In process, a hang inside the app never reaches a next instruction:
+    /// the first signal cannot end it, a second one ends the run at once
+    /// (it needed SIGKILL), with the conventional status.
+    @Test func aSecondSignalEndsARunThatIsHungInProcess() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("two-factor deadlocks the main thread", { launch = { two_factor = true } }, function()
+              deep_link("shop://orders/42")
+              tap("submit")
+              tap("submit")
+            end)
+            """
+        ])
+        let output = try fixture.run(
+            ["run", "--in-process", "--fault", "main-thread-deadlock", "--json", "events.jsonl", "suite"]
+        ) { parent in
+            // Synchronisation on the event stream: the scenario has started (and hangs in its taps).
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"two-factor"#) {
+                usleep(25_000)
+            }
+            kill(parent, SIGTERM)
+            usleep(300_000)
+            kill(parent, SIGTERM)
+            // Not a timing assertion: a run the second signal did not end is killed, and fails below.
+            for _ in 0..<400 where kill(parent, 0) == 0 { usleep(25_000) }
+            kill(parent, SIGKILL)
+        }
+        #expect(output.status == 143, "\(output)")
+        #expect(output.stderr.contains("a second signal (interrupted (SIGTERM)): exiting now"), "\(output)")
+    }
+
     /// A run killed outright (SIGKILL: nothing to catch) takes its workers
     /// with it — they kept spinning at full CPU, their timeout enforced by
     /// no one.

@@ -30,18 +30,29 @@ package final class StopSignal: @unchecked Sendable {
 
     package func set(_ reason: String, signal: Int32? = nil) {
         lock.lock()
+        let signaledBefore = signalNumber != nil
         if reasonText == nil {
             reasonText = reason
             signalNumber = signal
+        } else if signal != nil && signalNumber == nil {
+            signalNumber = signal  // a fail-fast stop, then a signal: the signal is the exit status
         }
         lock.unlock()
+        if let signal, signaledBefore {
+            // A second signal: the run did not stop on the first (in process, a hang inside the
+            // app never reaches a next instruction). It ends now, with what was written.
+            let text = "navscript: a second signal (\(reason)): exiting now; reports hold what finished before the first\n"
+            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            _exit(128 + signal)
+        }
         // A signal stops what runs now; fail-fast lets the scenario under way finish.
         if signal != nil { interruption.request(reason) }
     }
 
     /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP into
     /// a stop request instead of killing the process, so the report for
-    /// what finished is still written.
+    /// what finished is still written. A second signal ends the process at
+    /// once (a hang in process would otherwise need SIGKILL).
     package func catchSignals() {
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
             signal(number, SIG_IGN)
