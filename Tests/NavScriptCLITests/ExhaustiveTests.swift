@@ -49,7 +49,7 @@ struct ExhaustiveTests {
         #expect(junit.testcase("xpcall too")?.child("failure") != nil)
         #expect(junit.testcase("xpcall too")?.child("system-out")?.text.contains("handler\tnavscript failure:") == true)
         let fake = try #require(junit.testcase("a fake failure is an error")?.child("error"))
-        #expect(fake["message"] == "I pretend", "a table is an error whatever its fields\n\(junit.raw)")
+        #expect(fake["message"] == "suite/p.lua:12: I pretend", "a table is an error whatever its fields, at its line\n\(junit.raw)")
         let stale = try #require(junit.testcase("raised again in another scenario is an error")?.child("error"))
         #expect(stale["message"]?.contains("the script raised a failure that is not this scenario's") == true, "\(junit.raw)")
         #expect(

@@ -596,6 +596,26 @@ struct LanguageStructureTests {
         }
     }
 
+    /// An error a library function raised, or an error object, has no place
+    /// of its own: the scenario's line that was running is named.
+    @Test func anErrorWithoutAPlaceIsNamedAtTheLineThatRan() throws {
+        let fixture = try Fixture([
+            "suite/place.lua": """
+            scenario("sorts badly", function()
+              local t = { 3, 1, 2, 5, 4, 9, 8, 7, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 }
+              table.sort(t, function(a, b) return true end)
+            end)
+            scenario("raises a table", function() error({ message = "x" }) end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let sorts = junit.testcase("sorts badly")?.child("error")?["message"] ?? ""
+        #expect(sorts.hasPrefix("suite/place.lua:3: invalid order function for sorting"), "\(sorts)")
+        let raises = junit.testcase("raises a table")?.child("error")?["message"] ?? ""
+        #expect(raises.hasPrefix("suite/place.lua:5: "), "\(raises)")
+    }
+
     /// A wrong use caught by a pcall while the file loads still keeps the
     /// file from loading: a duplicate name (its scenario would be dropped),
     /// a verb or an expectation outside any scenario (it would check nothing).

@@ -441,6 +441,15 @@ package struct ScenarioProblem: Error {
         return ""
     }
 
+    /// Whether `message` starts with a place, `chunk:123: `.
+    static func hasPlace(_ message: String) -> Bool {
+        guard let end = message.range(of: ": ")?.lowerBound else { return false }
+        let head = message[..<end]
+        guard let colon = head.lastIndex(of: ":") else { return false }
+        let digits = head[head.index(after: colon)...]
+        return !digits.isEmpty && digits.allSatisfy(\.isNumber)
+    }
+
     init(outcome: ScenarioOutcome, message: String, details: String) {
         self.outcome = outcome
         self.message = message
@@ -495,9 +504,11 @@ package struct ScenarioProblem: Error {
                     details: traceback)
             } else {
                 let hint = NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
-                self.init(
-                    outcome: .errored(.luaError), message: error.message + hint + suffix,
-                    details: ScenarioFile.userTraceback(error.traceback))
+                let traceback = ScenarioFile.userTraceback(error.traceback)
+                // An error a library function raised (`table.sort`'s "invalid order function") or an
+                // error object carries no place: the innermost line of the scenario's files is named.
+                let place = Self.hasPlace(error.message) ? "" : Self.at(traceback)
+                self.init(outcome: .errored(.luaError), message: place + error.message + hint + suffix, details: traceback)
             }
         case let problem as ScenarioProblem:
             self = problem
