@@ -176,12 +176,14 @@ static void clua_note_budget_at(clua_Control *c, lua_State *L, lua_Debug *ar) {
         c->budget_at[0] = '\0';
 }
 
-/* Raises the budget error at `ar`'s line, naming `what` ran past it (NULL: the script). From now on
+/* Raises the budget error at the line where it ran out (else `ar`'s), naming `what` ran past it (NULL: the script). From now on
    the hook fires on every instruction of this thread, so a pcall that catches it cannot go on. */
 static void clua_raise_budget(lua_State *L, lua_Debug *ar, const char *what) {
     clua_Control *c = clua_control(L);
     lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, 1);
-    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+    if (c->budget_at[0] != '\0')
+        lua_pushfstring(L, "%s: ", c->budget_at); /* where it ran out, also when raised again after a pcall caught it */
+    else if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
     else
         lua_pushliteral(L, "");

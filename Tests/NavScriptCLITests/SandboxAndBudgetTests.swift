@@ -16,7 +16,10 @@ struct SandboxAndBudgetTests {
         end)
 
         scenario("swallows the budget with pcall", function()
-          pcall(function() while true do end end)
+          pcall(function()
+            while true do end -- @swallowed
+          end)
+          print("after the pcall")
         end)
 
         scenario("swallows one allocation larger than the cap", function()
@@ -91,6 +94,11 @@ struct SandboxAndBudgetTests {
             #expect(error?["message"]?.contains("instruction budget exceeded") == true, "\(name): \(junit.raw)")
             #expect(error?["type"] == "budget", "\(name)")
         }
+        // Named where it ran out, not where the budget was raised again after the pcall caught it.
+        let swallowed = junit.testcase("swallows the budget with pcall")?.child("error")?["message"] ?? ""
+        #expect(
+            swallowed.hasPrefix("suite/runaway.lua:\(Lua.line(of: "@swallowed", in: Self.runaway)): instruction budget exceeded"),
+            "\(swallowed)")
         let inCoroutine = junit.testcase("spins in a coroutine")?.child("error")?["message"] ?? ""
         #expect(
             inCoroutine.hasPrefix("suite/runaway.lua:\(Lua.line(of: "@coroutine", in: Self.runaway)): instruction budget exceeded"),

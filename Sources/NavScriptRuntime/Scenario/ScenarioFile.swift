@@ -135,7 +135,7 @@ package final class ScenarioFile {
             + "doing much of it is stopped"
     }
 
-    private static func place(of error: LuaError) -> String {
+    static func place(of error: LuaError) -> String {
         // "chunk:123: …": the part up to the first ": ", when it ends in a colon and digits.
         guard let end = error.message.range(of: ": ")?.lowerBound else { return "" }
         let head = error.message[..<end]
@@ -489,9 +489,11 @@ package struct ScenarioProblem: Error {
                     details: ScenarioFile.userTraceback(error.traceback))
             } else if error.kind == .budget {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
+                // Where it ran out (the error says), not where it was raised again after a pcall caught it.
+                let place = ScenarioFile.place(of: error)
                 self.init(
                     outcome: .errored(.budget),
-                    message: Self.at(traceback) + "instruction budget exceeded\(suffix): "
+                    message: (place.isEmpty ? Self.at(traceback) : place) + "instruction budget exceeded\(suffix): "
                         + ScenarioFile.budgetCause(error, of: "the scenario")
                         + "; raise the limit with --instruction-budget if it is legitimately long",
                     details: traceback)
