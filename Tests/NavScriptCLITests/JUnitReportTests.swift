@@ -194,6 +194,18 @@ struct JUnitReplayTests {
         }
     }
 
+    /// A file's own entry (it did not load) is replayed by running the file:
+    /// a --filter on its name would select nothing.
+    @Test func aFilesEntryIsReplayedByRunningTheFile() throws {
+        let fixture = try Fixture(["suite/broken.lua": "scenario(\"x\", function() end\n"])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        let replay = try #require(
+            junit.cases.first?.child("properties")?.children("property")
+                .first { $0["name"] == "navscript.replay" }?["value"], "\(junit.raw)")
+        #expect(replay.hasSuffix(" run suite/broken.lua") && !replay.contains("--filter"), "\(replay)")
+    }
+
     /// A replay keeps every option that changes an outcome: without the manifest, a scenario
     /// that failed against it passes alone; without the budget, one that ran out does not.
     @Test func aReplayKeepsTheOptionsThatChangeTheOutcome() throws {

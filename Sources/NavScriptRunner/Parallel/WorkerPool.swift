@@ -305,7 +305,7 @@ package final class WorkerPool {
                         let kind: ScenarioOutcome.ErrorKind =
                             worker.lastFinished == nil ? .loadError : worker.timedOut ? .timeout : .crash
                         progress[index].loadFailure = ScenarioResult(
-                            name: "\(progress[index].task.path) (load)", file: progress[index].task.path, line: 0,
+                            name: ScenarioRunner.fileEntryName(progress[index].task.path, .load), file: progress[index].task.path, line: 0,
                             outcome: .errored(kind),
                             message: "the worker died \(when): \(reason)", details: details)
                         progress[index].loadFailure.map { publishFinished(index, $0) }
@@ -513,7 +513,7 @@ private struct TaskProgress {
 
     mutating func fail(all message: String) {
         loadFailure = ScenarioResult(
-            name: "\(task.path) (load)", file: task.path, line: 0, outcome: .errored(.crash),
+            name: ScenarioRunner.fileEntryName(task.path, .load), file: task.path, line: 0, outcome: .errored(.crash),
             message: message)
         isFinished = true
     }

@@ -181,10 +181,11 @@ package struct JUnitReport: Sendable {
     /// The shell command that runs this one scenario again: its file and an
     /// anchored `--filter` on its full name (and the seed of a shuffled run).
     static func replay(_ scenario: ScenarioResult, command: [String], seed: UInt64?) -> String {
-        let pattern = "^" + escapeRegex(scenario.name) + "$"
         // A path that starts with `-` would be read as options (`-dash.lua`): `./-dash.lua` is the same file.
         let file = scenario.file.hasPrefix("-") ? "./" + scenario.file : scenario.file
-        var words = command + [file, "--filter", pattern]
+        // A whole file's entry (not run, did not load) is replayed by running the file.
+        var words = command + [file]
+        if !ScenarioRunner.isFileEntry(scenario) { words += ["--filter", "^" + escapeRegex(scenario.name) + "$"] }
         if let seed { words += ["--shuffle", "--seed", String(seed)] }
         return words.map(ShellWord.quoted).joined(separator: " ")
     }

@@ -117,8 +117,19 @@ public struct ScenarioRunner {
     /// done.
     package static func fileNotRun(_ path: String, reason: String) -> ScenarioResult {
         ScenarioResult(
-            name: "\(path) (not run)", file: path, line: 0, outcome: .skipped(.notStarted),
+            name: fileEntryName(path, .notRun), file: path, line: 0, outcome: .skipped(.notStarted),
             message: notRunMessage(reason))
+    }
+
+    /// A result that stands for a whole file rather than one of its scenarios.
+    package enum FileEntry: String { case notRun = "not run", load }
+
+    /// `suite/a.lua (load)`: the name of a whole file's entry.
+    package static func fileEntryName(_ path: String, _ entry: FileEntry) -> String { "\(path) (\(entry.rawValue))" }
+
+    /// Whether `result` is a whole file's entry (a replay runs the file, not a name).
+    package static func isFileEntry(_ result: ScenarioResult) -> Bool {
+        result.groups.isEmpty && [FileEntry.notRun, .load].contains { result.name == fileEntryName(result.file, $0) }
     }
 
     /// What a not-run entry says: its reason, for the reader (nothing parses it back).
@@ -165,7 +176,7 @@ public struct ScenarioRunner {
 
     static func loadFailure(_ path: String, _ error: ScenarioLoadError) -> ScenarioResult {
         ScenarioResult(
-            name: "\(path) (load)", file: path, line: Self.line(in: error.description, of: path) ?? 0,
+            name: fileEntryName(path, .load), file: path, line: Self.line(in: error.description, of: path) ?? 0,
             outcome: .errored(error.kind), message: TextCap.capped(error.description, to: TextCap.message),
             details: TextCap.capped(error.details, to: TextCap.details), output: error.output)
     }
