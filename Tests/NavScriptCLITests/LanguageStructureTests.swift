@@ -622,7 +622,9 @@ struct LanguageStructureTests {
     @Test(arguments: [
         (#"pcall(scenario, "same", function() expect_screen("cart") end)"#, #"duplicate scenario name "same""#),
         (#"pcall(expect_screen, "cart")"#, "expect_screen can only be used inside a scenario"),
-        (#"pcall(launch, {})"#, "launch can only be used inside a scenario")
+        (#"pcall(launch, {})"#, "launch can only be used inside a scenario"),
+        (#"pcall(function() scenario.each = function() end end)"#, "scenario.each cannot be set"),
+        (#"pcall(rawset, scenario, "each", print)"#, "scenario.each is one of the scenario language")
     ])
     func aWrongUseCaughtByPcallWhileLoadingIsStillALoadError(line: String, expected: String) throws {
         let source = "scenario(\"same\", function() end)\n\(line)\n"

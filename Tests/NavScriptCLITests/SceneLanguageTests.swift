@@ -75,6 +75,13 @@ struct SceneLanguageTests {
               end)
             end)
             scenario("a url that is no link", function() open_scene{ url = 5 } end)
+            scenario("expect_scenes with a hole", function() expect_scenes{ 1, nil, 3 } end)
+            scenario("expect_scenes with a misspelt key", function() open_scene{} expect_scenes{ 1, 2, foregrund = 1 } end)
+            scenario("expect_scenes with a foreground that is no number", function()
+              open_scene{}
+              expect_scenes{ 1, 2, foreground = "1" }
+            end)
+            scenario("open_scene with a door and no link", function() open_scene{ via = "bogus" } end)
             scenario("a window's number that is no integer", function()
               open_scene{}
               deep_link("shop://product/p1", { scene = 1.5 })
@@ -86,7 +93,11 @@ struct SceneLanguageTests {
             """
         ])
         let output = try fixture.run(["run", "suite"])
-        #expect(output.stdout.contains("1 passed, 2 failed, 3 errors"), "\(output)")
+        #expect(output.stdout.contains("1 passed, 2 failed, 7 errors"), "\(output)")
+        #expect(output.stdout.contains("expect_scenes: the scenes must be a list with no holes"), "\(output)")
+        #expect(output.stdout.contains("expect_scenes has no field 'foregrund'"), "\(output)")
+        #expect(output.stdout.contains("expect_scenes: foreground must be a scene number (an integer), got"), "\(output)")
+        #expect(output.stdout.contains("open_scene: via names the door of url, and there is no url"), "\(output)")
         #expect(output.stdout.contains("scene must be a window's number (an integer from open_scene), got 1.5"), "\(output)")
         #expect(output.stdout.contains("the selected tab is 'home', expected 'orders' (in scene 1)"), "\(output)")
         #expect(output.stdout.contains("in_scene(1, fn): fn yielded"), "\(output)")

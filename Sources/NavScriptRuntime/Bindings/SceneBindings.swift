@@ -27,6 +27,10 @@ enum SceneBindings {
                     let options = try call.optionalTable(1) ?? LuaTable()
                     var activity: EntryInput?
                     var entry = EntryPoint.spotlight
+                    if options["url"].isNil && !options["via"].isNil {
+                        // A door with no link to carry: said, not ignored (a typo in `url` lands here too).
+                        throw BindingError.error("open_scene: via names the door of url, and there is no url; give both or neither")
+                    }
                     if !options["url"].isNil {
                         guard options["url"].stringValue != nil || options["url"].tableValue != nil else {
                             throw BindingError.error(
@@ -94,6 +98,17 @@ enum SceneBindings {
                             throw BindingError.error("expect_scenes: entry \(index + 1) is not a scene number")
                         }
                         numbers.append(number)
+                    }
+                    // Past the list: only `foreground`. A hole (`{ 1, nil, 3 }`) or a misspelt key would
+                    // leave out what it was meant to check.
+                    for (key, _) in expected.pairs.dropFirst(expected.count) where key.stringValue != "foreground" {
+                        throw BindingError.error(
+                            key.stringValue.map { "expect_scenes has no field '\($0)'; it takes the scene numbers and foreground" }
+                                ?? "expect_scenes: the scenes must be a list with no holes ({ 1, 3 }), got a value at [\(key)]")
+                    }
+                    let front = expected["foreground"]
+                    if !front.isNil && front.intValue == nil {
+                        throw BindingError.error("expect_scenes: foreground must be a scene number (an integer), got \(front)")
                     }
                     let (open, foreground) = sceneList(app)
                     var problems: [String] = []

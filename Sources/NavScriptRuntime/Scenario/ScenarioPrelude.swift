@@ -382,7 +382,17 @@ enum ScenarioPrelude {
           end
         end
 
-        scenario = setmetatable({ each = each }, { __call = scenario_call })
+        -- scenario is a function with a field: a table nothing can change (scenario.each = …
+        -- or its metatable's __call replaced would drop declarations without a word).
+        scenario = setmetatable({}, {
+          __index = { each = each },
+          __call = scenario_call,
+          __newindex = function(_, name)
+            wrong(format("scenario.%s cannot be set: scenario and scenario.each are the language's; "
+              .. "give your function another name", tostring(name)))
+          end,
+          __metatable = "scenario is navscript's",
+        })
 
         -- math.random draws the same numbers in every run of a scenario — alone (a replay of a
         -- failure) or in its suite, whatever ran before it: seeded from the scenario's file and
@@ -478,8 +488,10 @@ enum ScenarioPrelude {
               .. "every scenario after this one would run with yours; give your %s another name, or keep it local",
               tostring(name), type(value)))
           end
+          local language_table = builtins.scenario
           builtins.rawset = function(table, name, value)
             if rawequal(table, G) and builtins[name] ~= nil then refuse(name, value) end
+            if rawequal(table, language_table) then refuse("scenario." .. tostring(name), value) end
             return rawset(table, name, value)
           end
           setmetatable(G, {
