@@ -36,6 +36,7 @@ struct LuaCalls {
 
     init(_ source: LuaTokens) {
         let tokens = source.tokens
+        let closing = Self.closingBrackets(tokens)
         var calls: [Call] = []
         var index = 0
         while index < tokens.count {
@@ -61,7 +62,7 @@ struct LuaCalls {
                 next += 2
             }
             guard next < tokens.count else { break }
-            var reader = Reader(tokens: tokens, index: next)
+            var reader = Reader(tokens: tokens, closing: closing, index: next)
             switch tokens[next].kind {
             case .symbol("("):
                 reader.index += 1
@@ -82,17 +83,53 @@ struct LuaCalls {
         self.calls = calls
     }
 
+    /// For each `(`, `{` and `[`, the index of the bracket that closes it (-1:
+    /// none, or not an opener). Why: every call's arguments are read, and a
+    /// skipped argument scanned to its end, so `f(g(h(…)))` nested 100,000
+    /// deep was read in quadratic time; with this, a bracketed group is
+    /// stepped over at once.
+    private static func closingBrackets(_ tokens: [LuaTokens.Token]) -> [Int] {
+        var closing = Array(repeating: -1, count: tokens.count)
+        var open: [Int] = []
+        for (index, token) in tokens.enumerated() {
+            switch token.kind {
+            case .symbol("("), .symbol("{"), .symbol("["): open.append(index)
+            case .symbol(")"), .symbol("}"), .symbol("]"): if let opener = open.popLast() { closing[opener] = index }
+            default: break
+            }
+        }
+        return closing
+    }
+
     /// Reads one expression from `index`: a literal when it is one whole
     /// (a string or a table constructor followed by `,`, `)`, `}` or `;`),
     /// else skipped to the end of the expression as `.other`.
     private struct Reader {
         let tokens: [LuaTokens.Token]
+        let closing: [Int]
         var index: Int
+        /// How deep in table constructors the reader is: past ``maximumDepth``
+        /// a table is skipped, not read (a constructor 100,000 deep would
+        /// otherwise recurse as deep; Lua refuses such a file anyway).
+        private var depth = 0
+        private static let maximumDepth = 100
+
+        init(tokens: [LuaTokens.Token], closing: [Int], index: Int) {
+            self.tokens = tokens
+            self.closing = closing
+            self.index = index
+        }
 
         /// `whole`: the literal is the whole argument (a call without parentheses).
         mutating func expression(whole: Bool = false) -> Literal {
             guard index < tokens.count else { return Literal(value: .other, line: 0, column: 0) }
             let start = tokens[index]
+            depth += 1
+            defer { depth -= 1 }
+            if depth > Self.maximumDepth {
+                skipToEnd()
+                return Literal(value: .other, line: start.line, column: start.column)
+            }
             var literal: Literal?
             switch start.kind {
             case .string(let text):
@@ -120,7 +157,13 @@ struct LuaCalls {
                 let kind = tokens[index].kind
                 if depth == 0, isEnd(kind) { return }
                 switch kind {
-                case .symbol("("), .symbol("{"), .symbol("["): depth += 1
+                case .symbol("("), .symbol("{"), .symbol("["):
+                    // A closed group is stepped over whole; an unclosed one is counted as before.
+                    if closing[index] > index {
+                        index = closing[index] + 1
+                        continue
+                    }
+                    depth += 1
                 case .symbol(")"), .symbol("}"), .symbol("]"): depth -= 1
                 case .name("function"), .name("do"), .name("then"): depth += 1
                 case .name("end"): depth -= 1

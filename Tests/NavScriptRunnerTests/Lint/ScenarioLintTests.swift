@@ -25,6 +25,22 @@ struct ScenarioLintTests {
         #expect(tokens.filter { $0.kind == .number }.count == 2)
     }
 
+    /// Nesting 100,000 deep is read in one pass and without recursing as
+    /// deep: a call's nested arguments are stepped over, a table past a
+    /// hundred levels is left unread (Lua refuses such a file anyway).
+    @Test func deepNestingIsReadWithoutRecursingAsDeep() {
+        let nested = "expect_tab(" + String(repeating: "f(", count: 100_000) + "1" + String(repeating: ")", count: 100_001)
+        let calls = LuaCalls(LuaTokens(nested)).calls
+        #expect(calls.count == 100_001 && calls.first?.name == "expect_tab")
+        if case .other = calls.first?.arguments.first?.value {
+        } else {
+            Issue.record("a computed argument is not a literal")
+        }
+        let table = LuaCalls(LuaTokens("expect_stack" + String(repeating: "{", count: 100_000) + String(repeating: "}", count: 100_000)))
+            .calls
+        #expect(table.count == 1 && table.first?.name == "expect_stack")
+    }
+
     /// Columns count characters, not bytes: a line with "é" or an emoji
     /// before a literal still points at the literal.
     @Test func columnsCountCharactersAfterNonASCIIText() {
