@@ -15,8 +15,8 @@ package struct ScenarioObserver {
     /// Every change to the storyboard, when frames are recorded (`--html`).
     package var frame: ((FrameChange) -> Void)?
 
-    /// A change to a scenario's storyboard, applied in order to a
-    /// ``StoryboardFrames`` to keep the same frames the scenario keeps.
+    /// A change to a scenario's storyboard, in order: a worker's parent keeps
+    /// the same frames by applying them to its ``StoryboardFrames``.
     package enum FrameChange {
         /// A step's frame.
         case appended(StepFrame)
@@ -32,14 +32,5 @@ package struct ScenarioObserver {
         self.call = call
         self.output = output
         self.frame = frame
-    }
-}
-
-extension StoryboardFrames {
-    package mutating func apply(_ change: ScenarioObserver.FrameChange) {
-        switch change {
-        case .appended(let frame): append(frame)
-        case .problem(let problem): attach(problem)
-        }
     }
 }

@@ -111,9 +111,8 @@ enum ScenarioPrelude {
           end
         end
 
-        -- `level` is how far up the user's call is (default: the caller of the
-        -- function that called check), so the message points at the user's line.
-        local function check(value, expected, what, fname, level)
+        -- A wrong type is the user's mistake, at the user's line (`wrong` finds it).
+        local function check(value, expected, what, fname)
           if type(value) ~= expected then
             wrong(fname .. ": " .. what .. " must be a " .. expected .. ", got " .. type(value))
           end
@@ -128,7 +127,7 @@ enum ScenarioPrelude {
         end
 
         -- A blank name cannot be told apart in a report, nor selected again with --filter.
-        local function named(name, call, level)
+        local function named(name, call)
           if not find(name, "%S") then
             wrong(call .. ": the name is " .. (name == "" and "empty" or "only blanks")
               .. "; give it a name that says what it checks, as reports and --filter show it")
@@ -156,7 +155,7 @@ enum ScenarioPrelude {
         function describe(name, fn, ...)
           check(name, "string", "name", "describe(name, fn)")
           check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
-          named(name, "describe(name, fn)", 2)
+          named(name, "describe(name, fn)")
           if select("#", ...) > 0 then
             wrong("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
               .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)")
@@ -227,9 +226,9 @@ enum ScenarioPrelude {
           if fn == nil and type(opts) == "function" then opts, fn = nil, opts end
           -- Level 4: check, split, scenario or scenario.each, then the user's line.
           if opts ~= nil and type(opts) ~= "table" then
-            check(opts, "table", "options", call .. "\"" .. name .. "\", [options,] fn)", 4)
+            check(opts, "table", "options", call .. "\"" .. name .. "\", [options,] fn)")
           end
-          if type(fn) ~= "function" then check(fn, "function", "fn", call .. "\"" .. name .. "\", [options,] fn)", 4) end
+          if type(fn) ~= "function" then check(fn, "function", "fn", call .. "\"" .. name .. "\", [options,] fn)") end
           return opts, fn
         end
 
@@ -243,8 +242,7 @@ enum ScenarioPrelude {
 
         local function scenario_call(_, name, opts, fn, ...)
           -- The usual form, scenario(name, fn), without the general path's checks and calls
-          -- (each a call under the budget hook, for every declaration of every file). Not a
-          -- tail call: declare's error levels count this frame.
+          -- (each a call under the budget hook, for every declaration of every file).
           if fn == nil and type(opts) == "function" and type(name) == "string" and select("#", ...) == 0 then
             declare(name, nil, opts)
             return
@@ -340,7 +338,7 @@ enum ScenarioPrelude {
         local function each(rows, name, opts, fn, ...)
           check(rows, "table", "rows", "scenario.each(rows, name, [options,] fn)")
           check(name, "string", "name", "scenario.each(rows, name, [options,] fn)")
-          named(name, "scenario.each(rows, name, [options,] fn)", 2)
+          named(name, "scenario.each(rows, name, [options,] fn)")
           opts, fn = split(opts, fn, "scenario.each(rows, ", name)
           nothing_after(select("#", ...), "scenario.each(rows, ", name)
           -- While scenarios run, that is what is wrong, whatever the rows.
