@@ -3,12 +3,11 @@ import NavigationCore
 import ShopApp
 import Testing
 
-@testable import ShopHost
-
-/// `ShopScreens` declares, as data, the outputs ShopApp's coordinators wire
-/// in code — the tap names `navscript types` and `routes` show. This walks
-/// the app (every tap and tab switch, breadth first, from several launches)
-/// and checks the declaration against every screen it reaches.
+/// `ShopScreens` lists, per screen, the outputs ShopApp's coordinators wire —
+/// the tap names `navscript types` and `routes` show. navscript checks on
+/// every tap that a screen wires nothing its list leaves out; this walks the
+/// app (every tap and tab switch, breadth first, from several launches) and
+/// checks the converse too: every listed output is wired somewhere.
 @Suite("ShopScreens matches the app")
 struct ShopScreensTests {
     typealias Action = (output: String, args: [String: String])
@@ -47,7 +46,7 @@ struct ShopScreensTests {
     @Test func everyReachedScreenOffersExactlyTheDeclaredOutputs() throws {
         let engine = try ShopApplication.loadEngine()
         let declared = Dictionary(uniqueKeysWithValues: ShopScreens.declarations.map { ($0.id, $0.outputs) })
-        var seen: [DestinationID: Set<String>] = [:]
+        var seen: [DestinationID: Set<ScreenOutput>] = [:]
         for launch in Self.launches {
             var frontier: [[Action]] = [[]]
             var visited: Set<String> = []
@@ -76,8 +75,10 @@ struct ShopScreensTests {
             }
         }
         for (destination, outputs) in seen {
-            let names = Set((declared[destination] ?? []).map(\.name))
-            #expect(outputs == names, "\(destination) offers \(outputs.sorted()) but ShopScreens declares \(names.sorted())")
+            let listed = Set(declared[destination] ?? [])
+            #expect(
+                outputs == listed,
+                "\(destination) wires \(outputs.map(\.description).sorted()) but ShopScreens lists \(listed.map(\.description).sorted())")
         }
         let unreached = Set(declared.keys).subtracting(seen.keys)
         #expect(unreached.isEmpty, "declared but never reached by tapping: \(unreached.map(\.rawValue).sorted())")

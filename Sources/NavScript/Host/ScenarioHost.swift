@@ -45,7 +45,10 @@ public protocol ScenarioHost: Sendable {
     var functions: [ScriptFunction] { get }
     /// Types the host's functions name in their LuaLS definitions.
     var types: [ScriptType] { get }
-    /// The outputs each screen offers a `tap`, for editor types and docs.
+    /// The outputs each screen may offer a `tap` — the app's own list of the
+    /// `ScreenOutput` values its flows wire — for editor types, lint, the
+    /// graph and `routes check`. A tap fails when the screen wires an output
+    /// its declaration leaves out; none declared: nothing is checked.
     var screens: [ScreenDeclaration] { get }
     /// The app's own events (``AppEvent``), documented with `expect_events`.
     var events: [EventDeclaration] { get }
@@ -96,32 +99,6 @@ extension ScenarioHost {
         var host = self
         do { host.engine = try RoutingEngine(manifest: manifest) } catch { throw HostError("\(error)") }
         return host
-    }
-}
-
-/// The outputs a screen offers, as a host declares them.
-public struct ScreenDeclaration: Hashable, Sendable {
-    public var id: DestinationID
-    public var outputs: [Output]
-
-    /// One output: its tap name, the parameters it takes and, when it opens
-    /// a destination of the manifest with those parameters, that destination
-    /// (a tap is then checked against the destination's param specs).
-    public struct Output: Hashable, Sendable {
-        public var name: String
-        public var parameters: [String]
-        public var destination: DestinationID?
-
-        public init(_ name: String, parameters: [String] = [], opens destination: DestinationID? = nil) {
-            self.name = name
-            self.parameters = parameters
-            self.destination = destination
-        }
-    }
-
-    public init(_ id: DestinationID, _ outputs: [Output]) {
-        self.id = id
-        self.outputs = outputs
     }
 }
 
@@ -249,8 +226,9 @@ public protocol AppDriver: AnyObject {
     var leaks: [LifecycleTracker.Leak] { get }
     /// Whether nothing is pending (no transition, no scheduled work).
     var isIdle: Bool { get }
-    /// The outputs the top visible screen really has (what a thumb could tap).
-    var visibleOutputs: [String] { get }
+    /// The outputs the top visible screen really has, as the app wired them
+    /// (what a thumb could tap, with the parameters a tap carries).
+    var visibleOutputs: [ScreenOutput] { get }
     /// Every screen on screen with the path of the flow that owns it (nil:
     /// none), for the `flow_ownership` invariant; nil when the app cannot tell.
     var screenOwners: [ScreenOwner]? { get }
@@ -285,7 +263,7 @@ extension AppDriver {
     public var loopGuardEvent: String? { eventLog.firstLoopGuard?.text }
     public var isIdle: Bool { true }
     public var screenOwners: [ScreenOwner]? { nil }
-    public var visibleOutputs: [String] { [] }
+    public var visibleOutputs: [ScreenOutput] { [] }
     public var platformWarnings: [PlatformWarning] { [] }
     public var satisfiedPreconditions: Set<Precondition>? { nil }
 }

@@ -71,7 +71,7 @@ open class WindowDriver<Window: DrivableWindow>: AppDriver {
     /// under way — its dispatcher executing or holding a queue — so the
     /// `idle` invariant sees a request that never finished.
     open var isIdle: Bool { window.scheduler.isIdle }
-    public var visibleOutputs: [String] { window.visibleScreen?.outputs ?? [] }
+    public var visibleOutputs: [ScreenOutput] { window.visibleScreen?.outputs ?? [] }
     open var platformWarnings: [PlatformWarning] { window.platformWarnings }
     /// Every screen on screen with its owner's path, for `flow_ownership`;
     /// nil (not checked) unless the driver's platform can tell.

@@ -96,11 +96,10 @@ struct ActionSpace {
         var actions: [ExplorationAction] = []
         let state = app.state
         let screen = state.visible?.id
-        // Taps: the outputs the screen really has, with declared parameters.
-        for name in app.visibleOutputs {
+        // Taps: the outputs the screen really has, with the parameters they were wired with.
+        for output in app.visibleOutputs {
             actions.append(
-                ExplorationAction(
-                    lua: "", coverage: "tap \(screen?.rawValue ?? "?").\(name)", unrendered: .tap(output: name, screen: screen)))
+                ExplorationAction(lua: "", coverage: "tap \(screen?.rawValue ?? "?").\(output.name)", unrendered: .tap(output)))
         }
         actions.append(ExplorationAction(lua: "back()", coverage: "back"))
         actions.append(ExplorationAction(lua: "back_swipe{}", coverage: "back_swipe"))
@@ -134,10 +133,10 @@ struct ActionSpace {
         return actions
     }
 
-    /// Arguments for an output's declared parameters: usually valid, sometimes
-    /// at a boundary, sometimes invalid.
-    private mutating func tapArguments(_ output: ScreenDeclaration.Output?, generator: inout SeededGenerator) -> [String: String] {
-        guard let output, !output.parameters.isEmpty else { return [:] }
+    /// Arguments for an output's parameters: usually valid, sometimes at a
+    /// boundary, sometimes invalid.
+    private mutating func tapArguments(_ output: ScreenOutput, generator: inout SeededGenerator) -> [String: String] {
+        guard !output.parameters.isEmpty else { return [:] }
         let specs = output.destination.flatMap { host.engine.definition(of: $0) }?.params ?? []
         var arguments: [String: String] = [:]
         for name in output.parameters {
@@ -225,13 +224,12 @@ struct ActionSpace {
         switch action.unrendered {
         case nil:
             return action
-        case .tap(let name, let screen):
-            let output = host.screens.first { $0.id == screen }?.outputs.first { $0.name == name }
+        case .tap(let output):
             let arguments = tapArguments(output, generator: &generator)
             let lua =
                 arguments.isEmpty
-                ? "tap(\(LuaSource.string(name)))"
-                : "tap(\(LuaSource.string(name)), \(LuaSource.table(arguments)))"
+                ? "tap(\(LuaSource.string(output.name)))"
+                : "tap(\(LuaSource.string(output.name)), \(LuaSource.table(arguments)))"
             return ExplorationAction(lua: lua, coverage: action.coverage)
         case .link(let choice):
             var rendered = link(choice, generator: &generator)

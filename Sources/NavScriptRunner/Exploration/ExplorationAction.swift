@@ -23,8 +23,9 @@ struct ExplorationAction: Hashable {
 
     /// The random choices of a link action made so far.
     enum Unrendered: Hashable {
-        /// A tap of the visible screen's output, its parameters not drawn yet.
-        case tap(output: String, screen: DestinationID?)
+        /// A tap of the visible screen's output as the app wired it, its
+        /// arguments not drawn yet.
+        case tap(ScreenOutput)
         /// A link through a door.
         case link(LinkChoice)
         /// A link the system opens in a window that is not in front.

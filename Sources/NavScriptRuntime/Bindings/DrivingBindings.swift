@@ -48,7 +48,11 @@ enum DrivingBindings {
             ) { call, app, context in
                 let output = try call.string(1)
                 let args = try BindingSupport.params(call[2], call: call, position: 2)
-                try checkTap(output, args, app: app, screens: context.screens, engine: context.engine)
+                if let screen = app.visibleDestination {
+                    try checkTap(
+                        output, args, on: screen, wired: app.visibleOutputs, declared: context.screens[screen],
+                        engine: context.engine)
+                }
                 return (.tap(output: output, args: args), describeTap(output, args))
             },
             action(
@@ -253,59 +257,92 @@ enum DrivingBindings {
     /// Strict like a thumb: a tap must give the parameters its output
     /// declares, and values the destination it opens accepts. A bare id
     /// (`tap("promo", "SALE10")`) stands for an output's one parameter.
+    ///
+    /// The output's spec is the one the app wired (`wired`); a driver that
+    /// cannot tell (none wired) falls back on the host's declaration. The
+    /// declaration must list every output the screen wires, spelled the same:
+    /// otherwise the tools that read it (types, lint, graph, routes check)
+    /// tell a scenario's author something the app does not do.
     static func checkTap(
-        _ output: String, _ args: [String: String], app: any AppDriver,
-        screens: [DestinationID: ScreenDeclaration], engine: RoutingEngine
+        _ output: String, _ args: [String: String], on screen: DestinationID, wired: [ScreenOutput],
+        declared: ScreenDeclaration?, engine: RoutingEngine
     ) throws(HostError) {
-        guard let screen = app.visibleDestination,
-            let declaration = screens[screen]?.outputs.first(where: { $0.name == output })
+        if let declared { try checkDeclaration(declared, against: wired) }
+        let fromWiring = !wired.isEmpty
+        guard
+            let spec = fromWiring
+                ? wired.first(where: { $0.name == output }) : declared?.outputs.first(where: { $0.name == output })
         else { return }
         var params = args
         // Counts first: each lookup hashes a name, and a tap is checked on every call.
-        if args.count == 1, declaration.parameters.count == 1, declaration.parameters[0] != "id", let bare = args["id"] {
-            params = [declaration.parameters[0]: bare]
+        if args.count == 1, spec.parameters.count == 1, spec.parameters[0] != "id", let bare = args["id"] {
+            params = [spec.parameters[0]: bare]
         }
         // A parameter the output does not take was meant for something (a typo: `idd`): said
         // first, with what it may have meant, rather than dropped unread or reported as missing.
-        if params.keys.contains(where: { !declaration.parameters.contains($0) }),
-            let extra = params.keys.sorted().first(where: { !declaration.parameters.contains($0) })
+        if params.keys.contains(where: { !spec.parameters.contains($0) }),
+            let extra = params.keys.sorted().first(where: { !spec.parameters.contains($0) })
         {
             let takes =
-                declaration.parameters.isEmpty
+                spec.parameters.isEmpty
                 ? "takes no parameters"
-                : "takes \(declaration.parameters.joined(separator: ", "))"
+                : "takes \(spec.parameters.joined(separator: ", "))"
             let suggestion =
-                NameSuggestion.closest(to: extra, among: declaration.parameters).map { " (did you mean '\($0)'?)" }
+                NameSuggestion.closest(to: extra, among: spec.parameters).map { " (did you mean '\($0)'?)" }
                 ?? (extra == "id" && args.count == 1 ? " (a value given alone stands for id)" : "")
             throw HostError("output '\(output)' of '\(screen)' \(takes); '\(extra)' is not one of them\(suggestion)")
         }
         // Only the declared parameters go to the destination, each looked up once.
-        var declared = RouteParams()
+        var passed = RouteParams()
         var missing: [String] = []
-        for name in declaration.parameters {
-            if let value = params[name] { declared[name] = value } else { missing.append(name) }
+        for name in spec.parameters {
+            if let value = params[name] { passed[name] = value } else { missing.append(name) }
         }
         guard missing.isEmpty else {
             throw HostError(
-                "output '\(output)' of '\(screen)' takes \(declaration.parameters.joined(separator: ", ")); "
+                "output '\(output)' of '\(screen)' takes \(spec.parameters.joined(separator: ", ")); "
                     + "missing \(missing.joined(separator: ", ")) (tap(\"\(output)\", { \(missing[0]) = … }))")
         }
-        guard let destination = declaration.destination else { return }
-        let request = RouteRequest(destination, params: declared)
+        guard let destination = spec.destination else { return }
+        let request = RouteRequest(destination, params: passed)
         do {
             try engine.validateParams(of: request)
         } catch {
-            // When the declaration itself passes other parameters than the destination takes, no
+            // When the output itself passes other parameters than the destination takes, no
             // tap could pass: the host is to fix, not the scenario.
             let takes = engine.manifest.destinations.first { $0.id == destination }.map { $0.params.map(\.name) } ?? []
+            let whose =
+                fromWiring
+                ? "the app wires output '\(output)' of '\(screen)' (its ScreenOutput) with the parameters "
+                : "the host's declaration of '\(screen)' (ScenarioHost.screens) gives output '\(output)' the parameters "
             let blame =
-                takes.allSatisfy(declaration.parameters.contains)
+                takes.allSatisfy(spec.parameters.contains)
                 ? ""
-                : " — the host's declaration of '\(screen)' (ScenarioHost.screens) gives output '\(output)' the parameters "
-                    + "[\(declaration.parameters.joined(separator: ", "))] but '\(destination)' takes [\(takes.joined(separator: ", "))]: "
-                    + "fix the declaration"
+                : " — \(whose)[\(spec.parameters.joined(separator: ", "))] but '\(destination)' takes "
+                    + "[\(takes.joined(separator: ", "))]: fix the \(fromWiring ? "ScreenOutput" : "declaration")"
             throw HostError("output '\(output)' of '\(screen)' opens '\(destination)', whose spec refuses it: \(error)\(blame)")
         }
+    }
+
+    /// Every output `wired` on a screen is in its declaration, spelled the
+    /// same; a declared output the screen does not wire now is fine (a
+    /// button shown only when signed in).
+    static func checkDeclaration(_ declared: ScreenDeclaration, against wired: [ScreenOutput]) throws(HostError) {
+        // The common case first, without a search: the declaration in wiring order.
+        if declared.outputs == wired { return }
+        var problems: [String] = []
+        for output in wired {
+            guard let listed = declared.outputs.first(where: { $0.name == output.name }) else {
+                problems.append("it wires '\(output)', which the declaration leaves out")
+                continue
+            }
+            if listed != output { problems.append("it wires '\(output)', which the declaration spells '\(listed)'") }
+        }
+        guard !problems.isEmpty else { return }
+        throw HostError(
+            "the host's declaration of screen '\(declared.id)' (ScenarioHost.screens) does not match the app: "
+                + problems.joined(separator: "; ")
+                + " — list the same ScreenOutput values the coordinator passes to setOutput")
     }
 
     /// Turns `launch{}`'s table into a host request; unknown keys are left

@@ -65,6 +65,6 @@ open class ModalFlow: FlowCoordinator, ModalPresentationDelegate {
 
     /// Wires the conventional `close` output: the user cancels the flow.
     public func wireClose(_ screen: Screen) {
-        screen.setOutput("close") { [weak self] _ in self?.finish(.cancelled) }
+        screen.setOutput(.close) { [weak self] _ in self?.finish(.cancelled) }
     }
 }

@@ -21,8 +21,8 @@ open class Screen: LifecycleTracked {
     /// handful: a linear search beats hashing and growing a dictionary for
     /// every screen built).
     private var outputHandlers: [([String: String]) -> Void] = []
-    /// The intents a user can trigger here, in declaration order.
-    public private(set) var outputs: [String] = []
+    /// The intents a user can trigger here, in the order they were wired.
+    public private(set) var outputs: [ScreenOutput] = []
 
     public init(_ destination: DestinationID, params: RouteParams = [:]) {
         self.destination = destination
@@ -37,21 +37,22 @@ open class Screen: LifecycleTracked {
     /// and building the string each time showed in a scenario's cost.
     public private(set) var label: String
 
-    /// Declares an output. The handler receives the tap's arguments (a bare
-    /// id arrives as `["id": value]`).
-    public func setOutput(_ name: String, _ handler: @escaping ([String: String]) -> Void) {
-        if let index = outputs.firstIndex(of: name) {
+    /// Wires an output: the handler receives the tap's arguments (a bare id
+    /// arrives as `["id": value]`). Wiring a name again replaces it.
+    public func setOutput(_ output: ScreenOutput, _ handler: @escaping ([String: String]) -> Void) {
+        if let index = outputs.firstIndex(where: { $0.name == output.name }) {
+            outputs[index] = output
             outputHandlers[index] = handler
         } else {
-            outputs.append(name)
+            outputs.append(output)
             outputHandlers.append(handler)
         }
     }
 
     /// Fires an output as a user tap would.
     public func fire(_ output: String, _ args: [String: String] = [:]) throws(NavigationError) {
-        guard let index = outputs.firstIndex(of: output) else {
-            throw .noSuchOutput(screen: label, output: output, available: outputs)
+        guard let index = outputs.firstIndex(where: { $0.name == output }) else {
+            throw .noSuchOutput(screen: label, output: output, available: outputs.map(\.name))
         }
         outputHandlers[index](args)
     }

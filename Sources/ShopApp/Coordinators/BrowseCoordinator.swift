@@ -13,8 +13,8 @@ final class BrowseCoordinator: ShopTabFlow {
         switch step.id {
         case "home":
             wireProduct(screen)
-            screen.setOutput("category") { [weak self] args in self?.push(RouteStep("category", params: ["id": args["id"] ?? ""])) }
-            screen.setOutput("promo") { [weak self] args in
+            screen.setOutput(.category) { [weak self] args in self?.push(RouteStep("category", params: ["id": args["id"] ?? ""])) }
+            screen.setOutput(.promo) { [weak self] args in
                 self?.push(RouteStep("promo", params: ["code": args["code"] ?? args["id"] ?? ""]))
             }
             wireCart(screen)
@@ -39,11 +39,11 @@ final class BrowseCoordinator: ShopTabFlow {
     }
 
     private func wireProduct(_ screen: Screen) {
-        screen.setOutput("product") { [weak self] args in self?.push(RouteStep("product", params: ["id": args["id"] ?? ""])) }
+        screen.setOutput(.product) { [weak self] args in self?.push(RouteStep("product", params: ["id": args["id"] ?? ""])) }
     }
 
     private func wireCart(_ screen: Screen) {
-        screen.setOutput("cart") { [weak self] _ in self?.env.sink(RouteRequest("cart")) }
+        screen.setOutput(.cart) { [weak self] _ in self?.env.sink(RouteRequest("cart")) }
     }
 }
 
@@ -56,7 +56,7 @@ final class CartCoordinator: ShopPushedFlow {
 
     override func makeScreen(_ step: RouteStep) -> Screen {
         let screen = super.makeScreen(step)
-        screen.setOutput("checkout") { [weak self] _ in self?.env.sink(RouteRequest("checkout_address")) }
+        screen.setOutput(.checkout) { [weak self] _ in self?.env.sink(RouteRequest("checkout_address")) }
         return screen
     }
 }

@@ -50,7 +50,7 @@ final class OnboardingCoordinator: ShopModalFlow {
             if let next { self.push(RouteStep(next)) } else { self.finish(.completed) }
         }
         if step.id == "welcome" {
-            screen.setOutput("sign_in") { [weak self] _ in
+            screen.setOutput(.signIn) { [weak self] _ in
                 guard let self, !self.env.session.isLoggedIn else { return }
                 AuthCoordinator.run(from: self, env: self.env) { _ in }
             }

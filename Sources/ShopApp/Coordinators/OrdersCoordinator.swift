@@ -11,7 +11,7 @@ final class OrdersCoordinator: ShopTabFlow {
     override func makeOwnScreen(_ step: RouteStep) -> Screen? {
         guard step.id == "orders" else { return nil }
         let screen = env.makeScreen(step, owner: self)
-        screen.setOutput("order") { [weak self] args in
+        screen.setOutput(.order) { [weak self] args in
             self?.env.sink(RouteRequest("order", params: ["id": args["id"] ?? ""]))
         }
         return screen

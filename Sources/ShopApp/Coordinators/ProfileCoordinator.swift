@@ -11,9 +11,9 @@ final class ProfileCoordinator: ShopTabFlow {
     override func makeOwnScreen(_ step: RouteStep) -> Screen? {
         guard step.id == "profile" else { return nil }
         let screen = env.makeScreen(step, owner: self)
-        screen.setOutput("settings") { [weak self] _ in self?.env.sink(RouteRequest("settings")) }
-        screen.setOutput("profile_edit") { [weak self] _ in self?.env.sink(RouteRequest("profile_edit")) }
-        screen.setOutput("sign_in") { [weak self] _ in self?.signIn() }
+        screen.setOutput(.settings) { [weak self] _ in self?.env.sink(RouteRequest("settings")) }
+        screen.setOutput(.profileEdit) { [weak self] _ in self?.env.sink(RouteRequest("profile_edit")) }
+        screen.setOutput(.signIn) { [weak self] _ in self?.signIn() }
         return screen
     }
 

@@ -11,10 +11,10 @@ final class SettingsCoordinator: ShopModalFlow {
         let screen = super.makeScreen(step)
         wireClose(screen)
         if step.id == "settings" {
-            screen.setOutput("settings_notifications") { [weak self] _ in
+            screen.setOutput(.settingsNotifications) { [weak self] _ in
                 self?.push(RouteStep("settings_notifications"))
             }
-            screen.setOutput("settings_security") { [weak self] _ in
+            screen.setOutput(.settingsSecurity) { [weak self] _ in
                 self?.env.sink(RouteRequest("settings_security"))
             }
         }

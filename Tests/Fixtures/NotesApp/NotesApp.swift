@@ -36,6 +36,12 @@ public final class NotesApp {
         return try RoutingEngine(manifest: RouteManifest.load(json: Data(contentsOf: url)))
     }
 
+    /// The outputs each screen may offer, spelled as the flows wire them.
+    public static let screens: [ScreenDeclaration] = [
+        ScreenDeclaration("notes", [.note]), ScreenDeclaration("note", []),
+        ScreenDeclaration("settings", ["account"]), ScreenDeclaration("account", [])
+    ]
+
     public var coordinatorPaths: [String] { root.treePaths() }
 }
 
@@ -106,7 +112,7 @@ final class NotesTab: TabFlow {
     override func makeOwnScreen(_ step: RouteStep) -> Screen? {
         let screen = trackedScreen(step, navigation)
         if step.id == "notes" {
-            screen.setOutput("note") { [weak self] args in self?.send(RouteRequest("note", params: ["id": args["id"] ?? ""])) }
+            screen.setOutput(.note) { [weak self] args in self?.send(RouteRequest("note", params: ["id": args["id"] ?? ""])) }
         } else if cachesNotes {
             cache.append(screen)  // the bug: "for a faster reopen"
         }
@@ -130,6 +136,10 @@ final class SettingsTab: TabFlow {
         }
         return screen
     }
+}
+
+extension ScreenOutput {
+    static let note = ScreenOutput("note", parameters: ["id"], opens: "note")
 }
 
 /// The sign-in sheet: `submit` signs in (through `signIn`), `close` cancels.

@@ -25,12 +25,7 @@ public struct NotesHost: ScenarioHost {
         if ProcessInfo.processInfo.environment["NOTES_HOST_FAULTS"] == "none" { return [] }
         return NotesFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) }
     }
-    public var screens: [ScreenDeclaration] {
-        [
-            ScreenDeclaration("notes", [.init("note", parameters: ["id"], opens: "note")]), ScreenDeclaration("note", []),
-            ScreenDeclaration("settings", [.init("account")]), ScreenDeclaration("account", [])
-        ]
-    }
+    public var screens: [ScreenDeclaration] { NotesApp.screens }
 
     public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         if ProcessInfo.processInfo.environment["NOTES_HOST_FAILS"] == "launch" { throw HostError("keychain unavailable") }

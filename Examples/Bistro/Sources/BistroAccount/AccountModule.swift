@@ -24,6 +24,20 @@ public enum AccountModule {
             RouteDefinition("location", parent: "welcome", flow: "onboarding")
         ]
     }
+
+    /// The outputs each of the module's screens may offer, as its flows wire
+    /// them (`sign_in` and `sign_out` of the account tab: one at a time).
+    public static var screens: [ScreenDeclaration] {
+        [
+            ScreenDeclaration("account", ["settings", "sign_in", "sign_out"]),
+            ScreenDeclaration("settings", [.close, "notifications", "privacy", "addresses"]),
+            ScreenDeclaration("notifications", [.close]), ScreenDeclaration("privacy", [.close]),
+            ScreenDeclaration("addresses", [.close]),
+            ScreenDeclaration("sign_in", [.close, "submit"]),
+            ScreenDeclaration("welcome", ["continue", "sign_in"]),
+            ScreenDeclaration("location", ["allow", "skip"])
+        ]
+    }
 }
 
 /// What the account module needs from the app: the session, and a way to

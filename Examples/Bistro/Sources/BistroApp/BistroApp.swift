@@ -32,6 +32,9 @@ public final class BistroApp {
         try RoutingEngine(manifest: manifest())
     }
 
+    /// Every module's screens with the outputs their flows wire.
+    public static var screens: [ScreenDeclaration] { CatalogModule.screens + OrdersModule.screens + AccountModule.screens }
+
     public init(
         engine: RoutingEngine, signedIn: Bool = false, firstLaunch: Bool = false,
         faults: Set<BistroFault> = [], link: (EntryInput, EntryPoint)? = nil, restoring: NavigationState? = nil

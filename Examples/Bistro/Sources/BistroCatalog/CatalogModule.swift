@@ -22,6 +22,21 @@ public enum CatalogModule {
                 patterns: [RoutePattern("restaurants/:id/menu"), RoutePattern("r/:id/menu")])
         ]
     }
+
+    /// The outputs each of the module's screens may offer, as its flows wire them.
+    public static var screens: [ScreenDeclaration] {
+        [
+            ScreenDeclaration("restaurants", [.restaurant, .search]),
+            ScreenDeclaration("search", [.restaurant]),
+            ScreenDeclaration("restaurant", ["menu"]),
+            ScreenDeclaration("menu", ["order"])
+        ]
+    }
+}
+
+extension ScreenOutput {
+    static let restaurant = ScreenOutput("restaurant", parameters: ["id"], opens: "restaurant")
+    static let search = ScreenOutput("search", parameters: ["q"], opens: "search")
 }
 
 /// The catalog tab: restaurants and search are its own screens; a
@@ -52,9 +67,9 @@ public final class CatalogFlow: TabFlow {
     public override func makeOwnScreen(_ step: RouteStep) -> Screen? {
         guard step.id == "restaurants" || step.id == "search" else { return nil }
         let screen = Bistro.screen(step, navigation)
-        screen.setOutput("restaurant") { [weak self] args in self?.push(RouteStep("restaurant", params: ["id": args["id"] ?? ""])) }
+        screen.setOutput(.restaurant) { [weak self] args in self?.push(RouteStep("restaurant", params: ["id": args["id"] ?? ""])) }
         if step.id == "restaurants" {
-            screen.setOutput("search") { [weak self] args in self?.push(RouteStep("search", params: ["q": args["q"] ?? args["id"] ?? ""])) }
+            screen.setOutput(.search) { [weak self] args in self?.push(RouteStep("search", params: ["q": args["q"] ?? args["id"] ?? ""])) }
         }
         return screen
     }

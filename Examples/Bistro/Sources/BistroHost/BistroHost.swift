@@ -22,30 +22,7 @@ public struct BistroHost: ScenarioHost {
         ]
     }
     public var faults: [HostFault] { BistroFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
-    public var screens: [ScreenDeclaration] {
-        let close = ScreenDeclaration.Output("close")
-        return [
-            ScreenDeclaration(
-                "restaurants",
-                [
-                    .init("restaurant", parameters: ["id"], opens: "restaurant"),
-                    .init("search", parameters: ["q"], opens: "search")
-                ]),
-            ScreenDeclaration("search", [.init("restaurant", parameters: ["id"], opens: "restaurant")]),
-            ScreenDeclaration("restaurant", [.init("menu")]),
-            ScreenDeclaration("menu", [.init("order")]),
-            ScreenDeclaration("orders", [.init("order", parameters: ["id"], opens: "order")]),
-            ScreenDeclaration("order", [.init("track")]),
-            ScreenDeclaration("tracking", []),
-            ScreenDeclaration("account", [.init("settings"), .init("sign_in"), .init("sign_out")]),
-            ScreenDeclaration("settings", [close, .init("notifications"), .init("privacy"), .init("addresses")]),
-            ScreenDeclaration("notifications", [close]), ScreenDeclaration("privacy", [close]),
-            ScreenDeclaration("addresses", [close]),
-            ScreenDeclaration("sign_in", [close, .init("submit")]),
-            ScreenDeclaration("welcome", [.init("continue"), .init("sign_in")]),
-            ScreenDeclaration("location", [.init("allow"), .init("skip")])
-        ]
-    }
+    public var screens: [ScreenDeclaration] { BistroApp.screens }
 
     public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         BistroDriver(

@@ -22,6 +22,15 @@ public enum OrdersModule {
         ]
     }
 
+    /// The outputs each of the module's screens may offer, as its flows wire them.
+    public static var screens: [ScreenDeclaration] {
+        [
+            ScreenDeclaration("orders", [.order]),
+            ScreenDeclaration("order", ["track"]),
+            ScreenDeclaration("tracking", [])
+        ]
+    }
+
     /// The module's own quick parser for the courier's SMS links
     /// (`bistro://track?order=7`) — the shortcut a team takes around the
     /// engine. Used only by the `orders-parser-skips-gate` bug.
@@ -30,6 +39,10 @@ public enum OrdersModule {
         let id = url[range.upperBound...].prefix { $0.isNumber }
         return id.isEmpty ? nil : RouteRequest("tracking", params: ["id": String(id)])
     }
+}
+
+extension ScreenOutput {
+    static let order = ScreenOutput("order", parameters: ["id"], opens: "order")
 }
 
 /// The orders tab: the list is its own screen; each opened order is a
@@ -47,7 +60,7 @@ public final class OrdersFlow: TabFlow {
         guard step.id == "orders" else { return nil }
         let screen = Screen(step.id, params: step.params)
         navigation.tracker.track(screen, label: screen.label, kind: .screen)
-        screen.setOutput("order") { [weak self] args in self?.send(RouteRequest("order", params: ["id": args["id"] ?? ""])) }
+        screen.setOutput(.order) { [weak self] args in self?.send(RouteRequest("order", params: ["id": args["id"] ?? ""])) }
         return screen
     }
 

@@ -29,6 +29,9 @@ public final class WanderApp {
             destinations: PlacesModule.routes + TripsModule.routes + ProfileModule.routes)
     }
 
+    /// Every module's screens with the outputs their views wire.
+    public static var screens: [ScreenDeclaration] { PlacesModule.screens + TripsModule.screens + ProfileModule.screens }
+
     public static func engine() throws -> RoutingEngine {
         try RoutingEngine(manifest: manifest())
     }

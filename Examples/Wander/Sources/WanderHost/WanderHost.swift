@@ -16,23 +16,7 @@ public struct WanderHost: ScenarioHost {
     public var explorationActions: [String] { ["sign_in{}", "sign_in{ cancel = true }", "sign_out()"] }
     public var launchOptions: [LaunchOption] { [.boolean("signed_in", "signed in at start (default false)")] }
     public var faults: [HostFault] { WanderFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
-    public var screens: [ScreenDeclaration] {
-        [
-            ScreenDeclaration("places", [.init("place", parameters: ["id"], opens: "place")]),
-            ScreenDeclaration("place", [.init("guide"), .init("save")]),
-            ScreenDeclaration("guide", [.init("close")]),
-            ScreenDeclaration("trips", [.init("trip", parameters: ["id"], opens: "trip")]),
-            ScreenDeclaration("trip", [.init("book")]),
-            ScreenDeclaration("booking", [.init("done")]),
-            ScreenDeclaration("profile", [.init("badges", opens: "badges"), .init("settings", opens: "settings"), .init("sign_out")]),
-            ScreenDeclaration("badges", []),
-            ScreenDeclaration("settings", [.init("about", opens: "about"), .init("payment"), .init("close")]),
-            ScreenDeclaration("about", [.init("close")]),
-            ScreenDeclaration("payment", [.init("close")]),
-            ScreenDeclaration("sign_in", [.init("submit"), .init("close")]),
-            ScreenDeclaration("confirm_sign_out", [.init("sign_out"), .init("cancel")])
-        ]
-    }
+    public var screens: [ScreenDeclaration] { WanderApp.screens }
 
     public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         WanderDriver(

@@ -29,6 +29,15 @@ public enum PlacesModule {
         ]
     }
 
+    /// The outputs each of the module's screens may offer, as its views wire them.
+    public static var screens: [ScreenDeclaration] {
+        [
+            ScreenDeclaration("places", [.place]),
+            ScreenDeclaration("place", ["guide", "save"]),
+            ScreenDeclaration("guide", [.close])
+        ]
+    }
+
     /// A manifest step as the path value that shows it.
     public static func pathValue(for step: RouteStep) -> AnyHashable? {
         let id = step.params["id"] ?? ""
@@ -38,6 +47,10 @@ public enum PlacesModule {
         default: return nil
         }
     }
+}
+
+extension ScreenOutput {
+    static let place = ScreenOutput("place", parameters: ["id"], opens: "place")
 }
 
 /// A place page's view model (what the real view keeps in `@State`).
@@ -121,7 +134,7 @@ public enum PlacesDestinations {
         guard registersGuides else { return }
         stack.navigationDestination(for: GuideRoute.self) { [weak coordinator] route in
             let screen = Screen("guide", params: ["id": route.placeID])
-            screen.setOutput("close") { _ in coordinator?.goBack() }
+            screen.setOutput(.close) { _ in coordinator?.goBack() }
             return screen
         }
     }
@@ -129,7 +142,7 @@ public enum PlacesDestinations {
     /// The list at the root of the tab.
     public static func root(coordinator: PlacesCoordinator) -> Screen {
         let screen = Screen("places")
-        screen.setOutput("place") { [weak coordinator] args in coordinator?.open(place: args["id"] ?? "") }
+        screen.setOutput(.place) { [weak coordinator] args in coordinator?.open(place: args["id"] ?? "") }
         return screen
     }
 }

@@ -29,6 +29,26 @@ public enum ProfileModule {
                 patterns: [RoutePattern("settings/payment")])
         ]
     }
+
+    /// The outputs each of the module's screens may offer, as its views wire
+    /// them (the sign-in sheet and the sign-out alert included).
+    public static var screens: [ScreenDeclaration] {
+        [
+            ScreenDeclaration("profile", [.badges, .settings, "sign_out"]),
+            ScreenDeclaration("badges", []),
+            ScreenDeclaration("settings", [.about, "payment", .close]),
+            ScreenDeclaration("about", [.close]),
+            ScreenDeclaration("payment", [.close]),
+            ScreenDeclaration("sign_in", ["submit", .close]),
+            ScreenDeclaration("confirm_sign_out", ["sign_out", "cancel"])
+        ]
+    }
+}
+
+extension ScreenOutput {
+    static let badges = ScreenOutput("badges", opens: "badges")
+    static let settings = ScreenOutput("settings", opens: "settings")
+    static let about = ScreenOutput("about", opens: "about")
 }
 
 /// The profile tab's coordinator.
@@ -73,8 +93,8 @@ public enum ProfileDestinations {
 
     public static func root(coordinator: ProfileCoordinator, actions: ProfileActions) -> Screen {
         let screen = Screen("profile")
-        screen.setOutput("badges") { [weak coordinator] _ in coordinator?.path.append(.badges) }
-        screen.setOutput("settings") { _ in actions.openSettings() }
+        screen.setOutput(.badges) { [weak coordinator] _ in coordinator?.path.append(.badges) }
+        screen.setOutput(.settings) { _ in actions.openSettings() }
         screen.setOutput("sign_out") { _ in actions.askToSignOut() }
         return screen
     }
@@ -83,16 +103,16 @@ public enum ProfileDestinations {
     public static func registerSettings(on stack: PathStack, coordinator: ProfileCoordinator) {
         stack.navigationDestination(for: SettingsRoute.self) { route in
             let screen = Screen(DestinationID(route.rawValue))
-            screen.setOutput("close") { [weak coordinator] _ in coordinator?.settingsPath.removeLast() }
+            screen.setOutput(.close) { [weak coordinator] _ in coordinator?.settingsPath.removeLast() }
             return screen
         }
     }
 
     public static func settingsRoot(coordinator: ProfileCoordinator, actions: ProfileActions) -> Screen {
         let screen = Screen("settings")
-        screen.setOutput("about") { [weak coordinator] _ in coordinator?.settingsPath.append(.about) }
+        screen.setOutput(.about) { [weak coordinator] _ in coordinator?.settingsPath.append(.about) }
         screen.setOutput("payment") { _ in actions.openPayment() }
-        screen.setOutput("close") { _ in actions.closeSettings() }
+        screen.setOutput(.close) { _ in actions.closeSettings() }
         return screen
     }
 
@@ -101,7 +121,7 @@ public enum ProfileDestinations {
         let screen = Screen("sign_in")
         screen.viewModel = model
         screen.setOutput("submit") { _ in submit() }
-        screen.setOutput("close") { _ in close() }
+        screen.setOutput(.close) { _ in close() }
         return screen
     }
 

@@ -39,6 +39,19 @@ public enum TripsModule {
                 patterns: [RoutePattern("trips/:id/booking")])
         ]
     }
+
+    /// The outputs each of the module's screens may offer, as its views wire them.
+    public static var screens: [ScreenDeclaration] {
+        [
+            ScreenDeclaration("trips", [.trip]),
+            ScreenDeclaration("trip", ["book"]),
+            ScreenDeclaration("booking", ["done"])
+        ]
+    }
+}
+
+extension ScreenOutput {
+    static let trip = ScreenOutput("trip", parameters: ["id"], opens: "trip")
 }
 
 /// The trips tab's coordinator: the path its stack binds.
@@ -86,7 +99,7 @@ public enum TripsDestinations {
 
     public static func root(coordinator: TripsCoordinator) -> Screen {
         let screen = Screen("trips")
-        screen.setOutput("trip") { [weak coordinator] args in
+        screen.setOutput(.trip) { [weak coordinator] args in
             coordinator?.send(RouteRequest("trip", params: ["id": args["id"] ?? ""]))
         }
         return screen

@@ -18,7 +18,7 @@ struct MyAppHost: ScenarioHost {
     var name: String { "MyApp" }
     var launchOptions: [LaunchOption] { [.boolean("signed_in", "signed in at start (default false)")] }
     var faults: [HostFault] { MyFault.allCases.map { HostFault(name: $0.rawValue, summary: $0.summary) } }
-    var screens: [ScreenDeclaration] { [ScreenDeclaration("inbox", [.init("message", parameters: ["id"])])] }
+    var screens: [ScreenDeclaration] { MyApp.screens }   // the outputs your flows wire, listed per screen
 
     func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver {
         let app = MyApp(engine: engine, signedIn: request.bool("signed_in") ?? false,
