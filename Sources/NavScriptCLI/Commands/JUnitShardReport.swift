@@ -126,9 +126,11 @@ struct JUnitShardReport {
 
     /// Well-formed XML, or an error naming the line where it stops being so.
     /// (`XMLParser` on Linux returns true from `parse()` even then: the
-    /// error is read from `parserError`.)
+    /// error is read from `parserError`.) Parsed as a stream: handed all its
+    /// bytes at once, libxml2 refuses a document past 10 MB as if it were
+    /// broken at its last line — a long suite's report is that large.
     private static func checkWellFormed(_ data: Data, path: String) throws(ValidationError) {
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))
         let parsed = parser.parse()
         guard !parsed || parser.parserError != nil else { return }
         // libxml2's codes say little here (a cut-short file and a mismatched
