@@ -276,7 +276,7 @@ package final class ScenarioWorld {
     private func appendToTimeline(_ step: TimelineStep) -> Int {
         var step = step
         // A 10 MB link is shown by its ends: every report (and the stream) carries the line.
-        if step.action.utf8.count > TextCap.step { step.action = TextCap.capped(step.action, to: TextCap.step) }
+        step.action = TextCap.bounded(step.action, to: TextCap.step)
         timeline.append(step.line)
         observer.step?(step)
         return timeline.count

@@ -83,10 +83,12 @@ package struct StepFrame: Hashable, Sendable, Codable {
         /// Expected vs actual, diffs, traceback.
         package var details: String
 
+        /// Capped as the result's own message and details are: a frame
+        /// carries them to the storyboard and the JSON stream too.
         package init(kind: String, message: String, details: String) {
             self.kind = kind
-            self.message = message
-            self.details = details
+            self.message = TextCap.bounded(message, to: TextCap.message)
+            self.details = TextCap.bounded(details, to: TextCap.details)
         }
     }
 
@@ -106,8 +108,11 @@ package struct StepFrame: Hashable, Sendable, Codable {
         self.problems = problems
     }
 
-    /// The frame of `app` as it is now (no app yet: an empty frame).
+    /// The frame of `app` as it is now (no app yet: an empty frame). The
+    /// action and each event are capped as a timeline step is.
     init(number: Int, location: String, action: String, app: (any AppDriver)?, events: [String]) {
+        let action = TextCap.bounded(action, to: TextCap.step)
+        let events = events.contains { $0.utf8.count > TextCap.step } ? events.map { TextCap.bounded($0, to: TextCap.step) } : events
         guard let app else {
             self.init(
                 number: number, location: location, action: action, selectedTab: "-", tabs: [], modals: [],

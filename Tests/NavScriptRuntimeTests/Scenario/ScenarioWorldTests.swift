@@ -74,4 +74,23 @@ struct ScenarioWorldTests {
         world.checkInvariants(after: "after step 2", at: "a.lua:3", settled: false)
         #expect(world.failures.map(\.invariant) == [.leaks], "idle though unsettled: what is still alive leaked")
     }
+
+    /// A storyboard frame carries a step's action, its events and its
+    /// problems to the HTML report and the JSON stream: capped as the
+    /// timeline and the result are, not whole (a 2 MB error was 2 MB in
+    /// every frame that showed it).
+    @Test func aFrameKeepsItsActionAndProblemsCapped() throws {
+        let world = ScenarioWorld(host: try NotesHost(), faults: [], recordsFrames: true)
+        try world.launch(LaunchRequest(), at: "a.lua:1")
+        world.record(String(repeating: "t", count: 1_000_000), at: "a.lua:2")
+        world.recordFailure(
+            ExpectationFailure(String(repeating: "m", count: 2_000_000), details: String(repeating: "d", count: 2_000_000)))
+        let frame = try #require(world.frames.last)
+        #expect(frame.action.utf8.count < TextCap.step + 100, "\(frame.action.utf8.count)")
+        #expect(frame.action.contains("characters left out here"))
+        let problem = try #require(frame.problems.first)
+        #expect(problem.message.utf8.count < TextCap.message + 100, "\(problem.message.utf8.count)")
+        #expect(problem.details.utf8.count < TextCap.details + 100, "\(problem.details.utf8.count)")
+        #expect(problem.message.hasPrefix("mmm") && problem.message.hasSuffix("mmm"))
+    }
 }
