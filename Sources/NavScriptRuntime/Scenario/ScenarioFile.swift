@@ -103,7 +103,9 @@ package final class ScenarioFile {
                             + "blocks, scenarios, callbacks — or tables within tables, about 60 levels at most; Lua says "
                             + "\"C stack overflow\"): flatten it", kind: .syntax)
                 }
-                let hint = NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
+                let hint =
+                    RecursionAdvice.hint(forLuaMessage: error.message)
+                    ?? NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
                 throw ScenarioLoadError(
                     error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
                     kind: kind == .luaError ? .loadError : kind)
@@ -505,7 +507,9 @@ package struct ScenarioProblem: Error {
                         + "raise the limit with --memory-limit if it legitimately needs more",
                     details: traceback)
             } else {
-                let hint = NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
+                let hint =
+                    RecursionAdvice.hint(forLuaMessage: error.message)
+                    ?? NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
                 let traceback = ScenarioFile.userTraceback(error.traceback)
                 // An error a library function raised (`table.sort`'s "invalid order function") or an
                 // error object carries no place: the innermost line of the scenario's files is named.
