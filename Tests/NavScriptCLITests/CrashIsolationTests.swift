@@ -18,7 +18,7 @@ struct CrashIsolationTests {
         scenario("two-factor deadlocks the main thread", { launch = { two_factor = true } }, function()
           deep_link("shop://orders/42")
           tap("submit")
-          tap("submit")
+          login{}
         end)
 
         scenario("after", function()
@@ -51,8 +51,8 @@ struct CrashIsolationTests {
         #expect(hang?["type"] == "timeout", "\(junit.raw)")
         #expect(hang?["message"]?.contains("--timeout") == true, "\(junit.raw)")
         #expect(
-            hang?["message"]?.contains("the last call was suite/fatal.lua:12  tap(\"submit\")") == true,
-            "a hang names the call that hung\n\(junit.raw)")
+            hang?["message"]?.contains("the last call was suite/fatal.lua:12  login{…}") == true,
+            "a hang names the call that hung, spelled as the script wrote it\n\(junit.raw)")
         #expect(junit.outcome("before") == "passed")
         #expect(junit.outcome("after") == "passed", "a fresh worker picks up the rest of the file")
         #expect(junit.outcome("other file") == "passed")
@@ -85,7 +85,7 @@ struct CrashIsolationTests {
         let crashed = frames("a widget link with a bad order id crashes the app")
         #expect(crashed.count == 1, "\(crashed)")
         #expect(problems(crashed.last).first?.contains("Unexpectedly found nil") == true, "\(crashed)")
-        // launch, deep link, tap: three frames; the tap that hung never finished its step.
+        // launch, deep link, tap: three frames; the login that hung never finished its step.
         let hung = frames("two-factor deadlocks the main thread")
         #expect(hung.map { $0["action"] as? String ?? "?" }.count == 3, "\(hung)")
         #expect(problems(hung.last).first?.hasPrefix("timeout: the scenario ran longer than") == true, "\(hung)")

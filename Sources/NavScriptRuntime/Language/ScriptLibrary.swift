@@ -130,7 +130,7 @@ package struct ScriptLibrary {
             }
             return try context.serving { () throws -> LuaCallResult in
                 if announced, let onCall = context.world?.observer.call {
-                    onCall(String(concatenating: context.location(of: call), "  ", name, "(", Self.arguments(call), ")"))
+                    onCall(String(concatenating: context.location(of: call), "  ", name, Self.arguments(call)))
                 }
                 do {
                     return .values(try body(call, context))
@@ -161,11 +161,14 @@ package struct ScriptLibrary {
         }
     }
 
-    /// A call's arguments as a crash report shows them (`"myapp://x", { … }`):
-    /// short strings quoted, numbers and booleans as written, tables elided.
-    /// Built for every announced call (the worker keeps only the last), so cheap.
+    /// A call's arguments as a crash report shows them, as the script would
+    /// write them (`("myapp://x", {…})`, or `{…}` for a table alone:
+    /// `launch{…}`): short strings quoted, numbers and booleans as written,
+    /// tables elided. Built for every announced call (the worker keeps only
+    /// the last), so cheap.
     static func arguments(_ call: LuaCall) -> String {
-        var text = ""
+        if call.arguments.count == 1, case .table = call.arguments[0] { return "{…}" }
+        var text = "("
         for (index, value) in call.arguments.enumerated() {
             if index > 0 { text += ", " }
             switch value {
@@ -181,7 +184,7 @@ package struct ScriptLibrary {
             default: text += value.typeName
             }
         }
-        return text
+        return text + ")"
     }
 
 }
