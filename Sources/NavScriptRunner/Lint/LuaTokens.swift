@@ -108,8 +108,10 @@ struct LuaTokens {
                 }
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 let column = column()
+                let startLine = line
                 index += 1
-                // The bytes between escapes are copied in runs; escapes are read roughly (lint reads names).
+                // The bytes between escapes are copied in runs; escapes are decoded as Lua 5.4 does, so a
+                // name spelled with them (`"h\111me"`) is read as the name the script means.
                 var unescaped: [UInt8] = []
                 var runStart = index
                 var closed = false
@@ -123,16 +125,56 @@ struct LuaTokens {
                         unescaped += bytes[runStart..<index]
                         index += 1
                         guard let e = peek() else { break }
-                        switch e {
-                        case UInt8(ascii: "n"): unescaped.append(UInt8(ascii: "\n"))
-                        case UInt8(ascii: "t"): unescaped.append(UInt8(ascii: "\t"))
-                        case UInt8(ascii: "\n"):
-                            unescaped.append(e)
-                            line += 1
-                            lineStart = index + 1
-                        default: unescaped.append(e)  // \\, quotes, \x, \u, \z, digits
-                        }
                         index += 1
+                        switch e {
+                        case UInt8(ascii: "a"): unescaped.append(0x07)
+                        case UInt8(ascii: "b"): unescaped.append(0x08)
+                        case UInt8(ascii: "f"): unescaped.append(0x0C)
+                        case UInt8(ascii: "n"): unescaped.append(UInt8(ascii: "\n"))
+                        case UInt8(ascii: "r"): unescaped.append(UInt8(ascii: "\r"))
+                        case UInt8(ascii: "t"): unescaped.append(UInt8(ascii: "\t"))
+                        case UInt8(ascii: "v"): unescaped.append(0x0B)
+                        case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                            unescaped.append(UInt8(ascii: "\n"))
+                            // `\r\n` and `\n\r` are one line break.
+                            if let pair = peek(), pair != e, pair == UInt8(ascii: "\n") || pair == UInt8(ascii: "\r") { index += 1 }
+                            line += 1
+                            lineStart = index
+                        case UInt8(ascii: "x"):
+                            var value: UInt8 = 0
+                            for _ in 0..<2 {
+                                guard let digit = peek().flatMap(Self.hexValue) else { break }
+                                value = value &* 16 &+ digit
+                                index += 1
+                            }
+                            unescaped.append(value)
+                        case UInt8(ascii: "z"):
+                            while let w = peek(), w == UInt8(ascii: " ") || (9...13).contains(w) {
+                                index += 1
+                                if w == UInt8(ascii: "\n") {
+                                    line += 1
+                                    lineStart = index
+                                }
+                            }
+                        case UInt8(ascii: "u") where peek() == UInt8(ascii: "{"):
+                            index += 1
+                            var scalar: UInt32 = 0
+                            while let digit = peek().flatMap(Self.hexValue), scalar < 0x800_0000 {
+                                scalar = scalar &* 16 &+ UInt32(digit)
+                                index += 1
+                            }
+                            if peek() == UInt8(ascii: "}") { index += 1 }
+                            unescaped += Self.utf8(scalar)
+                        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                            var value = Int(e - UInt8(ascii: "0"))
+                            for _ in 0..<2 {
+                                guard let digit = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { break }
+                                value = value * 10 + Int(digit - UInt8(ascii: "0"))
+                                index += 1
+                            }
+                            unescaped.append(UInt8(truncatingIfNeeded: value))
+                        default: unescaped.append(e)  // \\ and quotes (anything else Lua refuses while loading)
+                        }
                         runStart = index
                         continue
                     }
@@ -147,7 +189,7 @@ struct LuaTokens {
                     value = String(decoding: unescaped, as: UTF8.self)
                 }
                 index += 1
-                tokens.append(Token(kind: .string(value), line: line, column: column))
+                tokens.append(Token(kind: .string(value), line: startLine, column: column))
             case UInt8(ascii: "[") where longBracketLevel(at: index) != nil:
                 let column = column()
                 let level = longBracketLevel(at: index)!
@@ -183,6 +225,31 @@ struct LuaTokens {
             }
         }
         self.tokens = tokens
+    }
+
+    /// The value of a hexadecimal digit, or nil.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// `\u{…}` as Lua writes it: UTF-8 extended to 31 bits (up to six bytes).
+    static func utf8(_ scalar: UInt32) -> [UInt8] {
+        if scalar < 0x80 { return [UInt8(scalar)] }
+        var continuation: [UInt8] = []
+        var rest = scalar
+        var firstByteRoom: UInt32 = 0x3F  // the bits the first byte has room for, shrinking as bytes are added
+        repeat {
+            continuation.insert(UInt8(0x80 | (rest & 0x3F)), at: 0)
+            rest >>= 6
+            firstByteRoom >>= 1
+        } while rest > firstByteRoom
+        let lead = UInt8(truncatingIfNeeded: ~firstByteRoom << 1) | UInt8(truncatingIfNeeded: rest)
+        return [lead] + continuation
     }
 
     /// An ASCII letter: what Lua's lexer takes in a name (in the C locale).

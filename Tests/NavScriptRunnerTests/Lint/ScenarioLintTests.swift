@@ -25,6 +25,29 @@ struct ScenarioLintTests {
         #expect(tokens.filter { $0.kind == .number }.count == 2)
     }
 
+    /// Escapes are decoded as Lua decodes them, so a name spelled with them
+    /// is the name lint checks (`"h\111me"` is `home`), and a `\z` or an
+    /// escaped line break keeps the lines of what follows right.
+    @Test func theLexerDecodesEveryLuaEscape() {
+        let source = #"""
+            a("\104ome", "hom\x65", "\u{68}ome", "\u{E9}\u{1F642}\u{7FFFFFFF}", "h\111\109e", "\a\b\f\n\r\t\v\\\"\'")
+            b("x\z
+                  y", "one\
+            two") c("\0651")
+            d("after")
+            """#
+        let strings = LuaTokens(source).tokens.compactMap { token -> String? in
+            guard case .string(let text) = token.kind else { return nil }
+            let shown = text.unicodeScalars.map { $0.value < 0x20 ? "^\($0.value)" : String($0) }.joined()
+            return "\(token.line) \(shown)"
+        }
+        #expect(
+            strings == [
+                "1 home", "1 home", "1 home", "1 é🙂\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}", "1 home",
+                "1 ^7^8^12^10^13^9^11\\\"'", "2 xy", "3 one^10two", "4 A1", "5 after"
+            ], "\(strings)")
+    }
+
     /// Nesting 100,000 deep is read in one pass and without recursing as
     /// deep: a call's nested arguments are stepped over, a table past a
     /// hundred levels is left unread (Lua refuses such a file anyway).
