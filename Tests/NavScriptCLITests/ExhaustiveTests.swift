@@ -199,7 +199,7 @@ struct ExhaustiveTests {
         #expect(output.status == 1, "\(output)")
         let failure = try #require(junit.testcase("backs out of an order")?.child("failure"))
         #expect(
-            failure["message"]?.contains("suite/leak.lua:1: invariant 'leaks' violated after the scenario: 1 object leaked") == true,
+            failure["message"]?.contains("suite/leak.lua:3: invariant 'leaks' violated after step 3: 1 object leaked") == true,
             "\(output)")
         #expect(
             output.stdout.contains("app/orders/order (coordinator) left the navigation at step 3 (back_swipe)"),
@@ -212,22 +212,17 @@ struct ExhaustiveTests {
                 "invariants checked after every scenario: " + invariants.replacingOccurrences(of: ",", with: ", ")))
     }
 
-    /// A leak cannot pass because the app that had it was thrown away: a later launch{} or
-    /// restart{} checks the app it replaces, and an after_each hook runs after the body's app
-    /// was checked (a hook that logs out or relaunches tore the leak down before).
+    /// A leak cannot pass because the app that had it was thrown away later — by a launch{},
+    /// a restart{}, a sign-out, or an after_each hook that logs out or relaunches: leaks are
+    /// judged after every settled step, so it is named at the step that left it.
     @Test(arguments: [
-        ("\n  launch{}\n", "", "suite/leak.lua:4: invariant 'leaks' violated before launch{} replaced the app"),
-        ("\n  restart{}\n", "", "suite/leak.lua:4: invariant 'leaks' violated before restart{} replaced the app"),
-        (
-            "", "after_each(function() logout() end)\n",
-            "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"
-        ),
-        (
-            "", "after_each(function() launch{} end)\n",
-            "suite/leak.lua:2: invariant 'leaks' violated after the scenario's body (before its after_each hooks)"
-        )
+        ("\n  launch{}\n", "", "suite/leak.lua:3: invariant 'leaks' violated after step 3"),
+        ("\n  restart{}\n", "", "suite/leak.lua:3: invariant 'leaks' violated after step 3"),
+        ("\n  logout()\n", "", "suite/leak.lua:3: invariant 'leaks' violated after step 3"),
+        ("", "after_each(function() logout() end)\n", "suite/leak.lua:4: invariant 'leaks' violated after step 3"),
+        ("", "after_each(function() launch{} end)\n", "suite/leak.lua:4: invariant 'leaks' violated after step 3")
     ])
-    func aLeakIsCheckedBeforeItsAppIsReplaced(inBody: String, hook: String, says: String) throws {
+    func aLeakIsFoundAtItsStepWhateverThrowsItsAppAwayLater(inBody: String, hook: String, says: String) throws {
         let source =
             hook + Self.leaky.replacingOccurrences(of: "  back_swipe{}\n", with: "  back_swipe{}" + (inBody.isEmpty ? "\n" : inBody))
         let fixture = try Fixture(["suite/leak.lua": source])

@@ -32,6 +32,15 @@ describe("leaving a pushed flow", function()
     expect_no_leaks()
   end)
 
+  -- Leaks are judged after every step: a sign-out that tears every flow
+  -- down later does not hide the one the swipe left behind.
+  scenario("with a back-swipe leaks nothing even when a sign-out follows", function()
+    back_swipe{}
+    expect_stack{ "orders" }
+    logout()
+    expect_no_leaks()
+  end)
+
   scenario("with a cancelled swipe tears nothing down", function()
     back_swipe{ cancel = true }
     expect_screen("order:42")

@@ -223,7 +223,14 @@ package final class ScenarioWorld {
             eventsShown = app?.eventCount ?? 0
             appendFrame(StepFrame(number: number, location: location, action: step, app: app, events: new))
         }
-        if strictSteps { checkInvariants(after: "after step \(number)", at: location, settled: settled) }
+        if strictSteps {
+            checkInvariants(after: "after step \(number)", at: location, settled: settled)
+        } else if settled, let app, !app.leaks.isEmpty, app.isIdle {
+            // Leaks are judged after every settled step, not only at the end: a flow that leaked on a
+            // back-swipe and was released later by a sign-out or a closed window still leaked. (Not
+            // while work is pending: what it will release is no leak yet.)
+            checkInvariants(after: "after step \(number)", at: location, settled: true, only: .leaks)
+        }
     }
 
     func note(_ line: String) {
@@ -293,19 +300,20 @@ package final class ScenarioWorld {
 
     /// Checks the invariants not yet reported or allowed and records each
     /// violation as a failure at `location`. `settled` is false after a
-    /// step that left work pending on purpose (`deep_link{ settle = false }`).
-    func checkInvariants(after moment: String, at location: String, settled: Bool = true) {
+    /// step that left work pending on purpose (`deep_link{ settle = false }`);
+    /// `only` checks that one invariant alone.
+    func checkInvariants(after moment: String, at location: String, settled: Bool = true, only: Invariant? = nil) {
         guard let app else { return }
         // Nothing allowed or reported, settled: the usual case, with no lookups and no list built.
         // Unsettled (a `settle = false` step): pending work is no finding, and
         // neither is what it will release — a leak is what outlives an idle app.
         let releasesPending = !settled && !app.isIdle
         let due =
-            allowed.isEmpty && reported.isEmpty && settled
+            allowed.isEmpty && reported.isEmpty && settled && only == nil
             ? Invariant.allCases
             : Invariant.allCases.filter {
                 allowed[$0] == nil && !reported.contains($0) && (settled || $0 != .idle)
-                    && !(releasesPending && $0 == .leaks)
+                    && !(releasesPending && $0 == .leaks) && (only == nil || only == $0)
             }
         let leaks = app.leaks
         let stepName: (Int) -> String = { step in
