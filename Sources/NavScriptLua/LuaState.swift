@@ -595,7 +595,12 @@ public final class LuaState {
         let ownWords = lua_type(L, -1) == LUA_TSTRING ? stringAt(L, -1) : nil
         clua_pop(L, 1)
         let hostObject = clua_tohostobject(L, -1).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
-        let value = (try? read(L, -1, mode: .dataOnly)) ?? .string("<error value could not be converted>")
+        let value: LuaValue
+        do {
+            value = try read(L, -1, mode: .dataOnly)
+        } catch {
+            value = .string(LuaString("the script raised a value that cannot be shown: a \(error.reason)"))
+        }
         clua_pop(L, 1)
 
         let kind: LuaError.Kind

@@ -6,6 +6,10 @@ import CNavScriptLua
 enum LuaConversionFailure: Error {
     case tooDeep
     case cyclic
+    /// More values than a copy takes (``LuaState/maxValues``): a sub-table
+    /// that appears several times is copied each time, so forty levels of
+    /// `{ a = t, b = t }` would be 2⁴⁰ copies.
+    case tooLarge
     case stackExhausted
     case referenceFailed
     case foreignReference
@@ -17,6 +21,8 @@ enum LuaConversionFailure: Error {
         switch self {
         case .tooDeep: return "table nested deeper than \(LuaState.maxDepth) levels"
         case .cyclic: return "cyclic table (a table contains itself)"
+        case .tooLarge:
+            return "table of more than \(LuaState.maxValues) values, counting a shared sub-table once per appearance"
         case .stackExhausted: return "Lua stack exhausted"
         case .referenceFailed: return "cannot keep a reference to a Lua value"
         case .foreignReference: return "the value belongs to another (or a closed) Lua state"
@@ -30,6 +36,9 @@ enum LuaConversionFailure: Error {
 extension LuaState {
     /// Deepest table nesting copied across the bridge (either direction).
     static let maxDepth = 200
+    /// Most keys and values one copy into Swift reads: a bound on the work
+    /// as well as the memory, which the instruction budget does not see.
+    static let maxValues = 100_000
 
     enum ReadMode {
         /// Functions, host objects and other references are kept.
@@ -67,6 +76,8 @@ extension LuaState {
         let slots: UnsafeMutableBufferPointer<UnsafeRawPointer>
         var count = 0
         var deeper: [UnsafeRawPointer] = []
+        /// Entries copied so far, across every table of the copy.
+        var entries = 0
 
         func contains(_ identity: UnsafeRawPointer) -> Bool {
             for index in 0..<min(count, slots.count) where slots[index] == identity { return true }
@@ -137,6 +148,11 @@ extension LuaState {
         var table = LuaTable(reservingCapacity: 0, arrayCapacity: Int(lua_rawlen(L, index)))
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
+            path.entries += 1
+            guard path.entries <= LuaState.maxValues else {
+                clua_pop(L, 2)
+                throw .tooLarge
+            }
             let top = lua_gettop(L)
             let key: LuaValue
             let value: LuaValue

@@ -573,6 +573,10 @@ struct LanguageStructureTests {
               local d = {} local c = d for i = 1, 1000 do c[1] = {} c = c[1] end
               pcall(deep_link, d)
             end)
+            scenario("shared sub-tables", function()
+              local t = { "home" } for i = 1, 40 do t = { a = t, b = t } end
+              pcall(expect_stack, t)
+            end)
             scenario("a yield in in_scene", function()
               open_scene{}
               local co = coroutine.create(function() in_scene(1, function() coroutine.yield() end) end)
@@ -588,6 +592,7 @@ struct LanguageStructureTests {
             ("no fn", "suite/caught.lua:3: bad argument #2 to 'in_scene'"),
             ("a cyclic table", "suite/caught.lua:4: bad argument #1 to 'expect_stack' (cyclic table"),
             ("a table too deep", "suite/caught.lua:7: bad argument #1 to 'deep_link' (table nested deeper"),
+            ("shared sub-tables", "suite/caught.lua:11: bad argument #1 to 'expect_stack' (table of more than 100000 values"),
             ("a yield in in_scene", "fn yielded")
         ] {
             #expect(junit.outcome(name) == "error", "\(name)\n\(junit.raw)")

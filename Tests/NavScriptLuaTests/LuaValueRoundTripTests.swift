@@ -164,6 +164,24 @@ struct LuaValueRoundTripTests {
         #expect(shared == [[[1], [1]]])
     }
 
+    /// A sub-table shared at every level is copied once per appearance:
+    /// forty levels of `{ a = t, b = t }` are 2⁴⁰ copies, work the
+    /// instruction budget does not see. The copy stops at a bound, quickly,
+    /// and an error value that large is named rather than rendered.
+    @Test func sharedSubTablesAreCopiedWithinABound() throws {
+        let lua = try LuaState.forTests()
+        let dag = "local t = { 'x' } for i = 1, 40 do t = { a = t, b = t } end "
+        let error = luaError { _ = try lua.run(source: dag + "return t", chunkName: "t.lua") }
+        #expect(error?.kind == .conversion)
+        #expect(error?.message.contains("table of more than 100000 values, counting a shared sub-table once per appearance") == true)
+        let raised = luaError { _ = try lua.run(source: dag + "error(t)", chunkName: "t.lua") }
+        let words = "the script raised a value that cannot be shown: a table of more than"
+        #expect(raised?.message.contains(words) == true, "\(raised?.message ?? "")")
+        // Below the bound, shared sub-tables are copied as before.
+        let small = try lua.run(source: "local t = { 'x' } for i = 1, 10 do t = { a = t, b = t } end return t", chunkName: "t.lua")
+        #expect(small.first?.tableValue?["a"].tableValue?["b"].tableValue != nil)
+    }
+
     @Test("cycles are found at any depth, past the levels kept on the stack", arguments: [3, 15, 16, 17, 40])
     func deepCycles(depth: Int) throws {
         let lua = try LuaState.forTests()

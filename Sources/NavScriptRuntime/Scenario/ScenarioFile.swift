@@ -56,7 +56,19 @@ package final class ScenarioFile {
                 if let failure = context.loadFailure {
                     throw ScenarioLoadError(failure.message + " (while the file loaded: it does not load, even if a pcall caught it)")
                 }
-                guard let declared = try state.call(collect).first?.tableValue else {
+                let collected: [LuaValue]
+                do {
+                    collected = try state.call(collect)
+                } catch {
+                    guard error.kind == .conversion else { throw error }
+                    // The declarations are read back once the file has run: options that cannot be
+                    // copied are the file's mistake, said as one (which scenario, Lua no longer says).
+                    let reason = error.message.replacingOccurrences(of: "cannot convert a result to Swift: ", with: "")
+                    throw ScenarioLoadError(
+                        "\(entry.path): a scenario's options cannot be read: \(reason) — pass plain tables of strings, "
+                            + "numbers and booleans")
+                }
+                guard let declared = collected.first?.tableValue else {
                     throw ScenarioLoadError("the scenario prelude returned no declarations")
                 }
                 var scenarios: [ScenarioDefinition] = []
