@@ -63,6 +63,33 @@ struct CrashIsolationTests {
         #expect(clean.status == 0, "\(clean)")
     }
 
+    /// A file handed to a worker behind one that hangs is taken back for a
+    /// worker with nothing to do: it finishes long before the hung one's
+    /// timeout, instead of waiting for it (or, on Ctrl-C, not running).
+    @Test func aFileQueuedBehindAHungOneRunsOnAnIdleWorker() throws {
+        var files = [
+            "suite/a.lua": #"""
+            scenario("a hangs", { launch = { two_factor = true } }, function()
+              deep_link("shop://orders/42")
+              tap("submit")
+              tap("submit")
+            end)
+            """#
+        ]
+        for name in ["b", "c", "d", "e", "f", "g"] {
+            files["suite/\(name).lua"] = #"scenario("\#(name) quick", function() launch{} end)"#
+        }
+        let fixture = try Fixture(files)
+        let output = try fixture.run([
+            "run", "--fault", "main-thread-deadlock", "--timeout", "3", "--jobs", "2", "suite", "--json", "events.jsonl"
+        ])
+        #expect(output.status == 1, "\(output)")
+        let finished = try RunEventReportTests.events(try fixture.read("events.jsonl"))
+            .filter { $0["event"] as? String == "file_finished" }.compactMap { $0["file"] as? String }
+        #expect(finished.count == 7, "\(finished)")
+        #expect(finished.last == "suite/a.lua", "every quick file finished before the hung one timed out: \(finished)")
+    }
+
     /// The storyboard of a scenario whose worker crashed or was killed for
     /// a timeout is the one the worker streamed as the scenario ran: every
     /// step's frame, the crash or the timeout shown on the last.

@@ -36,8 +36,29 @@ package struct ScenarioWorker {
         // With --fail-fast, a failure stops this worker's later files too: the
         // pool hands a worker its next file before the current one ends.
         var stopped = false
-        while let line = readLine(strippingNewline: true) {
-            guard let task = try? JSONDecoder().decode(WorkerTask.self, from: Data(line.utf8)) else { continue }
+        var lines = TaskLines()
+        // Tasks received and not started: a revocation may still take one back.
+        var waiting: [WorkerTask] = []
+        func accept(_ line: [UInt8]) {
+            let decoder = JSONDecoder()
+            if let revocation = try? decoder.decode(WorkerRevocation.self, from: Data(line)) {
+                // Not started yet: dropped, and said so. Started or done: the pool sees its messages.
+                guard let index = waiting.firstIndex(where: { $0.id == revocation.revoke }) else { return }
+                waiting.remove(at: index)
+                outbox.append(WorkerMessage.revoked(task: revocation.revoke).bytes)
+                outbox.flush()
+            } else if let task = try? decoder.decode(WorkerTask.self, from: Data(line)) {
+                waiting.append(task)
+            }
+        }
+        while true {
+            if waiting.isEmpty {
+                guard let line = lines.next(waiting: true) else { break }
+                accept(line)
+            }
+            while let line = lines.next(waiting: false) { accept(line) }
+            guard !waiting.isEmpty else { continue }
+            let task = waiting.removeFirst()
             run(task, filter: filter, stopped: &stopped) { message in
                 switch message {
                 case .running where task.unbuffered:

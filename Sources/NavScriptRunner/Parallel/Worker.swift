@@ -27,6 +27,12 @@ final class Worker {
     /// The last driving or asserting call the scenario made.
     var running: String?
     var isAlive = true
+    /// The task taken back from behind the running one, until the worker
+    /// says it dropped it (``WorkerMessage/revoked(task:)``): given nothing
+    /// new meanwhile, and killed if it turns out to have started it.
+    var revoking: Int?
+    /// When the running task became the running one.
+    private(set) var currentSince = Date()
     private(set) var timedOut = false
     /// What the worker wrote to stderr: its trap message and its last lines.
     private(set) var stderr = WorkerStderr()
@@ -113,7 +119,8 @@ final class Worker {
 
     func assign(_ task: WorkerTask, index: Int) {
         if assigned.isEmpty {
-            lastHeard = Date()
+            currentSince = Date()
+            lastHeard = currentSince
             scenarioStarted = nil
             scenarioIndex = nil
         }
@@ -132,7 +139,26 @@ final class Worker {
         scenarioStarted = nil
         scenarioIndex = nil
         lastFinished = nil
-        if !assigned.isEmpty { lastHeard = Date() }
+        if !assigned.isEmpty {
+            currentSince = Date()
+            lastHeard = currentSince
+        }
+    }
+
+    /// Takes back the task waiting behind the running one, and tells the
+    /// worker to drop it (it may have started it meanwhile: see
+    /// ``revoking``). Nil when none waits.
+    func revokeWaiting() -> Int? {
+        guard assigned.count > 1, revoking == nil else { return nil }
+        let (task, index) = assigned.remove(at: 1)
+        revoking = task.id
+        guard let data = try? JSONEncoder().encode(WorkerRevocation(revoke: task.id)) else { return index }
+        do {
+            try input.write(contentsOf: data + Data("\n".utf8))
+        } catch {
+            kill(timedOut: false)
+        }
+        return index
     }
 
     /// Takes back the tasks waiting behind the running one: none of them has

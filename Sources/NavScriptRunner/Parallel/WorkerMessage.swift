@@ -71,11 +71,26 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     /// a file no worker started — the same report whichever way it went.
     case notRun(task: Int, reason: String)
     case done(task: Int)
+    /// The task the pool took back (``WorkerRevocation``) was dropped
+    /// before it started: another worker runs it.
+    case revoked(task: Int)
     /// Sent by the worker's signal handler after the parent's SIGUSR1 (a
     /// timeout): everything buffered is out, and the worker's current
     /// scenario (or, between scenarios, its current work) has run this long
     /// by its own clock — which decides whether it is killed now.
     case flushed(elapsedMilliseconds: Int?)
+
+    /// The task the message is about (nil: the worker's, `flushed`).
+    var taskID: Int? {
+        switch self {
+        case .loaded(let task, _), .start(let task, _), .step(let task, _, _), .running(let task, _, _),
+            .output(let task, _, _), .frame(let task, _, _), .frameProblem(let task, _, _), .result(let task, _, _),
+            .passed(let task, _, _), .loadFailed(let task, _), .notRun(let task, _), .done(let task), .revoked(let task):
+            return task
+        case .flushed:
+            return nil
+        }
+    }
 
     package var line: String {
         if let line = handWritten { return line.text }

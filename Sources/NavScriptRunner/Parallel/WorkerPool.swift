@@ -60,6 +60,11 @@ package final class WorkerPool {
     /// one). Turn it off when ``skipReason`` may change while files run:
     /// a file already handed over runs whatever is learnt meanwhile.
     package var prefetch = true
+    /// How long a worker's current file runs before the file handed to it
+    /// behind that one is taken back for an idle worker: long against a
+    /// file's usual milliseconds (a worker that has started it meanwhile is
+    /// killed, a respawn), short against a hang waiting for its timeout.
+    static let takeBackAfter: TimeInterval = 0.25
 
     private let configuration: Configuration
     private let events = WorkerEventQueue()
@@ -145,6 +150,12 @@ package final class WorkerPool {
                     }
                     worker.kill(timedOut: true)
                 }
+            case .message(.revoked(let task)):
+                if worker.revoking == task { worker.revoking = nil }
+            case .message(let message) where worker.revoking != nil && message.taskID == worker.revoking:
+                // It started the file taken back before the revocation reached it: another worker runs
+                // that file, so this copy is stopped (its own file is done — its messages came first).
+                worker.kill(timedOut: false)
             case .message(var message):
                 guard let index = worker.taskIndex else { return }
                 worker.lastHeard = Date()
@@ -210,7 +221,7 @@ package final class WorkerPool {
                     publishFinished(index, result)
                 case .notRun(_, let reason):
                     progress[index].skipRemaining(reason: reason, finishing: false)
-                case .flushed, .passed:
+                case .flushed, .passed, .revoked:
                     break  // handled above, whatever the worker's task
                 case .done:
                     progress[index].isFinished = true
@@ -321,10 +332,23 @@ package final class WorkerPool {
 
         // Files a worker holds at once: the one it runs and, with prefetch, the next.
         let depth = prefetch ? 2 : 1
-        /// Running workers without a file (a worker being killed for a timeout takes nothing).
-        func idle() -> Int { workers.count { $0.isAlive && !$0.isRetiring && $0.assigned.isEmpty } }
+        /// Workers that can take a file (a worker being killed for a timeout, or waiting to hear
+        /// whether it dropped a file taken back, takes nothing).
+        func available(_ worker: Worker) -> Bool { worker.isAlive && !worker.isRetiring && worker.revoking == nil }
+        /// Running workers without a file.
+        func idle() -> Int { workers.count { available($0) && $0.assigned.isEmpty } }
         while progress.contains(where: { !$0.isFinished }) {
             if shouldStop() { break }
+            // A file handed to a worker behind one that runs long (or hangs, until its timeout)
+            // is taken back for a worker that has nothing to do.
+            if prefetch, queue.isEmpty, idle() > 0 || workers.count < configuration.jobs {
+                let now = Date()
+                if let slow = workers.first(where: {
+                    available($0) && $0.assigned.count > 1 && now.timeIntervalSince($0.currentSince) > Self.takeBackAfter
+                }), let index = slow.revokeWaiting() {
+                    queue.append(index)
+                }
+            }
             // Start workers while more files wait than there are workers without one: a file
             // queued behind another worker's (prefetched) waits for it to finish — and for
             // its whole timeout if it hangs — while a worker could have been started for it.
@@ -337,7 +361,7 @@ package final class WorkerPool {
             // current one is done (near the end of a run a file is better left
             // for whichever worker is free first).
             for round in 1...depth {
-                for worker in workers where worker.assigned.count < round && worker.isAlive && !worker.isRetiring {
+                for worker in workers where worker.assigned.count < round && available(worker) {
                     if round > 1 && queue.count < workers.count { break }
                     // Tasks the caller no longer needs are settled here, without a worker.
                     while let index = queue.first, progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {

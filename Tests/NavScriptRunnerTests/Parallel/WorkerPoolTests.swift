@@ -282,4 +282,43 @@ struct WorkerPoolTests {
     }
 
     final class Flag: @unchecked Sendable { var value = false }
+
+    /// A file taken back from a worker that had, in fact, already started
+    /// it (the revocation crossed its `done`) runs once, on the worker it
+    /// was given to: the first worker's copy is stopped, without a crash
+    /// reported. Played by a shell worker that reads every line as a task:
+    /// task 0 takes 0.6 s, so the file behind it (task 2) is taken back;
+    /// the worker then starts it anyway, ignoring the revocation.
+    @Test func aFileTakenBackFromAWorkerThatStartedItRunsOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("runs").path
+        let listing = #"{"file":"suite/a.lua","groups":[],"isPending":false,"line":1,"name":"one","tags":[]}"#
+        let script = #"""
+            while read line; do
+              case "$line" in *'"revoke"'*) continue ;; esac
+              id=$(echo "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+              [ -z "$id" ] && continue
+              echo '{"loaded":{"scenarios":[LISTING],"task":'"$id"'}}'
+              echo "{\"start\":{\"index\":0,\"task\":$id}}"
+              [ "$id" = 0 ] && sleep 0.6
+              echo "$id $$" >> 'LOG'
+              echo "{\"passed\":{\"duration\":0.1,\"index\":0,\"task\":$id}}"
+              echo "{\"done\":{\"task\":$id}}"
+            done
+            """#.replacingOccurrences(of: "LISTING", with: listing).replacingOccurrences(of: "LOG", with: log)
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 2, timeout: 5))
+        let tasks = (0..<4).map { WorkerTask(id: $0, path: "suite/\($0).lua", suiteRoot: "suite", faults: []) }
+        let results = pool.run(tasks)
+        #expect(results.count == 4)
+        #expect(results.allSatisfy { $0.scenarios.map(\.status) == [.passed] }, "\(results.map { $0.scenarios.map(\.message) })")
+        let runs = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ") }
+        let first = Set(runs.filter { $0[0] == "0" }.map { $0[1] })
+        let second = runs.filter { $0[0] == "2" }.map { $0[1] }
+        #expect(first.count == 1, "\(runs)")
+        // Task 2 completed on the worker that was idle; the copy the first worker began was stopped
+        // (it may have logged its run before the kill reached it).
+        #expect(second.contains { !first.contains($0) }, "task 2 ran on the other worker: \(runs)")
+    }
 }
