@@ -9,8 +9,13 @@
 
 #include "navscript_lua.h"
 
-/* Calls the original (upvalue 1) with every argument, returning all it returns. */
+/* Runs the original (upvalue 1) on the wrapper's own arguments, in the wrapper's frame: called
+   through lua_call, its argument errors named the function '?' (a function called from C has no
+   name), `bad argument #2 to '?'`. The standard functions wrapped here read no upvalues of their
+   own, and the wrappers leave the arguments as they found them. */
 static int clua_call_original(lua_State *L) {
+    lua_CFunction original = lua_tocfunction(L, lua_upvalueindex(1));
+    if (original != NULL) return original(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -109,14 +114,16 @@ static int clua_tonumber(lua_State *L) {
     return clua_call_original(L);
 }
 
-/* table.unpack(t, i, j): one instruction per value it returns. */
+/* table.unpack(t, i, j): one instruction per value it returns. More values than a Lua stack holds
+   are refused by the original at once ("too many results to unpack", an error a pcall may catch):
+   not charged, or the budget would be spent on work that never happens. */
 static int clua_unpack(lua_State *L) {
     lua_Integer first = luaL_optinteger(L, 2, 1);
     lua_Integer last = lua_isnoneornil(L, 3) ? (lua_type(L, 1) == LUA_TTABLE ? (lua_Integer)lua_rawlen(L, 1) : 0)
                                             : luaL_checkinteger(L, 3);
     if (last >= first) {
         lua_Unsigned count = (lua_Unsigned)last - (lua_Unsigned)first + 1u;
-        clua_budget_charge(L, count > (lua_Unsigned)LLONG_MAX ? LLONG_MAX : (long long)count, "table.unpack");
+        if (count < (lua_Unsigned)LUAI_MAXSTACK) clua_budget_charge(L, (long long)count, "table.unpack");
     }
     return clua_call_original(L);
 }

@@ -118,8 +118,12 @@ package final class ScenarioFile {
                 let hint =
                     RecursionAdvice.hint(forLuaMessage: error.message)
                     ?? NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
+                let message = ScenarioProblem.withoutInternalPlace(error.message)
+                let place =
+                    ScenarioProblem.hasPlace(message) || kind != .luaError
+                    ? "" : ScenarioProblem.at(Self.userTraceback(error.traceback))
                 throw ScenarioLoadError(
-                    error.message + (hint ?? ""), details: Self.userTraceback(error.traceback),
+                    place + message + (hint ?? ""), details: Self.userTraceback(error.traceback),
                     kind: kind == .luaError ? .loadError : kind)
             } catch let error as ScenarioLoadError {
                 throw error
@@ -455,6 +459,20 @@ package struct ScenarioProblem: Error {
         return ""
     }
 
+    /// `message` without a place inside navscript's own chunks
+    /// (`navscript:393: `), where a standard function the prelude or the
+    /// sandbox wraps raised it: that line means nothing to a script's author.
+    static func withoutInternalPlace(_ message: String) -> String {
+        for source in BindingContext.internalSources where message.hasPrefix(source + ":") {
+            let rest = message.dropFirst(source.count + 1)
+            let digits = rest.prefix(while: \.isNumber)
+            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix(": ") {
+                return String(rest.dropFirst(digits.count + 2))
+            }
+        }
+        return message
+    }
+
     /// Whether `message` starts with a place, `chunk:123: `.
     static func hasPlace(_ message: String) -> Bool {
         guard let end = message.range(of: ": ")?.lowerBound else { return false }
@@ -523,10 +541,12 @@ package struct ScenarioProblem: Error {
                     RecursionAdvice.hint(forLuaMessage: error.message)
                     ?? NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
                 let traceback = ScenarioFile.userTraceback(error.traceback)
-                // An error a library function raised (`table.sort`'s "invalid order function") or an
-                // error object carries no place: the innermost line of the scenario's files is named.
-                let place = Self.hasPlace(error.message) ? "" : Self.at(traceback)
-                self.init(outcome: .errored(.luaError), message: place + error.message + hint + suffix, details: traceback)
+                // An error a library function raised (`table.sort`'s "invalid order function"), an
+                // error object, or one placed inside navscript's own wrappers (`navscript:393:`) has no
+                // place of the script's: the innermost line of the scenario's files is named.
+                let message = Self.withoutInternalPlace(error.message)
+                let place = Self.hasPlace(message) ? "" : Self.at(traceback)
+                self.init(outcome: .errored(.luaError), message: place + message + hint + suffix, details: traceback)
             }
         case let problem as ScenarioProblem:
             self = problem

@@ -1,0 +1,54 @@
+import NotesApp
+import TestSupport
+import Testing
+
+@testable import NavScriptRunner
+@testable import NavScriptRuntime
+
+/// A standard function navscript wraps (to meter it, or to make it
+/// reproducible) raises its errors as the stock one would: at the
+/// script's line, under its own name, and no more fatal than it was.
+@Suite("Library error messages")
+struct LibraryErrorMessageTests {
+    private func results(_ source: String) throws -> [ScenarioResult] {
+        let suite = try TemporarySuite()
+        let url = try suite.write("lib.lua", source)
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
+        return ScenarioRunner(host: try NotesHost(), options: RunOptions()).runFile(entry, filter: nil).scenarios
+    }
+
+    @Test func anErrorRaisedInsideAWrapperIsPlacedAtTheScriptsLineUnderItsOwnName() throws {
+        let found = try results(
+            """
+            scenario("randomseed", function()
+              math.randomseed(0/0)
+            end)
+            scenario("insert", function()
+              local t = {}
+              table.insert(t, 5, 1)
+            end)
+            scenario("protected", function()
+              setmetatable(_G, nil)
+            end)
+            """
+        ).map(\.message)
+        #expect(found.count == 3)
+        #expect(found[0].hasSuffix("lib.lua:2: bad argument #1 to 'randomseed' (number has no integer representation)"), "\(found)")
+        #expect(found[1].hasSuffix("lib.lua:6: bad argument #2 to 'insert' (position out of bounds)"), "\(found)")
+        #expect(found[2].hasSuffix("lib.lua:9: cannot change a protected metatable"), "\(found)")
+        #expect(!found.contains { $0.contains("navscript") }, "no place inside navscript: \(found)")
+    }
+
+    /// More values than a Lua stack holds are refused at once, an error a
+    /// pcall may catch, as in stock Lua: not charged to the budget first.
+    @Test func anUnpackTooLargeToHappenIsACatchableErrorNotTheBudget() throws {
+        let found = try results(
+            """
+            scenario("unpack", function()
+              local ok, message = pcall(table.unpack, {}, 1, 1e8)
+              assert(not ok and message:find("too many results to unpack"), tostring(message))
+            end)
+            """)
+        #expect(found.map(\.status) == [.passed], "\(found.map(\.message))")
+    }
+}
