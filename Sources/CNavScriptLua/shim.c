@@ -510,7 +510,7 @@ int clua_sb_resolve(lua_State *L) {
         lua_pushstring(L, path);
         return 3;
     }
-    if (path[0] == '/') lua_pushstring(L, path);
+    if (path[0] == '/' || strcmp(c->root_display, ".") == 0) lua_pushstring(L, path); /* support/x.lua, not ./support/x.lua */
     else lua_pushfstring(L, "%s/%s", c->root_display, path);
     display = lua_tostring(L, -1);
     if (realpath(display, resolved) == NULL) {

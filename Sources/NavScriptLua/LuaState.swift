@@ -257,14 +257,21 @@ public final class LuaState {
         options.counter?.stateClosed(unreleasedBytes: unreleased)
     }
 
-    /// A relative file URL keeps its relative spelling (short chunk names);
+    /// A relative file URL keeps its relative spelling, and a path under the
+    /// current directory is spelled from there (short chunk names: Lua cuts
+    /// a long one to its last 60 characters, and a message from a suite's
+    /// `support/helpers.lua` named `…ndings/suite/support/helpers.lua`);
     /// anything else uses the absolute path.
     static func displayPath(_ url: URL) -> String {
         let cwd = FileManager.default.currentDirectoryPath
         if url.baseURL == nil || url.baseURL?.standardizedFileURL.path == URL(fileURLWithPath: cwd).standardizedFileURL.path {
             let relative = url.relativePath
-            return relative.isEmpty ? "." : relative
+            guard relative.hasPrefix("/") else { return relative.isEmpty ? "." : relative }
         }
+        let path = url.standardizedFileURL.path
+        let here = URL(fileURLWithPath: cwd).standardizedFileURL.path
+        if path == here { return "." }
+        if here != "/", path.hasPrefix(here + "/") { return String(path.dropFirst(here.count + 1)) }
         return url.path
     }
 

@@ -248,6 +248,7 @@ package final class ScenarioFile {
                 ) { [state] in
                     try Self.definedGlobals(in: state)
                 }
+                found.message = Self.placed(found.message, in: entry.path, traceback: found.details)
                 if found.outcome == .errored(.luaError),
                     let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host)
                 {
@@ -407,6 +408,36 @@ package final class ScenarioFile {
     /// A traceback without navscript's own frames (the scenario prelude, the
     /// sandbox) and the `error` call they raised through: what is left
     /// points at the user's lines only.
+    /// `message` placed in another file (`support/helpers.lua:9: boom`, raised
+    /// in a helper the scenario called) is named at the scenario's own line
+    /// too, as a failure there is: `a.lua:10 (in support/helpers.lua:9): boom`.
+    static func placed(_ message: String, in file: String, traceback: String) -> String {
+        guard ScenarioProblem.hasPlace(message), let end = message.range(of: ": ") else { return message }
+        // Lua names a long chunk by its last characters (`...suite/a.lua`).
+        func isFile(_ source: Substring) -> Bool {
+            source == file || (source.hasPrefix("...") && file.hasSuffix(source.dropFirst(3)))
+        }
+        let place = message[..<end.lowerBound]
+        guard let colon = place.lastIndex(of: ":"), !isFile(place[..<colon]) else { return message }
+        for line in traceback.split(separator: "\n").dropFirst() {
+            let frame = line.trimmingCharacters(in: .whitespaces)
+            // `source:line:` — the first colon followed by digits and a colon ends the source.
+            var search = frame.startIndex
+            while let colon = frame[search...].firstIndex(of: ":") {
+                let rest = frame[frame.index(after: colon)...]
+                let digits = rest.prefix(while: \.isNumber)
+                if !digits.isEmpty, rest.dropFirst(digits.count).first == ":" {
+                    if isFile(frame[..<colon]) {
+                        return "\(file):\(digits) (in \(place)): \(message[end.upperBound...])"
+                    }
+                    break
+                }
+                search = frame.index(after: colon)
+            }
+        }
+        return message
+    }
+
     static func userTraceback(_ traceback: String?) -> String {
         guard let traceback else { return "" }
         let lines = traceback.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

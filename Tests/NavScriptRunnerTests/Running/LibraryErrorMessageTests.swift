@@ -51,4 +51,24 @@ struct LibraryErrorMessageTests {
             """)
         #expect(found.map(\.status) == [.passed], "\(found.map(\.message))")
     }
+
+    /// An error raised inside a support module names the scenario's line
+    /// that called into it, as a failure there does.
+    @Test func anErrorInASupportModuleIsNamedAtTheScenariosLineToo() throws {
+        let suite = try TemporarySuite()
+        _ = try suite.write("support/helpers.lua", "local M = {}\nfunction M.boom()\n  local x\n  return x.y\nend\nreturn M\n")
+        let url = try suite.write(
+            "calls.lua",
+            """
+            local helpers = require("helpers")
+            scenario("boom", function()
+              launch{}
+              helpers.boom()
+            end)
+            """)
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
+        let message = ScenarioRunner(host: try NotesHost(), options: RunOptions()).runFile(entry, filter: nil).scenarios.first?.message
+        #expect(message?.hasPrefix("\(url.path):4 (in ") == true, "\(message ?? "")")
+        #expect(message?.contains("support/helpers.lua:4): attempt to index a nil value (local 'x')") == true, "\(message ?? "")")
+    }
 }
