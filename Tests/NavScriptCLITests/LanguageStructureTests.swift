@@ -415,6 +415,14 @@ struct LanguageStructureTests {
         ),
         (#"scenario("", function() end) -- @bad"#, "scenario(name, [options,] fn): the name is empty; give it a name"),
         (#"scenario(" \t", { tags = { "t" } }, function() end) -- @bad"#, "scenario(name, [options,] fn): the name is only blanks"),
+        (
+            #"scenario("a\t", function() end) -- @bad"#,
+            #"scenario(name, [options,] fn): the name "a\t" starts or ends with blanks, which reports do not show (it would look the same as "a"); trim it"#
+        ),
+        (
+            #"describe("group", function() pending(" later") end) -- @bad"#,
+            #"pending(name): the name " later" starts or ends with blanks"#
+        ),
         (#"describe("", function() end) -- @bad"#, "describe(name, fn): the name is empty"),
         (#"scenario.each({ { id = 1 } }, "", function() end) -- @bad"#, "scenario.each(rows, name, [options,] fn): the name is empty"),
         (#"pending("") -- @bad"#, "pending(name): the name is empty"),

@@ -41,14 +41,21 @@ package struct ScenarioDefinition {
         // A blank name cannot be told apart in a report nor selected with --filter. Only a name
         // that ends in a blank can be one (the full name is the groups', a space, then its own).
         // (scenario.each checks its generated names itself.)
-        if name.string.last?.isWhitespace ?? true, fields.count < 9 {
-            let own = groups.isEmpty ? self.name : String(self.name.dropFirst(groups.joined(separator: " ").count + 1))
+        // Nor can names that differ only in blanks around them ("a" and "a "): refused too.
+        let ownStart = groups.isEmpty ? 0 : groups.reduce(0) { $0 + $1.count + 1 }
+        let startsBlank = self.name.dropFirst(ownStart).first?.isWhitespace ?? false
+        if name.string.last?.isWhitespace ?? true || startsBlank, fields.count < 9 {
+            let own = String(self.name.dropFirst(ownStart))
+            let call = isPending ? "pending(name)" : "scenario(name, [options,] fn)"
             if !own.contains(where: { !$0.isWhitespace }) {
                 throw ScenarioLoadError(
-                    "\(file):\(self.line): \(isPending ? "pending(name)" : "scenario(name, [options,] fn)"): the "
-                        + "name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that says what it checks, as reports and "
-                        + "--filter show it")
+                    "\(file):\(self.line): \(call): the name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that "
+                        + "says what it checks, as reports and --filter show it")
             }
+            throw ScenarioLoadError(
+                "\(file):\(self.line): \(call): the name \(LuaSource.string(own)) starts or ends with blanks, which reports do "
+                    + "not show (it would look the same as \(LuaSource.string(own.trimmingCharacters(in: .whitespacesAndNewlines))))"
+                    + "; trim it")
         }
         // Where a mistake is reported; spelled only for one (every declaration passes here).
         let declaredName = self.name, declaredLine = self.line
