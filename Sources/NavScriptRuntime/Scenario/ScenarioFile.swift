@@ -107,6 +107,12 @@ package final class ScenarioFile {
                         error.message + " — the file's Lua state may hold \(limit) bytes; raise the limit "
                             + "with --memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
                 }
+                // Lua's words for a precompiled file (luac output), which the sandbox never loads.
+                if !compiled && error.message.hasSuffix("attempt to load a binary chunk (mode is 't')") {
+                    throw ScenarioLoadError(
+                        "\(entry.path): the file is precompiled Lua bytecode (luac output), which navscript does not "
+                            + "load: scenarios run from their source — give it the .lua source file", kind: .syntax)
+                }
                 // Lua's parser recurses once per nested function or table: past its limit it says only
                 // "C stack overflow", with no line. Said in the file's terms.
                 if !compiled && error.message.hasSuffix("C stack overflow") {

@@ -71,4 +71,16 @@ struct LibraryErrorMessageTests {
         #expect(message?.hasPrefix("\(url.path):4 (in ") == true, "\(message ?? "")")
         #expect(message?.contains("support/helpers.lua:4): attempt to index a nil value (local 'x')") == true, "\(message ?? "")")
     }
+
+    /// A precompiled file (luac output) is said to be one, with what to do:
+    /// not Lua's "attempt to load a binary chunk (mode is 't')".
+    @Test func aPrecompiledFileIsSaidToBeOne() throws {
+        let suite = try TemporarySuite()
+        let url = try suite.write("compiled.lua", bytes: [0x1B] + Array("Lua".utf8) + [0x54, 0x00, 0x19, 0x93])
+        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
+        let message = ScenarioRunner(host: try NotesHost(), options: RunOptions()).runFile(entry, filter: nil).scenarios.first?.message
+        #expect(
+            message == "\(url.path): the file is precompiled Lua bytecode (luac output), which navscript does not load: "
+                + "scenarios run from their source — give it the .lua source file", "\(message ?? "")")
+    }
 }
