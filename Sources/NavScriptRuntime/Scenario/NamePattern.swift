@@ -8,7 +8,7 @@
 /// one supports what selecting names needs: literals, `.`, classes
 /// (`[a-z]`, `[^ ]`, `\d \w \s` and their negations), groups (`(…)`,
 /// `(?:…)`, `(?<name>…)`), alternation, the quantifiers `* + ? {n} {n,}
-/// {n,m}` (lazy and possessive forms match the same names), and the
+/// {n,m} {,m}` (lazy and possessive forms match the same names), and the
 /// anchors `^ $ \b \B`. What needs backtracking (back-references,
 /// lookaround, atomic groups) is refused with a message saying so.
 /// Like `Regex`, it matches characters (grapheme clusters), anywhere in
@@ -274,7 +274,7 @@ extension NamePattern {
             return items.count == 1 ? items[0] : .sequence(items)
         }
 
-        /// `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, each maybe followed by `?` or `+`.
+        /// `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, `{,m}`, each maybe followed by `?` or `+`.
         private mutating func quantifier() throws(Problem) -> (Int, Int?)? {
             let start = position
             var bounds: (Int, Int?)
@@ -296,7 +296,8 @@ extension NamePattern {
             return bounds
         }
 
-        /// `{n}`, `{n,}`, `{n,m}` from `{`; nil (a literal `{`) when it is none of them.
+        /// `{n}`, `{n,}`, `{n,m}` and `{,m}` (as `Regex` reads it: 0 to m) from `{`; nil (a
+        /// literal `{`) when it is none of them.
         private mutating func counted() throws(Problem) -> (Int, Int?)? {
             let start = position
             var at = position + 1
@@ -308,11 +309,15 @@ extension NamePattern {
                 }
                 return value
             }
-            guard let minimum = number() else { return nil }
+            let written = number()
+            let minimum = written ?? 0
             var maximum: Int? = minimum
             if at < characters.count, characters[at] == "," {
                 at += 1
                 maximum = number()
+                if written == nil && maximum == nil { return nil }  // `{,}` is literal
+            } else if written == nil {
+                return nil
             }
             guard at < characters.count, characters[at] == "}" else { return nil }
             if minimum > 1000 || (maximum ?? 0) > 1000 {

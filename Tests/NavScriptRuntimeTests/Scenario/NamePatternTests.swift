@@ -18,7 +18,8 @@ struct NamePatternTests {
         ".", "^.$", "x\\.y", "a\\|b", "\\(two-factor\\)", "\\d+", "\\D", "^\\w+$", "\\W", "\\s", "\\S+$", "\\bstep\\b",
         "\\Bdress", "[a-c]+", "^[^ ]+$", "\\[tagged\\]", "[\\d]", "[\\w-]+free", "[é]", "É", "🙂", "→",
         "a*?b", "a++b", "a?+", "(a|b)*c", "((a))", "a|", "|a", "()", "{braces}", "\\{braces\\}", "line\\nbreak",
-        "^(a*)*$", "(a|a)*b", "[-a]", "[a-]", "caf\\x{e9}", "caf\\xe9"
+        "^(a*)*$", "(a|a)*b", "[-a]", "[a-]", "caf\\x{e9}", "caf\\xe9", "^a{,2}$", "o{,3}", "a{,}",
+        "x{,0}y"
     ]
 
     /// Every pattern selects exactly the names Swift's `Regex` selects.
