@@ -179,6 +179,10 @@ struct RunOptionTests {
         #expect(
             refused.stderr.contains("--filter '(a)\\1' cannot be used: a back-reference (\\1) is not supported"),
             "\(refused)")
+        // A control character in the pattern is shown, not sent to the terminal.
+        let escaped = try fixture.run(["run", "--filter", "a\u{1B}[31m", "suite"])
+        #expect(escaped.status == 2 && !escaped.stderr.contains("\u{1B}"), "\(escaped)")
+        #expect(escaped.stderr.contains(#"--filter 'a\u{1B}[31m' cannot be used"#), "\(escaped)")
     }
 
     static let failFastFirst = #"""
