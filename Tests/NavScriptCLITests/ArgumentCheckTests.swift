@@ -47,6 +47,9 @@ struct ArgumentCheckTests {
             "bad argument #1 to 'expect_events_since' (mark 7 was taken at suite/a.lua:2"
         ),
         (#"expect_no_event("")"#, "an empty item matches no event"),
+        (#"expect_modal("")"#, "an empty name is no screen"),
+        (#"expect_screen("order:")"#, "'order:' has an empty parameter"),
+        (#"expect_screen(":7")"#, "':7' has an empty id"),
         (#"expect_tab("order")"#, "expect_tab: unknown tab 'order'; tabs are: home, orders, profile"),
         (
             #"deep_link("shop://cart") expect_no_event("presnt login")"#,

@@ -45,7 +45,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_screen(\"item:7\")"
             ) { call, app, world in
-                let expected = try call.string(1)
+                let expected = try BindingSupport.screenEntry(call, 1)
                 return Self.naming(
                     Expectation.equal("the screen", expected: expected, actual: app.state.visible?.description),
                     screens: [expected], world)
@@ -71,7 +71,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_modal(\"login\")"
             ) { call, app, world in
-                let expected = try call.string(1)
+                let expected = try BindingSupport.screenEntry(call, 1)
                 let top = app.state.modals.last ?? []
                 guard top.contains(where: { Expectation.entryMatches(expected, $0.description) }) else {
                     let shown = app.state.modals.map { Expectation.render($0.map(\.description)) }

@@ -13,6 +13,19 @@ enum BindingSupport {
     }
 
     /// A list of strings from a Lua table argument (`{ "home", "product" }`).
+    /// A screen as a check names it, `id` or `id:primary-param`: an empty
+    /// id or parameter names no screen, so the check could only fail —
+    /// a wrong argument, said as one.
+    static func screenEntry(_ call: LuaCall, _ position: Int) throws -> String {
+        let entry = try call.string(position)
+        if entry.isEmpty { throw call.argumentError(position, "an empty name is no screen; give \"id\" or \"id:param\"") }
+        if let colon = entry.firstIndex(of: ":"), colon == entry.startIndex || entry.index(after: colon) == entry.endIndex {
+            throw call.argumentError(
+                position, "'\(entry)' has an empty \(colon == entry.startIndex ? "id" : "parameter"); give \"id\" or \"id:param\"")
+        }
+        return entry
+    }
+
     static func strings(_ call: LuaCall, _ position: Int) throws -> [String] {
         let table = try call.table(position)
         // A named key or an item after a hole would be dropped without a word: a typo'd list
