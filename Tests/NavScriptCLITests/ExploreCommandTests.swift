@@ -190,11 +190,19 @@ struct ExploreCommandTests {
     }
 
     /// `--from` takes the suite's literal driving calls into the walks; a path
-    /// that is not there is a usage error, not an exploration without it.
+    /// that is not there, or a file that does not compile, is a usage error,
+    /// not an exploration without it.
     @Test func fromReadsTheSuiteAndRefusesAMissingPath() throws {
-        let fixture = try Fixture(["suite/a.lua": #"scenario("a", function() deep_link("shop://cart") end)"#])
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("a", function() deep_link("shop://cart") end)"#,
+            "broken/b.lua": #"scenario("b", function() deep_link("shop://cart" end)"#
+        ])
         let missing = try fixture.run(["explore", "--from", "nowhere", "--steps", "10", "--time", "0"])
         #expect(missing.status == 2 && missing.stderr.contains("--from: no such file or folder: nowhere"), "\(missing)")
+        let broken = try fixture.run(["explore", "--from", "broken", "--steps", "10", "--time", "0"])
+        #expect(
+            broken.status == 2 && broken.stderr.contains("--from: broken/b.lua:1: ')' expected near 'end'; fix the file or leave it out"),
+            "\(broken)")
         let explored = try fixture.run(["explore", "--from", "suite", "--steps", "200", "--time", "0", "--seed", "1"])
         #expect(explored.status == 0 && explored.stdout.contains("no property violated"), "\(explored)")
     }

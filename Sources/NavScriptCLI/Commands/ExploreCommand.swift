@@ -130,7 +130,17 @@ struct ExploreCommand: HostedCommand {
         var host = try context.host()
         try SuiteOptions.checkFaults(faults, of: host)
         // A path that is not there is said now, not explored without in silence.
-        do { _ = try ScenarioDiscovery().discover(from) } catch { throw ValidationError("--from: \(error)") }
+        let seeds: [SuiteFile]
+        do { seeds = try ScenarioDiscovery().discover(from) } catch { throw ValidationError("--from: \(error)") }
+        // So is a file that does not compile: its calls would be read from broken text, or not at all.
+        if !seeds.isEmpty {
+            let lua = try LuaState()
+            for seed in seeds {
+                do { _ = try lua.loadFile(atPath: seed.fileSystemPath, chunkName: seed.path) } catch {
+                    throw ValidationError("--from: \(error.message); fix the file or leave it out")
+                }
+            }
+        }
         if let manifest { host = try ManifestOption.load(manifest, into: host) }
         let frontend = ExploreFrontend(request: request, host: host, streams: NavScriptCLI.streams)
         throw ExitCode(try frontend.run(stop: stop))
