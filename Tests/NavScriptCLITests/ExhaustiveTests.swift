@@ -60,7 +60,7 @@ struct ExhaustiveTests {
     /// What a scenario writes is in its report however it wrote it, in a
     /// worker or in process: `io.write` and the standard streams like
     /// `print`; a caught failure prints as its message, a table that
-    /// contains itself as tostring does (not an error).
+    /// contains itself (or holds too much to copy) as tostring does (not an error).
     @Test(arguments: [[], ["--in-process"]])
     func everythingAScenarioWritesIsInItsReport(mode: [String]) throws {
         let fixture = try Fixture([
@@ -75,6 +75,9 @@ struct ExhaustiveTests {
               local _, err = pcall(expect_screen, "nope")
               print(err)
               print({ "a", b = 1 })
+              local shared = { "x" }
+              for _ = 1, 40 do shared = { a = shared, b = shared } end
+              print("shared", shared)
             end)
             """#
         ])
@@ -84,6 +87,8 @@ struct ExhaustiveTests {
         #expect(printed.contains("direct 42\nto stdout\nchained\nto stderr\ncyclic\ttable: 0x"), "\(printed)")
         #expect(printed.contains("navscript failure: suite/w.lua:8: the screen is 'home', expected 'nope'\n"), "\(printed)")
         #expect(printed.contains(#"{"a", b = 1}"#), "\(printed)")
+        // Forty levels of shared sub-tables are 2⁴⁰ entries to copy: shown as tostring does, at once.
+        #expect(printed.contains("shared\ttable: 0x"), "\(printed)")
         // Once, in the scenario's own block — never also written raw to the terminal.
         #expect(output.stdout.components(separatedBy: "direct 42").count - 1 <= 1, "\(output)")
     }

@@ -36,23 +36,36 @@ enum ScenarioPrelude {
 
         -- print (Swift) shows a table by its contents. A value with its own
         -- __tostring prints as tostring says, a table that contains itself,
-        -- whose contents have no end, as tostring does, and so does a userdata
-        -- (a caught failure prints as its message).
+        -- whose contents have no end (or too large to copy), as tostring
+        -- does, and so does a userdata (a caught failure prints as its message).
         local show = print
         local function has_tostring(value)
           local mt = getmetatable(value)
           return type(mt) == "table" and mt.__tostring ~= nil
         end
-        local function finite(value, open, depth)
-          if type(value) ~= "table" then return true end
-          if open[value] or depth > 100 then return false end   -- contains itself, or deeper than print shows
-          if getmetatable(value) ~= nil then return false end   -- holds a proxy or an object: shown by tostring
+        -- How many entries print's copy would read (a table held in several places counted in
+        -- each, as the copy reads it), or nil when it cannot show them: a table that contains
+        -- itself, deeper than print shows, holding a proxy or an object, or past the 100,000
+        -- entries a copy into Swift reads (LuaState.maxValues). Each table is sized once, so a
+        -- table of shared sub-tables is measured at once, not walked path by path.
+        local function size(value, open, sizes, depth)
+          if type(value) ~= "table" then return 0 end
+          local known = sizes[value]
+          if known then return known end
+          if open[value] or depth > 100 then return nil end
+          if getmetatable(value) ~= nil then return nil end
           open[value] = true
+          local total = 0
           for key, item in next, value do
-            if not finite(key, open, depth + 1) or not finite(item, open, depth + 1) then return false end
+            local of_key, of_item = size(key, open, sizes, depth + 1), nil
+            if of_key then of_item = size(item, open, sizes, depth + 1) end
+            if not of_item then return nil end
+            total = total + 1 + of_key + of_item
+            if total > 100000 then return nil end
           end
           open[value] = nil
-          return true
+          sizes[value] = total
+          return total
         end
         function print(...)
           local count, values = select("#", ...), { ... }
@@ -61,7 +74,7 @@ enum ScenarioPrelude {
             if type(value) == "table" then
               -- A table with a metatable (a proxy, an object), or one holding such a table, is
               -- shown as tostring shows it: its raw contents are not what it stands for.
-              if not finite(value, {}, 0) then values[index] = tostring(value) end
+              if not size(value, {}, {}, 0) then values[index] = tostring(value) end
             elseif type(value) == "userdata" then
               values[index] = tostring(value)
             end
