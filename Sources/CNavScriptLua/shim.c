@@ -521,6 +521,12 @@ int clua_sb_resolve(lua_State *L) {
     }
     rootlen = strlen(c->root_real);
     if (rootlen > 0 && c->root_real[rootlen - 1] == '/') rootlen--; /* root "/" */
+    if (sub == NULL && strncmp(resolved, c->root_real, rootlen) == 0 && resolved[rootlen] == '\0') {
+        lua_pushnil(L);
+        lua_pushfstring(L, "cannot open %s: it is the suite's folder, not a file", display);
+        lua_pushvalue(L, -3);
+        return 3;
+    }
     if (strncmp(resolved, c->root_real, rootlen) != 0 || resolved[rootlen] != '/'
         || (sub != NULL && (strncmp(resolved + rootlen + 1, sub, strlen(sub)) != 0
                             || resolved[rootlen + 1 + strlen(sub)] != '/'))) {

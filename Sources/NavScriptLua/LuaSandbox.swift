@@ -33,7 +33,7 @@ package enum LuaSandbox {
         local resolve, loadtext, rootname, noteopen, packagepath, unchainer = ...
         local type, select, error, rawget, tostring, ipairs = type, select, error, rawget, tostring, ipairs
         local rawload, rawsetmetatable = load, setmetatable
-        local gsub, format, concat = string.gsub, string.format, table.concat
+        local gsub, format, concat, find, sub = string.gsub, string.format, table.concat, string.find, string.sub
         local io, os, string, package = io, os, string, package
         local rawopen = io.open
 
@@ -142,6 +142,11 @@ package enum LuaSandbox {
           local root = rootname()
           if root == nil then
             return "no sandbox root: require resolves modules only in <suite>/support/"
+          end
+          -- Dots separate a module's folders (flows.auth): '..' would read as a path out of support/.
+          if find(name, "..", 1, true) or sub(name, 1, 1) == "/" then
+            return format("module names cannot contain '..' or start with '/' (require resolves modules only in "
+              .. "'%s/support/', folders separated by dots: 'flows.auth')", root)
           end
           local relative = gsub(name, "%.", "/")
           local tried = {}

@@ -90,13 +90,15 @@ struct LuaSandboxTests {
                 local o, oerr = io.open("\(outside.root.path)/secret.txt")
                 local l, lerr = io.open("link.txt")
                 local d, derr = io.open("../\(outside.root.lastPathComponent)/secret.txt")
-                return text, w == nil and a == nil and o == nil and l == nil and d == nil, werr, oerr, lerr
+                local r, rerr = io.open(".")
+                return text, w == nil and a == nil and o == nil and l == nil and d == nil and r == nil, werr, oerr, lerr, rerr
                 """, chunkName: "io.lua")
         #expect(results[0] == "hello fixture")
         #expect(results[1] == true)
         #expect(results[2].stringValue?.contains("read-only") == true)
         #expect(results[3].stringValue?.contains("outside the sandbox") == true)
         #expect(results[4].stringValue?.contains("outside the sandbox") == true, "symlinks are resolved before the check")
+        #expect(results[5].stringValue?.hasSuffix(": it is the suite's folder, not a file") == true, "\(results[5])")
         #expect(try String(contentsOf: suite.root.appendingPathComponent("data/fixture.txt"), encoding: .utf8) == "hello fixture")
         #expect(!FileManager.default.fileExists(atPath: suite.root.appendingPathComponent("data/new.txt").path))
     }
@@ -175,6 +177,10 @@ struct LuaSandboxTests {
             "\(escaped?.message ?? "")")
         let dotted = luaError { _ = try lua.run(source: "return require('..secret')", chunkName: "r.lua") }
         #expect(dotted?.message.contains("not found") == true)
+        // A path out of support/ is said to be one, not read as a name of many slashes.
+        let climbing = luaError { _ = try lua.run(source: "return require('../../etc/passwd')", chunkName: "r.lua") }
+        #expect(climbing?.message.contains("module names cannot contain '..' or start with '/'") == true, "\(climbing?.message ?? "")")
+        #expect(climbing?.message.contains("//") == false, "\(climbing?.message ?? "")")
     }
 
     @Test("finalizers cannot be installed by scripts")
