@@ -237,7 +237,8 @@ struct MergeJUnitTests {
     }
 
     /// libxml2 refuses a document past 10 MB handed to it whole, as if it
-    /// were broken at its last line: a long suite's complete report merges.
+    /// were broken at its last line: a long suite's complete report merges
+    /// (and one with a DOCTYPE); one nested past its limit is refused as that.
     @Test func aReportPastTenMegabytesMerges() throws {
         let fixture = try Fixture(["b/two.lua": #"scenario("two", function() end)"#])
         _ = try fixture.run(["run", "b", "--junit", "b.xml"])
@@ -250,6 +251,16 @@ struct MergeJUnitTests {
         let merged = try fixture.run(["merge-junit", "big.xml", "b.xml", "-o", "all.xml"])
         #expect(merged.status == 0, "\(merged)")
         #expect(merged.stdout.contains("60001 tests"), "\(merged)")
+        // A DOCTYPE is no reason to refuse a report; nesting past an XML reader's limit is, said as such.
+        try fixture.write(
+            "typed.xml",
+            #"<?xml version="1.0"?><!DOCTYPE testsuites><testsuites><testsuite name="t" tests="1"><testcase name="x"/></testsuite></testsuites>"#)
+        let typed = try fixture.run(["merge-junit", "typed.xml", "b.xml", "-o", "typed-all.xml"])
+        #expect(typed.status == 0 && typed.stdout.contains("2 tests"), "\(typed)")
+        let nesting = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        try fixture.write("deep.xml", #"<testsuite name="d" tests="1"><testcase name="x">"# + nesting + "</testcase></testsuite>")
+        let deep = try fixture.run(["merge-junit", "deep.xml", "b.xml", "-o", "deep-all.xml"])
+        #expect(deep.status == 2 && deep.stderr.contains("nested deeper than an XML reader accepts (256 levels)"), "\(deep)")
     }
 
     /// Strict shards merge into a strict report; the total time is the

@@ -134,7 +134,13 @@ struct JUnitShardReport {
         let parsed = parser.parse()
         guard !parsed || parser.parserError != nil else { return }
         // libxml2's codes say little here (a cut-short file and a mismatched
-        // tag both read as "error 5"): the position is what helps.
+        // tag both read as "error 5"): the position is what helps. Its
+        // internal error is a limit (elements nested past 256 levels).
+        if (parser.parserError as? NSError)?.code == 1 {
+            throw ValidationError(
+                "\(path):\(parser.lineNumber):\(parser.columnNumber): nested deeper than an XML reader accepts "
+                    + "(256 levels): not a JUnit report navscript can merge")
+        }
         throw ValidationError(
             "\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML from here on; "
                 + "a report cut short (its run stopped while writing: run that shard again) or not written by a JUnit reporter")
