@@ -254,7 +254,8 @@ struct MergeJUnitTests {
         // A DOCTYPE is no reason to refuse a report; nesting past an XML reader's limit is, said as such.
         try fixture.write(
             "typed.xml",
-            #"<?xml version="1.0"?><!DOCTYPE testsuites><testsuites><testsuite name="t" tests="1"><testcase name="x"/></testsuite></testsuites>"#)
+            #"<?xml version="1.0"?><!DOCTYPE testsuites><testsuites><testsuite name="t" tests="1"><testcase name="x"/></testsuite></testsuites>"#
+        )
         let typed = try fixture.run(["merge-junit", "typed.xml", "b.xml", "-o", "typed-all.xml"])
         #expect(typed.status == 0 && typed.stdout.contains("2 tests"), "\(typed)")
         let nesting = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
