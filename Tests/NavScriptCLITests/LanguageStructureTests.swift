@@ -416,6 +416,10 @@ struct LanguageStructureTests {
         (#"scenario("", function() end) -- @bad"#, "scenario(name, [options,] fn): the name is empty; give it a name"),
         (#"scenario(" \t", { tags = { "t" } }, function() end) -- @bad"#, "scenario(name, [options,] fn): the name is only blanks"),
         (
+            #"scenario(string.rep("n", 2000), function() end) -- @bad"#,
+            "the scenario's name is 2000 characters long (with its groups'); names are headings and what --filter selects"
+        ),
+        (
             #"scenario("a\t", function() end) -- @bad"#,
             #"scenario(name, [options,] fn): the name "a\t" starts or ends with blanks, which reports do not show (it would look the same as "a"); trim it"#
         ),

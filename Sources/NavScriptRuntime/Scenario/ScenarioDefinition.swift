@@ -21,6 +21,9 @@ package struct ScenarioDefinition {
     /// `{ name, line, fn, opts, pending, groups, before, after [, row] }`
     /// with `false` for what the declaration does not have. Positional, so
     /// a file's declarations cross into Swift without a field name each.
+    /// The most characters a scenario's full name may have.
+    static let longestName = 1_000
+
     init(_ record: LuaTable, file: String) throws(ScenarioLoadError) {
         let fields = record.array
         func field(_ position: Int) -> LuaValue {
@@ -41,6 +44,12 @@ package struct ScenarioDefinition {
         // A blank name cannot be told apart in a report nor selected with --filter. Only a name
         // that ends in a blank can be one (the full name is the groups', a space, then its own).
         // (scenario.each checks its generated names itself.)
+        // A name is a report's heading and what --filter and a replay select: one line to read.
+        if self.name.utf8.count > Self.longestName, self.name.count > Self.longestName {
+            throw ScenarioLoadError(
+                "\(file):\(self.line): the scenario's name is \(self.name.count) characters long (with its groups'); names "
+                    + "are headings and what --filter selects: keep it under \(Self.longestName) and put the detail in the body")
+        }
         // Nor can names that differ only in blanks around them ("a" and "a "): refused too.
         let ownStart = groups.isEmpty ? 0 : groups.reduce(0) { $0 + $1.count + 1 }
         let startsBlank = self.name.dropFirst(ownStart).first?.isWhitespace ?? false
