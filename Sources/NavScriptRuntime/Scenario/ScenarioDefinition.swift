@@ -17,13 +17,13 @@ package struct ScenarioDefinition {
     var before: [LuaFunction]
     var after: [LuaFunction]
 
+    /// The most characters a scenario's full name may have.
+    static let longestName = 1_000
+
     /// Reads one record of the prelude's `collect()` result:
     /// `{ name, line, fn, opts, pending, groups, before, after [, row] }`
     /// with `false` for what the declaration does not have. Positional, so
     /// a file's declarations cross into Swift without a field name each.
-    /// The most characters a scenario's full name may have.
-    static let longestName = 1_000
-
     init(_ record: LuaTable, file: String) throws(ScenarioLoadError) {
         let fields = record.array
         func field(_ position: Int) -> LuaValue {
