@@ -11,10 +11,7 @@ import Testing
 @Suite("Library error messages")
 struct LibraryErrorMessageTests {
     private func results(_ source: String) throws -> [ScenarioResult] {
-        let suite = try TemporarySuite()
-        let url = try suite.write("lib.lua", source)
-        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
-        return ScenarioRunner(host: try NotesHost(), options: RunOptions()).runFile(entry, filter: nil).scenarios
+        try runSource(source, file: "lib.lua").results
     }
 
     @Test func anErrorRaisedInsideAWrapperIsPlacedAtTheScriptsLineUnderItsOwnName() throws {
@@ -55,20 +52,16 @@ struct LibraryErrorMessageTests {
     /// An error raised inside a support module names the scenario's line
     /// that called into it, as a failure there does.
     @Test func anErrorInASupportModuleIsNamedAtTheScenariosLineToo() throws {
-        let suite = try TemporarySuite()
-        _ = try suite.write("support/helpers.lua", "local M = {}\nfunction M.boom()\n  local x\n  return x.y\nend\nreturn M\n")
-        let url = try suite.write(
-            "calls.lua",
+        let (results, path) = try runSource(
             """
             local helpers = require("helpers")
             scenario("boom", function()
               launch{}
               helpers.boom()
             end)
-            """)
-        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
-        let message = ScenarioRunner(host: try NotesHost(), options: RunOptions()).runFile(entry, filter: nil).scenarios.first?.message
-        #expect(message?.hasPrefix("\(url.path):4 (in ") == true, "\(message ?? "")")
+            """, file: "calls.lua", support: ["helpers.lua": "local M = {}\nfunction M.boom()\n  local x\n  return x.y\nend\nreturn M\n"])
+        let message = results.first?.message
+        #expect(message?.hasPrefix("\(path):4 (in ") == true, "\(message ?? "")")
         #expect(message?.contains("support/helpers.lua:4): attempt to index a nil value (local 'x')") == true, "\(message ?? "")")
     }
 

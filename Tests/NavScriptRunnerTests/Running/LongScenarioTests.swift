@@ -13,10 +13,7 @@ import Testing
 @Suite("Long scenarios")
 struct LongScenarioTests {
     private func run(_ source: String, options: RunOptions) throws -> [ScenarioResult] {
-        let suite = try TemporarySuite()
-        let url = try suite.write("long.lua", source)
-        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
-        return ScenarioRunner(host: try NotesHost(), options: options).runFile(entry, filter: nil).scenarios
+        try runSource(source, file: "long.lua", options: options).results
     }
 
     @Test func aLongScenarioKeepsItsTimelineEndsAndEveryFailingFrame() throws {

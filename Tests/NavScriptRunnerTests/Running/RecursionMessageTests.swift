@@ -12,10 +12,7 @@ import Testing
 @Suite("Recursion messages")
 struct RecursionMessageTests {
     private func messages(_ source: String) throws -> [String] {
-        let suite = try TemporarySuite()
-        let url = try suite.write("deep.lua", source)
-        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
-        return ScenarioRunner(host: try NotesHost(), options: RunOptions()).runFile(entry, filter: nil).scenarios.map(\.message)
+        try runSource(source, file: "deep.lua").results.map(\.message)
     }
 
     @Test func aMetamethodThatReadsItsOwnTableIsExplained() throws {

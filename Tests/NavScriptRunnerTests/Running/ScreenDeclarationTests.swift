@@ -28,19 +28,15 @@ struct ScreenDeclarationTests {
     }
 
     private func run(_ screens: [ScreenDeclaration]) throws -> ScenarioResult {
-        let suite = try TemporarySuite()
-        let url = try suite.write(
-            "tap.lua",
-            """
+        let source = """
             scenario("opens a note", function()
               launch{ signed_in = true }
               tap("note", "7")
               expect_stack{ "notes", "note:7" }
             end)
-            """)
-        let entry = SuiteFile(path: url.path, url: url, suiteRoot: suite.root)
+            """
         let host = Declaring(notes: try NotesHost(), screens: screens)
-        return try #require(ScenarioRunner(host: host, options: RunOptions()).runFile(entry, filter: nil).scenarios.first)
+        return try #require(try runSource(source, file: "tap.lua", host: host).results.first)
     }
 
     @Test func aDeclarationThatLeavesOutAWiredOutputFailsTheTapBlamingTheHost() throws {
