@@ -25,8 +25,6 @@ package struct ScenarioLint {
         /// integration can tell them apart and filter them.
         package enum Kind: String, Hashable, Sendable, CaseIterable {
             case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant, optionKey
-            /// A scenario whose body is empty: it launches nothing and checks nothing, so it passes.
-            case emptyScenario
 
             /// `W901` for a screen id, … — in luacheck's 900 range, which luacheck itself leaves unused.
             package var code: String {
@@ -98,49 +96,12 @@ package struct ScenarioLint {
     /// The problems of one file's source, in source order.
     package func check(source: String, file: String) -> [Problem] {
         var problems: [Problem] = []
-        let lexed = LuaTokens(source)
-        for call in LuaCalls(lexed).calls {
+        for call in LuaCalls(LuaTokens(source)).calls {
             check(call) { literal, kind, message in
                 problems.append(Problem(file: file, line: literal.line, column: literal.column, kind: kind, message: message))
             }
         }
-        for (token, name) in Self.emptyScenarios(lexed.tokens) {
-            problems.append(
-                Problem(
-                    file: file, line: token.line, column: token.column, kind: .emptyScenario,
-                    message: "scenario \(LuaSource.string(name)) has an empty body: it launches nothing and checks nothing, "
-                        + "so it always passes; write its steps, or declare it with pending(name) until then"))
-        }
-        return problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
-    }
-
-    /// `scenario("name", [{ options },] function() end)`: each such call and its name. (A run
-    /// passes it — as busted passes an empty `it` — so lint is where it is said.)
-    static func emptyScenarios(_ tokens: [LuaTokens.Token]) -> [(LuaTokens.Token, String)] {
-        var found: [(LuaTokens.Token, String)] = []
-        for index in tokens.indices where tokens[index].kind == .name("scenario") {
-            if index > 0, [.symbol("."), .symbol(":"), .name("function")].contains(tokens[index - 1].kind) { continue }
-            guard index + 3 < tokens.count, tokens[index + 1].kind == .symbol("("), case .string(let name) = tokens[index + 2].kind,
-                tokens[index + 3].kind == .symbol(",")
-            else { continue }
-            var at = index + 4
-            if at < tokens.count, tokens[at].kind == .symbol("{") {
-                var depth = 0
-                while at < tokens.count {
-                    if tokens[at].kind == .symbol("{") { depth += 1 }
-                    if tokens[at].kind == .symbol("}") { depth -= 1 }
-                    at += 1
-                    if depth == 0 { break }
-                }
-                guard at < tokens.count, tokens[at].kind == .symbol(",") else { continue }
-                at += 1
-            }
-            let empty: [LuaTokens.Kind] = [.name("function"), .symbol("("), .symbol(")"), .name("end"), .symbol(")")]
-            if at + empty.count <= tokens.count, tokens[at..<(at + empty.count)].map(\.kind) == empty {
-                found.append((tokens[index], name))
-            }
-        }
-        return found
+        return problems
     }
 
     /// The problems of every file, read from disk.

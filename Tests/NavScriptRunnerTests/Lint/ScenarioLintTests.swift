@@ -138,25 +138,6 @@ struct ScenarioLintTests {
         #expect(problems[3].message.contains("did you mean 'account'?"))
     }
 
-    /// A scenario with an empty body passes without launching or checking
-    /// anything: said, with what to do; a placeholder is `pending`.
-    @Test func aScenarioWithAnEmptyBodyIsSaid() throws {
-        let lint = ScenarioLint(host: try NotesHost())
-        let problems = lint.check(
-            source: """
-                scenario("empty", function() end)
-                scenario("tagged", { tags = { "a" }, launch = { signed_in = true } }, function() end)
-                scenario("launches", function() launch{} end)
-                pending("later", function() end)
-                local t = {} function t.scenario(name, fn) end t.scenario("a field", function() end)
-                """, file: "s.lua")
-        #expect(problems.map { "\($0.line):\($0.column) \($0.kind.code)" } == ["1:1 W910", "2:1 W910"], "\(problems.map(\.description))")
-        #expect(
-            problems.first?.message
-                == "scenario \"empty\" has an empty body: it launches nothing and checks nothing, so it always passes; "
-                + "write its steps, or declare it with pending(name) until then")
-    }
-
     @Test func aTableArgumentsKeysAreCheckedAgainstItsDeclaredFields() throws {
         let lint = ScenarioLint(host: try NotesHost())
         let problems = lint.check(
