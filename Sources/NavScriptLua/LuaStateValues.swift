@@ -6,9 +6,10 @@ import CNavScriptLua
 enum LuaConversionFailure: Error {
     case tooDeep
     case cyclic
-    /// More values than a copy takes (``LuaState/maxValues``): a sub-table
-    /// that appears several times is copied each time, so forty levels of
-    /// `{ a = t, b = t }` would be 2⁴⁰ copies.
+    /// Past ``LuaState/maxValues`` values a sub-table met again, or past
+    /// ``LuaState/maxStringBytes`` of text: a table or a string that appears
+    /// several times is copied each time, so forty levels of `{ a = t, b = t
+    /// }` would be 2⁴⁰ copies, and one 30 MB string in a hundred slots 3 GB.
     case tooLarge
     case stackExhausted
     case referenceFailed
@@ -22,7 +23,8 @@ enum LuaConversionFailure: Error {
         case .tooDeep: return "table nested deeper than \(LuaState.maxDepth) levels"
         case .cyclic: return "cyclic table (a table contains itself)"
         case .tooLarge:
-            return "table of more than \(LuaState.maxValues) values, counting a shared sub-table once per appearance"
+            return "table of more than \(LuaState.maxValues) values or \(LuaState.maxStringBytes >> 20) MiB of text, "
+                + "counting a shared sub-table or string once per appearance"
         case .stackExhausted: return "Lua stack exhausted"
         case .referenceFailed: return "cannot keep a reference to a Lua value"
         case .foreignReference: return "the value belongs to another (or a closed) Lua state"
@@ -36,9 +38,15 @@ enum LuaConversionFailure: Error {
 extension LuaState {
     /// Deepest table nesting copied across the bridge (either direction).
     static let maxDepth = 200
-    /// Most keys and values one copy into Swift reads: a bound on the work
-    /// as well as the memory, which the instruction budget does not see.
+    /// Past this many keys and values, one copy into Swift refuses a table
+    /// it meets a second time: a bound on the work and the memory of copying
+    /// shared sub-tables, which the instruction budget does not see. Distinct
+    /// tables are copied however many (a file of 45,000 scenarios declares
+    /// that many), bounded by what the Lua state itself holds.
     static let maxValues = 100_000
+    /// Most bytes of strings one copy into Swift reads (Lua shares a string
+    /// wherever it appears; the copy does not).
+    static let maxStringBytes = 64 << 20
 
     enum ReadMode {
         /// Functions, host objects and other references are kept.
@@ -78,6 +86,11 @@ extension LuaState {
         var deeper: [UnsafeRawPointer] = []
         /// Entries copied so far, across every table of the copy.
         var entries = 0
+        /// Bytes of strings copied so far.
+        var bytes = 0
+        /// Past ``LuaState/maxValues`` entries: the tables copied since, to
+        /// tell a shared one met again.
+        var lateTables: Set<UnsafeRawPointer> = []
 
         func contains(_ identity: UnsafeRawPointer) -> Bool {
             for index in 0..<min(count, slots.count) where slots[index] == identity { return true }
@@ -110,6 +123,8 @@ extension LuaState {
         case LUA_TSTRING:
             var length = 0
             guard let pointer = clua_tolstring(L, index, &length) else { return .nil }
+            path.bytes += length
+            guard path.bytes <= LuaState.maxStringBytes else { throw .tooLarge }
             return .string(LuaString(copying: UnsafeRawBufferPointer(start: pointer, count: length)))
         case LUA_TTABLE:
             return .table(try readTable(L, index, depth: depth, mode: mode, path: &path))
@@ -134,6 +149,7 @@ extension LuaState {
         guard depth < LuaState.maxDepth else { throw .tooDeep }
         guard let identity = lua_topointer(L, index) else { return LuaTable() }
         guard !path.contains(identity) else { throw .cyclic }
+        if path.entries > LuaState.maxValues, !path.lateTables.insert(identity).inserted { throw .tooLarge }
         guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
         if mode == .arguments && lua_getmetatable(L, index) != 0 {
             lua_settop(L, -2)
@@ -149,10 +165,6 @@ extension LuaState {
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
             path.entries += 1
-            guard path.entries <= LuaState.maxValues else {
-                clua_pop(L, 2)
-                throw .tooLarge
-            }
             let top = lua_gettop(L)
             let key: LuaValue
             let value: LuaValue

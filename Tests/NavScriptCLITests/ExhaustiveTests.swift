@@ -237,6 +237,27 @@ struct ExhaustiveTests {
         #expect(try fixture.run(["run", "suite"]).status == 0, "the healthy app passes\n\(source)")
     }
 
+    /// A leak a step left pending (`settle = false`) is judged once `settle()` has run: the
+    /// sign-out after it would release it.
+    @Test func aLeakIsJudgedAfterAnExplicitSettle() throws {
+        let fixture = try Fixture([
+            "suite/s.lua": """
+            scenario("settles, then signs out", { launch = { logged_in = true } }, function()
+              select_tab("orders")
+              tap("order", { id = 42 })
+              deep_link("shop://orders", { settle = false })
+              settle()
+              logout()
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--fault", "no-pop-detection"])
+        #expect(output.status == 1, "\(output)")
+        let message = junit.testcase("settles, then signs out")?.child("failure")?["message"] ?? ""
+        #expect(message.hasPrefix("suite/s.lua:5: invariant 'leaks' violated after settle(): 1 object leaked"), "\(message)")
+        #expect(try fixture.run(["run", "suite"]).status == 0, "the healthy app passes")
+    }
+
     /// A launch{} (in a before_each, say) right after the scenario's launch option started
     /// the app would drop those options without a word: an error saying so.
     @Test func aLaunchThatDiscardsTheScenariosLaunchOptionIsAnError() throws {

@@ -173,10 +173,17 @@ struct LuaValueRoundTripTests {
         let dag = "local t = { 'x' } for i = 1, 40 do t = { a = t, b = t } end "
         let error = luaError { _ = try lua.run(source: dag + "return t", chunkName: "t.lua") }
         #expect(error?.kind == .conversion)
-        #expect(error?.message.contains("table of more than 100000 values, counting a shared sub-table once per appearance") == true)
+        #expect(error?.message.contains("table of more than 100000 values or 64 MiB of text, counting a shared") == true)
         let raised = luaError { _ = try lua.run(source: dag + "error(t)", chunkName: "t.lua") }
         let words = "the script raised a value that cannot be shown: a table of more than"
         #expect(raised?.message.contains(words) == true, "\(raised?.message ?? "")")
+        // Distinct tables are copied however many; one string in many slots counts each time.
+        let many = try lua.run(source: "local t = {} for i = 1, 150000 do t[i] = { i } end return t", chunkName: "t.lua")
+        #expect(many.first?.tableValue?.array.count == 150_000)
+        let text = luaError {
+            _ = try lua.run(source: "local s = ('x'):rep(1 << 20) local t = {} for i = 1, 300 do t[i] = s end return t", chunkName: "t.lua")
+        }
+        #expect(text?.message.contains("or 64 MiB of text") == true, "\(text?.message ?? "")")
         // Below the bound, shared sub-tables are copied as before.
         let small = try lua.run(source: "local t = { 'x' } for i = 1, 10 do t = { a = t, b = t } end return t", chunkName: "t.lua")
         #expect(small.first?.tableValue?["a"].tableValue?["b"].tableValue != nil)

@@ -162,7 +162,9 @@ enum DrivingBindings {
                 example: "settle()",
                 body: .binding { call, context in
                     let world = try context.requireWorld(call)
-                    try world.ensureApp(at: context.location(of: call)).settle()
+                    let location = context.location(of: call)
+                    try world.ensureApp(at: location).settle()
+                    world.judgeLeaks(after: "after settle()", at: location)
                     return []
                 }),
             ScriptFunction(

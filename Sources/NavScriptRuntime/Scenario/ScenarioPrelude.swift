@@ -45,9 +45,9 @@ enum ScenarioPrelude {
         end
         -- How many entries print's copy would read (a table held in several places counted in
         -- each, as the copy reads it), or nil when it cannot show them: a table that contains
-        -- itself, deeper than print shows, holding a proxy or an object, or past the 100,000
-        -- entries a copy into Swift reads (LuaState.maxValues). Each table is sized once, so a
-        -- table of shared sub-tables is measured at once, not walked path by path.
+        -- itself, deeper than print shows, holding a proxy or an object, or past 100,000 entries
+        -- (as LuaState.maxValues bounds a copy of shared sub-tables). Each table is sized once,
+        -- so a table of shared sub-tables is measured at once, not walked path by path.
         local function size(value, open, sizes, depth)
           if type(value) ~= "table" then return 0 end
           local known = sizes[value]

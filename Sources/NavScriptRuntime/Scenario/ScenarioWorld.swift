@@ -225,12 +225,18 @@ package final class ScenarioWorld {
         }
         if strictSteps {
             checkInvariants(after: "after step \(number)", at: location, settled: settled)
-        } else if settled, let app, !app.leaks.isEmpty, app.isIdle {
-            // Leaks are judged after every settled step, not only at the end: a flow that leaked on a
-            // back-swipe and was released later by a sign-out or a closed window still leaked. (Not
-            // while work is pending: what it will release is no leak yet.)
-            checkInvariants(after: "after step \(number)", at: location, settled: true, only: .leaks)
+        } else if settled {
+            judgeLeaks(after: "after step \(number)", at: location)
         }
+    }
+
+    /// Leaks are judged whenever the app has settled, not only at the end: a
+    /// flow that leaked on a back-swipe and was released later by a sign-out
+    /// or a closed window still leaked. (Not while work is pending: what it
+    /// will release is no leak yet.)
+    func judgeLeaks(after moment: String, at location: String) {
+        guard let app, !app.leaks.isEmpty, app.isIdle else { return }
+        checkInvariants(after: moment, at: location, settled: true, only: .leaks)
     }
 
     func note(_ line: String) {
