@@ -134,6 +134,31 @@ struct SignalAndShardTests {
         #expect(junit.outcome("never started") == "skipped", "\(junit.raw)")
     }
 
+    /// The same signal delivered twice at once (GNU `timeout` signals
+    /// navscript, then its process group) is one stop: the reports are
+    /// written, not left as the placeholder a killed run leaves.
+    @Test(arguments: [[String](), ["--in-process"]])
+    func aSignalDeliveredTwiceAtOnceStillWritesTheReports(mode: [String]) throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("first passes", function() end)
+            scenario("loops", function() while true do end end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            mode + ["--instruction-budget", "1000000000000000", "--json", "events.jsonl", "suite"]
+        ) { parent in
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"loops""#) { usleep(25_000) }
+            kill(parent, SIGTERM)
+            usleep(5_000)
+            kill(parent, SIGTERM)
+        }
+        #expect(output.status == 143, "\(output)")
+        #expect(!output.stderr.contains("a second signal"), "\(output)")
+        #expect(junit.outcome("first passes") == "passed", "\(junit.raw)")
+        #expect(junit.testcase("loops")?.child("error")?["type"] == "interrupted", "\(junit.raw)")
+    }
+
     /// In process, a hang inside the app never reaches a next instruction:
     /// the first signal cannot end it, a second one ends the run at once
     /// (it needed SIGKILL), with the conventional status.
@@ -155,7 +180,7 @@ struct SignalAndShardTests {
                 usleep(25_000)
             }
             kill(parent, SIGTERM)
-            usleep(300_000)
+            usleep(1_300_000)  // past the window in which a second signal is the same one delivered twice
             kill(parent, SIGTERM)
             // Not a timing assertion: a run the second signal did not end is killed, and fails below.
             for _ in 0..<400 where kill(parent, 0) == 0 { usleep(25_000) }

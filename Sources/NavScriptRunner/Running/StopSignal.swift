@@ -6,7 +6,14 @@ package final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var reasonText: String?
     private var signalNumber: Int32?
+    /// When the first signal came: a second within ``sameSignalWindow`` is the same request.
+    private var firstSignalAt: Date?
     private var sources: [DispatchSourceSignal] = []
+
+    /// A second signal this soon after the first is the same request delivered twice — GNU
+    /// `timeout` signals navscript and then its process group, a terminal's Ctrl-C reaches the
+    /// whole group — not a user insisting: the run goes on stopping and writes its reports.
+    static let sameSignalWindow: TimeInterval = 1
 
     /// What stops Lua in this process at its next instruction (a run in
     /// process: the scenario under way is ended, not waited for).
@@ -30,7 +37,9 @@ package final class StopSignal: @unchecked Sendable {
 
     package func set(_ reason: String, signal: Int32? = nil) {
         lock.lock()
-        let signaledBefore = signalNumber != nil
+        let now = Date()
+        let insisted = signalNumber != nil && firstSignalAt.map { now.timeIntervalSince($0) >= Self.sameSignalWindow } ?? false
+        if signal != nil && firstSignalAt == nil { firstSignalAt = now }
         if reasonText == nil {
             reasonText = reason
             signalNumber = signal
@@ -38,10 +47,12 @@ package final class StopSignal: @unchecked Sendable {
             signalNumber = signal  // a fail-fast stop, then a signal: the signal is the exit status
         }
         lock.unlock()
-        if let signal, signaledBefore {
+        if let signal, insisted {
             // A second signal: the run did not stop on the first (in process, a hang inside the
             // app never reaches a next instruction). It ends now, with what was written.
-            let text = "navscript: a second signal (\(reason)): exiting now; reports hold what finished before the first\n"
+            let text =
+                "navscript: a second signal (\(reason)): exiting now, without writing the reports (the --json stream "
+                + "holds what finished); one signal stops a run and writes them\n"
             _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             _exit(128 + signal)
         }
