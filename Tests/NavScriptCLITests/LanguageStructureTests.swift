@@ -128,7 +128,7 @@ struct LanguageStructureTests {
             "suite/cycle.lua": "require(\"a\")\nscenario(\"x\", function() end)",
             "suite/support/a.lua": "return require(\"b\")",
             "suite/support/b.lua": "return require(\"a\")",
-            // The language's own functions keep the library they were written with.
+            // Lua's library functions cannot be removed or replaced (the language keeps its own anyway).
             "suite/overridden.lua": #"""
             table.concat, table.unpack, string.format = nil, nil, nil
             describe("group", function() scenario("still declared", function() end) end)
@@ -147,7 +147,11 @@ struct LanguageStructureTests {
         #expect(
             junit.testcase("suite/cycle.lua (load)")?.child("error")?["message"]?.contains(
                 "require cycle: a → b → a — module 'a' is required again while it is still loading") == true, "\(junit.raw)")
-        #expect(junit.outcome("group still declared") == "passed", "\(output)")
+        #expect(
+            junit.testcase("suite/overridden.lua (load)")?.child("error")?["message"]?.contains(
+                "suite/overridden.lua:1: string.format is one of the scenario language's (or Lua's) own library functions and "
+                    + "cannot be removed")
+                == true, "\(output)")
     }
 
     /// The language's globals cannot be replaced: one scenario that set
@@ -188,7 +192,20 @@ struct LanguageStructureTests {
               assert(seen, "pairs(_G) lists the language")
             end)
             """#,
-            "suite/top.lua": "assert = function() end\nscenario(\"x\", function() assert(false) end)"
+            "suite/top.lua": "assert = function() end\nscenario(\"x\", function() assert(false) end)",
+            "suite/library.lua": #"""
+            scenario("replaces string.find", function() string.find = function() return 1 end end)
+            scenario("still finds", function() assert(not ("home"):find("orders")) end)
+            scenario("rawset on a library", function() rawset(math, "random", function() return 4 end) end)
+            scenario("the string metatable", function() getmetatable("").__index = nil end)
+            scenario("own helpers", function()
+              function string.trim(text) return (text:gsub("^%s+", ""):gsub("%s+$", "")) end
+              assert(string.trim("  a ") == "a" and ("x"):upper() == "X")
+              local names = 0
+              for _ in pairs(string) do names = names + 1 end
+              assert(names > 10, "pairs(string) lists the library")
+            end)
+            """#
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 2, "\(output)")
@@ -200,6 +217,15 @@ struct LanguageStructureTests {
         #expect(junit.outcome("still checked") == "failure", "\(junit.raw)")
         #expect(junit.outcome("rawset too") == "error", "\(junit.raw)")
         #expect(junit.outcome("own globals") == "passed", "\(junit.raw)")
+        // The same for the functions of Lua's libraries and the string metatable.
+        #expect(
+            junit.testcase("replaces string.find")?.child("error")?["message"]?.hasPrefix(
+                "suite/library.lua:1: string.find is one of the scenario language's (or Lua's) own library functions and "
+                    + "cannot be replaced") == true, "\(junit.raw)")
+        #expect(junit.outcome("still finds") == "passed", "\(junit.raw)")
+        #expect(junit.outcome("rawset on a library") == "error", "\(junit.raw)")
+        #expect(junit.outcome("the string metatable") == "error", "\(junit.raw)")
+        #expect(junit.outcome("own helpers") == "passed", "\(junit.raw)")
         #expect(
             junit.testcase("suite/top.lua (load)")?.child("error")?["message"]?.contains("assert is one of the scenario language's")
                 == true,

@@ -494,15 +494,48 @@ enum ScenarioPrelude {
           local builtins, rawset, rawequal, G = {}, rawset, rawequal, _G
           for name, value in next, G do builtins[name] = value end
           for name in next, builtins do rawset(G, name, nil) end
-          local function refuse(name, value)
-            wrong(format("%s is one of the scenario language's (or Lua's) own globals and cannot be replaced: "
-              .. "every scenario after this one would run with yours; give your %s another name, or keep it local",
-              tostring(name), type(value)))
+          local function refuse(name, value, library)
+            local own = format("%s is one of the scenario language's (or Lua's) own %s", tostring(name),
+              library and "library functions" or "globals")
+            if value == nil then
+              wrong(own .. " and cannot be removed: every scenario after this one would run without it")
+            end
+            wrong(format("%s and cannot be replaced: every scenario after this one would run with yours; "
+              .. "give your %s another name, or keep it local", own, type(value)))
           end
           local language_table = builtins.scenario
+          -- Nor can the functions of Lua's libraries (string.find, math.random, table.insert…):
+          -- one scenario's replacement ran every later scenario of the file, which then passed in
+          -- its file and failed alone. They move to a table each library reads through; a new
+          -- field (a helper of the file's own, string.trim) is the file's, as before.
+          local library_fields = {}
+          for _, name in ipairs{ "string", "table", "math", "utf8", "coroutine", "os", "io" } do
+            local library, fields = builtins[name], {}
+            for key, value in next, library do fields[key] = value end
+            for key in next, fields do rawset(library, key, nil) end
+            library_fields[library] = { name = name, fields = fields }
+            setmetatable(library, {
+              __index = fields,
+              __newindex = function(table, key, value)
+                if fields[key] ~= nil then refuse(name .. "." .. tostring(key), value, true) end
+                rawset(table, key, value)
+              end,
+              __pairs = function(table)
+                local all = {}
+                for key, value in next, fields do all[key] = value end
+                for key, value in next, table do all[key] = value end
+                return next, all, nil
+              end,
+              __metatable = name .. " is navscript's",
+            })
+          end
+          -- Strings read their methods through this metatable: it is Lua's, kept as it is.
+          rawset(getmetatable(""), "__metatable", "the string metatable is navscript's")
           builtins.rawset = function(table, name, value)
             if rawequal(table, G) and builtins[name] ~= nil then refuse(name, value) end
             if rawequal(table, language_table) then refuse("scenario." .. tostring(name), value) end
+            local library = library_fields[table]
+            if library and library.fields[name] ~= nil then refuse(library.name .. "." .. tostring(name), value, true) end
             return rawset(table, name, value)
           end
           setmetatable(G, {
