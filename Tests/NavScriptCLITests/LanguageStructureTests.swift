@@ -447,11 +447,27 @@ struct LanguageStructureTests {
         ),
         (
             #"scenario("a\t", function() end) -- @bad"#,
-            #"scenario(name, [options,] fn): the name "a\t" starts or ends with blanks, which reports do not show (it would look the same as "a"); trim it"#
+            #"scenario(name, [options,] fn): the name "a\t" starts or ends with blanks, which reports do not show (it would look the same without them); trim it"#
         ),
         (
             #"describe("group", function() pending(" later") end) -- @bad"#,
             #"pending(name): the name " later" starts or ends with blanks"#
+        ),
+        (
+            #"describe("group ", function() scenario("a", function() end) end) -- @bad"#,
+            #"scenario(name, [options,] fn): the group "group " starts or ends with blanks"#
+        ),
+        (
+            #"scenario.each({ { t = "x " } }, "row $t", function(row) end) -- @bad"#,
+            #"scenario.each: the name "row x " starts or ends with blanks"#
+        ),
+        (
+            #"scenario("caf\u{E9}", function() end) scenario("cafe\u{301}", function() end) -- @bad"#,
+            #"the scenario name "café" reads the same as the one declared at line 1"#
+        ),
+        (
+            #"scenario("a\u{200B}", function() end) scenario("a", function() end) -- @bad"#,
+            #"the scenario name "a" reads the same as the one declared at line 1"#
         ),
         (#"describe("", function() end) -- @bad"#, "describe(name, fn): the name is empty"),
         (#"scenario.each({ { id = 1 } }, "", function() end) -- @bad"#, "scenario.each(rows, name, [options,] fn): the name is empty"),

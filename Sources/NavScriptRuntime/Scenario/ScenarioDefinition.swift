@@ -20,6 +20,19 @@ package struct ScenarioDefinition {
     /// The most characters a scenario's full name may have.
     static let longestName = 1_000
 
+    /// Whether `name` starts or ends with a blank (any Unicode white space).
+    static func blankEnded(_ name: String) -> Bool {
+        name.first?.isWhitespace ?? false || name.last?.isWhitespace ?? false
+    }
+
+    /// How a report shows `name`: letters compared as Swift compares them
+    /// (`"é"` and `"e\u{301}"` are one), invisible format characters (a
+    /// zero-width space) left out. Two names with one key read as one.
+    static func readingKey(_ name: String) -> String {
+        guard name.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else { return name }
+        return String(String.UnicodeScalarView(name.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+    }
+
     /// Reads one record of the prelude's `collect()` result:
     /// `{ name, line, fn, opts, pending, groups, before, after [, row] }`
     /// with `false` for what the declaration does not have. Positional, so
@@ -50,21 +63,22 @@ package struct ScenarioDefinition {
                 "\(file):\(self.line): the scenario's name is \(self.name.count) characters long (with its groups'); names "
                     + "are headings and what --filter selects: keep it under \(Self.longestName) and put the detail in the body")
         }
-        // Nor can names that differ only in blanks around them ("a" and "a "): refused too.
+        // Nor can names that differ only in blanks around them ("a" and "a "), its own or its groups'
+        // (describe, scenario.each's filled in): refused too.
         let ownStart = groups.isEmpty ? 0 : groups.reduce(0) { $0 + $1.count + 1 }
-        let startsBlank = self.name.dropFirst(ownStart).first?.isWhitespace ?? false
-        if name.string.last?.isWhitespace ?? true || startsBlank, fields.count < 9 {
+        let startsBlank = self.name.first?.isWhitespace ?? false || self.name.dropFirst(ownStart).first?.isWhitespace ?? false
+        if name.string.last?.isWhitespace ?? true || startsBlank || groups.contains(where: Self.blankEnded) {
             let own = String(self.name.dropFirst(ownStart))
-            let call = isPending ? "pending(name)" : "scenario(name, [options,] fn)"
-            if !own.contains(where: { !$0.isWhitespace }) {
+            let call = isPending ? "pending(name)" : fields.count < 9 ? "scenario(name, [options,] fn)" : "scenario.each"
+            if !own.contains(where: { !$0.isWhitespace }), fields.count < 9 {
                 throw ScenarioLoadError(
                     "\(file):\(self.line): \(call): the name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that "
                         + "says what it checks, as reports and --filter show it")
             }
+            let part = groups.first(where: Self.blankEnded).map { "the group \(LuaSource.string($0))" } ?? "the name \(LuaSource.string(own))"
             throw ScenarioLoadError(
-                "\(file):\(self.line): \(call): the name \(LuaSource.string(own)) starts or ends with blanks, which reports do "
-                    + "not show (it would look the same as \(LuaSource.string(own.trimmingCharacters(in: .whitespacesAndNewlines))))"
-                    + "; trim it")
+                "\(file):\(self.line): \(call): \(part) starts or ends with blanks, which reports do not show (it would look "
+                    + "the same without them); trim it")
         }
         // Where a mistake is reported; spelled only for one (every declaration passes here).
         let declaredName = self.name, declaredLine = self.line

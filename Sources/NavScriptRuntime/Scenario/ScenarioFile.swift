@@ -72,8 +72,18 @@ package final class ScenarioFile {
                     throw ScenarioLoadError("the scenario prelude returned no declarations")
                 }
                 var scenarios: [ScenarioDefinition] = []
+                // The prelude refuses a name declared twice byte for byte; these read the same in a report.
+                var lines: [String: Int] = [:]
                 for case .table(let table) in declared.array {
-                    scenarios.append(try ScenarioDefinition(table, file: entry.path))
+                    let definition = try ScenarioDefinition(table, file: entry.path)
+                    let key = ScenarioDefinition.readingKey(definition.name)
+                    if let first = lines.updateValue(definition.line, forKey: key) {
+                        throw ScenarioLoadError(
+                            "\(entry.path):\(definition.line): the scenario name \(LuaSource.string(definition.name)) reads the same "
+                                + "as the one declared at line \(first) (the same letters written with other code points, or "
+                                + "an invisible character); give each a name of its own")
+                    }
+                    scenarios.append(definition)
                 }
                 self.scenarios = scenarios
                 collectedBytes = state.memoryInUse
