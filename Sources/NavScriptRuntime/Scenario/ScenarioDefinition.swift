@@ -75,7 +75,9 @@ package struct ScenarioDefinition {
                     "\(file):\(self.line): \(call): the name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that "
                         + "says what it checks, as reports and --filter show it")
             }
-            let part = groups.first(where: Self.blankEnded).map { "the group \(LuaSource.string($0))" } ?? "the name \(LuaSource.string(own))"
+            let part =
+                groups.first(where: Self.blankEnded).map { "the group \(LuaSource.string($0))" }
+                ?? "the name \(LuaSource.string(own))"
             throw ScenarioLoadError(
                 "\(file):\(self.line): \(call): \(part) starts or ends with blanks, which reports do not show (it would look "
                     + "the same without them); trim it")
