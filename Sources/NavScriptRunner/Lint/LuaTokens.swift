@@ -62,10 +62,13 @@ struct LuaTokens {
         }
         /// Consumes a long bracket body from after its opening; returns its text.
         func longBracket(level: Int) -> String? {
-            // A newline right after the opening is skipped, as Lua does.
-            if peek() == UInt8(ascii: "\r") || peek() == UInt8(ascii: "\n") {
-                if peek() == UInt8(ascii: "\n") { line += 1 }
+            // A line break right after the opening is skipped, as Lua does: `\n`, `\r`, `\r\n` or `\n\r`.
+            if let first = peek(), first == UInt8(ascii: "\r") || first == UInt8(ascii: "\n") {
                 index += 1
+                if let second = peek(), second != first, second == UInt8(ascii: "\r") || second == UInt8(ascii: "\n") {
+                    index += 1
+                }
+                line += 1
                 lineStart = index
             }
             let start = index
@@ -79,7 +82,11 @@ struct LuaTokens {
                     }
                     if count == level, at < bytes.count, bytes[at] == UInt8(ascii: "]") {
                         defer { index = at + 1 }
-                        return text(start..<index)
+                        let body = text(start..<index)
+                        // Lua reads every line break in the body as `\n`.
+                        guard body.utf8.contains(UInt8(ascii: "\r")) else { return body }
+                        return body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n\r", with: "\n")
+                            .replacingOccurrences(of: "\r", with: "\n")
                     }
                 }
                 if c == UInt8(ascii: "\n") {

@@ -98,7 +98,8 @@ package struct ScenarioLint {
         var problems: [Problem] = []
         for call in LuaCalls(LuaTokens(source)).calls {
             check(call) { literal, kind, message in
-                problems.append(Problem(file: file, line: literal.line, column: literal.column, kind: kind, message: message))
+                problems.append(
+                    Problem(file: file, line: literal.line, column: literal.column, kind: kind, message: VisibleText.of(message)))
             }
         }
         return problems

@@ -196,11 +196,7 @@ package enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .badFilter(let pattern, let reason):
-            // Control characters shown, not sent: an ESC typed into a pattern would drive the terminal.
-            let shown = pattern.unicodeScalars.map { scalar in
-                scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
-            }.joined()
-            return "--filter '\(shown)' cannot be used: \(reason)"
+            return "--filter '\(VisibleText.of(pattern))' cannot be used: \(reason)"
         case .workerSetup(let reason):
             return "navscript worker: \(reason)"
         }

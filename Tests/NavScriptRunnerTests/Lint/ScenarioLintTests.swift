@@ -48,6 +48,21 @@ struct ScenarioLintTests {
             ], "\(strings)")
     }
 
+    /// A long string skips the line break after its opening as Lua does,
+    /// `\r\n` and `\n\r` included, and reads every break in it as `\n`;
+    /// a control character in a literal is spelled out in the message.
+    @Test func longStringsReadTheirLineBreaksAsLuaDoes() throws {
+        let tokens = LuaTokens("a([[\r\nhome]], [[\n\rhome]], [[\rhome]], [[x\r\ny]])\nb").tokens
+        let strings = tokens.compactMap { token -> String? in
+            if case .string(let text) = token.kind { return text }
+            return nil
+        }
+        #expect(strings == ["home", "home", "home", "x\ny"], "\(strings)")
+        #expect(tokens.last.map { $0.line } == 6, "five line breaks before b: \(tokens.last.map { $0.line } ?? 0)")
+        let problems = ScenarioLint(host: try NotesHost()).check(source: "expect_tab(\"\\27[31mx\")", file: "s.lua")
+        #expect(problems.first?.message.hasPrefix("NotesApp has no tab '\\u{1B}[31mx'") == true, "\(problems)")
+    }
+
     /// Nesting 100,000 deep is read in one pass and without recursing as
     /// deep: a call's nested arguments are stepped over, a table past a
     /// hundred levels is left unread (Lua refuses such a file anyway).
