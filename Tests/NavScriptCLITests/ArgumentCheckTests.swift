@@ -50,6 +50,9 @@ struct ArgumentCheckTests {
         (#"expect_modal("")"#, "an empty name is no screen"),
         (#"expect_screen("order:")"#, "'order:' has an empty parameter"),
         (#"expect_screen(":7")"#, "':7' has an empty id"),
+        (#"expect_stack{ "home", "" }"#, "bad argument #1 to 'expect_stack' (item 2: an empty name is no screen"),
+        (#"expect_modals{ "login:" }"#, "bad argument #1 to 'expect_modals' (item 1: 'login:' has an empty parameter"),
+        (#"expect_snapshot{ stacks = { home = { "" } } }"#, "(stacks.home: an empty name is no screen"),
         (#"expect_tab("order")"#, "expect_tab: unknown tab 'order'; tabs are: home, orders, profile"),
         (
             #"deep_link("shop://cart") expect_no_event("presnt login")"#,

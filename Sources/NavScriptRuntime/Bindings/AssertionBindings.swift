@@ -23,10 +23,10 @@ enum AssertionBindings {
                 if case .string(let name) = call[1] {
                     tab = TabID(name.string)
                     try ObservingBindings.requireTab(tab, in: app, call: call)
-                    expected = try BindingSupport.strings(call, 2)
+                    expected = try BindingSupport.screenEntries(call, 2)
                 } else {
                     tab = app.selectedTab
-                    expected = try BindingSupport.strings(call, 1)
+                    expected = try BindingSupport.screenEntries(call, 1)
                     if call.arguments.count > 1, !call[2].isNil {
                         throw call.argumentError(
                             2,
@@ -108,7 +108,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_modals{ \"settings\", \"privacy\" }"
             ) { call, app, _ in
-                Expectation.modals(try BindingSupport.strings(call, 1), actual: app.state.modals.map { $0.map(\.description) })
+                Expectation.modals(try BindingSupport.screenEntries(call, 1), actual: app.state.modals.map { $0.map(\.description) })
             },
             expect(
                 "expect_snapshot", parameters: [ScriptParameter("parts", "navscript.SnapshotExpectation")], overloads: [],
@@ -129,6 +129,7 @@ enum AssertionBindings {
                         guard let entry = value.stringValue else {
                             throw call.argumentError(1, "\(what) must list screens as strings, got a \(value.typeName)")
                         }
+                        if let problem = BindingSupport.screenProblem(entry) { throw call.argumentError(1, "\(what): \(problem)") }
                         return entry
                     }
                 }

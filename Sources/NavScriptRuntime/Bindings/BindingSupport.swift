@@ -18,12 +18,26 @@ enum BindingSupport {
     /// a wrong argument, said as one.
     static func screenEntry(_ call: LuaCall, _ position: Int) throws -> String {
         let entry = try call.string(position)
-        if entry.isEmpty { throw call.argumentError(position, "an empty name is no screen; give \"id\" or \"id:param\"") }
-        if let colon = entry.firstIndex(of: ":"), colon == entry.startIndex || entry.index(after: colon) == entry.endIndex {
-            throw call.argumentError(
-                position, "'\(entry)' has an empty \(colon == entry.startIndex ? "id" : "parameter"); give \"id\" or \"id:param\"")
-        }
+        if let problem = screenProblem(entry) { throw call.argumentError(position, problem) }
         return entry
+    }
+
+    /// ``strings(_:_:)`` of screens, each a name that names one.
+    static func screenEntries(_ call: LuaCall, _ position: Int) throws -> [String] {
+        let entries = try strings(call, position)
+        for (index, entry) in entries.enumerated() {
+            if let problem = screenProblem(entry) { throw call.argumentError(position, "item \(index + 1): \(problem)") }
+        }
+        return entries
+    }
+
+    /// Why `entry` names no screen (an empty id or parameter), if it does not.
+    static func screenProblem(_ entry: String) -> String? {
+        if entry.isEmpty { return "an empty name is no screen; give \"id\" or \"id:param\"" }
+        if let colon = entry.firstIndex(of: ":"), colon == entry.startIndex || entry.index(after: colon) == entry.endIndex {
+            return "'\(entry)' has an empty \(colon == entry.startIndex ? "id" : "parameter"); give \"id\" or \"id:param\""
+        }
+        return nil
     }
 
     static func strings(_ call: LuaCall, _ position: Int) throws -> [String] {
