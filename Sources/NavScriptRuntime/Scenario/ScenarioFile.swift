@@ -434,7 +434,9 @@ package final class ScenarioFile {
             source == file || (source.hasPrefix("...") && file.hasSuffix(source.dropFirst(3)))
         }
         let place = message[..<end.lowerBound]
-        guard let colon = place.lastIndex(of: ":"), !isFile(place[..<colon]) else { return message }
+        // Already `a.lua:10 (in support/helpers.lua:9)`: the scenario's own place leads.
+        let own = place.range(of: " (in ").map { place[..<$0.lowerBound] } ?? place
+        guard let colon = own.lastIndex(of: ":"), !isFile(own[..<colon]) else { return message }
         for line in traceback.split(separator: "\n").dropFirst() {
             let frame = line.trimmingCharacters(in: .whitespaces)
             // `source:line:` — the first colon followed by digits and a colon ends the source.
@@ -520,10 +522,13 @@ package struct ScenarioProblem: Error {
         return message
     }
 
-    /// Whether `message` starts with a place, `chunk:123: `.
+    /// Whether `message` starts with a place, `chunk:123: ` (or
+    /// `chunk:123 (in module:45): `).
     static func hasPlace(_ message: String) -> Bool {
         guard let end = message.range(of: ": ")?.lowerBound else { return false }
-        let head = message[..<end]
+        var head = message[..<end]
+        // `a.lua:10 (in support/helpers.lua:9): …`, a place in a module called from the scenario's line.
+        if head.hasSuffix(")"), let inner = head.range(of: " (in ") { head = head[..<inner.lowerBound] }
         guard let colon = head.lastIndex(of: ":") else { return false }
         let digits = head[head.index(after: colon)...]
         return !digits.isEmpty && digits.allSatisfy(\.isNumber)

@@ -63,6 +63,15 @@ struct LibraryErrorMessageTests {
         let message = results.first?.message
         #expect(message?.hasPrefix("\(path):4 (in ") == true, "\(message ?? "")")
         #expect(message?.contains("support/helpers.lua:4): attempt to index a nil value (local 'x')") == true, "\(message ?? "")")
+        // A message that already leads with the scenario's place keeps one.
+        let (declared, _) = try runSource(
+            """
+            scenario("declares from a module", function()
+              require("declares")
+            end)
+            """, support: ["declares.lua": "scenario(\"late\", function() end)\nreturn {}\n"])
+        let once = declared.first?.message ?? ""
+        #expect(once.components(separatedBy: "(in ").count == 2, "one place: \(once)")
     }
 
     /// A precompiled file (luac output) is said to be one, with what to do:
