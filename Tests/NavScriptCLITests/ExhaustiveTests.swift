@@ -478,6 +478,12 @@ struct ExitCodeTests {
         #expect(empty.status == 2 && empty.stderr.contains("--tags '' names no tag (is a variable unset?)"), "\(empty)")
         let commas = try fixture.run(["run", "suite", "--exclude-tags", " , ,"])
         #expect(commas.status == 2 && commas.stderr.contains("--exclude-tags ' , ,' names no tag"), "\(commas)")
+        let unsetFilter = try fixture.run(["run", "--filter", "", "suite"])
+        #expect(
+            unsetFilter.status == 2 && unsetFilter.stderr.contains("--filter '' selects every scenario (is a variable unset?)"),
+            "\(unsetFilter)")
+        let unsetAllow = try fixture.run(["run", "--allow", "", "suite"])
+        #expect(unsetAllow.status == 2 && unsetAllow.stderr.contains("--allow '' names no invariant"), "\(unsetAllow)")
     }
 
     /// A suite whose scenarios are all commented out runs nothing: that is

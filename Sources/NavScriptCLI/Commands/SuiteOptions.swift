@@ -75,6 +75,13 @@ struct SuiteOptions: ParsableArguments {
             guard let empty = values.first(where: { Self.split([$0]).isEmpty }) else { continue }
             throw ValidationError("\(option) '\(empty)' names no tag (is a variable unset?); give the tag, or leave \(option) out")
         }
+        // So does an empty --filter (it matches every name), and an empty --allow allows nothing.
+        if let filter, filter.isEmpty {
+            throw ValidationError("--filter '' selects every scenario (is a variable unset?); give a pattern, or leave --filter out")
+        }
+        if let empty = allow.first(where: { Self.split([$0]).isEmpty }) {
+            throw ValidationError("--allow '\(empty)' names no invariant (is a variable unset?); give one, or leave --allow out")
+        }
     }
 
     var resolvedPaths: [String] { paths.isEmpty ? ["scenarios"] : paths }
