@@ -260,6 +260,17 @@ struct MergeJUnitTests {
         #expect(typed.status == 0 && typed.stdout.contains("2 tests"), "\(typed)")
         let nesting = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
         try fixture.write("deep.xml", #"<testsuite name="d" tests="1"><testcase name="x">"# + nesting + "</testcase></testsuite>")
+        // An entity that expands a hundred million times (each level ten of the one before) is refused as that.
+        let levels = "abcdefgh".map(String.init)
+        let entities = zip(levels.dropFirst(), levels).map { next, previous in
+            "<!ENTITY \(next) \"" + String(repeating: "&\(previous);", count: 10) + "\">"
+        }.joined()
+        try fixture.write(
+            "bomb.xml",
+            #"<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaaaaaaaa">"# + entities
+                + #"]><testsuite name="e" tests="1"><testcase name="&h;"/></testsuite>"#)
+        let bomb = try fixture.run(["merge-junit", "bomb.xml", "b.xml", "-o", "bomb-all.xml"])
+        #expect(bomb.status == 2 && bomb.stderr.contains("declares entities that expand too far"), "\(bomb)")
         let deep = try fixture.run(["merge-junit", "deep.xml", "b.xml", "-o", "deep-all.xml"])
         #expect(deep.status == 2 && deep.stderr.contains("nested deeper than an XML reader accepts (256 levels)"), "\(deep)")
     }

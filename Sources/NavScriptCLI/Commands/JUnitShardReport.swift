@@ -136,6 +136,12 @@ struct JUnitShardReport {
         // libxml2's codes say little here (a cut-short file and a mismatched
         // tag both read as "error 5"): the position is what helps. Its
         // internal error is a limit (elements nested past 256 levels).
+        // Entities a JUnit reporter never writes: refused (an expansion bomb, an external file), said as such.
+        if data.range(of: Data("<!ENTITY".utf8)) != nil {
+            throw ValidationError(
+                "\(path):\(parser.lineNumber):\(parser.columnNumber): the report declares entities that expand too far or "
+                    + "name an outside file, which merge-junit does not load; a JUnit reporter writes none")
+        }
         if (parser.parserError as? NSError)?.code == 1 {
             throw ValidationError(
                 "\(path):\(parser.lineNumber):\(parser.columnNumber): nested deeper than an XML reader accepts "
