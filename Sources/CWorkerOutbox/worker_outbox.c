@@ -40,6 +40,8 @@ struct navscript_outbox_state {
     /// in the buffer — so its timeout can fire on a scenario that has only
     /// just begun.
     long long phase_started_ns;
+    /// 1 once the noted call has returned (``navscript_outbox_note_returned``).
+    volatile sig_atomic_t note_returned;
 };
 static struct navscript_outbox_state navscript_outbox_state = {-1, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0};
 
@@ -92,8 +94,12 @@ static void outbox_drain(void) {
 }
 
 static void outbox_drain_for_signal(void) {
+    static const char returned[] = "{\"returned\":{}}\n";
     outbox_drain();
-    if (outbox_note_count > 0) outbox_write_all(outbox_note, outbox_note_count);
+    if (outbox_note_count > 0) {
+        outbox_write_all(outbox_note, outbox_note_count);
+        if (navscript_outbox_state.note_returned) outbox_write_all(returned, sizeof returned - 1);
+    }
 }
 
 static void outbox_say_flushed(void) {
@@ -192,8 +198,11 @@ void navscript_outbox_note(const char *bytes, size_t count) {
     } else {
         outbox_note_count = 0;
     }
+    navscript_outbox_state.note_returned = 0;
     outbox_release_answering();
 }
+
+void navscript_outbox_note_returned(void) { navscript_outbox_state.note_returned = 1; }
 
 /* The handlers installed before ours (the Swift runtime's backtracer): a crash is passed on to
    them once flushed, with its own context, so the trap's message and frames are still reported. */

@@ -63,6 +63,26 @@ struct CrashIsolationTests {
         #expect(clean.status == 0, "\(clean)")
     }
 
+    /// A hang in the scenario's own Lua code (its budget lifted) is not
+    /// blamed on the call before it, which had returned.
+    @Test func aHangInTheScenariosOwnCodeIsNotBlamedOnTheCallBeforeIt() throws {
+        let fixture = try Fixture([
+            "suite/loop.lua": """
+            scenario("loops after launch", function()
+              launch{}
+              local x = 0
+              while true do x = x + 1 end
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--timeout", "1", "--instruction-budget", "9223372036854775807", "suite"])
+        #expect(output.status == 1, "\(output)")
+        let message = junit.testcase("loops after launch")?.child("error")?["message"] ?? ""
+        #expect(
+            message.contains("the last call, suite/loop.lua:2  launch{…}, had returned: it hung in the scenario's own code"),
+            "\(message)")
+    }
+
     /// A file handed to a worker behind one that hangs is taken back for a
     /// worker with nothing to do: it finishes long before the hung one's
     /// timeout, instead of waiting for it (or, on Ctrl-C, not running).

@@ -47,6 +47,11 @@ void navscript_outbox_append(const char *bytes, size_t count);
 /// an empty note (count 0) clears it. A note that cannot be stored is dropped.
 void navscript_outbox_note(const char *bytes, size_t count);
 
+/// The noted call has returned: a signal's flush follows the note with
+/// `{"returned":{}}`, so a hang after it is not blamed on that call. A
+/// store, no lock: called after every call, on the thread that notes.
+void navscript_outbox_note_returned(void);
+
 /// Installs the signal handlers described above, on an alternate stack.
 void navscript_outbox_flush_on_signals(void);
 

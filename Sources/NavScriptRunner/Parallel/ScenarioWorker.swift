@@ -68,7 +68,10 @@ package struct ScenarioWorker {
                     // or hangs in it: kept aside for the signal that says so.
                     outbox.note(message.bytes)
                     return
-                case .step, .output, .frame, .frameProblem, .flushed:
+                case .returned where !task.unbuffered:
+                    outbox.noteReturned()
+                    return
+                case .step, .output, .frame, .frameProblem, .flushed, .returned:
                     break  // within the scenario: its call and its clock go on
                 default:
                     outbox.note(nil)  // between scenarios no call runs: a crash there is not in the last one
@@ -120,6 +123,7 @@ package struct ScenarioWorker {
                     observer: ScenarioObserver(
                         step: { step in send(.step(task: task.id, index: index, step: step)) },
                         call: { line in send(.running(task: task.id, index: index, line: line)) },
+                        returned: { send(.returned) },
                         output: { text in send(.output(task: task.id, index: index, text: text)) },
                         frame: { change in
                             switch change {

@@ -26,6 +26,14 @@ final class Worker {
     var frames = StoryboardFrames()
     /// The last driving or asserting call the scenario made.
     var running: String?
+    /// Whether ``running`` had returned: a hang then is in the scenario's own code.
+    var runningReturned = false
+    /// How a report names the last call: the one that hung, or the one before a hang in Lua.
+    var lastCall: String? {
+        running.map {
+            runningReturned ? "the last call, \($0), had returned: it hung in the scenario's own code" : "the last call was \($0)"
+        }
+    }
     var isAlive = true
     /// The task taken back from behind the running one, until the worker
     /// says it dropped it (``WorkerMessage/revoked(task:)``): given nothing

@@ -52,6 +52,9 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case step(task: Int, index: Int, step: TimelineStep)
     /// The call about to run (so a crash or hang can name it).
     case running(task: Int, index: Int, line: String)
+    /// The last `running` call returned: a hang after it is in the
+    /// scenario's own code, not in that call.
+    case returned
     /// What the scenario printed, as it printed it.
     case output(task: Int, index: Int, text: String)
     /// A storyboard frame of the running scenario (`--html`), so a scenario
@@ -87,7 +90,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
             .output(let task, _, _), .frame(let task, _, _), .frameProblem(let task, _, _), .result(let task, _, _),
             .passed(let task, _, _), .loadFailed(let task, _), .notRun(let task, _), .done(let task), .revoked(let task):
             return task
-        case .flushed:
+        case .flushed, .returned:
             return nil
         }
     }

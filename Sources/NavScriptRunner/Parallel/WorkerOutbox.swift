@@ -27,6 +27,9 @@ struct WorkerOutbox {
     /// Keeps one line aside, replacing the last, for a signal to send after
     /// everything buffered (a crash, or the parent's request before it kills
     /// a hung worker); nil clears it. Never sent otherwise.
+    /// The noted call returned (see `navscript_outbox_note_returned`).
+    func noteReturned() { navscript_outbox_note_returned() }
+
     func note(_ line: [UInt8]?) {
         guard let line else { navscript_outbox_note(nil, 0); return }
         line.withUnsafeBufferPointer { bytes in

@@ -181,6 +181,7 @@ package final class WorkerPool {
                     worker.output = ""
                     worker.frames = StoryboardFrames()
                     worker.running = nil
+                    worker.runningReturned = false
                     if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
                 case .step(_, let scenario, let step):
                     worker.steps.append(step.line)
@@ -189,6 +190,9 @@ package final class WorkerPool {
                     }
                 case .running(_, _, let line):
                     worker.running = line
+                    worker.runningReturned = false
+                case .returned:
+                    worker.runningReturned = true
                 case .frame(_, _, let frame):
                     worker.frames.append(json: frame.json)
                 case .frameProblem(_, _, let problem):
@@ -277,7 +281,7 @@ package final class WorkerPool {
                 if !worker.timedOut, let trap = worker.stderr.trapMessage {
                     reason = "crash: \(trap) — " + reason.dropFirst("crash: ".count)
                 }
-                if let running = worker.running { reason += "; the last call was \(running)" }
+                if let lastCall = worker.lastCall { reason += "; " + lastCall }
                 if signaled && status == SIGKILL && !worker.timedOut, let scenario = worker.scenarioIndex,
                     progress[index].killedRerunFrom == scenario
                 {
@@ -417,7 +421,7 @@ package final class WorkerPool {
             guard let index = worker.taskIndex, let scenario = worker.scenarioIndex, !progress[index].isFinished,
                 progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario]
             else { continue }
-            let message = "stopped while running: \(reason)" + (worker.running.map { "; the last call was \($0)" } ?? "")
+            let message = "stopped while running: \(reason)" + (worker.lastCall.map { "; " + $0 } ?? "")
             var frames = worker.frames
             if interrupted { frames.attach(StepFrame.Problem(kind: "error", message: message, details: "")) }
             let result = ScenarioResult(

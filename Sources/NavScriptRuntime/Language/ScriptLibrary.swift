@@ -132,6 +132,7 @@ package struct ScriptLibrary {
                 if announced, let onCall = context.world?.observer.call {
                     onCall(String(concatenating: context.location(of: call), "  ", name, Self.arguments(call)))
                 }
+                defer { if announced { context.world?.observer.returned?() } }
                 do {
                     return .values(try body(call, context))
                 } catch let error as BindingError {

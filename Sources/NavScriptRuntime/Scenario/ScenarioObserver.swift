@@ -10,6 +10,8 @@ package struct ScenarioObserver {
     package var step: ((TimelineStep) -> Void)?
     /// Every driving or asserting call before it runs (a crash or a hang names it).
     package var call: ((String) -> Void)?
+    /// That call has returned (a hang after it is not in it).
+    package var returned: (() -> Void)?
     /// What the scenario prints, as it prints it.
     package var output: ((String) -> Void)?
     /// Every change to the storyboard, when frames are recorded (`--html`).
@@ -25,11 +27,12 @@ package struct ScenarioObserver {
     }
 
     package init(
-        step: ((TimelineStep) -> Void)? = nil, call: ((String) -> Void)? = nil, output: ((String) -> Void)? = nil,
-        frame: ((FrameChange) -> Void)? = nil
+        step: ((TimelineStep) -> Void)? = nil, call: ((String) -> Void)? = nil, returned: (() -> Void)? = nil,
+        output: ((String) -> Void)? = nil, frame: ((FrameChange) -> Void)? = nil
     ) {
         self.step = step
         self.call = call
+        self.returned = returned
         self.output = output
         self.frame = frame
     }
