@@ -29,7 +29,10 @@ package struct ScenarioDefinition {
     /// (`"é"` and `"e\u{301}"` are one), invisible format characters (a
     /// zero-width space) left out. Two names with one key read as one.
     static func readingKey(_ name: String) -> String {
-        guard name.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else { return name }
+        // ASCII has no format characters and one spelling per letter: most names end here, unread.
+        guard !name.utf8.allSatisfy({ $0 < 0x80 }),
+            name.unicodeScalars.contains(where: { $0.properties.generalCategory == .format })
+        else { return name }
         return String(String.UnicodeScalarView(name.unicodeScalars.filter { $0.properties.generalCategory != .format }))
     }
 
