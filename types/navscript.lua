@@ -363,7 +363,7 @@ function dismiss() end
 ---@return navscript.LinkOutcome outcome
 function deep_link(input, options) end
 
----Drains the app's virtual-time scheduler: transitions finish, async work (commits, deliveries) runs. Verbs already settle; use it after `deep_link(..., { settle = false })`. Fails if the app never goes idle.
+---Drains the app's virtual-time scheduler: transitions finish, async work (commits, deliveries) runs. Verbs already settle; use it after `deep_link(..., { settle = false })`. Fails if the app never goes idle, or if it leaves an object leaked (judged then, as after every step that settles).
 ---```lua
 ---settle()
 ---```

@@ -11,6 +11,8 @@ struct TaskLines {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var start = 0
+    /// What one read takes, kept between reads (a read per line a worker waits for).
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     private(set) var ended = false
 
     init(descriptor: Int32 = STDIN_FILENO) {
@@ -35,7 +37,7 @@ struct TaskLines {
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 0) > 0 else { return nil }
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let descriptor = self.descriptor
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {

@@ -133,7 +133,13 @@ final class Worker {
             scenarioIndex = nil
         }
         assigned.append((task, index))
-        guard let data = try? JSONEncoder().encode(task) else { return }
+        send(task)
+    }
+
+    /// Writes `line` to the worker's input as one JSON line. A worker that
+    /// cannot take it (it died, or closed its input) is killed, and its files go elsewhere.
+    private func send(_ line: some Encodable) {
+        guard let data = try? JSONEncoder().encode(line) else { return }
         do {
             try input.write(contentsOf: data + Data("\n".utf8))
         } catch {
@@ -160,12 +166,7 @@ final class Worker {
         guard assigned.count > 1, revoking == nil else { return nil }
         let (task, index) = assigned.remove(at: 1)
         revoking = task.id
-        guard let data = try? JSONEncoder().encode(WorkerRevocation(revoke: task.id)) else { return index }
-        do {
-            try input.write(contentsOf: data + Data("\n".utf8))
-        } catch {
-            kill(timedOut: false)
-        }
+        send(WorkerRevocation(revoke: task.id))
         return index
     }
 

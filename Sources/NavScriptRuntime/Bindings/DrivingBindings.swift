@@ -157,7 +157,7 @@ enum DrivingBindings {
                 documentation: """
                     Drains the app's virtual-time scheduler: transitions finish, async work (commits, deliveries) \
                     runs. Verbs already settle; use it after `deep_link(..., { settle = false })`. Fails if the app \
-                    never goes idle.
+                    never goes idle, or if it leaves an object leaked (judged then, as after every step that settles).
                     """,
                 example: "settle()",
                 body: .binding { call, context in

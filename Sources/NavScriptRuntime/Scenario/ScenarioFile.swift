@@ -131,15 +131,12 @@ package final class ScenarioFile {
                             + "blocks, scenarios, callbacks — or tables within tables, about 60 levels at most; Lua says "
                             + "\"C stack overflow\"): flatten it", kind: .syntax)
                 }
-                let hint =
-                    RecursionAdvice.hint(forLuaMessage: error.message)
-                    ?? NameSuggestion.hint(forLuaMessage: error.message) { [state] in try Self.definedGlobals(in: state) }
-                let message = ScenarioProblem.withoutInternalPlace(error.message)
-                let place =
-                    ScenarioProblem.hasPlace(message) || kind != .luaError
-                    ? "" : ScenarioProblem.at(Self.userTraceback(error.traceback))
+                let traceback = Self.userTraceback(error.traceback)
+                let message = ScenarioProblem.explained(error.message, traceback: traceback, placing: kind == .luaError) {
+                    [state] in try Self.definedGlobals(in: state)
+                }
                 throw ScenarioLoadError(
-                    place + message + (hint ?? ""), details: Self.userTraceback(error.traceback),
+                    message, details: traceback,
                     kind: kind == .luaError ? .loadError : kind)
             } catch let error as ScenarioLoadError {
                 throw error
@@ -438,19 +435,8 @@ package final class ScenarioFile {
         let own = place.range(of: " (in ").map { place[..<$0.lowerBound] } ?? place
         guard let colon = own.lastIndex(of: ":"), !isFile(own[..<colon]) else { return message }
         for line in traceback.split(separator: "\n").dropFirst() {
-            let frame = line.trimmingCharacters(in: .whitespaces)
-            // `source:line:` — the first colon followed by digits and a colon ends the source.
-            var search = frame.startIndex
-            while let colon = frame[search...].firstIndex(of: ":") {
-                let rest = frame[frame.index(after: colon)...]
-                let digits = rest.prefix(while: \.isNumber)
-                if !digits.isEmpty, rest.dropFirst(digits.count).first == ":" {
-                    if isFile(frame[..<colon]) {
-                        return "\(file):\(digits) (in \(place)): \(message[end.upperBound...])"
-                    }
-                    break
-                }
-                search = frame.index(after: colon)
+            if let frame = ScenarioProblem.framePlace(line), isFile(frame.source) {
+                return "\(file):\(frame.line) (in \(place)): \(message[end.upperBound...])"
             }
         }
         return message
@@ -497,15 +483,37 @@ package struct ScenarioProblem: Error {
     /// `file.lua:3: ` of a traceback's innermost frame of the scenario's files (what was
     /// running when a limit stopped it), or nothing.
     static func at(_ traceback: String) -> String {
-        for line in traceback.split(separator: "\n").dropFirst() {
-            let frame = line.trimmingCharacters(in: .whitespaces)
-            guard !frame.hasPrefix("[C]"), let colon = frame.firstIndex(of: ":") else { continue }
-            let rest = frame[frame.index(after: colon)...]
-            let digits = rest.prefix { $0.isNumber }
-            guard !digits.isEmpty, rest.dropFirst(digits.count).first == ":" else { continue }
-            return String(frame[..<colon]) + ":" + digits + ": "
+        for line in traceback.split(separator: "\n").dropFirst() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("[C]") {
+            if let place = framePlace(line) { return "\(place.source):\(place.line): " }
         }
         return ""
+    }
+
+    /// The `source` and `line` of a traceback frame (`\tsource:12: in …`): the
+    /// first colon followed by digits and a colon ends the source.
+    static func framePlace(_ line: Substring) -> (source: Substring, line: Substring)? {
+        let frame = line.drop { $0 == " " || $0 == "\t" }
+        var search = frame.startIndex
+        while let colon = frame[search...].firstIndex(of: ":") {
+            let rest = frame[frame.index(after: colon)...]
+            let digits = rest.prefix(while: \.isNumber)
+            if !digits.isEmpty, rest.dropFirst(digits.count).first == ":" { return (frame[..<colon], digits) }
+            search = frame.index(after: colon)
+        }
+        return nil
+    }
+
+    /// A Lua error's message as a scenario's author reads it: placed at the
+    /// script's line when it has no place of the script's (a library
+    /// function's error, an error object, one raised inside navscript's own
+    /// wrappers) and `placing`, with what usually causes it.
+    static func explained(
+        _ message: String, traceback: String, placing: Bool = true, globals: () throws -> [String]
+    ) -> String {
+        let hint =
+            RecursionAdvice.hint(forLuaMessage: message) ?? NameSuggestion.hint(forLuaMessage: message, names: globals) ?? ""
+        let own = withoutInternalPlace(message)
+        return (hasPlace(own) || !placing ? "" : at(traceback)) + own + hint
     }
 
     /// `message` without a place inside navscript's own chunks
@@ -589,16 +597,12 @@ package struct ScenarioProblem: Error {
                         + "raise the limit with --memory-limit if it legitimately needs more",
                     details: traceback)
             } else {
-                let hint =
-                    RecursionAdvice.hint(forLuaMessage: error.message)
-                    ?? NameSuggestion.hint(forLuaMessage: error.message, names: globals) ?? ""
                 let traceback = ScenarioFile.userTraceback(error.traceback)
                 // An error a library function raised (`table.sort`'s "invalid order function"), an
                 // error object, or one placed inside navscript's own wrappers (`navscript:393:`) has no
                 // place of the script's: the innermost line of the scenario's files is named.
-                let message = Self.withoutInternalPlace(error.message)
-                let place = Self.hasPlace(message) ? "" : Self.at(traceback)
-                self.init(outcome: .errored(.luaError), message: place + message + hint + suffix, details: traceback)
+                let message = Self.explained(error.message, traceback: traceback, globals: globals)
+                self.init(outcome: .errored(.luaError), message: message + suffix, details: traceback)
             }
         case let problem as ScenarioProblem:
             self = problem
