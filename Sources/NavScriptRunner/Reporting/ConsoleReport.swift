@@ -202,6 +202,10 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             if !pending.isEmpty {
                 sections.append(pending.map(pendingLine).joined())
             }
+            let warned = run.scenarios.filter(\.passedWithWarning)
+            if !warned.isEmpty {
+                sections.append(warned.map(warningLine).joined())
+            }
             for scenario in run.scenarios where scenario.status.isProblem {
                 sections.append(problemBlock(scenario))
             }
@@ -334,6 +338,11 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         let reason = singleLine(scenario.message)
         if !reason.isEmpty { line += ": " + reason }
         return line + "\n"
+    }
+
+    /// `WARN file:line  name: checked nothing: …` — a passed scenario that could not have failed.
+    private func warningLine(_ scenario: ScenarioResult) -> String {
+        paint("WARN", .yellow) + " " + location(scenario) + "  " + displayName(scenario) + ": " + singleLine(scenario.message) + "\n"
     }
 
     /// ```

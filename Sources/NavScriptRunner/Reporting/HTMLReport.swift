@@ -152,7 +152,8 @@ package struct HTMLReport: Sendable {
         for tag in scenario.tags { html += " <span class=\"tag\">\(Self.text(tag))</span>" }
         html += " <span class=\"time\">\(ReportText.seconds(scenario.duration))s</span></summary>\n"
         if !scenario.message.isEmpty {
-            html += "<p class=\"message\"><span class=\"kind\">\(Self.text(scenario.kind))</span> \(Self.text(scenario.message))</p>\n"
+            let kind = scenario.passedWithWarning ? "warning" : scenario.kind
+            html += "<p class=\"message\"><span class=\"kind\">\(Self.text(kind))</span> \(Self.text(scenario.message))</p>\n"
         }
         if !scenario.details.isEmpty { html += Self.details(scenario.details) }
         if !scenario.frames.isEmpty {

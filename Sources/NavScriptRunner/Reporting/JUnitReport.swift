@@ -280,6 +280,8 @@ package struct JUnitReport: Sendable {
     /// is neither.
     static func systemOut(_ scenario: ScenarioResult) -> String {
         var parts: [String] = []
+        // JUnit has no warning element: a passed scenario's warning leads its output.
+        if scenario.passedWithWarning { parts.append("warning: " + scenario.message) }
         if !scenario.status.isProblem, let timeline = timeline(scenario) { parts.append(timeline) }
         if !scenario.output.isEmpty {
             parts.append("output:\n" + ReportText.capped(scenario.output))

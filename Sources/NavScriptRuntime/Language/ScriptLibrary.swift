@@ -129,8 +129,11 @@ package struct ScriptLibrary {
                 }
             }
             return try context.serving { () throws -> LuaCallResult in
-                if announced, let onCall = context.world?.observer.call {
-                    onCall(String(concatenating: context.location(of: call), "  ", name, Self.arguments(call)))
+                if announced, let world = context.world {
+                    world.checkedSomething = true
+                    if let onCall = world.observer.call {
+                        onCall(String(concatenating: context.location(of: call), "  ", name, Self.arguments(call)))
+                    }
                 }
                 defer { if announced { context.world?.observer.returned?() } }
                 do {

@@ -360,6 +360,9 @@ package final class ScenarioFile {
                 first.details, also: Array(failures.dropFirst()),
                 errors: (error.map { [$0] } ?? []) + otherErrors)
         }
+        if result.status == .passed, world.app == nil, world.timeline.isEmpty, !world.checkedSomething {
+            result.message = ScenarioResult.checkedNothing
+        }
         if !world.allowed.isEmpty {
             world.note(
                 "invariants allowed: "

@@ -79,6 +79,11 @@ package final class ScenarioLanguage {
                         return .values([.string(LuaString(located))])
                     }
                 },
+                // A passing `assert`: the scenario checked something (see ScenarioWorld.checkedSomething).
+                "asserted": { call in
+                    (call.state.context as? BindingContext)?.world?.checkedSomething = true
+                    return .noValues
+                },
                 "write": { call in
                     (call.state.context as? BindingContext)?.writeOutput(call[1].stringValue ?? "")
                     return .noValues

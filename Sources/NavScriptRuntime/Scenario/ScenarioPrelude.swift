@@ -17,6 +17,7 @@ enum ScenarioPrelude {
         local caller = ns.caller          -- Swift: the line of the user's call (the scenario file's, if any)
         local failure = ns.failure        -- Swift: raise an expectation failure
         local write = ns.write            -- Swift: append text to the running scenario's output
+        local asserted = ns.asserted      -- Swift: note that the running scenario checked something
         local misuse = ns.misuse          -- Swift: keep a wrong use whatever a pcall does; returns it with its place
         -- A wrong use of the language, raised at the user's line and kept whatever a pcall does with it.
         local function wrong(message) error(misuse(message), 0) end
@@ -431,6 +432,7 @@ enum ScenarioPrelude {
             end
             failure(tostring(message))
           end
+          asserted()
           return value, message, ...
         end
 

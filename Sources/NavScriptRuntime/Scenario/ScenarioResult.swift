@@ -27,7 +27,8 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
     package var outcome: ScenarioOutcome
     /// The coarse status (``ScenarioOutcome/status``).
     public var status: Status { outcome.status }
-    /// One line: what went wrong. Empty when passed.
+    /// One line: what went wrong. For a passed scenario, empty — or a
+    /// warning that it could not have failed (``checkedNothing``).
     public var message: String
     /// The full explanation: expected vs actual, diffs, traceback.
     package var details: String
@@ -67,6 +68,19 @@ public struct ScenarioResult: Hashable, Sendable, Codable {
         self.output = output
         self.duration = duration
     }
+}
+
+extension ScenarioResult {
+    /// The warning a passed scenario carries when it launched no app, took
+    /// no step and called no expectation or `assert`: it passes whatever the
+    /// app does (an empty body, a body that returned early), and a green run
+    /// must not count it as a test without saying so.
+    package static let checkedNothing =
+        "checked nothing: it launched no app, took no step and called no expectation or assert, so it passes "
+        + "whatever the app does — give it steps and expectations, or declare it with pending(name) until it has them"
+
+    /// A passed scenario that carries a warning (``checkedNothing``).
+    package var passedWithWarning: Bool { status == .passed && !message.isEmpty }
 }
 
 extension ScenarioResult {

@@ -44,6 +44,10 @@ package final class ScenarioWorld {
     var location: String?
     /// The part of the scenario running: `launch`, `before_each`, `scenario`, `after_each`.
     var phase = "scenario"
+    /// Whether the scenario called a step, an expectation or `assert`: one
+    /// that did none of them (and launched nothing) passes whatever the app
+    /// does, and its result says so (``ScenarioResult/checkedNothing``).
+    var checkedSomething = false
     /// Every failed expectation, refused verb and violated invariant, in order.
     package private(set) var failures: [ExpectationFailure] = []
     /// Invariants this scenario (or run) allows, with the reason given.
