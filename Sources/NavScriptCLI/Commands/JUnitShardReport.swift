@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import FoundationXML
 import NavScriptRunner
 import NavScriptRuntime
 
@@ -19,9 +18,9 @@ import NavScriptRuntime
 /// counts agree with the test cases it holds.
 struct JUnitShardReport {
     let path: String
-    /// The `<testsuite>` elements, in order.
-    let suites: [XMLElement]
-    /// Each suite as the file spells it (see ``suiteBlocks(of:count:)``).
+    /// The `<testsuite>` elements, in order: their attributes and counted cases.
+    let suites: [JUnitShardScan.Suite]
+    /// Each suite as the file spells it, indented as a child of the merged root.
     let blocks: [String]
     /// The report's own total time: its root's `time`, else its suites'.
     let time: Double
@@ -53,27 +52,14 @@ struct JUnitShardReport {
         guard data.contains(where: { !(UInt8(ascii: " ") == $0 || (9...13).contains($0)) }) else {
             throw ValidationError("\(path) is empty; was the run that writes it stopped before it finished? Run that shard again.")
         }
-        try Self.checkWellFormed(data, path: path)
-        let root: XMLElement
-        do {
-            // From the bytes: the document says its own encoding.
-            guard let element = try XMLDocument(data: data, options: [.nodePreserveWhitespace]).rootElement() else {
-                throw ValidationError("\(path) has no root element")
-            }
-            root = element
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("\(path) is not readable XML: \(error.localizedDescription)")
-        }
-        let suites: [XMLElement]
-        switch root.name {
-        case "testsuites": suites = root.elements(forName: "testsuite")
-        case "testsuite": suites = [root]
-        default: throw ValidationError("\(path) is not a JUnit report (root element <\(root.name ?? "?")>)")
+        let scan = try Self.scan(data, path: path)
+        let suites: [JUnitShardScan.Suite]
+        switch scan.rootName {
+        case "testsuites", "testsuite": suites = scan.suites
+        default: throw ValidationError("\(path) is not a JUnit report (root element <\(scan.rootName ?? "?")>)")
         }
         self.suites = suites
-        let rootName = root.name == "testsuites" ? root.attribute(forName: "name")?.stringValue : nil
+        let rootName = scan.rootName == "testsuites" ? scan.rootAttributes["name"] : nil
         let isNavscript = rootName.map(JUnitReport.isRootName) ?? false
         self.isNavscript = isNavscript
         self.rootName = isNavscript ? rootName : nil
@@ -87,52 +73,81 @@ struct JUnitShardReport {
                 }
                 warnings.append("\(path): \(disagreement); the merged report counts the test cases")
                 recounted.insert(index)
-            } else if !isNavscript && ["tests", "failures", "errors", "skipped"].contains(where: { suite.attribute(forName: $0) == nil }) {
+            } else if !isNavscript && ["tests", "failures", "errors", "skipped"].contains(where: { suite.attributes[$0] == nil }) {
                 recounted.insert(index)  // another tool left counts out: the merged suite states them
             }
         }
         self.warnings = warnings
-        var blocks =
-            String(data: data, encoding: .utf8).flatMap { Self.suiteBlocks(of: $0, count: suites.count) }
-            ?? suites.map { $0.xmlString(options: [.nodePreserveWhitespace]) }
-        // A suite whose stated counts were wrong or missing is written with the counts of its
-        // cases, so every level of the merged report agrees (its consumers read the suite's).
-        for index in recounted.sorted() {
-            let suite = suites[index]
-            let counted = Self.totals(of: suite)
-            for (name, value) in [
-                ("tests", counted.tests), ("failures", counted.failures), ("errors", counted.errors),
-                ("skipped", counted.skipped)
-            ] {
-                suite.removeAttribute(forName: name)
-                if let attribute = XMLNode.attribute(withName: name, stringValue: String(value)) as? XMLNode {
-                    suite.addAttribute(attribute)
-                }
-            }
-            // As the other blocks are: indented as a child of the merged root.
-            blocks[index] = "  " + suite.xmlString(options: [.nodePreserveWhitespace])
+        self.blocks = try Self.blocks(of: data, suites: suites, recounted: recounted, path: path)
+        time =
+            scan.rootAttributes["time"].flatMap(Double.init) ?? suites.reduce(0) { $0 + ($1.attributes["time"].flatMap(Double.init) ?? 0) }
+        isStrict = isNavscript && scan.rootAttributes["skipped"] == nil
+    }
+
+    /// Each suite's text: as navscript laid it out when it did, else as the
+    /// file spells it; a suite whose stated counts were wrong or missing
+    /// gets the counts of its cases in its start tag, so every level of the
+    /// merged report agrees (its consumers read the suite's).
+    private static func blocks(of data: Data, suites: [JUnitShardScan.Suite], recounted: Set<Int>, path: String) throws(ValidationError)
+        -> [String]
+    {
+        guard let text = String(data: data, encoding: .utf8) ?? Self.decodedAsDeclared(data) else {
+            throw ValidationError(
+                "\(path) is in an encoding merge-junit does not read (UTF-8, UTF-16 and ISO-8859-1 are read); write it as UTF-8")
         }
-        self.blocks = blocks
-        time = Self.number(root, "time") ?? suites.reduce(0) { $0 + (Self.number($1, "time") ?? 0) }
-        isStrict = isNavscript && root.attribute(forName: "skipped") == nil
+        if recounted.isEmpty, let blocks = suiteBlocks(of: text, count: suites.count) { return blocks }
+        let bytes = Array(text.utf8)
+        let spans = XMLElementSpans(bytes)
+        let suiteSpans = spans.root?.name == "testsuite" ? spans.root.map { [$0] } ?? [] : spans.children.filter { $0.name == "testsuite" }
+        guard suiteSpans.count == suites.count else {
+            throw ValidationError("\(path): its suites could not be told apart in its text; write it again from its run")
+        }
+        return suiteSpans.enumerated().map { index, span in
+            var block = String(decoding: bytes[span.range], as: UTF8.self)
+            if recounted.contains(index) {
+                let startTag = String(decoding: bytes[span.startTag], as: UTF8.self)
+                block = recount(startTag, suite: suites[index]) + block.dropFirst(startTag.count)
+            }
+            return "  " + block
+        }
     }
 
-    /// The totals of a suite, counted from its test cases (nested suites' too).
-    static func totals(of suite: XMLElement) -> (tests: Int, failures: Int, errors: Int, skipped: Int) {
-        let cases = ((try? suite.nodes(forXPath: ".//testcase")) ?? []).compactMap { $0 as? XMLElement }
-        func count(_ element: String) -> Int { cases.filter { !$0.elements(forName: element).isEmpty }.count }
-        return (cases.count, count("failure"), count("error"), count("skipped"))
+    /// A start tag with its `tests`, `failures`, `errors` and `skipped`
+    /// replaced by the counts of the suite's cases.
+    static func recount(_ startTag: String, suite: JUnitShardScan.Suite) -> String {
+        var tag = startTag.replacing(/\s(tests|failures|errors|skipped)\s*=\s*("[^"]*"|'[^']*')/, with: "")
+        let closing = tag.hasSuffix("/>") ? "/>" : ">"
+        tag.removeLast(closing.count)
+        while tag.last?.isWhitespace == true { tag.removeLast() }
+        return tag + " tests=\"\(suite.tests)\" failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" skipped=\"\(suite.skipped)\""
+            + closing
     }
 
-    /// Well-formed XML, or an error naming the line where it stops being so.
+    /// A report declared UTF-16 (with its byte-order mark) or ISO-8859-1.
+    private static func decodedAsDeclared(_ data: Data) -> String? {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return String(data: data, encoding: .utf16) }
+        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        if head.contains("iso-8859-1") || head.contains("latin1") || head.contains("latin-1") {
+            return String(data: data, encoding: .isoLatin1)
+        }
+        return nil
+    }
+
+    /// Reads the report as a stream: well-formed XML, or an error naming the
+    /// line where it stops being so; what merging needs, if it is.
     /// (`XMLParser` on Linux returns true from `parse()` even then: the
-    /// error is read from `parserError`.) Parsed as a stream: handed all its
-    /// bytes at once, libxml2 refuses a document past 10 MB as if it were
-    /// broken at its last line — a long suite's report is that large.
-    private static func checkWellFormed(_ data: Data, path: String) throws(ValidationError) {
+    /// error is read from `parserError`.) A stream too because, handed all
+    /// its bytes at once, libxml2 refuses a document past 10 MB as if it
+    /// were broken at its last line — a long suite's report is that large.
+    private static func scan(_ data: Data, path: String) throws(ValidationError) -> JUnitShardScan {
         let parser = XMLParser(stream: InputStream(data: data))
+        let scan = JUnitShardScan()
+        parser.delegate = scan
         let parsed = parser.parse()
-        guard !parsed || parser.parserError != nil else { return }
+        guard !parsed || parser.parserError != nil else {
+            guard scan.rootName != nil else { throw ValidationError("\(path) has no root element") }
+            return scan
+        }
         // libxml2's codes say little here (a cut-short file and a mismatched
         // tag both read as "error 5"): the position is what helps. Its
         // internal error is a limit (elements nested past 256 levels).
@@ -156,32 +171,26 @@ struct JUnitShardReport {
     /// with its test cases, if it does. `lenient` (another tool's report)
     /// allows `skipped` to leave out what it counts as `disabled`, and
     /// `errors` to count errors outside any case.
-    private static func countDisagreement(in suite: XMLElement, lenient: Bool) -> String? {
-        let counted = totals(of: suite)
-        let name = suite.attribute(forName: "name")?.stringValue ?? "?"
-        func stated(_ attribute: String) -> Int? { suite.attribute(forName: attribute)?.stringValue.flatMap { Int($0) } }
+    private static func countDisagreement(in suite: JUnitShardScan.Suite, lenient: Bool) -> String? {
+        func stated(_ attribute: String) -> Int? { suite.attributes[attribute].flatMap { Int($0) } }
         let disabled = stated("disabled") ?? 0
         let checks: [(String, Int, (Int) -> Bool)] = [
-            ("tests", counted.tests, { $0 == counted.tests }),
-            ("failures", counted.failures, { $0 == counted.failures }),
-            ("errors", counted.errors, { lenient ? $0 >= counted.errors : $0 == counted.errors }),
-            ("skipped", counted.skipped, { lenient ? $0 == counted.skipped || $0 + disabled == counted.skipped : $0 == counted.skipped })
+            ("tests", suite.tests, { $0 == suite.tests }),
+            ("failures", suite.failures, { $0 == suite.failures }),
+            ("errors", suite.errors, { lenient ? $0 >= suite.errors : $0 == suite.errors }),
+            ("skipped", suite.skipped, { lenient ? $0 == suite.skipped || $0 + disabled == suite.skipped : $0 == suite.skipped })
         ]
         for (attribute, actual, agrees) in checks {
             guard let value = stated(attribute), !agrees(value) else { continue }
-            return "<testsuite name=\"\(name)\"> says \(attribute)=\"\(value)\" but holds \(actual)"
+            return "<testsuite name=\"\(suite.name)\"> says \(attribute)=\"\(value)\" but holds \(actual)"
         }
         return nil
-    }
-
-    private static func number(_ element: XMLElement, _ attribute: String) -> Double? {
-        element.attribute(forName: attribute)?.stringValue.flatMap(Double.init)
     }
 
     /// The `<testsuite>` elements of a report as written, one per block —
     /// navscript writes each starting on a line of its own, indented two
     /// spaces — so a merged report reads like the shards' did. Nil when the
-    /// text is laid out otherwise (the caller re-serializes then).
+    /// text is laid out otherwise (the caller finds each in the text then).
     static func suiteBlocks(of text: String, count: Int) -> [String]? {
         var blocks: [String] = []
         var current: [Substring]?

@@ -1,13 +1,8 @@
 import ArgumentParser
 import Foundation
-import FoundationXML
 import NavScript
 import NavScriptRunner
 import NavScriptRuntime
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// `navscript merge-junit`: combines the JUnit reports of a sharded run
 /// into one, with recomputed totals, so CI shows one report for the suite.
@@ -51,11 +46,10 @@ struct MergeJUnitCommand: ParsableCommand {
         }
         var totals = (tests: 0, failures: 0, errors: 0, skipped: 0)
         for suite in suites {
-            let counted = JUnitShardReport.totals(of: suite)
-            totals.tests += counted.tests
-            totals.failures += counted.failures
-            totals.errors += counted.errors
-            totals.skipped += counted.skipped
+            totals.tests += suite.tests
+            totals.failures += suite.failures
+            totals.errors += suite.errors
+            totals.skipped += suite.skipped
         }
         // The shards' own times added up: a merged run took that long in all,
         // even when the shards ran side by side.
@@ -106,17 +100,13 @@ struct MergeJUnitCommand: ParsableCommand {
     }
 
     /// `suite › classname › name` of every test case seen twice.
-    static func duplicates(in suites: [XMLElement]) -> [String] {
+    static func duplicates(in suites: [JUnitShardScan.Suite]) -> [String] {
         var seen: Set<String> = []
         var repeated: [String] = []
+        var reported: Set<String> = []
         for suite in suites {
-            let suiteName = suite.attribute(forName: "name")?.stringValue ?? "?"
-            for testcase in suite.elements(forName: "testcase") {
-                let key = [
-                    suiteName, testcase.attribute(forName: "classname")?.stringValue ?? "",
-                    testcase.attribute(forName: "name")?.stringValue ?? ""
-                ].joined(separator: " › ")
-                if !seen.insert(key).inserted && !repeated.contains(key) { repeated.append(key) }
+            for key in suite.caseKeys.lazy.map({ suite.name + " › " + $0 }) where !seen.insert(key).inserted {
+                if reported.insert(key).inserted { repeated.append(key) }
             }
         }
         return repeated

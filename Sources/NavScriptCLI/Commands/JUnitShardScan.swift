@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// What `merge-junit` needs of one report, read in the same streaming pass
+/// that checks it is well-formed: the root, and each top-level suite's
+/// attributes, the counts of its test cases and the keys of its own cases.
+///
+/// Why a stream and not a document: a DOM of a JUnit report holds about 35
+/// times the file in memory (an 81 MB report needed 2.7 GB); this holds the
+/// counts, and one short key per test case.
+final class JUnitShardScan: NSObject, XMLParserDelegate {
+    /// A `<testsuite>` directly under the root (or the root itself).
+    struct Suite {
+        var attributes: [String: String]
+        /// Test cases anywhere inside it (nested suites' too), and how many
+        /// have a `<failure>`, `<error>` or `<skipped>` child.
+        var tests = 0, failures = 0, errors = 0, skipped = 0
+        /// `classname › name` of each test case directly inside it, for the duplicate check.
+        var caseKeys: [String] = []
+
+        var name: String { attributes["name"] ?? "?" }
+    }
+
+    private(set) var rootName: String?
+    private(set) var rootAttributes: [String: String] = [:]
+    private(set) var suites: [Suite] = []
+
+    /// Open elements' depth (the root is 1).
+    private var depth = 0
+    /// Whether a top-level suite is open (its cases are counted into `suites.last`).
+    private var inSuite = false
+    private var suiteDepth = 0
+    /// The open test cases' depths and what their children said, innermost last.
+    private var openCases: [(depth: Int, failure: Bool, error: Bool, skipped: Bool)] = []
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        depth += 1
+        if depth == 1 {
+            rootName = elementName
+            rootAttributes = attributes
+            if elementName == "testsuite" { startSuite(attributes) }
+            return
+        }
+        if depth == 2, rootName == "testsuites", elementName == "testsuite" {
+            startSuite(attributes)
+            return
+        }
+        guard inSuite else { return }
+        if elementName == "testcase" {
+            openCases.append((depth, false, false, false))
+            if depth == suiteDepth + 1 {
+                suites[suites.count - 1].caseKeys.append((attributes["classname"] ?? "") + " › " + (attributes["name"] ?? ""))
+            }
+        } else if let last = openCases.last, last.depth == depth - 1 {
+            switch elementName {
+            case "failure": openCases[openCases.count - 1].failure = true
+            case "error": openCases[openCases.count - 1].error = true
+            case "skipped": openCases[openCases.count - 1].skipped = true
+            default: break
+            }
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        defer { depth -= 1 }
+        guard inSuite else { return }
+        if let last = openCases.last, last.depth == depth {
+            openCases.removeLast()
+            suites[suites.count - 1].tests += 1
+            if last.failure { suites[suites.count - 1].failures += 1 }
+            if last.error { suites[suites.count - 1].errors += 1 }
+            if last.skipped { suites[suites.count - 1].skipped += 1 }
+        }
+        if depth == suiteDepth { inSuite = false }
+    }
+
+    private func startSuite(_ attributes: [String: String]) {
+        suites.append(Suite(attributes: attributes))
+        inSuite = true
+        suiteDepth = depth
+    }
+}
