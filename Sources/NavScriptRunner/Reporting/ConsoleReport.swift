@@ -202,9 +202,15 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             if !pending.isEmpty {
                 sections.append(pending.map(pendingLine).joined())
             }
-            let warned = run.scenarios.filter(\.passedWithWarning)
+            // A suite of placeholders would bury the failures: the first few, then how many more.
+            let warned = Array(run.scenarios.filter(\.passedWithWarning))
             if !warned.isEmpty {
-                sections.append(warned.map(warningLine).joined())
+                var lines = warned.prefix(Self.warningsListed).map(warningLine).joined(separator: "")
+                if warned.count > Self.warningsListed {
+                    lines += paint("WARN", .yellow) + " and \(warned.count - Self.warningsListed) more scenarios that checked nothing "
+                        + "(every report names each: --json, --junit, --html)\n"
+                }
+                sections.append(lines)
             }
             for scenario in run.scenarios where scenario.status.isProblem {
                 sections.append(problemBlock(scenario))
@@ -339,6 +345,9 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         if !reason.isEmpty { line += ": " + reason }
         return line + "\n"
     }
+
+    /// How many passed scenarios' warnings the final report lists one by one.
+    static let warningsListed = 20
 
     /// `WARN file:line  name: checked nothing: …` — a passed scenario that could not have failed.
     private func warningLine(_ scenario: ScenarioResult) -> String {

@@ -69,4 +69,19 @@ struct CheckedNothingTests {
         #expect(capture.text.contains("WARN \(result.file):1  empty: checked nothing"))
         #expect(capture.text.contains("1 passed, 0 failed, 0 errors, 0 skipped"))
     }
+
+    @Test func theConsoleListsTheFirstWarningsAndCountsTheRest() throws {
+        let result = try #require(try runSource(#"scenario("empty", function() end)"#).results.first)
+        let many = (0..<25).map { index -> ScenarioResult in
+            var copy = result
+            copy.name = "empty \(index)"
+            return copy
+        }
+        let run = RunResult(files: [FileResult(file: result.file, scenarios: many, duration: 0)], duration: 0, startedAt: 0)
+        let capture = OutputCapture()
+        ConsoleReport(options: .init(color: false), write: capture.write).finish(run)
+        let lines = capture.text.split(separator: "\n").filter { $0.hasPrefix("WARN") }
+        #expect(lines.count == ConsoleReport.warningsListed + 1)
+        #expect(lines.last == "WARN and 5 more scenarios that checked nothing (every report names each: --json, --junit, --html)")
+    }
 }
