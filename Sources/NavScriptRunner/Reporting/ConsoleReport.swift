@@ -207,7 +207,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             if !warned.isEmpty {
                 var lines = warned.prefix(Self.warningsListed).map(warningLine).joined(separator: "")
                 if warned.count > Self.warningsListed {
-                    lines += paint("WARN", .yellow) + " and \(warned.count - Self.warningsListed) more scenarios that checked nothing "
+                    lines +=
+                        paint("WARN", .yellow) + " and \(warned.count - Self.warningsListed) more scenarios that checked nothing "
                         + "(every report names each: --json, --junit, --html)\n"
                 }
                 sections.append(lines)
