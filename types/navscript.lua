@@ -353,7 +353,7 @@ function back_swipe(options) end
 ---```
 function dismiss() end
 
----Delivers a link through an entry point and returns what became of it. A URL string goes through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` before observing. An unknown `via` is an error.
+---Delivers a link through an entry point and returns what became of it. A URL string goes through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` before observing. Leaks are judged where the app has settled: a sign-out, an expiry or a closed window before then tears down what this link would have left leaked, and that run leaked nothing — `settle()` first to judge it. An unknown `via` is an error.
 ---```lua
 ---local outcome = deep_link("myapp://account")
 ---assert(outcome.status == "gated" and outcome.precondition == "auth")
