@@ -20,6 +20,7 @@
    DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
    OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE. */
 
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <limits.h>
 #include <stddef.h>
@@ -380,25 +381,15 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
 
 
 
+/* navscript: glibc's memmem (the two-way algorithm: linear in both lengths) in place of Lua's
+   memchr-then-memcmp loop, which is quadratic for a needle that nearly matches everywhere —
+   ("a"):rep(800000) .. "b" in ("a"):rep(1600000) took 18 s inside one call the budget charges
+   by the subject's length. Same results: the first occurrence, or NULL. */
 static const char *lmemfind (const char *s1, size_t l1,
                                const char *s2, size_t l2) {
   if (l2 == 0) return s1;  /* empty strings are everywhere */
   else if (l2 > l1) return NULL;  /* avoids a negative 'l1' */
-  else {
-    const char *init;  /* to search for a '*s2' inside 's1' */
-    l2--;  /* 1st char will be checked by 'memchr' */
-    l1 = l1-l2;  /* 's2' cannot be found after that */
-    while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
-      init++;   /* 1st char is already checked */
-      if (memcmp(init, s2+1, l2) == 0)
-        return init-1;
-      else {  /* correct 'l1' and 's1' to try again */
-        l1 -= init-s1;
-        s1 = init;
-      }
-    }
-    return NULL;  /* not found */
-  }
+  return (const char *)memmem(s1, l1, s2, l2);
 }
 
 

@@ -1,5 +1,6 @@
 /* The bridge: allocator, budget hook, trampolines, host objects, protected calls, sandbox helpers. */
 #include "navscript_lua.h"
+#include <time.h>
 
 void clua_note_refusal(clua_Control *c) {
 #if LUA_VERSION_RELEASE_NUM <= 50404
@@ -215,10 +216,46 @@ static void clua_raise_interrupted(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
+long long clua_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* The scenario ran past its time limit: raised at the line running (noted the first time), and at every
+   instruction after it, so no pcall or coroutine keeps the scenario going. */
+static void clua_raise_timeout(lua_State *L, lua_Debug *ar) {
+    clua_Control *c = clua_control(L);
+    if (!c->timed_out) {
+        c->timed_out = 1;
+        if (ar != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+            snprintf(c->timed_out_at, sizeof c->timed_out_at, "%s:%d", ar->short_src, ar->currentline);
+        else
+            c->timed_out_at[0] = '\0';
+    }
+    lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, 1);
+    if (c->timed_out_at[0] != '\0') lua_pushfstring(L, "%s: ", c->timed_out_at);
+    else lua_pushliteral(L, "");
+    if (c->timeout_seconds == (double)(long long)c->timeout_seconds) /* 2s, not 2.0s */
+        lua_pushfstring(L, "timeout: the scenario ran longer than %Is (--timeout), stopped in its own Lua code",
+                        (LUAI_UACINT)c->timeout_seconds);
+    else
+        lua_pushfstring(L, "timeout: the scenario ran longer than %fs (--timeout), stopped in its own Lua code",
+                        (LUAI_UACNUMBER)c->timeout_seconds);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
+/* Whether the scenario's time limit has passed (checked every hook interval: a clock read per thousand instructions). */
+static int clua_past_deadline(clua_Control *c) {
+    return c->deadline_ns != 0 && (c->timed_out || clua_now_ns() > c->deadline_ns);
+}
+
 /* The count hook: raises (so it must be C); once tripped it raises on every instruction so pcall cannot swallow it. */
 static void clua_budget_hook(lua_State *L, lua_Debug *ar) {
     clua_Control *c = clua_control(L);
     if (c->interrupt != NULL && clua_interrupt_get(c->interrupt)) clua_raise_interrupted(L, ar);
+    if (clua_past_deadline(c)) clua_raise_timeout(L, ar);
     if (!c->budget_tripped) {
         c->instructions += lua_gethookcount(L);
         if (c->instruction_budget == 0 || c->instructions <= c->instruction_budget) return;
@@ -243,6 +280,10 @@ void clua_budget_checkpoint(lua_State *L, long long *steps, long long *limit, co
     if (c->interrupt != NULL && clua_interrupt_get(c->interrupt)) {
         lua_Debug ar;
         clua_raise_interrupted(L, lua_getstack(L, 1, &ar) ? &ar : NULL);
+    }
+    if (clua_past_deadline(c)) {
+        lua_Debug ar;
+        clua_raise_timeout(L, lua_getstack(L, 1, &ar) ? &ar : NULL);
     }
     left = clua_budget_left(L);
     *limit = left < (1LL << 20) ? left : (1LL << 20); /* look at the interruption again after a million steps */
@@ -274,7 +315,9 @@ void clua_resetlimits(lua_State *L) {
     c->memory_raised = 0;
     c->refused_last = 0;
     c->interrupted = 0;
-    if (c->instruction_budget != 0 || c->interrupt != NULL)
+    c->timed_out = 0;
+    c->timed_out_at[0] = '\0';
+    if (c->instruction_budget != 0 || c->interrupt != NULL || c->deadline_ns != 0)
         lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
     else
         lua_sethook(L, NULL, 0, 0);

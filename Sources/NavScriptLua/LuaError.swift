@@ -21,6 +21,8 @@ public struct LuaError: Error, CustomStringConvertible, @unchecked Sendable {
         case budget
         /// The run was stopped while the script ran (``LuaInterruption``).
         case interrupted
+        /// The scenario ran past its time limit inside Lua code (``LuaState/resetLimits(timeout:)``).
+        case timeout
         /// The message handler itself failed (e.g. while handling a C stack overflow).
         case errorInHandler
         /// A file could not be read (`runFile`, sandbox root).

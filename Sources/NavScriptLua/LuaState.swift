@@ -288,8 +288,26 @@ public final class LuaState {
     /// error caught. A runner calls this before each scenario so one long
     /// file does not starve its last scenarios; it also clears an exhausted
     /// budget (which otherwise keeps failing every later run, by design).
-    public func resetLimits() {
+    ///
+    /// `timeout`: seconds from now after which the script is stopped at the
+    /// line it runs (an error of kind ``LuaError/Kind/timeout``, raised again
+    /// at every instruction, so no `pcall` or coroutine keeps it going);
+    /// nil for none. Only Lua code is stopped: a hang inside one Swift or C
+    /// call is its caller's to end (a worker's parent kills it).
+    public func resetLimits(timeout: Double? = nil) {
+        if let timeout, timeout > 0, timeout.isFinite {
+            control.pointee.deadline_ns = clua_now_ns() + Int64(min(timeout, 1e9) * 1e9)
+            control.pointee.timeout_seconds = timeout
+        } else {
+            control.pointee.deadline_ns = 0
+        }
         clua_resetlimits(mainThread)
+    }
+
+    /// Ends the time limit ``resetLimits(timeout:)`` set (what runs between
+    /// scenarios is not the scenario's).
+    public func clearTimeLimit() {
+        control.pointee.deadline_ns = 0
     }
 
     /// Whether what Lua allocates counts against the budget (64 bytes an
@@ -339,11 +357,34 @@ public final class LuaState {
         return LuaError(kind: .interrupted, message: "interrupted: the run was stopped", dataOnlyValue: .nil)
     }
 
+    /// The time limit the script ran past and caught (a `pcall` or a
+    /// coroutine around the code that ran long), kept for the caller.
+    /// Sticky until ``resetLimits(timeout:)``.
+    public func caughtTimeout() -> LuaError? {
+        guard control.pointee.timed_out != 0 else { return nil }
+        let at = withUnsafeBytes(of: control.pointee.timed_out_at) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return LuaError(
+            kind: .timeout,
+            message: (at.isEmpty ? "" : at + ": ") + Self.timeoutMessage(control.pointee.timeout_seconds)
+                + "; it caught the error (in a coroutine or with pcall) and went on, but a time limit once passed stays passed",
+            traceback: at.isEmpty ? nil : "stack traceback:\n\t\(at): where the time ran out",
+            dataOnlyValue: .nil)
+    }
+
+    /// `timeout: the scenario ran longer than 2s (--timeout), …` as the hook words it.
+    static func timeoutMessage(_ seconds: Double) -> String {
+        let shown = seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
+        return "timeout: the scenario ran longer than \(shown)s (--timeout), stopped in its own Lua code"
+    }
+
     /// The limit a script hit and caught, if any — a memory error first (it
     /// is the cause of what came after it: a loop retrying the allocation
-    /// until the budget runs out), then a spent budget, then an interruption.
+    /// until the budget runs out), then a spent budget, then the time
+    /// limit, then an interruption.
     public func caughtLimitError() -> LuaError? {
-        caughtMemoryError() ?? caughtBudgetError() ?? caughtInterruption()
+        caughtMemoryError() ?? caughtBudgetError() ?? caughtTimeout() ?? caughtInterruption()
     }
 
     public func caughtMemoryError() -> LuaError? {
@@ -617,7 +658,10 @@ public final class LuaState {
         case LUA_ERRERR: kind = .errorInHandler
         case clua_errfile(): kind = .file
         default:
-            kind = control.pointee.interrupted != 0 ? .interrupted : control.pointee.budget_tripped != 0 ? .budget : .runtime
+            kind =
+                control.pointee.interrupted != 0
+                ? .interrupted
+                : control.pointee.budget_tripped != 0 ? .budget : control.pointee.timed_out != 0 ? .timeout : .runtime
         }
         if kind == .memory {
             // Reported here, uncaught: not again as one a script caught.

@@ -122,6 +122,23 @@ struct LuaLimitTests {
         #expect(error.message.hasPrefix("work.lua:1: instruction budget exceeded (5000000 instructions), spent by \(spentBy)"), "\(error)")
     }
 
+    /// A plain search is linear in both lengths: a needle that nearly
+    /// matches everywhere took 18 s inside one call (Lua's memchr-then-memcmp
+    /// loop is quadratic), which the budget, charged by the subject, could not stop.
+    @Test("a plain search for a near-miss needle gives Lua's results (in linear time: 18 s before)")
+    func plainSearchIsLinear() throws {
+        let lua = try LuaState.forTests(budget: 1_000_000, memory: 64 * 1024 * 1024)
+        let results = try lua.run(
+            source: """
+                local s = ("a"):rep(1600000)
+                local miss = s:find(("a"):rep(800000) .. "b", 1, true)
+                local hit = (s .. "b"):find(("a"):rep(800000) .. "b", 1, true)
+                local nospecials = (s .. "b"):find(("a"):rep(1000) .. "b")
+                return tostring(miss), hit, nospecials, ("abcabc"):find("ca", 1, true), ("abc"):find("", 2, true)
+                """, chunkName: "find.lua")
+        #expect(results == ["nil", 800_001, 1_599_001, 3, 2, 1])
+    }
+
     @Test("counted library functions still do what Lua's do, and cost what they did")
     func libraryFunctionsKeepTheirMeaning() throws {
         let lua = try LuaState.forTests(budget: 1_000_000)

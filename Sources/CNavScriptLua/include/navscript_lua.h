@@ -76,6 +76,11 @@ typedef struct clua_Control {
     int *interrupt;
     int interrupted;              /* the hook raised the interruption: sticky until clua_resetlimits */
     char budget_at[96];           /* where it ran out, `chunk:line` (or ""): for a script that caught the error */
+    /* time limit: the scenario's --timeout, checked by the hook (so a hang in Lua code is stopped at its line) */
+    long long deadline_ns;        /* CLOCK_MONOTONIC nanoseconds past which the hook raises (0 = none) */
+    double timeout_seconds;       /* the limit, for the message */
+    int timed_out;                /* the hook raised the time limit: sticky until clua_resetlimits */
+    char timed_out_at[96];        /* where, `chunk:line` (or "") */
     /* Swift side */
     lua_State *main;          /* the main thread */
     lua_State *current;       /* the thread Swift API calls use: the main thread, or the thread that called into Swift */
@@ -196,6 +201,8 @@ lua_State *clua_newstate(clua_Control *c);
 /* Give the state fresh limits — an instruction budget (count and trip flag), no memory error raised
    yet — and reinstall the hook on the main thread. */
 void clua_resetlimits(lua_State *L);
+/* CLOCK_MONOTONIC in nanoseconds: the clock deadline_ns is on. */
+long long clua_now_ns(void);
 
 /* What is left of the instruction budget (LLONG_MAX: no budget; 0: spent). */
 long long clua_budget_left(lua_State *L);

@@ -51,7 +51,7 @@ struct MutateCommand: HostedCommand {
 
     @Flag(
         help:
-            "Run every fault's files in this process, one after another (for debugging and measuring): no crash isolation and no --timeout — a fault that traps ends the run and one that hangs is not stopped."
+            "Run every fault's files in this process, one after another (for debugging and measuring): no crash isolation — a fault that traps ends the run and one that hangs in the app's code is not stopped (--timeout stops only a scenario's Lua code)."
     )
     var inProcess = false
 

@@ -43,7 +43,11 @@ struct RunCommand: HostedCommand {
     @Option(parsing: .unconditional, help: "Worker processes running scenario files in parallel (default: the number of cores).")
     var jobs: Int?
 
-    @Option(parsing: .unconditional, help: "Seconds one scenario may run before its worker is killed and it is reported as an error.")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Seconds one scenario may run: its Lua code is then stopped at the line it runs; a hang in the app's code gets its worker killed. Either way it is reported as an error."
+    )
     var timeout: Double = Self.defaultTimeout
     static let defaultTimeout = 60.0
 
@@ -52,7 +56,7 @@ struct RunCommand: HostedCommand {
 
     @Flag(
         help:
-            "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation and no --timeout — a trap ends the run, a hang is not stopped, and Ctrl-C takes effect between files."
+            "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation — a trap ends the run, --timeout stops a scenario's Lua code but not a hang in the app's code, and Ctrl-C takes effect between files."
     )
     var inProcess = false
 

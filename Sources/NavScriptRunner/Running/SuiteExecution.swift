@@ -15,9 +15,14 @@ package struct SuiteExecution {
     /// Told what the user should know about the workers (a worker replaced, say).
     package var onNotice: (String) -> Void = { _ in }
 
+    /// `timeout` bounds each scenario: its Lua code is stopped at its line
+    /// past it (``RunOptions/scenarioTimeout``, in process and in each
+    /// worker), and a worker hung anywhere else is killed by the pool.
     package init(options: RunOptions, workerArguments: [String], jobs: Int, timeout: Double, inProcess: Bool) {
+        var options = options
+        options.scenarioTimeout = timeout
         self.options = options
-        self.workerArguments = workerArguments
+        self.workerArguments = workerArguments + ["--timeout", String(timeout)]
         self.jobs = jobs
         self.timeout = timeout
         self.inProcess = inProcess

@@ -31,6 +31,11 @@ public struct RunOptions: Sendable {
     /// older than that says so instead of passing or failing.
     package var eventRetention = RunOptions.defaultEventRetention
     package static let defaultEventRetention = 100_000
+    /// Seconds a scenario's Lua code may run (`--timeout`): past them it is
+    /// stopped at the line it runs — in process too, and in a worker before
+    /// its parent would kill it, so the report names the line, not only the
+    /// last call. (A hang inside the app's code is the parent's to end.) Nil: none.
+    package var scenarioTimeout: Double?
     /// A stop request (a signal, in process) that ends the scenario under
     /// way at its next instruction; the scenarios after it are not run.
     package var interruption: LuaInterruption?

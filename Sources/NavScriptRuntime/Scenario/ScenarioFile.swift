@@ -237,9 +237,10 @@ package final class ScenarioFile {
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world
-        state.resetLimits()
+        state.resetLimits(timeout: options.scenarioTimeout)
         let heldAtStart = state.memoryInUse  // what earlier scenarios and the top level kept (see the memory error below)
         defer {
+            state.clearTimeLimit()
             context.world = nil
             collectGarbageIfGrown()
         }
@@ -465,6 +466,7 @@ package final class ScenarioFile {
         switch error.kind {
         case .budget: return .budget
         case .interrupted: return .interrupted
+        case .timeout: return .timeout
         case .memory: return .memory
         case .syntax: return .syntax
         default: return .luaError
@@ -591,6 +593,15 @@ package struct ScenarioProblem: Error {
                     message: (place.isEmpty ? Self.at(traceback) : place) + "instruction budget exceeded\(suffix): "
                         + ScenarioFile.budgetCause(error, of: "the scenario")
                         + "; raise the limit with --instruction-budget if it is legitimately long",
+                    details: traceback)
+            } else if error.kind == .timeout {
+                let traceback = ScenarioFile.userTraceback(error.traceback)
+                let place = ScenarioFile.place(of: error)
+                let said = error.message.range(of: "timeout: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+                self.init(
+                    outcome: .errored(.timeout),
+                    message: (place.isEmpty ? Self.at(traceback) : place) + "timeout\(suffix): " + said
+                        + "; raise the limit with --timeout if it is legitimately long",
                     details: traceback)
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
