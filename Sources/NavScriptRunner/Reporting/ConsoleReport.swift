@@ -43,6 +43,12 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         /// runs (another worker's, hung maybe) is printed at once above that
         /// one's line, which is drawn again below it — not held until it ends.
         package var redrawsLines: Bool
+        /// How long the open progress line may stand still before a file
+        /// whose scenarios finish meanwhile takes it: a hung or slow file
+        /// must not keep another worker's results off the screen (or out of
+        /// a CI log) until it ends. (The line it took is drawn again, whole,
+        /// when its turn comes.)
+        package var stallAfter: TimeInterval
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
         package var formatDuration: @Sendable (Double) -> String
 
@@ -54,6 +60,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             invariantsAfterEveryStep: Bool = false,
             runningTotals: Bool = false,
             redrawsLines: Bool = false,
+            stallAfter: TimeInterval = 0.1,
             formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
         ) {
             self.color = color
@@ -63,6 +70,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             self.invariantsAfterEveryStep = invariantsAfterEveryStep
             self.runningTotals = runningTotals
             self.redrawsLines = redrawsLines
+            self.stallAfter = stallAfter
             self.formatDuration = formatDuration
         }
     }
@@ -115,6 +123,9 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     private var openReported = 0
     /// The open line's marks so far, to draw it again (``Options/redrawsLines``).
     private var openMarks = ""
+    /// When the open line last moved (opened, or a mark added): a line still
+    /// for ``Options/stallAfter`` gives way to a file whose scenarios are finishing.
+    private var openMoved = Date()
     private var waiting: [PendingLine] = []
     private var wroteSomething = false
     /// Scenarios whose file line is finished, and when the report began.
@@ -142,7 +153,9 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         locked {
             track(result.file)
             let mark = progressMark(result.status)
+            giveStalledOpenLine(to: result.file)
             if result.file == openPath {
+                openMoved = Date()
                 openReported += 1
                 openMarks += mark
                 emit(mark)
@@ -159,6 +172,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     package func fileFinished(_ result: FileResult) {
         locked {
             track(result.file)
+            giveStalledOpenLine(to: result.file)
             if result.file == openPath {
                 let missing = result.scenarios.dropFirst(openReported).map { progressMark($0.status) }.joined()
                 let hasMarks = openReported > 0 || !missing.isEmpty
@@ -267,10 +281,29 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             openPath = path
             openReported = 0
             openMarks = ""
+            openMoved = Date()
             emit(ReportText.cleanForTerminal(path) + "  ")
         } else {
             waiting.append(PendingLine(path: path))
         }
+    }
+
+    /// Hands the open line to `file`'s waiting line when the open one has
+    /// stood still for ``Options/stallAfter``. The open one is ended (on a terminal,
+    /// erased) and waits first in line, its marks kept: it is drawn again,
+    /// whole, when its turn comes.
+    private func giveStalledOpenLine(to file: String) {
+        guard let path = openPath, file != path, Date().timeIntervalSince(openMoved) >= options.stallAfter,
+            let index = waiting.firstIndex(where: { $0.path == file && $0.finishedCount == nil })
+        else { return }
+        emit(options.redrawsLines ? "\r\u{1B}[2K" : "\n")
+        let taking = waiting.remove(at: index)
+        waiting.insert(PendingLine(path: path, marks: openMarks, reported: openReported), at: 0)
+        openPath = taking.path
+        openReported = taking.reported
+        openMarks = taking.marks
+        openMoved = Date()
+        emit(ReportText.cleanForTerminal(taking.path) + "  " + taking.marks)
     }
 
     /// Prints every finished waiting line in start order, then opens the
@@ -285,6 +318,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                 openPath = line.path
                 openReported = line.reported
                 openMarks = marks
+                openMoved = Date()
                 emit(ReportText.cleanForTerminal(line.path) + "  " + marks)
                 return
             }

@@ -124,9 +124,46 @@ struct ReportingConsoleTests {
         #expect(capture.text.hasSuffix("\nscenarios/gate_resume/login.lua  .Fs  (3)\n"), "\(capture.text)")
     }
 
+    /// In a pipe (a CI log) too, a file whose scenarios finish while the
+    /// open line stands still takes the line: the still one is ended as it
+    /// is and printed again, whole, when its turn comes — a hung file no
+    /// longer holds another worker's results back until its timeout.
+    @Test func aStillLineGivesWayToAFileWhoseScenariosFinish() {
+        let capture = OutputCapture()
+        let console = ConsoleReport(options: .init(stallAfter: 0), write: capture.write)
+        let run = ReportingFixtures.mixedRun()
+        let login = run.files[0], tabs = run.files[1]
+        console.fileStarted(login.file)
+        console.fileStarted(tabs.file)
+        console.scenarioFinished(login.scenarios[0])
+        console.scenarioFinished(tabs.scenarios[0])
+        #expect(capture.text == "scenarios/gate_resume/login.lua  .\nscenarios/tabs.lua  .")
+        console.scenarioFinished(tabs.scenarios[1])
+        console.fileFinished(tabs)
+        console.scenarioFinished(login.scenarios[1])
+        console.scenarioFinished(login.scenarios[2])
+        console.fileFinished(login)
+        #expect(
+            capture.text == """
+                scenarios/gate_resume/login.lua  .
+                scenarios/tabs.lua  .E  (2)
+                scenarios/gate_resume/login.lua  .Fs  (3)
+
+                """)
+        // Without a stall (the default wait, events back to back), lines stay in start order, whole.
+        let steady = OutputCapture()
+        let console2 = ConsoleReport(write: steady.write)
+        console2.fileStarted(login.file)
+        console2.fileStarted(tabs.file)
+        console2.scenarioFinished(login.scenarios[0])
+        console2.scenarioFinished(tabs.scenarios[0])
+        #expect(steady.text == "scenarios/gate_resume/login.lua  .")
+    }
+
     @Test func threadsInterleavingFilesNeverSplitALine() {
         let capture = OutputCapture()
-        let console = ConsoleReport(write: capture.write)
+        // Scheduling on a loaded machine can hold a thread past the stall wait: here lines must stay whole.
+        let console = ConsoleReport(options: .init(stallAfter: .infinity), write: capture.write)
         let files = (0..<8).map { index in
             let path = "scenarios/f\(index).lua"
             return FileResult(
