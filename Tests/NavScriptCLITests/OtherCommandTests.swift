@@ -300,6 +300,44 @@ struct MergeJUnitTests {
         #expect(text.contains(#"<testsuite name="two" tests="1" failures="0" errors="1" skipped="0"><!-- </testsuite> -->"#), "\(text)")
         #expect(!text.contains("in a comment"), "what is outside the suites stays out")
         #expect(XMLLint.run(fixture.url("all.xml"))?.status ?? 0 == 0, "well-formed")
+
+        // Prefixes the root declared go with each suite (the merged root does not declare them).
+        try fixture.write(
+            "prefixed.xml",
+            #"<testsuites xmlns:p="urn:p"><testsuite name="n" tests="1" p:run="1"><testcase name="c"><p:note/></testcase></testsuite></testsuites>"#
+        )
+        let prefixed = try fixture.run(["merge-junit", "prefixed.xml", "-o", "prefixed-all.xml"])
+        #expect(prefixed.status == 0, "\(prefixed)")
+        #expect(try fixture.read("prefixed-all.xml").contains(#"<testsuite xmlns:p="urn:p" name="n""#))
+        #expect(XMLLint.run(fixture.url("prefixed-all.xml"))?.status ?? 0 == 0, "namespace-well-formed")
+    }
+
+    /// A report merge-junit would merge wrongly is refused, saying why: test
+    /// cases or suites outside a `<testsuite>` directly under the root (their
+    /// failures would be dropped), entities its text refers to (the merged
+    /// report would not declare them).
+    @Test(arguments: [
+        (
+            #"<testsuites><testcase name="orphan"><failure/></testcase></testsuites>"#,
+            #"<testcase name="orphan"> is not inside a <testsuite> directly under the report's root"#
+        ),
+        (
+            #"<testsuites><testsuites name="inner"><testsuite name="x"><testcase name="a"><failure/></testcase></testsuite></testsuites></testsuites>"#,
+            #"<testsuites name="inner"> is not inside"#
+        ),
+        (#"<testsuites><group><testsuite name="x"/></group></testsuites>"#, #"<testsuite name="x"> is not inside"#),
+        (#"<testsuites xmlns:j="urn:j"><j:testsuite name="x"/></testsuites>"#, #"<j:testsuite name="x"> is not inside"#),
+        (
+            #"<?xml version="1.0"?><!DOCTYPE t [<!ENTITY e "name">]><testsuite name="s" tests="1"><testcase name="&e;"/></testsuite>"#,
+            "declares entities (<!ENTITY …>)"
+        )
+    ])
+    func aReportItWouldMergeWronglyIsRefused(report: String, says: String) throws {
+        let fixture = try Fixture()
+        try fixture.write("odd.xml", report)
+        let merged = try fixture.run(["merge-junit", "odd.xml", "-o", "all.xml"])
+        #expect(merged.status == 2 && merged.stderr.contains(says), "\(merged)")
+        #expect(!fixture.exists("all.xml"))
     }
 
     /// Strict shards merge into a strict report; the total time is the

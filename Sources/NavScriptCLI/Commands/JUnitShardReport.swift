@@ -58,6 +58,12 @@ struct JUnitShardReport {
         case "testsuites", "testsuite": suites = scan.suites
         default: throw ValidationError("\(path) is not a JUnit report (root element <\(scan.rootName ?? "?")>)")
         }
+        if let stray = scan.strays.first {
+            throw ValidationError(
+                "\(path): \(stray) is not inside a <testsuite> directly under the report's root, where merge-junit "
+                    + "reads test cases: merged, it would be dropped with any failure it holds. Write the report with "
+                    + "each <testsuite> directly under <testsuites> (or as the root).")
+        }
         self.suites = suites
         let rootName = scan.rootName == "testsuites" ? scan.rootAttributes["name"] : nil
         let isNavscript = rootName.map(JUnitReport.isRootName) ?? false
@@ -78,7 +84,7 @@ struct JUnitShardReport {
             }
         }
         self.warnings = warnings
-        self.blocks = try Self.blocks(of: data, suites: suites, recounted: recounted, path: path)
+        self.blocks = try Self.blocks(of: data, suites: suites, recounted: recounted, asNavscriptWrites: isNavscript, path: path)
         time =
             scan.rootAttributes["time"].flatMap(Double.init) ?? suites.reduce(0) { $0 + ($1.attributes["time"].flatMap(Double.init) ?? 0) }
         isStrict = isNavscript && scan.rootAttributes["skipped"] == nil
@@ -87,26 +93,44 @@ struct JUnitShardReport {
     /// Each suite's text: as navscript laid it out when it did, else as the
     /// file spells it; a suite whose stated counts were wrong or missing
     /// gets the counts of its cases in its start tag, so every level of the
-    /// merged report agrees (its consumers read the suite's).
-    private static func blocks(of data: Data, suites: [JUnitShardScan.Suite], recounted: Set<Int>, path: String) throws(ValidationError)
+    /// merged report agrees (its consumers read the suite's); and each
+    /// carries the namespace prefixes the root declared for it.
+    private static func blocks(of data: Data, suites: [JUnitShardScan.Suite], recounted: Set<Int>, asNavscriptWrites: Bool, path: String
+    ) throws(ValidationError)
         -> [String]
     {
         guard let text = String(data: data, encoding: .utf8) ?? Self.decodedAsDeclared(data) else {
             throw ValidationError(
                 "\(path) is in an encoding merge-junit does not read (UTF-8, UTF-16 and ISO-8859-1 are read); write it as UTF-8")
         }
-        if recounted.isEmpty, let blocks = suiteBlocks(of: text, count: suites.count) { return blocks }
         let bytes = Array(text.utf8)
         let spans = XMLElementSpans(bytes)
+        // Entities declared before the root: the suites' text may refer to them, and the merged report would not declare them.
+        if let root = spans.root, String(decoding: bytes[..<root.range.lowerBound], as: UTF8.self).contains("<!ENTITY") {
+            throw ValidationError(
+                "\(path) declares entities (<!ENTITY …>): the merged report copies the suites' text, which would refer "
+                    + "to entities it does not declare; a JUnit reporter writes none — write the report without them")
+        }
+        if asNavscriptWrites, recounted.isEmpty, let blocks = suiteBlocks(of: text, count: suites.count) { return blocks }
         let suiteSpans = spans.root?.name == "testsuite" ? spans.root.map { [$0] } ?? [] : spans.children.filter { $0.name == "testsuite" }
         guard suiteSpans.count == suites.count else {
             throw ValidationError("\(path): its suites could not be told apart in its text; write it again from its run")
         }
+        // Prefixes the root declared are in scope in its suites: the merged root does not declare them.
+        let rootTag = spans.root.map { String(decoding: bytes[$0.startTag], as: UTF8.self) } ?? ""
+        let inherited = spans.root?.name == "testsuite" ? [] : namespaceDeclarations(in: rootTag)
         return suiteSpans.enumerated().map { index, span in
             var block = String(decoding: bytes[span.range], as: UTF8.self)
-            if recounted.contains(index) {
-                let startTag = String(decoding: bytes[span.startTag], as: UTF8.self)
-                block = recount(startTag, suite: suites[index]) + block.dropFirst(startTag.count)
+            var startTag = String(decoding: bytes[span.startTag], as: UTF8.self)
+            let tagLength = startTag.count
+            if recounted.contains(index) { startTag = recount(startTag, suite: suites[index]) }
+            let own = Set(namespaceDeclarations(in: startTag).map(\.name))
+            let carried = inherited.filter { !own.contains($0.name) }
+            if !carried.isEmpty, let nameEnd = startTag.firstIndex(where: { $0.isWhitespace || $0 == "/" || $0 == ">" }) {
+                startTag.insert(contentsOf: carried.map { " " + $0.text }.joined(), at: nameEnd)
+            }
+            if startTag.count != tagLength || recounted.contains(index) || !carried.isEmpty {
+                block = startTag + block.dropFirst(tagLength)
             }
             return "  " + block
         }
@@ -121,6 +145,13 @@ struct JUnitShardReport {
         while tag.last?.isWhitespace == true { tag.removeLast() }
         return tag + " tests=\"\(suite.tests)\" failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" skipped=\"\(suite.skipped)\""
             + closing
+    }
+
+    /// The `xmlns` and `xmlns:p` attributes of a start tag, each as its name and as written.
+    static func namespaceDeclarations(in startTag: String) -> [(name: String, text: String)] {
+        startTag.matches(of: /\s(xmlns(?::[^\s=\/>]+)?)\s*=\s*("[^"]*"|'[^']*')/).map {
+            (String($0.output.1), String($0.output.0.dropFirst()))
+        }
     }
 
     /// A report declared UTF-16 (with its byte-order mark) or ISO-8859-1.

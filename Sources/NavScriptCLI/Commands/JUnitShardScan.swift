@@ -27,6 +27,11 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
     private(set) var rootName: String?
     private(set) var rootAttributes: [String: String] = [:]
     private(set) var suites: [Suite] = []
+    /// Test cases and suites that are not in a `<testsuite>` directly under
+    /// the root (nested `<testsuites>`, a wrapper element, a case under the
+    /// root, a prefixed `<j:testsuite>`), as `<name name="…">`: merging
+    /// would drop them — and their failures — so the report is refused.
+    private(set) var strays: [String] = []
 
     /// Open elements' depth (the root is 1).
     private var depth = 0
@@ -51,7 +56,13 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
             startSuite(attributes)
             return
         }
-        guard inSuite else { return }
+        guard inSuite else {
+            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            if ["testcase", "testsuite", "testsuites"].contains(local), strays.count < 5 {
+                strays.append("<\(elementName)" + (attributes["name"].map { " name=\"\($0)\"" } ?? "") + ">")
+            }
+            return
+        }
         if elementName == "testcase" {
             openCases.append((depth, false, false, false))
             if depth == suiteDepth + 1 {
