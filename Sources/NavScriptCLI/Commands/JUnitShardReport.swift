@@ -95,7 +95,8 @@ struct JUnitShardReport {
     /// gets the counts of its cases in its start tag, so every level of the
     /// merged report agrees (its consumers read the suite's); and each
     /// carries the namespace prefixes the root declared for it.
-    private static func blocks(of data: Data, suites: [JUnitShardScan.Suite], recounted: Set<Int>, asNavscriptWrites: Bool, path: String
+    private static func blocks(
+        of data: Data, suites: [JUnitShardScan.Suite], recounted: Set<Int>, asNavscriptWrites: Bool, path: String
     ) throws(ValidationError)
         -> [String]
     {
