@@ -144,6 +144,34 @@ struct CrashIsolationTests {
         #expect(block.contains("<figure class=\"frame failing\""), "the storyboard marks the timed-out step")
     }
 
+    /// A scenario that crashes after printing more than its report keeps
+    /// has the same head and tail as one that fails: the lines printed right
+    /// before the crash are the ones a reader needs. The live stream stops
+    /// at the head's size and says so.
+    @Test func aCrashAfterAFloodOfPrintsKeepsTheLastLines() throws {
+        let fixture = try Fixture([
+            "suite/flood.lua": #"""
+            scenario("floods then crashes", function()
+              launch{}
+              for i = 1, 20000 do print(("line %d "):format(i) .. ("z"):rep(100)) end
+              print("LAST WORDS")
+              deep_link("shop://orders/abc", { via = "widget" })
+            end)
+            """#
+        ])
+        let output = try fixture.run(["run", "--fault", "force-unwrap-crash", "suite", "--json", "events.jsonl"])
+        #expect(output.status == 1, "\(output)")
+        let events = try RunEventReportTests.events(try fixture.read("events.jsonl"))
+        let finished = try #require(events.compactMap { $0["scenario"] as? [String: Any] }.first { $0["status"] != nil })
+        let printed = finished["output"] as? String ?? ""
+        #expect(finished["kind"] as? String == "crash", "\(finished["message"] ?? "")")
+        #expect(printed.hasPrefix("line 1 z") && printed.hasSuffix("LAST WORDS\n"), "\(printed.suffix(200))")
+        #expect(printed.contains("bytes of output left out here"), "the cut is said")
+        let live = events.filter { $0["event"] as? String == "output" }.compactMap { $0["text"] as? String }
+        #expect(live.last?.contains("more output than the live stream carries") == true, "\(live.last ?? "")")
+        #expect(live.joined().utf8.count < 600_000, "the live stream is bounded")
+    }
+
     /// What a scenario prints (or draws) as it runs does not reset its
     /// clock: a long loop that prints on every turn still times out.
     @Test(arguments: [[String](), ["--html", "r.html"]])

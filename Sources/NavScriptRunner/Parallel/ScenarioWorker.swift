@@ -138,7 +138,7 @@ package struct ScenarioWorker {
                     send(.passed(task: task.id, index: index, duration: result.duration))
                 } else {
                     // The timeline and the frames went out as they came; the parent puts them back. The
-                    // output goes whole (it is capped at the source, and only its head was streamed).
+                    // output goes as the result keeps it (head and tail, capped at the source).
                     var streamed = result
                     streamed.timeline = []
                     streamed.frames = []

@@ -20,8 +20,8 @@ final class Worker {
     var lastFinished: Int?
     /// Timeline steps of the scenario running now.
     var steps = Timeline()
-    /// What the scenario running printed so far.
-    var output = ""
+    /// What the scenario running printed so far, as its result keeps it.
+    var output = LiveOutput()
     /// The storyboard of the scenario running (`--html`), as the worker streamed it.
     var frames = StoryboardFrames()
     /// The last driving or asserting call the scenario made.

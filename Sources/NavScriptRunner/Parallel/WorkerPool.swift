@@ -178,7 +178,7 @@ package final class WorkerPool {
                     worker.scenarioStarted = Date()
                     worker.scenarioIndex = scenario
                     worker.steps = []
-                    worker.output = ""
+                    worker.output = LiveOutput()
                     worker.frames = StoryboardFrames()
                     worker.running = nil
                     worker.runningReturned = false
@@ -198,9 +198,8 @@ package final class WorkerPool {
                 case .frameProblem(_, _, let problem):
                     worker.frames.attach(problem)
                 case .output(_, let scenario, let text):
-                    worker.output += text
-                    if let listing = progress[index].scenarios?[scenario] {
-                        publish(.output(file: listing.file, scenario: listing.name, text: text))
+                    if let shown = worker.output.take(text), let listing = progress[index].scenarios?[scenario] {
+                        publish(.output(file: listing.file, scenario: listing.name, text: shown))
                     }
                 case .result(_, let scenario, var result):
                     worker.scenarioStarted = nil
@@ -295,7 +294,7 @@ package final class WorkerPool {
                         scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                         message: reason, details: details, timeline: worker.steps, frames: worker.frames,
                         duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0,
-                        signal: signaled && !worker.timedOut ? status : nil, output: worker.output)
+                        signal: signaled && !worker.timedOut ? status : nil, output: worker.output.kept.text)
                     if let crashed = progress[index].results[scenario] { publishFinished(index, crashed) }
                     if stopsAtFirstProblem {
                         // --fail-fast: a crash or a timeout is a problem like a failure — the rest of
@@ -427,7 +426,7 @@ package final class WorkerPool {
             let result = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
                 outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted), message: message,
-                timeline: worker.steps, frames: interrupted ? frames.frames : [], output: worker.output,
+                timeline: worker.steps, frames: interrupted ? frames.frames : [], output: worker.output.kept.text,
                 duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result
             publishFinished(index, result)

@@ -89,6 +89,7 @@ public struct ScenarioRunner {
             } else {
                 publish(.scenarioStarted(definition.listing))
                 var number = 0
+                var live = LiveOutput()
                 result = file.run(
                     definition, host: host, faults: options.faults,
                     observer: ScenarioObserver(
@@ -96,7 +97,9 @@ public struct ScenarioRunner {
                             number += 1
                             publish(.step(file: entry.path, scenario: definition.name, number: number, step: step))
                         },
-                        output: { text in publish(.output(file: entry.path, scenario: definition.name, text: text)) }))
+                        output: { text in
+                            if let shown = live.take(text) { publish(.output(file: entry.path, scenario: definition.name, text: shown)) }
+                        }))
                 if options.failFast && result.status.isProblem { stop = Self.failFastReason }
                 if let interruption = options.interruption, interruption.isRequested {
                     stop = interruption.reason ?? "interrupted"

@@ -138,8 +138,10 @@ package final class BindingContext {
     /// scenario's output, or to the file's while it loads.
     func writeOutput(_ text: String) {
         if let world {
-            // Streamed while it fits the kept head: a flood of prints is cut at the source.
-            if world.output.append(text) { world.observer.output?(text) }
+            // Kept bounded here; streamed whole, so a worker's parent keeps the last lines of a
+            // scenario that crashes or hangs after a flood of prints (it bounds what it keeps).
+            world.output.append(text)
+            world.observer.output?(text)
         } else {
             loadOutput.append(text)
         }
