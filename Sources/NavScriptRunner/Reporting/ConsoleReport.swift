@@ -43,11 +43,13 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         /// runs (another worker's, hung maybe) is printed at once above that
         /// one's line, which is drawn again below it — not held until it ends.
         package var redrawsLines: Bool
-        /// How long the open progress line may stand still before a file
-        /// whose scenarios finish meanwhile takes it: a hung or slow file
-        /// must not keep another worker's results off the screen (or out of
-        /// a CI log) until it ends. (The line it took is drawn again, whole,
-        /// when its turn comes.)
+        /// How long the open progress line may stand still before another
+        /// file takes it — on a terminal a file whose scenarios finish
+        /// meanwhile (default 0.1 s), in a pipe a file that finished (default
+        /// 2 s: a CI log keeps file order unless a file really stalls). A hung
+        /// or slow file must not keep another worker's results off the screen
+        /// or out of the log until it ends; the line it gave up is drawn
+        /// again, whole, in its turn.
         package var stallAfter: TimeInterval
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
         package var formatDuration: @Sendable (Double) -> String
@@ -60,7 +62,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             invariantsAfterEveryStep: Bool = false,
             runningTotals: Bool = false,
             redrawsLines: Bool = false,
-            stallAfter: TimeInterval = 0.1,
+            stallAfter: TimeInterval? = nil,
             formatDuration: @escaping @Sendable (Double) -> String = ConsoleReport.formatSeconds
         ) {
             self.color = color
@@ -70,7 +72,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             self.invariantsAfterEveryStep = invariantsAfterEveryStep
             self.runningTotals = runningTotals
             self.redrawsLines = redrawsLines
-            self.stallAfter = stallAfter
+            self.stallAfter = stallAfter ?? (redrawsLines ? 0.1 : 2)
             self.formatDuration = formatDuration
         }
     }
@@ -153,7 +155,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         locked {
             track(result.file)
             let mark = progressMark(result.status)
-            giveStalledOpenLine(to: result.file)
+            // On a terminal the line given up is erased, so it may change hands per scenario.
+            if options.redrawsLines { giveStalledOpenLine(to: result.file) }
             if result.file == openPath {
                 openMoved = Date()
                 openReported += 1
@@ -172,7 +175,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     package func fileFinished(_ result: FileResult) {
         locked {
             track(result.file)
-            giveStalledOpenLine(to: result.file)
+            // In a pipe, whole lines only: a finished file takes a line that stands still.
+            if !options.redrawsLines { giveStalledOpenLine(to: result.file) }
             if result.file == openPath {
                 let missing = result.scenarios.dropFirst(openReported).map { progressMark($0.status) }.joined()
                 let hasMarks = openReported > 0 || !missing.isEmpty

@@ -124,11 +124,11 @@ struct ReportingConsoleTests {
         #expect(capture.text.hasSuffix("\nscenarios/gate_resume/login.lua  .Fs  (3)\n"), "\(capture.text)")
     }
 
-    /// In a pipe (a CI log) too, a file whose scenarios finish while the
-    /// open line stands still takes the line: the still one is ended as it
-    /// is and printed again, whole, when its turn comes — a hung file no
-    /// longer holds another worker's results back until its timeout.
-    @Test func aStillLineGivesWayToAFileWhoseScenariosFinish() {
+    /// In a pipe (a CI log) too, a file that finishes while the open line
+    /// stands still takes the line: the still one is ended as it is and
+    /// printed again, whole, when its turn comes — a hung file no longer
+    /// holds another worker's results back until its timeout.
+    @Test func aStillLineGivesWayToAFileThatFinished() {
         let capture = OutputCapture()
         let console = ConsoleReport(options: .init(stallAfter: 0), write: capture.write)
         let run = ReportingFixtures.mixedRun()
@@ -137,9 +137,10 @@ struct ReportingConsoleTests {
         console.fileStarted(tabs.file)
         console.scenarioFinished(login.scenarios[0])
         console.scenarioFinished(tabs.scenarios[0])
-        #expect(capture.text == "scenarios/gate_resume/login.lua  .\nscenarios/tabs.lua  .")
         console.scenarioFinished(tabs.scenarios[1])
+        #expect(capture.text == "scenarios/gate_resume/login.lua  .", "whole lines only: nothing until a file finishes")
         console.fileFinished(tabs)
+        #expect(capture.text == "scenarios/gate_resume/login.lua  .\nscenarios/tabs.lua  .E  (2)\nscenarios/gate_resume/login.lua  .")
         console.scenarioFinished(login.scenarios[1])
         console.scenarioFinished(login.scenarios[2])
         console.fileFinished(login)
@@ -157,7 +158,24 @@ struct ReportingConsoleTests {
         console2.fileStarted(tabs.file)
         console2.scenarioFinished(login.scenarios[0])
         console2.scenarioFinished(tabs.scenarios[0])
+        console2.scenarioFinished(tabs.scenarios[1])
+        console2.fileFinished(tabs)
         #expect(steady.text == "scenarios/gate_resume/login.lua  .")
+    }
+
+    /// On a terminal the line changes hands per scenario (it is erased, not
+    /// left cut): a file whose scenarios finish while the open one stands
+    /// still shows each mark as it comes.
+    @Test func onATerminalAStillLineGivesWayToAFileWhoseScenariosFinish() {
+        let capture = OutputCapture()
+        let console = ConsoleReport(options: .init(redrawsLines: true, stallAfter: 0), write: capture.write)
+        let run = ReportingFixtures.mixedRun()
+        let login = run.files[0], tabs = run.files[1]
+        console.fileStarted(login.file)
+        console.fileStarted(tabs.file)
+        console.scenarioFinished(login.scenarios[0])
+        console.scenarioFinished(tabs.scenarios[0])
+        #expect(capture.text == "scenarios/gate_resume/login.lua  .\r\u{1B}[2Kscenarios/tabs.lua  .")
     }
 
     @Test func threadsInterleavingFilesNeverSplitALine() {
