@@ -237,10 +237,10 @@ static void clua_raise_timeout(lua_State *L, lua_Debug *ar) {
     if (c->timed_out_at[0] != '\0') lua_pushfstring(L, "%s: ", c->timed_out_at);
     else lua_pushliteral(L, "");
     if (c->timeout_seconds == (double)(long long)c->timeout_seconds) /* 2s, not 2.0s */
-        lua_pushfstring(L, "timeout: the scenario ran longer than %Is (--timeout), stopped in its own Lua code",
+        lua_pushfstring(L, "timeout: ran longer than %Is (--timeout) in its own Lua code",
                         (LUAI_UACINT)c->timeout_seconds);
     else
-        lua_pushfstring(L, "timeout: the scenario ran longer than %fs (--timeout), stopped in its own Lua code",
+        lua_pushfstring(L, "timeout: ran longer than %fs (--timeout) in its own Lua code",
                         (LUAI_UACNUMBER)c->timeout_seconds);
     lua_concat(L, 2);
     lua_error(L);

@@ -373,10 +373,10 @@ public final class LuaState {
             dataOnlyValue: .nil)
     }
 
-    /// `timeout: the scenario ran longer than 2s (--timeout), …` as the hook words it.
+    /// `timeout: ran longer than 2s (--timeout) in its own Lua code`, as the hook words it.
     static func timeoutMessage(_ seconds: Double) -> String {
         let shown = seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
-        return "timeout: the scenario ran longer than \(shown)s (--timeout), stopped in its own Lua code"
+        return "timeout: ran longer than \(shown)s (--timeout) in its own Lua code"
     }
 
     /// The limit a script hit and caught, if any — a memory error first (it

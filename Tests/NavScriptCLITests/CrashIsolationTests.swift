@@ -81,7 +81,7 @@ struct CrashIsolationTests {
         #expect(output.status == 1, "\(output)")
         let message = junit.testcase("loops after launch")?.child("error")?["message"] ?? ""
         #expect(
-            message.hasPrefix("suite/loop.lua:4: timeout: the scenario ran longer than 1s (--timeout), stopped in its own Lua code"),
+            message.hasPrefix("suite/loop.lua:4: timeout: the scenario ran longer than 1s (--timeout) in its own Lua code"),
             "\(message)")
         #expect(junit.outcome("after it") == "passed", "the file went on: \(output)")
     }

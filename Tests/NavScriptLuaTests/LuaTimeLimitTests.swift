@@ -17,7 +17,7 @@ struct LuaTimeLimitTests {
         let error = try #require(luaError { _ = try lua.run(source: "local n = 0\nwhile true do n = n + 1 end", chunkName: "loop.lua") })
         #expect(error.kind == .timeout)
         #expect(
-            error.message == "loop.lua:2: timeout: the scenario ran longer than 0.2s (--timeout), stopped in its own Lua code",
+            error.message == "loop.lua:2: timeout: ran longer than 0.2s (--timeout) in its own Lua code",
             "\(error.message)")
     }
 

@@ -38,8 +38,11 @@ package final class ScenarioFile {
                     + "state to start; give it at least a megabyte (the default is 64 MiB)")
         }
         // What the file printed before it failed to load goes with the failure.
-        // The file's own code starts here: from now on what it allocates counts against the budget too.
-        state.resetLimits()
+        // The file's own code starts here: from now on what it allocates counts against the budget too,
+        // and its top level runs under the scenarios' time limit.
+        let loading = state
+        loading.resetLimits(timeout: options.scenarioTimeout)
+        defer { loading.clearTimeLimit() }
         do {
             var compiled = false
             do {
@@ -98,6 +101,12 @@ package final class ScenarioFile {
                     Self.place(of: error) + "memory limit exceeded (\(options.memoryLimit ?? 0) "
                         + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
                         + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
+            } catch let error as LuaError where error.kind == .timeout {
+                let said = error.message.range(of: "timeout: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+                throw ScenarioLoadError(
+                    Self.place(of: error) + "timeout while the file loaded: its top level " + said
+                        + "; raise the limit with --timeout if it is legitimately long",
+                    details: Self.userTraceback(error.traceback))
             } catch let error as LuaError where error.kind == .budget {
                 // A load error like any other (exit status 2), in the CLI's terms rather than the bridge's.
                 throw ScenarioLoadError(
@@ -600,7 +609,7 @@ package struct ScenarioProblem: Error {
                 let said = error.message.range(of: "timeout: ").map { String(error.message[$0.upperBound...]) } ?? error.message
                 self.init(
                     outcome: .errored(.timeout),
-                    message: (place.isEmpty ? Self.at(traceback) : place) + "timeout\(suffix): " + said
+                    message: (place.isEmpty ? Self.at(traceback) : place) + "timeout\(suffix): the scenario " + said
                         + "; raise the limit with --timeout if it is legitimately long",
                     details: traceback)
             } else if error.kind == .memory || error.message.contains("memory limit exceeded") {
