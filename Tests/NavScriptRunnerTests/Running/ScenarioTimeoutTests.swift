@@ -34,7 +34,8 @@ struct ScenarioTimeoutTests {
     @Test func aFileWhoseTopLevelRunsPastItDoesNotLoadAndSaysSo() throws {
         var options = RunOptions(instructionBudget: 4_000_000_000)
         options.scenarioTimeout = 0.3
-        let results = try runSource("local n = 0\nwhile true do n = n + 1 end\nscenario(\"never\", function() end)", options: options).results
+        let results = try runSource("local n = 0\nwhile true do n = n + 1 end\nscenario(\"never\", function() end)", options: options)
+            .results
         let entry = try #require(results.first)
         #expect(entry.outcome == .errored(.loadError), "\(entry.outcome)")
         #expect(
