@@ -336,9 +336,7 @@ public final class LuaState {
     /// Sticky until ``resetLimits()``.
     public func caughtBudgetError() -> LuaError? {
         guard control.pointee.budget_tripped != 0 else { return nil }
-        let at = withUnsafeBytes(of: control.pointee.budget_at) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        let at = Self.text(of: control.pointee.budget_at)
         return LuaError(
             kind: .budget,
             message: (at.isEmpty ? "" : at + ": ")
@@ -362,15 +360,18 @@ public final class LuaState {
     /// Sticky until ``resetLimits(timeout:)``.
     public func caughtTimeout() -> LuaError? {
         guard control.pointee.timed_out != 0 else { return nil }
-        let at = withUnsafeBytes(of: control.pointee.timed_out_at) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        let at = Self.text(of: control.pointee.timed_out_at)
         return LuaError(
             kind: .timeout,
             message: (at.isEmpty ? "" : at + ": ") + Self.timeoutMessage(control.pointee.timeout_seconds)
                 + "; it caught the error (in a coroutine or with pcall) and went on, but a time limit once passed stays passed",
             traceback: at.isEmpty ? nil : "stack traceback:\n\t\(at): where the time ran out",
             dataOnlyValue: .nil)
+    }
+
+    /// A C `char[N]` field of the control block as text (up to its NUL).
+    private static func text<Field>(of field: Field) -> String {
+        withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// `timeout: ran longer than 2s (--timeout) in its own Lua code`, as the hook words it.

@@ -73,13 +73,18 @@ struct ReportingConsoleTests {
         #expect(capture.text == "a.lua  ..  (2)  [2 done, T]\nb.lua  ...  (3)  [5 done, T]\n")
     }
 
-    @Test func concurrentFilesKeepTheirLinesWhole() {
+    /// A console over a capture, with the mixed run's two files (login, tabs) started in that order.
+    private func twoFilesStarted(_ options: ConsoleReport.Options) -> (OutputCapture, ConsoleReport, FileResult, FileResult) {
         let capture = OutputCapture()
-        let console = ConsoleReport(write: capture.write)
+        let console = ConsoleReport(options: options, write: capture.write)
         let run = ReportingFixtures.mixedRun()
-        let login = run.files[0], tabs = run.files[1]
-        console.fileStarted(login.file)
-        console.fileStarted(tabs.file)
+        console.fileStarted(run.files[0].file)
+        console.fileStarted(run.files[1].file)
+        return (capture, console, run.files[0], run.files[1])
+    }
+
+    @Test func concurrentFilesKeepTheirLinesWhole() {
+        let (capture, console, login, tabs) = twoFilesStarted(.init())
         console.scenarioFinished(tabs.scenarios[0])
         console.scenarioFinished(login.scenarios[0])
         console.scenarioFinished(tabs.scenarios[1])
@@ -105,12 +110,7 @@ struct ReportingConsoleTests {
     /// not held until that one ends, which for a hung scenario is its
     /// whole timeout.
     @Test func onATerminalAFinishedFileIsShownAboveTheOneStillRunning() {
-        let capture = OutputCapture()
-        let console = ConsoleReport(options: .init(redrawsLines: true), write: capture.write)
-        let run = ReportingFixtures.mixedRun()
-        let login = run.files[0], tabs = run.files[1]
-        console.fileStarted(login.file)
-        console.fileStarted(tabs.file)
+        let (capture, console, login, tabs) = twoFilesStarted(.init(redrawsLines: true))
         console.scenarioFinished(login.scenarios[0])
         console.scenarioFinished(tabs.scenarios[0])
         console.scenarioFinished(tabs.scenarios[1])
@@ -129,12 +129,7 @@ struct ReportingConsoleTests {
     /// printed again, whole, when its turn comes — a hung file no longer
     /// holds another worker's results back until its timeout.
     @Test func aStillLineGivesWayToAFileThatFinished() {
-        let capture = OutputCapture()
-        let console = ConsoleReport(options: .init(stallAfter: 0), write: capture.write)
-        let run = ReportingFixtures.mixedRun()
-        let login = run.files[0], tabs = run.files[1]
-        console.fileStarted(login.file)
-        console.fileStarted(tabs.file)
+        let (capture, console, login, tabs) = twoFilesStarted(.init(stallAfter: 0))
         console.scenarioFinished(login.scenarios[0])
         console.scenarioFinished(tabs.scenarios[0])
         console.scenarioFinished(tabs.scenarios[1])
@@ -167,12 +162,7 @@ struct ReportingConsoleTests {
     /// left cut): a file whose scenarios finish while the open one stands
     /// still shows each mark as it comes.
     @Test func onATerminalAStillLineGivesWayToAFileWhoseScenariosFinish() {
-        let capture = OutputCapture()
-        let console = ConsoleReport(options: .init(redrawsLines: true, stallAfter: 0), write: capture.write)
-        let run = ReportingFixtures.mixedRun()
-        let login = run.files[0], tabs = run.files[1]
-        console.fileStarted(login.file)
-        console.fileStarted(tabs.file)
+        let (capture, console, login, tabs) = twoFilesStarted(.init(redrawsLines: true, stallAfter: 0))
         console.scenarioFinished(login.scenarios[0])
         console.scenarioFinished(tabs.scenarios[0])
         #expect(capture.text == "scenarios/gate_resume/login.lua  .\r\u{1B}[2Kscenarios/tabs.lua  .")
