@@ -286,6 +286,12 @@ package struct ManifestCheck {
             for (p, param) in definition.params.enumerated() {
                 if let pattern = param.pattern, (try? Regex(pattern)) == nil {
                     problem(index, ".params[\(p)].pattern", "invalid regular expression /\(pattern)/")
+                } else if let pattern = param.pattern, let nested = NestedRepetition.find(in: pattern) {
+                    problem(
+                        index, ".params[\(p)].pattern",
+                        "/\(pattern)/ repeats a group that itself repeats, \(nested): matching a long value that almost "
+                            + "fits can take exponential time, and a link would hang the router; repeat the inner part "
+                            + "once (e.g. (a+)+ as a+)")
                 }
                 if let min = param.minLength, let max = param.maxLength, min > max {
                     problem(

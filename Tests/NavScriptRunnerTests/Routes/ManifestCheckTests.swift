@@ -149,6 +149,12 @@ struct ManifestCheckTests {
             path: "$.destinations[1].params[0].pattern", destination: "item", message: "invalid regular expression /[0-9/",
             at: #""pattern": ^"[0-9""#),
         Case(
+            name: "a param pattern that can backtrack without end", old: #""pattern": "[0-9]{1,6}""#,
+            new: #""pattern": "([0-9]+)+x""#, path: "$.destinations[1].params[0].pattern", destination: "item",
+            message: "/([0-9]+)+x/ repeats a group that itself repeats, ([0-9]+)+: matching a long value that almost "
+                + "fits can take exponential time, and a link would hang the router; repeat the inner part once (e.g. (a+)+ as a+)",
+            at: #""pattern": ^"([0-9]+)+x""#),
+        Case(
             name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,
             path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home",
             at: #""preconditions": ["auth"], "patterns": [^"home"]"#),

@@ -1,0 +1,25 @@
+import Testing
+
+@testable import NavScriptRunner
+
+/// A param pattern that repeats a repeating group can hang the router on
+/// a long link; `routes check` names the group.
+@Suite("Nested repetition in param patterns")
+struct NestedRepetitionTests {
+    @Test(arguments: [
+        ("(a+)+b", "(a+)+"), ("(a*)*", "(a*)*"), ("x(\\d+-?)*y", "(\\d+-?)*"), ("(a{2,})+", "(a{2,})+"),
+        ("([a-z]+)+$", "([a-z]+)+"), ("((a+)b?)+", "((a+)b?)+"), ("(a+){2,5}", "(a+){2,5}"), ("(?:a|b+)+", "(?:a|b+)+"),
+        ("(a{1,3})+", "(a{1,3})+"), ("x((a+)+)y", "(a+)+"), ("(?<n>\\w+\\s*)+", "(?<n>\\w+\\s*)+")
+    ])
+    func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
+        #expect(NestedRepetition.find(in: pattern) == group)
+    }
+
+    @Test(arguments: [
+        "[0-9]{1,6}", "(ab)+", "(a+)?", "(a+){1}", "(a+){1,1}", "\\(a+\\)+", "[(]a+[)]+", "[]a+]+", "(a+)b+",
+        "[a-z]+(-[a-z]+)*x", "", "((", "a)+", "(a{1})+", "(\\++)x", "((a+)b)+", "(a+b)+", "([0-9]+\\.)+[0-9]+"
+    ])
+    func aPatternWithoutOneIsNot(pattern: String) {
+        #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
+    }
+}
