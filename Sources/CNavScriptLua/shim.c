@@ -317,6 +317,7 @@ void clua_resetlimits(lua_State *L) {
     c->interrupted = 0;
     c->timed_out = 0;
     c->timed_out_at[0] = '\0';
+    c->pending_charge = 0;
     if (c->instruction_budget != 0 || c->interrupt != NULL || c->deadline_ns != 0)
         lua_sethook(L, clua_budget_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
     else
@@ -354,6 +355,11 @@ static int clua_invoke(lua_State *L, void *object) {
     n = c->dispatch(L, object);
     c->lua_side = saved_side;
     c->current = saved_current;
+    if (c->pending_charge > 0) { /* charged here, in C: it may raise the budget error, which must not cross Swift */
+        long long work = c->pending_charge;
+        c->pending_charge = 0;
+        clua_budget_charge(L, work, "navscript's own functions (copying their arguments, reading the app's events)");
+    }
     if (n >= 0) return n;
     if (n == CLUA_RAISE_WHERE && lua_type(L, -1) == LUA_TSTRING) {
         luaL_where(L, 1);

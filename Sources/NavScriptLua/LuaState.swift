@@ -304,6 +304,16 @@ public final class LuaState {
         clua_resetlimits(mainThread)
     }
 
+    /// Counts `work` (in instructions: an entry, or 64 bytes, each one)
+    /// that a Swift function does for the Lua call it serves against the
+    /// instruction budget — charged once the function has returned, so a
+    /// loop of cheap-looking calls that each copy or scan a lot is stopped
+    /// like a loop of Lua's own string copies, naming navscript's functions.
+    public func charge(work: Int) {
+        guard work > 0 else { return }
+        control.pointee.pending_charge += Int64(work)
+    }
+
     /// Ends the time limit ``resetLimits(timeout:)`` set (what runs between
     /// scenarios is not the scenario's).
     public func clearTimeLimit() {

@@ -72,6 +72,7 @@ extension LuaState {
         return try withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: TableTrail.inlineLevels) {
             slots throws(LuaConversionFailure) -> LuaValue in
             var path = TableTrail(slots: slots)
+            defer { charge(work: path.entries + path.bytes >> 6) }  // as Lua's library charges copies
             return try read(L, index, depth: 0, mode: mode, path: &path)
         }
     }

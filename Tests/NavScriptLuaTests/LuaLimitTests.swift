@@ -122,6 +122,34 @@ struct LuaLimitTests {
         #expect(error.message.hasPrefix("work.lua:1: instruction budget exceeded (5000000 instructions), spent by \(spentBy)"), "\(error)")
     }
 
+    /// What a Swift function does for its call — copying its arguments (a
+    /// long string passed again and again, a table sharing one), or work it
+    /// says it did — counts against the budget once it has returned: a loop
+    /// of a few instructions whose calls each copy megabytes is stopped.
+    @Test("a Swift function's work for its call counts against the budget")
+    func swiftWorkIsCharged() throws {
+        let lua = try LuaState.forTests(budget: 2_000_000, memory: 64 * 1024 * 1024)
+        lua.register("sink") { _ in .noValues }
+        lua.register("scan") { call in
+            call.state.charge(work: 100_000)
+            return .noValues
+        }
+        for source in [
+            "local s = ('x'):rep(1e6) for i = 1, 1000 do sink(s, s, s) end",
+            "local s = ('x'):rep(1e6) local t = {} for i = 1, 50 do t[i] = s end for i = 1, 1000 do sink(t) end",
+            "for i = 1, 1000 do scan() end"
+        ] {
+            lua.resetLimits()
+            let error = luaError { _ = try lua.run(source: source, chunkName: "work.lua") }
+            #expect(error?.kind == .budget, "\(source): \(String(describing: error))")
+            #expect(error?.budgetSpentBy == "navscript's own functions (copying their arguments, reading the app's events)")
+        }
+        // A few small calls cost next to nothing.
+        lua.resetLimits()
+        #expect(try lua.run(source: "for i = 1, 1000 do sink('a', { 1, 2, 3 }) end return 1", chunkName: "small.lua") == [1])
+        #expect(lua.instructionsUsed < 100_000)
+    }
+
     /// A plain search is linear in both lengths: a needle that nearly
     /// matches everywhere took 18 s inside one call (Lua's memchr-then-memcmp
     /// loop is quadratic), which the budget, charged by the subject, could not stop.

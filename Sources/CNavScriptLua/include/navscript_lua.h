@@ -80,6 +80,8 @@ typedef struct clua_Control {
     long long deadline_ns;        /* CLOCK_MONOTONIC nanoseconds past which the hook raises (0 = none) */
     double timeout_seconds;       /* the limit, for the message */
     int timed_out;                /* the hook raised the time limit: sticky until clua_resetlimits */
+    long long pending_charge;     /* work a Swift function did for its call (copying its arguments, scanning a log), in
+                                     instructions: charged against the budget by the trampoline once Swift has returned */
     char timed_out_at[96];        /* where, `chunk:line` (or "") */
     /* Swift side */
     lua_State *main;          /* the main thread */

@@ -187,6 +187,7 @@ enum AssertionBindings {
             ) { call, app, world in
                 let mark = try Self.mark(call, 1, eventCount: app.eventCount, world: world) ?? 0
                 let since = app.events(since: mark)
+                call.state.charge(work: since.texts.count)  // a scan of the log: counted like Lua's own searches
                 let failure = Expectation.events(try Self.eventItems(call, 2), actual: Array(since.texts))
                 if failure != nil { try Self.requireKept(since.dropped, call, app) }
                 return failure
@@ -203,6 +204,7 @@ enum AssertionBindings {
             ) { call, app, world in
                 let item = try Self.eventItem(call, 1)
                 let since = app.events(since: try Self.mark(call, 2, eventCount: app.eventCount, world: world) ?? 0)
+                call.state.charge(work: since.texts.count)
                 let failure = Expectation.eventCount(item, expected: 0, actual: Array(since.texts))
                 if failure == nil {
                     try Self.requireSpelledAsTheApp(item, call, 1, world)
@@ -227,6 +229,7 @@ enum AssertionBindings {
                 guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
                 let item = try Self.eventItem(call, 1)
                 let since = app.events(since: try Self.mark(call, 3, eventCount: app.eventCount, world: world) ?? 0)
+                call.state.charge(work: since.texts.count)
                 try Self.requireKept(since.dropped, call, app)
                 let failure = Expectation.eventCount(item, expected: count, actual: Array(since.texts))
                 if failure == nil && count == 0 { try Self.requireSpelledAsTheApp(item, call, 1, world) }
@@ -259,6 +262,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_events{ \"gate auth account\", \"session-commit\", \"resume account\" }"
             ) { call, app, _ in
+                call.state.charge(work: app.eventCount)
                 let failure = Expectation.events(try Self.eventItems(call, 1), actual: app.events)
                 if failure != nil { try Self.requireKept(app.eventsDropped, call, app) }
                 return failure
