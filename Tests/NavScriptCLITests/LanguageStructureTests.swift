@@ -466,8 +466,12 @@ struct LanguageStructureTests {
             #"the scenario name "café" reads the same as the one declared at line 1"#
         ),
         (
-            #"scenario("a\u{200B}", function() end) scenario("a", function() end) -- @bad"#,
-            #"the scenario name "a" reads the same as the one declared at line 1"#
+            #"scenario("a\u{200B}b", function() end) scenario("ab", function() end) -- @bad"#,
+            #"the scenario name "ab" reads the same as the one declared at line 1"#
+        ),
+        (
+            #"scenario("a\u{FE0F}", function() end) -- @bad"#,
+            #"scenario(name, [options,] fn): the name "a️" starts or ends with blanks"#
         ),
         (#"describe("", function() end) -- @bad"#, "describe(name, fn): the name is empty"),
         (#"scenario.each({ { id = 1 } }, "", function() end) -- @bad"#, "scenario.each(rows, name, [options,] fn): the name is empty"),

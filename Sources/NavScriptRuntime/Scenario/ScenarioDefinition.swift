@@ -22,18 +22,49 @@ package struct ScenarioDefinition {
 
     /// Whether `name` starts or ends with a blank (any Unicode white space).
     static func blankEnded(_ name: String) -> Bool {
-        name.first?.isWhitespace ?? false || name.last?.isWhitespace ?? false
+        startsBlank(name[...]) || endsBlank(name[...])
+    }
+
+    /// Whether `text` begins (ends) with a blank or something not drawn,
+    /// read by code point: a variation selector after the last letter is
+    /// part of its character, yet nothing a report shows.
+    static func startsBlank(_ text: Substring) -> Bool { text.unicodeScalars.first.map(readsBlank) ?? false }
+    static func endsBlank(_ text: Substring) -> Bool { text.unicodeScalars.last.map(readsBlank) ?? false }
+
+    private static func readsBlank(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || isUndrawn(scalar) || drawnBlank.contains(scalar)
+    }
+
+    /// Whether a report shows `character` as a blank or as nothing: white
+    /// space, a filler letter drawn empty (Hangul fillers, the blank Braille
+    /// pattern), or only characters that are not drawn at all.
+    static func readsBlank(_ character: Character) -> Bool {
+        character.isWhitespace || character.unicodeScalars.allSatisfy(readsBlank)
+    }
+
+    /// Letters drawn as an empty space, though not white space.
+    private static let drawnBlank: Set<Unicode.Scalar> = ["\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{2800}"]
+
+    /// Not drawn at all: format characters (a zero-width space, a bidi
+    /// mark) and every default-ignorable one (a variation selector, a
+    /// grapheme joiner).
+    private static func isUndrawn(_ scalar: Unicode.Scalar) -> Bool {
+        !drawnBlank.contains(scalar)
+            && (scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint)
     }
 
     /// How a report shows `name`: letters compared as Swift compares them
-    /// (`"é"` and `"e\u{301}"` are one), invisible format characters (a
-    /// zero-width space) left out. Two names with one key read as one.
+    /// (`"é"` and `"e\u{301}"` are one), what is not drawn (a zero-width
+    /// space, a variation selector) left out, a filler drawn blank read as a
+    /// space. Two names with one key read as one.
     static func readingKey(_ name: String) -> String {
-        // ASCII has no format characters and one spelling per letter: most names end here, unread.
+        // ASCII has none of them and one spelling per letter: most names end here, unread.
         guard !name.utf8.allSatisfy({ $0 < 0x80 }),
-            name.unicodeScalars.contains(where: { $0.properties.generalCategory == .format })
+            name.unicodeScalars.contains(where: { isUndrawn($0) || drawnBlank.contains($0) })
         else { return name }
-        return String(String.UnicodeScalarView(name.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+        var key = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars where !isUndrawn(scalar) { key.append(drawnBlank.contains(scalar) ? " " : scalar) }
+        return String(key)
     }
 
     /// Reads one record of the prelude's `collect()` result:
@@ -69,11 +100,12 @@ package struct ScenarioDefinition {
         // Nor can names that differ only in blanks around them ("a" and "a "), its own or its groups'
         // (describe, scenario.each's filled in): refused too.
         let ownStart = groups.isEmpty ? 0 : groups.reduce(0) { $0 + $1.count + 1 }
-        let startsBlank = self.name.first?.isWhitespace ?? false || self.name.dropFirst(ownStart).first?.isWhitespace ?? false
-        if name.string.last?.isWhitespace ?? true || startsBlank || groups.contains(where: Self.blankEnded) {
-            let own = String(self.name.dropFirst(ownStart))
+        let own = self.name.dropFirst(ownStart)
+        let startsBlank = Self.startsBlank(self.name[...]) || Self.startsBlank(own)
+        if own.isEmpty || Self.endsBlank(own) || startsBlank || groups.contains(where: Self.blankEnded) {
+            let own = String(own)
             let call = isPending ? "pending(name)" : fields.count < 9 ? "scenario(name, [options,] fn)" : "scenario.each"
-            if !own.contains(where: { !$0.isWhitespace }), fields.count < 9 {
+            if own.allSatisfy(Self.readsBlank), fields.count < 9 {
                 throw ScenarioLoadError(
                     "\(file):\(self.line): \(call): the name is \(own.isEmpty ? "empty" : "only blanks"); give it a name that "
                         + "says what it checks, as reports and --filter show it")
