@@ -24,8 +24,8 @@ enum ScenarioPrelude {
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
         -- The library as it was: a scenario that defines a global `type` or
         -- `next` must not break the language's own functions.
-        local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error =
-          type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error
+        local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error, pcall =
+          type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error, pcall
         local format, find, mathtype = string.format, string.find, math.type
         local concat, sort, unpack, pack = table.concat, table.sort, table.unpack, table.pack
         local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
@@ -424,13 +424,29 @@ enum ScenarioPrelude {
         end
 
         -- A failed assert is a failure (an expectation), not an error.
+        -- The failure is recorded whatever its message does: one that cannot be shown (a
+        -- __tostring, __len or __index that raises or yields) is said as such, not left to raise
+        -- an ordinary error a pcall would swallow with the failure.
+        local function shown(message)
+          if type(message) == "table" and not has_tostring(message) then
+            return spelled(message)   -- its contents, not an address
+          end
+          return tostring(message)
+        end
         function assert(value, message, ...)
           if not value then
-            if message == nil then message = "assertion failed!"
-            elseif type(message) == "table" and not has_tostring(message) then
-              message = spelled(message)   -- its contents, not an address
+            local text = "assertion failed!"
+            if message ~= nil then
+              local ok, said = pcall(shown, message)
+              if ok and type(said) == "string" then
+                text = said
+              else
+                -- (An error inside this prelude is placed at its own line: that place says nothing to a reader.)
+                text = "assertion failed (its message could not be shown: "
+                  .. (type(said) == "string" and (said:gsub("^navscript:%d+: ", "")) or "its error is not a string") .. ")"
+              end
             end
-            failure(tostring(message))
+            failure(text)
           end
           asserted()
           return value, message, ...
