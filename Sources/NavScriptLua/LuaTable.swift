@@ -160,7 +160,7 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
         return parts.isEmpty ? "{}" : "{" + parts.joined(separator: ", ") + "}"
     }
 
-    static func isIdentifier(_ text: String) -> Bool {
+    package static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
             return false
         }

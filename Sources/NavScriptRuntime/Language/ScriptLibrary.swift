@@ -166,29 +166,48 @@ package struct ScriptLibrary {
     }
 
     /// A call's arguments as a crash report shows them, as the script would
-    /// write them (`("myapp://x", {…})`, or `{…}` for a table alone:
-    /// `launch{…}`): short strings quoted, numbers and booleans as written,
-    /// tables elided. Built for every announced call (the worker keeps only
-    /// the last), so cheap.
+    /// write them (`("myapp://x", { via = "widget" })`, or `{ url = "…" }`
+    /// for a table alone: `launch{ url = "…" }`): short strings quoted,
+    /// numbers and booleans as written, a table's first few entries (the one
+    /// that crashed the app is often in them), tables inside it elided.
+    /// Built for every announced call in a worker (it keeps only the last),
+    /// so cheap.
     static func arguments(_ call: LuaCall) -> String {
-        if call.arguments.count == 1, case .table = call.arguments[0] { return "{…}" }
-        var text = "("
-        for (index, value) in call.arguments.enumerated() {
-            if index > 0 { text += ", " }
-            switch value {
-            case .nil: text += "nil"
-            case .boolean(let flag): text += flag ? "true" : "false"
-            case .integer(let number): text += String(number)
-            case .number(let number): text += String(number)
-            case .string(let string):
-                let shown = string.string
-                let cut = shown.count > 80 ? String(shown.prefix(80)) + "…" : shown
-                text += LuaSource.string(cut)
-            case .table: text += "{…}"
-            default: text += value.typeName
+        if call.arguments.count == 1, case .table(let table) = call.arguments[0] { return shown(table) }
+        return "(" + call.arguments.map { shown($0, inTable: false) }.joined(separator: ", ") + ")"
+    }
+
+    /// `{ url = "myapp://x", via = "widget" }`: at most six entries, then `…`.
+    private static func shown(_ table: LuaTable) -> String {
+        let pairs = table.pairs
+        guard !pairs.isEmpty else { return "{}" }
+        var parts: [String] = []
+        for (index, pair) in pairs.prefix(6).enumerated() {
+            let value = shown(pair.value, inTable: true)
+            if case .integer(let position) = pair.key, position == index + 1 {
+                parts.append(value)
+            } else if case .string(let key) = pair.key, let text = key.validUTF8, LuaTable.isIdentifier(text) {
+                parts.append(text + " = " + value)
+            } else {
+                parts.append("[" + shown(pair.key, inTable: true) + "] = " + value)
             }
         }
-        return text + ")"
+        if pairs.count > 6 { parts.append("…") }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
+    private static func shown(_ value: LuaValue, inTable: Bool) -> String {
+        switch value {
+        case .nil: return "nil"
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .string(let string):
+            let text = string.string
+            return LuaSource.string(text.count > 80 ? String(text.prefix(80)) + "…" : text)
+        case .table(let table): return inTable ? "{…}" : shown(table)
+        default: return value.typeName
+        }
     }
 
 }
