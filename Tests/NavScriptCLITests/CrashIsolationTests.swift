@@ -45,7 +45,8 @@ struct CrashIsolationTests {
             junit.testcase("a widget link with a bad order id crashes the app")?.child("system-out")?.text
                 .contains("printed before the crash") == true, "what it printed is kept\n\(junit.raw)")
         #expect(
-            crash?["message"]?.contains(#"the last call was suite/fatal.lua:6  deep_link("shop://orders/abc", { via = "widget" })"#) == true,
+            crash?["message"]?.contains(#"the last call was suite/fatal.lua:6  deep_link("shop://orders/abc", { via = "widget" })"#)
+                == true,
             "\(junit.raw)")
         let hang = junit.testcase("two-factor deadlocks the main thread")?.child("error")
         #expect(hang?["type"] == "timeout", "\(junit.raw)")
