@@ -35,7 +35,17 @@ package enum LuaSandbox {
         local rawload, rawsetmetatable = load, setmetatable
         local gsub, format, concat, find, sub = string.gsub, string.format, table.concat, string.find, string.sub
         local io, os, string, package = io, os, string, package
-        local rawopen = io.open
+        local rawopen, iotype, next, collect = io.open, io.type, next, collectgarbage
+        -- Files the script holds open: a process has only so many descriptors, and a worker that
+        -- runs out of them cannot even report its own crash. Bounded well below the system's limit.
+        local handles, maxopen = rawsetmetatable({}, { __mode = "k" }), 256
+        local function openhandles()
+          local count = 0
+          for handle in next, handles do
+            if iotype(handle) == "file" then count = count + 1 else handles[handle] = nil end
+          end
+          return count
+        end
 
         -- Text chunks only, whatever mode the script asks for.
         function load(chunk, chunkname, mode, ...)
@@ -94,8 +104,17 @@ package enum LuaSandbox {
           end
           local real, display = resolve(path)
           if not real then return nil, display end
+          if openhandles() >= maxopen then
+            collect()   -- handles no longer referenced are closed when collected
+            if openhandles() >= maxopen then
+              return nil, format("%s: too many files open at once (%d, the sandbox's limit): close each file once it is "
+                                 .. "read (file:close())", path, maxopen)
+            end
+          end
           noteopen()   -- the handle's finalizer must run when the state closes
-          return rawopen(real, mode)
+          local handle, problem, code = rawopen(real, mode)
+          if handle then handles[handle] = true end
+          return handle, problem, code
         end
         for _, name in ipairs{ "popen", "tmpfile", "input", "output", "lines", "read", "close", "stdin" } do
           io[name] = nil

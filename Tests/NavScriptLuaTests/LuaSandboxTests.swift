@@ -103,6 +103,34 @@ struct LuaSandboxTests {
         #expect(!FileManager.default.fileExists(atPath: suite.root.appendingPathComponent("data/new.txt").path))
     }
 
+    /// A worker that runs out of descriptors cannot report its own crash:
+    /// the files a script holds open at once are bounded, with a message
+    /// that says to close them; closed and forgotten handles do not count.
+    @Test("io.open keeps at most 256 files open at once")
+    func openFilesAreBounded() throws {
+        let suite = try TemporarySuite()
+        try suite.write("data.txt", "x")
+        let lua = try LuaState.forTests(root: suite.root)
+        let results = try lua.run(
+            source: """
+                local held = {}
+                for i = 1, 256 do held[i] = assert(io.open("data.txt")) end
+                local refused, problem = io.open("data.txt")
+                held[1]:close()
+                local after_close = io.open("data.txt")
+                held = nil
+                local forgotten = 0
+                for i = 1, 600 do local f = io.open("data.txt") if f then forgotten = forgotten + 1 end end
+                return refused == nil, problem, after_close ~= nil, forgotten
+                """, chunkName: "files.lua")
+        #expect(results[0] == true)
+        #expect(
+            results[1].stringValue
+                == "data.txt: too many files open at once (256, the sandbox's limit): close each file once it is read (file:close())")
+        #expect(results[2] == true, "a closed file makes room")
+        #expect(results[3] == 600, "handles no longer referenced are collected when the limit is met")
+    }
+
     @Test("dofile and loadfile work only inside the root")
     func dofileConfined() throws {
         let suite = try TemporarySuite()
