@@ -312,6 +312,31 @@ struct MergeJUnitTests {
         #expect(XMLLint.run(fixture.url("prefixed-all.xml"))?.status ?? 0 == 0, "namespace-well-formed")
     }
 
+    /// A report read from a pipe merges; a folder, a missing file and a
+    /// time no CI parser reads (`inf`, `NaN`, hex) are said plainly.
+    @Test func pipesFoldersAndOddTimes() throws {
+        let fixture = try Fixture()
+        try fixture.write("big.xml", #"<testsuite name="t" tests="1" time="1e308"><testcase name="a"/></testsuite>"#)
+        try fixture.write("bigger.xml", #"<testsuite name="u" tests="1" time="NaN"><testcase name="b"/></testsuite>"#)
+        let odd = try fixture.run(["merge-junit", "big.xml", "bigger.xml", "-o", "all.xml"])
+        #expect(odd.status == 0, "\(odd)")
+        #expect(try fixture.read("all.xml").contains(#"time="0.000""#), "no inf or nan")
+        let folder = try fixture.run(["merge-junit", ".", "-o", "all.xml"])
+        #expect(folder.status == 2 && folder.stderr.contains(". is a folder: give the JUnit reports in it"), "\(folder)")
+        let missing = try fixture.run(["merge-junit", "gone.xml", "-o", "all.xml"])
+        #expect(missing.status == 2 && missing.stderr.contains("gone.xml does not exist"), "\(missing)")
+        let fifo = fixture.url("pipe.xml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data(#"<testsuite name="p" tests="1"><testcase name="c"/></testsuite>"#.utf8))
+            try? handle?.close()
+        }
+        writer.start()
+        let piped = try fixture.run(["merge-junit", "pipe.xml", "-o", "piped.xml"])
+        #expect(piped.status == 0 && piped.stdout.contains("1 tests"), "\(piped)")
+    }
+
     /// A report merge-junit would merge wrongly is refused, saying why: test
     /// cases or suites outside a `<testsuite>` directly under the root (their
     /// failures would be dropped), entities its text refers to (the merged
@@ -525,6 +550,10 @@ struct GraphCommandTests {
 struct UsageErrorTests {
     @Test(arguments: [
         (["run", "suite", "--jobs", "-1"], "--jobs must be at least 1"),
+        (
+            ["run", "suite", "--instruction-budget", "100"],
+            "--instruction-budget must be at least 1000 (it is counted a thousand instructions at a time), got 100"
+        ),
         (["run", "suite", "--timeout", "-1"], "--timeout must be a number of seconds above 0 and at most 604800 (a week), got -1.0"),
         (["run", "suite", "--timeout", "inf"], "--timeout must be a number of seconds above 0 and at most 604800 (a week), got inf"),
         (["mutate", "suite", "--timeout", "1e300"], "--timeout must be a number of seconds above 0 and at most 604800"),

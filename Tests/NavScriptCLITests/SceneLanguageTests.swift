@@ -168,4 +168,15 @@ struct LintCommandTests {
         #expect(run.stderr.contains("warning: suite/typos.lua:2:14: ShopApp has no tab 'profil'"), "\(run)")
         #expect(run.stdout.contains("failed"), "the run went on: \(run)")
     }
+
+    /// A run prints the first twenty lint warnings and counts the rest:
+    /// a generated suite full of one typo must not bury the run.
+    @Test func aRunPrintsTheFirstLintWarningsAndCountsTheRest() throws {
+        let lines = (1...30).map { #"scenario("s\#($0)", function() select_tab("profil") end)"# }
+        let fixture = try Fixture(["suite/typos.lua": lines.joined(separator: "\n")])
+        let run = try fixture.run(["run", "suite"])
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains(": warning: ") }
+        #expect(warnings.count == 21, "\(run.stderr)")
+        #expect(warnings.last?.hasSuffix("warning: and 10 more; `navscript lint` lists them all") == true, "\(run.stderr)")
+    }
 }

@@ -38,13 +38,35 @@ struct JUnitShardReport {
     /// outside any case): said, then counted from the cases.
     let warnings: [String]
 
-    /// The bytes of the report at `path`.
+    /// The bytes of the report at `path`: a file, or a pipe (`<(curl …)`, a FIFO) read to its end.
     static func read(_ path: String) throws(ValidationError) -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ValidationError("\(path) is not readable: \(error.localizedDescription)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ValidationError("\(path) does not exist: give the path of a JUnit report (a shard's --junit file)")
         }
+        if isFolder.boolValue {
+            throw ValidationError("\(path) is a folder: give the JUnit reports in it (e.g. \(path)/*.xml)")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ValidationError("\(path) cannot be opened for reading (check its permissions)")
+        }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw ValidationError("\(path) could not be read to its end: \(error.localizedDescription)")
+        }
+    }
+
+    /// A `time` attribute as seconds: a plain decimal, finite and not
+    /// negative (`inf`, `NaN`, hex or a 300-digit total would make the
+    /// merged root's time something CI parsers refuse); else nil.
+    static func seconds(_ text: String?) -> Double? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }),
+            let value = Double(text), value.isFinite, value >= 0, value < 1e12
+        else { return nil }
+        return value
     }
 
     init(path: String, data: Data) throws(ValidationError) {
@@ -85,8 +107,7 @@ struct JUnitShardReport {
         }
         self.warnings = warnings
         self.blocks = try Self.blocks(of: data, suites: suites, recounted: recounted, asNavscriptWrites: isNavscript, path: path)
-        time =
-            scan.rootAttributes["time"].flatMap(Double.init) ?? suites.reduce(0) { $0 + ($1.attributes["time"].flatMap(Double.init) ?? 0) }
+        time = Self.seconds(scan.rootAttributes["time"]) ?? suites.reduce(0) { $0 + (Self.seconds($1.attributes["time"]) ?? 0) }
         isStrict = isNavscript && scan.rootAttributes["skipped"] == nil
     }
 

@@ -90,8 +90,15 @@ struct RunCommand: HostedCommand {
         }
         // The lint, cheap (no Lua runs): a literal the app does not have is said before the run,
         // where a check that can never match would otherwise pass in silence.
-        for problem in ScenarioLint(host: host).check(entries) {
+        // The first few, then how many more: a suite of generated files must not bury the run.
+        let problems = ScenarioLint(host: host).check(entries)
+        for problem in problems.prefix(Self.lintWarningsShown) {
             writeStandardError("\(NavScriptCLI.executableName): warning: \(problem)\n")
+        }
+        if problems.count > Self.lintWarningsShown {
+            writeStandardError(
+                "\(NavScriptCLI.executableName): warning: and \(problems.count - Self.lintWarningsShown) more; "
+                    + "`\(NavScriptCLI.executableName) lint` lists them all\n")
         }
         let ordered = runner.orderedFiles(entries)
         let tasks = ordered.enumerated().map { index, entry in
@@ -184,6 +191,9 @@ struct RunCommand: HostedCommand {
     }
 
     /// Scenario count per file (a file that does not load counts 1), for sharding.
+    /// How many lint warnings a run prints before it counts the rest.
+    static let lintWarningsShown = 20
+
     static func scenarioCounts(_ entries: [SuiteFile], runner: ScenarioRunner) throws -> [String: Int] {
         do {
             return Dictionary(uniqueKeysWithValues: try runner.list(entries).map { ($0.entry.path, max(1, $0.scenarios.count)) })

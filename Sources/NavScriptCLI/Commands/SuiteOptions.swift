@@ -49,6 +49,7 @@ struct SuiteOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: "Lua instructions a scenario may run before it is stopped.")
     var instructionBudget: Int = Self.defaultInstructionBudget
+    static let smallestInstructionBudget = 1_000
     static let defaultInstructionBudget = 10_000_000
 
     @Option(parsing: .unconditional, help: "Bytes of Lua memory a file's state may use.")
@@ -61,7 +62,13 @@ struct SuiteOptions: ParsableArguments {
         } catch {
             throw ValidationError(error.description)
         }
-        guard instructionBudget > 0 else { throw ValidationError("--instruction-budget must be positive") }
+        // The budget is counted a thousand instructions at a time, from navscript's own first
+        // ones: a smaller one could only ever fail, blaming a script that never ran.
+        guard instructionBudget >= Self.smallestInstructionBudget else {
+            throw ValidationError(
+                "--instruction-budget must be at least \(Self.smallestInstructionBudget) (it is counted a thousand "
+                    + "instructions at a time), got \(instructionBudget)")
+        }
         let unknown = Self.split(allow).filter { Invariant(rawValue: $0) == nil }
         guard unknown.isEmpty else {
             throw ValidationError(
