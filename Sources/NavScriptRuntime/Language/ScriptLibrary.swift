@@ -55,7 +55,8 @@ package struct ScriptLibrary {
             }
             let announced = function.category == .driving || function.category == .asserting
             Self.register(
-                function.name, body, announced: announced, maximumArguments: function.maximumArgumentCount,
+                function.name, body, announced: announced, checks: function.category == .asserting,
+                maximumArguments: function.maximumArgumentCount,
                 tables: (tables, tables.checkedParameters(of: function)), in: state)
         }
     }
@@ -102,7 +103,7 @@ package struct ScriptLibrary {
     /// argument that is not of its declared type is a bad argument.
     private static func register(
         _ name: String, _ body: @escaping (LuaCall, BindingContext) throws -> [LuaValue],
-        announced: Bool, maximumArguments: Int?,
+        announced: Bool, checks: Bool, maximumArguments: Int?,
         tables: (check: TableArgumentCheck, parameters: [(position: Int, type: String)]),
         in state: LuaState
     ) {
@@ -130,7 +131,7 @@ package struct ScriptLibrary {
             }
             return try context.serving { () throws -> LuaCallResult in
                 if announced, let world = context.world {
-                    world.checkedSomething = true
+                    if checks { world.checkedSomething = true }
                     if let onCall = world.observer.call {
                         onCall(String(concatenating: context.location(of: call), "  ", name, Self.arguments(call)))
                     }

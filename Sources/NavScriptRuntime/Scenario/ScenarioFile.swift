@@ -370,8 +370,12 @@ package final class ScenarioFile {
                 first.details, also: Array(failures.dropFirst()),
                 errors: (error.map { [$0] } ?? []) + otherErrors)
         }
-        if result.status == .passed, world.app == nil, world.timeline.isEmpty, !world.checkedSomething {
-            result.message = ScenarioResult.checkedNothing
+        if result.status == .passed, !world.checkedSomething {
+            if world.app == nil && world.timeline.isEmpty {
+                result.message = ScenarioResult.checkedNothing
+            } else if world.allowed.count == Invariant.allCases.count {
+                result.message = ScenarioResult.checkedNothingAllowed
+            }
         }
         if !world.allowed.isEmpty {
             world.note(

@@ -79,7 +79,13 @@ extension ScenarioResult {
         "checked nothing: it launched no app, took no step and called no expectation or assert, so it passes "
         + "whatever the app does — give it steps and expectations, or declare it with pending(name) until it has them"
 
-    /// A passed scenario that carries a warning (``checkedNothing``).
+    /// The same, for a scenario that drove the app with every invariant
+    /// allowed and called no expectation or `assert`: nothing looked.
+    package static let checkedNothingAllowed =
+        "checked nothing: every invariant is allowed and it called no expectation or assert, so it passes whatever the "
+        + "app does — add expectations, or allow only the invariants it must"
+
+    /// A passed scenario that carries a warning (``checkedNothing``, ``checkedNothingAllowed``).
     package var passedWithWarning: Bool { status == .passed && !message.isEmpty }
 }
 

@@ -44,9 +44,10 @@ package final class ScenarioWorld {
     var location: String?
     /// The part of the scenario running: `launch`, `before_each`, `scenario`, `after_each`.
     var phase = "scenario"
-    /// Whether the scenario called a step, an expectation or `assert`: one
-    /// that did none of them (and launched nothing) passes whatever the app
-    /// does, and its result says so (``ScenarioResult/checkedNothing``).
+    /// Whether the scenario called an expectation or `assert`: one that did
+    /// not, and launched no app (or allowed every invariant the app is
+    /// checked for), passes whatever the app does, and its result says so
+    /// (``ScenarioResult/checkedNothing``).
     var checkedSomething = false
     /// Every failed expectation, refused verb and violated invariant, in order.
     package private(set) var failures: [ExpectationFailure] = []

@@ -48,6 +48,19 @@ struct CheckedNothingTests {
         }
     }
 
+    @Test func drivingWithEveryInvariantAllowedChecksNothing() throws {
+        let allowed = Invariant.allCases.map { "\($0.rawValue) = \"why\"" }.joined(separator: ", ")
+        let results = try results(
+            """
+            scenario("all allowed", { allow = { \(allowed) } }, function() launch() tap("note", "7") end)
+            scenario("all allowed, one check", { allow = { \(allowed) } }, function() launch() expect_screen("notes") end)
+            scenario("some allowed", { allow = { leaks = "why" } }, function() launch() end)
+            """)
+        #expect(results["all allowed"]?.message == ScenarioResult.checkedNothingAllowed)
+        #expect(results["all allowed, one check"]?.passedWithWarning == false, "\(results["all allowed, one check"]?.message ?? "")")
+        #expect(results["some allowed"]?.message == "")
+    }
+
     @Test func aFailedOrSkippedScenarioIsNotWarnedAbout() throws {
         let results = try results(
             """
