@@ -144,6 +144,9 @@ package enum Expectation {
 
     /// `expect_coordinators`: exactly these are alive, as a multiset (order
     /// does not matter; a coordinator alive twice is a mismatch).
+    /// `once`, `twice`, `3 times`.
+    private static func times(_ count: Int) -> String { count == 1 ? "once" : count == 2 ? "twice" : "\(count) times" }
+
     package static func coordinators(_ expected: [String], actual: [String]) -> ExpectationFailure? {
         var unexpected = actual
         var missing: [String] = []
@@ -153,6 +156,11 @@ package enum Expectation {
         guard !missing.isEmpty || !unexpected.isEmpty else { return nil }
         var details = "alive: \(render(actual))\n"
         if !missing.isEmpty { details += "missing (expected alive): \(render(missing))\n" }
+        // A path listed more often than it is alive: say so, or "missing" reads as "not alive".
+        for path in Set(missing).sorted() where actual.contains(path) {
+            let listed = expected.count { $0 == path }, alive = actual.count { $0 == path }
+            details += "  \(render([path])) is alive \(times(alive)), listed \(times(listed))\n"
+        }
         if !unexpected.isEmpty { details += "unexpected (still alive): \(render(unexpected))\n" }
         return ExpectationFailure("live coordinators differ from \(render(expected))", details: details)
     }

@@ -275,13 +275,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_coordinators{ \"app\", \"app/catalog\" }"
             ) { call, app, _ in
-                let expected = try BindingSupport.strings(call, 1)
-                // A set of coordinators: one listed twice says nothing more, and a failure would list it as missing.
-                if let twice = expected.indices.first(where: { expected[..<$0].contains(expected[$0]) }) {
-                    throw call.argumentError(
-                        1, "\(LuaSource.string(expected[twice])) is listed twice; list each coordinator once (order does not matter)")
-                }
-                return Expectation.coordinators(expected, actual: app.coordinatorPaths)
+                Expectation.coordinators(try BindingSupport.strings(call, 1), actual: app.coordinatorPaths)
             },
             expect(
                 "expect_error",
