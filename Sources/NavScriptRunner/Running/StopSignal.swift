@@ -1,7 +1,7 @@
 import Foundation
 import NavScriptLua
 
-/// Set by SIGINT, SIGTERM, SIGHUP or fail-fast; read by the pool between events.
+/// Set by SIGINT, SIGTERM, SIGHUP (and SIGUSR1, SIGUSR2, SIGALRM) or fail-fast; read by the pool between events.
 package final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var reasonText: String?
@@ -60,12 +60,18 @@ package final class StopSignal: @unchecked Sendable {
         if signal != nil { interruption.request(reason) }
     }
 
-    /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP into
-    /// a stop request instead of killing the process, so the report for
-    /// what finished is still written. A second signal ends the process at
-    /// once (a hang in process would otherwise need SIGKILL).
+    /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP —
+    /// and the other signals whose default is to end the process without a
+    /// word (SIGUSR1, SIGUSR2, SIGALRM: a stray `kill -USR1`, a wrapper's
+    /// alarm) — into a stop request instead of killing the process, so the
+    /// report for what finished is still written. A second signal ends the
+    /// process at once (a hang in process would otherwise need SIGKILL).
     package func catchSignals() {
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
+        let stopping = [
+            (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
+            (SIGALRM, "SIGALRM")
+        ]
+        for (number, name) in stopping {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.set("interrupted (\(name))", signal: number) }
