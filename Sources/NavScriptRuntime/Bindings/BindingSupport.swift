@@ -73,6 +73,12 @@ enum BindingSupport {
         case .nil: return [:]
         case .string(let id): return ["id": id.string]
         case .integer(let id): return ["id": String(id)]
+        case .number(let id):
+            // 7.0 is the id 7 (as math.tointeger reads it); 7.5, nan or inf name no screen.
+            guard id.isFinite, id == id.rounded(), let whole = Int64(exactly: id) else {
+                throw call.argumentError(position, "an id given as a number must be a whole number, got \(id.isNaN ? "nan" : String(id))")
+            }
+            return ["id": String(whole)]
         case .table(let table):
             var params: [String: String] = [:]
             for (key, value) in table.pairs {
