@@ -201,6 +201,13 @@ final class Worker {
     /// Being killed for a timeout: it gets no more work.
     var isRetiring: Bool { flushRequestedAt != nil }
 
+    /// Seconds past the timeout before the parent steps in: the worker
+    /// stops a scenario's own Lua code at its line itself when the timeout
+    /// passes, looking every thousand instructions — a loop of slow ones
+    /// (each comparing megabytes) needs a moment, and a killed worker can
+    /// name no line. A hang outside Lua is killed this much later.
+    static let stopInLuaGrace = 2.0
+
     /// Seconds a hung worker gets to send what it buffered before SIGKILL
     /// (it is killed at once when its `flushed` line arrives; the grace only
     /// matters when the handler cannot run).
@@ -231,7 +238,8 @@ final class Worker {
         // A scenario's time runs from its start; between scenarios (loading
         // a file) from the worker's last word, so a worker that never
         // answers its task is not waited for forever.
-        guard task != nil, let since = scenarioStarted ?? lastHeard, now.timeIntervalSince(since) > timeout else { return }
+        guard task != nil, let since = scenarioStarted ?? lastHeard, now.timeIntervalSince(since) > timeout + Self.stopInLuaGrace
+        else { return }
         timedOut = true
         flushRequestedAt = now
         requestFlush()
