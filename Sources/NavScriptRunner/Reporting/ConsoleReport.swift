@@ -43,12 +43,12 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         /// runs (another worker's, hung maybe) is printed at once above that
         /// one's line, which is drawn again below it — not held until it ends.
         package var redrawsLines: Bool
-        /// How long the open progress line may stand still before another
-        /// file takes it — on a terminal a file whose scenarios finish
-        /// meanwhile (default 0.1 s), in a pipe a file that finished (default
-        /// 2 s: a CI log keeps file order unless a file really stalls). A hung
+        /// How long the open progress line may stand still before a file
+        /// whose scenarios finish meanwhile takes it — on a terminal 0.1 s
+        /// (the line is erased), in a pipe 2 s (the line is ended where it
+        /// is: a CI log keeps file order unless a file really stalls). A hung
         /// or slow file must not keep another worker's results off the screen
-        /// or out of the log until it ends; the line it gave up is drawn
+        /// or out of the log until it ends; the line it gave up is printed
         /// again, whole, in its turn.
         package var stallAfter: TimeInterval
         /// Formats a duration in seconds for the summary line, e.g. `0.041s`.
@@ -155,8 +155,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         locked {
             track(result.file)
             let mark = progressMark(result.status)
-            // On a terminal the line given up is erased, so it may change hands per scenario.
-            if options.redrawsLines { giveStalledOpenLine(to: result.file) }
+            giveStalledOpenLine(to: result.file)
             if result.file == openPath {
                 openMoved = Date()
                 openReported += 1
@@ -175,7 +174,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     package func fileFinished(_ result: FileResult) {
         locked {
             track(result.file)
-            // In a pipe, whole lines only: a finished file takes a line that stands still.
+            // (On a terminal a finished file is printed above the open line instead.)
             if !options.redrawsLines { giveStalledOpenLine(to: result.file) }
             if result.file == openPath {
                 let missing = result.scenarios.dropFirst(openReported).map { progressMark($0.status) }.joined()

@@ -1,7 +1,7 @@
 import Foundation
 import NavScriptLua
 
-/// Set by SIGINT, SIGTERM, SIGHUP (and SIGUSR1, SIGUSR2, SIGALRM) or fail-fast; read by the pool between events.
+/// Set by SIGINT, SIGTERM, SIGHUP (and the other signals that end a process by default) or fail-fast; read by the pool between events.
 package final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var reasonText: String?
@@ -62,14 +62,17 @@ package final class StopSignal: @unchecked Sendable {
 
     /// Turns Ctrl-C, a CI runner's SIGTERM (cancel, timeout) and SIGHUP —
     /// and the other signals whose default is to end the process without a
-    /// word (SIGUSR1, SIGUSR2, SIGALRM: a stray `kill -USR1`, a wrapper's
-    /// alarm) — into a stop request instead of killing the process, so the
+    /// word (SIGUSR1, SIGUSR2, SIGALRM, a CPU-time limit's SIGXCPU, …) —
+    /// into a stop request instead of killing the process, so the
     /// report for what finished is still written. A second signal ends the
     /// process at once (a hang in process would otherwise need SIGKILL).
     package func catchSignals() {
+        // Every catchable signal whose default ends the process: SIGXCPU is what a CPU-time
+        // limit sends before its SIGKILL, precisely so that reports can be written.
         let stopping = [
             (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
-            (SIGALRM, "SIGALRM")
+            (SIGALRM, "SIGALRM"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"), (SIGVTALRM, "SIGVTALRM"), (SIGPROF, "SIGPROF"),
+            (SIGIO, "SIGIO"), (SIGPWR, "SIGPWR")
         ]
         for (number, name) in stopping {
             signal(number, SIG_IGN)

@@ -124,16 +124,16 @@ struct ReportingConsoleTests {
         #expect(capture.text.hasSuffix("\nscenarios/gate_resume/login.lua  .Fs  (3)\n"), "\(capture.text)")
     }
 
-    /// In a pipe (a CI log) too, a file that finishes while the open line
-    /// stands still takes the line: the still one is ended as it is and
-    /// printed again, whole, when its turn comes — a hung file no longer
-    /// holds another worker's results back until its timeout.
-    @Test func aStillLineGivesWayToAFileThatFinished() {
+    /// In a pipe (a CI log) too, a file whose scenarios finish while the
+    /// open line stands still takes the line: the still one is ended as it
+    /// is and printed again, whole, when its turn comes — a hung file no
+    /// longer holds another worker's results back until its timeout.
+    @Test func aStillLineGivesWayToAFileWhoseScenariosFinish() {
         let (capture, console, login, tabs) = twoFilesStarted(.init(stallAfter: 0))
         console.scenarioFinished(login.scenarios[0])
         console.scenarioFinished(tabs.scenarios[0])
+        #expect(capture.text == "scenarios/gate_resume/login.lua  .\nscenarios/tabs.lua  .", "the still line is ended where it is")
         console.scenarioFinished(tabs.scenarios[1])
-        #expect(capture.text == "scenarios/gate_resume/login.lua  .", "whole lines only: nothing until a file finishes")
         console.fileFinished(tabs)
         #expect(capture.text == "scenarios/gate_resume/login.lua  .\nscenarios/tabs.lua  .E  (2)\nscenarios/gate_resume/login.lua  .")
         console.scenarioFinished(login.scenarios[1])
