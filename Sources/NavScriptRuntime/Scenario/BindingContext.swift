@@ -94,8 +94,11 @@ package final class BindingContext {
             let window = world?.actingScene ?? scenes.foregroundScene
             phase += world?.actingScene == nil ? " (in scene \(window), in front)" : " (in scene \(window))"
         }
-        let located = ExpectationFailure("\(location): \(failure.message)\(phase)", details: failure.details)
-        let raised = RaisedFailure(message: "\(location): \(failure.message)", details: failure.details, location: location)
+        // Capped as a result keeps them: a pcall loop of failures with megabyte messages held gigabytes.
+        let message = TextCap.capped(failure.message, to: TextCap.message)
+        let details = TextCap.capped(failure.details, to: TextCap.details)
+        let located = ExpectationFailure("\(location): \(message)\(phase)", details: details)
+        let raised = RaisedFailure(message: "\(location): \(message)", details: details, location: location)
         if let world {
             world.recordFailure(located, raised: raised)
         } else if loadFailure == nil {

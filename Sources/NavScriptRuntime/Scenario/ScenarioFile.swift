@@ -279,7 +279,7 @@ package final class ScenarioFile {
                 }
                 guard found.outcome.status == .errored else { return }  // a failure: recorded on the world already
                 if error == nil || found.outcome == .errored(.budget) || found.outcome == .errored(.memory) {
-                    if let earlier = error { otherErrors.append(earlier) } else { failuresBeforeError = world.failures.count }
+                    if let earlier = error { otherErrors.append(earlier) } else { failuresBeforeError = world.failureCount }
                     error = found
                 } else {
                     otherErrors.append(found)
@@ -364,11 +364,16 @@ package final class ScenarioFile {
             }
         } else if let first = failures.first {
             result.outcome = .failed(.expectation)
-            let more = failures.count - 1
+            let more = world.failureCount - 1
             result.message = first.message + (more > 0 ? " (and \(more) more failure\(more == 1 ? "" : "s"))" : "")
             result.details = Self.joined(
                 first.details, also: Array(failures.dropFirst()),
                 errors: (error.map { [$0] } ?? []) + otherErrors)
+        }
+        if world.failuresNotKept > 0 {
+            result.details +=
+                "\n… and \(world.failuresNotKept) more failure\(world.failuresNotKept == 1 ? "" : "s") after these, counted "
+                + "(a scenario keeps its first \(ScenarioWorld.keptFailures))"
         }
         if result.status == .passed, !world.checkedSomething {
             if world.app == nil && world.timeline.isEmpty {

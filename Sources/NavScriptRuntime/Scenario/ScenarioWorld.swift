@@ -49,8 +49,15 @@ package final class ScenarioWorld {
     /// checked for), passes whatever the app does, and its result says so
     /// (``ScenarioResult/checkedNothing``).
     var checkedSomething = false
-    /// Every failed expectation, refused verb and violated invariant, in order.
+    /// The failed expectations, refused verbs and violated invariants, in
+    /// order: the first ``keptFailures`` (a report shows the first and
+    /// counts the rest; a loop of caught failures kept every one).
     package private(set) var failures: [ExpectationFailure] = []
+    /// Failures past the first ``keptFailures``: counted, not kept.
+    package private(set) var failuresNotKept = 0
+    /// Every failure recorded, kept or not.
+    package var failureCount: Int { failures.count + failuresNotKept }
+    static let keptFailures = 100
     /// Invariants this scenario (or run) allows, with the reason given.
     var allowed: [Invariant: String] = [:]
     /// Check the invariants after every step (`--strict-steps`), not only at the end.
@@ -254,17 +261,34 @@ package final class ScenarioWorld {
     /// Records a failure; `raised` is the object Lua unwinds with, when the
     /// failure is raised (kept, so the runner can tell it by identity).
     func recordFailure(_ failure: ExpectationFailure, raised: RaisedFailure? = nil) {
-        failures.append(failure)
-        if let raised { raisedFailures.append(raised) }
-        attachToLastFrame(StepFrame.Problem(kind: "failure", message: failure.message, details: failure.details))
+        if failures.count < Self.keptFailures { failures.append(failure) } else { failuresNotKept += 1 }
+        if let raised {
+            raisedIdentities.insert(ObjectIdentifier(raised))
+            if raisedFailures.count < Self.keptFailures { raisedFailures.append(raised) }
+            lastRaised = raised
+        }
+        if failures.count < Self.keptFailures || failuresNotKept == 1 {
+            attachToLastFrame(StepFrame.Problem(kind: "failure", message: failure.message, details: failure.details))
+        }
     }
 
-    /// The objects this scenario's failures were raised as in Lua.
+    /// The objects the first of this scenario's failures were raised as in
+    /// Lua, and the last one (the one most likely to reach the top).
     private var raisedFailures: [RaisedFailure] = []
+    private var lastRaised: RaisedFailure?
+    /// Every failure object this scenario raised. (An identity is an
+    /// address: one is reused only by an object made later, which this
+    /// world made too — a failure of this scenario either way.)
+    private var raisedIdentities: Set<ObjectIdentifier> = []
 
     /// The failure this scenario raised as the host object `identity`, if it did.
     package func raisedFailure(_ identity: ObjectIdentifier) -> RaisedFailure? {
-        raisedFailures.first { ObjectIdentifier($0) == identity }
+        if let last = lastRaised, ObjectIdentifier(last) == identity { return last }
+        if let kept = raisedFailures.first(where: { ObjectIdentifier($0) == identity }) { return kept }
+        guard raisedIdentities.contains(identity) else { return nil }
+        return RaisedFailure(
+            message: "a failure this scenario raised earlier and caught (one of those past the first \(Self.keptFailures))",
+            details: "", location: location ?? "")
     }
 
     /// Shows a problem on the frame of the step it followed (a frame
