@@ -289,9 +289,10 @@ package struct ManifestCheck {
                 } else if let pattern = param.pattern, let nested = NestedRepetition.find(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",
-                        "/\(pattern)/ repeats a group that itself repeats, \(nested): matching a long value that almost "
-                            + "fits can take exponential time, and a link would hang the router; repeat the inner part "
-                            + "once (e.g. (a+)+ as a+)")
+                        "/\(pattern)/ repeats \(nested), a group with a repetition inside and nothing that marks where "
+                            + "a turn ends: matching a long value that almost fits can take exponential time, and a link "
+                            + "would hang the router; repeat the inner part once ((a+)+ as a+), or begin or end each turn "
+                            + "with a character its repetitions cannot match ((-[a-z]+)*)")
                 }
                 if let min = param.minLength, let max = param.maxLength, min > max {
                     problem(

@@ -1,15 +1,15 @@
-/// Finds a repeated group whose every turn can be a repetition alone —
-/// `(a+)+`, `(\d+-?)*`, `(a{2,})+`, `(x|y+)+` — in a param pattern of a
-/// route manifest.
+/// Finds a repeated group that repeats something inside it without a
+/// delimiter — `(a+)+`, `(\d+-?)*`, `([a-z]+[a-z]+)+`, `(.*a){12}` — in a
+/// param pattern of a route manifest.
 ///
 /// Why: the router matches params with a backtracking engine, and on a long
 /// value that almost fits such a pattern it tries exponentially many ways
 /// to share the value out between the turns: a 24-character link held the
 /// router for more than fifteen minutes. `routes check` says so before
-/// rollout. A turn that must begin or end with something the repetition
-/// cannot match — `(-[a-z]+)*`, `(a+b)+` — splits the value one way only,
-/// and is fine. (Alternatives that overlap, `(a|aa)+`, backtrack too; they
-/// are not found here.)
+/// rollout. A turn that begins or ends with a character none of its
+/// repetitions can match — `(-[a-z]+)*`, `([0-9]+\.)+` — splits the value
+/// one way only, and is fine. (Alternatives that overlap, `(a|aa)+`,
+/// backtrack too; they are not found here.)
 enum NestedRepetition {
     /// One atom of a pattern and how it may repeat.
     private struct Atom {
@@ -47,7 +47,7 @@ enum NestedRepetition {
     private static func find(in text: ArraySlice<Character>, whole: String) -> String? {
         for alternative in alternatives(text) {
             for atom in atoms(alternative) where atom.isGroup {
-                if atom.repeats && turnCanBeARepetition(atom.body) {
+                if atom.repeats && repeatsUndelimited(atom.body) {
                     // From the opening parenthesis to the quantifier's end.
                     let start = text.index(before: atom.body.startIndex)
                     return String(text[start..<atom.quantifier.endIndex])
@@ -58,14 +58,86 @@ enum NestedRepetition {
         return nil
     }
 
-    /// Whether a group's content, in some alternative, is a repetition
-    /// followed only by what may be skipped: a turn can end anywhere in it.
-    private static func turnCanBeARepetition(_ content: ArraySlice<Character>) -> Bool {
+    /// Whether a group's content, in some alternative, repeats something
+    /// (an atom, or a group that does) and has no delimiter: a required
+    /// character at its start or end that none of its repetitions can match.
+    private static func repeatsUndelimited(_ content: ArraySlice<Character>) -> Bool {
         alternatives(withoutGroupPrefix(content)).contains { alternative in
             let parts = atoms(alternative)
-            guard let first = parts.first, parts.dropFirst().allSatisfy(\.isOptional) else { return false }
-            return first.repeats || (first.isGroup && first.quantifier.isEmpty && turnCanBeARepetition(first.body))
+            let repeating = parts.filter { $0.repeats || ($0.isGroup && containsRepetition($0.body)) }
+            guard !repeating.isEmpty else { return false }
+            let ends = [parts.first, parts.last].compactMap { $0 }.filter { $0.quantifier.isEmpty && !$0.isGroup }
+            let delimited = ends.contains { end in
+                guard let literal = literalCharacter(end.body) else { return false }
+                return !repeating.contains { canMatch($0, literal) }
+            }
+            return !delimited
         }
+    }
+
+    /// Whether anything in `content` repeats.
+    private static func containsRepetition(_ content: ArraySlice<Character>) -> Bool {
+        alternatives(withoutGroupPrefix(content)).contains { alternative in
+            atoms(alternative).contains { $0.repeats || ($0.isGroup && containsRepetition($0.body)) }
+        }
+    }
+
+    /// The one character an atom stands for (`-`, `\.`), or nil (a class, `.`, `\d`).
+    private static func literalCharacter(_ body: ArraySlice<Character>) -> Character? {
+        if body.count == 1, let only = body.first, !".^$".contains(only) { return only }
+        if body.count == 2, body.first == "\\", let escaped = body.last, !"dDwWsSbB".contains(escaped), !escaped.isNumber {
+            return escaped
+        }
+        return nil
+    }
+
+    /// Whether a repeating atom could match `character` (a group: assumed so).
+    private static func canMatch(_ atom: Atom, _ character: Character) -> Bool {
+        if atom.isGroup { return true }
+        let body = atom.body
+        if let literal = literalCharacter(body) { return literal == character }
+        if body.first == "\\", let kind = body.last {
+            let matches: Bool
+            switch kind.lowercased() {
+            case "d": matches = character.isASCII && character.isNumber
+            case "w": matches = character.isLetter || character.isNumber || character == "_"
+            case "s": matches = character.isWhitespace
+            default: return true
+            }
+            return kind.isUppercase ? !matches : matches
+        }
+        if body.first == "[" { return classMatches(body, character) }
+        return true  // `.` and anything unread
+    }
+
+    /// Whether a character class (`[a-z_]`, `[^/]`) matches `character`; true when unsure.
+    private static func classMatches(_ body: ArraySlice<Character>, _ character: Character) -> Bool {
+        var members = Array(body.dropFirst().dropLast())
+        let negated = members.first == "^"
+        if negated { members.removeFirst() }
+        var index = 0
+        var found = false
+        while index < members.count {
+            var low = members[index]
+            if low == "\\", index + 1 < members.count {
+                index += 1
+                low = members[index]
+                if "dDwWsS".contains(low) { return true }  // a shorthand inside a class: not read here
+            }
+            if index + 2 < members.count, members[index + 1] == "-" {
+                let high = members[index + 2]
+                if let c = character.unicodeScalars.first, let l = low.unicodeScalars.first, let h = high.unicodeScalars.first,
+                    l.value <= c.value && c.value <= h.value
+                {
+                    found = true
+                }
+                index += 3
+            } else {
+                if low == character { found = true }
+                index += 1
+            }
+        }
+        return negated ? !found : found
     }
 
     /// A group's content without `?:`, `?<name>` or `?'name'`.

@@ -151,8 +151,10 @@ struct ManifestCheckTests {
         Case(
             name: "a param pattern that can backtrack without end", old: #""pattern": "[0-9]{1,6}""#,
             new: #""pattern": "([0-9]+)+x""#, path: "$.destinations[1].params[0].pattern", destination: "item",
-            message: "/([0-9]+)+x/ repeats a group that itself repeats, ([0-9]+)+: matching a long value that almost "
-                + "fits can take exponential time, and a link would hang the router; repeat the inner part once (e.g. (a+)+ as a+)",
+            message: "/([0-9]+)+x/ repeats ([0-9]+)+, a group with a repetition inside and nothing that marks where a turn "
+                + "ends: matching a long value that almost fits can take exponential time, and a link would hang the router; "
+                + "repeat the inner part once ((a+)+ as a+), or begin or end each turn with a character its repetitions "
+                + "cannot match ((-[a-z]+)*)",
             at: #""pattern": ^"([0-9]+)+x""#),
         Case(
             name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,

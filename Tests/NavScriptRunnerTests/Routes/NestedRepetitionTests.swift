@@ -9,7 +9,9 @@ struct NestedRepetitionTests {
     @Test(arguments: [
         ("(a+)+b", "(a+)+"), ("(a*)*", "(a*)*"), ("x(\\d+-?)*y", "(\\d+-?)*"), ("(a{2,})+", "(a{2,})+"),
         ("([a-z]+)+$", "([a-z]+)+"), ("((a+)b?)+", "((a+)b?)+"), ("(a+){2,5}", "(a+){2,5}"), ("(?:a|b+)+", "(?:a|b+)+"),
-        ("(a{1,3})+", "(a{1,3})+"), ("x((a+)+)y", "(a+)+"), ("(?<n>\\w+\\s*)+", "(?<n>\\w+\\s*)+")
+        ("(a{1,3})+", "(a{1,3})+"), ("x((a+)+)y", "(a+)+"), ("(?<n>\\w+\\s*)+", "(?<n>\\w+\\s*)+"),
+        ("([a-z]+[a-z]+)+b", "([a-z]+[a-z]+)+"), ("(.*a){12}b", "(.*a){12}"), ("((a+)b)+", "((a+)b)+"),
+        ("(a+a)+", "(a+a)+"), ("([^/]+x)+", "([^/]+x)+")
     ])
     func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
         #expect(NestedRepetition.find(in: pattern) == group)
@@ -17,7 +19,8 @@ struct NestedRepetitionTests {
 
     @Test(arguments: [
         "[0-9]{1,6}", "(ab)+", "(a+)?", "(a+){1}", "(a+){1,1}", "\\(a+\\)+", "[(]a+[)]+", "[]a+]+", "(a+)b+",
-        "[a-z]+(-[a-z]+)*x", "", "((", "a)+", "(a{1})+", "(\\++)x", "((a+)b)+", "(a+b)+", "([0-9]+\\.)+[0-9]+"
+        "[a-z]+(-[a-z]+)*x", "", "((", "a)+", "(a{1})+", "(\\++)x", "([0-9]+\\.)+[0-9]+", "(/[^/]+)*", "(\\d+,)*\\d+",
+        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+"
     ])
     func aPatternWithoutOneIsNot(pattern: String) {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
