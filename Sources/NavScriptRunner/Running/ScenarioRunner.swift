@@ -199,7 +199,9 @@ package enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .badFilter(let pattern, let reason):
-            return "--filter '\(VisibleText.of(pattern))' cannot be used: \(reason)"
+            // An 80 KB pattern is shown by its ends: the reason says where it breaks.
+            let shown = pattern.count > 200 ? String(pattern.prefix(100)) + "…" + String(pattern.suffix(60)) : pattern
+            return "--filter '\(VisibleText.of(shown))' cannot be used: \(reason)"
         case .workerSetup(let reason):
             return "navscript worker: \(reason)"
         }

@@ -230,6 +230,10 @@ extension NamePattern {
     fileprivate struct Parser {
         let characters: [Character]
         var position = 0
+        /// Groups open around `position`: the parser recurses per group, and 40,000 nested
+        /// ones overflowed the stack (a crash, where every other limit is a usage error).
+        var depth = 0
+        static let deepestGroups = 200
 
         init(_ characters: [Character]) { self.characters = characters }
 
@@ -354,6 +358,11 @@ extension NamePattern {
                     default: throw unsupported("the group option '(?\(peek().map(String.init) ?? "")'", at: start)
                     }
                 }
+                guard depth < Self.deepestGroups else {
+                    throw problem("groups are nested deeper than \(Self.deepestGroups)", at: start)
+                }
+                depth += 1
+                defer { depth -= 1 }
                 let inner = try alternatives()
                 guard peek() == ")" else { throw problem("the group opened here is not closed with ')'", at: start) }
                 position += 1

@@ -67,6 +67,11 @@ struct NamePatternTests {
         #expect(Self.message("\\q").hasPrefix("the escape '\\q' is not supported"))
         #expect(Self.message("a{1001}").hasPrefix("a repetition count above 1000"))
         #expect(Self.message("(a{1000}){1000}").hasPrefix("it is too large"))
+        // The parser recurses per group: 40,000 nested ones overflowed the stack.
+        let deep = String(repeating: "(", count: 40_000) + "a" + String(repeating: ")", count: 40_000)
+        #expect(Self.message(deep) == "groups are nested deeper than 200 (at character 201)")
+        let fine = String(repeating: "(", count: 200) + "a" + String(repeating: ")", count: 200)
+        #expect(Self.message(fine) == "(accepted)", "200 levels are read")
     }
 
     static func message(_ pattern: String) -> String {
