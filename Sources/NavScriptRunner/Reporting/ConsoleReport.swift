@@ -455,9 +455,13 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         var lines = ReportText.cleanForTerminal(text)
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { line -> String in
-                var line = Substring(line)
-                while let last = line.last, last == " " || last == "\t" { line = line.dropLast() }
-                return String(line)
+                // Trailing blanks trimmed by UTF-8 byte: walking Characters back from the end of a
+                // 300,000-character line took a minute (each step looks back for a grapheme boundary).
+                let bytes = line.utf8
+                guard let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else {
+                    return ""
+                }
+                return String(line[...last])
             }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
         while let first = lines.first, first.isEmpty { lines.removeFirst() }

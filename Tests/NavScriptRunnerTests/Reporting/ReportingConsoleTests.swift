@@ -168,6 +168,23 @@ struct ReportingConsoleTests {
         #expect(capture.text == "scenarios/gate_resume/login.lua  .\r\u{1B}[2Kscenarios/tabs.lua  .")
     }
 
+    /// A failure's lines lose their trailing blanks, and only those — on
+    /// a line of 300,000 characters too (walking back Character by
+    /// Character took a minute at the end of the run), and after a
+    /// character of several code points.
+    @Test func aFailuresLinesLoseTheirTrailingBlanksOnly() {
+        let long = String(repeating: "z", count: 300_000)
+        let result = ScenarioResult(
+            name: "long", file: "a.lua", line: 1, outcome: .failed(.expectation), message: "expected \(long) \t ",
+            details: "e\u{301} \nkept  inside  \n\n")
+        let capture = OutputCapture()
+        ConsoleReport(write: capture.write).finish(
+            RunResult(files: [FileResult(file: "a.lua", scenarios: [result], duration: 0)], duration: 0, startedAt: 0))
+        #expect(capture.text.contains("expected \(long)\n"))
+        #expect(capture.text.contains("e\u{301}\n"))
+        #expect(capture.text.contains("kept  inside\n"))
+    }
+
     @Test func threadsInterleavingFilesNeverSplitALine() {
         let capture = OutputCapture()
         // Scheduling on a loaded machine can hold a thread past the stall wait: here lines must stay whole.
