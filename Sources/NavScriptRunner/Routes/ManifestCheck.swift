@@ -285,7 +285,8 @@ package struct ManifestCheck {
             }
             for (p, param) in definition.params.enumerated() {
                 if let pattern = param.pattern, (try? Regex(pattern)) == nil {
-                    problem(index, ".params[\(p)].pattern", "invalid regular expression /\(pattern)/")
+                    // A 400 KB pattern is shown by its ends: the position says where it is.
+                    problem(index, ".params[\(p)].pattern", "invalid regular expression /\(TextCap.echoed(pattern))/")
                 } else if let pattern = param.pattern, let nested = NestedRepetition.find(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",

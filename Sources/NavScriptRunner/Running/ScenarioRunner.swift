@@ -200,8 +200,7 @@ package enum RunnerError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .badFilter(let pattern, let reason):
             // An 80 KB pattern is shown by its ends: the reason says where it breaks.
-            let shown = pattern.count > 200 ? String(pattern.prefix(100)) + "…" + String(pattern.suffix(60)) : pattern
-            return "--filter '\(VisibleText.of(shown))' cannot be used: \(reason)"
+            return "--filter '\(VisibleText.of(TextCap.echoed(pattern)))' cannot be used: \(reason)"
         case .workerSetup(let reason):
             return "navscript worker: \(reason)"
         }

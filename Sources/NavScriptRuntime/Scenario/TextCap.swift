@@ -20,6 +20,14 @@ package enum TextCap {
         text.utf8.count > limit ? capped(text, to: limit) : text
     }
 
+    /// What a user gave, echoed inside a one-line message (an 80 KB
+    /// `--filter`, a 400 KB pattern in a manifest): its first 100 and last
+    /// 60 characters around `…` when it is longer than 200.
+    package static func echoed(_ text: String) -> String {
+        guard text.utf8.count > 200, text.count > 200 else { return text }
+        return String(text.prefix(100)) + "…" + String(text.suffix(60))
+    }
+
     /// `text`, or its first and last `limit`/2 characters around a line
     /// saying how many were left out.
     package static func capped(_ text: String, to limit: Int) -> String {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import NavScriptRunner
+@testable import NavScriptRuntime
 
 /// A param pattern that repeats a repeating group can hang the router on
 /// a long link; `routes check` names the group.
@@ -24,5 +25,12 @@ struct NestedRepetitionTests {
     ])
     func aPatternWithoutOneIsNot(pattern: String) {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
+    }
+
+    /// An invalid pattern of 400 KB is echoed by its ends in the check's one-line message.
+    @Test func aHugeInvalidPatternIsEchoedByItsEnds() {
+        let pattern = String(repeating: "(", count: 200_000) + "a"
+        #expect(TextCap.echoed(pattern) == String(repeating: "(", count: 100) + "…" + String(repeating: "(", count: 59) + "a")
+        #expect(TextCap.echoed("[0-9]{1,6}") == "[0-9]{1,6}")
     }
 }
