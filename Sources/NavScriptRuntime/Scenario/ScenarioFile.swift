@@ -102,7 +102,7 @@ package final class ScenarioFile {
                         + "bytes) while the file loaded: it allocates without bound at its top level; raise the limit with "
                         + "--memory-limit if it legitimately needs more", details: Self.userTraceback(error.traceback))
             } catch let error as LuaError where error.kind == .timeout {
-                let said = error.message.range(of: "timeout: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+                let said = Self.timeLimitWords(error)
                 throw ScenarioLoadError(
                     Self.place(of: error) + "timeout while the file loaded: its top level " + said
                         + "; raise the limit with --timeout if it is legitimately long",
@@ -173,6 +173,13 @@ package final class ScenarioFile {
         }
         return "spent by \(spender) — work done inside a single call or operator counts too, so a short loop "
             + "doing much of it is stopped"
+    }
+
+    /// What the time limit's error says after its place and `timeout: `
+    /// (`ran longer than 2s (--timeout) in its own Lua code`), for a
+    /// message that says what ran long: a scenario, or a file's top level.
+    static func timeLimitWords(_ error: LuaError) -> String {
+        error.message.range(of: "timeout: ").map { String(error.message[$0.upperBound...]) } ?? error.message
     }
 
     static func place(of error: LuaError) -> String {
@@ -615,7 +622,7 @@ package struct ScenarioProblem: Error {
             } else if error.kind == .timeout {
                 let traceback = ScenarioFile.userTraceback(error.traceback)
                 let place = ScenarioFile.place(of: error)
-                let said = error.message.range(of: "timeout: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+                let said = ScenarioFile.timeLimitWords(error)
                 self.init(
                     outcome: .errored(.timeout),
                     message: (place.isEmpty ? Self.at(traceback) : place) + "timeout\(suffix): the scenario " + said
