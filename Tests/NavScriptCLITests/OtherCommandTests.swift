@@ -275,6 +275,20 @@ struct MergeJUnitTests {
         let deep = try fixture.run(["merge-junit", "deep.xml", "b.xml", "-o", "deep-all.xml"])
         #expect(deep.status == 0 && deep.stdout.contains("2 tests"), "\(deep)")
         #expect(try fixture.read("deep-all.xml").contains(nesting))
+        // A tag with 200,000 attributes took libxml2 35 s: over a thousand is refused at its line, before
+        // the reader sees it; `=` in output (CDATA), comments and quoted values are text, not attributes.
+        let crowded = (0...1000).map { "a\($0)=\"x\"" }.joined(separator: " ")
+        try fixture.write(
+            "crowded.xml", "<testsuites>\n<testsuite name=\"c\" tests=\"1\" \(crowded)><testcase name=\"x\"/></testsuite></testsuites>")
+        let refused = try fixture.run(["merge-junit", "crowded.xml", "b.xml", "-o", "crowded-all.xml"])
+        #expect(refused.status == 2 && refused.stderr.contains("crowded.xml:2: an element with more than 1000 attributes"), "\(refused)")
+        let equals = String(repeating: "<x a=1 ", count: 1) + String(repeating: "=", count: 5000)
+        try fixture.write(
+            "equals.xml",
+            "<testsuite name=\"q\" tests=\"1\" note=\"\(String(repeating: "=", count: 2000))\"><!-- <y \(String(repeating: "=", count: 2000)) -->"
+                + "<testcase name=\"x\"><system-out><![CDATA[\(equals)]]></system-out></testcase></testsuite>")
+        let plain = try fixture.run(["merge-junit", "equals.xml", "b.xml", "-o", "equals-all.xml"])
+        #expect(plain.status == 0 && plain.stdout.contains("2 tests"), "\(plain)")
     }
 
     /// Another tool's layout: each suite is found in the text as written —

@@ -205,8 +205,10 @@ package struct HTMLReport: Sendable {
         "[" + values.map { "\"" + JSONString.escaped(ReportText.clean($0)) + "\"" }.joined(separator: ",") + "]"
     }
 
-    static func text(_ value: String) -> String { ReportText.xmlText(value) }
-    static func attribute(_ value: String) -> String { ReportText.xmlAttribute(value) }
+    static func text(_ value: String) -> String { ReportText.xmlText(ReportText.showingBidiControls(value)) }
+    static func attribute(_ value: String) -> String {
+        ReportText.xmlAttribute(ReportText.showingBidiControls(value))
+    }
 
     static func mark(_ status: ScenarioResult.Status) -> String {
         switch status {

@@ -67,7 +67,7 @@ package enum ReportText {
     /// `clean`, then line endings normalised to `\n` (a lone `\r` would make
     /// a terminal overwrite the line).
     static func cleanForTerminal(_ text: String) -> String {
-        let cleaned = clean(text)
+        let cleaned = showingBidiControls(clean(text))
         guard cleaned.unicodeScalars.contains("\r") else { return cleaned }
         let scalars = Array(cleaned.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -81,6 +81,34 @@ package enum ReportText {
             }
         }
         return String(out)
+    }
+
+    /// The explicit bidirectional formatting characters (embeddings,
+    /// overrides, isolates and their terminators), written as `<U+202E>`.
+    ///
+    /// Why: they are valid text, so `clean` keeps them, but shown raw they
+    /// reorder what follows them on the line — a failure message could make
+    /// a terminal or a browser display text other than what it holds. The
+    /// console and the HTML report show them by name; JUnit and JSON, which
+    /// tools read rather than people, keep them as they are.
+    static func showingBidiControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isBidiControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isBidiControl(scalar) {
+                out.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NavScriptRunner
@@ -28,5 +29,20 @@ struct ReportTextTests {
     @Test func aControlStringLongerThanTheLimitIsNotOne() {
         let long = String(repeating: "x", count: ReportText.controlStringLimit + 10)
         #expect(ReportText.clean("\u{1B}]" + long + "\u{7}") == long)
+    }
+
+    /// A right-to-left override in a message would make the console and the
+    /// HTML report display the rest of its line reversed: both show it by
+    /// name; JSON and JUnit keep the character.
+    @Test func bidiControlsAreShownByNameInTheConsoleAndHTML() {
+        let message = "expected \u{202E}emoH\u{202C} and \u{2066}x\u{2069}"
+        let shown = "expected <U+202E>emoH<U+202C> and <U+2066>x<U+2069>"
+        #expect(ReportText.cleanForTerminal(message) == shown)
+        let shownInHTML = shown.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        #expect(HTMLReport.text(message) == shownInHTML)
+        #expect(HTMLReport.attribute(message) == shownInHTML)
+        #expect(ReportText.clean(message) == message)
+        #expect(ReportText.xmlText(message) == message)
+        #expect(ReportText.cleanForTerminal("plain \u{200F} mark") == "plain \u{200F} mark")
     }
 }
