@@ -246,20 +246,16 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
             details: lines.joined(separator: "\n"))
     }
 
-    /// What `gated_screens` reads of a manifest: each destination's own
-    /// preconditions. Built once per scenario, not at every step it is
-    /// checked after (a dictionary rebuilt per step showed in explore's time).
+    /// What `gated_screens` reads of the app's routes: each destination's own
+    /// preconditions, as the engine keeps them (built once with it, not per
+    /// scenario nor at every step it is checked after).
     struct ScreenGates {
         let needs: [DestinationID: [Precondition]]
         let all: [Precondition]
 
-        init(_ manifest: RouteManifest) {
-            var needs: [DestinationID: [Precondition]] = [:]
-            for definition in manifest.destinations where !definition.preconditions.isEmpty {
-                needs[definition.id] = definition.preconditions
-            }
-            self.needs = needs
-            all = manifest.preconditions
+        init(_ engine: RoutingEngine) {
+            needs = engine.declaredPreconditions
+            all = engine.manifest.preconditions
         }
     }
 

@@ -80,7 +80,7 @@ package final class ScenarioWorld {
     private var eventsShown = 0
 
     /// What `gated_screens` checks, read from the manifest once.
-    private lazy var screenGates = Invariant.ScreenGates(host.engine.manifest)
+    private lazy var screenGates = Invariant.ScreenGates(host.engine)
 
     /// The host's launch options by name, built once by the caller.
     private let launchOptions: [String: LaunchOption]

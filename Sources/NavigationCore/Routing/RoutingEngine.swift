@@ -19,6 +19,12 @@ public struct RoutingEngine: Sendable {
     /// those of its own length), manifest order kept within each, with
     /// the position of their route: matching a link hashes no string.
     private let patternsByLength: [[PatternEntry]]
+    /// Each destination's own preconditions (the ones it declares, not its
+    /// ancestors'), for the destinations that declare any. Kept here, built
+    /// once with the engine: a harness checks after every step that no
+    /// screen is shown without them, and building the table per scenario
+    /// was a tenth of a scenario that only launches.
+    public let declaredPreconditions: [DestinationID: [Precondition]]
 
     /// What matching needs of a pattern, and the position of its route. A
     /// class holding the pattern's parts, not the pattern: reaching them
@@ -130,6 +136,11 @@ public struct RoutingEngine: Sendable {
             }
         }
         self.patternsByLength = byLength
+        var declared: [DestinationID: [Precondition]] = [:]
+        for definition in manifest.destinations where !definition.preconditions.isEmpty {
+            declared[definition.id] = definition.preconditions
+        }
+        declaredPreconditions = declared
     }
 
     // MARK: - Front doors

@@ -64,29 +64,31 @@ struct InvariantTests {
             RouteDefinition("order", parent: "orders", flow: "orders", preconditions: ["auth"])
         ])
 
+    static func gates() throws -> Invariant.ScreenGates { Invariant.ScreenGates(try RoutingEngine(manifest: manifest)) }
+
     @Test func aGatedScreenLeftOnScreenWithoutItsPreconditionIsNamedInEveryWindow() throws {
         let windows = TwoWindows()
         windows.states[1] = NavigationState(
             selectedTab: "tab", tabs: ["tab", "orders"], stacks: ["orders": [RouteStep("orders"), RouteStep("order", params: ["id": "7"])]])
         windows.states[2] = NavigationState(selectedTab: "tab", tabs: ["tab", "orders"], stacks: ["tab": [RouteStep("home")]])
-        let failure = try #require(Invariant.gatedScreens(windows, gates: Invariant.ScreenGates(Self.manifest)))
+        let failure = try #require(Invariant.gatedScreens(windows, gates: try Self.gates()))
         #expect(
             failure.message
                 == "a screen that needs a precondition is on screen without it: order:7 (scene 1, tab orders) needs auth, which does not hold"
         )
         windows.satisfiedPreconditions = ["auth"]
-        #expect(Invariant.gatedScreens(windows, gates: Invariant.ScreenGates(Self.manifest)) == nil, "signed in: the order may be shown")
+        #expect(Invariant.gatedScreens(windows, gates: try Self.gates()) == nil, "signed in: the order may be shown")
         windows.satisfiedPreconditions = nil
         #expect(
-            Invariant.gatedScreens(windows, gates: Invariant.ScreenGates(Self.manifest)) == nil, "an app that does not say is not judged")
+            Invariant.gatedScreens(windows, gates: try Self.gates()) == nil, "an app that does not say is not judged")
     }
 
     @Test func aGatedScreenInAModalOfOneWindowIsFound() throws {
         let app = FakeApp()
         app.satisfied = []
-        #expect(Invariant.gatedScreens(app, gates: Invariant.ScreenGates(Self.manifest)) == nil, "nothing gated on screen")
+        #expect(Invariant.gatedScreens(app, gates: try Self.gates()) == nil, "nothing gated on screen")
         app.shown = NavigationState(selectedTab: "tab", tabs: ["tab"], modals: [[RouteStep("order", params: ["id": "3"])]])
-        let failure = try #require(Invariant.gatedScreens(app, gates: Invariant.ScreenGates(Self.manifest)))
+        let failure = try #require(Invariant.gatedScreens(app, gates: try Self.gates()))
         #expect(failure.details == "  order:3 (modal 1) needs auth, which does not hold")
         #expect(Invariant.uniqueCoordinators.isPerScene && Invariant.flowOwnership.isPerScene)
         #expect(!Invariant.leaks.isPerScene && !Invariant.gatedScreens.isPerScene)
