@@ -27,14 +27,22 @@ struct ActionSpace {
     /// entry points and flows disagree, and a walk signed in at launch may
     /// otherwise never try the gated path).
     private let gates: [DestinationID: Set<Precondition>]
+    /// What is asked of every step, worked out once (building it per step was
+    /// most of a tenth of an exploration's time): each pattern's doors, in
+    /// the host's order, and the coverage key of a link through each.
+    private let doors: [[EntryPoint]]
+    private let linkKeys: [[(plain: String, open: String, closed: String)]]
+    /// The hostile links' lines (see ``hostileLink(_:)``).
+    private let hostileLines: [String]
 
     init(host: any ScenarioHost, seed: UInt64, suite suiteCalls: [String] = []) {
         self.host = host
         self.suiteCalls = suiteCalls
         sampler = ValueSampler(seed: seed ^ 0x5EED)
-        patterns = host.engine.manifest.destinations.flatMap { definition in
+        let patterns: [(destination: RouteDefinition, pattern: RoutePattern)] = host.engine.manifest.destinations.flatMap { definition in
             definition.patterns.map { (definition, $0) }
         }
+        self.patterns = patterns
         var gates: [DestinationID: Set<Precondition>] = [:]
         let manifest = host.engine.manifest
         for (definition, ancestry) in zip(manifest.destinations, manifest.ancestries()) {
@@ -42,6 +50,19 @@ struct ActionSpace {
             if !preconditions.isEmpty { gates[definition.id] = Set(preconditions) }
         }
         self.gates = gates
+        let entryPoints = host.entryPoints
+        doors = patterns.map { _, pattern in entryPoints.filter { pattern.applies(to: $0) } }
+        linkKeys = zip(patterns, doors).map { link, doors in
+            doors.map { door in
+                let key = "link \(link.destination.id) \(link.pattern.template) via \(door)"
+                return (key, key + Self.gateOpen, key + Self.gateClosed)
+            }
+        }
+        let scheme = manifest.scheme
+        hostileLines = [
+            "\(scheme)://%zz", "\(scheme)://" + String(repeating: "a/", count: 40), "\(scheme)://nowhere/at/all",
+            "javascript:alert(1)", "\(scheme)://../../etc/passwd", "", "\(scheme)://?\u{0}=1"
+        ].map { "deep_link(\(LuaSource.string($0)))" }
     }
 
     /// The coverage keys of everything there is to cover; `gateStates`: a
@@ -183,8 +204,7 @@ struct ActionSpace {
     /// A pattern and a door for a link, its values not drawn yet.
     func linkChoice(_ generator: inout SeededGenerator, doors allowed: [EntryPoint]? = nil) -> ExplorationAction.LinkChoice? {
         guard let index = patterns.indices.randomElement(using: &generator) else { return nil }
-        let pattern = patterns[index].pattern
-        let doors = host.entryPoints.filter { pattern.applies(to: $0) && (allowed?.contains($0) ?? true) }
+        let doors = allowed.map { allowed in self.doors[index].filter(allowed.contains) } ?? self.doors[index]
         guard let entry = doors.randomElement(using: &generator) else { return nil }
         return .init(pattern: index, entry: entry)
     }
@@ -193,9 +213,12 @@ struct ActionSpace {
     /// `satisfied`: the preconditions holding now (nil: the app does not say).
     func coverage(of choice: ExplorationAction.LinkChoice, satisfied: Set<Precondition>? = nil) -> String {
         let (definition, pattern) = patterns[choice.pattern]
-        let key = "link \(definition.id) \(pattern.template) via \(choice.entry)"
-        guard let satisfied, let gate = gates[definition.id] else { return key }
-        return key + (gate.isSubset(of: satisfied) ? Self.gateOpen : Self.gateClosed)
+        guard let door = doors[choice.pattern].firstIndex(of: choice.entry) else {
+            return "link \(definition.id) \(pattern.template) via \(choice.entry)"  // not offered: no key of its own
+        }
+        let keys = linkKeys[choice.pattern][door]
+        guard let satisfied, let gate = gates[definition.id] else { return keys.plain }
+        return gate.isSubset(of: satisfied) ? keys.open : keys.closed
     }
 
     /// The link of `choice` with its values drawn.
@@ -278,12 +301,6 @@ struct ActionSpace {
 
     /// Input no route should accept: malformed, hostile, unknown.
     mutating func hostileLink(_ generator: inout SeededGenerator) -> ExplorationAction {
-        let scheme = host.engine.manifest.scheme
-        let inputs = [
-            "\(scheme)://%zz", "\(scheme)://" + String(repeating: "a/", count: 40), "\(scheme)://nowhere/at/all",
-            "javascript:alert(1)", "\(scheme)://../../etc/passwd", "", "\(scheme)://?\u{0}=1"
-        ]
-        let input = inputs.randomElement(using: &generator)!
-        return ExplorationAction(lua: "deep_link(\(LuaSource.string(input)))", coverage: "hostile link")
+        ExplorationAction(lua: hostileLines.randomElement(using: &generator)!, coverage: "hostile link")
     }
 }
