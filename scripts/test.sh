@@ -9,13 +9,28 @@
 # builds did not (a C header's state duplicated across modules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's time, printed as it ends and together at the end: the whole
+# command is meant to finish in ten minutes on a clean 2-core machine.
+phase_name="" phase_start=$SECONDS phase_times=()
+phase() {
+    if [ -n "$phase_name" ]; then
+        phase_times+=("$(printf '%5ds  %s' $((SECONDS - phase_start)) "$phase_name")")
+        echo "test.sh: $phase_name took $((SECONDS - phase_start))s" >&2
+    fi
+    phase_name="$1" phase_start=$SECONDS
+}
+trap 'phase ""; printf "test.sh: phases\n" >&2; printf "  %s\n" "${phase_times[@]}" >&2; echo "test.sh: ${SECONDS}s in all" >&2' EXIT
+phase "format lint"
 # The code follows .swift-format (fix with: swift format format -i -r <paths>).
 swift format lint --strict -r Sources Tests Benchmarks/Sources Examples/*/Sources
+phase "build (debug)"
 swift build
+phase "tests"
 swift test
 explore_finds_every_fault="Bistro Wander"
 for example in Examples/*/; do
     [ -f "$example/Package.swift" ] || continue
+    phase "$example: build, tests, scenarios, mutate, explore"
     echo "== $example: build, tests, scenarios, mutate, explore" >&2
     (
         cd "$example"
@@ -36,8 +51,10 @@ for example in Examples/*/; do
         done
     )
 done
+phase "release build"
 echo "== release: the shipped suite in worker processes, and a crash and a hang isolated" >&2
 swift build -c release --product navscript
+phase "release: suite, crash and hang"
 release="$(swift build -c release --show-bin-path)/navscript"
 "$release" lint scenarios/
 "$release" run scenarios/ --jobs 2
