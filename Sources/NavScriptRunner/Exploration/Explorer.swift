@@ -97,6 +97,8 @@ public final class Explorer {
     let host: any ScenarioHost
     /// Watches each step's events for a gate's flow completing too early.
     private let gateWatch = GateCompletionWatch()
+    /// Reads each step's new events for requests a gate held and nobody answered.
+    private let requestReading = UnansweredRequest.LogReading()
     /// The scenario language every walk and replay runs in, prepared once.
     private lazy var language = ScenarioLanguage(host: host)
     let configuration: Configuration
@@ -267,7 +269,7 @@ public final class Explorer {
                         + "\(LuaSource.string("finish " + stale.flow)) }"
                 ])
         }
-        if app.isIdle, Self.endedAFlow(app.events, since: eventsBefore), let unanswered = UnansweredRequest.find(in: app.events) {
+        if app.isIdle, Self.endedAFlow(app.events, since: eventsBefore), let unanswered = requestReading.unanswered(in: app.eventLog) {
             return ExplorationViolation(
                 property: .requestAnswered, step: walk.count - 1, message: unanswered.message,
                 assertion: UnansweredRequest.luaAssertion)

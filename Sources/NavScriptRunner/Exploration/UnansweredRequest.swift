@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// A request a gate held whose gate's flow has ended, yet which was neither
 /// resumed nor dropped: it vanished. The user signed in (or gave up) and the
 /// cart they asked for never opened — and nothing failed, because no
@@ -28,16 +30,32 @@ struct UnansweredRequest: Equatable {
 
     /// The first request left unanswered after its gate's flow ended, if any.
     static func find(in events: [String]) -> UnansweredRequest? {
-        var waiting: [Waiter] = []
-        var ended: Set<String> = []
-        var started: Set<String> = []
-        var ambiguous: Set<String> = []  // started again while alive
-        var flowOf: [String: String] = [:]
-        var awaiting: Int?  // the waiter whose flow the next `start` is
+        var reader = Reader()
+        reader.read(events[...])
+        return reader.unanswered
+    }
+
+    /// The reading of a log as it grows: what ``find(in:)`` concludes from
+    /// every event read so far, without reading the first ones again.
+    /// Exploration asks after every step that ended a flow, and reading the
+    /// whole log each time made a step's cost grow with its walk.
+    struct Reader {
+        private var waiting: [Waiter] = []
+        private var ended: Set<String> = []
+        private var started: Set<String> = []
+        private var ambiguous: Set<String> = []  // started again while alive
+        private var flowOf: [String: String] = [:]
+        private var awaiting: Int?  // the waiter whose flow the next `start` is
         // With several windows, each has its own flows at the same paths (`app/auth` in
         // both): a flow that ended cannot be told from another window's that did not.
-        var severalWindows = false
-        for event in events {
+        private var severalWindows = false
+
+        /// Reads the events that follow those already read.
+        mutating func read(_ events: ArraySlice<String>) {
+            for event in events { read(event) }
+        }
+
+        private mutating func read(_ event: String) {
             if event.hasPrefix("scene-open ") {
                 severalWindows = true
             } else if event.hasPrefix("gate ") {
@@ -70,10 +88,10 @@ struct UnansweredRequest: Equatable {
             } else if event.hasPrefix("resume ") || event.hasPrefix("drop ") || event.hasPrefix("deliver ") {
                 awaiting = nil
                 let dropped = event.hasPrefix("drop ")
-                guard !event.hasPrefix("deliver ") else { continue }
+                guard !event.hasPrefix("deliver ") else { return }
                 let request = String(event.drop { $0 != " " }.dropFirst())
                 let mine = waiting.indices.filter { waiting[$0].request == request }
-                guard let first = mine.first else { continue }
+                guard let first = mine.first else { return }
                 if dropped && Set(mine.map { waiting[$0].precondition }).count > 1 {
                     for index in mine.reversed() { waiting.remove(at: index) }
                 } else {
@@ -81,12 +99,43 @@ struct UnansweredRequest: Equatable {
                 }
             }
         }
-        for waiter in waiting where !severalWindows {
-            if let flow = waiter.flow, ended.contains(flow), !ambiguous.contains(flow) {
-                return UnansweredRequest(request: waiter.request, precondition: waiter.precondition, flow: flow)
+
+        /// The first request left unanswered after its gate's flow ended, in what was read.
+        var unanswered: UnansweredRequest? {
+            guard !severalWindows else { return nil }
+            for waiter in waiting {
+                if let flow = waiter.flow, ended.contains(flow), !ambiguous.contains(flow) {
+                    return UnansweredRequest(request: waiter.request, precondition: waiter.precondition, flow: flow)
+                }
             }
+            return nil
         }
-        return nil
+    }
+
+    /// A ``Reader`` kept with the log it reads, for an exploration's steps:
+    /// a new log (a launch, a restart) or one that dropped its oldest
+    /// entries is read again from its first kept entry.
+    final class LogReading {
+        private weak var log: EventLog?
+        private var dropped = 0
+        private var count = 0
+        private var reader = Reader()
+
+        /// What ``UnansweredRequest/find(in:)`` finds in `log`'s kept events now.
+        func unanswered(in log: EventLog) -> UnansweredRequest? {
+            if log !== self.log || log.droppedCount != dropped {
+                self.log = log
+                dropped = log.droppedCount
+                count = 0
+                reader = Reader()
+            }
+            let texts = log.texts
+            if count < texts.count {
+                reader.read(texts[count...])
+                count = texts.count
+            }
+            return reader.unanswered
+        }
     }
 
     var message: String {

@@ -1,3 +1,4 @@
+import NavigationCore
 import Testing
 
 @testable import NavScriptLua
@@ -87,6 +88,31 @@ struct UnansweredRequestTests {
         let found = UnansweredRequest.find(in: Self.gate + ["finish app/auth cancelled"])
         #expect(found == UnansweredRequest(request: "cart", precondition: "auth", flow: "app/auth"))
         #expect(found?.message == "cart was held by the gate auth and its flow app/auth ended, but it was never resumed or dropped")
+    }
+
+    /// Exploration reads a log as it grows: read in two parts, split
+    /// anywhere, every log reads as it does whole.
+    @Test func aLogReadAsItGrowsReadsAsItDoesWhole() {
+        for (name, events, unanswered) in Self.cases {
+            for split in 0...events.count {
+                var reader = UnansweredRequest.Reader()
+                reader.read(events[..<split])
+                reader.read(events[split...])
+                #expect(reader.unanswered?.request == unanswered, "\(name), split at \(split)")
+            }
+        }
+        // Kept with its log: a new log is read from its start.
+        let reading = UnansweredRequest.LogReading()
+        let first = EventLog()
+        first.record(.gate("auth", RouteRequest("cart")))
+        first.record(.start("app/auth"))
+        #expect(reading.unanswered(in: first) == nil)
+        first.record(.finish("app/auth", .cancelled))
+        #expect(reading.unanswered(in: first)?.request == "cart")
+        let second = EventLog()
+        second.record(.start("app/auth"))
+        second.record(.finish("app/auth", .cancelled))
+        #expect(reading.unanswered(in: second) == nil, "a new log: the first one's gate is not in it")
     }
 
     @Test func theReproducersLuaAgreesOnEveryLog() throws {
