@@ -99,6 +99,8 @@ public final class Explorer {
     private let gateWatch = GateCompletionWatch()
     /// Reads each step's new events for requests a gate held and nobody answered.
     private let requestReading = UnansweredRequest.LogReading()
+    /// Reads each step's new events for a resumed request gated again by its own gate.
+    private let resumeReading = RegatedResumeReader.LogReading()
     /// The scenario language every walk and replay runs in, prepared once.
     private lazy var language = ScenarioLanguage(host: host)
     let configuration: Configuration
@@ -242,7 +244,7 @@ public final class Explorer {
         if let premature = prematureCompletion {
             return Self.violation(premature, step: walk.count - 1)
         }
-        if let app = walker.app, let violation = checkResumes(app.events, since: eventsBefore, step: walk.count - 1) {
+        if let app = walker.app, let violation = checkResumes(app.eventLog, since: eventsBefore, step: walk.count - 1) {
             return violation
         }
         if let app = walker.app, let replayed = Self.unresolvedResume(in: app.events, since: eventsBefore) {
@@ -359,8 +361,8 @@ public final class Explorer {
     /// `gate P R … resume R`, then `resolve R gated P`: the gate reported
     /// success but the resumed request meets the same gate again (a walker
     /// committed too late, a cancelled sign-in reported as done).
-    private func checkResumes(_ events: [String], since start: Int, step: Int) -> ExplorationViolation? {
-        guard let regated = Self.regatedResume(in: events, since: start) else { return nil }
+    private func checkResumes(_ log: EventLog, since start: Int, step: Int) -> ExplorationViolation? {
+        guard let regated = resumeReading.regatedResume(in: log, since: start) else { return nil }
         return ExplorationViolation(
             property: .gateResume, step: step,
             message:
@@ -401,38 +403,13 @@ public final class Explorer {
     ]
 
     /// The first `resume R` at or after `start` whose request is gated again
-    /// by the precondition it waited on. Gates are matched to resumes first
-    /// in, first out per request, as the dispatcher resumes waiters in
-    /// arrival order. `drop R` does not say which gate was cancelled: when
-    /// R waits on more than one precondition, the match is ambiguous and R's
-    /// waiters are forgotten rather than guessed — a missed finding costs
-    /// less than a false one, which teaches a team to ignore the explorer.
+    /// by the precondition it waited on, in a whole log (see ``RegatedResumeReader``,
+    /// which exploration keeps with the log it reads).
     static func regatedResume(in events: [String], since start: Int)
         -> (precondition: String, request: String, event: String)?
     {
-        guard start < events.count else { return nil }
-        var pending: [String: [Substring]] = [:]
-        for index in events.indices {
-            let event = events[index]
-            if event.hasPrefix("gate ") {
-                let rest = event.dropFirst("gate ".count)
-                let precondition = rest.prefix { $0 != " " }
-                pending[String(rest.dropFirst(precondition.count + 1)), default: []].append(precondition)
-            } else if event.hasPrefix("drop ") {
-                let request = String(event.dropFirst("drop ".count))
-                guard let waiting = pending[request], !waiting.isEmpty else { continue }
-                if Set(waiting).count == 1 { pending[request]?.removeFirst() } else { pending[request] = nil }
-            } else if event.hasPrefix("resume ") {
-                let request = String(event.dropFirst("resume ".count))
-                guard pending[request]?.isEmpty == false, let precondition = pending[request]?.removeFirst() else { continue }
-                guard index >= start,
-                    let next = events[(index + 1)...].first(where: { $0.hasPrefix("resolve \(request) ") }),
-                    next == "resolve \(request) gated \(precondition)"
-                else { continue }
-                return (String(precondition), request, next)
-            }
-        }
-        return nil
+        var reader = RegatedResumeReader()
+        return reader.read(events, since: start)
     }
 
     /// The first `resume R` at or after `start` not followed at once by R's

@@ -21,6 +21,22 @@ struct RegatedResumeTests {
         ("a drop answers the waiter", ["gate auth cart", "drop cart", "resume cart", "resolve cart gated auth"], false)
     ]
 
+    /// Exploration reads the log as it grows, asking after each step about
+    /// that step's events: each log read in two parts, split anywhere, finds
+    /// what a whole reading finds from the split on.
+    @Test func aLogReadAsItGrowsFindsWhatAWholeReadingFinds() {
+        for (name, events, _) in Self.cases {
+            for split in 0...events.count {
+                var reader = RegatedResumeReader()
+                let early = reader.read(Array(events[..<split]), since: 0)
+                let late = reader.read(events, since: split)
+                let wholeEarly = Explorer.regatedResume(in: Array(events[..<split]), since: 0)
+                #expect(early.map { $0.request } == wholeEarly?.request, "\(name) \(split)")
+                #expect(late?.event == Explorer.regatedResume(in: events, since: split)?.event, "\(name) \(split)")
+            }
+        }
+    }
+
     @Test func swiftAndTheReproducersLuaAgree() throws {
         for (name, events, regated) in Self.cases {
             #expect((Explorer.regatedResume(in: events, since: 0) != nil) == regated, "\(name)")
