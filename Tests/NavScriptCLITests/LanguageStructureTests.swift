@@ -232,6 +232,58 @@ struct LanguageStructureTests {
             "\(junit.raw)")
     }
 
+    /// Nor what `require` reads: a stub one scenario put in package.preload,
+    /// package.searchers or package.loaded for a support module made a later
+    /// scenario's check vanish (it passed in its file and failed alone). The
+    /// tables are put back as the top level left them before each scenario;
+    /// package's fields and the tables' metatables cannot be replaced; a
+    /// module required at the top level stays the one loaded.
+    @Test func aScenarioCannotStubAModuleForTheOnesAfterIt() throws {
+        let stubs = [
+            "preload": #"package.preload["helpers"] = function() return { check = function() end } end"#,
+            "searchers": #"table.insert(package.searchers, 1, function() return function() return { check = function() end } end end)"#,
+            "loaded": #"package.loaded["helpers"] = { check = function() end }"#
+        ]
+        var files: [String: String] = [
+            "suite/support/helpers.lua": #"return { check = function() error("checked", 2) end }"#,
+            "suite/support/kept.lua": "return {}",
+            "suite/replace.lua": #"""
+            local kept = require("kept")
+            scenario("replaces package.loaded", function() package.loaded = {} end)
+            scenario("rawsets package.searchers", function() rawset(package, "searchers", {}) end)
+            scenario("a metatable on package.loaded", function()
+              setmetatable(package.loaded, { __index = function() return {} end })
+            end)
+            scenario("the top level's module stays loaded", function()
+              assert(require("kept") == kept)
+              package.path = "elsewhere/?.lua"
+            end)
+            """#
+        ]
+        for (name, stub) in stubs {
+            files["suite/\(name).lua"] = """
+                scenario("\(name) stubbed", function() \(stub) end)
+                scenario("\(name) still checked", function() require("helpers").check() end)
+                """
+        }
+        let fixture = try Fixture(files)
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        for name in stubs.keys {
+            #expect(junit.outcome("\(name) stubbed") == "passed", "\(name): \(junit.raw)")
+            #expect(junit.outcome("\(name) still checked") == "error", "\(name): \(junit.raw)")
+        }
+        #expect(
+            junit.testcase("replaces package.loaded")?.child("error")?["message"]?.hasPrefix(
+                "suite/replace.lua:2: package.loaded is one of the scenario language's (or Lua's) own library fields and cannot be replaced")
+                == true, "\(junit.raw)")
+        #expect(junit.outcome("rawsets package.searchers") == "error", "\(junit.raw)")
+        #expect(
+            junit.testcase("a metatable on package.loaded")?.child("error")?["message"]?.contains("cannot change a protected metatable")
+                == true, "\(junit.raw)")
+        #expect(junit.outcome("the top level's module stays loaded") == "passed", "\(junit.raw)")
+    }
+
     /// A wrong call of the language is the scenario's error even when a
     /// `pcall` caught it (a soft-check helper made a misspelt event or an
     /// unknown launch option pass), and a proxy table is refused, not read

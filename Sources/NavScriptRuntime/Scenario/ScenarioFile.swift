@@ -9,6 +9,10 @@ package final class ScenarioFile {
     package let scenarios: [ScenarioDefinition]
     let options: RunOptions
     package let state: LuaState
+    /// Puts what `require` reads (package.loaded, preload, searchers) back as the
+    /// file's top level left it: called before each scenario, so no scenario runs
+    /// with a module another one stubbed or loaded.
+    private var restoreModules: LuaFunction?
     package let context: BindingContext
 
     /// Loads `entry`; a syntax error, an error at load time or a duplicate
@@ -71,9 +75,10 @@ package final class ScenarioFile {
                         "\(entry.path): a scenario's options cannot be read: \(reason) — pass plain tables of strings, "
                             + "numbers and booleans")
                 }
-                guard let declared = collected.first?.tableValue else {
+                guard let declared = collected.first?.tableValue, let restoreModules = collected.dropFirst().first?.functionValue else {
                     throw ScenarioLoadError("the scenario prelude returned no declarations")
                 }
+                self.restoreModules = restoreModules
                 var scenarios: [ScenarioDefinition] = []
                 // The prelude refuses a name declared twice byte for byte; these read the same in a report.
                 var lines: [String: Int] = [:]
@@ -254,6 +259,7 @@ package final class ScenarioFile {
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world
         state.resetLimits(timeout: options.scenarioTimeout)
+        if let restoreModules { _ = try? state.call(restoreModules) }
         let heldAtStart = state.memoryInUse  // what earlier scenarios and the top level kept (see the memory error below)
         defer {
             state.clearTimeLimit()

@@ -488,9 +488,13 @@ enum ScenarioPrelude {
         -- { name, line, fn, opts, pending, groups, before, after [, row] },
         -- `false` for what a declaration does not have; `row` last, present
         -- only for scenario.each rows (a row may itself be `false`).
+        -- Set below, with the globals' protection: what `require` reads is put back as the file's
+        -- top level left it (snapshot_modules, then restore_modules before each scenario).
+        local snapshot_modules, restore_modules
         local function collect()
           collected = true
-          if not has_hooks then return declared end
+          snapshot_modules()
+          if not has_hooks then return declared, restore_modules end
           for index, record in ipairs(declared) do
             local enclosing, before, after = declared_frames[index], {}, {}
             for _, frame in ipairs(enclosing) do
@@ -501,7 +505,7 @@ enum ScenarioPrelude {
             end
             record[7], record[8] = before[1] and before or false, after[1] and after or false
           end
-          return declared
+          return declared, restore_modules
         end
 
         -- The language's and Lua's own globals cannot be replaced: a scenario that set
@@ -514,7 +518,7 @@ enum ScenarioPrelude {
           for name in next, builtins do rawset(G, name, nil) end
           local function refuse(name, value, library)
             local own = format("%s is one of the scenario language's (or Lua's) own %s", tostring(name),
-              library and "library functions" or "globals")
+              type(library) == "string" and library or library and "library functions" or "globals")
             if value == nil then
               wrong(own .. " and cannot be removed: every scenario after this one would run without it")
             end
@@ -547,6 +551,59 @@ enum ScenarioPrelude {
               __metatable = name .. " is navscript's",
             })
           end
+          -- Nor what `require` reads: a stub one scenario put in package.preload, package.loaded or
+          -- package.searchers for a support module ran every later scenario of the file, which then
+          -- passed in its file and failed alone. package's fields cannot be replaced (package.path,
+          -- which no searcher reads, can); the three
+          -- tables cannot take a metatable, and their contents are put back as the file's top level
+          -- left them before each scenario (a module first required inside a scenario is loaded
+          -- afresh in the next one).
+          local package, getmetatable = builtins.package, getmetatable
+          local package_index = getmetatable(package).__index  -- the sandbox's (package.path)
+          local package_fields = {}
+          for key, value in next, package do package_fields[key] = value end
+          for key in next, package_fields do rawset(package, key, nil) end
+          setmetatable(package, {
+            __index = function(table, key)
+              local value = package_fields[key]
+              if value ~= nil then return value end
+              return package_index(table, key)
+            end,
+            __newindex = function(table, key, value)
+              if package_fields[key] ~= nil then refuse("package." .. tostring(key), value, "library fields") end
+              rawset(table, key, value)
+            end,
+            __pairs = function(table)
+              local all = { path = package_index(table, "path") }
+              for key, value in next, package_fields do all[key] = value end
+              for key, value in next, table do all[key] = value end
+              return next, all, nil
+            end,
+            __metatable = "package is navscript's",
+          })
+          local module_tables = { package_fields.loaded, package_fields.preload, package_fields.searchers }
+          for _, name in ipairs{ "loaded", "preload", "searchers" } do
+            setmetatable(package_fields[name], { __metatable = "package." .. name .. " is navscript's" })
+          end
+          local module_snapshots = {}
+          snapshot_modules = function()
+            for index, modules in ipairs(module_tables) do
+              local copy = {}
+              for key, value in next, modules do copy[key] = value end
+              module_snapshots[index] = copy
+            end
+          end
+          restore_modules = function()
+            for index, modules in ipairs(module_tables) do
+              local copy = module_snapshots[index]
+              for key in next, modules do
+                if copy[key] == nil then rawset(modules, key, nil) end
+              end
+              for key, value in next, copy do
+                if not rawequal(modules[key], value) then rawset(modules, key, value) end
+              end
+            end
+          end
           -- Strings read their methods through this metatable: it is Lua's, kept as it is.
           rawset(getmetatable(""), "__metatable", "the string metatable is navscript's")
           builtins.rawset = function(table, name, value)
@@ -554,6 +611,9 @@ enum ScenarioPrelude {
             if rawequal(table, language_table) then refuse("scenario." .. tostring(name), value) end
             local library = library_fields[table]
             if library and library.fields[name] ~= nil then refuse(library.name .. "." .. tostring(name), value, true) end
+            if rawequal(table, package) and package_fields[name] ~= nil then
+              refuse("package." .. tostring(name), value, "library fields")
+            end
             return rawset(table, name, value)
           end
           setmetatable(G, {
