@@ -261,6 +261,54 @@ struct ExhaustiveTests {
         #expect(try fixture.run(["run", "suite"]).status == 0, "the healthy app passes\n\(source)")
     }
 
+    /// A step that may tear flows or windows down — a host verb (a sign-out,
+    /// an expiry) or `close_scene` — is preceded by the invariants, as a
+    /// launch or restart is: a doubled coordinator or a gated screen the
+    /// teardown threw away passed, from the body, a hook or a `pcall`.
+    @Test func aViolationATeardownThrowsAwayIsFound() throws {
+        let graft = """
+            local function doubled()
+              deep_link("shop://orders/239/track", { via = "widget" })
+              deep_link("shop://orders/361/track", { via = "scheme" })
+            end
+            scenario("logged out", { launch = { logged_in = true } }, function() doubled() logout() end)
+            scenario("expired in a pcall", { launch = { logged_in = true } }, function() doubled() pcall(expire_session) end)
+            describe("hooked", function()
+              before_each(function() doubled() end)
+              scenario("logs out in the body", { launch = { logged_in = true } }, function() logout() end)
+            end)
+            scenario("closed the window", { launch = { logged_in = true } }, function()
+              open_scene{}
+              in_scene(2, doubled)
+              close_scene(2)
+            end)
+            """
+        let fixture = try Fixture([
+            "suite/graft.lua": graft,
+            "scenes/gated.lua": """
+            scenario("signed out elsewhere, then closed", { launch = { logged_in = true } }, function()
+              deep_link("shop://orders/42")
+              open_scene{}
+              in_scene(2, function() logout() end)
+              close_scene(1)
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--fault", "graft-external-link"])
+        #expect(output.status == 1, "\(output)")
+        for (name, step) in [
+            ("logged out", "logout()"), ("expired in a pcall", "expire_session()"), ("hooked logs out in the body", "logout()"),
+            ("closed the window", "close_scene(2)")
+        ] {
+            #expect(
+                junit.testcase(name)?.child("failure")?["message"]?.contains(
+                    "invariant 'unique_coordinators' violated before \(step): ") == true, "\(name): \(junit.raw)")
+        }
+        let gated = try fixture.run(["run", "scenes", "--fault", "sign-out-one-scene"])
+        #expect(gated.stdout.contains("scenes/gated.lua:5: invariant 'gated_screens' violated before close_scene(1)"), "\(gated)")
+        #expect(try fixture.run(["run", "suite", "scenes"]).status == 0, "the healthy app passes")
+    }
+
     /// A launch{} (in a before_each, say) right after the scenario's launch option started
     /// the app would drop those options without a word: an error saying so.
     @Test func aLaunchThatDiscardsTheScenariosLaunchOptionIsAnError() throws {

@@ -275,7 +275,8 @@ struct LanguageStructureTests {
         }
         #expect(
             junit.testcase("replaces package.loaded")?.child("error")?["message"]?.hasPrefix(
-                "suite/replace.lua:2: package.loaded is one of the scenario language's (or Lua's) own library fields and cannot be replaced")
+                "suite/replace.lua:2: package.loaded is one of the scenario language's (or Lua's) own library fields and cannot be replaced"
+            )
                 == true, "\(junit.raw)")
         #expect(junit.outcome("rawsets package.searchers") == "error", "\(junit.raw)")
         #expect(

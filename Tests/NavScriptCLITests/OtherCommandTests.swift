@@ -379,6 +379,30 @@ struct MergeJUnitTests {
         #expect(!fixture.exists("all.xml"))
     }
 
+    /// A suite's own error or failure (a setup hook that failed, a package
+    /// that did not build) has no test case to count: it is counted all the
+    /// same, and an error another tool states without an element is kept —
+    /// merged, such a red report turned green without a word.
+    @Test(arguments: [
+        (
+            #"<testsuite name="setup" tests="1" failures="0" errors="1"><error message="beforeAll failed">x</error><testcase name="ok"/></testsuite>"#,
+            "0 failures, 1 errors"
+        ),
+        (#"<testsuite name="build" tests="0" errors="1"><system-err>build failed</system-err></testsuite>"#, "0 failures, 1 errors"),
+        (
+            #"<testsuite name="hook" tests="1" failures="1"><failure message="afterAll"/><testcase name="ok"/></testsuite>"#,
+            "1 failures, 0 errors"
+        )
+    ])
+    func aSuitesOwnErrorOrFailureIsKept(report: String, totals: String) throws {
+        let fixture = try Fixture()
+        try fixture.write("other.xml", report)
+        let merged = try fixture.run(["merge-junit", "other.xml", "-o", "all.xml"])
+        #expect(merged.status == 0 && merged.stdout.contains(totals) && !merged.stderr.contains("holds"), "\(merged)")
+        let root = try #require(try fixture.read("all.xml").split(separator: "\n").dropFirst().first)
+        #expect(root.contains(totals.hasPrefix("1") ? #"failures="1""# : #"errors="1""#), "\(root)")
+    }
+
     /// Strict shards merge into a strict report; the total time is the
     /// shards' times added up, never less than one shard's.
     @Test func strictShardsStayStrictAndTimesAddUp() throws {

@@ -75,7 +75,7 @@ struct JUnitShardReport {
             throw ValidationError("\(path) is empty; was the run that writes it stopped before it finished? Run that shard again.")
         }
         let scan = try Self.scan(data, path: path)
-        let suites: [JUnitShardScan.Suite]
+        var suites: [JUnitShardScan.Suite]
         switch scan.rootName {
         case "testsuites", "testsuite": suites = scan.suites
         default: throw ValidationError("\(path) is not a JUnit report (root element <\(scan.rootName ?? "?")>)")
@@ -86,9 +86,18 @@ struct JUnitShardReport {
                     + "reads test cases: merged, it would be dropped with any failure it holds. Write the report with "
                     + "each <testsuite> directly under <testsuites> (or as the root).")
         }
-        self.suites = suites
         let rootName = scan.rootName == "testsuites" ? scan.rootAttributes["name"] : nil
         let isNavscript = rootName.map(JUnitReport.isRootName) ?? false
+        if !isNavscript {
+            // Another tool may count an error outside any test case and write no element for it (a
+            // package that did not build): its suite keeps the errors it states, never fewer.
+            suites = suites.map { suite in
+                var suite = suite
+                suite.errors = max(suite.errors, suite.attributes["errors"].flatMap { Int($0) } ?? 0)
+                return suite
+            }
+        }
+        self.suites = suites
         self.isNavscript = isNavscript
         self.rootName = isNavscript ? rootName : nil
         var warnings: [String] = []

@@ -16,7 +16,10 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
     struct Suite {
         var attributes: [String: String]
         /// Test cases anywhere inside it (nested suites' too), and how many
-        /// have a `<failure>`, `<error>` or `<skipped>` child.
+        /// have a `<failure>`, `<error>` or `<skipped>` child; a `<failure>`
+        /// or `<error>` of a suite itself (a setup hook that failed, a
+        /// package that did not build) counts as one too: it has no test
+        /// case, and merged without it a red report turned green.
         var tests = 0, failures = 0, errors = 0, skipped = 0
         /// `classname › name` of each test case directly inside it, for the duplicate check.
         var caseKeys: [String] = []
@@ -38,6 +41,8 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
     /// Whether a top-level suite is open (its cases are counted into `suites.last`).
     private var inSuite = false
     private var suiteDepth = 0
+    /// The depths of the open suites inside the top-level one (itself first).
+    private var openSuites: [Int] = []
     /// The open test cases' depths and what their children said, innermost last.
     private var openCases: [(depth: Int, failure: Bool, error: Bool, skipped: Bool)] = []
 
@@ -63,7 +68,12 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
             }
             return
         }
-        if elementName == "testcase" {
+        if openSuites.last == depth - 1, elementName == "failure" || elementName == "error" {
+            if elementName == "failure" { suites[suites.count - 1].failures += 1 } else { suites[suites.count - 1].errors += 1 }
+        }
+        if elementName == "testsuite" {
+            openSuites.append(depth)
+        } else if elementName == "testcase" {
             openCases.append((depth, false, false, false))
             if depth == suiteDepth + 1 {
                 suites[suites.count - 1].caseKeys.append((attributes["classname"] ?? "") + " › " + (attributes["name"] ?? ""))
@@ -88,6 +98,7 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
             if last.error { suites[suites.count - 1].errors += 1 }
             if last.skipped { suites[suites.count - 1].skipped += 1 }
         }
+        if openSuites.last == depth { openSuites.removeLast() }
         if depth == suiteDepth { inSuite = false }
     }
 
@@ -95,5 +106,6 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         suites.append(Suite(attributes: attributes))
         inSuite = true
         suiteDepth = depth
+        openSuites = [depth]
     }
 }

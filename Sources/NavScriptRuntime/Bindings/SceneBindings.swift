@@ -139,6 +139,7 @@ enum SceneBindings {
                 let location = context.location(of: call)
                 let scenes = try sceneDriver(try world.ensureApp(at: location), call: call)
                 let number = try call.integer(1)
+                if name == "close_scene" { world.checkBeforeTeardown("close_scene(\(number))", at: location) }
                 do {
                     try perform(scenes, number)
                     try scenes.settle()

@@ -72,6 +72,7 @@ package struct ScriptLibrary {
             let world = try context.requireWorld(call)
             let location = context.location(of: call)
             let step = ScriptStep(app: try world.ensureApp(at: location), arguments: call, description: called)
+            world.checkBeforeTeardown(called, at: location)
             do {
                 try perform(step)
                 try step.app.settle()

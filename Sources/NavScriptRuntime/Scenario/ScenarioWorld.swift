@@ -198,6 +198,16 @@ package final class ScenarioWorld {
         if scenes.actingScene != wanted { scenes.actingScene = wanted }
     }
 
+    /// Before a step that may tear flows or windows down — a host's verb
+    /// (a sign-out, a session expiry) or `close_scene`: the app as it is then
+    /// is judged like one that ends a scenario, so a violation the step would
+    /// throw away does not pass. (Not `idle`: such a step may come with a
+    /// link still in flight.)
+    func checkBeforeTeardown(_ step: String, at location: String) {
+        guard app != nil else { return }
+        checkInvariants(after: "before \(step)", at: location, settled: false)
+    }
+
     /// `restart()`'s new app; the one it replaces is checked first (see ``launch(_:at:byScenarioOption:)``).
     func replaceApp(_ app: any AppDriver, at location: String) {
         checkInvariants(after: "before restart{} replaced the app", at: location, settled: false)
