@@ -390,7 +390,7 @@ enum AssertionBindings {
 
     /// A mark argument (from `mark()`), or nil when absent: a position in
     /// the event log of `eventCount` events — one past it is a mistake, not a pass.
-    private static func mark(_ call: LuaCall, _ position: Int, eventCount count: Int, world: ScenarioWorld) throws -> Int? {
+    static func mark(_ call: LuaCall, _ position: Int, eventCount count: Int, world: ScenarioWorld) throws -> Int? {
         guard let mark = try call.optionalInteger(position) else { return nil }
         // A mark of an app a launch{} or restart{} replaced counts events of a log that is gone:
         // read against the new log it would check the wrong events (and pass).
@@ -417,11 +417,11 @@ enum AssertionBindings {
     /// A check whose answer depends on events the log no longer keeps
     /// (`dropped` of those it had to read) has no answer: neither a pass nor
     /// the app's failure, but a message saying how to check it.
-    private static func requireKept(_ dropped: Int, _ call: LuaCall, _ app: any AppDriver) throws {
+    static func requireKept(_ dropped: Int, _ call: LuaCall, _ app: any AppDriver, cannot: String = "cannot tell") throws {
         guard dropped > 0 else { return }
         let kept = app.eventCount - app.eventsDropped
         throw LuaArgumentError(
-            message: "\(call.functionName) cannot tell: this app recorded \(app.eventCount) events and the log keeps "
+            message: "\(call.functionName) \(cannot): this app recorded \(app.eventCount) events and the log keeps "
                 + "only the latest \(kept) — \(dropped) of the events it had to read are gone; take a mark() shortly "
                 + "before what you check and pass it (expect_events_since, or the mark argument)")
     }

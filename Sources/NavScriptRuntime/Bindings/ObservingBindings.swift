@@ -53,15 +53,25 @@ enum ObservingBindings {
                     """,
                 example: "print(table.concat(coordinators(), \", \"))"
             ) { _, app in [BindingSupport.list(app.coordinatorPaths)] },
-            observe(
-                "events", returns: [ScriptReturn("string[]", name: "events")],
+            ScriptFunction(
+                "events", .observing, parameters: [ScriptParameter("mark", "integer", optional: true)],
+                returns: [ScriptReturn("string[]", name: "events")],
                 documentation: """
                     Returns the event log, oldest first, as the texts `expect_events` matches (see there for the \
-                    vocabulary). Handy with `print` while writing a scenario. A scenario of more than 100,000 \
-                    events keeps the latest 100,000.
+                    vocabulary); with a mark (from `mark()`), the events after it. Handy with `print` while writing \
+                    a scenario. A scenario of more than 100,000 events keeps the latest 100,000: reading from \
+                    before them is an error that says so (a list without its oldest events would check the wrong \
+                    ones) — take a mark shortly before what you read and pass it.
                     """,
-                example: "print(table.concat(events(), \"\\n\"))"
-            ) { _, app in [BindingSupport.list(app.events)] },
+                example: "print(table.concat(events(), \"\\n\"))",
+                body: .binding { call, context in
+                    let world = try context.requireWorld(call)
+                    let app = try world.ensureApp(at: context.location(of: call))
+                    let mark = try AssertionBindings.mark(call, 1, eventCount: app.eventCount, world: world) ?? 0
+                    let (texts, dropped) = app.events(since: mark)
+                    try AssertionBindings.requireKept(dropped, call, app, cannot: "cannot return them all")
+                    return [BindingSupport.list(Array(texts))]
+                }),
             ScriptFunction(
                 "mark", .observing, returns: [ScriptReturn("integer", name: "mark")],
                 documentation: """
