@@ -285,6 +285,27 @@ struct LanguageStructureTests {
         #expect(junit.outcome("the top level's module stays loaded") == "passed", "\(junit.raw)")
     }
 
+    /// A describe whose body raised declared only the scenarios before the
+    /// error: under a pcall the file loaded without the rest, green. It does
+    /// not load, and says why.
+    @Test func aDescribeWhoseBodyRaisedDoesNotLoadEvenUnderAPcall() throws {
+        let fixture = try Fixture([
+            "suite/half.lua": """
+            pcall(describe, "group", function()
+              scenario("one", function() end)
+              error("boom")
+              scenario("two", function() expect_tab("orders") end)
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(
+            junit.testcase("suite/half.lua (load)")?.child("error")?["message"]?.hasPrefix(
+                #"suite/half.lua:1: describe("group"): its body raised an error, so the scenarios after that point were never "#
+                    + "declared: suite/half.lua:3: boom") == true, "\(junit.raw)")
+    }
+
     /// A wrong call of the language is the scenario's error even when a
     /// `pcall` caught it (a soft-check helper made a misspelt event or an
     /// unknown launch option pass), and a proxy table is refused, not read
@@ -645,7 +666,9 @@ struct LanguageStructureTests {
 
     /// A group ends where its describe returns, whatever its body did: an
     /// error a pcall caught leaves no later scenario inside the group (nor
-    /// under its hooks), and a body that yields is refused.
+    /// under its hooks) — the file does not load, since the group's own
+    /// scenarios after the error were never declared — and a body that
+    /// yields is refused.
     @Test func aGroupEndsWhereItsDescribeReturns() throws {
         let fixture = try Fixture([
             "suite/groups.lua": """
@@ -664,7 +687,10 @@ struct LanguageStructureTests {
             """
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite", "--show-output"])
-        #expect(junit.outcome("top level") == "passed", "not 'broken top level'\n\(junit.raw)")
+        #expect(junit.outcome("broken top level") == nil, "\(junit.raw)")
+        #expect(
+            junit.testcase("suite/groups.lua (load)")?.child("error")?["message"]?.contains(#"describe("broken"): its body raised"#)
+                == true, "\(junit.raw)")
         #expect(!output.stdout.contains("the broken group's hook ran"), "\(output)")
         #expect(output.status == 2, "\(output)")
         #expect(output.stdout.contains("suite/yield.lua:2: describe(\"group\", fn): fn yielded"), "\(output)")

@@ -194,7 +194,14 @@ enum ScenarioPrelude {
             wrong(format("describe(%q, fn): fn yielded; a group is declared in one go, so yield outside "
               .. "describe", name))
           end
-          if not results[1] then error(results[2], 0) end
+          if not results[1] then
+            -- Kept whatever a pcall around describe does: the group's scenarios after the error were
+            -- never declared, and a file that loaded without them was green without a word.
+            local raised = results[2]
+            misuse(format("describe(%q): its body raised an error, so the scenarios after that point were never "
+              .. "declared: %s", name, type(raised) == "string" and raised or "a " .. type(raised) .. " value"))
+            error(raised, 0)
+          end
         end
 
         function before_each(fn)
