@@ -27,6 +27,35 @@ struct CrashIsolationTests {
         end)
         """#
 
+    /// A failure the scenario recorded before its worker crashed or hung is
+    /// its finding too: reported beside the crash, not lost with the worker.
+    @Test func aFailureBeforeACrashOrAHangIsKept() throws {
+        let fixture = try Fixture([
+            "suite/lost.lua": """
+            scenario("caught failure, then a crash", function()
+              pcall(expect_tab, "orders")
+              deep_link("shop://orders/abc", { via = "widget" })
+            end)
+            describe("g", function()
+              after_each(function() deep_link("shop://orders/42") tap("submit") tap("submit") end)
+              scenario("body failure, then a hang", { launch = { two_factor = true } }, function() expect_tab("profile") end)
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit([
+            "--fault", "force-unwrap-crash", "--fault", "main-thread-deadlock", "--timeout", "1", "suite"
+        ])
+        #expect(output.status == 1, "\(output)")
+        let crash = junit.testcase("caught failure, then a crash")?.child("error")
+        #expect(crash?["type"] == "crash", "\(junit.raw)")
+        #expect(
+            crash?.text.contains("also failed: suite/lost.lua:2: the selected tab is 'home', expected 'orders'") == true, "\(junit.raw)")
+        let hang = junit.testcase("g body failure, then a hang")?.child("error")
+        #expect(hang?["type"] == "timeout", "\(junit.raw)")
+        #expect(
+            hang?.text.contains("also failed: suite/lost.lua:7: the selected tab is 'home', expected 'profile'") == true, "\(junit.raw)")
+    }
+
     @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {
         let fixture = try Fixture(["suite/fatal.lua": Self.fatal, "suite/other.lua": #"scenario("other file", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit([

@@ -71,7 +71,7 @@ package struct ScenarioWorker {
                 case .returned where !task.unbuffered:
                     outbox.noteReturned()
                     return
-                case .step, .output, .frame, .frameProblem, .flushed, .returned:
+                case .step, .output, .frame, .frameProblem, .failed, .flushed, .returned:
                     break  // within the scenario: its call and its clock go on
                 default:
                     outbox.note(nil)  // between scenarios no call runs: a crash there is not in the last one
@@ -130,6 +130,9 @@ package struct ScenarioWorker {
                             case .appended(let frame): send(.frame(task: task.id, index: index, frame: StreamedFrame(frame)))
                             case .problem(let problem): send(.frameProblem(task: task.id, index: index, problem: problem))
                             }
+                        },
+                        failure: { failure in
+                            send(.failed(task: task.id, index: index, message: failure.message, details: failure.details))
                         }))
                 if result.status == .passed && result.message.isEmpty && result.details.isEmpty && result.output.isEmpty
                     && result.frames.isEmpty

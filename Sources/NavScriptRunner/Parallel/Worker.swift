@@ -24,6 +24,9 @@ final class Worker {
     var output = LiveOutput()
     /// The storyboard of the scenario running (`--html`), as the worker streamed it.
     var frames = StoryboardFrames()
+    /// The failures the scenario running recorded so far (the first ``keptFailures``).
+    var failures: [ExpectationFailure] = []
+    static let keptFailures = 20
     /// The last driving or asserting call the scenario made.
     var running: String?
     /// Whether ``running`` had returned: a hang then is in the scenario's own code.

@@ -62,6 +62,9 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     case frame(task: Int, index: Int, frame: StreamedFrame)
     /// A problem shown on the running scenario's last frame.
     case frameProblem(task: Int, index: Int, problem: StepFrame.Problem)
+    /// A failure the running scenario recorded (a crash or a hang after it
+    /// keeps it: the report says it beside the crash).
+    case failed(task: Int, index: Int, message: String, details: String)
     case result(task: Int, index: Int, result: ScenarioResult)
     /// A scenario that passed without printing anything: all the parent
     /// needs besides the listing and the steps it already has. (Nearly
@@ -87,7 +90,8 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     var taskID: Int? {
         switch self {
         case .loaded(let task, _), .start(let task, _), .step(let task, _, _), .running(let task, _, _),
-            .output(let task, _, _), .frame(let task, _, _), .frameProblem(let task, _, _), .result(let task, _, _),
+            .output(let task, _, _), .frame(let task, _, _), .frameProblem(let task, _, _), .failed(let task, _, _, _),
+            .result(let task, _, _),
             .passed(let task, _, _), .loadFailed(let task, _), .notRun(let task, _), .done(let task), .revoked(let task):
             return task
         case .flushed, .returned:

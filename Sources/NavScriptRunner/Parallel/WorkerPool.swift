@@ -180,6 +180,7 @@ package final class WorkerPool {
                     worker.steps = []
                     worker.output = LiveOutput()
                     worker.frames = StoryboardFrames()
+                    worker.failures = []
                     worker.running = nil
                     worker.runningReturned = false
                     if let listing = progress[index].scenarios?[scenario] { publish(.scenarioStarted(listing)) }
@@ -197,6 +198,10 @@ package final class WorkerPool {
                     worker.frames.append(json: frame.json)
                 case .frameProblem(_, _, let problem):
                     worker.frames.attach(problem)
+                case .failed(_, _, let message, let details):
+                    if worker.failures.count < Worker.keptFailures {
+                        worker.failures.append(ExpectationFailure(message, details: details))
+                    }
                 case .output(_, let scenario, let text):
                     if let shown = worker.output.take(text), let listing = progress[index].scenarios?[scenario] {
                         publish(.output(file: listing.file, scenario: listing.name, text: shown))
@@ -290,6 +295,8 @@ package final class WorkerPool {
                 }
                 let details = worker.stderr.tail
                 if let scenario = worker.scenarioIndex {
+                    // What the scenario had found before it crashed or hung is its finding too.
+                    let details = ScenarioFile.joined(details, also: worker.failures)
                     progress[index].crash(
                         scenario: scenario, kind: worker.timedOut ? .timeout : .crash,
                         message: reason, details: details, timeline: worker.steps, frames: worker.frames,
@@ -421,11 +428,12 @@ package final class WorkerPool {
                 progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario]
             else { continue }
             let message = "stopped while running: \(reason)" + (worker.lastCall.map { "; " + $0 } ?? "")
+            let details = ScenarioFile.joined("", also: worker.failures)
             var frames = worker.frames
-            if interrupted { frames.attach(StepFrame.Problem(kind: "error", message: message, details: "")) }
+            if interrupted { frames.attach(StepFrame.Problem(kind: "error", message: message, details: details)) }
             let result = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted), message: message,
+                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted), message: message, details: details,
                 timeline: worker.steps, frames: interrupted ? frames.frames : [], output: worker.output.kept.text,
                 duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result

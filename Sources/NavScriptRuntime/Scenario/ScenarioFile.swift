@@ -420,7 +420,7 @@ package final class ScenarioFile {
     }
 
     /// `details`, then every further failure, each under "also failed".
-    static func joined(_ details: String, also failures: [ExpectationFailure], errors: [ScenarioProblem] = []) -> String {
+    package static func joined(_ details: String, also failures: [ExpectationFailure], errors: [ScenarioProblem] = []) -> String {
         var text = details
         let items = failures.map { ("also failed: ", $0.message, $0.details) } + errors.map { ("also an error: ", $0.message, $0.details) }
         for (label, message, more) in items {

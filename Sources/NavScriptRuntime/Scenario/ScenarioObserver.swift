@@ -16,6 +16,9 @@ package struct ScenarioObserver {
     package var output: ((String) -> Void)?
     /// Every change to the storyboard, when frames are recorded (`--html`).
     package var frame: ((FrameChange) -> Void)?
+    /// Every failure the scenario keeps, as it is recorded: one recorded
+    /// before a crash or a hang of the worker is reported with it.
+    package var failure: ((ExpectationFailure) -> Void)?
 
     /// A change to a scenario's storyboard, in order: a worker's parent keeps
     /// the same frames by applying them to its ``StoryboardFrames``.
@@ -28,12 +31,14 @@ package struct ScenarioObserver {
 
     package init(
         step: ((TimelineStep) -> Void)? = nil, call: ((String) -> Void)? = nil, returned: (() -> Void)? = nil,
-        output: ((String) -> Void)? = nil, frame: ((FrameChange) -> Void)? = nil
+        output: ((String) -> Void)? = nil, frame: ((FrameChange) -> Void)? = nil,
+        failure: ((ExpectationFailure) -> Void)? = nil
     ) {
         self.step = step
         self.call = call
         self.returned = returned
         self.output = output
         self.frame = frame
+        self.failure = failure
     }
 }

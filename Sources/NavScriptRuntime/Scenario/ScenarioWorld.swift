@@ -271,7 +271,12 @@ package final class ScenarioWorld {
     /// Records a failure; `raised` is the object Lua unwinds with, when the
     /// failure is raised (kept, so the runner can tell it by identity).
     func recordFailure(_ failure: ExpectationFailure, raised: RaisedFailure? = nil) {
-        if failures.count < Self.keptFailures { failures.append(failure) } else { failuresNotKept += 1 }
+        if failures.count < Self.keptFailures {
+            failures.append(failure)
+            observer.failure?(failure)
+        } else {
+            failuresNotKept += 1
+        }
         if let raised {
             raisedIdentities.insert(ObjectIdentifier(raised))
             if raisedFailures.count < Self.keptFailures { raisedFailures.append(raised) }
