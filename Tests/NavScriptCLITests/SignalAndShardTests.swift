@@ -247,6 +247,28 @@ struct SignalAndShardTests {
         #expect(leftovers.isEmpty, "workers outlived the interrupted run: \(leftovers)")
     }
 
+    /// A file a worker was still loading when the run was interrupted had
+    /// started: an error, as in process (a "not run" entry made the report of
+    /// a run cut short look green); a file no worker began is the one not run.
+    @Test func aFileInterruptedWhileItLoadedIsAnError() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": "while true do end\nscenario(\"never declared\", function() end)",
+            "suite/b.lua": #"scenario("never started", function() end)"#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--instruction-budget", "1000000000000", "--timeout", "120", "--jobs", "1", "suite"]) { parent in
+                _ = Self.workers(of: parent)
+                usleep(300_000)
+                kill(parent, SIGINT)
+            }
+        #expect(output.status == 130, "\(output)")
+        let loading = junit.testcase("suite/a.lua (load)")?.child("error")
+        #expect(loading?["type"] == "interrupted", "\(junit.raw)")
+        #expect(loading?["message"]?.hasPrefix("suite/a.lua: stopped while the file loaded: interrupted (SIGINT)") == true, "\(junit.raw)")
+        #expect(junit.outcome("suite/b.lua (not run)") == "skipped", "\(junit.raw)")
+        XMLLint.expectValid(fixture.url("report.xml"))
+    }
+
     static func workersStillAlive(named directory: String) -> [String] {
         let proc = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return proc.compactMap { pid -> String? in

@@ -439,6 +439,21 @@ package final class WorkerPool {
             progress[index].results[scenario] = result
             publishFinished(index, result)
         }
+        // A file a worker was loading when the run was interrupted had started (its start was
+        // published): an error, as in process — a "not run" entry made the report of a run cut
+        // short look green. Files no worker began are the ones not run.
+        for worker in buffering where interrupted && worker.scenarioIndex == nil {
+            guard let index = worker.taskIndex, !progress[index].isFinished, progress[index].scenarios == nil,
+                progress[index].loadFailure == nil, worker.lastFinished == nil
+            else { continue }
+            let path = progress[index].task.path
+            let result = ScenarioResult(
+                name: ScenarioRunner.fileEntryName(path, .load), file: path, line: 0, outcome: .errored(.interrupted),
+                message: "\(path): stopped while the file loaded: \(reason)" + (worker.lastCall.map { "; " + $0 } ?? ""),
+                output: worker.output.kept.text)
+            progress[index].loadFailure = result
+            publishFinished(index, result)
+        }
         var results: [FileResult] = []
         for index in progress.indices {
             if !progress[index].isFinished {
