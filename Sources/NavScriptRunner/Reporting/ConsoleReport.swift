@@ -129,6 +129,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     /// for ``Options/stallAfter`` gives way to a file whose scenarios are finishing.
     private var openMoved = Date()
     private var waiting: [PendingLine] = []
+    /// A check of the open line is due (see ``scheduleHandOver()``).
+    private var handOverScheduled = false
     private var wroteSomething = false
     /// Scenarios whose file line is finished, and when the report began.
     private var finishedCount = 0
@@ -164,6 +166,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             } else if let index = waiting.firstIndex(where: { $0.path == result.file }) {
                 waiting[index].marks += mark
                 waiting[index].reported += 1
+                scheduleHandOver()
             }
         }
     }
@@ -188,6 +191,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                 waiting[index].trailingMarks = result.scenarios.dropFirst(waiting[index].reported)
                     .map { progressMark($0.status) }.joined()
                 waiting[index].finishedCount = result.scenarios.count
+                if !options.redrawsLines { scheduleHandOver() }
                 if options.redrawsLines, let openPath {
                     // Erase the open line, print the finished one, draw the open one again.
                     let line = waiting.remove(at: index)
@@ -307,6 +311,47 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         openMarks = taking.marks
         openMoved = Date()
         emit(ReportText.cleanForTerminal(taking.path) + "  " + taking.marks)
+    }
+
+    /// A waiting line has news (marks, or its end) while another is open: if
+    /// the open one then stands still, the news is shown when its
+    /// ``Options/stallAfter`` is up — not when the next event happens to
+    /// come, which for a file hung in a worker may be its timeout.
+    private func scheduleHandOver() {
+        guard !handOverScheduled, openPath != nil, options.stallAfter.isFinite else { return }
+        handOverScheduled = true
+        let wait = max(0, options.stallAfter - Date().timeIntervalSince(openMoved)) + 0.01
+        DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [weak self] in self?.handOverIfStalled() }
+    }
+
+    private func handOverIfStalled() {
+        locked {
+            handOverScheduled = false
+            guard let path = openPath else { return }
+            guard Date().timeIntervalSince(openMoved) >= options.stallAfter else {
+                if waiting.contains(where: { $0.reported > 0 || $0.finishedCount != nil }) { scheduleHandOver() }
+                return
+            }
+            if let line = waiting.first(where: { $0.finishedCount == nil && $0.reported > 0 }) {
+                giveStalledOpenLine(to: line.path)
+            } else if !options.redrawsLines, waiting.contains(where: { $0.finishedCount != nil }) {
+                // In a pipe: the open line ends where it is, the finished files are printed, and it
+                // goes on, printed again with its marks so far.
+                emit("\n")
+                var kept: [PendingLine] = []
+                for line in waiting {
+                    guard let count = line.finishedCount else {
+                        kept.append(line)
+                        continue
+                    }
+                    let marks = line.marks + line.trailingMarks
+                    emit(ReportText.cleanForTerminal(line.path) + "  " + marks + lineEnd(count: count, hasMarks: !marks.isEmpty))
+                }
+                waiting = kept
+                openMoved = Date()
+                emit(ReportText.cleanForTerminal(path) + "  " + openMarks)
+            }
+        }
     }
 
     /// Prints every finished waiting line in start order, then opens the

@@ -158,6 +158,32 @@ struct ReportingConsoleTests {
         #expect(steady.text == "scenarios/gate_resume/login.lua  .")
     }
 
+    /// The hand-over does not wait for another event: a file hung in one
+    /// worker sends none until its timeout, and the marks of a file another
+    /// worker finishes meanwhile are shown once the open line has stood
+    /// still for the wait — on a terminal and in a pipe, finished or not.
+    @Test(arguments: [false, true])
+    func aStillLineGivesWayWithoutAnotherEvent(redraws: Bool) throws {
+        let (capture, console, login, tabs) = twoFilesStarted(.init(redrawsLines: redraws, stallAfter: 0.05))
+        console.scenarioFinished(login.scenarios[0])
+        console.scenarioFinished(tabs.scenarios[0])
+        #expect(capture.text == "scenarios/gate_resume/login.lua  .", "the open line moved just now")
+        let deadline = Date().addingTimeInterval(5)
+        while !capture.text.contains("tabs.lua  ."), Date() < deadline { usleep(10_000) }
+        #expect(capture.text.hasSuffix("scenarios/tabs.lua  ."), "\(capture.text)")
+        if !redraws {
+            // A file that finishes while another is open is printed once the open one stands still.
+            let (finished, console2, login2, tabs2) = twoFilesStarted(.init(stallAfter: 0.05))
+            console2.scenarioFinished(login2.scenarios[0])
+            for scenario in tabs2.scenarios { console2.scenarioFinished(scenario) }
+            console2.fileFinished(tabs2)
+            while !finished.text.contains("(2)"), Date() < deadline { usleep(10_000) }
+            #expect(
+                finished.text == "scenarios/gate_resume/login.lua  .\nscenarios/tabs.lua  .E  (2)\nscenarios/gate_resume/login.lua  .",
+                "\(finished.text)")
+        }
+    }
+
     /// On a terminal the line changes hands per scenario (it is erased, not
     /// left cut): a file whose scenarios finish while the open one stands
     /// still shows each mark as it comes.
