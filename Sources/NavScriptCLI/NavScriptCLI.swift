@@ -47,7 +47,22 @@ public enum NavScriptCLI {
         // A reader that goes away (`| head -1`) ends only what it reads: a write to it fails with
         // EPIPE, which every writer here takes in its stride, and the run goes on to its reports.
         signal(SIGPIPE, SIG_IGN)
+        raiseOpenFileLimit()
         exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
+    }
+
+    /// Raises the soft limit on open files to the hard one (at most 65,536),
+    /// as many tools do: each worker takes three pipes and a suite's files
+    /// are opened as they run, and a soft limit of a few dozen (some CI
+    /// images, launchd jobs) made workers fail to start — below about 30 the
+    /// process trapped with no report at all.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, 65_536)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Runs one command line (without the executable's name) and returns its

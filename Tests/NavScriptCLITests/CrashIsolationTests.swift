@@ -56,6 +56,52 @@ struct CrashIsolationTests {
             hang?.text.contains("also failed: suite/lost.lua:7: the selected tab is 'home', expected 'profile'") == true, "\(junit.raw)")
     }
 
+    /// The executable deleted during a run (a rebuild, an upgrade): the
+    /// workers started after that run the program still running, not
+    /// nothing — every file left was "could not start a worker process".
+    @Test func aRunOutlivesItsExecutableFile() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("slow", function() local t = os.clock() while os.clock() - t < 1.5 do end end)
+            scenario("crash", function() deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario("after the crash", function() launch{} end)
+            """,
+            "suite/b.lua": #"scenario("next file", function() launch{} end)"#
+        ])
+        let copy = fixture.url("copy-of-navscript")
+        try FileManager.default.copyItem(at: try CLI.binary.get(), to: copy)
+        let output = try fixture.run(
+            ["run", "suite", "--jobs", "1", "--fault", "force-unwrap-crash", "--instruction-budget", "100000000000"],
+            duringRun: { _ in
+                usleep(500_000)
+                try? FileManager.default.removeItem(at: copy)
+            }, binary: .success(copy))
+        #expect(output.status == 1, "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("3 passed, 0 failed, 1 errors") == true, "\(output)")
+        #expect(!output.stdout.contains("could not start a worker process"), "\(output)")
+    }
+
+    /// A low open-file limit: the soft one is raised to the hard one; under
+    /// a hard one too low for workers each file says so (it trapped the
+    /// whole run, no report, below about 30) and `--in-process` runs.
+    @Test func aLowOpenFileLimitIsRaisedOrSaid() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("runs", function() launch{} end)"#])
+        let navscript = try CLI.binary.get().path
+        func run(_ limits: String, _ arguments: String) throws -> CLI.Output {
+            try fixture.run(
+                ["-c", "\(limits); exec '\(navscript)' run suite --junit report.xml \(arguments)"],
+                binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        }
+        let soft = try run("ulimit -Hn 4096; ulimit -Sn 24", "")
+        #expect(soft.status == 0, "the soft limit is raised\n\(soft)")
+        let hard = try run("ulimit -n 24", "")
+        #expect(
+            hard.status == 1 && hard.stdout.contains("the open-file limit here (ulimit -n) is 24, too low for worker processes"), "\(hard)")
+        #expect(fixture.exists("report.xml"), "\(hard)")
+        let inProcess = try run("ulimit -n 24", "--in-process")
+        #expect(inProcess.status == 0, "\(inProcess)")
+    }
+
     @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {
         let fixture = try Fixture(["suite/fatal.lua": Self.fatal, "suite/other.lua": #"scenario("other file", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit([

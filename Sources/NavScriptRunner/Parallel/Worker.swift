@@ -56,7 +56,34 @@ final class Worker {
 
     /// Starts a worker; its stdout and stderr are read on background
     /// threads and turned into events for the pool.
+    /// The open files a worker's start needs free (its three pipes, both
+    /// ends, and what `Process` opens while it spawns), checked first:
+    /// Foundation's `Pipe` traps when none is left, which ended the whole run
+    /// without a report.
+    static let descriptorsToStart = 16
+
+    /// Whether `count` more files can be opened now.
+    static func canOpen(_ count: Int) -> Bool {
+        var opened: [Int32] = []
+        defer { for descriptor in opened { close(descriptor) } }
+        for _ in 0..<count {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            opened.append(descriptor)
+        }
+        return true
+    }
+
+    /// Why no worker starts, when the open-file limit explains it ("" otherwise).
+    static var whyNoneStarts: String {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < 256 else { return "" }
+        return ": the open-file limit here (ulimit -n) is \(limit.rlim_cur), too low for worker processes; raise it "
+            + "to 256 or more, or run with --in-process"
+    }
+
     static func launch(id: Int, configuration: WorkerPool.Configuration, events: WorkerEventQueue) -> Worker? {
+        guard canOpen(descriptorsToStart) else { return nil }
         // A worker that dies (or closes its input) while a file is written to
         // it must cost a failed write — which kills that worker and sends its
         // files elsewhere — not a SIGPIPE that ends the whole run unreported.

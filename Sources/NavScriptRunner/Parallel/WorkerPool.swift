@@ -392,7 +392,7 @@ package final class WorkerPool {
                     if progress[index].resumeFrom == 0, let reason = skipReason(progress[index].task) {
                         progress[index].skipRemaining(reason: reason)
                     } else {
-                        progress[index].fail(all: "could not start a worker process (\(configuration.command.path))")
+                        progress[index].fail(all: "could not start a worker process (\(configuration.command.path))" + Worker.whyNoneStarts)
                     }
                     finish(index, duration: 0)
                 }

@@ -30,7 +30,7 @@ package enum ChildProcesses {
     /// in debug builds), read back by ``WorkerStderr``.
     package static func process(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = startable(executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = backtrace
@@ -43,6 +43,19 @@ package enum ChildProcesses {
     /// crashed thread's first frames only.
     package static let backtrace =
         "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,limit=12,top=0,sanitize=yes"
+
+    /// `executable`, or — when it is this program and its file was deleted or
+    /// replaced since it started (a rebuild or an upgrade during a long run) —
+    /// the program still running, through `/proc/self/exe`: a worker started
+    /// after that (for the next file, after a crash) ran nothing, or another
+    /// program, and every file left became an error.
+    static func startable(_ executable: URL) -> URL {
+        let running = "/proc/self/exe"
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: running),
+            target == executable.path + " (deleted)"
+        else { return executable }
+        return URL(fileURLWithPath: running)
+    }
 
     /// This executable, as the kernel knows it (not as it was typed).
     package static var executable: URL {
