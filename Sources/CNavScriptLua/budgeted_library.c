@@ -15,6 +15,7 @@
    own, and the wrappers leave the arguments as they found them. */
 static int clua_call_original(lua_State *L) {
     lua_CFunction original = lua_tocfunction(L, lua_upvalueindex(1));
+    clua_check_limits(L);
     if (original != NULL) return original(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -137,6 +138,37 @@ static int clua_collect(lua_State *L) {
     return clua_call_original(L);
 }
 
+/* Any other library function: only the time limit and an interruption are looked at on entry (see
+   clua_check_limits). A table.concat whose elements come from an __index that is itself a C function
+   runs no Lua instruction at all, and string.packsize or load of megabytes take tens of milliseconds
+   a call: the count hook, every thousand instructions, came seconds late or never. */
+static int clua_checked(lua_State *L) {
+    return clua_call_original(L);
+}
+
+/* Wraps, with clua_checked, every function of the table at the top of the stack that is not wrapped
+   already (a wrapper is a closure; the standard functions have no upvalues), but the pattern functions,
+   which look at the limits as they match (patterns.c). */
+static void clua_wrap_rest(lua_State *L) {
+    static const char *const own_checks[] = {"find", "match", "gmatch", "gsub", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        int skip = lua_type(L, -2) != LUA_TSTRING || !lua_iscfunction(L, -1);
+        if (!skip && lua_getupvalue(L, -1, 1) != NULL) {
+            lua_pop(L, 1);
+            skip = 1;
+        }
+        for (int i = 0; !skip && own_checks[i] != NULL; i++) skip = strcmp(lua_tostring(L, -2), own_checks[i]) == 0;
+        if (!skip) {
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, -2);
+            lua_pushcclosure(L, clua_checked, 1);
+            lua_rawset(L, -5); /* an existing key: allowed while traversing */
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /* Replaces `name` in the table at the top of the stack with `wrapper` over the original. */
 static void clua_wrap(lua_State *L, const char *name, lua_CFunction wrapper) {
     lua_getfield(L, -1, name);
@@ -149,6 +181,7 @@ void clua_open_budgeted_library(lua_State *L) {
     clua_open_budgeted_patterns(L);
     clua_wrap(L, "rep", clua_rep);
     clua_wrap(L, "byte", clua_slice);
+    clua_wrap_rest(L);
     lua_pop(L, 1);
     lua_getglobal(L, LUA_TABLIBNAME);
     clua_wrap(L, "move", clua_move);
@@ -156,13 +189,19 @@ void clua_open_budgeted_library(lua_State *L) {
     clua_wrap(L, "insert", clua_shift);
     clua_wrap(L, "remove", clua_shift);
     clua_wrap(L, "unpack", clua_unpack);
+    clua_wrap_rest(L);
     lua_pop(L, 1);
     lua_getglobal(L, LUA_UTF8LIBNAME);
     clua_wrap(L, "len", clua_utf8_len);
     clua_wrap(L, "codepoint", clua_slice);
+    clua_wrap_rest(L);
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_MATHLIBNAME);
+    clua_wrap_rest(L); /* math.abs of a 20 MB numeral converts all of it */
     lua_pop(L, 1);
     lua_pushglobaltable(L);
     clua_wrap(L, "tonumber", clua_tonumber);
     clua_wrap(L, "collectgarbage", clua_collect);
+    clua_wrap(L, "load", clua_checked);
     lua_pop(L, 1);
 }

@@ -289,6 +289,14 @@ void clua_budget_checkpoint(lua_State *L, long long *steps, long long *limit, co
     *limit = left < (1LL << 20) ? left : (1LL << 20); /* look at the interruption again after a million steps */
 }
 
+void clua_check_limits(lua_State *L) {
+    clua_Control *c = clua_control(L);
+    lua_Debug ar;
+    if (c->interrupt != NULL && clua_interrupt_get(c->interrupt))
+        clua_raise_interrupted(L, lua_getstack(L, 1, &ar) ? &ar : NULL);
+    if (clua_past_deadline(c)) clua_raise_timeout(L, lua_getstack(L, 1, &ar) ? &ar : NULL);
+}
+
 void clua_budget_charge(lua_State *L, long long work, const char *what) {
     clua_Control *c = clua_control(L);
     lua_Debug ar;

@@ -128,6 +128,39 @@ struct SandboxAndBudgetTests {
     /// A 3 MB error message (or an expectation of a 2 MB screen name) is
     /// kept from both ends with the cut said: it made a 30 MB JUnit text
     /// node xmllint refuses, in every report and the JSON stream.
+    /// Work inside library calls that the budget does not count — one call
+    /// that never returns (a `table.concat` whose elements come from an
+    /// `__index` that is itself `table.concat`), or a loop of slow calls
+    /// (`string.packsize` of a megabyte format) — is stopped by `--timeout`
+    /// at its line, in process too: every library function looks at the
+    /// clock on entry (the count hook came seconds late, or never).
+    @Test(arguments: [["--in-process"], []])
+    func libraryWorkIsStoppedByTheTimeLimitAtItsLine(mode: [String]) throws {
+        let fixture = try Fixture([
+            "suite/c.lua": """
+            scenario("one endless call", function()
+              local proxy = setmetatable({}, { __index = table.concat, __len = rawlen })
+              table.concat(proxy, "", 1, math.maxinteger)
+            end)
+            scenario("slow calls", function()
+              local format = ("i16"):rep(2e6)
+              for _ = 1, 1e9 do string.packsize(format) end
+            end)
+            scenario("after", function() end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--timeout", "1", "--instruction-budget", "100000000000"] + mode)
+        #expect(output.status == 1, "\(output)")
+        for (name, line) in [("one endless call", 3), ("slow calls", 7)] {
+            let error = junit.testcase(name)?.child("error")
+            #expect(error?["type"] == "timeout", "\(name): \(junit.raw)")
+            #expect(
+                error?["message"]?.hasPrefix("suite/c.lua:\(line): timeout: the scenario ran longer than 1s") == true,
+                "\(name): \(junit.raw)")
+        }
+        #expect(junit.outcome("after") == "passed", "\(junit.raw)")
+    }
+
     @Test func aHugeMessageIsCappedWithTheCutSaid() throws {
         let fixture = try Fixture([
             "suite/big.lua": #"""

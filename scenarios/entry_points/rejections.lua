@@ -35,3 +35,21 @@ end)
 scenario("a very long link is refused before parsing", function()
   expect_error("shop://product/" .. string.rep("p", 3000), "malformed")
 end)
+
+-- Guards: a value exactly as long as its parameter allows is accepted (an
+-- off-by-one `>=` in the length check refused it as validation_failed).
+scenario("a value of exactly its parameter's maximum length is accepted", { launch = { logged_in = true } }, function()
+  deep_link("shop://promo/ABCDEFGHIJKL")
+  expect_stack{ "home", "promo:ABCDEFGHIJKL" }
+  deep_link("shop://orders/123456789")
+  expect_stack{ "orders", "order:123456789" }
+end)
+
+-- Guards: a percent-escape in lowercase hex is the same link (a decoder that
+-- knew only uppercase refused `%6f` as malformed).
+scenario("a percent-escape in lowercase hex decodes like uppercase", function()
+  deep_link("shop://category/sh%6fes")
+  expect_stack{ "home", "category:shoes" }
+  deep_link("shop://category/sh%6Fes")
+  expect_stack{ "home", "category:shoes" }
+end)

@@ -58,6 +58,18 @@ describe("windows", function()
     expect_no_leaks()
   end)
 
+  -- With three windows the order of focus matters (with two, either rule picks the other):
+  -- closing the front one brings back the one in front most recently before it.
+  scenario("closing the front window of three brings back the one focused most recently", function()
+    open_scene{}
+    open_scene{}
+    close_scene(3)
+    expect_scenes{ 1, 2, foreground = 2 }
+    focus_scene(1)
+    close_scene(1)
+    expect_scenes{ 2, foreground = 2 }
+  end)
+
   scenario("a closed window's number is not reused", function()
     open_scene{}
     close_scene(2)

@@ -33,3 +33,15 @@ scenario("a link while sign-in is on screen abandons the gated intent", function
   expect_events{ "gate auth cart", "finish app/auth cancelled", "drop cart" }
   expect_no_leaks()
 end)
+
+-- Guards: every link queued behind one that does not execute (a gated one
+-- brings up the sign-in) still runs. A dispatcher that dequeued one link per
+-- finished execution left the last one queued for ever (an independent fault
+-- trial's slip: `if` for `while` in RouteDispatcher).
+scenario("a gated link dequeued mid-flight does not strand the links queued behind it", function()
+  deep_link("shop://settings", { settle = false })
+  deep_link("shop://cart", { settle = false })
+  deep_link("shop://promo/SPRING24")
+  expect_no_modal()
+  expect_stack{ "home", "promo:SPRING24" }
+end)

@@ -222,6 +222,11 @@ int clua_interrupt_get(const int *flag);
    naming `what`, at the calling Lua line when that spends it. Call only from a C function Lua called. */
 void clua_budget_charge(lua_State *L, long long work, const char *what);
 
+/* Raises the time limit's error or the interruption, at the calling Lua line, when either is due: what
+   a library function checks on entry, since work inside one C call runs no instruction the count hook
+   could see (an endless call, or a loop of slow ones, ran past --timeout and ignored SIGTERM). */
+void clua_check_limits(lua_State *L);
+
 /* Replaces the string table's (at the top of the stack) find, match, gmatch and gsub with ones
    that count their work against the budget (patterns.c). */
 void clua_open_budgeted_patterns(lua_State *L);

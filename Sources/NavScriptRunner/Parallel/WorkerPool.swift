@@ -442,7 +442,8 @@ package final class WorkerPool {
         // A file a worker was loading when the run was interrupted had started (its start was
         // published): an error, as in process — a "not run" entry made the report of a run cut
         // short look green. Files no worker began are the ones not run.
-        for worker in buffering where interrupted && worker.scenarioIndex == nil {
+        // (One that died of the request to flush never had the file under way: its file is not run.)
+        for worker in buffering where interrupted && worker.scenarioIndex == nil && worker.hasFlushed {
             guard let index = worker.taskIndex, !progress[index].isFinished, progress[index].scenarios == nil,
                 progress[index].loadFailure == nil, worker.lastFinished == nil
             else { continue }
