@@ -469,12 +469,13 @@ function modals() end
 ---@return string[] paths
 function coordinators() end
 
----Returns the event log, oldest first, as the texts `expect_events` matches (see there for the vocabulary). Handy with `print` while writing a scenario. A scenario of more than 100,000 events keeps the latest 100,000.
+---Returns the event log, oldest first, as the texts `expect_events` matches (see there for the vocabulary); with a mark (from `mark()`), the events after it. Handy with `print` while writing a scenario. A scenario of more than 100,000 events keeps the latest 100,000: reading from before them is an error that says so (a list without its oldest events would check the wrong ones) — take a mark shortly before what you read and pass it.
 ---```lua
 ---print(table.concat(events(), "\n"))
 ---```
+---@param mark? integer
 ---@return string[] events
-function events() end
+function events(mark) end
 
 ---Returns a mark in the event log (the number of events so far), to check only what happens after it with `expect_events_since`, `expect_no_event` and `expect_event_count`. A mark belongs to the app it was taken on: after a `launch{}` or `restart{}`, take a new one (a number that a mark of the replaced app had is refused, even when it was computed otherwise). In a very long scenario (the log keeps its latest 100,000 events) a check reaching events no longer kept is an error that says so: take the mark shortly before what you check.
 ---```lua

@@ -169,6 +169,20 @@ struct LintCommandTests {
         #expect(run.stdout.contains("failed"), "the run went on: \(run)")
     }
 
+    /// A file that does not compile is a problem at its line (lint called it
+    /// clean, so a CI lint step passed a broken file); a run says it once, as
+    /// the file's load error, not as a warning too.
+    @Test func aFileThatDoesNotCompileIsAProblem() throws {
+        let fixture = try Fixture(["suite/broken.lua": "scenario(\"x\", function()\n  launch{\nend)\n"])
+        let lint = try fixture.run(["lint", "suite"])
+        #expect(lint.status == 1, "\(lint)")
+        #expect(lint.stdout.contains("suite/broken.lua:3:1: error: does not compile: unexpected symbol near 'end'"), "\(lint)")
+        let luacheck = try fixture.run(["lint", "suite", "--format", "luacheck"])
+        #expect(luacheck.stdout.contains("suite/broken.lua:3:1: (E011) does not compile: "), "\(luacheck)")
+        let run = try fixture.run(["run", "suite"])
+        #expect(run.status == 2 && !run.stderr.contains("warning:"), "\(run)")
+    }
+
     /// A run prints the first twenty lint warnings and counts the rest:
     /// a generated suite full of one typo must not bury the run.
     @Test func aRunPrintsTheFirstLintWarningsAndCountsTheRest() throws {

@@ -91,7 +91,8 @@ struct RunCommand: HostedCommand {
         // The lint, cheap (no Lua runs): a literal the app does not have is said before the run,
         // where a check that can never match would otherwise pass in silence.
         // The first few, then how many more: a suite of generated files must not bury the run.
-        let problems = ScenarioLint(host: host).check(entries)
+        // A file that does not compile is the run's load error, said once, there.
+        let problems = ScenarioLint(host: host).check(entries).filter { $0.kind != .syntax }
         for problem in problems.prefix(Self.lintWarningsShown) {
             writeStandardError("\(NavScriptCLI.executableName): warning: \(problem)\n")
         }

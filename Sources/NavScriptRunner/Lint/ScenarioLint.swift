@@ -1,5 +1,6 @@
 import Foundation
 import NavScript
+import NavScriptLua
 import NavScriptRuntime
 import NavigationCore
 
@@ -25,10 +26,14 @@ package struct ScenarioLint {
         /// integration can tell them apart and filter them.
         package enum Kind: String, Hashable, Sendable, CaseIterable {
             case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant, optionKey
+            /// The file does not compile: luacheck's own code for a syntax error.
+            case syntax
 
-            /// `W901` for a screen id, … — in luacheck's 900 range, which luacheck itself leaves unused.
+            /// `W901` for a screen id, … — in luacheck's 900 range, which luacheck itself leaves unused;
+            /// `E011` for a syntax error, as luacheck says it.
             package var code: String {
-                "W9" + String(format: "%02d", (Kind.allCases.firstIndex(of: self) ?? 0) + 1)
+                if self == .syntax { return "E011" }
+                return "W9" + String(format: "%02d", (Kind.allCases.firstIndex(of: self) ?? 0) + 1)
             }
         }
 
@@ -65,6 +70,8 @@ package struct ScenarioLint {
     private final class Answers {
         var screens: [String: String?] = [:]
         var events: [String: String?] = [:]
+        /// A bare state that compiles each file (never runs it): one for the whole lint.
+        lazy var compiler: LuaState? = try? LuaState()
     }
 
     package init(host: any ScenarioHost) {
@@ -95,6 +102,9 @@ package struct ScenarioLint {
 
     /// The problems of one file's source, in source order.
     package func check(source: String, file: String) -> [Problem] {
+        // A file that does not compile is that one problem (its names cannot be read reliably): lint
+        // called it clean, and a CI lint step passed a broken file.
+        if let syntax = syntaxProblem(source, file: file) { return [syntax] }
         var problems: [Problem] = []
         for call in LuaCalls(LuaTokens(source)).calls {
             check(call) { literal, kind, message in
@@ -103,6 +113,28 @@ package struct ScenarioLint {
             }
         }
         return problems
+    }
+
+    /// Lua's own error when `source` does not compile, at its line (column 1: Lua gives none).
+    private func syntaxProblem(_ source: String, file: String) -> Problem? {
+        guard let compiler = answers.compiler else { return nil }
+        do {
+            _ = try compiler.load(bytes: Array(source.utf8), chunkName: file)
+            return nil
+        } catch {
+            var message = error.message
+            var line = 1
+            let prefix = file + ":"
+            if message.hasPrefix(prefix) {
+                let rest = message.dropFirst(prefix.count)
+                let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                if let number = Int(digits), rest.dropFirst(digits.count).hasPrefix(": ") {
+                    line = number
+                    message = String(rest.dropFirst(digits.count + 2))
+                }
+            }
+            return Problem(file: file, line: line, column: 1, kind: .syntax, message: "does not compile: " + VisibleText.of(message))
+        }
     }
 
     /// The problems of every file, read from disk.
