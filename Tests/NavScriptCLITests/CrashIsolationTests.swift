@@ -102,6 +102,17 @@ struct CrashIsolationTests {
         #expect(inProcess.status == 0, "\(inProcess)")
     }
 
+    /// A report stream whose descriptor is closed (`--json - >&-`) says so,
+    /// not "NSCocoaErrorDomain error 512".
+    @Test func aClosedStandardOutputIsSaidAsSuch() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("runs", function() end)"#])
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.run(
+            ["-c", "exec '\(navscript)' run suite --json - >&-"], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        #expect(output.stderr.contains("cannot write the JSON lines report to standard output: the descriptor is closed"), "\(output)")
+        #expect(!output.stderr.contains("NSCocoaErrorDomain"), "\(output)")
+    }
+
     @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {
         let fixture = try Fixture(["suite/fatal.lua": Self.fatal, "suite/other.lua": #"scenario("other file", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit([

@@ -139,6 +139,13 @@ struct MergeJUnitTests {
         let twice = try fixture.run(["merge-junit", "a.xml", "again.xml", "b.xml", "-o", "twice.xml"])
         #expect(twice.status == 0, "\(twice)")
         #expect(twice.stderr.contains("warning: a/one.lua › a.one › one appears more than once"), "\(twice)")
+        // Many at once: the first twenty, then how many more.
+        let cases = (1...30).map { "<testcase classname=\"c\" name=\"t\($0)\"/>" }.joined()
+        try fixture.write("x.xml", "<testsuites><testsuite name=\"s\" tests=\"30\">\(cases)</testsuite></testsuites>")
+        try fixture.write("y.xml", "<testsuites><testsuite name=\"s\" tests=\"30\" time=\"1\">\(cases)</testsuite></testsuites>")
+        let many = try fixture.run(["merge-junit", "x.xml", "y.xml", "-o", "many.xml"])
+        let warnings = many.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 21 && warnings.last?.hasSuffix("and 10 more test cases appear more than once") == true, "\(many)")
         // The same report given twice (overlapping globs, a copy): refused, it would count its tests twice.
         try fixture.write("copy.xml", try fixture.read("a.xml"))
         for arguments in [["a.xml", "a.xml", "b.xml"], ["a.xml", "./a.xml"], ["a.xml", "copy.xml"]] {

@@ -66,10 +66,13 @@ package final class JSONLinesReport: RunReporter {
     package func receive(_ event: RunEvent) throws {
         var line = try encoder.encode(event)
         line.append(UInt8(ascii: "\n"))
+        errno = 0
         do {
             try handle.write(contentsOf: line)
         } catch {
-            throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: ReportFile.reason(error))
+            var failed = errno
+            if failed == 0, fcntl(handle.fileDescriptor, F_GETFD) == -1 { failed = errno }  // a closed descriptor
+            throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: ReportFile.reason(error, errno: failed))
         }
     }
 

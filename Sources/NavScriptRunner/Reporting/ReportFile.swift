@@ -26,7 +26,10 @@ package enum ReportFile {
     /// Why a write failed, in the system's words: Foundation wraps them
     /// (`NSCocoaErrorDomain error 512`), so the POSIX error underneath is
     /// what is said; a reader that went away is named as such.
-    package static func reason(_ error: any Error) -> String {
+    /// `errno`, when given, is what the failed system call left (Foundation
+    /// wraps some failures — a file-size limit, a closed descriptor — with
+    /// no POSIX error underneath: the call's own errno says what happened).
+    package static func reason(_ error: any Error, errno failed: Int32 = 0) -> String {
         let nsError = error as NSError
         var code: Int32?
         if nsError.domain == NSPOSIXErrorDomain { code = Int32(nsError.code) }
@@ -35,7 +38,10 @@ package enum ReportFile {
         {
             code = Int32(underlying.code)
         }
+        if code == nil, failed != 0 { code = failed }
         guard let code else { return error.localizedDescription }
+        if code == EFBIG { return "File too large (the file-size limit, ulimit -f)" }
+        if code == EBADF { return "the descriptor is closed (was standard output closed, `>&-`?)" }
         if code == EPIPE { return "its reader went away (broken pipe: a `| head` or a closed consumer)" }
         return String(cString: strerror(code))
     }
@@ -45,8 +51,9 @@ package enum ReportFile {
         case .stream(let path):
             let handle = try openStream(path, kind: kind)
             defer { try? handle.close() }
+            errno = 0
             do { try handle.write(contentsOf: Data(text.utf8)) } catch {
-                throw WriteError(kind: kind, path: url.path, reason: Self.reason(error))
+                throw WriteError(kind: kind, path: url.path, reason: Self.reason(error, errno: errno))
             }
         case .file(let destination):
             try replace(destination, with: text, kind: kind)
@@ -152,11 +159,13 @@ package enum ReportFile {
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
         try prepare(destination, shown: destination.path, kind: kind)
+        errno = 0
         do {
             try Data(text.utf8).write(to: temporary)
         } catch {
+            let failed = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw WriteError(kind: kind, path: destination.path, reason: Self.reason(error))
+            throw WriteError(kind: kind, path: destination.path, reason: Self.reason(error, errno: failed))
         }
         if rename(temporary.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))
