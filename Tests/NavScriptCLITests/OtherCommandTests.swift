@@ -448,6 +448,22 @@ struct ManifestCommandTests {
         json["destinations"] = list
     }
 
+    /// A manifest from a pipe (`curl … | navscript routes check /dev/stdin`)
+    /// is read, not refused as "not UTF-8 text"; `--manifest`, which every
+    /// worker reads again, says to save it to a file.
+    @Test func aManifestFromAPipeIsReadOrRefusedWithTheReason() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("s", function() end)"#])
+        let navscript = try CLI.binary.get().path
+        func shell(_ command: String) throws -> CLI.Output {
+            try fixture.run(["-c", command], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        }
+        let checked = try shell("cat '\(Self.shipped.path)' | '\(navscript)' routes check /dev/stdin")
+        #expect(checked.status == 0 && checked.stdout.contains("/dev/stdin: no problem"), "\(checked)")
+        let run = try shell("cat '\(Self.shipped.path)' | '\(navscript)' run suite --manifest /dev/stdin")
+        #expect(run.status == 2 && run.stderr.contains("--manifest: /dev/stdin is not a regular file (a pipe?)"), "\(run)")
+        #expect(!run.stderr.contains("UTF-8"), "\(run)")
+    }
+
     @Test func checkExitsZeroOneOrTwo() throws {
         let overlapping = try Self.variant { json in
             var list = json["destinations"] as! [[String: Any]]

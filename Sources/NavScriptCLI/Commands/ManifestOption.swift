@@ -24,13 +24,16 @@ enum ManifestOption {
             throw .unreadable("no such file")
         }
         guard !isFolder.boolValue else { throw .unreadable("it is a folder; give the manifest's .json file") }
-        let text: String
+        // Read as bytes to the end: a pipe (`<(curl …)`, `/dev/stdin`) has no size to read up to.
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("permission denied") }
+        defer { try? handle.close() }
+        let data: Data
         do {
-            text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+            data = try handle.readToEnd() ?? Data()
         } catch {
-            let readable = FileManager.default.isReadableFile(atPath: path)
-            throw .unreadable(readable ? "it is not UTF-8 text" : "permission denied")
+            throw .unreadable(ReportFile.reason(error))
         }
+        guard let text = String(data: data, encoding: .utf8) else { throw .unreadable("it is not UTF-8 text") }
         do {
             return (text, try ManifestCheck(host: host).check(text))
         } catch {
@@ -45,6 +48,13 @@ enum ManifestOption {
     /// flag the path came from), or only the path when it is an argument.
     static func load(_ path: String, into host: any ScenarioHost, option: String? = "--manifest") throws -> any ScenarioHost {
         let from = option.map { "\($0): " } ?? ""
+        // Every worker reads the manifest again: a pipe would be empty by then.
+        var status = stat()
+        if option != nil, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            throw ValidationError(
+                "\(from)\(path) is not a regular file (a pipe?): each worker process reads the manifest again, "
+                    + "so save it to a file first (routes check reads a pipe)")
+        }
         let text: String
         let problems: [ManifestProblem]
         do {
