@@ -27,6 +27,7 @@ struct ArgumentCheckTests {
         (#"expect_snapshot{ tab = 5 }"#, "field 'tab' must be a string (navscript.Tab), got number"),
         (#"expect_snapshot{}"#, "an empty snapshot compares nothing: give root, tab, stacks or modals"),
         (#"expect_snapshot{ stacks = {} }"#, "bad argument #1 to 'expect_snapshot' (stacks = {} compares no stack"),
+        (#"expect_snapshot{ modals = { {} } }"#, "modals[1] is empty: a modal shows at least one screen (no modal: modals = {})"),
         (#"expect_stack({ "home" }, "nonsense")"#, "bad argument #2 to 'expect_stack' (expect_stack{ … } takes the list alone"),
         (
             #"expect_same_outcome("shop://cart", { "scheme", "scheme" })"#,

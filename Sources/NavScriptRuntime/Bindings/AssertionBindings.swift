@@ -164,6 +164,11 @@ enum AssertionBindings {
                             guard case .table(let list) = modal else {
                                 throw call.argumentError(1, "modals must be all screens or all lists of screens (one per modal)")
                             }
+                            // A modal shows at least one screen: `{ {} }` read as no modal at all and passed.
+                            guard !list.array.isEmpty || !list.hash.isEmpty else {
+                                throw call.argumentError(
+                                    1, "modals[\(index + 1)] is empty: a modal shows at least one screen (no modal: modals = {})")
+                            }
                             if index > 0 { chain.append("|") }
                             chain += try entries(list, "modals[\(index + 1)]")
                         }

@@ -74,11 +74,7 @@ enum BindingSupport {
         case .string(let id): return ["id": id.string]
         case .integer(let id): return ["id": String(id)]
         case .number(let id):
-            // 7.0 is the id 7 (as math.tointeger reads it); 7.5, nan or inf name no screen.
-            guard id.isFinite, id == id.rounded(), let whole = Int64(exactly: id) else {
-                throw call.argumentError(position, "an id given as a number must be a whole number, got \(id.isNaN ? "nan" : String(id))")
-            }
-            return ["id": String(whole)]
+            return ["id": try whole(id, "an id", call: call, position: position)]
         case .table(let table):
             var params: [String: String] = [:]
             for (key, value) in table.pairs {
@@ -86,7 +82,8 @@ enum BindingSupport {
                 switch value {
                 case .string(let text): params[key] = text.string
                 case .integer(let number): params[key] = String(number)
-                case .number(let number): params[key] = String(number)
+                // 42.0 is 42, as in the short form (it was sent as "42.0"); 7.5 is a value of its own.
+                case .number(let number): params[key] = Int64(exactly: number).map(String.init) ?? String(number)
                 case .boolean(let flag): params[key] = String(flag)
                 default: throw call.argumentError(position, "param '\(key)' must be a string or a number, got \(value.typeName)")
                 }
@@ -95,6 +92,16 @@ enum BindingSupport {
         default:
             throw call.typeError(position, expected: "string or table")
         }
+    }
+
+    /// An id given as a number, as its text: 7.0 is 7 (as `math.tointeger` reads it); 7.5, nan or
+    /// inf name no screen.
+    private static func whole(_ number: Double, _ what: String, call: LuaCall, position: Int) throws -> String {
+        guard number.isFinite, number == number.rounded(), let whole = Int64(exactly: number) else {
+            throw call.argumentError(
+                position, "\(what) given as a number must be a whole number, got \(number.isNaN ? "nan" : String(number))")
+        }
+        return String(whole)
     }
 
     /// An entry point name (`"scheme"`, `"universal"`, …) of one of the host's doors.
