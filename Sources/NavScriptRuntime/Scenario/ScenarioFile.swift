@@ -460,7 +460,15 @@ package final class ScenarioFile {
     /// in a helper the scenario called) is named at the scenario's own line
     /// too, as a failure there is: `a.lua:10 (in support/helpers.lua:9): boom`.
     static func placed(_ message: String, in file: String, traceback: String) -> String {
-        guard ScenarioProblem.hasPlace(message), let end = message.range(of: ": ") else { return message }
+        guard ScenarioProblem.hasPlace(message), var end = message.range(of: ": ") else { return message }
+        var message = message
+        // `coroutine.wrap` puts its caller's place before an error that has one already
+        // (`a.lua:7: a.lua:7: …`): said once.
+        if message[end.upperBound...].hasPrefix(message[..<end.upperBound]) {
+            message = String(message[end.upperBound...])
+            guard let again = message.range(of: ": ") else { return message }
+            end = again
+        }
         // Lua names a long chunk by its last characters (`...suite/a.lua`).
         func isFile(_ source: Substring) -> Bool {
             source == file || (source.hasPrefix("...") && file.hasSuffix(source.dropFirst(3)))

@@ -105,6 +105,23 @@ enum ScenarioPrelude {
         io.stdout, io.stderr = stream("write"), stream("write")
         function io.write(...) return io.stdout:write(...) end
 
+        -- warn, as Lua's: off until warn("@on"), a message of its pieces after that — written where
+        -- print writes (Lua's goes to the process's stderr, which no report kept).
+        local warnings_on = false
+        function warn(first, ...)
+          local count, pieces = select("#", ...) + 1, { first, ... }
+          for index = 1, count do
+            if type(pieces[index]) ~= "string" then
+              wrong("bad argument #" .. index .. " to 'warn' (string expected, got " .. type(pieces[index]) .. ")")
+            end
+          end
+          if count == 1 and first:sub(1, 1) == "@" then
+            if first == "@on" then warnings_on = true elseif first == "@off" then warnings_on = false end
+            return
+          end
+          if warnings_on then write("Lua warning: " .. concat(pieces) .. "\n") end
+        end
+
         local root = { name = nil, before = {}, after = {} }
         local frames = { root }
         local top_level = { root }     -- the frames of every top-level declaration (shared: it never changes)

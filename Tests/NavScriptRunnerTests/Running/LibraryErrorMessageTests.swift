@@ -1,3 +1,4 @@
+import Foundation
 import NotesApp
 import TestSupport
 import Testing
@@ -34,6 +35,36 @@ struct LibraryErrorMessageTests {
         #expect(found[1].hasSuffix("lib.lua:6: bad argument #2 to 'insert' (position out of bounds)"), "\(found)")
         #expect(found[2].hasSuffix("lib.lua:9: cannot change a protected metatable"), "\(found)")
         #expect(!found.contains { $0.contains("navscript") }, "no place inside navscript: \(found)")
+    }
+
+    /// `coroutine.wrap` puts its caller's place before an error that has one
+    /// already: the message says it once (`lib.lua:2: lib.lua:2: boom`).
+    @Test func anErrorThroughCoroutineWrapIsPlacedOnce() throws {
+        let found = try results(
+            """
+            scenario("wrapped", function()
+              coroutine.wrap(function() error("boom") end)()
+            end)
+            """
+        ).map(\.message)
+        #expect(found.count == 1 && found[0].hasSuffix("/lib.lua:2: boom"), "\(found)")
+        #expect(found.first?.components(separatedBy: "lib.lua:2:").count == 2, "the place once: \(found)")
+    }
+
+    /// `warn` writes where `print` does once `warn("@on")` turned warnings on
+    /// (Lua's went to the process's stderr, which no report kept).
+    @Test func warningsAreTheScenariosOutput() throws {
+        let found = try results(
+            """
+            scenario("warns", function()
+              warn("dropped: warnings are off")
+              warn("@on")
+              warn("kept ", "in pieces")
+              warn("@off")
+              warn("dropped again")
+            end)
+            """)
+        #expect(found.first?.output == "Lua warning: kept in pieces\n", "\(found.map(\.output))")
     }
 
     /// More values than a Lua stack holds are refused at once, an error a
