@@ -544,6 +544,15 @@ struct LanguageStructureTests {
             #"the scenario name "ab" reads the same as the one declared at line 1"#
         ),
         (
+            #"scenario("a b", function() end) scenario("a\nb", function() end) -- @bad"#,
+            #"the scenario name "a\nb" reads the same as the one declared at line 1"#
+        ),
+        (
+            #"scenario("a b", function() end) scenario("a\u{A0}\u{3000} b", function() end) -- @bad"#,
+            "the scenario name \"a\u{A0}\u{3000} b\" reads the same as the one declared at line 1 (the same letters written with "
+                + "other code points or other white space"
+        ),
+        (
             #"scenario("a\u{FE0F}", function() end) -- @bad"#,
             #"scenario(name, [options,] fn): the name "a️" starts or ends with blanks"#
         ),

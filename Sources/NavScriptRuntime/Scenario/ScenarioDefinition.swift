@@ -58,15 +58,26 @@ package struct ScenarioDefinition {
 
     /// How a report shows `name`: letters compared as Swift compares them
     /// (`"é"` and `"e\u{301}"` are one), what is not drawn (a zero-width
-    /// space, a variation selector) left out, a filler drawn blank read as a
-    /// space. Two names with one key read as one.
+    /// space, a variation selector) left out, a filler drawn blank and any
+    /// run of white space (a line break, a tab, a no-break or em space, two
+    /// spaces) read as one space. Two names with one key read as one.
     static func readingKey(_ name: String) -> String {
-        // ASCII has none of them and one spelling per letter: most names end here, unread.
-        guard !name.utf8.allSatisfy({ $0 < 0x80 }),
-            name.unicodeScalars.contains(where: { isUndrawn($0) || drawnBlank.contains($0) })
-        else { return name }
+        // Most names are ASCII with single spaces: they end here, unread.
+        let asciiOnly = name.utf8.allSatisfy { $0 < 0x80 }
+        let foldsASCII = name.utf8.contains { (0x09...0x0D).contains($0) } || name.contains("  ")
+        guard foldsASCII || !asciiOnly else { return name }
         var key = String.UnicodeScalarView()
-        for scalar in name.unicodeScalars where !isUndrawn(scalar) { key.append(drawnBlank.contains(scalar) ? " " : scalar) }
+        var afterBlank = false
+        for scalar in name.unicodeScalars where !isUndrawn(scalar) {
+            let white = scalar.isASCII ? (0x09...0x0D).contains(scalar.value) || scalar == " " : scalar.properties.isWhitespace
+            if white || drawnBlank.contains(scalar) {
+                if !afterBlank { key.append(" ") }
+                afterBlank = true
+            } else {
+                key.append(scalar)
+                afterBlank = false
+            }
+        }
         return String(key)
     }
 

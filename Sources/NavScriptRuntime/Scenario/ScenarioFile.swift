@@ -88,7 +88,7 @@ package final class ScenarioFile {
                     if let first = lines.updateValue(definition.line, forKey: key) {
                         throw ScenarioLoadError(
                             "\(entry.path):\(definition.line): the scenario name \(LuaSource.string(definition.name)) reads the same "
-                                + "as the one declared at line \(first) (the same letters written with other code points, or "
+                                + "as the one declared at line \(first) (the same letters written with other code points or other white space, or "
                                 + "an invisible character); give each a name of its own")
                     }
                     scenarios.append(definition)
