@@ -267,6 +267,19 @@ package struct ManifestCheck {
         func problem(_ index: Int, _ suffix: String, _ message: String) {
             report("$.destinations[\(index)]" + suffix, manifest.destinations[index].id.rawValue, message)
         }
+        // A URL scheme is a letter, then letters, digits, `+`, `-` or `.` (RFC 3986): any other (an empty
+        // one, a control character) matches no link, and every scheme link would be refused as malformed.
+        let scheme = manifest.scheme.unicodeScalars
+        func isSchemeCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar))
+        }
+        let schemeIsURL = scheme.first.map { $0.isASCII && $0.properties.isAlphabetic } == true && scheme.allSatisfy(isSchemeCharacter)
+        if !schemeIsURL {
+            report(
+                "$.scheme", nil,
+                "the scheme \(LuaSource.string(manifest.scheme)) is not a URL scheme (a letter, then letters, digits, +, - or .): "
+                    + "no link can have it, and every scheme link would be refused as malformed")
+        }
         // The first of a repeated id counts, as in the engine (the repeat is `repeatedNames`'s).
         var byID: [DestinationID: Int] = [:]
         for (index, definition) in manifest.destinations.enumerated() where byID[definition.id] == nil { byID[definition.id] = index }
@@ -294,6 +307,17 @@ package struct ManifestCheck {
                             + "a turn ends: matching a long value that almost fits can take exponential time, and a link "
                             + "would hang the router; repeat the inner part once ((a+)+ as a+), or begin or end each turn "
                             + "with a character its repetitions cannot match ((-[a-z]+)*)")
+                } else if let pattern = param.pattern, let run = NestedRepetition.findRuns(in: pattern) {
+                    problem(
+                        index, ".params[\(p)].pattern",
+                        "/\(TextCap.echoed(pattern))/ has \(TextCap.echoed(run)), repetitions that can share a value out in "
+                            + "very many ways: matching a long value that almost fits can take that many tries, and a link "
+                            + "would hang the router; repeat once what the pattern repeats (.*.* as .*, (a?){30} as a{0,30})")
+                } else if param.pattern == "" {
+                    problem(
+                        index, ".params[\(p)].pattern",
+                        "an empty pattern matches only an empty value, which no link has: every link to this destination "
+                            + "fails validation; leave the pattern out to accept any value")
                 }
                 if let min = param.minLength, let max = param.maxLength, min > max {
                     problem(

@@ -31,6 +31,20 @@ enum NestedRepetition {
             return bounds.count == 2 && (bounds[1].isEmpty || (Int(bounds[1]) ?? 0) > 1)
         }
 
+        /// `*`, `+`, `{n,}`: no upper bound.
+        var isUnbounded: Bool {
+            guard let first = quantifier.first else { return false }
+            if first == "*" || first == "+" { return true }
+            return first == "{" && quantifier.contains(",") && quantifier.dropLast(quantifier.last == "}" ? 1 : 2).last == ","
+        }
+
+        /// The lower bound of `{n}` or `{n,m}` (0: another quantifier, or none).
+        var fixedCount: Int {
+            guard quantifier.first == "{", let close = quantifier.firstIndex(of: "}") else { return 0 }
+            let bounds = quantifier[quantifier.index(after: quantifier.startIndex)..<close].split(separator: ",")
+            return bounds.first.flatMap { Int(String($0)) } ?? 0
+        }
+
         /// `?`, `*`, `{0,…}`: the pattern may skip it.
         var isOptional: Bool {
             guard let first = quantifier.first else { return false }
@@ -42,6 +56,53 @@ enum NestedRepetition {
     /// its quantifier (`(a+)+`), or nil.
     static func find(in pattern: String) -> String? {
         find(in: Array(pattern)[...], whole: pattern)
+    }
+
+    /// Two other shapes that share a value out in too many ways: three or
+    /// more unbounded repetitions in a row that can match the same characters
+    /// (`.*.*.*x`: polynomial, a power per repetition), and a group that may
+    /// match nothing repeated a fixed number of times (`(?:a?){30}a{30}`:
+    /// exponential). As written, or nil.
+    static func findRuns(in pattern: String) -> String? {
+        findRuns(in: Array(pattern)[...])
+    }
+
+    private static func findRuns(in text: ArraySlice<Character>) -> String? {
+        for alternative in alternatives(text) {
+            let parts = atoms(alternative)
+            var run: [Atom] = []
+            for atom in parts {
+                if atom.isUnbounded, let last = run.last, overlaps(last, atom) {
+                    run.append(atom)
+                } else {
+                    run = atom.isUnbounded ? [atom] : []
+                }
+                if run.count == 3, let first = run.first {
+                    let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex
+                    return String(text[start..<atom.quantifier.endIndex])
+                }
+            }
+            for atom in parts where atom.isGroup {
+                if atom.fixedCount >= 8, matchesEmpty(atom.body) {
+                    return String(text[text.index(before: atom.body.startIndex)..<atom.quantifier.endIndex])
+                }
+                if let inner = findRuns(in: withoutGroupPrefix(atom.body)) { return inner }
+            }
+        }
+        return nil
+    }
+
+    /// Whether a group's content can match the empty string (in some alternative, every atom is optional).
+    private static func matchesEmpty(_ content: ArraySlice<Character>) -> Bool {
+        alternatives(withoutGroupPrefix(content)).contains { alternative in
+            atoms(alternative).allSatisfy { $0.isOptional || ($0.isGroup && matchesEmpty($0.body)) }
+        }
+    }
+
+    /// Whether two repeating atoms can match a character in common (sampled; `.` and groups: assumed).
+    private static func overlaps(_ one: Atom, _ other: Atom) -> Bool {
+        if one.isGroup || other.isGroup || one.body == other.body { return true }
+        return "aZ0-_. /%~".contains { canMatch(one, $0) && canMatch(other, $0) }
     }
 
     private static func find(in text: ArraySlice<Character>, whole: String) -> String? {

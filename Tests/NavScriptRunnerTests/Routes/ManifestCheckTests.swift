@@ -157,6 +157,18 @@ struct ManifestCheckTests {
                 + "cannot match ((-[a-z]+)*)",
             at: #""pattern": ^"([0-9]+)+x""#),
         Case(
+            name: "a param pattern with a run of repetitions", old: #""pattern": "[0-9]{1,6}""#,
+            new: #""pattern": ".*.*.*x""#, path: "$.destinations[1].params[0].pattern", destination: "item",
+            message: "/.*.*.*x/ has .*.*.*, repetitions that can share a value out in very many ways",
+            at: #""pattern": ^".*.*.*x""#),
+        Case(
+            name: "an empty param pattern", old: #""pattern": "[0-9]{1,6}""#, new: #""pattern": """#,
+            path: "$.destinations[1].params[0].pattern", destination: "item",
+            message: "an empty pattern matches only an empty value, which no link has", at: #""pattern": ^"""#),
+        Case(
+            name: "a scheme no link can have", old: #""scheme": "myapp""#, new: #""scheme": "my app""#, path: "$.scheme",
+            destination: nil, message: "the scheme \"my app\" is not a URL scheme", at: #""scheme": ^"my app""#),
+        Case(
             name: "duplicate pattern", old: #""patterns": ["account"]"#, new: #""patterns": ["home"]"#,
             path: "$.destinations[2].patterns[0]", destination: "account", message: "duplicates \"home\" of home",
             at: #""preconditions": ["auth"], "patterns": [^"home"]"#),

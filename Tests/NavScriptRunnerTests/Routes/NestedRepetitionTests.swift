@@ -27,6 +27,23 @@ struct NestedRepetitionTests {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
     }
 
+    /// Repetitions in a row that can match the same characters, and a group
+    /// that may match nothing repeated a fixed number of times, share a value
+    /// out in very many ways too (`.*.*.*x` and `(?:a?){30}a{30}` held the
+    /// router on a 32-character link).
+    @Test(arguments: [
+        (".*.*.*.*x", ".*.*.*"), ("(?:a?){30}a{30}", "(?:a?){30}"), ("[a-z]+\\w*[a-z0-9]+", "[a-z]+\\w*[a-z0-9]+"),
+        ("x(a*a*a*)y", "a*a*a*"), ("(b?|c){8}", "(b?|c){8}")
+    ])
+    func aRunOfRepetitionsIsFound(pattern: String, run: String) {
+        #expect(NestedRepetition.findRuns(in: pattern) == run)
+    }
+
+    @Test(arguments: [".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}"])
+    func aPatternWithoutARunIsNot(pattern: String) {
+        #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
+    }
+
     /// An invalid pattern of 400 KB is echoed by its ends in the check's one-line message.
     @Test func aHugeInvalidPatternIsEchoedByItsEnds() {
         let pattern = String(repeating: "(", count: 200_000) + "a"
