@@ -22,11 +22,29 @@ package enum EquivalentSpelling {
             if let encoded = encodingFirstLetter(of: path.dropFirst()) {
                 variants.append(("a letter of its path percent-encoded", .url(scheme + "://" + host + "/" + encoded)))
             }
-        } else if let encoded = encodingFirstLetter(of: rest) {
-            variants.append(("a letter of its route percent-encoded", .url(scheme + "://" + encoded)))
+            if let encoded = encodingLastLetter(of: path.dropFirst()), encoded != encodingFirstLetter(of: path.dropFirst()) {
+                variants.append(("its path's last letter percent-encoded in lowercase hex", .url(scheme + "://" + host + "/" + encoded)))
+            }
+        } else {
+            if let encoded = encodingFirstLetter(of: rest) {
+                variants.append(("a letter of its route percent-encoded", .url(scheme + "://" + encoded)))
+            }
+            if let encoded = encodingLastLetter(of: rest), encoded != encodingFirstLetter(of: rest) {
+                variants.append(("its route's last letter percent-encoded in lowercase hex", .url(scheme + "://" + encoded)))
+            }
         }
         if scheme.uppercased() != scheme { variants.append(("its scheme in capitals", .url(scheme.uppercased() + "://" + rest))) }
         return variants
+    }
+
+    /// `text` with the last ASCII letter before its query or fragment as
+    /// `%xx` in lowercase hex — usually inside a parameter's value, where a
+    /// hand-written decoder that knows only `%6F` or only the route's
+    /// literals parts from the engine; nil when it has none.
+    static func encodingLastLetter(of text: Substring) -> String? {
+        let route = text.prefix { $0 != "?" && $0 != "#" }
+        guard let index = route.lastIndex(where: { $0.isASCII && $0.isLetter }), let value = text[index].asciiValue else { return nil }
+        return String(text[..<index]) + "%" + String(value, radix: 16, uppercase: false) + String(text[text.index(after: index)...])
     }
 
     /// `text` with its first ASCII letter as `%XX`; nil when it has none
