@@ -20,7 +20,9 @@ struct EquivalentSpellingTests {
                     "its scheme in capitals: SHOP://orders/42?tab=1"
                 ])
         // A letter inside a parameter's value, in lowercase hex: a decoder that knew only `%6F` refused it.
-        #expect(spellings(.url("shop://category/shoes"))[1] == "its route's last letter percent-encoded in lowercase hex: shop://category/shoe%73")
+        #expect(
+            spellings(.url("shop://category/shoes"))[1]
+                == "its route's last letter percent-encoded in lowercase hex: shop://category/shoe%73")
     }
 
     @Test func aUniversalLinkGetsItsHostAndSchemeInCapitalsAndItsPathEncoded() {
@@ -45,6 +47,8 @@ struct EquivalentSpellingTests {
                     "a letter of its route percent-encoded: SHOP://%4FRDERS",
                     "its route's last letter percent-encoded in lowercase hex: SHOP://ORDER%53"
                 ])
-        #expect(spellings(.url("shop://a")) == ["a letter of its route percent-encoded: shop://%61", "its scheme in capitals: SHOP://a"], "one letter: once")
+        #expect(
+            spellings(.url("shop://a")) == ["a letter of its route percent-encoded: shop://%61", "its scheme in capitals: SHOP://a"],
+            "one letter: once")
     }
 }
