@@ -51,6 +51,7 @@ struct CrashIsolationTests {
         #expect(
             crash?.text.contains("also failed: suite/lost.lua:2: the selected tab is 'home', expected 'orders'") == true, "\(junit.raw)")
         let hang = junit.testcase("g body failure, then a hang")?.child("error")
+        #expect(hang != nil, "\(junit.raw)")
         #expect(hang?["type"] == "timeout", "\(junit.raw)")
         #expect(
             hang?.text.contains("also failed: suite/lost.lua:7: the selected tab is 'home', expected 'profile'") == true, "\(junit.raw)")
@@ -111,6 +112,19 @@ struct CrashIsolationTests {
             ["-c", "exec '\(navscript)' run suite --json - >&-"], binary: .success(URL(fileURLWithPath: "/bin/sh")))
         #expect(output.stderr.contains("cannot write the JSON lines report to standard output: the descriptor is closed"), "\(output)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain"), "\(output)")
+    }
+
+    /// A crash in a scenario's own launch option (its cold-start link) names
+    /// that launch as the call it was in: it named none.
+    @Test func aCrashInTheLaunchOptionNamesIt() throws {
+        let fixture = try Fixture([
+            "suite/cold.lua": #"scenario("cold start", { launch = { url = "shop://orders/abc", via = "widget" } }, function() end)"#
+        ])
+        let (_, junit) = try fixture.runWithJUnit(["--fault", "force-unwrap-crash", "suite"])
+        #expect(
+            junit.testcase("cold start")?.child("error")?["message"]?.contains(
+                #"the last call was suite/cold.lua:1  launch{ url = "shop://orders/abc", via = "widget" } (the scenario's launch option)"#)
+                == true, "\(junit.raw)")
     }
 
     @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {

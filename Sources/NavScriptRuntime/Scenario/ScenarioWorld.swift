@@ -133,6 +133,13 @@ package final class ScenarioWorld {
         var request = request
         request.faults = faults
         try host.check(request, declared: launchOptions)
+        var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
+        if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
+        let spelled = described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }"
+        // The scenario's launch option is no call of the script's: announced here, so a crash or a hang
+        // in it (its cold-start link) names it as the call it was in.
+        if byScenarioOption { observer.call?(String(concatenating: location, "  ", spelled, " (the scenario's launch option)")) }
+        defer { if byScenarioOption { observer.returned?() } }
         let launched: any AppDriver
         do {
             launched = try host.launch(request)
@@ -152,9 +159,7 @@ package final class ScenarioWorld {
         appNumber += 1
         timelineNumberOfAppStep = []
         eventsShown = 0
-        var described = request.options.sorted { $0.key < $1.key }.map { String(concatenating: $0.key, " = ", $0.value.description) }
-        if let link = request.link { described.append("url = \"\(link)\", via = \"\(request.via)\"") }
-        record(described.isEmpty ? "launch{}" : "launch{ \(described.joined(separator: ", ")) }", at: location)
+        record(spelled, at: location)
         optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count) : nil
     }
 
