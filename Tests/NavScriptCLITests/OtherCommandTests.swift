@@ -633,6 +633,8 @@ struct UsageErrorTests {
         (["run", "suite", "--junit", "/dev/stdout", "--json", "-"], "--junit /dev/stdout and --json - both write standard output"),
         (["explore", "--steps", "5", "--html", "r", "--junit", "r"], "--junit and --html both write"),
         (["run", "--junit", "suite/a.lua"], "--junit suite/a.lua would replace the Lua file suite/a.lua with the report"),
+        (["run", "suite", "--junit", "out/"], "--junit out/ names a folder: give the report a file name (e.g. --junit out/report.xml)"),
+        (["run", "suite", "--html", ""], "--html '' names nothing (is a variable unset?)"),
         (["run", "suite/support"], "suite/support is in a support/ folder: its modules are for scenarios to require, not scenarios to run"),
         (["list", "suite/support/helpers.lua"], "suite/support/helpers.lua is in a support/ folder"),
         (["mutate", "suite", "--html", "./suite/a.lua"], "--html ./suite/a.lua would replace the Lua file"),

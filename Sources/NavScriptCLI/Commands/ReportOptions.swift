@@ -42,6 +42,20 @@ struct ReportOptions: ParsableArguments {
         {
             throw ValidationError("\(option) /dev/stdout and --json - both write standard output: give \(option) a file")
         }
+        // A path that names a folder (`--junit out/`, `--junit ''` from an unset variable) is no report file:
+        // said before the run, not after it (`out/` wrote a file named `out`).
+        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
+            guard let path else { continue }
+            var isFolder: ObjCBool = false
+            if path.isEmpty || path.hasSuffix("/")
+                || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+            {
+                let named = path.isEmpty ? "''" : path
+                let what = path.isEmpty ? "nothing (is a variable unset?)" : "a folder"
+                let example = (path.hasSuffix("/") ? path : "") + "report." + (option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl")
+                throw ValidationError("\(option) \(named) names \(what): give the report a file name (e.g. \(option) \(example))")
+            }
+        }
         // A report over a Lua file (the report's path forgotten: `--junit scenarios/cart.lua`) would
         // replace a scenario or a support module with XML before the run even loads it.
         for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
