@@ -52,7 +52,8 @@ struct ReportOptions: ParsableArguments {
             {
                 let named = path.isEmpty ? "''" : path
                 let what = path.isEmpty ? "nothing (is a variable unset?)" : "a folder"
-                let example = (path.hasSuffix("/") ? path : "") + "report." + (option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl")
+                let suffix = option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"
+                let example = (path.hasSuffix("/") ? path : "") + "report." + suffix
                 throw ValidationError("\(option) \(named) names \(what): give the report a file name (e.g. \(option) \(example))")
             }
         }
