@@ -87,6 +87,12 @@ package enum LuaSandbox {
         end
 
         function setmetatable(t, mt)
+          -- Lua's own errors, under its name and at the script's line (raised from inside, they named
+          -- 'rawsetmetatable' at a place in the sandbox).
+          if type(t) ~= "table" then
+            error(format("bad argument #1 to 'setmetatable' (table expected, got %s)", type(t) == "nil" and "no value" or type(t)), 2)
+          end
+          if mt ~= nil and type(mt) ~= "table" then error("bad argument #2 to 'setmetatable' (nil or table expected)", 2) end
           if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
             error("setmetatable: __gc metamethods are not allowed in the navscript sandbox", 2)
           end

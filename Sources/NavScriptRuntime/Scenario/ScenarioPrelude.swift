@@ -631,6 +631,9 @@ enum ScenarioPrelude {
           -- Strings read their methods through this metatable: it is Lua's, kept as it is.
           rawset(getmetatable(""), "__metatable", "the string metatable is navscript's")
           builtins.rawset = function(table, name, value)
+            if type(table) ~= "table" then  -- Lua's own error, at the script's line (not at one of navscript's)
+              error(format("bad argument #1 to 'rawset' (table expected, got %s)", type(table) == "nil" and "no value" or type(table)), 2)
+            end
             if rawequal(table, G) and builtins[name] ~= nil then refuse(name, value) end
             if rawequal(table, language_table) then refuse("scenario." .. tostring(name), value) end
             local library = library_fields[table]
