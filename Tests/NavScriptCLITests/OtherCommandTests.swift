@@ -376,6 +376,17 @@ struct MergeJUnitTests {
         (
             #"<?xml version="1.0"?><!DOCTYPE t [<!ENTITY e "name">]><testsuite name="s" tests="1"><testcase name="&e;"/></testsuite>"#,
             "declares entities (<!ENTITY …>)"
+        ),
+        // Foundation's reader crashed on these (a null pointer for an empty instruction or a declaration).
+        (
+            "<testsuites>\n<testsuite name=\"s\" tests=\"1\"><?pi?><testcase name=\"t\"/></testsuite></testsuites>",
+            "odd.xml:2: a processing instruction with nothing in it"
+        ),
+        (#"<!DOCTYPE testsuites [<!ATTLIST testsuite foo CDATA #IMPLIED>]><testsuites/>"#, "the report declares <!ATTLIST …>"),
+        // Totals on the root only: merged, the failures would be lost.
+        (
+            #"<testsuites tests="5" failures="2"><testsuite name="s" tests="1"><testcase name="t"/></testsuite></testsuites>"#,
+            #"its root says failures="2" but its test suites hold 0"#
         )
     ])
     func aReportItWouldMergeWronglyIsRefused(report: String, says: String) throws {
@@ -399,7 +410,8 @@ struct MergeJUnitTests {
         (
             #"<testsuite name="hook" tests="1" failures="1"><failure message="afterAll"/><testcase name="ok"/></testsuite>"#,
             "1 failures, 0 errors"
-        )
+        ),
+        (#"<testsuite name="stated" tests="1" failures="1"><testcase name="ok"/></testsuite>"#, "1 failures, 0 errors")
     ])
     func aSuitesOwnErrorOrFailureIsKept(report: String, totals: String) throws {
         let fixture = try Fixture()

@@ -94,7 +94,18 @@ struct JUnitShardReport {
             suites = suites.map { suite in
                 var suite = suite
                 suite.errors = max(suite.errors, suite.attributes["errors"].flatMap { Int($0) } ?? 0)
+                suite.failures = max(suite.failures, suite.attributes["failures"].flatMap { Int($0) } ?? 0)
                 return suite
+            }
+            // Totals stated on the root only (its suites say none): a report that says it failed is kept red.
+            for key in ["failures", "errors"] {
+                let stated = scan.rootAttributes[key].flatMap { Int($0) } ?? 0
+                let held = suites.reduce(0) { $0 + (key == "failures" ? $1.failures : $1.errors) }
+                if stated > held {
+                    throw ValidationError(
+                        "\(path): its root says \(key)=\"\(stated)\" but its test suites hold \(held): merge-junit reads the "
+                            + "suites, and merged the report would lose them; write each failure and error in its test suite")
+                }
             }
         }
         self.suites = suites
@@ -202,6 +213,17 @@ struct JUnitShardReport {
     /// its bytes at once, libxml2 refuses a document past 10 MB as if it
     /// were broken at its last line — a long suite's report is that large.
     private static func scan(_ data: Data, path: String) throws(ValidationError) -> JUnitShardScan {
+        // Foundation's XML reader hands a null pointer on for an empty processing instruction (`<?pi?>`) or
+        // an attribute-list or notation declaration, and crashed: refused first, as a JUnit reporter writes none.
+        for declaration in ["<!ATTLIST", "<!NOTATION"] where data.range(of: Data(declaration.utf8)) != nil {
+            throw ValidationError(
+                "\(path): the report declares \(declaration) …>, which merge-junit does not read (a JUnit reporter writes none)")
+        }
+        if let line = lineOfEmptyInstruction(in: data) {
+            throw ValidationError(
+                "\(path):\(line): a processing instruction with nothing in it (<?name?>), which merge-junit does not read "
+                    + "(a JUnit reporter writes none)")
+        }
         if let line = lineOfCrowdedElement(in: data) {
             throw ValidationError(
                 "\(path):\(line): an element with more than \(attributeLimit) attributes; a JUnit report's elements have "
@@ -233,6 +255,28 @@ struct JUnitShardReport {
         throw ValidationError(
             "\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML from here on; "
                 + "a report cut short (its run stopped while writing: run that shard again) or not written by a JUnit reporter")
+    }
+
+    /// The line of the first processing instruction with a name and no data (`<?pi?>`, `<?pi ?>`), if any.
+    static func lineOfEmptyInstruction(in data: Data) -> Int? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var line = 1
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
+                    index += 1
+                    continue
+                }
+                var at = index + 2
+                while at < bytes.count, !" \t\r\n?".utf8.contains(bytes[at]) { at += 1 }
+                while at < bytes.count, " \t\r\n".utf8.contains(bytes[at]) { at += 1 }
+                if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "?"), bytes[at + 1] == UInt8(ascii: ">") { return line }
+                index += 2
+            }
+            return nil
+        }
     }
 
     /// The most attributes merge-junit lets one element have.
