@@ -306,6 +306,34 @@ struct LanguageStructureTests {
                     + "declared: suite/half.lua:3: boom") == true, "\(junit.raw)")
     }
 
+    /// The same for a pcall at the top level around declarations: an error
+    /// after some were made cut the rest (the file ran green without them);
+    /// a pcall that caught an error before declaring anything is the file's
+    /// own business.
+    @Test func declarationsCutShortUnderAPcallMakeTheFileNotLoad() throws {
+        let fixture = try Fixture([
+            "suite/cut.lua": """
+            pcall(function()
+              scenario("one", function() end)
+              error("boom")
+              scenario("two", function() expect_tab("orders") end)
+            end)
+            """,
+            "suite/fine.lua": """
+            local ok = pcall(error, "optional setup failed")
+            xpcall(function() error("before any declaration") end, function(e) return e end)
+            scenario("declared after", function() expect_tab("home") end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(
+            junit.testcase("suite/cut.lua (load)")?.child("error")?["message"]?.hasPrefix(
+                "suite/cut.lua:1: a pcall caught an error raised after 1 scenario was declared inside it, so the declarations "
+                    + "after that point were never made: suite/cut.lua:3: boom") == true, "\(junit.raw)")
+        #expect(junit.outcome("declared after") == "passed", "\(junit.raw)")
+    }
+
     /// A wrong call of the language is the scenario's error even when a
     /// `pcall` caught it (a soft-check helper made a misspelt event or an
     /// unknown launch option pass), and a proxy table is refused, not read

@@ -512,6 +512,31 @@ enum ScenarioPrelude {
         -- { name, line, fn, opts, pending, groups, before, after [, row] },
         -- `false` for what a declaration does not have; `row` last, present
         -- only for scenario.each rows (a row may itself be `false`).
+        -- While the file loads, an error a pcall caught after scenarios were declared inside it cut the
+        -- declarations short: the ones after the error were never made, and the file ran green without
+        -- them. Kept as the file's error whatever the pcall returns (describe says the same of its body).
+        local raw_pcall, raw_xpcall = pcall, _ENV.xpcall
+        local function cut_short(results, before)
+          if not results[1] and not collected and #declared > before then
+            local raised = results[2]
+            misuse(format("a pcall caught an error raised after %d scenario%s declared inside it, so the "
+              .. "declarations after that point were never made: %s", #declared - before, #declared - before == 1 and " was" or "s were",
+              type(raised) == "string" and raised or "a " .. type(raised) .. " value"))
+          end
+          return unpack(results, 1, results.n)
+        end
+        -- (Assigned through _ENV: `pcall` is a local of this chunk, kept as Lua's for the prelude's own use.)
+        _ENV.pcall = function(f, ...)
+          if collected then return raw_pcall(f, ...) end
+          local before = #declared
+          return cut_short(pack(raw_pcall(f, ...)), before)
+        end
+        _ENV.xpcall = function(f, handler, ...)
+          if collected then return raw_xpcall(f, handler, ...) end
+          local before = #declared
+          return cut_short(pack(raw_xpcall(f, handler, ...)), before)
+        end
+
         -- Set below, with the globals' protection: what `require` reads is put back as the file's
         -- top level left it (snapshot_modules, then restore_modules before each scenario).
         local snapshot_modules, restore_modules
