@@ -183,6 +183,18 @@ struct LintCommandTests {
         #expect(run.status == 2 && !run.stderr.contains("warning:"), "\(run)")
     }
 
+    /// A literal of a megabyte is quoted by its ends, the cut said (the
+    /// warning was one line of the whole literal).
+    @Test func aHugeLiteralIsQuotedByItsEnds() throws {
+        let fixture = try Fixture([
+            "suite/long.lua": "scenario(\"l\", function() expect_tab(\"\(String(repeating: "o", count: 1_000_000))\") end)\n"
+        ])
+        let lint = try fixture.run(["lint", "suite"])
+        #expect(
+            lint.status == 1 && lint.stdout.utf8.count < 40_000 && lint.stdout.contains("characters left out"), "\(lint.stdout.prefix(300))"
+        )
+    }
+
     /// A run prints the first twenty lint warnings and counts the rest:
     /// a generated suite full of one typo must not bury the run.
     @Test func aRunPrintsTheFirstLintWarningsAndCountsTheRest() throws {

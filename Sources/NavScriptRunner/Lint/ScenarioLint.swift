@@ -108,8 +108,11 @@ package struct ScenarioLint {
         var problems: [Problem] = []
         for call in LuaCalls(LuaTokens(source)).calls {
             check(call) { literal, kind, message in
+                // A literal of megabytes is quoted by its ends, the cut said (as a run's messages are).
                 problems.append(
-                    Problem(file: file, line: literal.line, column: literal.column, kind: kind, message: VisibleText.of(message)))
+                    Problem(
+                        file: file, line: literal.line, column: literal.column, kind: kind,
+                        message: TextCap.capped(VisibleText.of(message), to: TextCap.message)))
             }
         }
         return problems

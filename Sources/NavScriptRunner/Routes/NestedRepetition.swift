@@ -38,6 +38,17 @@ enum NestedRepetition {
             return first == "{" && quantifier.contains(",") && quantifier.dropLast(quantifier.last == "}" ? 1 : 2).last == ","
         }
 
+        /// How many times it may match at most: nil for `*`, `+`, `{n,}` (no end); 1 without a quantifier or for `?`.
+        var upperBound: Int? {
+            guard let first = quantifier.first else { return 1 }
+            if first == "*" || first == "+" { return nil }
+            guard first == "{", let close = quantifier.firstIndex(of: "}") else { return 1 }
+            let inside = quantifier[quantifier.index(after: quantifier.startIndex)..<close]
+            let bounds = inside.split(separator: ",", omittingEmptySubsequences: false)
+            if bounds.count == 2 { return bounds[1].isEmpty ? nil : Int(String(bounds[1])) }
+            return bounds.first.flatMap { Int(String($0)) }
+        }
+
         /// The lower bound of `{n}` or `{n,m}` (0: another quantifier, or none).
         var fixedCount: Int {
             guard quantifier.first == "{", let close = quantifier.firstIndex(of: "}") else { return 0 }
@@ -70,14 +81,20 @@ enum NestedRepetition {
     private static func findRuns(in text: ArraySlice<Character>) -> String? {
         for alternative in alternatives(text) {
             let parts = atoms(alternative)
+            // Repetitions in a row over shared characters, and the ways they can share a value out: the
+            // product of their counts (an unbounded one: without end). Three or more with a million ways or
+            // more (`.*.*.*`, `[a-z]{0,99}` five times) can take that many tries on a value that almost fits.
             var run: [Atom] = []
+            var ways = 1.0
             for atom in parts {
-                if atom.isUnbounded, let last = run.last, overlaps(last, atom) {
+                if atom.repeats, let last = run.last, overlaps(last, atom) {
                     run.append(atom)
+                    ways *= atom.upperBound.map { Double($0) + 1 } ?? .infinity
                 } else {
-                    run = atom.isUnbounded ? [atom] : []
+                    run = atom.repeats ? [atom] : []
+                    ways = atom.repeats ? atom.upperBound.map { Double($0) + 1 } ?? .infinity : 1
                 }
-                if run.count == 3, let first = run.first {
+                if run.count >= 3, ways >= 1_000_000, let first = run.first {
                     let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex
                     return String(text[start..<atom.quantifier.endIndex])
                 }

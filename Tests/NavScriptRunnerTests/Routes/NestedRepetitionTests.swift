@@ -33,13 +33,16 @@ struct NestedRepetitionTests {
     /// router on a 32-character link).
     @Test(arguments: [
         (".*.*.*.*x", ".*.*.*"), ("(?:a?){30}a{30}", "(?:a?){30}"), ("[a-z]+\\w*[a-z0-9]+", "[a-z]+\\w*[a-z0-9]+"),
-        ("x(a*a*a*)y", "a*a*a*"), ("(b?|c){8}", "(b?|c){8}")
+        ("x(a*a*a*)y", "a*a*a*"), ("(b?|c){8}", "(b?|c){8}"),
+        ("[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}x", "[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == run)
     }
 
-    @Test(arguments: [".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}"])
+    @Test(arguments: [
+        ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}"
+    ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
     }
