@@ -328,6 +328,14 @@ package struct ManifestCheck {
             }
             let declared = Set(definition.params.map(\.name))
             for (p, pattern) in definition.patterns.enumerated() {
+                // `category/:id/:id`: the router keeps the last capture, and the first value is dropped unread.
+                let names = pattern.parameterNames
+                if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
+                    problem(
+                        index, ".patterns[\(p)]",
+                        "\"\(pattern.template)\" captures :\(twice) twice: the router keeps the last value and drops the "
+                            + "first unread; give each place a parameter of its own")
+                }
                 for name in pattern.parameterNames where !declared.contains(name) {
                     problem(index, ".patterns[\(p)]", "\"\(pattern.template)\" uses :\(name), which params does not declare")
                 }

@@ -166,6 +166,10 @@ struct ManifestCheckTests {
             path: "$.destinations[1].params[0].pattern", destination: "item",
             message: "an empty pattern matches only an empty value, which no link has", at: #""pattern": ^"""#),
         Case(
+            name: "a param captured twice", old: #""patterns": ["item/:id", "i/:id"]"#, new: #""patterns": ["item/:id", "i/:id/:id"]"#,
+            path: "$.destinations[1].patterns[1]", destination: "item", message: "\"i/:id/:id\" captures :id twice",
+            at: #"^"i/:id/:id""#),
+        Case(
             name: "a scheme no link can have", old: #""scheme": "myapp""#, new: #""scheme": "my app""#, path: "$.scheme",
             destination: nil, message: "the scheme \"my app\" is not a URL scheme", at: #""scheme": ^"my app""#),
         Case(
