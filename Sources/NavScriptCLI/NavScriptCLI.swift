@@ -47,6 +47,7 @@ public enum NavScriptCLI {
         // A reader that goes away (`| head -1`) ends only what it reads: a write to it fails with
         // EPIPE, which every writer here takes in its stride, and the run goes on to its reports.
         signal(SIGPIPE, SIG_IGN)
+        restartWithRoomyStack()
         raiseOpenFileLimit()
         exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
     }
@@ -57,12 +58,33 @@ public enum NavScriptCLI {
     /// images, launchd jobs) made workers fail to start — below about 30 the
     /// process trapped with no report at all.
     static func raiseOpenFileLimit() {
+        raise(Int32(RLIMIT_NOFILE.rawValue), to: 65_536)
+    }
+
+    /// Starts this program again with a stack of at least 8 MiB (the usual
+    /// default) when the limit is smaller and may be raised. Why: Lua allows
+    /// 200 nested C calls, and under `ulimit -s 256` a `__tostring` that
+    /// formats itself overflowed the stack before Lua's own limit — a
+    /// segfault of the whole run. The room a stack has is laid out when a
+    /// program starts, so raising the limit takes a new start.
+    static func restartWithRoomyStack() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        let wanted = min(limit.rlim_max, 65_536)
+        let stack = Int32(RLIMIT_STACK.rawValue)
+        guard getrlimit(stack, &limit) == 0, limit.rlim_cur != rlim_t.max else { return }  // unlimited
+        let wanted = min(limit.rlim_max, 8 << 20)
         guard limit.rlim_cur < wanted else { return }
         limit.rlim_cur = wanted
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard setrlimit(stack, &limit) == 0 else { return }
+        execv("/proc/self/exe", CommandLine.unsafeArgv)  // returns only when it failed: go on as we are
+    }
+
+    private static func raise(_ resource: Int32, to ceiling: rlim_t) {
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, ceiling)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(resource, &limit)
     }
 
     /// Runs one command line (without the executable's name) and returns its

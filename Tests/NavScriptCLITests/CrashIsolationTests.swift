@@ -127,6 +127,27 @@ struct CrashIsolationTests {
                 == true, "\(junit.raw)")
     }
 
+    /// A small soft stack limit (`ulimit -Ss 256`): navscript starts again
+    /// with room, so a recursion through C calls is Lua's "C stack overflow"
+    /// error, not a segfault of the run.
+    @Test func aSmallStackLimitIsRaised() throws {
+        let fixture = try Fixture([
+            "suite/deep.lua": """
+            scenario("recurses through C", function()
+              local m
+              m = setmetatable({}, { __tostring = function() return string.format("%s", m) end })
+              print(m)
+            end)
+            scenario("after", function() launch{} expect_tab("home") end)
+            """
+        ])
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.run(
+            ["-c", "ulimit -Ss 256 && exec '\(navscript)' run suite --in-process"], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        #expect(output.status == 1 && output.stdout.contains("C stack overflow"), "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("1 passed, 0 failed, 1 errors") == true, "\(output)")
+    }
+
     @Test func aCrashAndAHangAreErrorsAndTheRestOfTheFileStillRuns() throws {
         let fixture = try Fixture(["suite/fatal.lua": Self.fatal, "suite/other.lua": #"scenario("other file", function() end)"#])
         let (output, junit) = try fixture.runWithJUnit([
