@@ -31,10 +31,14 @@ final class Worker {
     var running: String?
     /// Whether ``running`` had returned: a hang then is in the scenario's own code.
     var runningReturned = false
-    /// How a report names the last call: the one that hung, or the one before a hang in Lua.
+    /// How a report names the last call: the one that hung (or crashed), or the one before a hang in Lua.
     var lastCall: String? {
         running.map {
-            runningReturned ? "the last call, \($0), had returned: it hung in the scenario's own code" : "the last call was \($0)"
+            guard runningReturned else { return "the last call was \($0)" }
+            // Killed or crashed after the call returned: nothing says it hung (a timeout does).
+            return timedOut
+                ? "the last call, \($0), had returned: it hung in the scenario's own code"
+                : "the last call, \($0), had returned: it was in the scenario's own code"
         }
     }
     var isAlive = true

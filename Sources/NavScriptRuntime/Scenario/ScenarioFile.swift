@@ -463,8 +463,8 @@ package final class ScenarioFile {
         guard ScenarioProblem.hasPlace(message), var end = message.range(of: ": ") else { return message }
         var message = message
         // `coroutine.wrap` puts its caller's place before an error that has one already
-        // (`a.lua:7: a.lua:7: …`): said once.
-        if message[end.upperBound...].hasPrefix(message[..<end.upperBound]) {
+        // (`a.lua:7: a.lua:7: …`, once per level of nested wraps): said once.
+        while message[end.upperBound...].hasPrefix(message[..<end.upperBound]) {
             message = String(message[end.upperBound...])
             guard let again = message.range(of: ": ") else { return message }
             end = again

@@ -260,6 +260,23 @@ struct WorkerPoolTests {
         }
     }
 
+    /// A worker that crashed after its last call returned did not hang: the
+    /// report says where it was, not "it hung" (only a timeout says that).
+    @Test func aCrashAfterTheLastCallReturnedIsNotCalledAHang() throws {
+        let listing = #"{"file":"suite/0.lua","groups":[],"isPending":false,"line":1,"name":"only","tags":[]}"#
+        let script =
+            #"read task; echo '{"loaded":{"scenarios":["# + listing + #"],"task":0}}'; "#
+            + #"echo '{"start":{"index":0,"task":0}}'; echo '{"running":{"index":0,"line":"a.lua:2  launch{}","task":0}}'; "#
+            + #"echo '{"returned":{}}'; kill -SEGV $$"#
+        let pool = WorkerPool(.init(command: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], jobs: 1, timeout: 5))
+        let result = try #require(pool.run([WorkerTask(id: 0, path: "suite/0.lua", suiteRoot: "suite", faults: [])]).first?.scenarios.first)
+        #expect(result.kind == "crash", "\(result.message)")
+        #expect(
+            result.message.contains("the last call, a.lua:2  launch{}, had returned: it was in the scenario's own code"),
+            "\(result.message)")
+        #expect(!result.message.contains("hung"), "\(result.message)")
+    }
+
     /// A run that stops asks every worker to flush (SIGUSR1). One still
     /// starting, its next file handed over early, has no handler yet and
     /// dies of the request: its file is not run — not a crash of the file.

@@ -53,9 +53,14 @@ struct LibraryErrorMessageTests {
             scenario("wrapped", function()
               coroutine.wrap(function() error("boom") end)()
             end)
+            scenario("wrapped three times", function()
+              coroutine.wrap(function() coroutine.wrap(function() coroutine.wrap(function() error("deep") end)() end)() end)()
+            end)
             """
         ).map(\.message)
-        #expect(found.count == 1 && found[0].hasSuffix("/lib.lua:2: boom"), "\(found)")
+        #expect(found.count == 2 && found[1].hasSuffix("/lib.lua:5: deep"), "\(found)")
+        #expect(found.last?.components(separatedBy: "lib.lua:5:").count == 2, "the place once: \(found)")
+        #expect(found.first?.hasSuffix("/lib.lua:2: boom") == true, "\(found)")
         #expect(found.first?.components(separatedBy: "lib.lua:2:").count == 2, "the place once: \(found)")
     }
 
