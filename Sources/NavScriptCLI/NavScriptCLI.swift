@@ -49,7 +49,33 @@ public enum NavScriptCLI {
         signal(SIGPIPE, SIG_IGN)
         restartWithRoomyStack()
         raiseOpenFileLimit()
-        exit(run(Array(CommandLine.arguments.dropFirst()), host: makeHost))
+        // A closed standard stream (`>&-`) is given /dev/null: the next file opened would take its number, and
+        // what is written to standard output would land in it (a report being written, say).
+        var closed: Set<Int32> = []
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+            closed.insert(descriptor)
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0, null != descriptor {
+                dup2(null, descriptor)
+                close(null)
+            }
+        }
+        let status = run(Array(CommandLine.arguments.dropFirst()), host: makeHost)
+        exit(checkingStandardOutput(status, wasClosed: closed.contains(STDOUT_FILENO)))
+    }
+
+    /// `status`, or 2 with a word on standard error when the command's output
+    /// could not be written — standard output closed (`>&-`) or full
+    /// (`> /dev/full`): `types`, `list` or a passing `run` exited 0 having
+    /// written nothing. A reader that went away (`| head`) is not that.
+    static func checkingStandardOutput(_ status: Int32, wasClosed: Bool) -> Int32 {
+        errno = 0
+        let written = fflush(nil) == 0  // every stdio stream: print() writes standard output through one
+        let failure = errno
+        guard !written || wasClosed, failure != EPIPE else { return status }
+        let why = wasClosed ? "it is closed" : failure != 0 ? String(cString: strerror(failure)) : "a write failed"
+        writeStandardError("\(executableName): standard output could not be written (\(why)): the command's output is lost\n")
+        return max(status, 2)
     }
 
     /// Raises the soft limit on open files to the hard one (at most 65,536),
