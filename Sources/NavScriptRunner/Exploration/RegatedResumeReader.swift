@@ -14,18 +14,16 @@ import NavigationCore
 struct RegatedResumeReader {
     /// Each request's gates not yet answered, oldest first.
     private var pending: [String: [Substring]] = [:]
-    /// How many of the log's events were read.
-    private(set) var count = 0
 
-    /// Reads `events` from the first not yet read, and returns the first
-    /// `resume R` at or after `start` whose request is gated again by the
-    /// precondition it waited on (its next `resolve R …` is `resolve R gated P`).
-    mutating func read(_ events: [String], since start: Int) -> (precondition: String, request: String, event: String)? {
+    /// Reads `events` from `first` (the ones read before it were read by an
+    /// earlier call), and returns the first `resume R` at or after `start`
+    /// whose request is gated again by the precondition it waited on (its
+    /// next `resolve R …` is `resolve R gated P`).
+    mutating func read(_ events: [String], from first: Int = 0, since start: Int) -> (
+        precondition: String, request: String, event: String
+    )? {
         var found: (precondition: String, request: String, event: String)?
-        let first = count
-        count = events.count
-        guard first < events.count else { return nil }
-        for index in first..<events.count {
+        for index in first..<max(first, events.count) {
             let event = events[index]
             if event.hasPrefix("gate ") {
                 let rest = event.dropFirst("gate ".count)
@@ -51,18 +49,14 @@ struct RegatedResumeReader {
     /// A reader kept with the log it reads: a new log (a launch, a restart)
     /// or one that dropped its oldest entries is read again from its first kept entry.
     final class LogReading {
-        private weak var log: EventLog?
-        private var dropped = 0
+        private let cursor = EventLogCursor()
         private var reader = RegatedResumeReader()
 
-        /// What ``RegatedResumeReader/read(_:since:)`` finds in `log`'s kept events now.
+        /// What ``RegatedResumeReader/read(_:from:since:)`` finds in `log`'s kept events now.
         func regatedResume(in log: EventLog, since start: Int) -> (precondition: String, request: String, event: String)? {
-            if log !== self.log || log.droppedCount != dropped {
-                self.log = log
-                dropped = log.droppedCount
-                reader = RegatedResumeReader()
-            }
-            return reader.read(log.texts, since: start)
+            let (events, from, startsOver) = cursor.advance(in: log)
+            if startsOver { reader = RegatedResumeReader() }
+            return reader.read(events, from: from, since: start)
         }
     }
 }

@@ -116,24 +116,14 @@ struct UnansweredRequest: Equatable {
     /// a new log (a launch, a restart) or one that dropped its oldest
     /// entries is read again from its first kept entry.
     final class LogReading {
-        private weak var log: EventLog?
-        private var dropped = 0
-        private var count = 0
+        private let cursor = EventLogCursor()
         private var reader = Reader()
 
         /// What ``UnansweredRequest/find(in:)`` finds in `log`'s kept events now.
         func unanswered(in log: EventLog) -> UnansweredRequest? {
-            if log !== self.log || log.droppedCount != dropped {
-                self.log = log
-                dropped = log.droppedCount
-                count = 0
-                reader = Reader()
-            }
-            let texts = log.texts
-            if count < texts.count {
-                reader.read(texts[count...])
-                count = texts.count
-            }
+            let (events, from, startsOver) = cursor.advance(in: log)
+            if startsOver { reader = Reader() }
+            reader.read(events[from...])
             return reader.unanswered
         }
     }

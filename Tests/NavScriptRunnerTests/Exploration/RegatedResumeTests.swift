@@ -29,7 +29,7 @@ struct RegatedResumeTests {
             for split in 0...events.count {
                 var reader = RegatedResumeReader()
                 let early = reader.read(Array(events[..<split]), since: 0)
-                let late = reader.read(events, since: split)
+                let late = reader.read(events, from: split, since: split)
                 let wholeEarly = Explorer.regatedResume(in: Array(events[..<split]), since: 0)
                 #expect(early.map { $0.request } == wholeEarly?.request, "\(name) \(split)")
                 #expect(late?.event == Explorer.regatedResume(in: events, since: split)?.event, "\(name) \(split)")
