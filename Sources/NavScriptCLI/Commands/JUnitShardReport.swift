@@ -219,16 +219,18 @@ struct JUnitShardReport {
             throw ValidationError(
                 "\(path): the report declares \(declaration) …>, which merge-junit does not read (a JUnit reporter writes none)")
         }
-        if let line = lineOfEmptyInstruction(in: data) {
+        switch XMLPreflight.problem(in: data) {
+        case .emptyInstruction(let line):
             throw ValidationError(
                 "\(path):\(line): a processing instruction with nothing in it (<?name?>), which merge-junit does not read "
                     + "(a JUnit reporter writes none)")
-        }
-        if let line = lineOfCrowdedElement(in: data) {
+        case .crowdedElement(let line):
             throw ValidationError(
-                "\(path):\(line): an element with more than \(attributeLimit) attributes; a JUnit report's elements have "
-                    + "a handful, and the XML reader checks each new attribute against all before it (so such a tag "
-                    + "takes minutes): not a report merge-junit reads")
+                "\(path):\(line): an element with more than \(XMLPreflight.attributeLimit) attributes; a JUnit report's "
+                    + "elements have a handful, and the XML reader checks each new attribute against all before it (so such "
+                    + "a tag takes minutes): not a report merge-junit reads")
+        case nil:
+            break
         }
         let parser = XMLParser(stream: InputStream(data: data))
         let scan = JUnitShardScan()
@@ -255,100 +257,6 @@ struct JUnitShardReport {
         throw ValidationError(
             "\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML from here on; "
                 + "a report cut short (its run stopped while writing: run that shard again) or not written by a JUnit reporter")
-    }
-
-    /// The line of the first processing instruction with a name and no data (`<?pi?>`, `<?pi ?>`), if any.
-    static func lineOfEmptyInstruction(in data: Data) -> Int? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var line = 1
-            var index = 0
-            while index + 1 < bytes.count {
-                if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-                guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
-                    index += 1
-                    continue
-                }
-                var at = index + 2
-                while at < bytes.count, !" \t\r\n?".utf8.contains(bytes[at]) { at += 1 }
-                while at < bytes.count, " \t\r\n".utf8.contains(bytes[at]) { at += 1 }
-                if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "?"), bytes[at + 1] == UInt8(ascii: ">") { return line }
-                index += 2
-            }
-            return nil
-        }
-    }
-
-    /// The most attributes merge-junit lets one element have.
-    static let attributeLimit = 1000
-
-    /// The line of the first start tag with more than `attributeLimit`
-    /// attributes, if any — found in one pass over the bytes, before libxml2
-    /// (whose duplicate-attribute check is quadratic: 200,000 attributes in
-    /// one tag took 35 s) sees them. Comments, CDATA sections and quoted
-    /// values are skipped: their `=` are text.
-    static func lineOfCrowdedElement(in data: Data) -> Int? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let count = bytes.count
-            var index = 0
-            var line = 1
-            func skip(past terminator: StaticString) {
-                let end = terminator.utf8Start
-                let length = terminator.utf8CodeUnitCount
-                while index < count {
-                    if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-                    if index + length <= count, (0..<length).allSatisfy({ bytes[index + $0] == end[$0] }) {
-                        index += length
-                        return
-                    }
-                    index += 1
-                }
-            }
-            func starts(_ prefix: StaticString) -> Bool {
-                let start = prefix.utf8Start
-                let length = prefix.utf8CodeUnitCount
-                return index + length <= count && (0..<length).allSatisfy { bytes[index + $0] == start[$0] }
-            }
-            while index < count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\n") { line += 1 }
-                guard byte == UInt8(ascii: "<") else {
-                    index += 1
-                    continue
-                }
-                if starts("<!--") {
-                    skip(past: "-->")
-                    continue
-                }
-                if starts("<![CDATA[") {
-                    skip(past: "]]>")
-                    continue
-                }
-                // A tag: `=` outside quoted values, up to its `>`.
-                let tagLine = line
-                var quote: UInt8?
-                var attributes = 0
-                index += 1
-                while index < count {
-                    let inner = bytes[index]
-                    if inner == UInt8(ascii: "\n") { line += 1 }
-                    if let open = quote {
-                        if inner == open { quote = nil }
-                    } else if inner == UInt8(ascii: "\"") || inner == UInt8(ascii: "'") {
-                        quote = inner
-                    } else if inner == UInt8(ascii: "=") {
-                        attributes += 1
-                        if attributes > attributeLimit { return tagLine }
-                    } else if inner == UInt8(ascii: ">") {
-                        index += 1
-                        break
-                    }
-                    index += 1
-                }
-            }
-            return nil
-        }
     }
 
     /// How a suite's `tests`, `failures`, `errors` or `skipped` disagrees
