@@ -94,23 +94,21 @@ public enum NavScriptCLI {
     /// segfault of the whole run. The room a stack has is laid out when a
     /// program starts, so raising the limit takes a new start.
     static func restartWithRoomyStack() {
-        var limit = rlimit()
-        let stack = Int32(RLIMIT_STACK.rawValue)
-        guard getrlimit(stack, &limit) == 0, limit.rlim_cur != rlim_t.max else { return }  // unlimited
-        let wanted = min(limit.rlim_max, 8 << 20)
-        guard limit.rlim_cur < wanted else { return }
-        limit.rlim_cur = wanted
-        guard setrlimit(stack, &limit) == 0 else { return }
+        guard raise(Int32(RLIMIT_STACK.rawValue), to: 8 << 20) else { return }
         execv("/proc/self/exe", CommandLine.unsafeArgv)  // returns only when it failed: go on as we are
     }
 
-    private static func raise(_ resource: Int32, to ceiling: rlim_t) {
+    /// Raises `resource`'s soft limit toward `ceiling` (no higher than the
+    /// hard one); whether it did. An unlimited soft limit (`rlim_t.max`) is
+    /// never below it.
+    @discardableResult
+    private static func raise(_ resource: Int32, to ceiling: rlim_t) -> Bool {
         var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0 else { return }
+        guard getrlimit(resource, &limit) == 0 else { return false }
         let wanted = min(limit.rlim_max, ceiling)
-        guard limit.rlim_cur < wanted else { return }
+        guard limit.rlim_cur < wanted else { return false }
         limit.rlim_cur = wanted
-        _ = setrlimit(resource, &limit)
+        return setrlimit(resource, &limit) == 0
     }
 
     /// Runs one command line (without the executable's name) and returns its
