@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcessStack
 import Foundation
 import NavScript
 import NavScriptRunner
@@ -47,7 +48,6 @@ public enum NavScriptCLI {
         // A reader that goes away (`| head -1`) ends only what it reads: a write to it fails with
         // EPIPE, which every writer here takes in its stride, and the run goes on to its reports.
         signal(SIGPIPE, SIG_IGN)
-        restartWithRoomyStack()
         raiseOpenFileLimit()
         // A closed standard stream (`>&-`) is given /dev/null: the next file opened would take its number, and
         // what is written to standard output would land in it (a report being written, say).
@@ -60,7 +60,7 @@ public enum NavScriptCLI {
                 close(null)
             }
         }
-        let status = run(Array(CommandLine.arguments.dropFirst()), host: makeHost)
+        let status = withRoomyStack { run(Array(CommandLine.arguments.dropFirst()), host: makeHost) }
         exit(checkingStandardOutput(status, wasClosed: closed.contains(STDOUT_FILENO)))
     }
 
@@ -87,15 +87,40 @@ public enum NavScriptCLI {
         raise(Int32(RLIMIT_NOFILE.rawValue), to: 65_536)
     }
 
-    /// Starts this program again with a stack of at least 8 MiB (the usual
-    /// default) when the limit is smaller and may be raised. Why: Lua allows
-    /// 200 nested C calls, and under `ulimit -s 256` a `__tostring` that
-    /// formats itself overflowed the stack before Lua's own limit — a
-    /// segfault of the whole run. The room a stack has is laid out when a
-    /// program starts, so raising the limit takes a new start.
-    static func restartWithRoomyStack() {
-        guard raise(Int32(RLIMIT_STACK.rawValue), to: 8 << 20) else { return }
-        execv("/proc/self/exe", CommandLine.unsafeArgv)  // returns only when it failed: go on as we are
+    /// The stack every thread of navscript gets at least: the usual default.
+    static let roomyStackSize = 8 << 20
+
+    /// Calls `body` with a stack of at least ``roomyStackSize`` (the usual
+    /// default) when the stack limit is smaller, and gives threads started
+    /// from then on as much. Why: Lua allows 200 nested C calls, and under
+    /// `ulimit -s 256` a `__tostring` that formats itself overflowed the
+    /// stack before Lua's own limit — a segfault of the whole run. A limit
+    /// that small cannot be lifted once the program has started (nor at all
+    /// when it is the hard one), so the main thread moves onto a stack of its
+    /// own: still the main thread, for app code that checks it is.
+    static func withRoomyStack(_ body: () -> Int32) -> Int32 {
+        var limit = rlimit()
+        // An unlimited stack is rlim_t.max: never smaller.
+        guard getrlimit(Int32(RLIMIT_STACK.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(roomyStackSize)
+        else { return body() }
+        _ = navscript_set_default_thread_stack(roomyStackSize)
+        return withoutActuallyEscaping(body) { body in
+            let call = StackCall(body)
+            let moved = navscript_call_on_stack(
+                roomyStackSize,
+                { context in
+                    Unmanaged<StackCall>.fromOpaque(context!).takeUnretainedValue().callBody()
+                }, Unmanaged.passUnretained(call).toOpaque())
+            return moved == 0 ? call.status : body()
+        }
+    }
+
+    /// The body ``withRoomyStack(_:)`` hands to C, and the status it returned.
+    private final class StackCall {
+        let body: () -> Int32
+        var status: Int32 = 0
+        init(_ body: @escaping () -> Int32) { self.body = body }
+        func callBody() { status = body() }
     }
 
     /// Raises `resource`'s soft limit toward `ceiling` (no higher than the

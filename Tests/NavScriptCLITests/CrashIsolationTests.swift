@@ -130,10 +130,15 @@ struct CrashIsolationTests {
                 == true, "\(junit.raw)")
     }
 
-    /// A small soft stack limit (`ulimit -Ss 256`): navscript starts again
-    /// with room, so a recursion through C calls is Lua's "C stack overflow"
-    /// error, not a segfault of the run.
-    @Test func aSmallStackLimitIsRaised() throws {
+    /// A small stack limit, soft (`ulimit -Ss 256`) or hard as well
+    /// (`ulimit -s 256`, which cannot be raised): navscript gives itself a
+    /// stack of its own, so a recursion through C calls is Lua's "C stack
+    /// overflow" error, in process and in a worker — not a segfault of the
+    /// run (a hard limit segfaulted, and a worker's was reported as a hang).
+    @Test(arguments: [
+        "-Ss 256 && exec '%@' run suite --in-process", "-s 256 && exec '%@' run suite --in-process", "-s 256 && exec '%@' run suite"
+    ])
+    func aSmallStackLimitLeavesRoomForLua(_ command: String) throws {
         let fixture = try Fixture([
             "suite/deep.lua": """
             scenario("recurses through C", function()
@@ -146,7 +151,8 @@ struct CrashIsolationTests {
         ])
         let navscript = try CLI.binary.get().path
         let output = try fixture.run(
-            ["-c", "ulimit -Ss 256 && exec '\(navscript)' run suite --in-process"], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+            ["-c", "ulimit " + command.replacingOccurrences(of: "%@", with: navscript)],
+            binary: .success(URL(fileURLWithPath: "/bin/sh")))
         #expect(output.status == 1 && output.stdout.contains("C stack overflow"), "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("1 passed, 0 failed, 1 errors") == true, "\(output)")
     }
