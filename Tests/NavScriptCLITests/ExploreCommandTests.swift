@@ -163,7 +163,23 @@ struct ExploreCommandTests {
             "\(output)")
         let crash = rows.first { $0.hasPrefix("| `force-unwrap-crash` | a crash (every input gets an outcome) | ") }
         #expect(crash?.firstMatch(of: /\| [0-9.]+s \| [0-9]+ \|$/) != nil, "time and reproducer length: \(output)")
-        #expect(output.stdout.hasSuffix("\nExploration score: 2/2 faults killed (seed 1, 12s each).\n"), "\(output)")
+        #expect(output.stdout.hasSuffix("\nExploration score: 2/2 faults killed (seed 1, up to 12s each).\n"), "\(output)")
+    }
+
+    /// `--stop-at-first` ends at the first violation that passes without the
+    /// faults, whatever steps were left, and says so (`mutate --explore` runs
+    /// each fault so: it explored every fault for the whole --explore-time).
+    @Test func stopAtFirstEndsAtTheFirstVerifiedViolation() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run([
+            "explore", "--seed", "1", "--steps", "20000", "--time", "0", "--fault", "graft-external-link", "--stop-at-first",
+            "--out", "x"
+        ])
+        #expect(output.status == 1, "\(output)")
+        #expect(
+            output.stdout.contains("\n1 violation found (stopped at the first verified one: --stop-at-first)\n"), "\(output)")
+        let steps = output.stdout.firstMatch(of: /walks?, ([0-9]+) steps in/).flatMap { Int($0.1) }
+        #expect(steps.map { $0 < 20_000 } == true, "it stopped before its steps ran out: \(output)")
     }
 
     /// An app that crashes under exploration is a finding with its steps,

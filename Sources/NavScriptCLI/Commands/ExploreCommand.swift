@@ -53,6 +53,9 @@ struct ExploreCommand: HostedCommand {
     @Flag(help: "Stop once every screen, output, entry point and link pattern was covered.")
     var untilCovered = false
 
+    @Flag(help: "Stop at the first violation that passes without the faults (a CI gate needs one; mutate --explore uses it).")
+    var stopAtFirst = false
+
     /// `--junit`, `--json`, `--html`: one failing test case per violation.
     @OptionGroup var report: ReportOptions
 
@@ -155,6 +158,7 @@ struct ExploreCommand: HostedCommand {
         request.faults = faults
         request.out = out
         request.untilCovered = untilCovered
+        request.stopAtFirst = stopAtFirst
         request.reports = report.targets
         request.manifest = manifest
         request.jobs = jobs

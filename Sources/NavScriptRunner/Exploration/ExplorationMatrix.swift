@@ -62,9 +62,9 @@ package struct ExplorationMatrix {
         }
         let killed = rows.filter(\.isKilled).count
         if markdown {
-            line("\nExploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each).")
+            line("\nExploration score: \(killed)/\(rows.count) faults killed (seed \(seed), up to \(Int(seconds))s each).")
         } else {
-            line("\nexploration score: \(killed)/\(rows.count) faults killed (seed \(seed), \(Int(seconds))s each)")
+            line("\nexploration score: \(killed)/\(rows.count) faults killed (seed \(seed), up to \(Int(seconds))s each)")
         }
         return killed == rows.count ? 0 : 1
     }
@@ -95,6 +95,8 @@ package struct ExplorationMatrix {
         var request = ExplorationRequest(seed: seed)
         request.faults = [fault]
         request.time = seconds
+        // A row needs the first verified finding only: exploring the rest of the time bought nothing.
+        request.stopAtFirst = true
         request.out = out.path
         request.timeout = min(10, timeout)
         request.records = out.path + ".records.jsonl"

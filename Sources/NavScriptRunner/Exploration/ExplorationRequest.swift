@@ -16,6 +16,8 @@ package struct ExplorationRequest: Sendable {
     /// The folder for reproducers.
     package var out = "explore-findings"
     package var untilCovered = false
+    /// Stop at the first violation verified against the healthy app (`--stop-at-first`).
+    package var stopAtFirst = false
     package var reports = ReportTargets()
     /// The manifest the host was given instead of its own (`--manifest`).
     package var manifest: String?
@@ -41,7 +43,7 @@ package struct ExplorationRequest: Sendable {
         if let stop { shouldStop = { stop.isSet } }
         var configuration = Explorer.Configuration(
             seed: seed, seconds: time, steps: steps, walkLength: walkLength, faults: faults,
-            untilCovered: untilCovered, manifest: manifest, trace: trace, shouldStop: shouldStop)
+            untilCovered: untilCovered, stopAtFirst: stopAtFirst, manifest: manifest, trace: trace, shouldStop: shouldStop)
         configuration.executable = executable
         if !from.isEmpty, let files = try? ScenarioDiscovery().discover(from) {
             configuration.suiteCalls = SuiteSeeds(files: files.map(\.url), host: host).lines
@@ -58,6 +60,7 @@ package struct ExplorationRequest: Sendable {
         ]
         for fault in faults { arguments += ["--fault", fault] }
         if untilCovered { arguments.append("--until-covered") }
+        if stopAtFirst { arguments.append("--stop-at-first") }
         if let manifest { arguments += ["--manifest", manifest] }
         if let junit = reports.junit { arguments += ["--junit", junit] }
         if reports.junitStrict { arguments.append("--junit-strict") }

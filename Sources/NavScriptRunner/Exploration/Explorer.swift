@@ -19,7 +19,8 @@ public final class Explorer {
         package var faults: [String]
         /// Stop as soon as everything the app offers was covered.
         package var untilCovered: Bool
-        /// Stop at the first violation (mutate --explore).
+        /// Stop at the first violation verified against the healthy app
+        /// (`--stop-at-first`; mutate --explore, whose row needs only that one).
         package var stopAtFirst: Bool
         package var options: RunOptions
         /// The manifest the app was given (`--manifest`), named in a reproducer's replay lines.
@@ -92,6 +93,8 @@ public final class Explorer {
         public var steps: Int
         public var seconds: Double
         package var coverage: Coverage
+        /// Whether it ended at its first verified violation (`--stop-at-first`) before its limits.
+        package var stoppedAtFirst = false
     }
 
     let host: any ScenarioHost
@@ -184,7 +187,8 @@ public final class Explorer {
         }
         return Report(
             findings: findings, walks: walks, steps: steps, seconds: Date().timeIntervalSince(started),
-            coverage: Coverage(covered: covered, all: all))
+            coverage: Coverage(covered: covered, all: all),
+            stoppedAtFirst: configuration.stopAtFirst && findings.contains(where: \.verified))
     }
 
     /// Favours actions whose coverage is new.
