@@ -43,8 +43,8 @@ let package = Package(
         .target(name: "CNavScriptLua", dependencies: ["CLua"]),
         // The worker's protocol buffer, written from a signal handler on a crash.
         .target(name: "CWorkerOutbox"),
-        // Room on the main thread's stack under a small stack limit (a mapped stack, same thread).
-        .target(name: "CProcessStack"),
+        // Living within `ulimit`s: a stack of its own for the main thread, one malloc arena.
+        .target(name: "CProcessLimits"),
         // The safe Swift face of Lua: every unsafe pointer lives here.
         .target(name: "NavScriptLua", dependencies: ["CLua", "CNavScriptLua"]),
         // What a host sees: host protocols, the language's declarations, the app's vocabulary.
@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "NavScriptCLI",
             dependencies: [
-                "NavScriptRunner", "NavScriptRuntime", "NavScript", "NavigationCore", "CProcessStack",
+                "NavScriptRunner", "NavScriptRuntime", "NavScript", "NavigationCore", "CProcessLimits",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

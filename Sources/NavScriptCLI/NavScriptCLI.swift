@@ -1,5 +1,5 @@
 import ArgumentParser
-import CProcessStack
+import CProcessLimits
 import Foundation
 import NavScript
 import NavScriptRunner
@@ -49,6 +49,7 @@ public enum NavScriptCLI {
         // EPIPE, which every writer here takes in its stride, and the run goes on to its reports.
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit()
+        fitThreadsAndMallocToLimits()
         // A closed standard stream (`>&-`) is given /dev/null: the next file opened would take its number, and
         // what is written to standard output would land in it (a report being written, say).
         var closed: Set<Int32> = []
@@ -87,12 +88,33 @@ public enum NavScriptCLI {
         raise(Int32(RLIMIT_NOFILE.rawValue), to: 65_536)
     }
 
-    /// The stack every thread of navscript gets at least: the usual default.
+    /// The stack other threads get (Foundation's, Dispatch's) when the limits
+    /// call for one: ample for what they run — no Lua runs on them.
+    static let threadStackSize = 1 << 20
+
+    /// Fits the process to an address-space limit (`ulimit -v`) and a small
+    /// stack limit. Why: glibc gives each thread that allocates an arena of
+    /// its own, reserving 64 MiB of address space for it, and each thread a
+    /// stack the size of the stack limit (8 MiB); a parent with reader
+    /// threads for every worker ran out of a few hundred megabytes while
+    /// using a few dozen — malloc failed inside Foundation (a segfault), or a
+    /// thread Foundation waits for was never created (a hang). Under a stack
+    /// limit of a few kilobytes, threads got that little. Within default
+    /// limits nothing changes.
+    static func fitThreadsAndMallocToLimits() {
+        var addressSpace = rlimit(), stack = rlimit()
+        let addressSpaceLimited =
+            getrlimit(Int32(RLIMIT_AS.rawValue), &addressSpace) == 0 && addressSpace.rlim_cur != rlim_t.max
+        let stackSmall = getrlimit(Int32(RLIMIT_STACK.rawValue), &stack) == 0 && stack.rlim_cur < rlim_t(threadStackSize)
+        if addressSpaceLimited { navscript_use_one_malloc_arena() }
+        if addressSpaceLimited || stackSmall { _ = navscript_set_default_thread_stack(threadStackSize) }
+    }
+
+    /// The stack the main thread, where Lua runs, gets at least: the usual default.
     static let roomyStackSize = 8 << 20
 
     /// Calls `body` with a stack of at least ``roomyStackSize`` (the usual
-    /// default) when the stack limit is smaller, and gives threads started
-    /// from then on as much. Why: Lua allows 200 nested C calls, and under
+    /// default) when the stack limit is smaller. Why: Lua allows 200 nested C calls, and under
     /// `ulimit -s 256` a `__tostring` that formats itself overflowed the
     /// stack before Lua's own limit — a segfault of the whole run. A limit
     /// that small cannot be lifted once the program has started (nor at all
@@ -103,7 +125,6 @@ public enum NavScriptCLI {
         // An unlimited stack is rlim_t.max: never smaller.
         guard getrlimit(Int32(RLIMIT_STACK.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(roomyStackSize)
         else { return body() }
-        _ = navscript_set_default_thread_stack(roomyStackSize)
         return withoutActuallyEscaping(body) { body in
             let call = StackCall(body)
             let moved = navscript_call_on_stack(

@@ -103,6 +103,23 @@ struct CrashIsolationTests {
         #expect(inProcess.status == 0, "\(inProcess)")
     }
 
+    /// An address-space limit of a few hundred megabytes (`ulimit -v`): the
+    /// run uses a few dozen, and finishes. glibc's per-thread malloc arenas
+    /// (64 MiB reserved each) and 8 MiB thread stacks ran it out: the parent
+    /// segfaulted in Foundation, or hung waiting for a reader thread that was
+    /// never created.
+    @Test(arguments: [300_000, 500_000])
+    func anAddressSpaceLimitOfAFewHundredMegabytesIsRoomEnough(kilobytes: Int) throws {
+        var files: [String: String] = [:]
+        for index in 1...6 { files["suite/f\(index).lua"] = #"scenario("runs", function() launch{} expect_tab("home") end)"# }
+        let fixture = try Fixture(files)
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.run(
+            ["-c", "ulimit -v \(kilobytes) && exec timeout 60 '\(navscript)' run suite --jobs 3"],
+            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        #expect(output.status == 0 && CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 0 errors") == true, "\(output)")
+    }
+
     /// A closed standard output (`>&-`) is said, and the command exits 2:
     /// `list` or a passing `run` exited 0 having written nothing (and the
     /// next file opened took its number); never "NSCocoaErrorDomain error 512".

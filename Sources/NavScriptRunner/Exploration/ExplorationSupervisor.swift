@@ -270,7 +270,7 @@ struct ExplorationSupervisor {
     /// a hung exploration must not outlive a supervisor that was killed.
     /// `_exit`: the main thread may be stuck holding a lock `exit` needs.
     static func exitWhenTheSupervisorDies() {
-        Thread {
+        BackgroundThread.start {
             // read(2), not FileHandle: a signal while it waits (the backtracer suspending threads
             // after a crash) is EINTR, which FileHandle turns into a fatal error of its own.
             var byte: UInt8 = 0
@@ -279,7 +279,7 @@ struct ExplorationSupervisor {
                 if count == 0 || (count < 0 && errno != EINTR) { break }
             }
             _exit(1)
-        }.start()
+        }
     }
 
 }
@@ -297,7 +297,7 @@ private final class StandardErrorForwarding: @unchecked Sendable {
     init(_ input: FileHandle) { self.input = input }
 
     func start() {
-        Thread { [self] in
+        let started = BackgroundThread.start { [self] in
             var dumping = false
             while true {
                 let chunk = input.availableData
@@ -316,7 +316,8 @@ private final class StandardErrorForwarding: @unchecked Sendable {
                 }
             }
             ended.signal()
-        }.start()
+        }
+        if !started { ended.signal() }  // nothing forwarded: the child's standard error fills and it blocks, a hang reported
     }
 
     /// Until the child's standard error is at its end (a second at most: a

@@ -106,7 +106,7 @@ final class Worker {
         // every message a worker sent is seen before its death.
         let streams = DispatchGroup()
         streams.enter()
-        Thread {
+        let readsErrors = BackgroundThread.start {
             let handle = stderr.fileHandleForReading
             while true {
                 let chunk = handle.availableData
@@ -114,9 +114,10 @@ final class Worker {
                 events.post([.init(worker: id, kind: .stderr(String(decoding: chunk, as: UTF8.self)))])
             }
             streams.leave()
-        }.start()
+        }
+        if !readsErrors { streams.leave() }
         streams.enter()
-        Thread {
+        let readsMessages = BackgroundThread.start {
             // Only the bytes of each new chunk are searched for line ends: a
             // long line spread over many chunks is never rescanned.
             var pending: [UInt8] = []
@@ -141,8 +142,9 @@ final class Worker {
                 events.post(batch)
             }
             streams.leave()
-        }.start()
-        Thread {
+        }
+        if !readsMessages { streams.leave() }
+        let watchesTheExit = BackgroundThread.start {
             // Every message is read before the exit is reported — but a
             // child the worker left behind may hold its pipes open: after
             // the worker's own exit, its streams get a second to end.
@@ -155,7 +157,12 @@ final class Worker {
                         status: process.terminationStatus,
                         signaled: process.terminationReason == .uncaughtSignal))
             ])
-        }.start()
+        }
+        guard readsErrors && readsMessages && watchesTheExit else {
+            // A worker nobody reads would hang the run: it is ended, and counts as not started.
+            process.terminate()
+            return nil
+        }
         return worker
     }
 

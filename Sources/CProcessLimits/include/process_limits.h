@@ -1,7 +1,10 @@
-#ifndef NAVSCRIPT_PROCESS_STACK_H
-#define NAVSCRIPT_PROCESS_STACK_H
+#ifndef NAVSCRIPT_PROCESS_LIMITS_H
+#define NAVSCRIPT_PROCESS_LIMITS_H
 
 #include <stddef.h>
+
+/* Living within the limits a process was started under (`ulimit`): what
+   Swift cannot reach through Glibc's module. */
 
 /// Calls `body(context)` on a stack of `size` bytes mapped for the purpose
 /// (with a guard page below it), on the calling thread, and returns 0 once
@@ -21,9 +24,14 @@
 /// return.
 int navscript_call_on_stack(size_t size, void (*body)(void *context), void *context);
 
-/// Gives threads started from now on a stack of at least `size` bytes; 0
-/// when it did. glibc sizes new threads by the stack limit it read when the
-/// process started, so raising the limit later does not reach them.
+/// Gives threads started from now on (without a size of their own) a stack
+/// of `size` bytes; 0 when it did. glibc sizes them by the stack limit it
+/// read when the process started: 8 MiB each, or a few kilobytes.
 int navscript_set_default_thread_stack(size_t size);
+
+/// Keeps malloc to one arena (`mallopt(M_ARENA_MAX, 1)`): glibc reserves
+/// 64 MiB of address space for each thread's arena, which a limited
+/// address space (`ulimit -v`) cannot hold for long.
+void navscript_use_one_malloc_arena(void);
 
 #endif

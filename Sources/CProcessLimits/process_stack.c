@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "process_stack.h"
+#include "process_limits.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -50,11 +50,9 @@ int navscript_call_on_stack(size_t size, void (*body)(void *), void *context) {
 
 int navscript_set_default_thread_stack(size_t size) {
     pthread_attr_t attributes;
-    size_t current = 0;
     if (pthread_getattr_default_np(&attributes) != 0) return -1;
-    pthread_attr_getstacksize(&attributes, &current);
-    int status = current >= size ? 0 : pthread_attr_setstacksize(&attributes, size);
-    if (status == 0 && current < size) status = pthread_setattr_default_np(&attributes);
+    int status = pthread_attr_setstacksize(&attributes, size);
+    if (status == 0) status = pthread_setattr_default_np(&attributes);
     pthread_attr_destroy(&attributes);
     return status == 0 ? 0 : -1;
 }
