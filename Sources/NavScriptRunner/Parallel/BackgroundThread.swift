@@ -8,14 +8,14 @@ import Foundation
 /// throws nor runs the block. Under an address-space limit (`ulimit -v` of a
 /// hundred megabytes or two) a worker's reader thread was quietly never
 /// started: the pool waited forever for messages nobody read. The threads
-/// here only read pipes and parse short lines, so a small stack is room
-/// enough and makes the limit far harder to reach; a thread that cannot be
+/// here only read pipes and decode messages of a fixed shape, so a small
+/// stack is room enough and makes the limit far harder to reach; a thread that cannot be
 /// created is the caller's to handle (a worker that cannot be read is not
 /// started).
 package enum BackgroundThread {
     /// The stack each gets: deep enough for decoding a worker's message
-    /// (debug builds included), small next to the default.
-    static let stackSize = 512 << 10
+    /// (debug builds included), an eighth of the default.
+    static let stackSize = 1 << 20
 
     /// Starts `body` on a thread of its own; whether it could be started.
     @discardableResult
