@@ -113,6 +113,7 @@ final class ShopAppDriver: NavigationDriver, SceneDriving {
     func state(ofScene number: Int) -> NavigationState? { app.state(ofScene: number) }
 
     override var isIdle: Bool { super.isIdle && app.isRoutingIdle }
+    override var pendingWork: [String] { super.pendingWork + app.routingPending }
 
     override var satisfiedPreconditions: Set<Precondition>? {
         var satisfied: Set<Precondition> = []

@@ -175,6 +175,10 @@ struct RouteDispatcherTests {
         #expect(dispatcher.dispatch(c, source: .external) == .queued(c))
         #expect(root.executedLeaves == [step("product", id: "p1")], "never interleaved")
         #expect(!dispatcher.isIdle)
+        #expect(
+            dispatcher.pending == [
+                "executing product:p1 (its completion not called yet)", "queued product:p2 (internal)", "queued profile (external)"
+            ], "what is under way, named")
 
         root.finishOne()
         #expect(root.executedLeaves == [step("product", id: "p1"), step("product", id: "p2")])
@@ -183,6 +187,7 @@ struct RouteDispatcherTests {
         root.finishOne()
         #expect(root.executedLeaves == [step("product", id: "p1"), step("product", id: "p2"), step("profile")])
         #expect(dispatcher.isIdle)
+        #expect(dispatcher.pending.isEmpty)
         #expect(
             log.texts == [
                 "resolve product:p1 proceed", "queue product:p2", "queue profile",

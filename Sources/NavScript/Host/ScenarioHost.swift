@@ -226,6 +226,10 @@ public protocol AppDriver: AnyObject {
     var leaks: [LifecycleTracker.Leak] { get }
     /// Whether nothing is pending (no transition, no scheduled work).
     var isIdle: Bool { get }
+    /// What is pending, one line each (`scheduled: present login`,
+    /// `dispatcher: queued orders (external)`), for the `idle` invariant's
+    /// report: which work was stranded, not only that some was.
+    var pendingWork: [String] { get }
     /// The outputs the top visible screen really has, as the app wired them
     /// (what a thumb could tap, with the parameters a tap carries).
     var visibleOutputs: [ScreenOutput] { get }
@@ -262,6 +266,7 @@ extension AppDriver {
     /// after every scenario (kept by the log as recorded: no search).
     public var loopGuardEvent: String? { eventLog.firstLoopGuard?.text }
     public var isIdle: Bool { true }
+    public var pendingWork: [String] { [] }
     public var screenOwners: [ScreenOwner]? { nil }
     public var visibleOutputs: [ScreenOutput] { [] }
     public var platformWarnings: [PlatformWarning] { [] }

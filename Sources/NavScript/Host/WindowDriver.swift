@@ -71,6 +71,9 @@ open class WindowDriver<Window: DrivableWindow>: AppDriver {
     /// under way — its dispatcher executing or holding a queue — so the
     /// `idle` invariant sees a request that never finished.
     open var isIdle: Bool { window.scheduler.isIdle }
+    /// The scheduler's pending tasks. Override to add what your ``isIdle``
+    /// adds (`super.pendingWork + app.dispatcher.pending.map { "dispatcher: \($0)" }`).
+    open var pendingWork: [String] { window.scheduler.pending.map { "scheduled: \($0)" } }
     public var visibleOutputs: [ScreenOutput] { window.visibleScreen?.outputs ?? [] }
     open var platformWarnings: [PlatformWarning] { window.platformWarnings }
     /// Every screen on screen with its owner's path, for `flow_ownership`;

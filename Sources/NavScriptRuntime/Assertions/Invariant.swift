@@ -189,7 +189,15 @@ package enum Invariant: String, CaseIterable, Hashable, Sendable {
                 details: lines.joined(separator: "\n"))
         case .idle:
             guard !app.isIdle else { return nil }
-            return ExpectationFailure("the app did not go idle", details: "settle() left work pending")
+            let pending = app.pendingWork
+            guard let first = pending.first else {
+                return ExpectationFailure("the app did not go idle", details: "settle() left work pending")
+            }
+            var lines = pending.prefix(10).map { "  \($0)" }
+            if pending.count > 10 { lines.append("  … and \(pending.count - 10) more") }
+            return ExpectationFailure(
+                "the app did not go idle: \(first)" + (pending.count > 1 ? " (and \(pending.count - 1) more)" : ""),
+                details: "settle() left pending:\n" + lines.joined(separator: "\n"))
         case .loopGuard:
             guard let event = app.loopGuardEvent else { return nil }
             return ExpectationFailure(

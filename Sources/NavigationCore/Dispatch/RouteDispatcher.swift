@@ -27,7 +27,9 @@ public final class RouteDispatcher {
     /// How many times one intent may be gated before the guard stops it.
     public let gateBound: Int
 
-    private var isExecuting = false
+    /// The request whose target is executing (its completion not yet called).
+    private var executing: RouteRequest?
+    private var isExecuting: Bool { executing != nil }
     private var queue: [(RouteRequest, RouteSource)] = []
 
     /// `root` is not retained: the app's composition root owns both.
@@ -43,6 +45,16 @@ public final class RouteDispatcher {
     }
 
     public var isIdle: Bool { !isExecuting && queue.isEmpty }
+
+    /// What is still under way, named (empty when idle): the request
+    /// executing, then each one queued behind it. Why: "did not go idle"
+    /// alone sent a developer hunting; a completion never called strands
+    /// the request executing and every link queued after it, and these
+    /// lines say which.
+    public var pending: [String] {
+        (executing.map { ["executing \($0) (its completion not called yet)"] } ?? [])
+            + queue.map { "queued \($0.0) (\($0.1.rawValue))" }
+    }
 
     /// External door: an entry point hands over untrusted input.
     @discardableResult
@@ -81,7 +93,7 @@ public final class RouteDispatcher {
         case .proceed(let target):
             log.record(.resolveProceed(request))
             guard let root else { return .proceed(target) }
-            isExecuting = true
+            executing = request
             root.execute(target, source: source) { [weak self] in self?.didFinishExecuting() }
             return .proceed(target)
         case .gated(let precondition, let resume):
@@ -105,7 +117,7 @@ public final class RouteDispatcher {
     }
 
     private func didFinishExecuting() {
-        isExecuting = false
+        executing = nil
         // A dequeued request may not execute (rejected, gated, loop-guarded):
         // keep going so nothing queued behind it is stranded.
         while !isExecuting, !queue.isEmpty {

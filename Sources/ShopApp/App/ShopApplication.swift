@@ -290,6 +290,14 @@ public final class ShopApplication {
     public var leaks: [LifecycleTracker.Leak] { tracker.leaks() }
     /// Whether no window's dispatcher is executing a request or holding a queue.
     public var isRoutingIdle: Bool { scenes.scenes.allSatisfy { $0.scene.router.dispatcher.isIdle } }
+    /// What each window's dispatcher still has under way, named with its window when there are several.
+    public var routingPending: [String] {
+        scenes.scenes.flatMap { entry in
+            entry.scene.router.dispatcher.pending.map {
+                scenes.scenes.count > 1 ? "window \(entry.number) dispatcher: \($0)" : "dispatcher: \($0)"
+            }
+        }
+    }
 }
 
 /// A driving call that could not be carried out, with what to do about it.

@@ -77,5 +77,6 @@ final class NotesDriver: NavigationDriver {
 
     override var coordinatorPaths: [String] { app.coordinatorPaths }
     override var isIdle: Bool { super.isIdle && app.dispatcher.isIdle }
+    override var pendingWork: [String] { super.pendingWork + app.dispatcher.pending.map { "dispatcher: \($0)" } }
     override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
 }

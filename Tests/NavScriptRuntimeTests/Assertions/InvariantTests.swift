@@ -14,6 +14,7 @@ struct InvariantTests {
         var leaks: [LifecycleTracker.Leak] = []
         let eventLog = EventLog()
         var isIdle = true
+        var pendingWork: [String] = []
         func perform(_ action: AppAction) throws(HostError) -> LinkOutcome? { nil }
         func settle() throws(HostError) {}
         func relaunch(restore: Bool) throws(HostError) -> any AppDriver { self }
@@ -135,6 +136,17 @@ struct InvariantTests {
         let busy = FakeApp()
         busy.isIdle = false
         #expect(violated(busy) == ["idle"])
+        let unnamed = try #require(Invariant.violations(of: busy, leaks: [], checking: [.idle]) { "\($0)" }.first?.1)
+        #expect(unnamed.message == "the app did not go idle" && unnamed.details == "settle() left work pending")
+        // What is pending is named: the stranded request first, what queued behind it after.
+        busy.pendingWork =
+            ["dispatcher: executing orders (its completion not called yet)"] + (1...11).map { "dispatcher: queued p\($0) (external)" }
+        let named = try #require(Invariant.violations(of: busy, leaks: [], checking: [.idle]) { "\($0)" }.first?.1)
+        #expect(
+            named.message == "the app did not go idle: dispatcher: executing orders (its completion not called yet) (and 11 more)",
+            "\(named.message)")
+        #expect(named.details.hasPrefix("settle() left pending:\n  dispatcher: executing orders"), "\(named.details)")
+        #expect(named.details.hasSuffix("  dispatcher: queued p9 (external)\n  … and 2 more"), "\(named.details)")
 
         let looping = FakeApp()
         let cart = RouteRequest("cart")

@@ -95,4 +95,5 @@ final class BistroDriver: NavigationDriver {
     override var rootFlow: String { app.isOnboarding ? "onboarding" : "main" }
     override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
     override var isIdle: Bool { super.isIdle && app.dispatcher.isIdle }
+    override var pendingWork: [String] { super.pendingWork + app.dispatcher.pending.map { "dispatcher: \($0)" } }
 }

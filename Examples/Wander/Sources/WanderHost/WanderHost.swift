@@ -79,4 +79,5 @@ final class WanderDriver: SwiftUIDriver {
     override var coordinatorPaths: [String] { app.coordinator.coordinatorPaths }
     override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
     override var isIdle: Bool { super.isIdle && app.dispatcher.isIdle }
+    override var pendingWork: [String] { super.pendingWork + app.dispatcher.pending.map { "dispatcher: \($0)" } }
 }
