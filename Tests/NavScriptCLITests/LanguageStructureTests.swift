@@ -307,9 +307,11 @@ struct LanguageStructureTests {
     }
 
     /// The same for a pcall at the top level around declarations: an error
-    /// after some were made cut the rest (the file ran green without them);
-    /// a pcall that caught an error before declaring anything is the file's
-    /// own business.
+    /// after some were made cut the rest (the file ran green without them),
+    /// and so did one row of a loop whose pcall declares a scenario per row,
+    /// when that row's data raised before its declaration (in either order);
+    /// a pcall that never declares and caught an error is the file's own
+    /// business.
     @Test func declarationsCutShortUnderAPcallMakeTheFileNotLoad() throws {
         let fixture = try Fixture([
             "suite/cut.lua": """
@@ -318,6 +320,16 @@ struct LanguageStructureTests {
               error("boom")
               scenario("two", function() expect_tab("orders") end)
             end)
+            """,
+            "suite/rows.lua": """
+            for _, row in ipairs({ { id = "1" }, {}, { id = "3" } }) do
+              pcall(function() scenario("row " .. row.id, function() end) end)
+            end
+            """,
+            "suite/first.lua": """
+            for _, row in ipairs({ {}, { id = "2" } }) do
+              pcall(function() scenario("row " .. row.id, function() end) end)
+            end
             """,
             "suite/fine.lua": """
             local ok = pcall(error, "optional setup failed")
@@ -331,6 +343,13 @@ struct LanguageStructureTests {
             junit.testcase("suite/cut.lua (load)")?.child("error")?["message"]?.hasPrefix(
                 "suite/cut.lua:1: a pcall caught an error raised after 1 scenario was declared inside it, so the declarations "
                     + "after that point were never made: suite/cut.lua:3: boom") == true, "\(junit.raw)")
+        for file in ["rows", "first"] {
+            #expect(
+                junit.testcase("suite/\(file).lua (load)")?.child("error")?["message"]?.hasPrefix(
+                    "suite/\(file).lua:2: this pcall declares scenarios at some calls, but at another it caught an error before "
+                        + "declaring any, so that call's scenarios were never made: suite/\(file).lua:2: attempt to concatenate a nil "
+                        + "value (field 'id')") == true, "\(junit.raw)")
+        }
         #expect(junit.outcome("declared after") == "passed", "\(junit.raw)")
     }
 

@@ -516,25 +516,42 @@ enum ScenarioPrelude {
         -- declarations short: the ones after the error were never made, and the file ran green without
         -- them. Kept as the file's error whatever the pcall returns (describe says the same of its body).
         local raw_pcall, raw_xpcall = pcall, _ENV.xpcall
-        local function cut_short(results, before)
-          if not results[1] and not collected and #declared > before then
-            local raised = results[2]
+        -- A pcall at one line that declares at some calls and at another caught an error before it
+        -- declared anything (a row per call, one row's data broken) lost that call's scenario just as
+        -- silently: each line's calls are remembered, and the second kind of call is the file's error.
+        local sites = {}
+        local function cut_short(results, before, line)
+          if collected then return unpack(results, 1, results.n) end
+          local raised = results[2]
+          local text = type(raised) == "string" and raised or "a " .. type(raised) .. " value"
+          if not results[1] and #declared > before then
             misuse(format("a pcall caught an error raised after %d scenario%s declared inside it, so the "
               .. "declarations after that point were never made: %s", #declared - before, #declared - before == 1 and " was" or "s were",
-              type(raised) == "string" and raised or "a " .. type(raised) .. " value"))
+              text))
+          elseif line then
+            local site = sites[line] or {}
+            sites[line] = site
+            if #declared > before then site.declared = true end
+            if not results[1] then site.lost = site.lost or text end
+            if site.declared and site.lost and not site.said then
+              site.said = true
+              misuse(format("this pcall declares scenarios at some calls, but at another it caught an error before "
+                .. "declaring any, so that call's scenarios were never made: %s; fix what it read, or declare the "
+                .. "scenario outside the pcall (one that cannot run yet: pending(name))", site.lost))
+            end
           end
           return unpack(results, 1, results.n)
         end
         -- (Assigned through _ENV: `pcall` is a local of this chunk, kept as Lua's for the prelude's own use.)
         _ENV.pcall = function(f, ...)
           if collected then return raw_pcall(f, ...) end
-          local before = #declared
-          return cut_short(pack(raw_pcall(f, ...)), before)
+          local before, line = #declared, caller()
+          return cut_short(pack(raw_pcall(f, ...)), before, line)
         end
         _ENV.xpcall = function(f, handler, ...)
           if collected then return raw_xpcall(f, handler, ...) end
-          local before = #declared
-          return cut_short(pack(raw_xpcall(f, handler, ...)), before)
+          local before, line = #declared, caller()
+          return cut_short(pack(raw_xpcall(f, handler, ...)), before, line)
         end
 
         -- Set below, with the globals' protection: what `require` reads is put back as the file's
