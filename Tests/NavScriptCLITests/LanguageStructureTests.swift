@@ -237,7 +237,8 @@ struct LanguageStructureTests {
     /// scenario's check vanish (it passed in its file and failed alone). The
     /// tables are put back as the top level left them before each scenario;
     /// package's fields and the tables' metatables cannot be replaced; a
-    /// module required at the top level stays the one loaded.
+    /// module required at the top level stays the one loaded, and its own
+    /// fields (and a library's the file added) are put back too.
     @Test func aScenarioCannotStubAModuleForTheOnesAfterIt() throws {
         let stubs = [
             "preload": #"package.preload["helpers"] = function() return { check = function() end } end"#,
@@ -247,6 +248,19 @@ struct LanguageStructureTests {
         var files: [String: String] = [
             "suite/support/helpers.lua": #"return { check = function() error("checked", 2) end }"#,
             "suite/support/kept.lua": "return {}",
+            "suite/field.lua": #"""
+            local helpers = require("helpers")
+            function string.shout(text) return text:upper() .. "!" end
+            scenario("a field stubbed", function()
+              helpers.check = function() end
+              helpers.extra = true
+              string.shout = function() return "A!" end
+            end)
+            scenario("a field still checked", function()
+              assert(require("helpers").extra == nil and ("b"):shout() == "B!", "the stubs were put back")
+              require("helpers").check()
+            end)
+            """#,
             "suite/replace.lua": #"""
             local kept = require("kept")
             scenario("replaces package.loaded", function() package.loaded = {} end)
@@ -283,6 +297,10 @@ struct LanguageStructureTests {
             junit.testcase("a metatable on package.loaded")?.child("error")?["message"]?.contains("cannot change a protected metatable")
                 == true, "\(junit.raw)")
         #expect(junit.outcome("the top level's module stays loaded") == "passed", "\(junit.raw)")
+        #expect(junit.outcome("a field stubbed") == "passed", "\(junit.raw)")
+        #expect(
+            junit.testcase("a field still checked")?.child("error")?["message"]?.contains("checked") == true,
+            "the module's own check ran: \(junit.raw)")
     }
 
     /// A describe whose body raised declared only the scenarios before the

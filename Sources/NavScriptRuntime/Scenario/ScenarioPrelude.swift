@@ -579,7 +579,7 @@ enum ScenarioPrelude {
         -- scenario after it in its file. They move to a table _G reads through; assigning one is
         -- an error at the line that tried. The file's own globals are the file's, as before.
         do
-          local builtins, rawset, rawequal, G = {}, rawset, rawequal, _G
+          local builtins, rawset, rawget, rawequal, G = {}, rawset, rawget, rawequal, _G
           for name, value in next, G do builtins[name] = value end
           for name in next, builtins do rawset(G, name, nil) end
           local function refuse(name, value, library)
@@ -652,11 +652,26 @@ enum ScenarioPrelude {
             setmetatable(package_fields[name], { __metatable = "package." .. name .. " is navscript's" })
           end
           local module_snapshots = {}
+          -- Each loaded module's own fields too (one level: what `m.check = stub` replaces), and a
+          -- library's fields the file added (string.trim): one scenario's stub of a support module
+          -- the top level loaded ran every later scenario, which passed in its file and failed alone.
+          local field_snapshots = {}
+          local function shared(value)
+            return type(value) == "table" and not rawequal(value, G) and not rawequal(value, package)
+          end
           snapshot_modules = function()
             for index, modules in ipairs(module_tables) do
               local copy = {}
               for key, value in next, modules do copy[key] = value end
               module_snapshots[index] = copy
+            end
+            field_snapshots = {}
+            for _, module in next, package_fields.loaded do
+              if shared(module) and not field_snapshots[module] then
+                local copy = {}
+                for key, value in next, module do copy[key] = value end
+                field_snapshots[module] = copy
+              end
             end
           end
           restore_modules = function()
@@ -667,6 +682,16 @@ enum ScenarioPrelude {
               end
               for key, value in next, copy do
                 if not rawequal(modules[key], value) then rawset(modules, key, value) end
+              end
+            end
+            for module, copy in next, field_snapshots do
+              local extra = {}
+              for key in next, module do
+                if copy[key] == nil then extra[#extra + 1] = key end
+              end
+              for _, key in ipairs(extra) do rawset(module, key, nil) end
+              for key, value in next, copy do
+                if not rawequal(rawget(module, key), value) then rawset(module, key, value) end
               end
             end
           end
