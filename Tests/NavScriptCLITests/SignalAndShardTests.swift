@@ -75,7 +75,8 @@ struct SignalAndShardTests {
 
     /// `mutate` stopped by a signal reports what it decided — a fault killed
     /// before the stop is killed, the one it was running is not decided (not
-    /// "survived") — in the terminal and the JUnit report, with the signal's status.
+    /// "survived") — in the terminal and the JUnit report (an error there: an
+    /// interrupted matrix read green as skips), with the signal's status.
     @Test func anInterruptedMutateReportsWhatItDecided() throws {
         let fixture = try Fixture([
             "suite/a.lua": #"scenario("a widget link with a bad id", function() deep_link("shop://orders/abc", { via = "widget" }) end)"#,
@@ -102,7 +103,30 @@ struct SignalAndShardTests {
         #expect(output.stdout.contains("main-thread-deadlock  not decided"), "\(output)")
         #expect(output.stderr.contains("the matrix and the reports cover what was decided"), "\(output)")
         let junit = try JUnit(try Data(contentsOf: fixture.url("report.xml")))
-        #expect(junit.outcome("force-unwrap-crash") == "passed" && junit.outcome("main-thread-deadlock") == "skipped", "\(junit.raw)")
+        #expect(junit.outcome("force-unwrap-crash") == "passed" && junit.outcome("main-thread-deadlock") == "error", "\(junit.raw)")
+    }
+
+    /// `mutate`'s reports say it did not finish from the moment it starts,
+    /// as `run`'s do: a mutate killed outright (SIGKILL, a CI time limit)
+    /// left the previous run's green report in place.
+    @Test func aKilledMutateLeavesAReportThatSaysSo() throws {
+        let fixture = try Fixture(["suite/b.lua": Self.hanging])
+        try Data(#"<testsuites><testsuite name="old" tests="1"><testcase name="old green"/></testsuite></testsuites>"#.utf8)
+            .write(to: fixture.url("report.xml"))
+        var during = ""
+        let output = try fixture.run(
+            ["mutate", "suite", "--only", "main-thread-deadlock", "--jobs", "1", "--timeout", "120", "--junit", "report.xml"]
+        ) { parent in
+            // Until the report is replaced (up to a minute on a loaded machine), then killed mid-matrix.
+            for _ in 0..<2400 where !during.contains("did not finish") {
+                during = (try? fixture.read("report.xml")) ?? ""
+                usleep(25_000)
+            }
+            kill(parent, SIGKILL)
+        }
+        #expect(output.status == 128 + SIGKILL || output.status == -SIGKILL || output.status == SIGKILL, "\(output)")
+        let left = try fixture.read("report.xml")
+        #expect(left.contains("navscript mutate did not finish") && !left.contains("old green"), "\(left)")
     }
 
     /// In process nothing can be killed but the run itself: a signal ends

@@ -115,10 +115,18 @@ struct MutateCommand: HostedCommand {
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()
+        // Published now: until the matrix is decided, the report files say mutate did not finish.
+        let reportPlan = RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970)
+        stream.publish(.runStarted(reportPlan))
         let byPath = Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) })
         // The healthy run first: a suite that fails without any fault cannot score faults.
         let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath, stop: stop)
-        if let status = stop.exitStatus { throw ExitCode(status) }
+        if let status = stop.exitStatus {
+            stream.publishFiles(of: plan.report(results: healthy, started: started).runResult(), interruption: stop.reason)
+            writeStandardError("\(NavScriptCLI.executableName) mutate: \(stop.reason) during the run without faults; no fault was scored\n")
+            _ = ReportOptions.reportFailures(stream)
+            throw ExitCode(status)
+        }
         guard !healthy.flatMap(\.scenarios).isEmpty else {
             writeStandardError(
                 "\(NavScriptCLI.executableName) mutate: \(suite.nothingToRun(files: entries.count)); with no scenario no fault can be scored\n"
@@ -128,9 +136,7 @@ struct MutateCommand: HostedCommand {
         let failing = healthy.flatMap(\.scenarios).filter { $0.status.isProblem }
         guard failing.isEmpty else {
             // The reports still say so (CI uploads them): "healthy suite passes" failing, with the scenarios.
-            stream.publish(
-                plan.report(results: healthy, started: started).runResult(),
-                plan: RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970))
+            stream.publishFiles(of: plan.report(results: healthy, started: started).runResult())
             let without = suite.faults.isEmpty ? "on the healthy app" : "with --fault \(suite.faults.joined(separator: ", ")) alone"
             let replay = (["\(NavScriptCLI.executableName) run"] + suite.faults.map { "--fault \($0)" }).joined(separator: " ")
             writeStandardError(
@@ -167,13 +173,7 @@ struct MutateCommand: HostedCommand {
             terminal("\n\(idle.count) scenario\(idle.count == 1 ? "" : "s") killing no fault\(idle.isEmpty ? "" : ":")\n")
             for scenario in idle { terminal("    \(scenario)\n") }
         }
-        let cases = matrix.runResult()
-        stream.publish(
-            cases,
-            plan: RunPlan(
-                command: "mutate", app: host.name, files: cases.files.map(\.file),
-                startedAt: started.timeIntervalSince1970),
-            interruption: stop.interruptingSignal == nil ? nil : stop.reason)
+        stream.publishFiles(of: matrix.runResult(), interruption: stop.interruptingSignal == nil ? nil : stop.reason)
         if let status = stop.exitStatus {
             writeStandardError("\(NavScriptCLI.executableName) mutate: \(stop.reason); the matrix and the reports cover what was decided\n")
             _ = ReportOptions.reportFailures(stream)

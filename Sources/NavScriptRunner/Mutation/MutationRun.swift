@@ -172,7 +172,8 @@ package struct MutationReport: Sendable {
         let cases = outcomes.map { outcome in
             ScenarioResult(
                 name: outcome.fault.name, file: "mutate", line: 0,
-                outcome: outcome.isKilled ? .passed : outcome.isUndecided ? .skipped(.interrupted) : .failed(.survived),
+                // Not decided is an error, not a skip: an interrupted matrix must not read green.
+                outcome: outcome.isKilled ? .passed : outcome.isUndecided ? .errored(.interrupted) : .failed(.survived),
                 message: outcome.isKilled
                     ? ""
                     : outcome.isUndecided

@@ -52,6 +52,14 @@ package final class RunEventStream: @unchecked Sendable {  // state guarded by `
     /// run that produced it: started, each file with its scenarios, finished.
     package func publish(_ result: RunResult, plan: RunPlan, interruption: String? = nil) {
         publish(.runStarted(plan))
+        publishFiles(of: result, interruption: interruption)
+    }
+
+    /// The rest of ``publish(_:plan:interruption:)`` for a command that
+    /// published `.runStarted` when it began — so a report file says "did
+    /// not finish" from then on, and a command killed outright leaves that,
+    /// not the last run's green report.
+    package func publishFiles(of result: RunResult, interruption: String? = nil) {
         for file in result.files {
             publish(.fileStarted(file: file.file))
             for scenario in file.scenarios { publish(.scenarioFinished(scenario)) }
