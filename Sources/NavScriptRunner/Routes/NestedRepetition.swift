@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds a repeated group that repeats something inside it without a
 /// delimiter — `(a+)+`, `(\d+-?)*`, `([a-z]+[a-z]+)+`, `(.*a){12}` — in a
 /// param pattern of a route manifest.
@@ -116,11 +118,21 @@ enum NestedRepetition {
         }
     }
 
-    /// Whether two repeating atoms can match a character in common (sampled; `.` and groups: assumed).
+    /// Whether two repeating atoms can match a character in common, tried
+    /// on ``probes`` (groups: assumed). Each is read by what it matches, not
+    /// by how it is spelled: `\p{L}+\p{Ll}+\p{L}+x` and `[a-z]+[a-y]+[b-z]+x`
+    /// passed as three different repetitions, and a long link hung the router.
     private static func overlaps(_ one: Atom, _ other: Atom) -> Bool {
         if one.isGroup || other.isGroup || one.body == other.body { return true }
-        return "aZ0-_. /%~".contains { canMatch(one, $0) && canMatch(other, $0) }
+        let first = test(one), second = test(other)
+        let literals = [one, other].compactMap { literalCharacter($0.body) }
+        return (literals + probes).contains { first($0) && second($0) }
     }
+
+    /// The characters two repetitions are tried against: ASCII's printable
+    /// ones and tab, and letters, digits and symbols of other scripts.
+    private static let probes: [Character] =
+        (32...126).map { Character(Unicode.Scalar(UInt8($0))) } + Array("\téßÅЖж漢ー١٣ａ€²½")
 
     private static func find(in text: ArraySlice<Character>, whole: String) -> String? {
         for alternative in alternatives(text) {
@@ -171,51 +183,19 @@ enum NestedRepetition {
 
     /// Whether a repeating atom could match `character` (a group: assumed so).
     private static func canMatch(_ atom: Atom, _ character: Character) -> Bool {
-        if atom.isGroup { return true }
-        let body = atom.body
-        if let literal = literalCharacter(body) { return literal == character }
-        if body.first == "\\", let kind = body.last {
-            let matches: Bool
-            switch kind.lowercased() {
-            case "d": matches = character.isASCII && character.isNumber
-            case "w": matches = character.isLetter || character.isNumber || character == "_"
-            case "s": matches = character.isWhitespace
-            default: return true
-            }
-            return kind.isUppercase ? !matches : matches
-        }
-        if body.first == "[" { return classMatches(body, character) }
-        return true  // `.` and anything unread
+        test(atom)(character)
     }
 
-    /// Whether a character class (`[a-z_]`, `[^/]`) matches `character`; true when unsure.
-    private static func classMatches(_ body: ArraySlice<Character>, _ character: Character) -> Bool {
-        var members = Array(body.dropFirst().dropLast())
-        let negated = members.first == "^"
-        if negated { members.removeFirst() }
-        var index = 0
-        var found = false
-        while index < members.count {
-            var low = members[index]
-            if low == "\\", index + 1 < members.count {
-                index += 1
-                low = members[index]
-                if "dDwWsS".contains(low) { return true }  // a shorthand inside a class: not read here
-            }
-            if index + 2 < members.count, members[index + 1] == "-" {
-                let high = members[index + 2]
-                if let c = character.unicodeScalars.first, let l = low.unicodeScalars.first, let h = high.unicodeScalars.first,
-                    l.value <= c.value && c.value <= h.value
-                {
-                    found = true
-                }
-                index += 3
-            } else {
-                if low == character { found = true }
-                index += 1
-            }
+    /// Whether `atom` matches one character, as ICU reads it (a group, or
+    /// an atom ICU cannot read alone: assumed to match anything).
+    private static func test(_ atom: Atom) -> (Character) -> Bool {
+        if atom.isGroup { return { _ in true } }
+        if let literal = literalCharacter(atom.body) { return { $0 == literal } }
+        guard let regex = try? NSRegularExpression(pattern: "^(?:" + String(atom.body) + ")$") else { return { _ in true } }
+        return { character in
+            let text = String(character)
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
-        return negated ? !found : found
     }
 
     /// A group's content without `?:`, `?<name>` or `?'name'`.
@@ -265,6 +245,15 @@ enum NestedRepetition {
             switch text[index] {
             case "\\":
                 index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
+                // `\p{L}`, `\P{Ll}`, `\x{263A}`, `\N{…}`: the braces are the escape's, not a quantifier;
+                // `\pL`: so is the letter.
+                if index < text.endIndex, text[index] == "{", "pPxN".contains(text[index - 1]),
+                    let close = text[index...].firstIndex(of: "}")
+                {
+                    index = close + 1
+                } else if index < text.endIndex, "pP".contains(text[index - 1]) {
+                    index += 1
+                }
                 body = text[start..<index]
             case "[":
                 index = classEnd(text, from: index)
@@ -306,12 +295,26 @@ enum NestedRepetition {
         return atoms
     }
 
-    /// The index after the character class opening at `start` (a `]` first in it is literal).
+    /// The index after the character class opening at `start` (a `]` first
+    /// in it is literal; a class inside it, `[[:alpha:]]`, `[[a-z]&&[^q]]`, is its own).
     private static func classEnd(_ text: ArraySlice<Character>, from start: Int) -> Int {
         var end = start + 1
         if end < text.endIndex, text[end] == "^" { end += 1 }
         if end < text.endIndex, text[end] == "]" { end += 1 }
-        while end < text.endIndex, text[end] != "]" { end += text[end] == "\\" ? 2 : 1 }
-        return min(end + 1, text.endIndex)
+        var depth = 1
+        while end < text.endIndex {
+            switch text[end] {
+            case "\\":
+                end += 2
+                continue
+            case "[": depth += 1
+            case "]":
+                depth -= 1
+                if depth == 0 { return end + 1 }
+            default: break
+            }
+            end += 1
+        }
+        return text.endIndex
     }
 }

@@ -34,14 +34,19 @@ struct NestedRepetitionTests {
     @Test(arguments: [
         (".*.*.*.*x", ".*.*.*"), ("(?:a?){30}a{30}", "(?:a?){30}"), ("[a-z]+\\w*[a-z0-9]+", "[a-z]+\\w*[a-z0-9]+"),
         ("x(a*a*a*)y", "a*a*a*"), ("(b?|c){8}", "(b?|c){8}"),
-        ("[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}x", "[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}")
+        ("[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}x", "[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}"),
+        // Overlapping sets spelled differently are read by what they match.
+        ("\\p{L}+\\p{Ll}+\\p{L}+x", "\\p{L}+\\p{Ll}+\\p{L}+"), ("[a-z]+[a-y]+[b-z]+x", "[a-z]+[a-y]+[b-z]+"),
+        ("[[:alpha:]]+[[:alpha:]]+[[:alpha:]]+x", "[[:alpha:]]+[[:alpha:]]+[[:alpha:]]+"),
+        ("[a-z]+\\p{Ll}+[a-z]+x", "[a-z]+\\p{Ll}+[a-z]+"), ("\\pL+\\w+[ж-я]+x", "\\pL+\\w+[ж-я]+")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == run)
     }
 
     @Test(arguments: [
-        ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}"
+        ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}",
+        "\\p{L}+\\p{Nd}+\\p{L}+", "[[:alpha:]]+[[:digit:]]+[[:alpha:]]+", "\\x{41}+\\x{42}+\\x{41}+"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
