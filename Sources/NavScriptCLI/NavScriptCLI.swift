@@ -48,6 +48,9 @@ public enum NavScriptCLI {
         // A reader that goes away (`| head -1`) ends only what it reads: a write to it fails with
         // EPIPE, which every writer here takes in its stride, and the run goes on to its reports.
         signal(SIGPIPE, SIG_IGN)
+        // A report that grows past the file-size limit (`ulimit -f`) fails its write (EFBIG) and is
+        // named at the end, as any report that cannot be written; the signal ended the run as if interrupted.
+        signal(SIGXFSZ, SIG_IGN)
         raiseOpenFileLimit()
         fitThreadsAndMallocToLimits()
         // A closed standard stream (`>&-`) is given /dev/null: the next file opened would take its number, and

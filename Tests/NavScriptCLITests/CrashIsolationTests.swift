@@ -120,6 +120,29 @@ struct CrashIsolationTests {
         #expect(output.status == 0 && CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 0 errors") == true, "\(output)")
     }
 
+    /// A report that grows past the file-size limit (`ulimit -f`) is a report
+    /// that cannot be written: every scenario still runs, the report is
+    /// named, exit 2. SIGXFSZ stopped the run as "interrupted", exit 153,
+    /// with files never run.
+    @Test(arguments: ["", "--in-process"])
+    func aReportPastTheFileSizeLimitIsNamedAndTheRunGoesOn(mode: String) throws {
+        var files: [String: String] = [:]
+        for index in 1...8 {
+            files["suite/f\(index).lua"] = """
+                scenario("prints a lot \(index)", function() launch{} print(string.rep("x", 3000)) expect_tab("home") end)
+                """
+        }
+        let fixture = try Fixture(files)
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.run(
+            ["-c", "ulimit -f 20 && exec '\(navscript)' run suite --jobs 2 --json events.jsonl \(mode)"],
+            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        #expect(output.status == 2, "\(output)")
+        #expect(CLI.summary(output.stdout)?.hasPrefix("8 passed, 0 failed, 0 errors, 0 skipped") == true, "\(output)")
+        #expect(output.stderr.contains("cannot write the JSON lines report to events.jsonl: File too large"), "\(output)")
+        #expect(!output.stdout.contains("interrupted") && !output.stderr.contains("interrupted"), "\(output)")
+    }
+
     /// A closed standard output (`>&-`) is said, and the command exits 2:
     /// `list` or a passing `run` exited 0 having written nothing (and the
     /// next file opened took its number); never "NSCocoaErrorDomain error 512".
