@@ -106,6 +106,32 @@ struct SignalAndShardTests {
         #expect(junit.outcome("force-unwrap-crash") == "passed" && junit.outcome("main-thread-deadlock") == "error", "\(junit.raw)")
     }
 
+    /// `--fail-fast` stops a scenario another worker is running; one that had
+    /// already failed is reported as the failure it was (it was a skip, its
+    /// failure only in the JSON's details), one that had not as not run.
+    @Test func failFastKeepsAFailureTheScenarioItStoppedHadRecorded() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("a1 fails after a while", function() launch{} local t = os.clock() while os.clock() - t < 2 do end expect_stack{ "nope" } end)
+            """,
+            "suite/b.lua": """
+            scenario("b1 failed, then works on", function()
+              launch{}
+              pcall(expect_stack, { "recorded before" })
+              local t = os.clock() while os.clock() - t < 60 do end
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit([
+            "--fail-fast", "--jobs", "2", "--instruction-budget", "100000000000", "--timeout", "120", "suite"
+        ])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("a1 fails after a while") == "failure", "\(junit.raw)")
+        let b1 = junit.testcase("b1 failed, then works on")?.child("failure")
+        #expect(b1?["message"]?.contains(#"expected { "recorded before" }"#) == true, "\(junit.raw)")
+        #expect(b1?.text.contains("then stopped while running: --fail-fast stopped the run") == true, "\(junit.raw)")
+    }
+
     /// `mutate`'s reports say it did not finish from the moment it starts,
     /// as `run`'s do: a mutate killed outright (SIGKILL, a CI time limit)
     /// left the previous run's green report in place.

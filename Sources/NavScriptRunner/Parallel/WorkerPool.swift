@@ -427,14 +427,23 @@ package final class WorkerPool {
             guard let index = worker.taskIndex, let scenario = worker.scenarioIndex, !progress[index].isFinished,
                 progress[index].results[scenario] == nil, let listing = progress[index].scenarios?[scenario]
             else { continue }
-            let message = "stopped while running: \(reason)" + (worker.lastCall.map { "; " + $0 } ?? "")
-            let details = ScenarioFile.joined("", also: worker.failures)
-            var frames = worker.frames
+            let stopped = "stopped while running: \(reason)" + (worker.lastCall.map { "; " + $0 } ?? "")
+            // Fail-fast lets nothing be lost: a scenario that had failed before the stop is a
+            // failure (it was a skip, its failure only in the JSON's details); one that had not is
+            // not run. An interrupt makes it an error either way, its failures kept.
+            let failed = !interrupted ? worker.failures.first : nil
+            let message = failed?.message ?? stopped
+            let details =
+                failed.map { ScenarioFile.joined($0.details, also: Array(worker.failures.dropFirst())) + "\nthen " + stopped }
+                ?? ScenarioFile.joined("", also: worker.failures)
+            let outcome: ScenarioOutcome =
+                interrupted ? .errored(.interrupted) : failed != nil ? .failed(.expectation) : .skipped(.interrupted)
+            var frames = worker.frames  // (a failure's frame came with them, as the worker attached it)
             if interrupted { frames.attach(StepFrame.Problem(kind: "error", message: message, details: details)) }
             let result = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-                outcome: interrupted ? .errored(.interrupted) : .skipped(.interrupted), message: message, details: details,
-                timeline: worker.steps, frames: interrupted ? frames.frames : [], output: worker.output.kept.text,
+                outcome: outcome, message: message, details: details,
+                timeline: worker.steps, frames: interrupted || failed != nil ? frames.frames : [], output: worker.output.kept.text,
                 duration: worker.scenarioStarted.map { Date().timeIntervalSince($0) } ?? 0)
             progress[index].results[scenario] = result
             publishFinished(index, result)
