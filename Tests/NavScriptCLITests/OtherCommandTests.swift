@@ -650,7 +650,16 @@ struct UsageErrorTests {
         (["run", "suite/support"], "suite/support is in a support/ folder: its modules are for scenarios to require, not scenarios to run"),
         (["list", "suite/support/helpers.lua"], "suite/support/helpers.lua is in a support/ folder"),
         (["mutate", "suite", "--html", "./suite/a.lua"], "--html ./suite/a.lua would replace the Lua file"),
-        (["run", "suite", "--json", "suite/../suite/a.lua"], "--json suite/../suite/a.lua would replace the Lua file")
+        (["run", "suite", "--json", "suite/../suite/a.lua"], "--json suite/../suite/a.lua would replace the Lua file"),
+        (
+            ["run", "suite", "--manifest", "m.json", "--junit", "m.json"],
+            "--junit m.json would replace the --manifest file m.json with the report before it is read"
+        ),
+        (
+            ["explore", "--steps", "5", "--manifest", "m.json", "--html", "./m.json"],
+            "--html ./m.json would replace the --manifest file m.json"
+        ),
+        (["mutate", "suite", "--manifest", "m.json", "--json", "m.json"], "--json m.json would replace the --manifest file m.json")
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let source = #"scenario("one", function() end)"#

@@ -101,6 +101,7 @@ struct ExploreCommand: HostedCommand {
         }
         guard walkLength >= 1 else { throw ValidationError("--walk-length must be at least 1") }
         try TimeoutLimit.check(timeout)
+        try report.refuseOverwriting(manifest, readBy: "--manifest")
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard jobs == 1 || (report.junit == nil && report.json == nil && report.html == nil) else {
             throw ValidationError("--junit, --json and --html report one exploration: use them with --jobs 1")

@@ -73,6 +73,7 @@ struct MutateCommand: HostedCommand {
                 "--junit, --json and --html are not written with --explore (each fault's exploration reports to the terminal)")
         }
         try TimeoutLimit.check(timeout)
+        try report.refuseOverwriting(suite.manifest, readBy: "--manifest")
     }
 
     func run(in context: CommandContext) throws {

@@ -80,6 +80,22 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
+    /// Refuses a report written over an input the command reads, named by
+    /// its option (`--manifest man.json --junit man.json`): the report's
+    /// "did not finish" placeholder replaced the manifest before it was read,
+    /// and the user's file was lost.
+    func refuseOverwriting(_ input: String?, readBy inputOption: String) throws {
+        guard let input else { return }
+        let read = ReportFile.resolved(URL(fileURLWithPath: input)).path
+        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
+            guard let path, ReportFile.resolved(URL(fileURLWithPath: path)).path == read else { continue }
+            let suffix = option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"
+            throw ValidationError(
+                "\(option) \(path) would replace the \(inputOption) file \(input) with the report before it is read: give the "
+                    + "report a path of its own (e.g. \(option) report.\(suffix))")
+        }
+    }
+
     /// The report files as the runner layer takes them.
     var targets: ReportTargets { ReportTargets(junit: junit, junitStrict: junitStrict, json: json, html: html) }
 

@@ -63,6 +63,7 @@ struct RunCommand: HostedCommand {
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         try TimeoutLimit.check(timeout)
+        try report.refuseOverwriting(suite.manifest, readBy: "--manifest")
         if let shard, Shard(shard) == nil {
             throw ValidationError(
                 "--shard '\(shard)' is not of the form i/n with 1 <= i <= n <= \(Shard.maximumCount) (e.g. --shard 2/4)")
