@@ -191,9 +191,14 @@ package enum ReportText {
     package static let outputLimit = TextCap.output
 
     /// `output`, or its first and last ``outputLimit``/2 bytes around a line saying how much was left out.
+    /// A scenario's output comes capped already (``BoundedOutput``: its two
+    /// halves and the line between them a little over the limit), cut again
+    /// here only when it is more than that — and a line saying what an
+    /// earlier cut left out counts as what it says: a second cut that
+    /// dropped it said "66 bytes left out" where 2 MB were.
     package static func capped(_ output: String) -> String {
         let bytes = output.utf8.count
-        guard bytes > outputLimit else { return output }
+        guard bytes > outputLimit + cutLineRoom else { return output }
         let half = outputLimit / 2
         // Cut on line boundaries where possible, and never inside a character: a cut byte
         // sequence would decode as U+FFFD and throw the count of what was left out off.
@@ -206,9 +211,16 @@ package enum ReportText {
         var tail = String(decoding: tailBytes, as: UTF8.self)
         if let end = head.lastIndex(of: "\n") { head = String(head[...end]) }
         if let start = tail.firstIndex(of: "\n") { tail = String(tail[tail.index(after: start)...]) }
-        let left = bytes - head.utf8.count - tail.utf8.count
+        var left = bytes - head.utf8.count - tail.utf8.count
+        let middle = String(decoding: output.utf8.dropFirst(head.utf8.count).dropLast(tail.utf8.count), as: UTF8.self)
+        for earlier in middle.matches(of: /… \(([0-9]+) bytes of output left out here\) …\n?/) {
+            left += (Int(earlier.1) ?? 0) - earlier.0.utf8.count
+        }
         return head + "… (\(left) bytes of output left out here) …\n" + tail
     }
+
+    /// Room for the line a cut leaves (`… (2041442 bytes of output left out here) …`).
+    static let cutLineRoom = 128
 
     /// `… 199,500 steps left out here (…) …`: the line a report shows
     /// where a long timeline kept no steps (it keeps the first and last few

@@ -369,6 +369,30 @@ struct ReportingJUnitTests {
         #expect(Int(left) == accents.utf8.count - cut.replacing(#/… \([^)]*\) …\n/#, with: "").utf8.count)
     }
 
+    /// Output capped as it was printed (``BoundedOutput``) keeps its count in
+    /// the reports: cut a second time, its line saying "2 MB left out" was
+    /// dropped and replaced by "66 bytes left out".
+    @Test func outputCappedAsItWasPrintedKeepsItsCount() throws {
+        var printed = BoundedOutput()
+        var total = 0
+        for index in 1...30_000 {
+            let line = "line \(index) " + String(repeating: "x", count: 90) + "\n"
+            total += line.utf8.count
+            printed.append(line)
+        }
+        let once = printed.text
+        #expect(ReportText.capped(once) == once, "a scenario's capped output is carried as it is")
+        let note = try #require(once.firstMatch(of: /… \(([0-9]+) bytes of output left out here\) …\n/))
+        #expect(Int(note.1) == total - once.utf8.count + note.0.utf8.count)
+        // Cut again (the file's load output before it): what both cuts left out, counted.
+        let joined = String(repeating: "loading\n", count: 100_000) + once
+        let twice = ReportText.capped(joined)
+        let left = try #require(twice.firstMatch(of: /… \(([0-9]+) bytes of output left out here\) …\n/))
+        #expect(
+            Int(left.1) == 800_000 + total - twice.utf8.count + left.0.utf8.count,
+            "\(left.0) for \(800_000 + total - twice.utf8.count + left.0.utf8.count)")
+    }
+
     /// A 200,000-step scenario wrote every step into system-out (16 MB that
     /// xmllint and merge tools refuse): the first and last steps are kept,
     /// with a line saying how many between were left out — in the HTML too.
