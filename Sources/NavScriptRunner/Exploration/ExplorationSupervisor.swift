@@ -308,7 +308,9 @@ private final class StandardErrorForwarding: @unchecked Sendable {
                 lock.unlock()
                 guard !dumping else { continue }
                 let text = String(decoding: chunk, as: UTF8.self)
-                if let dump = text.range(of: "Current stack trace:") ?? text.range(of: "\n*** Signal ") {
+                // The backtracer's report starts a line (`*** Signal 4: Backtracing…`), the chunk's first included.
+                let signalLine = text.hasPrefix("*** Signal ") ? text.range(of: "*** Signal ") : text.range(of: "\n*** Signal ")
+                if let dump = text.range(of: "Current stack trace:") ?? signalLine {
                     dumping = true
                     try? FileHandle.standardError.write(contentsOf: Data(text[..<dump.lowerBound].utf8))
                 } else {
