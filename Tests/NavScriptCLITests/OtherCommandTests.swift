@@ -422,6 +422,67 @@ struct MergeJUnitTests {
         #expect(root.contains(totals.hasPrefix("1") ? #"failures="1""# : #"errors="1""#), "\(root)")
     }
 
+    /// A count a suite or its root states that is not one merge-junit can
+    /// add up — a fraction, hex, a sign, words, past a trillion — is refused,
+    /// naming the file, line, attribute and value: read as none, a stated
+    /// failure was dropped and the merge was green (exit 0).
+    @Test(arguments: [
+        ("failures", "9223372036854775807", "more than merge-junit adds up (at most 1000000000000"),
+        ("failures", "9223372036854775808", "more than merge-junit adds up"),
+        ("errors", "18446744073709551616", "more than merge-junit adds up"),
+        ("errors", "1000000000001", "more than merge-junit adds up"),
+        ("failures", "1.5", "which is not a count: merge-junit expects a whole number in decimal digits"),
+        ("errors", "0x1", "which is not a count"), ("errors", "abc", "which is not a count"),
+        ("failures", "-1", "which is not a count"), ("failures", "+1", "which is not a count"),
+        ("errors", "", "which is not a count"), ("tests", "1e3", "which is not a count"),
+        ("skipped", "one", "which is not a count"), ("disabled", "99999999999999999999", "more than merge-junit adds up")
+    ])
+    func aStatedCountThatIsNotOneIsRefused(attribute: String, value: String, says: String) throws {
+        let fixture = try Fixture()
+        let tests = attribute == "tests" ? "" : #" tests="1""#
+        try fixture.write(
+            "shard.xml",
+            "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"a\"\(tests) \(attribute)=\"\(value)\">"
+                + "<testcase name=\"x\"/></testsuite>\n</testsuites>\n")
+        try fixture.write("ok.xml", #"<testsuite name="b" tests="1"><testcase name="y"/></testsuite>"#)
+        let merged = try fixture.run(["merge-junit", "shard.xml", "ok.xml", "-o", "all.xml"])
+        #expect(merged.status == 2, "\(merged)")
+        #expect(merged.stderr.contains("shard.xml:3: <testsuite name=\"a\"> says \(attribute)=\"\(value)\""), "\(merged)")
+        #expect(merged.stderr.contains(says), "\(merged)")
+        #expect(!fixture.exists("all.xml"))
+        // The root's counts alike.
+        try fixture.write(
+            "root.xml",
+            "<testsuites\n \(attribute)=\"\(value)\"><testsuite name=\"r\" tests=\"1\"><testcase name=\"z\"/></testsuite></testsuites>")
+        let root = try fixture.run(["merge-junit", "root.xml", "-o", "all.xml"])
+        #expect(root.status == 2 && root.stderr.contains("root.xml:2: <testsuites> says \(attribute)=\"\(value)\""), "\(root)")
+    }
+
+    /// Counts near the largest number, in two suites of one report or in two
+    /// reports, trapped when added up (SIGILL, "arithmetic overflow"): refused
+    /// with the count named. Blanks around a count's digits are read as the
+    /// number (Python's `int()` and .NET read them so), and counted.
+    @Test func hugeCountsAreRefusedAndBlanksAroundACountAreCounted() throws {
+        let fixture = try Fixture()
+        let huge = #"<testsuite name="a" failures="9223372036854775807" tests="1"><testcase name="x"/></testsuite>"#
+        try fixture.write(
+            "one.xml", "<testsuites>" + huge + #"<testsuite name="b" failures="1" tests="1"><testcase name="y"/></testsuite></testsuites>"#)
+        try fixture.write("big1.xml", "<testsuites>" + huge + "</testsuites>")
+        try fixture.write("big2.xml", "<testsuites>" + huge.replacingOccurrences(of: #""a""#, with: #""b""#) + "</testsuites>")
+        for inputs in [["one.xml"], ["big1.xml", "big2.xml"]] {
+            let merged = try fixture.run(["merge-junit"] + inputs + ["-o", "all.xml"])
+            #expect(merged.status == 2, "\(inputs): \(merged)")
+            #expect(merged.stderr.contains(#"<testsuite name="a"> says failures="9223372036854775807": more than merge-junit adds up"#))
+            #expect(!merged.stderr.contains("overflow") && !fixture.exists("all.xml"), "\(inputs): \(merged)")
+        }
+        try fixture.write(
+            "blanks.xml",
+            #"<testsuites><testsuite name="a" failures="1 " errors=" 1" tests=" 1 "><testcase name="x"/></testsuite></testsuites>"#)
+        let blanks = try fixture.run(["merge-junit", "blanks.xml", "-o", "all.xml"])
+        #expect(blanks.status == 0 && blanks.stdout.contains("1 tests, 1 failures, 1 errors"), "\(blanks)")
+        #expect(try fixture.read("all.xml").contains(#"tests="1" failures="1" errors="1""#))
+    }
+
     /// Strict shards merge into a strict report; the total time is the
     /// shards' times added up, never less than one shard's.
     @Test func strictShardsStayStrictAndTimesAddUp() throws {

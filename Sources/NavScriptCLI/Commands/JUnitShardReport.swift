@@ -58,6 +58,58 @@ struct JUnitShardReport {
         }
     }
 
+    /// The counts a report states that merge-junit reads (`disabled`: cases
+    /// some tools leave out of `skipped`).
+    static let countAttributes = ["tests", "failures", "errors", "skipped", "disabled"]
+
+    /// The largest count merge-junit takes from a report: no suite holds a
+    /// trillion test cases, and below it millions of such counts still add up
+    /// without overflowing (9223372036854775807 trapped when added to 1).
+    static let countLimit = 1_000_000_000_000
+
+    /// The counts `attributes` state (those of ``countAttributes`` present), as
+    /// numbers: each a whole number in decimal digits, at most
+    /// ``countLimit``. Blanks around the digits are taken, and the number
+    /// counted, as JUnit readers that parse with Python's `int()` or .NET's
+    /// `int.Parse` do. Anything else (`1.5`, `0x1`, `-1`, `abc`, a number
+    /// past the limit) is refused, naming `element` at `path`:`line`: read
+    /// as none, a failure the suite states was dropped and the merge was green.
+    static func statedCounts(
+        _ attributes: [String: String], of element: String, line: Int, path: String
+    ) throws(ValidationError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for attribute in countAttributes {
+            guard let value = attributes[attribute] else { continue }
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            let said = "\(path):\(line): \(element) says \(attribute)=\"\(shown)\""
+            let digits = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\n"))
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                throw ValidationError(
+                    "\(said), which is not a count: merge-junit expects a whole number in decimal digits (0, 1, 2, …); "
+                        + "read as none, what it counts would be lost. Write the number, or leave the attribute out.")
+            }
+            guard let count = Int(digits), count <= countLimit else {
+                throw ValidationError(
+                    "\(said): more than merge-junit adds up (at most \(countLimit), 10^12) and more than any suite "
+                        + "holds. Write the count of its test cases, or leave the attribute out.")
+            }
+            counts[attribute] = count
+        }
+        return counts
+    }
+
+    /// `counts` added up; nil past `Int.max` (each count is at most
+    /// ``countLimit``, but reports may hold millions of suites).
+    static func total(_ counts: some Sequence<Int>) -> Int? {
+        var sum = 0
+        for count in counts {
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            if overflow { return nil }
+            sum = next
+        }
+        return sum
+    }
+
     /// A `time` attribute as seconds: a plain decimal, finite and not
     /// negative (`inf`, `NaN`, hex or a 300-digit total would make the
     /// merged root's time something CI parsers refuse); else nil.
@@ -86,6 +138,14 @@ struct JUnitShardReport {
                     + "reads test cases: merged, it would be dropped with any failure it holds. Write the report with "
                     + "each <testsuite> directly under <testsuites> (or as the root).")
         }
+        // Every count a suite or the root states, read once: one that is not a count is refused. Read as
+        // none, a stated failure was dropped (a green merge); a huge one trapped when added up.
+        let rootCounts = try Self.statedCounts(
+            scan.rootAttributes, of: "<\(scan.rootName ?? "?")>", line: scan.rootLine, path: path)
+        for index in suites.indices {
+            suites[index].stated = try Self.statedCounts(
+                suites[index].attributes, of: "<testsuite name=\"\(suites[index].name)\">", line: suites[index].line, path: path)
+        }
         let rootName = scan.rootName == "testsuites" ? scan.rootAttributes["name"] : nil
         let isNavscript = rootName.map(JUnitReport.isRootName) ?? false
         if !isNavscript {
@@ -93,14 +153,15 @@ struct JUnitShardReport {
             // package that did not build): its suite keeps the errors it states, never fewer.
             suites = suites.map { suite in
                 var suite = suite
-                suite.errors = max(suite.errors, suite.attributes["errors"].flatMap { Int($0) } ?? 0)
-                suite.failures = max(suite.failures, suite.attributes["failures"].flatMap { Int($0) } ?? 0)
+                suite.errors = max(suite.errors, suite.stated["errors"] ?? 0)
+                suite.failures = max(suite.failures, suite.stated["failures"] ?? 0)
                 return suite
             }
             // Totals stated on the root only (its suites say none): a report that says it failed is kept red.
             for key in ["failures", "errors"] {
-                let stated = scan.rootAttributes[key].flatMap { Int($0) } ?? 0
-                let held = suites.reduce(0) { $0 + (key == "failures" ? $1.failures : $1.errors) }
+                let stated = rootCounts[key] ?? 0
+                // Past what a number holds, the suites hold more than any root states.
+                let held = Self.total(suites.lazy.map { key == "failures" ? $0.failures : $0.errors }) ?? .max
                 if stated > held {
                     throw ValidationError(
                         "\(path): its root says \(key)=\"\(stated)\" but its test suites hold \(held): merge-junit reads the "
@@ -264,7 +325,7 @@ struct JUnitShardReport {
     /// allows `skipped` to leave out what it counts as `disabled`, and
     /// `errors` to count errors outside any case.
     private static func countDisagreement(in suite: JUnitShardScan.Suite, lenient: Bool) -> String? {
-        func stated(_ attribute: String) -> Int? { suite.attributes[attribute].flatMap { Int($0) } }
+        func stated(_ attribute: String) -> Int? { suite.stated[attribute] }
         let disabled = stated("disabled") ?? 0
         let checks: [(String, Int, (Int) -> Bool)] = [
             ("tests", suite.tests, { $0 == suite.tests }),

@@ -15,6 +15,12 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
     /// A `<testsuite>` directly under the root (or the root itself).
     struct Suite {
         var attributes: [String: String]
+        /// The line of its start tag (where the XML reader finished reading it), for messages.
+        var line = 0
+        /// Its `tests`, `failures`, `errors`, `skipped` and `disabled` as
+        /// numbers, each one it states (``JUnitShardReport`` reads them, and
+        /// refuses a report that states one that is not a count).
+        var stated: [String: Int] = [:]
         /// Test cases anywhere inside it (nested suites' too), and how many
         /// have a `<failure>`, `<error>` or `<skipped>` child; a `<failure>`
         /// or `<error>` of a suite itself (a setup hook that failed, a
@@ -29,6 +35,8 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
 
     private(set) var rootName: String?
     private(set) var rootAttributes: [String: String] = [:]
+    /// The line of the root's start tag.
+    private(set) var rootLine = 0
     private(set) var suites: [Suite] = []
     /// Test cases and suites that are not in a `<testsuite>` directly under
     /// the root (nested `<testsuites>`, a wrapper element, a case under the
@@ -54,11 +62,12 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         if depth == 1 {
             rootName = elementName
             rootAttributes = attributes
-            if elementName == "testsuite" { startSuite(attributes) }
+            rootLine = parser.lineNumber
+            if elementName == "testsuite" { startSuite(attributes, line: parser.lineNumber) }
             return
         }
         if depth == 2, rootName == "testsuites", elementName == "testsuite" {
-            startSuite(attributes)
+            startSuite(attributes, line: parser.lineNumber)
             return
         }
         guard inSuite else {
@@ -102,8 +111,8 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         if depth == suiteDepth { inSuite = false }
     }
 
-    private func startSuite(_ attributes: [String: String]) {
-        suites.append(Suite(attributes: attributes))
+    private func startSuite(_ attributes: [String: String], line: Int) {
+        suites.append(Suite(attributes: attributes, line: line))
         inSuite = true
         suiteDepth = depth
         openSuites = [depth]

@@ -51,13 +51,20 @@ struct MergeJUnitCommand: ParsableCommand {
                 "\(NavScriptCLI.executableName) merge-junit: warning: and \(duplicates.count - 20) more test cases appear more "
                     + "than once\n")
         }
-        var totals = (tests: 0, failures: 0, errors: 0, skipped: 0)
-        for suite in suites {
-            totals.tests += suite.tests
-            totals.failures += suite.failures
-            totals.errors += suite.errors
-            totals.skipped += suite.skipped
+        // Each count is at most a trillion (JUnitShardReport.countLimit), but millions of suites could
+        // still add up past a number: refused, never a trap or a total lower than one stated.
+        func total(_ what: String, _ count: (JUnitShardScan.Suite) -> Int) throws(ValidationError) -> Int {
+            guard let sum = JUnitShardReport.total(suites.lazy.map(count)) else {
+                throw ValidationError(
+                    "the reports' suites hold more \(what) in all than merge-junit can add up (past \(Int.max)); "
+                        + "merge fewer reports at once")
+            }
+            return sum
         }
+        let totals = (
+            tests: try total("tests", \.tests), failures: try total("failures", \.failures),
+            errors: try total("errors", \.errors), skipped: try total("skipped", \.skipped)
+        )
         // The shards' own times added up: a merged run took that long in all,
         // even when the shards ran side by side.
         let time = String(format: "%.3f", reports.reduce(0) { $0 + $1.time })
