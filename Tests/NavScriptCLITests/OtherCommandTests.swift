@@ -483,6 +483,30 @@ struct MergeJUnitTests {
         #expect(try fixture.read("all.xml").contains(#"tests="1" failures="1" errors="1""#))
     }
 
+    /// A device (`/dev/zero`) or a pipe that does not end (`yes |`) was read
+    /// into memory until the system killed the process (1.5 GB a second), or,
+    /// under `ulimit -v`, said "NSCocoaErrorDomain error 256": a device is
+    /// refused unread, a pipe read up to 1 GiB, and memory running out is
+    /// said as that. (`ulimit -v` and `timeout` keep the machine whole
+    /// where neither happens.)
+    @Test func aDeviceOrAPipeThatDoesNotEndIsRefused() throws {
+        let fixture = try Fixture()
+        let navscript = try CLI.binary.get().path
+        func shell(_ command: String) throws -> CLI.Output {
+            try fixture.run(["-c", command], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        }
+        let device = try shell("ulimit -v 2000000 && exec timeout 20 '\(navscript)' merge-junit /dev/zero -o all.xml")
+        #expect(device.status == 2 && device.stderr.contains("/dev/zero is a device, not a file"), "\(device)")
+        let endless = try shell("yes | (ulimit -v 3000000 && exec timeout 60 '\(navscript)' merge-junit /dev/stdin -o all.xml)")
+        #expect(
+            endless.status == 2 && endless.stderr.contains("/dev/stdin is larger than 1 GiB")
+                && endless.stderr.contains("merge smaller shards"), "\(endless)")
+        let limited = try shell("yes | (ulimit -v 600000 && exec timeout 60 '\(navscript)' merge-junit /dev/stdin -o all.xml)")
+        #expect(limited.status == 2 && limited.stderr.contains("/dev/stdin: memory ran out after reading"), "\(limited)")
+        #expect(!limited.stderr.contains("NSCocoaErrorDomain") && !limited.stderr.contains("Bad address"), "\(limited)")
+        #expect(!fixture.exists("all.xml"))
+    }
+
     /// Strict shards merge into a strict report; the total time is the
     /// shards' times added up, never less than one shard's.
     @Test func strictShardsStayStrictAndTimesAddUp() throws {
@@ -535,6 +559,25 @@ struct ManifestCommandTests {
         let run = try shell("cat '\(Self.shipped.path)' | '\(navscript)' run suite --manifest /dev/stdin")
         #expect(run.status == 2 && run.stderr.contains("--manifest: /dev/stdin is not a regular file (a pipe?)"), "\(run)")
         #expect(!run.stderr.contains("UTF-8"), "\(run)")
+    }
+
+    /// A device (`/dev/zero`) was read until memory ran out — 3 GB in two
+    /// seconds, or "Bad address" under `ulimit -v` — by `routes check` and
+    /// `routes diff` (`--manifest` refuses it as not a regular file): refused
+    /// unread; a pipe that does not end stops at 64 MiB.
+    @Test func aDeviceOrAPipeThatDoesNotEndIsRefused() throws {
+        let fixture = try Fixture()
+        let navscript = try CLI.binary.get().path
+        func shell(_ command: String) throws -> CLI.Output {
+            try fixture.run(["-c", command], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        }
+        for command in ["routes check /dev/zero", "routes diff /dev/zero '\(Self.shipped.path)'"] {
+            let output = try shell("ulimit -v 2000000 && exec timeout 20 '\(navscript)' \(command)")
+            #expect(output.status == 2, "\(command): \(output)")
+            #expect(output.stderr.contains("cannot read /dev/zero: it is a device, not a file"), "\(command): \(output)")
+        }
+        let endless = try shell("yes | (ulimit -v 2000000 && exec timeout 20 '\(navscript)' routes check /dev/stdin)")
+        #expect(endless.status == 2 && endless.stderr.contains("cannot read /dev/stdin: it is larger than 64 MiB"), "\(endless)")
     }
 
     @Test func checkExitsZeroOneOrTwo() throws {

@@ -38,23 +38,38 @@ struct JUnitShardReport {
     /// outside any case): said, then counted from the cases.
     let warnings: [String]
 
-    /// The bytes of the report at `path`: a file, or a pipe (`<(curl …)`, a FIFO) read to its end.
+    /// The most of one report merge-junit reads: a long suite's report is
+    /// tens of megabytes (merging one of 74 MB peaks at about 470 MB); a pipe
+    /// that does not end (`<(yes)`) stops here instead of filling memory.
+    static let sizeLimit = 1 << 30
+
+    /// The bytes of the report at `path`: a file, or a pipe (`<(curl …)`, a
+    /// FIFO) read to its end — at most ``sizeLimit`` of it; a device
+    /// (`/dev/zero`) is refused before a byte is read.
     static func read(_ path: String) throws(ValidationError) -> Data {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw ValidationError("\(path) does not exist: give the path of a JUnit report (a shard's --junit file)")
-        }
-        if isFolder.boolValue {
-            throw ValidationError("\(path) is a folder: give the JUnit reports in it (e.g. \(path)/*.xml)")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ValidationError("\(path) cannot be opened for reading (check its permissions)")
-        }
-        defer { try? handle.close() }
         do {
-            return try handle.readToEnd() ?? Data()
+            return try InputFile.contents(of: path, limit: sizeLimit)
         } catch {
-            throw ValidationError("\(path) could not be read to its end: \(error.localizedDescription)")
+            switch error {
+            case .missing:
+                throw ValidationError("\(path) does not exist: give the path of a JUnit report (a shard's --junit file)")
+            case .folder:
+                throw ValidationError("\(path) is a folder: give the JUnit reports in it (e.g. \(path)/*.xml)")
+            case .device:
+                throw ValidationError(
+                    "\(path) is a device, not a file, and reading it might never end: give the path of a JUnit report "
+                        + "(a shard's --junit file) or a pipe")
+            case .unreadable(let reason):
+                throw ValidationError("\(path) cannot be read (\(reason)); check its permissions")
+            case .tooLarge(let limit):
+                throw ValidationError(
+                    "\(path) is larger than \(InputFile.size(limit)), more than merge-junit reads of one report (a pipe that "
+                        + "does not end?); merge smaller shards")
+            case .outOfMemory(let read):
+                throw ValidationError(
+                    "\(path): memory ran out after reading \(InputFile.size(read)) of it (an address-space limit, ulimit -v?); raise "
+                        + "the limit or merge smaller shards")
+            }
         }
     }
 

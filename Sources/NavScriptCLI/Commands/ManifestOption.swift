@@ -16,22 +16,36 @@ enum ManifestOption {
         case notJSON(JSONText.SyntaxError, hint: String)
     }
 
+    /// The most of a manifest `routes check`, `routes diff` and `--manifest`
+    /// read: the shipped one is 4 KB; a pipe that does not end stops here.
+    static let manifestLimit = 64 << 20
+
     /// The file's text and its problems (`routes check`'s rules), read once
     /// for `routes check` and `--manifest`.
     static func read(_ path: String, host: any ScenarioHost) throws(ReadFailure) -> (text: String, problems: [ManifestProblem]) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw .unreadable("no such file")
-        }
-        guard !isFolder.boolValue else { throw .unreadable("it is a folder; give the manifest's .json file") }
-        // Read as bytes to the end: a pipe (`<(curl …)`, `/dev/stdin`) has no size to read up to.
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("permission denied") }
-        defer { try? handle.close() }
+        // Read as bytes to the end: a pipe (`<(curl …)`, `/dev/stdin`) has no size to read up to. A device
+        // (`/dev/zero`) or an endless pipe never ends: refused, and bounded (it filled memory).
         let data: Data
         do {
-            data = try handle.readToEnd() ?? Data()
+            data = try InputFile.contents(of: path, limit: manifestLimit)
         } catch {
-            throw .unreadable(ReportFile.reason(error))
+            switch error {
+            case .missing:
+                throw .unreadable("no such file")
+            case .folder:
+                throw .unreadable("it is a folder; give the manifest's .json file")
+            case .device:
+                throw .unreadable("it is a device, not a file, and reading it might never end; give the manifest's .json file")
+            case .unreadable(let reason):
+                throw .unreadable(reason)
+            case .tooLarge(let limit):
+                throw .unreadable(
+                    "it is larger than \(InputFile.size(limit)), and a route manifest is kilobytes (is it the manifest, "
+                        + "or a pipe that does not end?)")
+            case .outOfMemory(let read):
+                throw .unreadable(
+                    "memory ran out after reading \(InputFile.size(read)) of it (an address-space limit, ulimit -v?); raise the limit")
+            }
         }
         guard let text = String(data: data, encoding: .utf8) else { throw .unreadable("it is not UTF-8 text") }
         do {
