@@ -197,6 +197,56 @@ struct MergeJUnitTests {
         #expect(cut.stderr.contains(try Regex("cut\\.xml:[0-9]+:[0-9]+: ")), "the line and column where it stops\n\(cut.stderr)")
     }
 
+    /// A complete report that is not well-formed is named where the XML
+    /// reader stopped, with what it found there — not at its last byte, and
+    /// not as "cut short: run that shard again", which only a file that ends
+    /// inside an element is.
+    @Test(arguments: [
+        (
+            "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"a\" tests=\"1\">\n<testcase name=\"x\"></testcas>\n"
+                + "</testsuite>\n</testsuites>\n",
+            "odd.xml:4:30: not well-formed XML: an end tag that does not match the element it closes (libxml2 error 76)"
+        ),
+        (
+            "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"a\" tests=\"1\" name=\"dup\">\n<testcase name=\"x\"/>\n"
+                + "</testsuite>\n</testsuites>\n",
+            "odd.xml:3:41: not well-formed XML: an attribute given twice in one tag"
+        ),
+        (
+            "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"a & b\" tests=\"1\">\n<testcase name=\"x\"/>\n"
+                + "</testsuite>\n</testsuites>\n",
+            "odd.xml:3:21: not well-formed XML: a name expected here (a bare & or < in text or in a value is written &amp;"
+        ),
+        (
+            #"<?xml version="1.0"?><testsuites><testsuite name="a&#0;" tests="1"><testcase name="x"/></testsuite></testsuites>"#,
+            "odd.xml:1:56: not well-formed XML: a character XML does not allow"
+        ),
+        (
+            "   \n" + #"<?xml version="1.0"?><testsuites><testsuite name="ws" tests="1"><testcase name="x"/></testsuite></testsuites>"#,
+            "odd.xml:2:6: not well-formed XML: an XML declaration (<?xml …?>) that is not at the very start of the file"
+        ),
+        (#"<testsuites></testsuites><x/>"#, "odd.xml:1:26: not well-formed XML: more after the root element ends")
+    ])
+    func aReportWrittenWronglyIsNamedWhereItBreaks(report: String, says: String) throws {
+        let fixture = try Fixture()
+        try fixture.write("odd.xml", report)
+        let merged = try fixture.run(["merge-junit", "odd.xml", "-o", "all.xml"])
+        #expect(merged.status == 2 && merged.stderr.contains(says), "\(merged)")
+        #expect(merged.stderr.contains("it was not cut short") && !merged.stderr.contains("run that shard again"), "\(merged)")
+        // Cut short where it ends: inside a start tag, after a suite, inside an end tag, in a value, after blank lines.
+        for (cut, at) in [
+            (#"<testsuites><testsuite name="x""#, "1:32"), (#"<testsuites><testsuite name="x"><testcase name="a"/>"#, "1:53"),
+            (#"<testsuites><testsuite name="x"><testcase name="a"/></testsuite></testsu"#, "1:73"),
+            (#"<testsuites><testsuite name="é"><testcase name="a"><system-out>hello wo"#, "1:72"),
+            ("<testsuites><testsuite name=\"x\"><testcase name=\"a\"/></testsuite>\r\n\n", "3:1")
+        ] {
+            try fixture.write("cut.xml", cut)
+            let refused = try fixture.run(["merge-junit", "cut.xml", "-o", "all.xml"])
+            #expect(refused.status == 2 && refused.stderr.contains("cut.xml:\(at): not well-formed XML from here on"), "\(refused)")
+            #expect(refused.stderr.contains("a report cut short (its run stopped while writing: run that shard again)"), "\(refused)")
+        }
+    }
+
     /// Other tools' reports merge too: suites nested in suites (PHPUnit),
     /// `disabled` cases outside `skipped`, a declared encoding, a root
     /// without a `skipped` total that does not make the merge strict.

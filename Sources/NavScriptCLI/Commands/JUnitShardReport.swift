@@ -316,9 +316,10 @@ struct JUnitShardReport {
             guard scan.rootName != nil else { throw ValidationError("\(path) has no root element") }
             return scan
         }
-        // libxml2's codes say little here (a cut-short file and a mismatched
-        // tag both read as "error 5"): the position is what helps. Its
-        // internal error is a limit (elements nested past 256 levels).
+        // The error the parser keeps is the one it met at the end of the file
+        // (a cut-short file and a mismatched tag both read as "error 5"): the
+        // first one reported (JUnitShardScan.firstError) says where and what.
+        // Its internal error is a limit (elements nested past 256 levels).
         // Entities a JUnit reporter never writes: refused (an expansion bomb, an external file), said as such.
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw ValidationError(
@@ -330,9 +331,61 @@ struct JUnitShardReport {
                 "\(path):\(parser.lineNumber):\(parser.columnNumber): nested deeper than an XML reader accepts "
                     + "(256 levels): not a JUnit report navscript can merge")
         }
+        // Where the reader first stopped: the end of the file only when the file ends before its XML does.
+        let (line, column, code) = scan.firstError.map { ($0.line, $0.column, $0.code) } ?? (parser.lineNumber, parser.columnNumber, 0)
+        if isAtEnd(line: line, column: column, of: data) {
+            throw ValidationError(
+                "\(path):\(line):\(column): not well-formed XML from here on: the file ends inside an element; a report "
+                    + "cut short (its run stopped while writing: run that shard again)")
+        }
         throw ValidationError(
-            "\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML from here on; "
-                + "a report cut short (its run stopped while writing: run that shard again) or not written by a JUnit reporter")
+            "\(path):\(line):\(column): not well-formed XML: \(xmlProblem(code)); the file goes on after it, so it was "
+                + "not cut short: it was written wrongly (a JUnit reporter writes well-formed XML) — fix what wrote it")
+    }
+
+    /// Whether `line`:`column` (as the XML reader counts: lines ended by LF,
+    /// CR LF or CR, columns in characters from 1) is the end of `data` — where
+    /// a cut-short report breaks, and no other.
+    private static func isAtEnd(line: Int, column: Int, of data: Data) -> Bool {
+        guard let text = String(data: data, encoding: .utf8) ?? decodedAsDeclared(data) else { return false }
+        var endLine = 1
+        var endColumn = 1
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && previous == "\r" {
+                // The CR before it ended the line.
+            } else if scalar == "\n" || scalar == "\r" {
+                endLine += 1
+                endColumn = 1
+            } else {
+                endColumn += 1
+            }
+            previous = scalar
+        }
+        return line > endLine || (line == endLine && column >= endColumn)
+    }
+
+    /// What libxml2's error `code` (its `xmlParserErrors`) found, said for
+    /// the person fixing the file; the code for the rest.
+    private static func xmlProblem(_ code: Int) -> String {
+        let what: String
+        switch code {
+        case 5: what = "more after the root element ends (a report has one root)"
+        case 6, 7, 8, 9: what = "a character XML does not allow (a control character, or a reference to one such as &#0;)"
+        case 22, 23, 68:
+            what = "a name expected here (a bare & or < in text or in a value is written &amp; or &lt;)"
+        case 26: what = "an entity that is not declared (only &amp; &lt; &gt; &quot; &apos; and &#…; are)"
+        case 38: what = "a < inside an attribute value (written &lt;)"
+        case 39, 40, 41, 75: what = "an attribute without a quoted value (name=\"value\")"
+        case 42: what = "an attribute given twice in one tag"
+        case 62: what = "]]> outside a CDATA section"
+        case 64: what = "an XML declaration (<?xml …?>) that is not at the very start of the file, where nothing may come before it"
+        case 65: what = "a space expected here (between attributes)"
+        case 73: what = "a tag not closed with >"
+        case 76: what = "an end tag that does not match the element it closes"
+        default: what = "what the XML reader does not accept here"
+        }
+        return code == 0 ? what : "\(what) (libxml2 error \(code))"
     }
 
     /// How a suite's `tests`, `failures`, `errors` or `skipped` disagrees

@@ -44,6 +44,13 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
     /// would drop them — and their failures — so the report is refused.
     private(set) var strays: [String] = []
 
+    /// The first error the XML reader reported while reading: where it
+    /// stopped (line and column, in characters) and libxml2's code for what
+    /// it found. After it, the reader goes on to the end of the file, and
+    /// its own line and column — and the error it keeps — are the end's:
+    /// every broken report was named at its last byte.
+    private(set) var firstError: (line: Int, column: Int, code: Int)?
+
     /// Open elements' depth (the root is 1).
     private var depth = 0
     /// Whether a top-level suite is open (its cases are counted into `suites.last`).
@@ -95,6 +102,13 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
             default: break
             }
         }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        let code = (parseError as NSError).code
+        // libxml2's warnings (XML_WAR_*: an undeclared entity where that is allowed, a namespace URI) stop nothing.
+        guard firstError == nil, ![27, 93, 97, 98, 99, 100, 102, 106, 107].contains(code) else { return }
+        firstError = (parser.lineNumber, parser.columnNumber, code)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
