@@ -15,6 +15,20 @@ struct OtherCommandTests {
         scenario.each({ { id = "p1" }, { id = "p2" } }, "product $id", { tags = { "rows" } }, function() end)
         """#
 
+    /// A file named with a newline or a tab stays on one line in `list` and
+    /// the console (its progress and FAIL lines were split in two, and a
+    /// problem matcher read `FAIL suite/n` with no line).
+    @Test func aFileNameWithControlCharactersStaysOnOneLine() throws {
+        let fixture = try Fixture(["suite/n\nl\t.lua": #"scenario("nl", function() launch{} expect_stack{ "nope" } end)"#])
+        let list = try fixture.run(["list", "suite"])
+        #expect(list.stdout.split(separator: "\n").contains("suite/n\\nl\\t.lua:1  nl"), "\(list)")
+        let run = try fixture.run(["run", "suite"])
+        #expect(run.status == 1, "\(run)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("suite/n\\nl\\t.lua  F") }, "\(run)")
+        #expect(lines.contains("FAIL suite/n\\nl\\t.lua:1  nl"), "\(run)")
+    }
+
     @Test func listPrintsFileLineNameAndTagsWithoutRunning() throws {
         let fixture = try Fixture([
             "suite/a.lua": Self.suite,

@@ -23,11 +23,11 @@ struct ListCommand: HostedCommand {
         var broken = 0
         for file in listing {
             if let error = file.loadError {
-                print("\(file.entry.path): does not load: \(error)")
+                print("\(ReportText.pathForTerminal(file.entry.path)): does not load: \(error)")
                 broken += 1
             }
             for scenario in file.scenarios {
-                var line = "\(scenario.file):\(scenario.line)  \(ReportText.escapingControls(scenario.name))"
+                var line = "\(ReportText.pathForTerminal(scenario.file)):\(scenario.line)  \(ReportText.escapingControls(scenario.name))"
                 if !scenario.tags.isEmpty { line += "  [" + scenario.tags.joined(separator: ", ") + "]" }
                 if scenario.isPending { line += "  (pending)" }
                 print(line)

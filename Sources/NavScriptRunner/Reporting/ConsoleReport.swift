@@ -197,9 +197,9 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                     let line = waiting.remove(at: index)
                     let marks = line.marks + line.trailingMarks
                     emit(
-                        "\r\u{1B}[2K" + ReportText.cleanForTerminal(line.path) + "  " + marks
+                        "\r\u{1B}[2K" + ReportText.pathForTerminal(line.path) + "  " + marks
                             + lineEnd(count: result.scenarios.count, hasMarks: !marks.isEmpty)
-                            + ReportText.cleanForTerminal(openPath) + "  " + openMarks)
+                            + ReportText.pathForTerminal(openPath) + "  " + openMarks)
                 }
             }
         }
@@ -289,7 +289,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             openReported = 0
             openMarks = ""
             openMoved = Date()
-            emit(ReportText.cleanForTerminal(path) + "  ")
+            emit(ReportText.pathForTerminal(path) + "  ")
         } else {
             waiting.append(PendingLine(path: path))
         }
@@ -310,7 +310,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         openReported = taking.reported
         openMarks = taking.marks
         openMoved = Date()
-        emit(ReportText.cleanForTerminal(taking.path) + "  " + taking.marks)
+        emit(ReportText.pathForTerminal(taking.path) + "  " + taking.marks)
     }
 
     /// A waiting line has news (marks, or its end) while another is open: if
@@ -345,11 +345,11 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                         continue
                     }
                     let marks = line.marks + line.trailingMarks
-                    emit(ReportText.cleanForTerminal(line.path) + "  " + marks + lineEnd(count: count, hasMarks: !marks.isEmpty))
+                    emit(ReportText.pathForTerminal(line.path) + "  " + marks + lineEnd(count: count, hasMarks: !marks.isEmpty))
                 }
                 waiting = kept
                 openMoved = Date()
-                emit(ReportText.cleanForTerminal(path) + "  " + openMarks)
+                emit(ReportText.pathForTerminal(path) + "  " + openMarks)
             }
         }
     }
@@ -361,13 +361,13 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
             let line = waiting.removeFirst()
             let marks = line.marks + line.trailingMarks
             if let count = line.finishedCount {
-                emit(ReportText.cleanForTerminal(line.path) + "  " + marks + lineEnd(count: count, hasMarks: !marks.isEmpty))
+                emit(ReportText.pathForTerminal(line.path) + "  " + marks + lineEnd(count: count, hasMarks: !marks.isEmpty))
             } else {
                 openPath = line.path
                 openReported = line.reported
                 openMarks = marks
                 openMoved = Date()
-                emit(ReportText.cleanForTerminal(line.path) + "  " + marks)
+                emit(ReportText.pathForTerminal(line.path) + "  " + marks)
                 return
             }
         }
@@ -385,7 +385,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
         for line in waiting {
             let marks = line.marks + line.trailingMarks
             emit(
-                ReportText.cleanForTerminal(line.path) + "  " + marks
+                ReportText.pathForTerminal(line.path) + "  " + marks
                     + (line.finishedCount.map { lineEnd(count: $0, hasMarks: !marks.isEmpty) } ?? "\n"))
         }
         waiting.removeAll()
@@ -418,7 +418,7 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
     // MARK: Final report internals
 
     private func location(_ scenario: ScenarioResult) -> String {
-        let file = ReportText.cleanForTerminal(scenario.file)
+        let file = ReportText.pathForTerminal(scenario.file)
         return scenario.line > 0 ? "\(file):\(scenario.line)" : file
     }
 

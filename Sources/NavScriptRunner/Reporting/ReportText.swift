@@ -64,6 +64,14 @@ package enum ReportText {
         return out
     }
 
+    /// A file's path as the console and `list` show it: on one line, its
+    /// control characters written out (`fn/n\nl.lua`), its bidi controls by
+    /// name. Why: a file named with a newline split its progress and FAIL
+    /// lines in two, and a problem matcher read `FAIL fn/n` with no line.
+    package static func pathForTerminal(_ path: String) -> String {
+        showingBidiControls(escapingControls(path))
+    }
+
     /// `clean`, then line endings normalised to `\n` (a lone `\r` would make
     /// a terminal overwrite the line).
     static func cleanForTerminal(_ text: String) -> String {
