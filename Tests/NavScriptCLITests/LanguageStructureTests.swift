@@ -246,7 +246,7 @@ struct LanguageStructureTests {
             "loaded": #"package.loaded["helpers"] = { check = function() end }"#
         ]
         var files: [String: String] = [
-            "suite/support/helpers.lua": #"return { check = function() error("checked", 2) end }"#,
+            "suite/support/helpers.lua": #"return { check = function() error("checked", 2) end, config = { strict = true } }"#,
             "suite/support/kept.lua": "return {}",
             "suite/field.lua": #"""
             local helpers = require("helpers")
@@ -254,10 +254,12 @@ struct LanguageStructureTests {
             scenario("a field stubbed", function()
               helpers.check = function() end
               helpers.extra = true
+              helpers.config.strict = false
               string.shout = function() return "A!" end
             end)
             scenario("a field still checked", function()
               assert(require("helpers").extra == nil and ("b"):shout() == "B!", "the stubs were put back")
+              assert(helpers.config.strict == true, "and a table inside the module")
               require("helpers").check()
             end)
             """#,

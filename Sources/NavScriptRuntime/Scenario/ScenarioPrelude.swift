@@ -652,12 +652,15 @@ enum ScenarioPrelude {
             setmetatable(package_fields[name], { __metatable = "package." .. name .. " is navscript's" })
           end
           local module_snapshots = {}
-          -- Each loaded module's own fields too (one level: what `m.check = stub` replaces), and a
-          -- library's fields the file added (string.trim): one scenario's stub of a support module
-          -- the top level loaded ran every later scenario, which passed in its file and failed alone.
+          -- Each loaded module's tables too (its fields, the tables in them, to a few levels): what
+          -- `m.check = stub` or `m.config.strict = false` replaces; and a library's fields the file
+          -- added (string.trim). One scenario's stub of a support module the top level loaded ran
+          -- every later scenario, which passed in its file and failed alone.
           local field_snapshots = {}
           local function shared(value)
             return type(value) == "table" and not rawequal(value, G) and not rawequal(value, package)
+              and not rawequal(value, package_fields.loaded) and not rawequal(value, package_fields.preload)
+              and not rawequal(value, package_fields.searchers)
           end
           snapshot_modules = function()
             for index, modules in ipairs(module_tables) do
@@ -665,13 +668,32 @@ enum ScenarioPrelude {
               for key, value in next, modules do copy[key] = value end
               module_snapshots[index] = copy
             end
+            -- Breadth first from the modules, each table once, to 4 levels and 100,000 entries in all.
             field_snapshots = {}
+            local level, entries = {}, 0
             for _, module in next, package_fields.loaded do
               if shared(module) and not field_snapshots[module] then
-                local copy = {}
-                for key, value in next, module do copy[key] = value end
-                field_snapshots[module] = copy
+                field_snapshots[module] = false
+                level[#level + 1] = module
               end
+            end
+            for _ = 1, 4 do
+              local below = {}
+              for _, t in ipairs(level) do
+                if entries < 100000 then
+                  local copy = {}
+                  for key, value in next, t do
+                    copy[key] = value
+                    entries = entries + 1
+                    if shared(value) and field_snapshots[value] == nil then
+                      field_snapshots[value] = false
+                      below[#below + 1] = value
+                    end
+                  end
+                  field_snapshots[t] = copy
+                end
+              end
+              level = below
             end
           end
           restore_modules = function()
@@ -684,14 +706,16 @@ enum ScenarioPrelude {
                 if not rawequal(modules[key], value) then rawset(modules, key, value) end
               end
             end
-            for module, copy in next, field_snapshots do
-              local extra = {}
-              for key in next, module do
-                if copy[key] == nil then extra[#extra + 1] = key end
-              end
-              for _, key in ipairs(extra) do rawset(module, key, nil) end
-              for key, value in next, copy do
-                if not rawequal(rawget(module, key), value) then rawset(module, key, value) end
+            for shared_table, copy in next, field_snapshots do
+              if copy then  -- (false: past the limits, not kept)
+                local extra = {}
+                for key in next, shared_table do
+                  if copy[key] == nil then extra[#extra + 1] = key end
+                end
+                for _, key in ipairs(extra) do rawset(shared_table, key, nil) end
+                for key, value in next, copy do
+                  if not rawequal(rawget(shared_table, key), value) then rawset(shared_table, key, value) end
+                end
               end
             end
           end
