@@ -89,9 +89,7 @@ struct CrashIsolationTests {
         let fixture = try Fixture(["suite/a.lua": #"scenario("runs", function() launch{} end)"#])
         let navscript = try CLI.binary.get().path
         func run(_ limits: String, _ arguments: String) throws -> CLI.Output {
-            try fixture.run(
-                ["-c", "\(limits); exec '\(navscript)' run suite --junit report.xml \(arguments)"],
-                binary: .success(URL(fileURLWithPath: "/bin/sh")))
+            try fixture.shell("\(limits); exec '\(navscript)' run suite --junit report.xml \(arguments)")
         }
         let soft = try run("ulimit -Hn 4096; ulimit -Sn 24", "")
         #expect(soft.status == 0, "the soft limit is raised\n\(soft)")
@@ -114,9 +112,7 @@ struct CrashIsolationTests {
         for index in 1...6 { files["suite/f\(index).lua"] = #"scenario("runs", function() launch{} expect_tab("home") end)"# }
         let fixture = try Fixture(files)
         let navscript = try CLI.binary.get().path
-        let output = try fixture.run(
-            ["-c", "ulimit -v \(kilobytes) && exec timeout 60 '\(navscript)' run suite --jobs 3"],
-            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("ulimit -v \(kilobytes) && exec timeout 60 '\(navscript)' run suite --jobs 3")
         #expect(output.status == 0 && CLI.summary(output.stdout)?.hasPrefix("6 passed, 0 failed, 0 errors") == true, "\(output)")
     }
 
@@ -134,9 +130,7 @@ struct CrashIsolationTests {
         }
         let fixture = try Fixture(files)
         let navscript = try CLI.binary.get().path
-        let output = try fixture.run(
-            ["-c", "ulimit -f 20 && exec '\(navscript)' run suite --jobs 2 --json events.jsonl \(mode)"],
-            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("ulimit -f 20 && exec '\(navscript)' run suite --jobs 2 --json events.jsonl \(mode)")
         #expect(output.status == 2, "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("8 passed, 0 failed, 0 errors, 0 skipped") == true, "\(output)")
         #expect(output.stderr.contains("cannot write the JSON lines report to events.jsonl: File too large"), "\(output)")
@@ -150,8 +144,7 @@ struct CrashIsolationTests {
     func aClosedStandardOutputIsSaidAsSuch(command: String) throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("runs", function() end)"#])
         let navscript = try CLI.binary.get().path
-        let output = try fixture.run(
-            ["-c", "exec '\(navscript)' \(command) >&-"], binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("exec '\(navscript)' \(command) >&-")
         #expect(output.status == 2, "\(output)")
         #expect(output.stderr.contains("standard output could not be written (it is closed)"), "\(output)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain"), "\(output)")
@@ -190,9 +183,7 @@ struct CrashIsolationTests {
             """
         ])
         let navscript = try CLI.binary.get().path
-        let output = try fixture.run(
-            ["-c", "ulimit " + command.replacingOccurrences(of: "%@", with: navscript)],
-            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("ulimit " + command.replacingOccurrences(of: "%@", with: navscript))
         #expect(output.status == 1 && output.stdout.contains("C stack overflow"), "\(output)")
         #expect(CLI.summary(output.stdout)?.hasPrefix("1 passed, 0 failed, 1 errors") == true, "\(output)")
     }
@@ -471,14 +462,12 @@ struct CrashIsolationTests {
         try fixture.write(
             "task.json", #"{"id":0,"path":"suite/hang.lua","suiteRoot":"suite","faults":["main-thread-deadlock"],"from":0}"# + "\n")
         // `exec`, so the pid the test signals is the worker's own.
-        let output = try CLI.run(
-            ["-c", "exec '\(navscript.path)' worker < task.json"], in: fixture.root,
-            duringRun: { pid in
-                Thread.sleep(forTimeInterval: 1.5)
-                kill(pid, SIGUSR1)
-                Thread.sleep(forTimeInterval: 0.5)
-                kill(pid, SIGKILL)
-            }, binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("exec '\(navscript.path)' worker < task.json") { pid in
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(pid, SIGUSR1)
+            Thread.sleep(forTimeInterval: 0.5)
+            kill(pid, SIGKILL)
+        }
         let lines = output.stdout.split(separator: "\n")
         // Last, how long the running scenario has run by the worker's clock
         // (signalled ≈ 1.5 s after start; the scenario began just after it).
@@ -503,9 +492,7 @@ struct CrashIsolationTests {
             "tasks.json",
             #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n"
                 + #"{"id":1,"path":"suite/b.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
-        let output = try CLI.run(
-            ["-c", "'\(navscript.path)' worker --fail-fast < tasks.json"], in: fixture.root,
-            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("'\(navscript.path)' worker --fail-fast < tasks.json")
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix(#"{"result":"#) }.count == 1, "a's scenario only\n\(output)")
         #expect(
@@ -526,9 +513,7 @@ struct CrashIsolationTests {
         ])
         let navscript = try CLI.binary.get()
         try fixture.write("tasks.json", #"{"id":0,"path":"suite/a.lua","suiteRoot":"suite","faults":[],"from":0}"# + "\n")
-        let output = try CLI.run(
-            ["-c", "'\(navscript.path)' worker < tasks.json"], in: fixture.root,
-            binary: .success(URL(fileURLWithPath: "/bin/sh")))
+        let output = try fixture.shell("'\(navscript.path)' worker < tasks.json")
         let kinds = output.stdout.split(separator: "\n").map { $0.prefix { $0 != ":" } }
         #expect(kinds == [#"{"loaded""#, #"{"start""#, #"{"step""#, #"{"step""#, #"{"passed""#, #"{"done""#], "\(output)")
     }

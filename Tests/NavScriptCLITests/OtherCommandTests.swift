@@ -556,16 +556,13 @@ struct MergeJUnitTests {
     @Test func aDeviceOrAPipeThatDoesNotEndIsRefused() throws {
         let fixture = try Fixture()
         let navscript = try CLI.binary.get().path
-        func shell(_ command: String) throws -> CLI.Output {
-            try fixture.run(["-c", command], binary: .success(URL(fileURLWithPath: "/bin/sh")))
-        }
-        let device = try shell("ulimit -v 2000000 && exec timeout 20 '\(navscript)' merge-junit /dev/zero -o all.xml")
+        let device = try fixture.shell("ulimit -v 2000000 && exec timeout 20 '\(navscript)' merge-junit /dev/zero -o all.xml")
         #expect(device.status == 2 && device.stderr.contains("/dev/zero is a device, not a file"), "\(device)")
-        let endless = try shell("yes | (ulimit -v 3000000 && exec timeout 60 '\(navscript)' merge-junit /dev/stdin -o all.xml)")
+        let endless = try fixture.shell("yes | (ulimit -v 3000000 && exec timeout 60 '\(navscript)' merge-junit /dev/stdin -o all.xml)")
         #expect(
             endless.status == 2 && endless.stderr.contains("/dev/stdin is larger than 1 GiB")
                 && endless.stderr.contains("merge smaller shards"), "\(endless)")
-        let limited = try shell("yes | (ulimit -v 600000 && exec timeout 60 '\(navscript)' merge-junit /dev/stdin -o all.xml)")
+        let limited = try fixture.shell("yes | (ulimit -v 600000 && exec timeout 60 '\(navscript)' merge-junit /dev/stdin -o all.xml)")
         #expect(limited.status == 2 && limited.stderr.contains("/dev/stdin: memory ran out after reading"), "\(limited)")
         #expect(!limited.stderr.contains("NSCocoaErrorDomain") && !limited.stderr.contains("Bad address"), "\(limited)")
         #expect(!fixture.exists("all.xml"))
@@ -615,12 +612,9 @@ struct ManifestCommandTests {
     @Test func aManifestFromAPipeIsReadOrRefusedWithTheReason() throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("s", function() end)"#])
         let navscript = try CLI.binary.get().path
-        func shell(_ command: String) throws -> CLI.Output {
-            try fixture.run(["-c", command], binary: .success(URL(fileURLWithPath: "/bin/sh")))
-        }
-        let checked = try shell("cat '\(Self.shipped.path)' | '\(navscript)' routes check /dev/stdin")
+        let checked = try fixture.shell("cat '\(Self.shipped.path)' | '\(navscript)' routes check /dev/stdin")
         #expect(checked.status == 0 && checked.stdout.contains("/dev/stdin: no problem"), "\(checked)")
-        let run = try shell("cat '\(Self.shipped.path)' | '\(navscript)' run suite --manifest /dev/stdin")
+        let run = try fixture.shell("cat '\(Self.shipped.path)' | '\(navscript)' run suite --manifest /dev/stdin")
         #expect(run.status == 2 && run.stderr.contains("--manifest: /dev/stdin is not a regular file (a pipe?)"), "\(run)")
         #expect(!run.stderr.contains("UTF-8"), "\(run)")
     }
@@ -632,15 +626,12 @@ struct ManifestCommandTests {
     @Test func aDeviceOrAPipeThatDoesNotEndIsRefused() throws {
         let fixture = try Fixture()
         let navscript = try CLI.binary.get().path
-        func shell(_ command: String) throws -> CLI.Output {
-            try fixture.run(["-c", command], binary: .success(URL(fileURLWithPath: "/bin/sh")))
-        }
         for command in ["routes check /dev/zero", "routes diff /dev/zero '\(Self.shipped.path)'"] {
-            let output = try shell("ulimit -v 2000000 && exec timeout 20 '\(navscript)' \(command)")
+            let output = try fixture.shell("ulimit -v 2000000 && exec timeout 20 '\(navscript)' \(command)")
             #expect(output.status == 2, "\(command): \(output)")
             #expect(output.stderr.contains("cannot read /dev/zero: it is a device, not a file"), "\(command): \(output)")
         }
-        let endless = try shell("yes | (ulimit -v 2000000 && exec timeout 20 '\(navscript)' routes check /dev/stdin)")
+        let endless = try fixture.shell("yes | (ulimit -v 2000000 && exec timeout 20 '\(navscript)' routes check /dev/stdin)")
         #expect(endless.status == 2 && endless.stderr.contains("cannot read /dev/stdin: it is larger than 64 MiB"), "\(endless)")
     }
 

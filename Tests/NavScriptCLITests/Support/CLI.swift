@@ -225,6 +225,16 @@ final class Fixture {
             sourceLocation: sourceLocation)
     }
 
+    /// `/bin/sh -c command` with this folder as the working directory: for a
+    /// run under a `ulimit`, in a pipe, or with a standard stream closed.
+    func shell(
+        _ command: String, duringRun: ((Int32) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CLI.Output {
+        try run(
+            ["-c", command], duringRun: duringRun, binary: .success(URL(fileURLWithPath: "/bin/sh")),
+            sourceLocation: sourceLocation)
+    }
+
     /// `navscript run arguments… --junit report.xml`, returning the parsed report too.
     func runWithJUnit(
         _ arguments: [String], junit: String = "report.xml", duringRun: ((Int32) -> Void)? = nil,
