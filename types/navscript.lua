@@ -657,7 +657,7 @@ function expect_coordinators(paths) end
 ---@param options? navscript.ErrorOptions
 function expect_error(input, kind, options) end
 
----Expects `url` (a link with the app's scheme) to give the same result through every listed entry point (all of the app's by default): for each one, a fresh app is launched with the scenario's launch options (without its cold-start link), the link is delivered in that entry point's shape (universal link, push payload, activity…) and the outcome, tab, stack, modals and screen are compared with the first entry point's. With `{ spellings = true }` each URL-shaped entry point also gets the link's other spellings — the scheme and a universal link's host in capitals, a letter percent-encoded — which every URL parser must read as the same link. The scenario's own app is left untouched.
+---Expects `url` (a link with the app's scheme) to give the same result through every listed entry point (all of the app's by default): for each one, a fresh app is launched with the scenario's launch options (without its cold-start link), the link is delivered in that entry point's shape (universal link, push payload, activity…) and the outcome, tab, stack, modals and screen are compared with the first entry point's. With `{ spellings = true }` each URL-shaped entry point also gets the link's other spellings — the scheme and a universal link's host in capitals, a letter percent-encoded — which every URL parser must read as the same link, and a push or a Handoff the link in their other shapes (a payload's `url`, an activity's `webpage_url`) where the door reads them. The scenario's own app is left untouched.
 ---```lua
 ---expect_same_outcome("myapp://item/7")
 ---```

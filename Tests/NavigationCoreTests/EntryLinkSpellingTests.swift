@@ -28,6 +28,32 @@ struct EntryLinkSpellingTests {
         #expect(link.query == reference.query)
     }
 
+    /// A push and a Handoff carry the same link in other shapes too — a
+    /// payload's `url`, an activity's `webpage_url` — and each reaches the
+    /// adapter as the same link; a door that takes only a URL has none.
+    @Test func aPushAndAHandoffHaveOtherShapesOfTheSameLink() throws {
+        let url = "myapp://item/7?tab=notes"
+        let push = spelling.otherShapes(for: url, via: .push)
+        #expect(
+            push.map(\.input) == [.payload(["url": url]), .payload(["url": "https://myapp.example.com/item/7?tab=notes"])])
+        let handoff = spelling.otherShapes(for: url, via: .spotlight)
+        #expect(
+            handoff.map(\.input) == [
+                .activity(type: "myapp.link", userInfo: ["webpage_url": "https://myapp.example.com/item/7?tab=notes"])
+            ])
+        let reference = try adapter.link(for: .url(url), via: .scheme)
+        for (entry, shapes) in [(EntryPoint.push, push), (.spotlight, handoff)] {
+            for shape in shapes {
+                let link = try adapter.link(for: shape.input, via: entry)
+                #expect(link.path == reference.path && link.query == reference.query, "\(shape.change)")
+            }
+        }
+        for entry in [EntryPoint.scheme, .universal, .widget] { #expect(spelling.otherShapes(for: url, via: entry).isEmpty) }
+        #expect(spelling.otherShapes(for: "other://item/7", via: .push).isEmpty, "not the app's link: no shapes")
+        let bare = EntryLinkSpelling(scheme: "myapp", universalHosts: [])
+        #expect(bare.otherShapes(for: url, via: .spotlight).isEmpty && bare.otherShapes(for: url, via: .push).count == 1)
+    }
+
     @Test func aLinkOfAnotherSchemeIsPassedThroughForTheDoorToReject() {
         #expect(spelling.input(for: "other://item/7", via: .push) == .url("other://item/7"))
         #expect(spelling.input(for: "my", via: .universal) == .url("my"))

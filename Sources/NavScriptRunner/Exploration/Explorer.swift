@@ -164,10 +164,10 @@ public final class Explorer {
                 violation = step(walker, action, walk: &walk)
                 if walk.last == action { covered.insert(action.coverage) }
                 if violation == nil, let link = action.link, let url = link.schemeURL, Int.random(in: 0..<6, using: &generator) == 0 {
-                    // Every door, or — one check in two — the link's other spellings through its door.
-                    // The link's own door, when it takes a URL: its other spellings cost a launch each.
+                    // Every door, or — one check in two — the link's other spellings through its own door
+                    // (a URL's capitals and escapes; a push's or a Handoff's other shapes): a launch each.
                     let door = link.entry
-                    let spellings = Bool.random(using: &generator) && [.scheme, .universal, .widget].contains(door)
+                    let spellings = Bool.random(using: &generator)
                     let check =
                         !spellings
                         ? "expect_same_outcome(\(LuaSource.string(url)))"

@@ -332,7 +332,9 @@ enum AssertionBindings {
                     modals and screen are compared with the first entry point's. With `{ spellings = true }` \
                     each URL-shaped entry point also gets the link's other spellings — the scheme and a \
                     universal link's host in capitals, a letter percent-encoded — which every URL parser must \
-                    read as the same link. The scenario's own app is left untouched.
+                    read as the same link, and a push or a Handoff the link in their other shapes (a payload's \
+                    `url`, an activity's `webpage_url`) where the door reads them. The scenario's own app is \
+                    left untouched.
                     """,
                 example: "expect_same_outcome(\"myapp://item/7\")"
             ) { call, _, world in
@@ -363,17 +365,25 @@ enum AssertionBindings {
                             + "nothing: list each once")
                 }
                 var observations: [(entry: String, observation: [String])] = []
+                let shapes = EntryLinkSpelling(manifest: world.host.engine.manifest)
                 for name in names {
                     let entry = try BindingSupport.entryPoint(name, call: call, position: 2, host: world.host)
                     let input = world.host.input(for: url, via: entry)
-                    let variants = spellings ? EquivalentSpelling.variants(of: input) : []
-                    for (label, input) in [(name, input)] + variants.map({ ("\(name) with \($0.change) (\($0.input))", $0.input) }) {
+                    let variants =
+                        spellings
+                        ? EquivalentSpelling.variants(of: input).map { ("\(name) with \($0.change) (\($0.input))", $0.input, false) }
+                            + shapes.otherShapes(for: url, via: entry).map { ("\(name) \($0.change) (\($0.input))", $0.input, true) }
+                        : []
+                    for (label, input, isOtherShape) in [(name, input, false)] + variants {
                         var request = world.launchRequest
                         request.link = nil
                         let app = try world.host.launch(request)
                         try app.settle()
                         let outcome = try app.perform(.deepLink(input, via: entry))
                         try app.settle()
+                        // A door that does not take that shape at all (its adapter reads only the route) is
+                        // not one that reads it differently: compared only where the shape is read.
+                        if isOtherShape, outcome?.error == .malformed { continue }
                         let state = app.state
                         observations.append(
                             (

@@ -43,4 +43,29 @@ public struct EntryLinkSpelling: Sendable {
             return .activity(type: activityType, userInfo: ["identifier": route])
         }
     }
+
+    /// The other shapes in which `entry` carries the same link: a push
+    /// payload's `url` (the scheme link, and the universal link), a Handoff
+    /// activity's `webpage_url` (the universal link). None for a door that
+    /// takes only a URL, or a URL not spelled with the app's scheme.
+    ///
+    /// Why: an https link that arrives in a notification or a Handoff reaches
+    /// the app through the same door as one spelled as a route, and a parser
+    /// that treats it differently (skips a gate, lands elsewhere) hid behind
+    /// checks that only ever sent the route.
+    public func otherShapes(for url: String, via entry: EntryPoint) -> [(change: String, input: EntryInput)] {
+        let prefix = scheme + "://"
+        guard url.count >= prefix.count, url.prefix(prefix.count).lowercased() == prefix else { return [] }
+        let route = String(url.dropFirst(prefix.count))
+        let universal = universalHost.map { "https://\($0)/" + route }
+        switch entry {
+        case .scheme, .widget, .universal:
+            return []
+        case .push:
+            return [("as the payload's url", .payload(["url": url]))]
+                + (universal.map { [("as the payload's url, a universal link", .payload(["url": $0]))] } ?? [])
+        case .spotlight:
+            return universal.map { [("as a Handoff's webpage_url", .activity(type: activityType, userInfo: ["webpage_url": $0]))] } ?? []
+        }
+    }
 }
