@@ -237,8 +237,9 @@ struct LanguageStructureTests {
     /// scenario's check vanish (it passed in its file and failed alone). The
     /// tables are put back as the top level left them before each scenario;
     /// package's fields and the tables' metatables cannot be replaced; a
-    /// module required at the top level stays the one loaded, and its own
-    /// fields (and a library's the file added) are put back too.
+    /// module required at the top level stays the one loaded, and its
+    /// tables — fields, nested tables, metatables — (and a library's fields
+    /// the file added) are put back too.
     @Test func aScenarioCannotStubAModuleForTheOnesAfterIt() throws {
         let stubs = [
             "preload": #"package.preload["helpers"] = function() return { check = function() end } end"#,
@@ -246,7 +247,12 @@ struct LanguageStructureTests {
             "loaded": #"package.loaded["helpers"] = { check = function() end }"#
         ]
         var files: [String: String] = [
-            "suite/support/helpers.lua": #"return { check = function() error("checked", 2) end, config = { strict = true } }"#,
+            "suite/support/helpers.lua": #"""
+            local base = { inherited = function() error("inherited checked", 2) end }
+            return setmetatable(
+              { check = function() error("checked", 2) end, config = { strict = true, deep = { a = { b = { flag = true } } } } },
+              { __index = base })
+            """#,
             "suite/support/kept.lua": "return {}",
             "suite/field.lua": #"""
             local helpers = require("helpers")
@@ -255,11 +261,15 @@ struct LanguageStructureTests {
               helpers.check = function() end
               helpers.extra = true
               helpers.config.strict = false
+              helpers.config.deep.a.b.flag = false
+              getmetatable(helpers).__index.inherited = function() end
               string.shout = function() return "A!" end
             end)
+            scenario("a metatable replaced", function() setmetatable(helpers, { __index = { inherited = function() end } }) end)
             scenario("a field still checked", function()
               assert(require("helpers").extra == nil and ("b"):shout() == "B!", "the stubs were put back")
-              assert(helpers.config.strict == true, "and a table inside the module")
+              assert(helpers.config.strict == true and helpers.config.deep.a.b.flag, "and the tables inside the module")
+              assert(not pcall(helpers.inherited), "and its metatable, and the table its __index reads")
               require("helpers").check()
             end)
             """#,

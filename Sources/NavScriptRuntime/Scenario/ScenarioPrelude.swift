@@ -652,15 +652,18 @@ enum ScenarioPrelude {
             setmetatable(package_fields[name], { __metatable = "package." .. name .. " is navscript's" })
           end
           local module_snapshots = {}
-          -- Each loaded module's tables too (its fields, the tables in them, to a few levels): what
-          -- `m.check = stub` or `m.config.strict = false` replaces; and a library's fields the file
-          -- added (string.trim). One scenario's stub of a support module the top level loaded ran
-          -- every later scenario, which passed in its file and failed alone.
-          local field_snapshots = {}
+          -- Each loaded module's tables too — its fields, the tables in them and their metatables, as
+          -- deep as they go (100,000 entries in all) — what `m.check = stub`, `m.config.strict = false`
+          -- or a new metatable replaces; and a library's fields the file added (string.trim). One
+          -- scenario's stub of a support module the top level loaded ran every later scenario, which
+          -- passed in its file and failed alone. (A module's local variables are out of reach: state
+          -- its functions keep in upvalues is the module's own, as an app's singletons are.)
+          local field_snapshots, metatable_snapshots = {}, {}
+          local function library_fields_of(value) return library_fields[value] ~= nil end
           local function shared(value)
             return type(value) == "table" and not rawequal(value, G) and not rawequal(value, package)
               and not rawequal(value, package_fields.loaded) and not rawequal(value, package_fields.preload)
-              and not rawequal(value, package_fields.searchers)
+              and not rawequal(value, package_fields.searchers) and not library_fields_of(value)
           end
           snapshot_modules = function()
             for index, modules in ipairs(module_tables) do
@@ -668,16 +671,24 @@ enum ScenarioPrelude {
               for key, value in next, modules do copy[key] = value end
               module_snapshots[index] = copy
             end
-            -- Breadth first from the modules, each table once, to 4 levels and 100,000 entries in all.
-            field_snapshots = {}
+            -- Breadth first from the modules, each table once.
+            field_snapshots, metatable_snapshots = {}, {}
             local level, entries = {}, 0
-            for _, module in next, package_fields.loaded do
-              if shared(module) and not field_snapshots[module] then
-                field_snapshots[module] = false
-                level[#level + 1] = module
+            local function visit(value, below)
+              if shared(value) and field_snapshots[value] == nil then
+                field_snapshots[value] = false
+                below[#below + 1] = value
               end
             end
-            for _ = 1, 4 do
+            for _, module in next, package_fields.loaded do
+              if type(module) == "table" and library_fields_of(module) and field_snapshots[module] == nil then
+                field_snapshots[module] = false  -- a library: its own fields only (the file's additions)
+                level[#level + 1] = module
+              else
+                visit(module, level)
+              end
+            end
+            while level[1] and entries < 100000 do
               local below = {}
               for _, t in ipairs(level) do
                 if entries < 100000 then
@@ -685,12 +696,16 @@ enum ScenarioPrelude {
                   for key, value in next, t do
                     copy[key] = value
                     entries = entries + 1
-                    if shared(value) and field_snapshots[value] == nil then
-                      field_snapshots[value] = false
-                      below[#below + 1] = value
-                    end
+                    visit(value, below)
                   end
                   field_snapshots[t] = copy
+                  if not library_fields_of(t) then
+                    local mt = getmetatable(t)
+                    if type(mt) == "table" then
+                      metatable_snapshots[t] = mt
+                      visit(mt, below)
+                    end
+                  end
                 end
               end
               level = below
@@ -705,6 +720,9 @@ enum ScenarioPrelude {
               for key, value in next, copy do
                 if not rawequal(modules[key], value) then rawset(modules, key, value) end
               end
+            end
+            for shared_table, mt in next, metatable_snapshots do
+              if not rawequal(getmetatable(shared_table), mt) then pcall(setmetatable, shared_table, mt) end
             end
             for shared_table, copy in next, field_snapshots do
               if copy then  -- (false: past the limits, not kept)
