@@ -538,7 +538,8 @@ struct ExitCodeTests {
     }
 
     /// A suite whose scenarios are all commented out runs nothing: that is
-    /// not a pass. (An empty shard is: more shards than files.)
+    /// not a pass, in any shard of it (`--shard 1/1` ran it green). An empty
+    /// shard of a suite that has scenarios is: more shards than files.
     @Test func aSuiteThatDeclaresNoScenarioIsAUsageError() throws {
         let fixture = try Fixture(["suite/a.lua": "-- scenario(\"one\", function() end)\nlocal x = 1\n", "suite/b.lua": ""])
         let run = try fixture.run(["run", "suite", "--junit", "report.xml"])
@@ -549,7 +550,12 @@ struct ExitCodeTests {
         #expect(report.contains(#"errors="1""#) && report.contains("no scenario ran"), "and it is not green: \(report)")
         #expect(try fixture.run(["run", "suite", "--in-process"]).status == 2)
         #expect(try fixture.run(["list", "suite"]).status == 2)
-        #expect(try fixture.run(["run", "suite", "--shard", "1/2"]).status == 0, "an empty shard passes")
+        #expect(try fixture.run(["run", "suite", "--shard", "1/1"]).status == 2, "a shard of a suite with none")
+        #expect(try fixture.run(["run", "suite", "--shard", "2/2"]).status == 2, "a shard of a suite with none")
+        try fixture.write("suite/c.lua", #"scenario("one", function() end)"#)
+        let shards = try ["1/3", "2/3", "3/3"].map { try fixture.run(["run", "suite", "--shard", $0]) }
+        #expect(shards.allSatisfy { $0.status == 0 }, "an empty shard of a suite with a scenario passes: \(shards)")
+        #expect(shards.contains { CLI.summary($0.stdout)?.hasPrefix("0 passed, 0 failed, 0 errors, 0 skipped") == true }, "\(shards)")
     }
 
     /// A failure's place as the console prints it runs that scenario again.

@@ -85,9 +85,13 @@ struct RunCommand: HostedCommand {
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
         try suite.requireSelection(entries, runner: runner)
+        // Whether the whole suite, every shard's files, has a scenario written and selected: a shard
+        // may be empty (more shards than files), a suite with none is an error in every shard.
+        var suiteHasAScenario = true
         if let shard = shard.flatMap(Shard.init) {
-            let counts = try Self.scenarioCounts(entries, runner: runner)
-            entries = shard.select(entries, path: \.path, scenarios: { counts[$0.path] ?? 1 })
+            let listing = try Self.scenarioCounts(entries, runner: runner)
+            suiteHasAScenario = listing.hasAScenario
+            entries = shard.select(entries, path: \.path, scenarios: { listing.counts[$0.path] ?? 1 })
         }
         // The lint, cheap (no Lua runs): a literal the app does not have is said before the run,
         // where a check that can never match would otherwise pass in silence.
@@ -135,9 +139,10 @@ struct RunCommand: HostedCommand {
             stop: stop, stream: stream)
         // Nothing ran (every file empty or commented out, every scenario selected pending): an
         // error in the reports too, or a reporter would show the empty run green while the command
-        // exits 2. (A shard may be empty: more shards than files.)
+        // exits 2. (A shard may be empty: more shards than files — but not every shard of a suite
+        // with none: `--shard 1/1` of a commented-out suite ran green.)
         var nothingRan: String?  // why, when nothing did
-        if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && shard == nil
+        if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && (shard == nil || !suiteHasAScenario)
             && stop.exitStatus == nil
         {
             // Every scenario the run has was pending (this many), or none was declared.
@@ -196,9 +201,14 @@ struct RunCommand: HostedCommand {
     /// How many lint warnings a run prints before it counts the rest.
     static let lintWarningsShown = 20
 
-    static func scenarioCounts(_ entries: [SuiteFile], runner: ScenarioRunner) throws -> [String: Int] {
+    /// And whether any file has a scenario that is not pending (or does not load: its error is a result).
+    static func scenarioCounts(_ entries: [SuiteFile], runner: ScenarioRunner) throws -> (counts: [String: Int], hasAScenario: Bool) {
         do {
-            return Dictionary(uniqueKeysWithValues: try runner.list(entries).map { ($0.entry.path, max(1, $0.scenarios.count)) })
+            let listing = try runner.list(entries)
+            return (
+                Dictionary(uniqueKeysWithValues: listing.map { ($0.entry.path, max(1, $0.scenarios.count)) }),
+                listing.contains { $0.loadError != nil || $0.scenarios.contains { !$0.isPending } }
+            )
         } catch {
             throw ValidationError(error.description)
         }
