@@ -555,6 +555,14 @@ struct LanguageStructureTests {
             #"scenario.each(rows, "row $id", …): rows has a hole: rows[2] is nil but rows[3] is not"#
         ),
         (
+            #"scenario.each({ { id = 1 }, extra = { id = 2 } }, "row $id", function() end) -- @bad"#,
+            #"scenario.each(rows, "row $id", …): rows has an entry under the key "extra" beside its list of 1, so that row would be dropped"#
+        ),
+        (
+            #"scenario.each({ { id = 1 }, [0] = { id = 0 } }, "row $id", function() end) -- @bad"#,
+            #"scenario.each(rows, "row $id", …): rows has an entry under the key 0 beside its list of 1"#
+        ),
+        (
             #"scenario.each({ nil, { id = 2 } }, "rows", function() end) -- @bad"#,
             #"scenario.each(rows, "rows", …): rows must be a list starting at rows[1]"#
         ),

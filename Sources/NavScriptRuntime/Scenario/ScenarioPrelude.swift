@@ -399,6 +399,13 @@ enum ScenarioPrelude {
               wrong(format("scenario.each(rows, %q, …): rows has a hole: rows[%d] is nil but rows[%d] is not, so the "
                 .. "rows after the hole would be dropped; give the rows as a list without nil", name, count + 1, key))
             end
+            -- A row under a name beside the list (`{ a, b, extra = c }`): ipairs never sees it. (A
+            -- table.pack's `n`, the list's length, is not a row.)
+            if (mathtype(key) ~= "integer" or key < 1) and not (key == "n" and rows.n == count) then
+              wrong(format("scenario.each(rows, %s, …): rows has an entry under the key %s beside its list of %d, "
+                .. "so that row would be dropped (rows are read as a list); put it in the list", format("%q", name),
+                type(key) == "string" and format("%q", key) or tostring(key), count))
+            end
           end
           for index, row in ipairs(rows) do
             -- The row as declared: changed afterwards (`rows[1].tab = "orders"`), its scenario would run
