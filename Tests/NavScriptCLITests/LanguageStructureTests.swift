@@ -361,6 +361,11 @@ struct LanguageStructureTests {
               pcall(function() scenario("row " .. row.id, function() end) end)
             end
             """,
+            "suite/co.lua": """
+            for _, row in ipairs({ { id = "1" }, {} }) do
+              coroutine.resume(coroutine.create(function() scenario("row " .. row.id, function() end) end))
+            end
+            """,
             "suite/fine.lua": """
             local ok = pcall(error, "optional setup failed")
             xpcall(function() error("before any declaration") end, function(e) return e end)
@@ -380,6 +385,10 @@ struct LanguageStructureTests {
                         + "declaring any, so that call's scenarios were never made: suite/\(file).lua:2: attempt to concatenate a nil "
                         + "value (field 'id')") == true, "\(junit.raw)")
         }
+        #expect(
+            junit.testcase("suite/co.lua (load)")?.child("error")?["message"]?.hasPrefix(
+                "suite/co.lua:2: this coroutine.resume declares scenarios at some calls, but at another it caught an error")
+                == true, "\(junit.raw)")
         #expect(junit.outcome("declared after") == "passed", "\(junit.raw)")
     }
 

@@ -527,14 +527,14 @@ enum ScenarioPrelude {
         -- declared anything (a row per call, one row's data broken) lost that call's scenario just as
         -- silently: each line's calls are remembered, and the second kind of call is the file's error.
         local sites = {}
-        local function cut_short(results, before, line)
+        local function cut_short(results, before, line, what)
           if collected then return unpack(results, 1, results.n) end
           local raised = results[2]
           local text = type(raised) == "string" and raised or "a " .. type(raised) .. " value"
           if not results[1] and #declared > before then
-            misuse(format("a pcall caught an error raised after %d scenario%s declared inside it, so the "
-              .. "declarations after that point were never made: %s", #declared - before, #declared - before == 1 and " was" or "s were",
-              text))
+            misuse(format("%s caught an error raised after %d scenario%s declared inside it, so the "
+              .. "declarations after that point were never made: %s", what, #declared - before,
+              #declared - before == 1 and " was" or "s were", text))
           elseif line then
             local site = sites[line] or {}
             sites[line] = site
@@ -542,9 +542,10 @@ enum ScenarioPrelude {
             if not results[1] then site.lost = site.lost or text end
             if site.declared and site.lost and not site.said then
               site.said = true
-              misuse(format("this pcall declares scenarios at some calls, but at another it caught an error before "
+              misuse(format("this %s declares scenarios at some calls, but at another it caught an error before "
                 .. "declaring any, so that call's scenarios were never made: %s; fix what it read, or declare the "
-                .. "scenario outside the pcall (one that cannot run yet: pending(name))", site.lost))
+                .. "scenario outside it (one that cannot run yet: pending(name))", what == "a pcall" and "pcall" or what,
+                site.lost))
             end
           end
           return unpack(results, 1, results.n)
@@ -553,12 +554,18 @@ enum ScenarioPrelude {
         _ENV.pcall = function(f, ...)
           if collected then return raw_pcall(f, ...) end
           local before, line = #declared, caller()
-          return cut_short(pack(raw_pcall(f, ...)), before, line)
+          return cut_short(pack(raw_pcall(f, ...)), before, line, "a pcall")
         end
         _ENV.xpcall = function(f, handler, ...)
           if collected then return raw_xpcall(f, handler, ...) end
           local before, line = #declared, caller()
-          return cut_short(pack(raw_xpcall(f, handler, ...)), before, line)
+          return cut_short(pack(raw_xpcall(f, handler, ...)), before, line, "a pcall")
+        end
+        -- coroutine.resume catches a coroutine's error as a pcall does (`coroutine.wrap` raises it).
+        coroutine.resume = function(co, ...)
+          if collected then return co_resume(co, ...) end
+          local before, line = #declared, caller()
+          return cut_short(pack(co_resume(co, ...)), before, line, "coroutine.resume")
         end
 
         -- Set below, with the globals' protection: what `require` reads is put back as the file's
