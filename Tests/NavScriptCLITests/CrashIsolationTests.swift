@@ -135,6 +135,11 @@ struct CrashIsolationTests {
         #expect(CLI.summary(output.stdout)?.hasPrefix("8 passed, 0 failed, 0 errors, 0 skipped") == true, "\(output)")
         #expect(output.stderr.contains("cannot write the JSON lines report to events.jsonl: File too large"), "\(output)")
         #expect(!output.stdout.contains("interrupted") && !output.stderr.contains("interrupted"), "\(output)")
+        // Neither the report nor its "did not finish" placeholder fits: the last run's green report goes.
+        try fixture.write("report.xml", #"<testsuites tests="1" failures="0" errors="0"><testsuite name="old"/></testsuites>"#)
+        let tight = try fixture.shell("ulimit -f 1 && exec '\(navscript)' run suite --jobs 2 --junit report.xml \(mode)")
+        #expect(tight.status == 2 && tight.stderr.contains("cannot write the JUnit report"), "\(tight)")
+        #expect(!fixture.exists("report.xml"), "no green report of another run is left behind")
     }
 
     /// A closed standard output (`>&-`) is said, and the command exits 2:

@@ -49,8 +49,12 @@ package final class RunReportFile: RunReporter {
             // green one. Until the real report replaces it, the file says the run did not finish.
             // (Not being able to write it is reported when the real report cannot be written.)
             // (A stream — a FIFO, /dev/stdout — gets only the real report: it cannot be replaced.)
+            // When even that cannot be written (a file-size limit, a full disk), the last run's report
+            // is removed: better no report than a green one from another run.
             if case .file = ReportFile.Target(url.standardizedFileURL) {
-                try? ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind)
+                do { try ReportFile.write(render(Self.unfinished(plan)), to: url, kind: kind) } catch {
+                    try? FileManager.default.removeItem(at: url)
+                }
             }
         case .fileFinished(let file):
             files.append(file)
