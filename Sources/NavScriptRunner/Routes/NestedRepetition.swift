@@ -77,19 +77,23 @@ enum NestedRepetition {
     /// match nothing repeated a fixed number of times (`(?:a?){30}a{30}`:
     /// exponential). As written, or nil.
     static func findRuns(in pattern: String) -> String? {
-        findRuns(in: Array(pattern)[...])
+        // `(?i)`: letters match either case, so `[a-z]+[A-Z]+` share every letter.
+        findRuns(in: Array(pattern)[...], caseless: pattern.contains("(?i"))
     }
 
-    private static func findRuns(in text: ArraySlice<Character>) -> String? {
+    private static func findRuns(in text: ArraySlice<Character>, caseless: Bool) -> String? {
         for alternative in alternatives(text) {
-            let parts = atoms(alternative)
+            let parts = inlined(atoms(alternative))
             // Repetitions in a row over shared characters, and the ways they can share a value out: the
             // product of their counts (an unbounded one: without end). Three or more with a million ways or
             // more (`.*.*.*`, `[a-z]{0,99}` five times) can take that many tries on a value that almost fits.
             var run: [Atom] = []
             var ways = 1.0
             for atom in parts {
-                if atom.repeats, let last = run.last, overlaps(last, atom) {
+                // Something that may match nothing between two repetitions (`-?`, `(?:-?)`) does
+                // not keep them apart: the value is shared out across it as if it were not there.
+                if !atom.repeats, atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)), !run.isEmpty { continue }
+                if atom.repeats, let last = run.last, overlaps(last, atom, caseless: caseless) {
                     run.append(atom)
                     ways *= atom.upperBound.map { Double($0) + 1 } ?? .infinity
                 } else {
@@ -98,17 +102,59 @@ enum NestedRepetition {
                 }
                 if run.count >= 3, ways >= 1_000_000, let first = run.first {
                     let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex
-                    return String(text[start..<atom.quantifier.endIndex])
+                    return String(text[balanced(start..<atom.quantifier.endIndex, in: text)])
                 }
             }
             for atom in parts where atom.isGroup {
                 if atom.fixedCount >= 8, matchesEmpty(atom.body) {
                     return String(text[text.index(before: atom.body.startIndex)..<atom.quantifier.endIndex])
                 }
-                if let inner = findRuns(in: withoutGroupPrefix(atom.body)) { return inner }
+                if let inner = findRuns(in: withoutGroupPrefix(atom.body), caseless: caseless) { return inner }
             }
         }
         return nil
+    }
+
+    /// `range` widened to whole groups: a run found inside groups that were
+    /// read as their contents (`(?:[a-z]+)(?:[a-z]+)…`) is echoed with
+    /// their parentheses, as written.
+    private static func balanced(_ range: Range<Int>, in text: ArraySlice<Character>) -> Range<Int> {
+        var depth = 0
+        var lowest = 0
+        for character in text[range] {
+            if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth -= 1
+                lowest = min(lowest, depth)
+            }
+        }
+        var (low, high) = (range.lowerBound, range.upperBound)
+        var openings = -lowest
+        var closings = depth - lowest
+        while openings > 0, low > text.startIndex {
+            low -= 1
+            if text[low] == "(" { openings -= 1 } else if text[low] == ")" { openings += 1 }
+        }
+        while closings > 0, high < text.endIndex {
+            if text[high] == ")" { closings -= 1 } else if text[high] == "(" { closings += 1 }
+            high += 1
+        }
+        return low..<high
+    }
+
+    /// `atoms` with each group that is not repeated and has one alternative
+    /// replaced by its own atoms (`(?:[a-z]+)` reads as `[a-z]+`), and flag
+    /// settings (`(?i)`) left out: neither changes what repeats next to what.
+    private static func inlined(_ atoms: [Atom]) -> [Atom] {
+        atoms.flatMap { atom -> [Atom] in
+            guard atom.isGroup, atom.quantifier.isEmpty else { return [atom] }
+            if atom.body.first == "?", atom.body.dropFirst().allSatisfy({ "imsxwn-".contains($0) }) { return [] }
+            let content = withoutGroupPrefix(atom.body)
+            let choices = alternatives(content)
+            guard choices.count == 1, let only = choices.first else { return [atom] }
+            return inlined(Self.atoms(only))
+        }
     }
 
     /// Whether a group's content can match the empty string (in some alternative, every atom is optional).
@@ -122,9 +168,9 @@ enum NestedRepetition {
     /// on ``probes`` (groups: assumed). Each is read by what it matches, not
     /// by how it is spelled: `\p{L}+\p{Ll}+\p{L}+x` and `[a-z]+[a-y]+[b-z]+x`
     /// passed as three different repetitions, and a long link hung the router.
-    private static func overlaps(_ one: Atom, _ other: Atom) -> Bool {
+    private static func overlaps(_ one: Atom, _ other: Atom, caseless: Bool = false) -> Bool {
         if one.isGroup || other.isGroup || one.body == other.body { return true }
-        let first = test(one), second = test(other)
+        let first = test(one, caseless: caseless), second = test(other, caseless: caseless)
         let literals = [one, other].compactMap { literalCharacter($0.body) }
         return (literals + probes).contains { first($0) && second($0) }
     }
@@ -188,10 +234,13 @@ enum NestedRepetition {
 
     /// Whether `atom` matches one character, as ICU reads it (a group, or
     /// an atom ICU cannot read alone: assumed to match anything).
-    private static func test(_ atom: Atom) -> (Character) -> Bool {
+    private static func test(_ atom: Atom, caseless: Bool = false) -> (Character) -> Bool {
         if atom.isGroup { return { _ in true } }
-        if let literal = literalCharacter(atom.body) { return { $0 == literal } }
-        guard let regex = try? NSRegularExpression(pattern: "^(?:" + String(atom.body) + ")$") else { return { _ in true } }
+        if !caseless, let literal = literalCharacter(atom.body) { return { $0 == literal } }
+        guard
+            let regex = try? NSRegularExpression(
+                pattern: "^(?:" + String(atom.body) + ")$", options: caseless ? [.caseInsensitive] : [])
+        else { return { _ in true } }
         return { character in
             let text = String(character)
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil

@@ -38,7 +38,11 @@ struct NestedRepetitionTests {
         // Overlapping sets spelled differently are read by what they match.
         ("\\p{L}+\\p{Ll}+\\p{L}+x", "\\p{L}+\\p{Ll}+\\p{L}+"), ("[a-z]+[a-y]+[b-z]+x", "[a-z]+[a-y]+[b-z]+"),
         ("[[:alpha:]]+[[:alpha:]]+[[:alpha:]]+x", "[[:alpha:]]+[[:alpha:]]+[[:alpha:]]+"),
-        ("[a-z]+\\p{Ll}+[a-z]+x", "[a-z]+\\p{Ll}+[a-z]+"), ("\\pL+\\w+[ж-я]+x", "\\pL+\\w+[ж-я]+")
+        ("[a-z]+\\p{Ll}+[a-z]+x", "[a-z]+\\p{Ll}+[a-z]+"), ("\\pL+\\w+[ж-я]+x", "\\pL+\\w+[ж-я]+"),
+        // Groups read as their contents, what may match nothing between them passed over, letter case ignored under (?i).
+        ("(?:[a-z]+)(?:[a-z]+)(?:[a-z]+)x", "(?:[a-z]+)(?:[a-z]+)(?:[a-z]+)"),
+        ("[a-z]+(?:-?)[a-z]+(?:-?)[a-z]+x", "[a-z]+(?:-?)[a-z]+(?:-?)[a-z]+"),
+        ("(?i)[a-z]+[A-Z]+[a-z]+x", "[a-z]+[A-Z]+[a-z]+"), ("x(?<n>[0-9]+)-?[0-9]+[0-9]+y", "(?<n>[0-9]+)-?[0-9]+[0-9]+")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == run)
@@ -46,7 +50,8 @@ struct NestedRepetitionTests {
 
     @Test(arguments: [
         ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}",
-        "\\p{L}+\\p{Nd}+\\p{L}+", "[[:alpha:]]+[[:digit:]]+[[:alpha:]]+", "\\x{41}+\\x{42}+\\x{41}+"
+        "\\p{L}+\\p{Nd}+\\p{L}+", "[[:alpha:]]+[[:digit:]]+[[:alpha:]]+", "\\x{41}+\\x{42}+\\x{41}+",
+        "[a-z]+-[a-z]+-[a-z]+x", "(?:[a-z]+)-(?:[a-z]+)-(?:[a-z]+)", "[a-z]+[A-Z]+[a-z]+x", "(?i:ab)[0-9]+[a-z]+[0-9]+"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
