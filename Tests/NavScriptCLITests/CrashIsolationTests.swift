@@ -95,7 +95,8 @@ struct CrashIsolationTests {
         #expect(soft.status == 0, "the soft limit is raised\n\(soft)")
         let hard = try run("ulimit -n 24", "")
         #expect(
-            hard.status == 1 && hard.stdout.contains("the open-file limit here (ulimit -n) is 24, too low for worker processes"), "\(hard)")
+            hard.status == 2 && hard.stdout.contains("the open-file limit here (ulimit -n) is 24, too low for worker processes"),
+            "no file could run: exit 2, as for a file that did not load\n\(hard)")
         #expect(fixture.exists("report.xml"), "\(hard)")
         let inProcess = try run("ulimit -n 24", "--in-process")
         #expect(inProcess.status == 0, "\(inProcess)")

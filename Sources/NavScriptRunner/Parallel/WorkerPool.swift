@@ -571,9 +571,12 @@ private struct TaskProgress {
         results[scenario]?.output = output
     }
 
+    /// The file could not be run at all (no worker starts): a load error, so
+    /// the run exits 2 like any file that did not load — exit 1 said a
+    /// scenario had failed where none ran.
     mutating func fail(all message: String) {
         loadFailure = ScenarioResult(
-            name: ScenarioRunner.fileEntryName(task.path, .load), file: task.path, line: 0, outcome: .errored(.crash),
+            name: ScenarioRunner.fileEntryName(task.path, .load), file: task.path, line: 0, outcome: .errored(.loadError),
             message: message)
         isFinished = true
     }

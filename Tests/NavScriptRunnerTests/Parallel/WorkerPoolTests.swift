@@ -71,7 +71,7 @@ struct WorkerPoolTests {
         let results = pool.run(tasks)
         #expect(
             events == [
-                "started suite/a.lua", "scenario suite/a.lua (load): crash", "finished suite/a.lua",
+                "started suite/a.lua", "scenario suite/a.lua (load): load_error", "finished suite/a.lua",
                 "started suite/b.lua", "scenario suite/b.lua (not run): not_started", "finished suite/b.lua"
             ], "\(events)")
         #expect(results.map(\.file) == ["suite/a.lua", "suite/b.lua"], "results in task order")
