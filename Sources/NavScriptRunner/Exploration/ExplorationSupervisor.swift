@@ -298,7 +298,11 @@ private final class StandardErrorForwarding: @unchecked Sendable {
 
     func start() {
         let started = BackgroundThread.start { [self] in
+            // Passed on line by line: the report's first line (`*** Signal 4: Backtracing…`, `Current
+            // stack trace:`) may come split across two reads, and a part of it got through.
             var dumping = false
+            var partial: [UInt8] = []
+            func forward(_ bytes: [UInt8]) { try? FileHandle.standardError.write(contentsOf: Data(bytes)) }
             while true {
                 let chunk = input.availableData
                 if chunk.isEmpty { break }
@@ -307,16 +311,24 @@ private final class StandardErrorForwarding: @unchecked Sendable {
                 if kept.count > 16_384 { kept = kept.suffix(8_192) }
                 lock.unlock()
                 guard !dumping else { continue }
-                let text = String(decoding: chunk, as: UTF8.self)
-                // The backtracer's report starts a line (`*** Signal 4: Backtracing…`), the chunk's first included.
-                let signalLine = text.hasPrefix("*** Signal ") ? text.range(of: "*** Signal ") : text.range(of: "\n*** Signal ")
-                if let dump = text.range(of: "Current stack trace:") ?? signalLine {
-                    dumping = true
-                    try? FileHandle.standardError.write(contentsOf: Data(text[..<dump.lowerBound].utf8))
-                } else {
-                    try? FileHandle.standardError.write(contentsOf: chunk)
+                partial += chunk
+                while !dumping, let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = Array(partial[...newline])
+                    partial.removeSubrange(...newline)
+                    let text = String(decoding: line, as: UTF8.self)
+                    if text.hasPrefix("*** Signal ") || text.hasPrefix("Current stack trace:") {
+                        dumping = true
+                    } else {
+                        forward(line)
+                    }
+                }
+                // A line that does not end yet is held, up to a few kilobytes (then passed on as it is).
+                if partial.count > 4_096 {
+                    forward(partial)
+                    partial.removeAll()
                 }
             }
+            if !dumping && !partial.isEmpty { forward(partial) }
             ended.signal()
         }
         if !started { ended.signal() }  // nothing forwarded: the child's standard error fills and it blocks, a hang reported
