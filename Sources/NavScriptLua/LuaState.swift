@@ -314,6 +314,13 @@ public final class LuaState {
         control.pointee.pending_charge += Int64(work)
     }
 
+    /// Whether the time limit ``resetLimits(timeout:)`` set has passed
+    /// (false when none is set: no clock is read then).
+    public var isPastDeadline: Bool {
+        let deadline = control.pointee.deadline_ns
+        return deadline != 0 && clua_now_ns() > deadline
+    }
+
     /// Ends the time limit ``resetLimits(timeout:)`` set (what runs between
     /// scenarios is not the scenario's).
     public func clearTimeLimit() {

@@ -137,7 +137,15 @@ package struct ScriptLibrary {
                         onCall(String(concatenating: context.location(of: call), "  ", name, Self.arguments(call)))
                     }
                 }
-                defer { if announced { context.world?.observer.returned?() } }
+                let pastBefore = announced && call.state.isPastDeadline
+                defer {
+                    if announced, let world = context.world {
+                        world.observer.returned?()
+                        if !pastBefore, world.overrunCall == nil, call.state.isPastDeadline {
+                            world.overrunCall = (context.location(of: call), name + Self.arguments(call))
+                        }
+                    }
+                }
                 do {
                     return .values(try body(call, context))
                 } catch let error as BindingError {

@@ -285,6 +285,15 @@ package final class ScenarioFile {
                     try Self.definedGlobals(in: state)
                 }
                 found.message = Self.placed(found.message, in: entry.path, traceback: found.details)
+                if found.outcome == .errored(.timeout), let overrun = world.overrunCall,
+                    let said = found.message.range(of: "timeout: the scenario ")
+                {
+                    // The time ran out inside one call; the hook stopped Lua only at its next line.
+                    found.message =
+                        "\(overrun.location): timeout: the scenario "
+                        + found.message[said.upperBound...].replacingOccurrences(
+                            of: " in its own Lua code", with: ", inside \(overrun.call) (the app's own work, not the script's)")
+                }
                 if found.outcome == .errored(.luaError),
                     let hint = NameSuggestion.hostFunctionsHint(forLuaMessage: found.message, host: host)
                 {

@@ -49,6 +49,11 @@ package final class ScenarioWorld {
     /// checked for), passes whatever the app does, and its result says so
     /// (``ScenarioResult/checkedNothing``).
     var checkedSomething = false
+    /// The call of the language during which the scenario's time limit passed
+    /// (`deep_link` into a router that backtracks for seconds): the time
+    /// ran out in the app's work, and the hook stopped Lua only at the next
+    /// line, which the timeout named as if the script's own code were slow.
+    var overrunCall: (location: String, call: String)?
     /// The failed expectations, refused verbs and violated invariants, in
     /// order: the first ``keptFailures`` (a report shows the first and
     /// counts the rest; a loop of caught failures kept every one).
