@@ -173,6 +173,36 @@ struct CrashIsolationTests {
                 && message.contains("(the app's own work, not the script's)"), "\(junit.raw)")
     }
 
+    /// Coroutines closed from each other's `__close` handlers, 20,000 deep:
+    /// Lua 5.4.4 does not count that nesting against its C-stack limit, and
+    /// the run segfaulted (in process, the whole run). Said as a C stack
+    /// overflow at the line, in both modes; the next scenario runs.
+    @Test(arguments: [[], ["--in-process"]])
+    func nestedCoroutineClosesAreAStackOverflowNotASegfault(mode: [String]) throws {
+        let fixture = try Fixture([
+            "suite/close.lua": """
+            scenario("closes nested", function()
+              local coro = false
+              for i = 1, 20000 do
+                local previous = coro
+                coro = coroutine.create(function()
+                  local cc <close> = setmetatable({}, { __close = function() if previous then assert(coroutine.close(previous)) end end })
+                  coroutine.yield()
+                end)
+                assert(coroutine.resume(coro))
+              end
+              coroutine.close(coro)
+            end)
+            scenario("after", function() launch{} expect_tab("home") end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(mode + ["suite"])
+        #expect(output.status == 1, "\(output)")
+        let problem = junit.testcase("closes nested").flatMap { $0.child("failure") ?? $0.child("error") }
+        #expect(problem?["message"]?.contains("C stack overflow: coroutine.close nested 100 deep") == true, "\(junit.raw)")
+        #expect(junit.outcome("after") == "passed", "\(junit.raw)")
+    }
+
     /// A closed standard output (`>&-`) is said, and the command exits 2:
     /// `list` or a passing `run` exited 0 having written nothing (and the
     /// next file opened took its number); never "NSCocoaErrorDomain error 512".

@@ -266,10 +266,15 @@ struct LanguageStructureTests {
               string.shout = function() return "A!" end
             end)
             scenario("a metatable replaced", function() setmetatable(helpers, { __index = { inherited = function() end } }) end)
+            scenario("a metatable added, package.path set", function()
+              setmetatable(helpers.config, { __index = function() return "stubbed" end })
+              package.path = "elsewhere/?.lua"
+            end)
             scenario("a field still checked", function()
               assert(require("helpers").extra == nil and ("b"):shout() == "B!", "the stubs were put back")
               assert(helpers.config.strict == true and helpers.config.deep.a.b.flag, "and the tables inside the module")
               assert(not pcall(helpers.inherited), "and its metatable, and the table its __index reads")
+              assert(getmetatable(helpers.config) == nil and package.path ~= "elsewhere/?.lua", "and what was added")
               require("helpers").check()
             end)
             """#,
@@ -366,6 +371,16 @@ struct LanguageStructureTests {
               coroutine.resume(coroutine.create(function() scenario("row " .. row.id, function() end) end))
             end
             """,
+            "suite/close.lua": """
+            for _, row in ipairs({ { id = "1" }, {} }) do
+              local co = coroutine.create(function()
+                local declare <close> = setmetatable({}, { __close = function() scenario("row " .. row.id, function() end) end })
+                coroutine.yield()
+              end)
+              coroutine.resume(co)
+              coroutine.close(co)
+            end
+            """,
             "suite/fine.lua": """
             local ok = pcall(error, "optional setup failed")
             xpcall(function() error("before any declaration") end, function(e) return e end)
@@ -385,6 +400,10 @@ struct LanguageStructureTests {
                         + "declaring any, so that call's scenarios were never made: suite/\(file).lua:2: attempt to concatenate a nil "
                         + "value (field 'id')") == true, "\(junit.raw)")
         }
+        #expect(
+            junit.testcase("suite/close.lua (load)")?.child("error")?["message"]?.hasPrefix(
+                "suite/close.lua:7: this coroutine.close declares scenarios at some calls, but at another it caught an error")
+                == true, "\(junit.raw)")
         #expect(
             junit.testcase("suite/co.lua (load)")?.child("error")?["message"]?.hasPrefix(
                 "suite/co.lua:2: this coroutine.resume declares scenarios at some calls, but at another it caught an error")

@@ -52,7 +52,7 @@ struct SignalAndShardTests {
         "SIGTERM, SIGHUP and the other signals that end a process by default stop the run like Ctrl-C, with their own exit status",
         arguments: [
             (SIGTERM, Int32(143), "SIGTERM"), (SIGHUP, Int32(129), "SIGHUP"), (SIGUSR2, Int32(128 + SIGUSR2), "SIGUSR2"),
-            (SIGALRM, Int32(142), "SIGALRM"), (SIGXCPU, Int32(128 + SIGXCPU), "SIGXCPU")
+            (SIGALRM, Int32(142), "SIGALRM"), (SIGXCPU, Int32(128 + SIGXCPU), "SIGXCPU"), (SIGQUIT, Int32(131), "SIGQUIT")
         ])
     func terminationSignals(_ signal: Int32, _ status: Int32, _ name: String) throws {
         let fixture = try Fixture(["suite/a.lua": Self.hanging, "suite/b.lua": #"scenario("never started", function() end)"#])

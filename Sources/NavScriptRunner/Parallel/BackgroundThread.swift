@@ -27,6 +27,13 @@ package enum BackgroundThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
+        // Signals are not these threads' to take: a handler run on one (the backtracer's, on a
+        // SIGQUIT) interrupted its read, which Foundation's FileHandle turns into a fatal error.
+        // The new thread starts with every signal blocked (the mask is inherited), this one's after.
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         let status = pthread_create(
             &thread, &attributes,
             { context in

@@ -68,10 +68,11 @@ package final class StopSignal: @unchecked Sendable {
     /// process at once (a hang in process would otherwise need SIGKILL).
     package func catchSignals() {
         // Every catchable signal whose default ends the process: SIGXCPU is what a CPU-time
-        // limit sends before its SIGKILL, precisely so that reports can be written. (Not SIGXFSZ:
+        // limit sends before its SIGKILL, precisely so that reports can be written; SIGQUIT is a
+        // terminal's Ctrl-\ (its default dumps core: the backtracer took it for a crash). (Not SIGXFSZ:
         // it is ignored, so a report written past the file-size limit fails and is named.)
         let stopping = [
-            (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
+            (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGQUIT, "SIGQUIT"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
             (SIGALRM, "SIGALRM"), (SIGXCPU, "SIGXCPU"), (SIGVTALRM, "SIGVTALRM"), (SIGPROF, "SIGPROF"),
             (SIGIO, "SIGIO"), (SIGPWR, "SIGPWR")
         ]

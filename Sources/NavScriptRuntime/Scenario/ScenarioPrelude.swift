@@ -567,6 +567,24 @@ enum ScenarioPrelude {
           local before, line = #declared, caller()
           return cut_short(pack(co_resume(co, ...)), before, line, "coroutine.resume")
         end
+        -- So does coroutine.close, of an error in a __close handler. And it is counted: Lua 5.4.4
+        -- does not count a close that runs a __close handler that closes another coroutine against
+        -- its C-stack limit (fixed in 5.4.5), so 20,000 of them nested overflowed the process's stack.
+        local closing = 0
+        coroutine.close = function(co)
+          if closing >= 100 then
+            error("C stack overflow: coroutine.close nested 100 deep (a __close handler closing another coroutine "
+              .. "whose handler closes the next…); close them one after another instead", 2)
+          end
+          local before, line = #declared, not collected and caller() or nil
+          closing = closing + 1
+          local results = pack(pcall(co_close, co))
+          closing = closing - 1
+          if not results[1] then error(results[2], 2) end  -- closing a running coroutine, a wrong argument
+          results = pack(unpack(results, 2, results.n))
+          if collected then return unpack(results, 1, results.n) end
+          return cut_short(results, before, line, "coroutine.close")
+        end
 
         -- Set below, with the globals' protection: what `require` reads is put back as the file's
         -- top level left it (snapshot_modules, then restore_modules before each scenario).
@@ -694,6 +712,9 @@ enum ScenarioPrelude {
                 below[#below + 1] = value
               end
             end
+            -- package's own fields are navscript's; what is set on it (package.path) is put back too.
+            field_snapshots[package] = false
+            level[#level + 1] = package
             for _, module in next, package_fields.loaded do
               if type(module) == "table" and library_fields_of(module) and field_snapshots[module] == nil then
                 field_snapshots[module] = false  -- a library: its own fields only (the file's additions)
@@ -713,11 +734,13 @@ enum ScenarioPrelude {
                     visit(value, below)
                   end
                   field_snapshots[t] = copy
-                  if not library_fields_of(t) then
+                  if not library_fields_of(t) and not rawequal(t, package) then
                     local mt = getmetatable(t)
                     if type(mt) == "table" then
                       metatable_snapshots[t] = mt
                       visit(mt, below)
+                    elseif mt == nil then
+                      metatable_snapshots[t] = false  -- none: one a scenario adds is taken off again
                     end
                   end
                 end
@@ -736,7 +759,12 @@ enum ScenarioPrelude {
               end
             end
             for shared_table, mt in next, metatable_snapshots do
-              if not rawequal(getmetatable(shared_table), mt) then pcall(setmetatable, shared_table, mt) end
+              local now = getmetatable(shared_table)
+              if mt == false then
+                if now ~= nil then pcall(setmetatable, shared_table, nil) end
+              elseif not rawequal(now, mt) then
+                pcall(setmetatable, shared_table, mt)
+              end
             end
             for shared_table, copy in next, field_snapshots do
               if copy then  -- (false: past the limits, not kept)
