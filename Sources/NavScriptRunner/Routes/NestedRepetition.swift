@@ -79,6 +79,59 @@ enum NestedRepetition {
     static func findRuns(in pattern: String) -> String? {
         // `(?i)`: letters match either case, so `[a-z]+[A-Z]+` share every letter.
         findRuns(in: Array(pattern)[...], caseless: pattern.contains("(?i"))
+            ?? findRuns(in: Array(withoutNoise(pattern))[...], caseless: pattern.contains("(?i"))
+    }
+
+    /// `pattern` without what matches nothing and only spaces it out: a
+    /// `(?#…)` comment, an empty `\Q\E`, and under `(?x)` white space and
+    /// `#` comments outside classes (`(?x) [a-z]+ [a-z]+ [a-z]+ x` is
+    /// `[a-z]+[a-z]+[a-z]+x`). Quoted text (`\Q…\E`) is escaped character
+    /// by character.
+    static func withoutNoise(_ pattern: String) -> String {
+        let extended = pattern.contains("(?x")
+        let text = Array(pattern)
+        var out = ""
+        var index = 0
+        var inClass = 0
+        while index < text.count {
+            let character = text[index]
+            if character == "\\", index + 1 < text.count {
+                if text[index + 1] == "Q" {
+                    // Literal up to \E (or the end).
+                    var end = index + 2
+                    while end < text.count, !(text[end] == "\\" && end + 1 < text.count && text[end + 1] == "E") {
+                        let literal = text[end]
+                        out += literal.isLetter || literal.isNumber ? String(literal) : "\\" + String(literal)
+                        end += 1
+                    }
+                    index = min(end + 2, text.count)
+                    continue
+                }
+                out.append(character)
+                out.append(text[index + 1])
+                index += 2
+                continue
+            }
+            if inClass == 0, character == "(", index + 2 < text.count, text[index + 1] == "?", text[index + 2] == "#" {
+                while index < text.count, text[index] != ")" { index += 1 }
+                index += 1
+                continue
+            }
+            if character == "[" { inClass += 1 } else if character == "]", inClass > 0 { inClass -= 1 }
+            if extended, inClass == 0 {
+                if character.isWhitespace {
+                    index += 1
+                    continue
+                }
+                if character == "#" {
+                    while index < text.count, text[index] != "\n" { index += 1 }
+                    continue
+                }
+            }
+            out.append(character)
+            index += 1
+        }
+        return out
     }
 
     private static func findRuns(in text: ArraySlice<Character>, caseless: Bool) -> String? {
@@ -92,13 +145,17 @@ enum NestedRepetition {
             for atom in parts {
                 // Something that may match nothing between two repetitions (`-?`, `(?:-?)`) does
                 // not keep them apart: the value is shared out across it as if it were not there.
-                if !atom.repeats, atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)), !run.isEmpty { continue }
-                if atom.repeats, let last = run.last, overlaps(last, atom, caseless: caseless) {
+                // An optional group that repeats inside (`(?:[a-z]+)?`) is a repetition that may be absent.
+                let repeatsInside = atom.isGroup && atom.isOptional && containsRepetition(atom.body)
+                if !atom.repeats, !repeatsInside, atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)), !run.isEmpty {
+                    continue
+                }
+                if atom.repeats || repeatsInside, let last = run.last, overlaps(last, atom, caseless: caseless) {
                     run.append(atom)
-                    ways *= atom.upperBound.map { Double($0) + 1 } ?? .infinity
+                    ways *= repeatsInside ? .infinity : atom.upperBound.map { Double($0) + 1 } ?? .infinity
                 } else {
-                    run = atom.repeats ? [atom] : []
-                    ways = atom.repeats ? atom.upperBound.map { Double($0) + 1 } ?? .infinity : 1
+                    run = atom.repeats || repeatsInside ? [atom] : []
+                    ways = atom.repeats ? atom.upperBound.map { Double($0) + 1 } ?? .infinity : repeatsInside ? .infinity : 1
                 }
                 if run.count >= 3, ways >= 1_000_000, let first = run.first {
                     let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex

@@ -42,7 +42,10 @@ struct NestedRepetitionTests {
         // Groups read as their contents, what may match nothing between them passed over, letter case ignored under (?i).
         ("(?:[a-z]+)(?:[a-z]+)(?:[a-z]+)x", "(?:[a-z]+)(?:[a-z]+)(?:[a-z]+)"),
         ("[a-z]+(?:-?)[a-z]+(?:-?)[a-z]+x", "[a-z]+(?:-?)[a-z]+(?:-?)[a-z]+"),
-        ("(?i)[a-z]+[A-Z]+[a-z]+x", "[a-z]+[A-Z]+[a-z]+"), ("x(?<n>[0-9]+)-?[0-9]+[0-9]+y", "(?<n>[0-9]+)-?[0-9]+[0-9]+")
+        ("(?i)[a-z]+[A-Z]+[a-z]+x", "[a-z]+[A-Z]+[a-z]+"), ("x(?<n>[0-9]+)-?[0-9]+[0-9]+y", "(?<n>[0-9]+)-?[0-9]+[0-9]+"),
+        // A repetition that may be absent counts; spacing, comments and empty quotes change nothing.
+        ("[a-z]+(?:[a-z]+)?[a-z]+x", "[a-z]+(?:[a-z]+)?[a-z]+"), ("(?x) [a-z]+ [a-z]+ [a-z]+ x", "[a-z]+[a-z]+[a-z]+"),
+        ("[a-z]+(?#comment)[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"), ("[a-z]+\\Q\\E[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == run)
@@ -51,7 +54,8 @@ struct NestedRepetitionTests {
     @Test(arguments: [
         ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}",
         "\\p{L}+\\p{Nd}+\\p{L}+", "[[:alpha:]]+[[:digit:]]+[[:alpha:]]+", "\\x{41}+\\x{42}+\\x{41}+",
-        "[a-z]+-[a-z]+-[a-z]+x", "(?:[a-z]+)-(?:[a-z]+)-(?:[a-z]+)", "[a-z]+[A-Z]+[a-z]+x", "(?i:ab)[0-9]+[a-z]+[0-9]+"
+        "[a-z]+-[a-z]+-[a-z]+x", "(?:[a-z]+)-(?:[a-z]+)-(?:[a-z]+)", "[a-z]+[A-Z]+[a-z]+x", "(?i:ab)[0-9]+[a-z]+[0-9]+",
+        "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
