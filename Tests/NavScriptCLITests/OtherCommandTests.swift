@@ -818,11 +818,13 @@ struct UsageErrorTests {
             ["explore", "--steps", "5", "--manifest", "m.json", "--html", "./m.json"],
             "--html ./m.json would replace the --manifest file m.json"
         ),
-        (["mutate", "suite", "--manifest", "m.json", "--json", "m.json"], "--json m.json would replace the --manifest file m.json")
+        (["mutate", "suite", "--manifest", "m.json", "--json", "m.json"], "--json m.json would replace the --manifest file m.json"),
+        (["run", "suite", "--junit", "tool"], "--junit tool would replace the executable tool with the report")
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let source = #"scenario("one", function() end)"#
-        let fixture = try Fixture(["suite/a.lua": source, "suite/support/helpers.lua": "return {}"])
+        let fixture = try Fixture(["suite/a.lua": source, "suite/support/helpers.lua": "return {}", "tool": "#!/bin/sh\n"])
+        chmod(fixture.url("tool").path, 0o755)
         let output = try fixture.run(arguments)
         #expect(output.status == 2, "\(output)")
         #expect(try fixture.read("suite/a.lua") == source, "no input is touched")

@@ -62,6 +62,16 @@ struct ReportOptions: ParsableArguments {
         for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
             guard let path else { continue }
             let target = ReportFile.resolved(URL(fileURLWithPath: path))
+            // Nor an executable (`--junit ns` over the navscript copy that was running): replaced by
+            // the placeholder at the start, it was gone before its workers started.
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), !isFolder.boolValue,
+                FileManager.default.isExecutableFile(atPath: target.path)
+            {
+                throw ValidationError(
+                    "\(option) \(path) would replace the executable \(path) with the report: give the report a path of its own "
+                        + "(e.g. \(option) report.\(option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"))")
+            }
             if target.pathExtension.lowercased() == "lua" && FileManager.default.fileExists(atPath: target.path) {
                 throw ValidationError(
                     "\(option) \(path) would replace the Lua file \(path) with the report: give the report "
