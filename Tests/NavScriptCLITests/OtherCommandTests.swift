@@ -704,6 +704,20 @@ struct ManifestCommandTests {
         #expect(run.stderr.contains("warning: the app shows \"tracking\""), "\(run)")
     }
 
+    /// A parameter's pattern narrowed (`p[0-9]{1,8}` → `p[0-9]{1,5}`): the
+    /// one example value both accepted said "no link changes"; values each
+    /// spec accepts show the ids now rejected.
+    @Test func diffShowsANarrowedParameter() throws {
+        let narrowed = try Self.variant { json in
+            Self.destinations(&json) { destination in
+                if destination["id"] as? String == "product" { destination["params"] = [["name": "id", "pattern": "p[0-9]{1,5}"]] }
+            }
+        }
+        let fixture = try Fixture(["narrowed.json": narrowed])
+        let diff = try fixture.run(["routes", "diff", Self.shipped.path, "narrowed.json"])
+        #expect(diff.status == 1 && diff.stdout.contains("(now rejected)") && diff.stdout.contains("validation_failed"), "\(diff)")
+    }
+
     @Test func diffShowsWhatARolloutChanges() throws {
         let new = try Self.variant { json in
             Self.destinations(&json) { destination in

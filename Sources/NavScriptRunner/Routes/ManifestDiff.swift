@@ -120,6 +120,35 @@ package struct ManifestDiff {
                 }
             }
         }
+        // A parameter whose spec changed (a pattern narrowed or widened, a length limit moved) also
+        // gets values each spec accepts, several and at their edges: the one shared example both
+        // accepted hid a rollout that rejects p123456 or opens product/admin.
+        for definition in new.manifest.destinations {
+            guard let before = old.definition(of: definition.id), before.params != definition.params else { continue }
+            for spec in definition.params {
+                guard let oldSpec = before.params.first(where: { $0.name == spec.name }), oldSpec != spec else { continue }
+                var values: [String] = []
+                for (engine, specOfIt) in [(old, oldSpec), (new, spec)] {
+                    let accepts = { (value: String) in
+                        (try? engine.validateParams(of: RouteRequest(definition.id, params: [specOfIt.name: value]))) != nil
+                            || engine.definition(of: definition.id)?.params.count ?? 0 > 1
+                    }
+                    for _ in 0..<6 {
+                        guard let value = sampler.valid(specOfIt, accepts: accepts) else { break }
+                        values.append(value)
+                        values += sampler.boundary(specOfIt, from: value, accepts: accepts)
+                    }
+                }
+                for value in values {
+                    var params: [String: String] = [:]
+                    for other in definition.params { params[other.name] = sampled["\(definition.id) \(other.name)"] ?? "1" }
+                    params[spec.name] = value
+                    for pattern in definition.patterns {
+                        links.append("\(old.manifest.scheme)://\(pattern.filled(with: params))")
+                    }
+                }
+            }
+        }
         var seen: Set<String> = []
         return (links + extra).filter { seen.insert($0).inserted }
     }
