@@ -833,7 +833,8 @@ struct UsageErrorTests {
             "--html ./m.json would replace the --manifest file m.json"
         ),
         (["mutate", "suite", "--manifest", "m.json", "--json", "m.json"], "--json m.json would replace the --manifest file m.json"),
-        (["run", "suite", "--junit", "tool"], "--junit tool would replace the executable tool with the report")
+        (["run", "suite", "--junit", "tool"], "--junit tool would replace the executable tool with the report"),
+        (["merge-junit", "suite/a.lua", "-o", "-"], "-o - : the merged report is written to a file, not standard output")
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let source = #"scenario("one", function() end)"#

@@ -20,6 +20,10 @@ struct MergeJUnitCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one JUnit report to merge") }
+        // As `--junit -` is: the merged report is a file (it wrote one named "-", and nothing to standard output).
+        guard output != "-" else {
+            throw ValidationError("-o - : the merged report is written to a file, not standard output; give a path (e.g. -o merged.xml)")
+        }
     }
 
     func run() throws {
