@@ -52,7 +52,7 @@ struct ReportOptions: ParsableArguments {
             {
                 let named = path.isEmpty ? "''" : path
                 let what = path.isEmpty ? "nothing (is a variable unset?)" : "a folder"
-                let suffix = option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"
+                let suffix = Self.fileExtension(of: option)
                 let example = (path.hasSuffix("/") ? path : "") + "report." + suffix
                 throw ValidationError("\(option) \(named) names \(what): give the report a file name (e.g. \(option) \(example))")
             }
@@ -70,12 +70,12 @@ struct ReportOptions: ParsableArguments {
             {
                 throw ValidationError(
                     "\(option) \(path) would replace the executable \(path) with the report: give the report a path of its own "
-                        + "(e.g. \(option) report.\(option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"))")
+                        + "(e.g. \(option) report.\(Self.fileExtension(of: option)))")
             }
             if target.pathExtension.lowercased() == "lua" && FileManager.default.fileExists(atPath: target.path) {
                 throw ValidationError(
                     "\(option) \(path) would replace the Lua file \(path) with the report: give the report "
-                        + "a path of its own (e.g. \(option) report.\(option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"))"
+                        + "a path of its own (e.g. \(option) report.\(Self.fileExtension(of: option)))"
                 )
             }
         }
@@ -99,11 +99,16 @@ struct ReportOptions: ParsableArguments {
         let read = ReportFile.resolved(URL(fileURLWithPath: input)).path
         for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
             guard let path, ReportFile.resolved(URL(fileURLWithPath: path)).path == read else { continue }
-            let suffix = option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"
+            let suffix = Self.fileExtension(of: option)
             throw ValidationError(
                 "\(option) \(path) would replace the \(inputOption) file \(input) with the report before it is read: give the "
                     + "report a path of its own (e.g. \(option) report.\(suffix))")
         }
+    }
+
+    /// The extension a report file of `option` has, for the examples messages give.
+    static func fileExtension(of option: String) -> String {
+        option == "--junit" ? "xml" : option == "--html" ? "html" : "jsonl"
     }
 
     /// The report files as the runner layer takes them.
