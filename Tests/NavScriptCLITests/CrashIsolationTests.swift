@@ -173,6 +173,46 @@ struct CrashIsolationTests {
                 && message.contains("(the app's own work, not the script's)"), "\(junit.raw)")
     }
 
+    /// In process, a scenario stuck where no instruction is reached — a
+    /// hang inside the app, or one Lua instruction that runs for minutes (a
+    /// table whose `__call` is itself: Lua 5.4.4 resolves the chain inside
+    /// one call, a million levels deep) — ignored `--timeout` and the first
+    /// SIGTERM. The in-process watch ends the run a few seconds past the
+    /// limit: the scenario is the timeout, the rest not run, every report
+    /// written, exit 1.
+    @Test(arguments: [
+        ("local t = setmetatable({}, {})\n  getmetatable(t).__call = t\n  local _ = t()", [String]()),
+        ("launch{ two_factor = true }\n  deep_link(\"shop://orders/42\")\n  tap(\"submit\")\n  tap(\"submit\")",
+         ["--fault", "main-thread-deadlock"])
+    ])
+    func aScenarioStuckInProcessEndsTheRunWithItsReports(body: String, faults: [String]) throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("first", function() launch{} end)
+            scenario("stuck", function()
+              \(body)
+            end)
+            scenario("after it", function() launch{} end)
+            """,
+            "suite/b.lua": #"scenario("next file", function() launch{} end)"#
+        ])
+        let started = Date()
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--in-process", "--timeout", "1", "--json", "events.jsonl"] + faults + ["suite"])
+        #expect(Date().timeIntervalSince(started) < 30, "ended by the watch, not by the chain running out: \(output)")
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("first") == "passed", "\(junit.raw)")
+        let stuck = junit.testcase("stuck")?.child("error")
+        #expect(stuck?["type"] == "timeout", "\(junit.raw)")
+        #expect(
+            stuck?["message"]?.hasPrefix("suite/a.lua:2: timeout: the scenario ran longer than 1s (--timeout) and was still running")
+                == true, "\(junit.raw)")
+        #expect(junit.outcome("after it") == "skipped", "\(junit.raw)")
+        #expect(junit.raw.contains("suite/b.lua (not run)"), "\(junit.raw)")
+        let events = try String(contentsOf: fixture.url("events.jsonl"), encoding: .utf8)
+        #expect(events.contains(#""event":"run_finished""#), "\(events)")
+    }
+
     /// Coroutines closed from each other's `__close` handlers, 20,000 deep:
     /// Lua 5.4.4 does not count that nesting against its C-stack limit, and
     /// the run segfaulted (in process, the whole run). Said as a C stack

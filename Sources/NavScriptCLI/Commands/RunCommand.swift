@@ -127,57 +127,76 @@ struct RunCommand: HostedCommand {
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()
-        let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        let suiteHadAScenario = suiteHasAScenario
+        /// Everything after the scenarios ran: the nothing-ran check, the
+        /// run's end in every report, the exit status. Called by this thread
+        /// — or, in process, by the watch's when a scenario is stuck where
+        /// nothing can stop it (``SuiteExecution/whenStuck``).
+        func conclude(_ ran: [FileResult]) throws -> Never {
+            var files = ran
+            // Nothing ran (every file empty or commented out, every scenario selected pending): an
+            // error in the reports too, or a reporter would show the empty run green while the command
+            // exits 2. (A shard may be empty: more shards than files — but not every shard of a suite
+            // with none: `--shard 1/1` of a commented-out suite ran green.)
+            var nothingRan: String?  // why, when nothing did
+            if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && (shard == nil || !suiteHadAScenario)
+                && stop.exitStatus == nil
+            {
+                // Every scenario the run has was pending (this many), or none was declared.
+                let pending = files.reduce(0) { $0 + $1.scenarios.count }
+                let why =
+                    pending == 0
+                    ? suite.nothingToRun(files: files.count)
+                    : "every scenario selected is pending (\(pending)), so nothing was checked; write one, or select one that is written"
+                nothingRan = why
+                let problem = ScenarioResult(
+                    name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
+                    message: why)
+                // Published as a file of its own (no path), so the stream keeps its shape for every consumer.
+                let file = FileResult(file: "", scenarios: [problem], duration: 0)
+                stream.publish(.fileStarted(file: file.file))
+                stream.publish(.scenarioFinished(problem))
+                stream.publish(.fileFinished(file))
+                files.append(file)
+            }
+            let result = RunResult(
+                files: files, duration: Date().timeIntervalSince(started),
+                seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
+            stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
+            let unwritten = ReportOptions.reportFailures(stream)
+            if let status = stop.exitStatus {
+                writeStandardError(
+                    "\(NavScriptCLI.executableName): \(stop.reason); the report covers what finished: a scenario that was running is an "
+                        + "error, the rest is marked skipped\n")
+                throw ExitCode(status)
+            }
+            if let nothingRan {
+                writeStandardError("\(NavScriptCLI.executableName): \(nothingRan)\n")
+                throw ExitCode(2)
+            }
+            throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
+        }
+        var execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        execution.whenStuck = { files in
+            // This process's own thread is the stuck one: the reports are finished from here and the
+            // process ends at once (an orderly exit would run teardown under the thread still running).
+            do { try conclude(files) } catch let status as ExitCode {
+                fflush(nil)
+                _exit(status.rawValue)
+            } catch {
+                _exit(2)
+            }
+        }
         stream.publish(
             .runStarted(
                 RunPlan(
                     command: "run", app: host.name, files: ordered.map(\.path),
                     seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)))
-        var files = try execution.execute(
-            tasks, host: host,
-            entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
-            stop: stop, stream: stream)
-        // Nothing ran (every file empty or commented out, every scenario selected pending): an
-        // error in the reports too, or a reporter would show the empty run green while the command
-        // exits 2. (A shard may be empty: more shards than files — but not every shard of a suite
-        // with none: `--shard 1/1` of a commented-out suite ran green.)
-        var nothingRan: String?  // why, when nothing did
-        if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && (shard == nil || !suiteHasAScenario)
-            && stop.exitStatus == nil
-        {
-            // Every scenario the run has was pending (this many), or none was declared.
-            let pending = files.reduce(0) { $0 + $1.scenarios.count }
-            let why =
-                pending == 0
-                ? suite.nothingToRun(files: files.count)
-                : "every scenario selected is pending (\(pending)), so nothing was checked; write one, or select one that is written"
-            nothingRan = why
-            let problem = ScenarioResult(
-                name: "no scenario ran", file: "", line: 0, outcome: .errored(.loadError),
-                message: why)
-            // Published as a file of its own (no path), so the stream keeps its shape for every consumer.
-            let file = FileResult(file: "", scenarios: [problem], duration: 0)
-            stream.publish(.fileStarted(file: file.file))
-            stream.publish(.scenarioFinished(problem))
-            stream.publish(.fileFinished(file))
-            files.append(file)
-        }
-        let result = RunResult(
-            files: files, duration: Date().timeIntervalSince(started),
-            seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
-        stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
-        let unwritten = ReportOptions.reportFailures(stream)
-        if let status = stop.exitStatus {
-            writeStandardError(
-                "\(NavScriptCLI.executableName): \(stop.reason); the report covers what finished: a scenario that was running is an "
-                    + "error, the rest is marked skipped\n")
-            throw ExitCode(status)
-        }
-        if let nothingRan {
-            writeStandardError("\(NavScriptCLI.executableName): \(nothingRan)\n")
-            throw ExitCode(2)
-        }
-        throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
+        try conclude(
+            execution.execute(
+                tasks, host: host,
+                entries: Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) }),
+                stop: stop, stream: stream))
     }
 
     /// How to run one scenario of this run again: this executable, `run`,

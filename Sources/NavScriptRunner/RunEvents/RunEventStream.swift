@@ -13,6 +13,8 @@ package final class RunEventStream: @unchecked Sendable {  // state guarded by `
     private let lock = NSLock()
     private var reporters: [any RunReporter]
     private var failed: [(reporter: String, error: any Error)] = []
+    /// The one thread whose events are still delivered, once ``claim(if:)`` succeeded.
+    private var owner: pthread_t?
 
     package init(_ reporters: [any RunReporter] = []) {
         self.reporters = reporters
@@ -27,6 +29,7 @@ package final class RunEventStream: @unchecked Sendable {  // state guarded by `
     package func publish(_ event: RunEvent) {
         lock.lock()
         defer { lock.unlock() }
+        if let owner, pthread_equal(owner, pthread_self()) == 0 { return }
         reporters.removeAll { reporter in
             do {
                 try reporter.receive(event)
@@ -36,6 +39,20 @@ package final class RunEventStream: @unchecked Sendable {  // state guarded by `
                 return true
             }
         }
+    }
+
+    /// Makes the calling thread the only one whose events are delivered from
+    /// now on, when `decide` — asked holding the stream, so no event arrives
+    /// while it looks — says so; whether it did. Why: a run in this process
+    /// whose scenario is stuck where nothing can stop it (``InProcessWatch``)
+    /// is ended by another thread, and the stuck one, should it ever come
+    /// back, must not add a word to reports already finished.
+    package func claim(if decide: () -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard owner == nil, decide() else { return false }
+        owner = pthread_self()
+        return true
     }
 
     /// Why each reporter that failed stopped (`cannot write the JUnit

@@ -14,6 +14,11 @@ package struct SuiteExecution {
     package let inProcess: Bool
     /// Told what the user should know about the workers (a worker replaced, say).
     package var onNotice: (String) -> Void = { _ in }
+    /// In process, what ends the run when a scenario is stuck where nothing
+    /// can stop it (``InProcessWatch``): given every file's result, it
+    /// finishes the reports and ends the process, from the watch's thread.
+    /// Nil: no watch (the run waits, as a caller that cannot end it wants).
+    package var whenStuck: (([FileResult]) -> Void)?
 
     /// `timeout` bounds each scenario: its Lua code is stopped at its line
     /// past it (``RunOptions/scenarioTimeout``, in process and in each
@@ -60,6 +65,9 @@ package struct SuiteExecution {
             var interruptible = options
             interruptible.interruption = stop.interruption
             let base = ScenarioRunner(host: host, options: interruptible)
+            let watch = whenStuck.map { InProcessWatch(tasks: tasks, timeout: timeout, stop: stop, stream: stream, whenStuck: $0) }
+            watch?.start()
+            defer { watch?.end() }
             for task in tasks {
                 guard let entry = entries[task.path] else { continue }
                 let result: FileResult
