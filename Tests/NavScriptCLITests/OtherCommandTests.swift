@@ -718,6 +718,24 @@ struct ManifestCommandTests {
         #expect(diff.status == 1 && diff.stdout.contains("(now rejected)") && diff.stdout.contains("validation_failed"), "\(diff)")
     }
 
+    /// A parameter's pattern widened by an alternative (`p[0-9]{1,8}` →
+    /// `p[0-9]{1,8}|admin`): the sampler drew from the first branch only
+    /// (alternation was outside what it parsed), so the rollout that opens
+    /// `product/admin` said "no link changes".
+    @Test func diffShowsAParameterWidenedByAnAlternative() throws {
+        let widened = try Self.variant { json in
+            Self.destinations(&json) { destination in
+                if destination["id"] as? String == "product" {
+                    destination["params"] = [["name": "id", "pattern": "p[0-9]{1,8}|(?:ad|root)min"]]
+                }
+            }
+        }
+        let fixture = try Fixture(["widened.json": widened])
+        let diff = try fixture.run(["routes", "diff", Self.shipped.path, "widened.json"])
+        #expect(diff.status == 1 && diff.stdout.contains("shop://product/admin"), "\(diff)")
+        #expect(diff.stdout.contains("shop://product/rootmin"), "each branch of the alternative is drawn\n\(diff)")
+    }
+
     @Test func diffShowsWhatARolloutChanges() throws {
         let new = try Self.variant { json in
             Self.destinations(&json) { destination in

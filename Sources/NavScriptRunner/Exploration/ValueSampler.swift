@@ -5,14 +5,18 @@ import NavigationCore
 /// Values for a route parameter, drawn from its spec: valid ones (from
 /// the spec's pattern), boundary ones (shortest and longest allowed) and
 /// invalid ones (what the spec must refuse). The pattern language covered
-/// is what manifests use — literals, character classes, `.`, groups
-/// without alternation, and the quantifiers `? * + {m} {m,n}`; anything
-/// else falls back to plain letters and digits, filtered by the spec.
+/// is what manifests use — literals, character classes, `.`, groups,
+/// alternation (`a|b`, each branch drawn in turn, so a few draws cover a
+/// branch a changed spec added) and the quantifiers `? * + {m} {m,n}`;
+/// anything else falls back to plain letters and digits, filtered by the spec.
 struct ValueSampler {
     var generator: SeededGenerator
     /// Each pattern parsed once (nil: outside the subset): an explorer
     /// draws values for the same few patterns thousands of times a second.
     private var parsed: [String: [Node]?] = [:]
+    /// Which branch each alternation (by where it starts in its pattern) draws next: round
+    /// robin, not random — six draws of `p[0-9]{1,8}|admin` must reach `admin`.
+    private var branchTurns: [Int: Int] = [:]
 
     init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
@@ -71,6 +75,7 @@ struct ValueSampler {
         case literal(Character)
         case set([Character])
         case group([Node])
+        case choice(at: Int, [[Node]])
         case repeated(Node, min: Int, max: Int)
     }
 
@@ -94,13 +99,26 @@ struct ValueSampler {
         if characters.first == "^" { characters.removeFirst() }
         if characters.last == "$" { characters.removeLast() }
         var index = 0
-        guard let nodes = parseSequence(characters, &index), index == characters.count else { return nil }
-        return nodes
+        guard let node = parseAlternatives(characters, &index), index == characters.count else { return nil }
+        return [node]
+    }
+
+    /// Sequences separated by `|`, up to the end or the group's `)`.
+    private static func parseAlternatives(_ c: [Character], _ i: inout Int) -> Node? {
+        let start = i
+        var branches: [[Node]] = []
+        while true {
+            guard let branch = parseSequence(c, &i) else { return nil }
+            branches.append(branch)
+            guard i < c.count, c[i] == "|" else { break }
+            i += 1
+        }
+        return branches.count == 1 ? .group(branches[0]) : .choice(at: start, branches)
     }
 
     private static func parseSequence(_ c: [Character], _ i: inout Int) -> [Node]? {
         var nodes: [Node] = []
-        while i < c.count, c[i] != ")" {
+        while i < c.count, c[i] != ")", c[i] != "|" {
             guard var node = parseAtom(c, &i) else { return nil }
             if i < c.count {
                 switch c[i] {
@@ -147,9 +165,9 @@ struct ValueSampler {
         case "(":
             i += 1
             if i + 1 < c.count, c[i] == "?", c[i + 1] == ":" { i += 2 }
-            guard let inner = parseSequence(c, &i), i < c.count, c[i] == ")" else { return nil }
+            guard let inner = parseAlternatives(c, &i), i < c.count, c[i] == ")" else { return nil }
             i += 1
-            return .group(inner)
+            return inner
         case "\\":
             guard i + 1 < c.count else { return nil }
             let escaped = c[i + 1]
@@ -162,7 +180,7 @@ struct ValueSampler {
         case ".":
             i += 1
             return .set(Array("abcdefghijklmnopqrstuvwxyz0123456789"))
-        case "|", "*", "+", "?", "{":
+        case "*", "+", "?", "{":
             return nil
         default:
             i += 1
@@ -175,6 +193,11 @@ struct ValueSampler {
         case .literal(let character): out.append(character)
         case .set(let members): out.append(members.randomElement(using: &generator)!)
         case .group(let nodes): for inner in nodes { emit(inner, into: &out) }
+        case .choice(let start, let branches):
+            let turn = branchTurns[start, default: 0]
+            branchTurns[start] = turn + 1
+            let branch = branches[turn % branches.count]
+            for inner in branch { emit(inner, into: &out) }
         case .repeated(let inner, let low, let high):
             let count = Int.random(in: low...Swift.min(high, low + 6), using: &generator)
             for _ in 0..<count { emit(inner, into: &out) }
