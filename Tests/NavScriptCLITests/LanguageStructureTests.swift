@@ -542,7 +542,11 @@ struct LanguageStructureTests {
         ),
         (
             #"scenario.each({ {} }, "rows", {}) -- @bad"#,
-            #"scenario.each(rows, "rows", [options,] fn): fn must be a function, got nil"#
+            #"scenario.each(rows, "rows", [options,] fn): fn is missing: the table given was taken as the options"#
+        ),
+        (
+            #"scenario("callable", setmetatable({}, { __call = function() end })) -- @bad"#,
+            #"scenario("callable", [options,] fn): fn is missing: the table given was taken as the options; the body must be a function"#
         ),
         (#"describe("group", "not a function") -- @bad"#, #"describe("group", fn): fn must be a function, got string"#),
         (

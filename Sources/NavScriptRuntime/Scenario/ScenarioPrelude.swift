@@ -266,6 +266,11 @@ enum ScenarioPrelude {
           if opts ~= nil and type(opts) ~= "table" then
             check(opts, "table", "options", call .. "\"" .. name .. "\", [options,] fn)")
           end
+          if fn == nil and opts ~= nil then
+            -- A table alone is read as the options: say that, not "got nil" (a callable table is not a body).
+            wrong(call .. "\"" .. name .. "\", [options,] fn): fn is missing: the table given was taken as the options; "
+              .. "the body must be a function (for a callable table t, pass function() t() end)")
+          end
           if type(fn) ~= "function" then check(fn, "function", "fn", call .. "\"" .. name .. "\", [options,] fn)") end
           return opts, fn
         end
