@@ -6,13 +6,15 @@ import Testing
 /// Files named on the command line are read to their end, but never a
 /// device, and never more than a limit (a pipe that does not end).
 @Suite("Input files")
-struct InputFileTests {
+final class InputFileTests {
     let folder: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("input-file-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     @Test func aFileIsReadWholeUpToItsLimit() throws {
         let file = folder.appendingPathComponent("ten")
