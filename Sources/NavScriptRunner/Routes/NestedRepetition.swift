@@ -10,8 +10,11 @@ import Foundation
 /// router for more than fifteen minutes. `routes check` says so before
 /// rollout. A turn that begins or ends with a character none of its
 /// repetitions can match — `(-[a-z]+)*`, `([0-9]+\.)+` — splits the value
-/// one way only, and is fine. (Alternatives that overlap, `(a|aa)+`,
-/// backtrack too; they are not found here.)
+/// one way only, and is fine. A repeated group whose alternatives can
+/// begin with the same character — `(a|aa)+`, `([A-Z]|A)*`, `(\w|-|a)+`,
+/// or one that may match nothing beside another, `(a|a?)+` — shares a value
+/// out in as many ways (a Fibonacci number of them for `(a|aa)+`):
+/// ``findOverlappingAlternatives(in:)``; `(a|b)+`, `([a-z]|-)+` are fine.
 enum NestedRepetition {
     /// One atom of a pattern and how it may repeat.
     private struct Atom {
@@ -238,14 +241,38 @@ enum NestedRepetition {
         (32...126).map { Character(Unicode.Scalar(UInt8($0))) } + Array("\téßÅЖж漢ー١٣ａ€²½")
 
     private static func find(in text: ArraySlice<Character>, whole: String) -> String? {
+        firstRepeatedGroup(in: text) { repeatsUndelimited($0) }
+    }
+
+    /// The first repeated group whose alternatives can begin with the same
+    /// character (`(a|aa)+`, `([A-Z]|A)*`) or of which one may match nothing
+    /// beside another (`(a|a?)+`), as written with its quantifier, or nil.
+    static func findOverlappingAlternatives(in pattern: String) -> String? {
+        let caseless = pattern.contains("(?i")
+        return firstRepeatedGroup(in: Array(pattern)[...]) { overlapsSomewhere($0, caseless: caseless) }
+    }
+
+    /// Whether a group's content, or a group inside it, has alternatives that
+    /// overlap: `((a|a)x)+` takes one of two ways at every turn.
+    private static func overlapsSomewhere(_ content: ArraySlice<Character>, caseless: Bool) -> Bool {
+        if alternativesOverlap(content, caseless: caseless) { return true }
+        return alternatives(withoutGroupPrefix(content)).contains { alternative in
+            atoms(alternative).contains { $0.isGroup && overlapsSomewhere($0.body, caseless: caseless) }
+        }
+    }
+
+    /// The first group, outermost first, that repeats and whose content is
+    /// `bad` — from its opening parenthesis to its quantifier's end.
+    private static func firstRepeatedGroup(
+        in text: ArraySlice<Character>, where bad: (ArraySlice<Character>) -> Bool
+    ) -> String? {
         for alternative in alternatives(text) {
             for atom in atoms(alternative) where atom.isGroup {
-                if atom.repeats && repeatsUndelimited(atom.body) {
-                    // From the opening parenthesis to the quantifier's end.
+                if atom.repeats && bad(atom.body) {
                     let start = text.index(before: atom.body.startIndex)
                     return String(text[start..<atom.quantifier.endIndex])
                 }
-                if let inner = find(in: atom.body, whole: whole) { return inner }
+                if let inner = firstRepeatedGroup(in: atom.body, where: bad) { return inner }
             }
         }
         return nil
@@ -266,6 +293,44 @@ enum NestedRepetition {
             }
             return !delimited
         }
+    }
+
+    /// Whether two alternatives of a group's content can begin with the same
+    /// character, or one may match nothing (then any other overlaps it).
+    private static func alternativesOverlap(_ content: ArraySlice<Character>, caseless: Bool) -> Bool {
+        let choices = alternatives(withoutGroupPrefix(content))
+        guard choices.count > 1 else { return false }
+        let leads = choices.map { leadingAtoms(of: atoms($0), depth: 0) }
+        if leads.contains(where: { $0.mayBeEmpty }) { return true }
+        for (index, lead) in leads.enumerated() {
+            for other in leads[(index + 1)...] {
+                if lead.atoms.contains(where: { one in other.atoms.contains { overlaps(one, $0, caseless: caseless) } }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The atoms an alternative's match can begin with — each one up to the
+    /// first that must match, groups opened into theirs — and whether it
+    /// may match nothing at all. A group too deep to open stands for itself
+    /// (``overlaps(_:_:caseless:)`` assumes a group matches anything).
+    private static func leadingAtoms(of parts: [Atom], depth: Int) -> (atoms: [Atom], mayBeEmpty: Bool) {
+        var leading: [Atom] = []
+        for atom in parts {
+            if !atom.isGroup, atom.body.count == 1, atom.body.first == "^" || atom.body.first == "$" { continue }  // matches no character
+            var optional = atom.isOptional
+            if atom.isGroup, depth < 8 {
+                for choice in alternatives(withoutGroupPrefix(atom.body)) {
+                    let inner = leadingAtoms(of: atoms(choice), depth: depth + 1)
+                    leading += inner.atoms
+                    if inner.mayBeEmpty { optional = true }
+                }
+            } else {
+                leading.append(atom)
+            }
+            if !optional { return (leading, false) }
+        }
+        return (leading, true)
     }
 
     /// Whether anything in `content` repeats.
