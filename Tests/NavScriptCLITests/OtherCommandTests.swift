@@ -261,6 +261,30 @@ struct MergeJUnitTests {
         }
     }
 
+    /// A complete report in XML 1.1, or in UTF-16 without its byte-order
+    /// mark, was called "cut short: run that shard again" (or "suites could
+    /// not be told apart") — advice that produces the same file again. Each
+    /// is refused saying what the reader cannot take.
+    @Test func aReportInAnXMLItCannotReadSaysWhich() throws {
+        let fixture = try Fixture()
+        let report = #"<testsuites><testsuite name="s" tests="1"><testcase name="c"/></testsuite></testsuites>"#
+        try fixture.write("v11.xml", #"<?xml version="1.1" encoding="UTF-8"?>"# + "\n" + report + "\n")
+        var utf16 = Data()
+        for unit in (#"<?xml version="1.0" encoding="UTF-16"?>"# + report).utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        try utf16.write(to: fixture.url("nobom.xml"))
+        for (file, says) in [
+            ("v11.xml", "v11.xml:1: the report declares XML version 1.1, which merge-junit does not read"),
+            ("nobom.xml", "nobom.xml:1: the report is UTF-16 text without a byte-order mark")
+        ] {
+            let merged = try fixture.run(["merge-junit", file, "-o", "all.xml"])
+            #expect(merged.status == 2 && merged.stderr.contains(says), "\(merged)")
+            #expect(!merged.stderr.contains("run that shard again"), "\(merged)")
+        }
+        try (Data([0xFF, 0xFE]) + utf16).write(to: fixture.url("bom.xml"))
+        let merged = try fixture.run(["merge-junit", "bom.xml", "-o", "all.xml"])
+        #expect(merged.status == 0, "UTF-16 with its mark is read\n\(merged)")
+    }
+
     /// Other tools' reports merge too: suites nested in suites (PHPUnit),
     /// `disabled` cases outside `skipped`, a declared encoding, a root
     /// without a `skipped` total that does not make the merge strict.

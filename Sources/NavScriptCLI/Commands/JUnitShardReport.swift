@@ -272,6 +272,14 @@ struct JUnitShardReport {
         }
     }
 
+    /// The report's XML declaration (`<?xml version="1.0" …?>`, after a
+    /// UTF-8 byte-order mark), read as ASCII; nil when it has none.
+    private static func declaration(of data: Data) -> String? {
+        let head = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3).prefix(200) : data.prefix(200)
+        guard head.starts(with: Data("<?xml".utf8)), let end = head.firstRange(of: Data("?>".utf8)) else { return nil }
+        return String(decoding: head[head.startIndex..<end.lowerBound], as: UTF8.self)
+    }
+
     /// A report declared UTF-16 (with its byte-order mark) or ISO-8859-1.
     private static func decodedAsDeclared(_ data: Data) -> String? {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return String(data: data, encoding: .utf16) }
@@ -294,6 +302,18 @@ struct JUnitShardReport {
         for declaration in ["<!ATTLIST", "<!NOTATION"] where data.range(of: Data(declaration.utf8)) != nil {
             throw ValidationError(
                 "\(path): the report declares \(declaration) …>, which merge-junit does not read (a JUnit reporter writes none)")
+        }
+        if let version = declaration(of: data)?.firstMatch(of: /version\s*=\s*["']([^"']*)["']/)?.output.1, version != "1.0" {
+            let shown = String(version.prefix(20).filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") })
+            throw ValidationError(
+                "\(path):1: the report declares XML version \(shown), which merge-junit does not read: JUnit reports "
+                    + "are XML 1.0 — write it as 1.0 (<?xml version=\"1.0\"?>)")
+        }
+        // `<?` in UTF-16 (either byte order) with no byte-order mark before it.
+        if data.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || data.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
+            throw ValidationError(
+                "\(path):1: the report is UTF-16 text without a byte-order mark, which XML requires of UTF-16; "
+                    + "write it with one, or as UTF-8")
         }
         switch XMLPreflight.problem(in: data) {
         case .emptyInstruction(let line):
