@@ -190,6 +190,31 @@ struct SignalAndShardTests {
         #expect(junit.outcome("never started") == "skipped", "\(junit.raw)")
     }
 
+    /// A signal that lands between two scenarios (a run of short ones: the
+    /// stop is noticed after one ends) left no scenario to be the error,
+    /// and the JUnit file — passed and skipped cases only — read green to a
+    /// CI reporter. The interruption is an error of its own then.
+    @Test func aRunInterruptedBetweenScenariosIsNotGreen() throws {
+        var files: [String: String] = [:]
+        for index in 0..<3000 { files["suite/f\(index).lua"] = #"scenario("s\#(index)", function() launch{} end)"# }
+        let fixture = try Fixture(files)
+        let (output, junit) = try fixture.runWithJUnit(["--in-process", "--json", "events.jsonl", "suite"]) { parent in
+            // Some files have run (the stream has grown past its start), most have not.
+            let events = fixture.url("events.jsonl").path
+            for _ in 0..<1000 {
+                let size = (try? FileManager.default.attributesOfItem(atPath: events)[.size] as? Int) ?? 0
+                if size > 20_000 { break }
+                usleep(5_000)
+            }
+            kill(parent, SIGINT)
+        }
+        #expect(output.status == 130, "\(output)")
+        let errors = junit.root["errors"].flatMap { Int($0) } ?? 0
+        #expect(errors >= 1, "an interrupted run's report has an error\n\(junit.raw.prefix(600))")
+        let interrupted = junit.raw.components(separatedBy: #"type="interrupted""#).count - 1
+        #expect(interrupted == 1, "one error says it: the scenario under way, or the run itself\n\(junit.raw.prefix(600))")
+    }
+
     /// The same signal delivered twice at once (GNU `timeout` signals
     /// navscript, then its process group) is one stop: the reports are
     /// written, not left as the placeholder a killed run leaves.

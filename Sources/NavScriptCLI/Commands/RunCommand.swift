@@ -159,6 +159,25 @@ struct RunCommand: HostedCommand {
                 stream.publish(.fileFinished(file))
                 files.append(file)
             }
+            // Stopped by a signal between two scenarios (loading or launching the next file): no scenario
+            // was running to be the error, and the JUnit file of 145 passed and 1,855 skipped read green to
+            // a CI reporter. The interruption is then an error of its own, in every report.
+            if stop.interruptingSignal != nil,
+                !files.contains(where: { $0.scenarios.contains { $0.outcome == .errored(.interrupted) } })
+            {
+                let notRun = files.reduce(0) {
+                    $0 + $1.scenarios.filter { [.skipped(.interrupted), .skipped(.notStarted)].contains($0.outcome) }.count
+                }
+                let problem = ScenarioResult(
+                    name: "run interrupted", file: "", line: 0, outcome: .errored(.interrupted),
+                    message: "\(stop.reason) between two scenarios: the run did not finish (\(notRun) entr"
+                        + (notRun == 1 ? "y" : "ies") + " not run)")
+                let file = FileResult(file: "", scenarios: [problem], duration: 0)
+                stream.publish(.fileStarted(file: file.file))
+                stream.publish(.scenarioFinished(problem))
+                stream.publish(.fileFinished(file))
+                files.append(file)
+            }
             let result = RunResult(
                 files: files, duration: Date().timeIntervalSince(started),
                 seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
