@@ -213,6 +213,36 @@ struct CrashIsolationTests {
         #expect(events.contains(#""event":"run_finished""#), "\(events)")
     }
 
+    /// A file saved during the run (an editor, a checkout) is loaded again
+    /// by the worker that resumes it after a crash: with other scenarios in
+    /// it, the crash and the rest of the file were dropped and the run
+    /// exited 0. The crash stands; what the first listing declared and could
+    /// not run is an error that says why.
+    @Test func aFileChangedDuringTheRunKeepsItsCrashAndItsScenarios() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("s1", function() launch{} end)
+            scenario("s2", function()
+              launch{}
+              local t = os.clock() while os.clock() - t < 1 do end
+              deep_link("shop://orders/abc", { via = "widget" })
+            end)
+            scenario("s3", function() launch{} end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
+        ) { _ in
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"s2""#) { usleep(10_000) }
+            try? fixture.write("suite/a.lua", #"scenario("x1", function() launch{} end)"#)
+        }
+        #expect(output.status == 2, "\(output)")
+        #expect(junit.testcase("s2")?.child("error")?["type"] == "crash", "\(junit.raw)")
+        #expect(
+            junit.testcase("s3")?.child("error")?["message"]?.contains("suite/a.lua changed during the run") == true, "\(junit.raw)")
+        #expect(junit.testcase("x1") == nil, "\(junit.raw)")
+    }
+
     /// Coroutines closed from each other's `__close` handlers, 20,000 deep:
     /// Lua 5.4.4 does not count that nesting against its C-stack limit, and
     /// the run segfaulted (in process, the whole run). Said as a C stack

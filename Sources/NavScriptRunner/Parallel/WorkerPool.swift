@@ -108,6 +108,8 @@ package final class WorkerPool {
         /// (a file no worker started, scenarios a stop or a dead worker kept
         /// from running) is, then the file's end; then the caller hears of it.
         func finish(_ index: Int, duration: Double) {
+            // Once: a worker stopped for its task's sake may still have said `done` for it.
+            guard progress[index].kept == nil else { return }
             announce(index)
             let result = progress[index].fileResult(duration: duration)
             for scenario in result.scenarios { publishFinished(index, scenario) }
@@ -168,6 +170,19 @@ package final class WorkerPool {
                 }
                 switch message {
                 case .loaded(_, let scenarios):
+                    // Loaded again by the worker that resumes it, the file declares other scenarios: it was
+                    // saved during the run. Its scenarios are counted by their first listing, so the rest
+                    // would run under the wrong names, or not at all while the file read green; they are
+                    // errors instead, and the worker is stopped.
+                    if let announced = progress[index].scenarios, announced != scenarios {
+                        progress[index].fail(
+                            remaining:
+                                "not run: \(progress[index].task.path) changed during the run — loaded again by a fresh worker "
+                                + "after its first one died, it no longer declares the scenarios it did; run the suite again")
+                        worker.kill(timedOut: false)
+                        finish(index, duration: Date().timeIntervalSince(started))
+                        return
+                    }
                     // A file a new worker resumes (after a crash) loads again: announced once.
                     if progress[index].scenarios == nil {
                         announce(index)  // (it is, unless its start has not reached the pool yet)
@@ -578,6 +593,17 @@ private struct TaskProgress {
         loadFailure = ScenarioResult(
             name: ScenarioRunner.fileEntryName(task.path, .load), file: task.path, line: 0, outcome: .errored(.loadError),
             message: message)
+        isFinished = true
+    }
+
+    /// Marks what has no result yet as an error that says `message` — the
+    /// file cannot be run as it was listed — and ends the task.
+    mutating func fail(remaining message: String) {
+        for (index, listing) in (scenarios ?? []).enumerated() where results[index] == nil {
+            results[index] = ScenarioResult(
+                name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
+                outcome: .errored(.loadError), message: message)
+        }
         isFinished = true
     }
 
