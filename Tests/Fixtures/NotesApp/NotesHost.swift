@@ -2,7 +2,7 @@ import Foundation
 import NavScript
 import NavigationCore
 
-/// The notes app's host: one launch option, two faults, one verb and one
+/// The notes app's host: one launch option, two faults, two verbs and one
 /// observer of its own. Everything else comes from the toolkit.
 public struct NotesHost: ScenarioHost {
     public var engine: RoutingEngine
@@ -44,6 +44,16 @@ public struct NotesHost: ScenarioHost {
                     throw HostError("no sign-in sheet is on screen")
                 }
                 _ = try driver.perform(.tap(output: "submit", args: [:]))
+            },
+            .verb(
+                "sync_notes", parameters: [ScriptParameter("seconds", "number")],
+                documentation: "Syncs the notes with the server, synchronously: the app is busy for `seconds` (a slow call, for tests of the time limit).",
+                example: "sync_notes(0.1)"
+            ) { step in
+                _ = try step.app(as: NotesDriver.self)
+                let seconds = try step.arguments.number(1)
+                let until = Date().addingTimeInterval(seconds)
+                while Date() < until { usleep(1_000) }
             },
             .observer(
                 "signed_in", returns: ScriptReturn("boolean"), documentation: "Whether the session is committed.",

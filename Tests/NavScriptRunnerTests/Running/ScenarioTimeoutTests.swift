@@ -31,6 +31,29 @@ struct ScenarioTimeoutTests {
         #expect(results[1].status != .errored, "\(results[1].message)")
     }
 
+    /// A time limit that runs out inside one call — the app's own slow
+    /// work — names that call and its line: the hook could stop Lua only at
+    /// the next line, and the timeout blamed that line as "its own Lua code".
+    @Test func aTimeoutInsideACallNamesTheCall() throws {
+        var options = RunOptions()
+        options.scenarioTimeout = 0.3
+        let results = try runSource(
+            """
+            scenario("a slow sync", function()
+              launch()
+              sync_notes(0.6)
+              print("after")
+            end)
+            """, options: options
+        ).results
+        let message = try #require(results.first).message
+        #expect(results.first?.outcome == .errored(.timeout), "\(message)")
+        #expect(
+            message.hasSuffix(
+                "a.lua:3: timeout: the scenario ran longer than 0.3s (--timeout), inside sync_notes(0.6) (the app's own work, "
+                    + "not the script's); raise the limit with --timeout if it is legitimately long"), "\(message)")
+    }
+
     @Test func aFileWhoseTopLevelRunsPastItDoesNotLoadAndSaysSo() throws {
         var options = RunOptions(instructionBudget: 4_000_000_000)
         options.scenarioTimeout = 0.3
