@@ -389,6 +389,32 @@ struct SignalAndShardTests {
         XMLLint.expectValid(fixture.url("merged.xml"))
     }
 
+    /// The split is computed from the files' text, not from running them:
+    /// a file whose top level draws its count at run time moved whole other
+    /// files into no shard (or two), and one whose top level loops hung every
+    /// shard before it ran anything.
+    @Test func theSplitDoesNotRunTheFiles() throws {
+        var files: [String: String] = [
+            "suite/drawn.lua": """
+            for i = 1, math.floor(os.clock() * 1e7) % 40 + 1 do scenario("drawn " .. i, function() end) end
+            """,
+            "suite/loops.lua": "while true do end\nscenario(\"never\", function() end)"
+        ]
+        for file in 0..<5 {
+            files["suite/f\(file).lua"] = (0..<10).map { #"scenario("f\#(file) s\#($0)", function() end)"# }.joined(separator: "\n")
+        }
+        let fixture = try Fixture(files)
+        var ran: [String] = []
+        for shard in 1...2 {
+            let started = Date()
+            let (_, junit) = try fixture.runWithJUnit(
+                ["--shard", "\(shard)/2", "--timeout", "1", "--instruction-budget", "1000000000000", "suite"], junit: "s\(shard).xml")
+            #expect(Date().timeIntervalSince(started) < 30, "no shard waits on the looping file's top level")
+            ran += junit.suites.compactMap { $0["name"] }
+        }
+        #expect(ran.sorted() == files.keys.sorted(), "each file in exactly one shard: \(ran.sorted())")
+    }
+
     @Test func aBadShardSpecIsAUsageError() throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("x", function() end)"#])
         let output = try fixture.run(["run", "--shard", "3/2", "suite"])

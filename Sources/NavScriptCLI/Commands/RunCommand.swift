@@ -85,13 +85,11 @@ struct RunCommand: HostedCommand {
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
         try suite.requireSelection(entries, runner: runner)
-        // Whether the whole suite, every shard's files, has a scenario written and selected: a shard
-        // may be empty (more shards than files), a suite with none is an error in every shard.
-        var suiteHasAScenario = true
+        // Each machine splits the suite alike only from what each sees alike: the files' text. (A file's
+        // scenarios counted by running it — `math.randomseed(os.time())` before a loop of declarations —
+        // moved whole other files into no shard, or two; and a looping top level hung every shard.)
         if let shard = shard.flatMap(Shard.init) {
-            let listing = try Self.scenarioCounts(entries, runner: runner)
-            suiteHasAScenario = listing.hasAScenario
-            entries = shard.select(entries, path: \.path, scenarios: { listing.counts[$0.path] ?? 1 })
+            entries = shard.select(entries, path: \.path, scenarios: { Shard.declarations(in: $0.url) })
         }
         // The lint, cheap (no Lua runs): a literal the app does not have is said before the run,
         // where a check that can never match would otherwise pass in silence.
@@ -127,7 +125,15 @@ struct RunCommand: HostedCommand {
         let stop = StopSignal()
         stop.catchSignals()
         let started = Date()
-        let suiteHadAScenario = suiteHasAScenario
+        /// Whether the whole suite, every shard's files, has a scenario written and selected: a shard
+        /// may be empty (more shards than files), a suite with none is an error in every shard. Asked
+        /// only of a shard that ran nothing; its files load under the time limit and the stop signal.
+        func suiteHadAScenario() throws -> Bool {
+            var listing = options
+            listing.scenarioTimeout = timeout
+            listing.interruption = stop.interruption
+            return try Self.scenarioCounts(try suite.discover(), runner: ScenarioRunner(host: host, options: listing)).hasAScenario
+        }
         /// Everything after the scenarios ran: the nothing-ran check, the
         /// run's end in every report, the exit status. Called by this thread
         /// — or, in process, by the watch's when a scenario is stuck where
@@ -139,9 +145,8 @@ struct RunCommand: HostedCommand {
             // exits 2. (A shard may be empty: more shards than files — but not every shard of a suite
             // with none: `--shard 1/1` of a commented-out suite ran green.)
             var nothingRan: String?  // why, when nothing did
-            if files.allSatisfy({ $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } }) && (shard == nil || !suiteHadAScenario)
-                && stop.exitStatus == nil
-            {
+            let ranNothing = files.allSatisfy { $0.scenarios.allSatisfy { $0.outcome == .skipped(.pending) } } && stop.exitStatus == nil
+            if ranNothing, try shard == nil || !suiteHadAScenario() {
                 // Every scenario the run has was pending (this many), or none was declared.
                 let pending = files.reduce(0) { $0 + $1.scenarios.count }
                 let why =

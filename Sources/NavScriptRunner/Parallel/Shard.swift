@@ -1,9 +1,10 @@
+import Foundation
 import NavScript
 import NavScriptRuntime
 
 /// `--shard i/n`: a stable partition of a suite's files across n CI
-/// machines, balanced by scenario count, so the n shards together run the
-/// suite exactly once.
+/// machines, balanced by the scenarios each file declares in its text, so
+/// the n shards together run the suite exactly once.
 package struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// 1-based index of this shard.
     package let index: Int
@@ -37,6 +38,17 @@ package struct Shard: Hashable, Sendable, CustomStringConvertible {
             shards[lightest].paths.append(file.path)
         }
         return shards.map { $0.paths.sorted() }
+    }
+
+    /// How many scenarios a file declares as written: the calls of
+    /// `scenario`, `scenario.each` and `pending` in its text (1 at least, and
+    /// for a file that cannot be read). Read from the text, not by running
+    /// the file: what a file computes at run time — a count drawn from
+    /// `os.time()` — differs between machines, and so would their splits.
+    package static func declarations(in file: URL) -> Int {
+        guard let data = try? Data(contentsOf: file) else { return 1 }
+        let text = String(decoding: data, as: UTF8.self)
+        return max(1, text.matches(of: /\b(?:scenario|pending)\s*[(.{"']/).count)
     }
 
     /// The files of this shard, in their original order.
