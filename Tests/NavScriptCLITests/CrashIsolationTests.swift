@@ -213,6 +213,41 @@ struct CrashIsolationTests {
         #expect(junit.testcase("x1") == nil, "\(junit.raw)")
     }
 
+    /// A file that declares its scenarios through `pairs` declares them in
+    /// another order in every process (Lua seeds its string hashes per
+    /// process). The fresh worker that resumes the file after a crash went
+    /// on by position in its own order: scenarios ran twice, and a failing
+    /// one never. It resumes in the first load's order; `--shuffle` orders
+    /// by name before it shuffles, so a seed replays the same order.
+    @Test func aFileDeclaredThroughPairsResumesWhereItCrashed() throws {
+        let names = (0..<16).map { "case\($0)" }
+        let fixture = try Fixture([
+            "suite/p.lua": """
+            local cases = {}
+            for _, name in ipairs({ \(names.map { "\"\($0)\"" }.joined(separator: ", ")) }) do cases[name] = true end
+            for name in pairs(cases) do
+              scenario(name, function()
+                launch{}
+                if name == "case7" then deep_link("shop://orders/abc", { via = "widget" }) end
+                if name == "case11" then expect_tab("orders") end
+              end)
+            end
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--fault", "force-unwrap-crash", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.cases.compactMap { $0["name"] }.sorted() == names.sorted(), "each scenario once\n\(junit.raw)")
+        #expect(junit.outcome("case7") == "error" && junit.outcome("case11") == "failure", "\(junit.raw)")
+        var orders: Set<String> = []
+        for _ in 0..<3 {
+            let shuffled = try fixture.run(["run", "--shuffle", "--seed", "5", "--json", "-", "suite"])
+            let started = shuffled.stdout.split(separator: "\n").filter { $0.contains(#""event":"scenario_started""#) }
+            #expect(started.count == 16, "\(shuffled)")
+            orders.insert(started.joined(separator: "\n"))
+        }
+        #expect(orders.count == 1, "one seed, one order: \(orders)")
+    }
+
     /// Coroutines closed from each other's `__close` handlers, 20,000 deep:
     /// Lua 5.4.4 does not count that nesting against its C-stack limit, and
     /// the run segfaulted (in process, the whole run). Said as a C stack

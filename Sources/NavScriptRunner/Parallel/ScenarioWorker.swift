@@ -107,7 +107,14 @@ package struct ScenarioWorker {
             return
         }
         do {
-            let (file, selected) = try runner.load(entry, filter: filter)
+            var (file, selected) = try runner.load(entry, filter: filter)
+            // Resumed: in the order of the file's first load, when it declares the same scenarios
+            // (names are unique in a file); otherwise the file changed, and the parent says so.
+            if let order = task.order, order.count == selected.count {
+                let byName = Dictionary(selected.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+                let reordered = order.compactMap { byName[$0] }
+                if reordered.count == selected.count { selected = reordered }
+            }
             send(.loaded(task: task.id, scenarios: selected.map(\.listing)))
             for (index, definition) in selected.enumerated() where index >= task.from {
                 if stopped {

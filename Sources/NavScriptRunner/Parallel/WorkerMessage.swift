@@ -17,6 +17,13 @@ public struct WorkerTask: Hashable, Sendable, Codable {
     /// pool could not tell which scenario was running; unbuffered, a second
     /// kill names it (and its last call).
     public var unbuffered: Bool
+    /// The file's scenarios by name, in the order its first load declared
+    /// them: a file resumed in a fresh worker runs in that order, so `from`
+    /// means the same scenario. (A file that declares through `pairs` gets
+    /// another order in every process: Lua seeds its string hashes per
+    /// process, and a resume by position ran some scenarios twice and a
+    /// failing one never.)
+    public var order: [String]?
 
     public init(id: Int, path: String, suiteRoot: String, faults: [String], from: Int = 0, unbuffered: Bool = false) {
         self.id = id
@@ -27,9 +34,9 @@ public struct WorkerTask: Hashable, Sendable, Codable {
         self.unbuffered = unbuffered
     }
 
-    private enum CodingKeys: String, CodingKey { case id, path, suiteRoot, faults, from, unbuffered }
+    private enum CodingKeys: String, CodingKey { case id, path, suiteRoot, faults, from, unbuffered, order }
 
-    /// Decoded with defaults for what a task may leave out (`from`, `unbuffered`); encoded as synthesized.
+    /// Decoded with defaults for what a task may leave out (`from`, `unbuffered`, `order`); encoded as synthesized.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
@@ -38,6 +45,7 @@ public struct WorkerTask: Hashable, Sendable, Codable {
         faults = try container.decode([String].self, forKey: .faults)
         from = try container.decodeIfPresent(Int.self, forKey: .from) ?? 0
         unbuffered = try container.decodeIfPresent(Bool.self, forKey: .unbuffered) ?? false
+        order = try container.decodeIfPresent([String].self, forKey: .order)
     }
 }
 

@@ -556,6 +556,7 @@ private struct TaskProgress {
     var resumeTask: WorkerTask {
         var next = task
         next.from = resumeFrom
+        next.order = scenarios?.map(\.name)
         next.unbuffered = killedRerunFrom != nil
         return next
     }
