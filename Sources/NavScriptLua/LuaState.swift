@@ -314,6 +314,15 @@ public final class LuaState {
         control.pointee.pending_charge += Int64(work)
     }
 
+    /// Sets the instruction budget (nil: none), counted from the next
+    /// ``resetLimits(timeout:)``. Why: a state is prepared — the language's
+    /// own preludes run — under no budget, and given the script's after; a
+    /// budget of a few thousand instructions failed every file as "the
+    /// script may loop forever" before any of its code ran.
+    package func setInstructionBudget(_ budget: Int?) {
+        control.pointee.instruction_budget = budget.map { Int64(max(1, $0)) } ?? 0
+    }
+
     /// Whether the time limit ``resetLimits(timeout:)`` set has passed
     /// (false when none is set: no clock is read then).
     public var isPastDeadline: Bool {

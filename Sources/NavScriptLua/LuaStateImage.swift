@@ -70,8 +70,10 @@ package final class LuaStateImage: @unchecked Sendable {
     /// functions the preparation kept.
     package func makeState(options: LuaState.Options) throws(LuaError) -> (LuaState, [LuaFunction]) {
         guard let region = region.acquire() else {
-            let state = try LuaState(options: options)
-            return (state, try prepare(state))
+            let state = try LuaState(options: options.unbudgeted)
+            let functions = try prepare(state)
+            state.setInstructionBudget(options.instructionBudget)
+            return (state, functions)
         }
         guard !bytes.isEmpty else { return try take(region, options: options) }
         let root: LuaState.SandboxRoot?
@@ -103,8 +105,9 @@ package final class LuaStateImage: @unchecked Sendable {
         _ region: UnsafeMutablePointer<clua_Region>,
         options: LuaState.Options
     ) throws(LuaError) -> (LuaState, [LuaFunction]) {
-        let state = try LuaState(options: options, region: region)
+        let state = try LuaState(options: options.unbudgeted, region: region)
         let functions = try prepare(state)
+        state.setInstructionBudget(options.instructionBudget)
         precondition(
             state.control.pointee.boxes == 0,
             "a state image's preparation created userdata that owns a Swift object "

@@ -43,5 +43,13 @@ extension LuaState {
             self.counter = counter
             self.interruption = interruption
         }
+
+        /// These options without an instruction budget: for preparing a
+        /// state, whose preludes are not the script's work.
+        var unbudgeted: Options {
+            var options = self
+            options.instructionBudget = nil
+            return options
+        }
     }
 }

@@ -831,6 +831,16 @@ struct GraphCommandTests {
     }
 }
 
+/// The smallest budget the usage check lets through runs a scenario: the
+/// language's own preludes, run while a file's state is prepared, counted
+/// against it and every file was "the script may loop forever".
+@Test(arguments: [[String](), ["--in-process"]])
+func theSmallestInstructionBudgetRunsAScenario(mode: [String]) throws {
+    let fixture = try Fixture(["suite/tiny.lua": #"scenario("tiny", function() assert(true) end)"#])
+    let output = try fixture.run(["run", "--instruction-budget", "1000"] + mode + ["suite"])
+    #expect(output.status == 0, "\(output)")
+}
+
 /// A usage mistake exits 2 with a message that names what was given and
 /// what to do — never a parser's guess ("Missing value"), another
 /// command's option, or a Foundation error number.
