@@ -168,8 +168,19 @@ public enum NavScriptCLI {
             // Bound around the parse: shell completion of `--fault` asks the app (``ValueCompletion``).
             command = try ValueCompletion.$host.withValue(.init(make: makeHost)) { try RootCommand.parseAsRoot(arguments) }
             if let hosted = command as? any HostedCommand {
-                do { try hosted.run(in: CommandContext(makeHost: makeHost)) } catch let problem as UsageProblem {
-                    throw ValidationError(problem.description)
+                do {
+                    do { try hosted.run(in: CommandContext(makeHost: makeHost)) } catch let problem as UsageProblem {
+                        throw ValidationError(problem.description)
+                    }
+                } catch let error where !(error is ExitCode) {
+                    // It stopped before it ran (a selection that matches nothing, a refused manifest, an app
+                    // that cannot start): its report files say so, instead of keeping the last run's — often
+                    // green, and published by CI whatever the exit status.
+                    if let report = hosted.reportOptions, let name = type(of: hosted).configuration.commandName {
+                        let reason = error is HostUnavailable ? "\(error)" : RootCommand.message(for: error)
+                        report.reportCouldNotStart(command: name, reason: reason)
+                    }
+                    throw error
                 }
             } else {
                 try command?.run()
@@ -206,6 +217,12 @@ public enum NavScriptCLI {
 /// built instead of ArgumentParser's argument-less `run()`.
 protocol HostedCommand: ParsableCommand {
     func run(in context: CommandContext) throws
+    /// The report files the command writes, if it writes any (`run`, `mutate`, `explore`).
+    var reportOptions: ReportOptions? { get }
+}
+
+extension HostedCommand {
+    var reportOptions: ReportOptions? { nil }
 }
 
 /// What the entry point hands every command: a way to build the host.

@@ -415,6 +415,50 @@ struct SignalAndShardTests {
         #expect(ran.sorted() == files.keys.sorted(), "each file in exactly one shard: \(ran.sorted())")
     }
 
+    /// `--filter` and `--tags` load every file to select from it: outside
+    /// `--timeout` and before the signals were caught, a looping top level
+    /// held the run, and Ctrl-C there left the last run's green report.
+    @Test func readingTheSuiteToSelectFromItIsUnderTheTimeoutAndTheSignals() throws {
+        let fixture = try Fixture([
+            "suite/loops.lua": "while true do end\nscenario(\"never\", function() end)",
+            "suite/fine.lua": #"scenario("fine", function() launch{} end)"#
+        ])
+        let started = Date()
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--filter", "fine", "--timeout", "1", "--instruction-budget", "1000000000000", "suite"])
+        #expect(Date().timeIntervalSince(started) < 30, "\(output)")
+        #expect(junit.outcome("fine") == "passed", "\(junit.raw)")
+        #expect(output.status == 2, "the looping file is a load error\n\(output)")
+
+        try fixture.write("report.xml", #"<testsuites tests="1" failures="0" errors="0"/>"#)  // a last run's, green
+        let (stopped, report) = try fixture.runWithJUnit(
+            ["--filter", "fine", "--timeout", "60", "--instruction-budget", "1000000000000", "suite"]
+        ) { parent in
+            usleep(700_000)
+            kill(parent, SIGINT)
+        }
+        #expect(stopped.status == 130, "\(stopped)")
+        #expect(report.outcome("run could not start") == "error", "\(report.raw)")
+        #expect(stopped.stderr.contains("interrupted (SIGINT) while the suite was read"), "\(stopped)")
+    }
+
+    /// A run that stops before it starts — a selection that matches nothing,
+    /// a refused manifest — exited 2 and left the last run's green reports
+    /// for CI to publish. They say why it could not start.
+    @Test(arguments: [["--tags", "smok"], ["--filter", "chekcs"], ["--manifest", "bad.json"]])
+    func aRunThatCannotStartReplacesTheLastReports(_ arguments: [String]) throws {
+        let fixture = try Fixture([
+            "suite/a.lua": #"scenario("checks", { tags = { "smoke" } }, function() launch{} end)"#,
+            "bad.json": "{ nope"
+        ])
+        let (green, _) = try fixture.runWithJUnit(["suite", "--html", "report.html"])
+        #expect(green.status == 0, "\(green)")
+        let (output, junit) = try fixture.runWithJUnit(arguments + ["suite", "--html", "report.html"])
+        #expect(output.status == 2, "\(output)")
+        #expect(junit.outcome("run could not start") == "error" && junit.outcome("checks") == nil, "\(junit.raw)")
+        #expect(try fixture.read("report.html").contains("run could not start"))
+    }
+
     @Test func aBadShardSpecIsAUsageError() throws {
         let fixture = try Fixture(["suite/a.lua": #"scenario("x", function() end)"#])
         let output = try fixture.run(["run", "--shard", "3/2", "suite"])

@@ -58,6 +58,7 @@ struct ExploreCommand: HostedCommand {
 
     /// `--junit`, `--json`, `--html`: one failing test case per violation.
     @OptionGroup var report: ReportOptions
+    var reportOptions: ReportOptions? { report }
 
     @Option(
         help: ArgumentHelp(

@@ -30,6 +30,7 @@ struct MutateCommand: HostedCommand {
 
     /// `--junit`, `--json`, `--html`: one test case per fault (a surviving fault fails).
     @OptionGroup var report: ReportOptions
+    var reportOptions: ReportOptions? { report }
 
     @Flag(help: "Print the matrix as a Markdown table (for the README).")
     var markdown = false

@@ -127,6 +127,24 @@ struct ReportOptions: ParsableArguments {
         do { return try targets.reporters(junit: junitOptions) } catch { throw ValidationError(error.description) }
     }
 
+    /// Writes every report file asked for as a run of `command` that could
+    /// not start, for `reason`: one errored entry (`run could not start`), so
+    /// a file of the previous run — often green — is not left for CI to
+    /// publish. Best effort: the command's own error is what it exits with.
+    func reportCouldNotStart(command: String, reason: String) {
+        guard junit != nil || html != nil || json != nil, let reporters = try? reporters() else { return }
+        let stream = RunEventStream(reporters)
+        let now = Date().timeIntervalSince1970
+        let problem = ScenarioResult(
+            name: "\(command) could not start", file: "", line: 0, outcome: .errored(.loadError), message: reason)
+        let file = FileResult(file: "", scenarios: [problem], duration: 0)
+        stream.publish(.runStarted(RunPlan(command: command, app: NavScriptCLI.executableName, files: [], startedAt: now)))
+        stream.publish(.fileStarted(file: file.file))
+        stream.publish(.scenarioFinished(problem))
+        stream.publish(.fileFinished(file))
+        stream.publish(.runFinished(RunResult(files: [file], duration: 0, startedAt: now), interruption: nil))
+    }
+
     /// After the run: says which reports could not be written; true when
     /// one could not (the command then exits 2, unless a signal's status
     /// takes precedence).

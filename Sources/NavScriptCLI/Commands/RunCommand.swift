@@ -21,6 +21,7 @@ struct RunCommand: HostedCommand {
     @OptionGroup var suite: SuiteOptions
 
     @OptionGroup var report: ReportOptions
+    var reportOptions: ReportOptions? { report }
 
     @Option(
         help: ArgumentHelp(
@@ -71,6 +72,9 @@ struct RunCommand: HostedCommand {
     }
 
     func run(in context: CommandContext) throws {
+        // From the start: reading the suite to select from it runs its files' top levels.
+        let stop = StopSignal()
+        stop.catchSignals()
         let host = try self.suite.host(in: context)
         let suite = try self.suite.selectingLines(host: host)
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
@@ -82,9 +86,20 @@ struct RunCommand: HostedCommand {
         }
         var options = suite.runOptions(failFast: failFast, shuffle: shuffle, seed: seed)
         options.recordsFrames = report.recordsFrames
+        // Files loaded to select from them (--filter, --tags) run under the run's limits and stop
+        // signal: a looping top level held every such run outside --timeout, and Ctrl-C then left
+        // the last run's report behind.
+        options.scenarioTimeout = timeout
+        options.interruption = stop.interruption
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
         try suite.requireSelection(entries, runner: runner)
+        if let status = stop.exitStatus {
+            let reason = "\(stop.reason) while the suite was read to select from it, before any scenario ran"
+            report.reportCouldNotStart(command: "run", reason: reason)
+            writeStandardError("\(NavScriptCLI.executableName): \(reason)\n")
+            throw ExitCode(status)
+        }
         // Each machine splits the suite alike only from what each sees alike: the files' text. (A file's
         // scenarios counted by running it — `math.randomseed(os.time())` before a loop of declarations —
         // moved whole other files into no shard, or two; and a looping top level hung every shard.)
@@ -122,8 +137,6 @@ struct RunCommand: HostedCommand {
             [console]
                 + (try report.reporters(
                     junit: .init(invariants: checked, replayCommand: replayCommand))))
-        let stop = StopSignal()
-        stop.catchSignals()
         let started = Date()
         /// Whether the whole suite, every shard's files, has a scenario written and selected: a shard
         /// may be empty (more shards than files), a suite with none is an error in every shard. Asked

@@ -139,7 +139,10 @@ struct SuiteOptions: ParsableArguments {
     /// it was meant to bring in without a word: said on standard error (not an error: one list of
     /// tags may serve several suites).
     private func noteUnknownTags(_ entries: [SuiteFile], runner: ScenarioRunner) {
-        let everything = ScenarioRunner(host: runner.host, options: RunOptions())
+        // Every scenario, under the same limits (a looping top level is stopped at --timeout here too).
+        var unselected = runner.options
+        (unselected.filter, unselected.tags, unselected.excludeTags) = (nil, [], [])
+        let everything = ScenarioRunner(host: runner.host, options: unselected)
         guard let all = try? everything.list(entries) else { return }
         let known = Set(all.flatMap { $0.scenarios.flatMap(\.tags) })
         for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] {
