@@ -152,8 +152,10 @@ struct CrashIsolationTests {
     /// written, exit 1.
     @Test(arguments: [
         ("local t = setmetatable({}, {})\n  getmetatable(t).__call = t\n  local _ = t()", [String]()),
-        ("launch{ two_factor = true }\n  deep_link(\"shop://orders/42\")\n  tap(\"submit\")\n  tap(\"submit\")",
-         ["--fault", "main-thread-deadlock"])
+        (
+            "launch{ two_factor = true }\n  deep_link(\"shop://orders/42\")\n  tap(\"submit\")\n  tap(\"submit\")",
+            ["--fault", "main-thread-deadlock"]
+        )
     ])
     func aScenarioStuckInProcessEndsTheRunWithItsReports(body: String, faults: [String]) throws {
         let fixture = try Fixture([

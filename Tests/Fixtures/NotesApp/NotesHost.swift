@@ -47,7 +47,9 @@ public struct NotesHost: ScenarioHost {
             },
             .verb(
                 "sync_notes", parameters: [ScriptParameter("seconds", "number")],
-                documentation: "Syncs the notes with the server, synchronously: the app is busy for `seconds` (a slow call, for tests of the time limit).",
+                documentation:
+                    "Syncs the notes with the server, synchronously: the app is busy for `seconds` (a slow call, for tests "
+                    + "of the time limit).",
                 example: "sync_notes(0.1)"
             ) { step in
                 _ = try step.app(as: NotesDriver.self)
