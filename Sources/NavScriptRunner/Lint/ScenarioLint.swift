@@ -102,6 +102,7 @@ package struct ScenarioLint {
 
     /// The problems of one file's source, in source order.
     package func check(source: String, file: String) -> [Problem] {
+        let source = Self.asLoaded(source)
         // A file that does not compile is that one problem (its names cannot be read reliably): lint
         // called it clean, and a CI lint step passed a broken file.
         if let syntax = syntaxProblem(source, file: file) { return [syntax] }
@@ -116,6 +117,17 @@ package struct ScenarioLint {
             }
         }
         return problems
+    }
+
+    /// `source` as Lua reads a file (`luaL_loadfile`, what `run` does): a
+    /// UTF-8 byte-order mark and a first line that begins with `#` (`#!`)
+    /// skipped — the line kept empty, so lines keep their numbers. Lint
+    /// called such a file "does not compile" while `run` loaded it.
+    static func asLoaded(_ source: String) -> String {
+        var text = Substring(source)
+        if text.first == "\u{FEFF}" { text = text.dropFirst() }
+        guard text.first == "#" else { return String(text) }
+        return String(text.drop { $0 != "\n" && $0 != "\r\n" })
     }
 
     /// Lua's own error when `source` does not compile, at its line (column 1: Lua gives none).

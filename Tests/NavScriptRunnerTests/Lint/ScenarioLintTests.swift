@@ -28,6 +28,16 @@ struct ScenarioLintTests {
     /// Escapes are decoded as Lua decodes them, so a name spelled with them
     /// is the name lint checks (`"h\111me"` is `home`), and a `\z` or an
     /// escaped line break keeps the lines of what follows right.
+    /// A first line that begins with `#` (`#!/usr/bin/env …`) and a UTF-8
+    /// byte-order mark are skipped as `run` skips them: lint called such a
+    /// file "does not compile"; lines keep their numbers.
+    @Test(arguments: ["#!/usr/bin/env navscript\n", "\u{FEFF}#!x\r\n", "\u{FEFF}\n"])
+    func aShebangLineAndAByteOrderMarkAreSkippedAsRunSkipsThem(start: String) throws {
+        let problems = ScenarioLint(host: try NotesHost()).check(source: start + "expect_tab(\"nope\")", file: "s.lua")
+        #expect(problems.map(\.kind) == [.tab], "\(problems)")
+        #expect(problems.first?.line == 2, "\(problems)")
+    }
+
     @Test func theLexerDecodesEveryLuaEscape() {
         let source = #"""
             a("\104ome", "hom\x65", "\u{68}ome", "\u{E9}\u{1F642}\u{7FFFFFFF}", "h\111\109e", "\a\b\f\n\r\t\v\\\"\'")
