@@ -67,6 +67,18 @@ struct ExploreCommandTests {
         #expect(output.stdout.contains("(fails with the faults, passes without)"), "\(output)")
     }
 
+    /// An exploration that took no step (a --time too short for one walk)
+    /// checked nothing: it said "no property violated", exit 0, and wrote a
+    /// passing case. It is an error that says to give more time.
+    @Test func anExplorationThatTookNoStepIsNotGreen() throws {
+        let fixture = try Fixture()
+        let output = try fixture.run(["explore", "--seed", "1", "--time", "0.0001", "--junit", "explore.xml"])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stdout.contains("no step was taken: nothing was explored") && !output.stdout.contains("no property violated"))
+        let junit = try JUnit(try Data(contentsOf: fixture.url("explore.xml")))
+        #expect(junit.outcome("nothing explored") == "error", "\(junit.raw)")
+    }
+
     @Test func theHealthyAppBreaksNothingAndAnotherHostIsExplorableToo() throws {
         let fixture = try Fixture()
         let healthy = try fixture.run(["explore", "--seed", "2", "--steps", "1500", "--time", "0", "--out", "none"])

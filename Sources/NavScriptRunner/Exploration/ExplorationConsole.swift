@@ -38,7 +38,7 @@ package enum ExplorationConsole {
         }
         text +=
             report.findings.isEmpty
-            ? "no property violated\n"
+            ? (report.steps == 0 ? "no step was taken: nothing was explored\n" : "no property violated\n")
             : "\(report.findings.count) violation\(report.findings.count == 1 ? "" : "s") found"
                 + (report.stoppedAtFirst ? " (stopped at the first verified one: --stop-at-first)\n" : "\n")
         return text

@@ -96,6 +96,9 @@ package struct ExploreFrontend {
         terminal(ExplorationConsole.summary(explored, host: host))
         let interruption = stop.interruptingSignal == nil ? nil : stop.reason
         if let interruption { terminal("\(interruption): the exploration stopped early\n") }
+        // An exploration that took no step checked nothing (a --time too short to launch the app once):
+        // "no property violated" would be a green report of it.
+        let checkedNothing = cases.isEmpty && interruption == nil && explored.steps == 0
         if cases.isEmpty {
             // Cut short, "no property violated" would be a green report of an exploration that did not finish.
             cases = [
@@ -104,7 +107,13 @@ package struct ExploreFrontend {
                         name: "exploration interrupted", file: "explore", line: 0, outcome: .errored(.interrupted),
                         message: "\($0) after \(explored.steps) steps: the exploration did not finish",
                         duration: explored.seconds)
-                } ?? ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds)
+                }
+                    ?? (checkedNothing
+                        ? ScenarioResult(
+                            name: "nothing explored", file: "explore", line: 0, outcome: .errored(.loadError),
+                            message: "no step was taken in \(WorkerPool.seconds((explored.seconds * 1000).rounded() / 1000)): give --time enough for a walk (a second or more) "
+                                + "or --steps", duration: explored.seconds)
+                        : ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds))
             ]
             stream.publish(.scenarioFinished(cases[0]))
         }
@@ -118,7 +127,7 @@ package struct ExploreFrontend {
         let failed = ReportTargets.reportFailures(stream, to: streams)
         for problem in unwritten { streams.error("\(streams.executableName) explore: \(problem)\n") }
         if let status = stop.exitStatus { return status }
-        return failed || !unwritten.isEmpty ? 2 : explored.findings.isEmpty ? 0 : 1
+        return failed || !unwritten.isEmpty || checkedNothing ? 2 : explored.findings.isEmpty ? 0 : 1
     }
 
     /// `<name>.lua` in `folder`, or `<name>-2.lua`, `-3`… when taken: a reproducer an
