@@ -634,7 +634,11 @@ struct LanguageStructureTests {
         (#"scenario(" \t", { tags = { "t" } }, function() end) -- @bad"#, "scenario(name, [options,] fn): the name is only blanks"),
         (
             #"scenario(string.rep("n", 2000), function() end) -- @bad"#,
-            "the scenario's name is 2000 characters long (with its groups'); names are headings and what --filter selects"
+            "the scenario's name is 2000 code points long (with its groups'); names are headings and what --filter selects"
+        ),
+        (
+            #"scenario("a" .. ("\u{301}"):rep(1200), function() end) -- @bad"#,
+            "the scenario's name is 1201 code points long (with its groups')"
         ),
         (
             #"scenario("a\t", function() end) -- @bad"#,

@@ -348,8 +348,8 @@ struct JUnitShardReport {
         }
         if (parser.parserError as? NSError)?.code == 1 {
             throw ValidationError(
-                "\(path):\(parser.lineNumber):\(parser.columnNumber): nested deeper than an XML reader accepts "
-                    + "(256 levels): not a JUnit report navscript can merge")
+                "\(path):\(parser.lineNumber):\(parser.columnNumber): more than an XML reader accepts — elements nested "
+                    + "deeper than 256 levels, or an attribute value longer than 10 MB: not a JUnit report navscript can merge")
         }
         // Where the reader first stopped: the end of the file only when the file ends before its XML does.
         let (line, column, code) = scan.firstError.map { ($0.line, $0.column, $0.code) } ?? (parser.lineNumber, parser.columnNumber, 0)

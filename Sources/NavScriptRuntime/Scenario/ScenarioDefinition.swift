@@ -17,7 +17,7 @@ package struct ScenarioDefinition {
     var before: [LuaFunction]
     var after: [LuaFunction]
 
-    /// The most characters a scenario's full name may have.
+    /// The most code points (Unicode scalars) a scenario's full name may have.
     static let longestName = 1_000
 
     /// Whether `name` starts or ends with a blank (any Unicode white space).
@@ -106,9 +106,12 @@ package struct ScenarioDefinition {
         // that ends in a blank can be one (the full name is the groups', a space, then its own).
         // (scenario.each checks its generated names itself.)
         // A name is a report's heading and what --filter and a replay select: one line to read.
-        if self.name.utf8.count > Self.longestName, self.name.count > Self.longestName {
+        // Counted in code points, not characters: one letter with five million combining marks is one
+        // character, and its 10 MB name made a JUnit report that libxml2-based readers refuse.
+        if self.name.utf8.count > Self.longestName, self.name.unicodeScalars.count > Self.longestName {
             throw ScenarioLoadError(
-                "\(file):\(self.line): the scenario's name is \(self.name.count) characters long (with its groups'); names "
+                "\(file):\(self.line): the scenario's name is \(self.name.unicodeScalars.count) code points long (with its "
+                    + "groups'); names "
                     + "are headings and what --filter selects: keep it under \(Self.longestName) and put the detail in the body")
         }
         // Nor can names that differ only in blanks around them ("a" and "a "), its own or its groups'
