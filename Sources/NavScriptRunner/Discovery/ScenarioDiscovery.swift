@@ -19,15 +19,24 @@ public struct ScenarioDiscovery {
     /// FIFO waits for a writer, forever), and a folder named `*.lua` is a
     /// folder to walk. A folder given as an argument may be a symbolic link:
     /// it is walked where it leads, its files shown under the name given, and
-    /// their suite root found from where they really are. Links met while
-    /// walking are followed for files only, so a walk cannot loop; a file
-    /// reached twice (through a folder and a link to it) runs once.
+    /// their suite root found from where they really are. A link to a folder
+    /// met while walking is walked the same way, after the folder it is in,
+    /// unless where it leads was walked already or lies inside a folder
+    /// walked (a link back up: no loop); a file reached twice (through a
+    /// folder and a link to it) runs once.
     public func discover(_ paths: [String]) throws(DiscoveryError) -> [SuiteFile] {
         // Each file as shown, where it really is, and the folder argument it was found
         // under (where that leads, and as given), for its suite root.
         var found: [(shown: URL, real: URL, walked: (real: String, given: String)?)] = []
         let fm = FileManager.default
-        for path in paths {
+        // The arguments, then each folder link met in a walk — walked as a folder argument given
+        // through a link is, unless where it leads was walked or lies inside a walk (a loop).
+        var queue = paths[...]
+        var walkedFolders: [String] = []
+        func isWalked(_ real: String) -> Bool {
+            walkedFolders.contains { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        while let path = queue.popFirst() {
             let url = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
             switch Self.kind(of: url.path) {
             case .missing:
@@ -41,10 +50,12 @@ public struct ScenarioDiscovery {
             case .directory:
                 if url.lastPathComponent == "support" { throw .supportModule(path) }
                 let real = Self.realPath(url.path) ?? url.path
+                walkedFolders.append(real)
                 let walked = URL(fileURLWithPath: real, isDirectory: true)
                 // A folder the walk cannot read would drop its scenarios without a word: an error instead.
                 var unreadable: (URL, any Error)?
-                let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey], options: []) { folder, error in
+                let walker = fm.enumerator(at: walked, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey], options: []) {
+                    folder, error in
                     if unreadable == nil { unreadable = (folder, error) }
                     return true
                 }
@@ -52,6 +63,18 @@ public struct ScenarioDiscovery {
                 for case let file as URL in walker {
                     if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
                         walker.skipDescendants()
+                        continue
+                    }
+                    // A link to a folder is not walked into by the enumerator: its scenarios were left out
+                    // without a word. It is walked after this folder, shown under the link's name.
+                    if file.lastPathComponent != "support", (try? file.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true,
+                        Self.kind(of: file.path) == .directory
+                    {
+                        if let target = Self.realPath(file.path), !isWalked(target),
+                            let shown = Self.rebase(file.standardizedFileURL.path, from: real, onto: url.path)
+                        {
+                            queue.append(display(shown))
+                        }
                         continue
                     }
                     guard file.pathExtension == "lua" else { continue }

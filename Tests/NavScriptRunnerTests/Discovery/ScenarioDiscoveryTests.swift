@@ -102,6 +102,25 @@ struct ScenarioDiscoveryTests {
         #expect(try discovery.discover(["alias", "nested"]).map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
     }
 
+    /// A link to a folder met inside the suite (a folder of scenarios shared
+    /// between apps) is walked, its files shown under the link's name; it
+    /// was left out without a word. Links back up, or to what the walk
+    /// covers already, are not walked again.
+    @Test func aLinkedFolderInsideTheSuiteIsWalked() throws {
+        let suite = try Self.suite()
+        let shared = try TemporarySuite()
+        try shared.write("s.lua", "-- shared\n")
+        try shared.write("support/m.lua", "-- a module\n")
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/shared").path, withDestinationPath: shared.root.path)
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("nested/up").path, withDestinationPath: "..")
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("again").path, withDestinationPath: "flows")
+        let entries = try ScenarioDiscovery(workingDirectory: suite.root).discover(["."])
+        #expect(
+            entries.map(\.path) == ["a.lua", "flows/c.lua", "flows/d.lua", "flows/shared/s.lua", "nested/deeper/f.lua", "nested/e.lua"],
+            "\(entries.map(\.path))")
+    }
+
     /// A link to a folder inside a suite finds that suite's root where the
     /// folder really is, not above the link (whose folder has no `support/`).
     @Test func aLinkedSubfolderKeepsItsSuiteRoot() throws {
