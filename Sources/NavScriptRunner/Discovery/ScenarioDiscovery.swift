@@ -77,7 +77,9 @@ public struct ScenarioDiscovery {
                         }
                         continue
                     }
-                    guard file.pathExtension == "lua" else { continue }
+                    // A hidden name is an editor's or a tool's, never a scenario file: Emacs locks a file
+                    // being edited with a dangling link `.#name.lua`, and the run failed to open it.
+                    guard file.pathExtension == "lua", !file.lastPathComponent.hasPrefix(".") else { continue }
                     let physical = file.standardizedFileURL
                     let shown = Self.rebase(physical.path, from: real, onto: url.path).map { URL(fileURLWithPath: $0) } ?? physical
                     let kind = Self.kind(of: physical.path)

@@ -115,6 +115,8 @@ struct ScenarioDiscoveryTests {
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/shared").path, withDestinationPath: shared.root.path)
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("nested/up").path, withDestinationPath: "..")
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("again").path, withDestinationPath: "flows")
+        // An editor's lock on a file being edited (Emacs: a dangling link `.#c.lua`) is no scenario file.
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/.#c.lua").path, withDestinationPath: "user@host.1234:0")
         let entries = try ScenarioDiscovery(workingDirectory: suite.root).discover(["."])
         #expect(
             entries.map(\.path) == ["a.lua", "flows/c.lua", "flows/d.lua", "flows/shared/s.lua", "nested/deeper/f.lua", "nested/e.lua"],
