@@ -442,6 +442,22 @@ struct SignalAndShardTests {
         #expect(stopped.stderr.contains("interrupted (SIGINT) while the suite was read"), "\(stopped)")
     }
 
+    /// A top level stuck in one Lua operation the time limit cannot stop (a
+    /// table whose `__call` is a table) held the parent for minutes while it
+    /// read the suite to select from it. It ends the run, its reports saying why.
+    @Test func aTopLevelStuckWhileTheSuiteIsReadEndsTheRunWithItsReports() throws {
+        let fixture = try Fixture([
+            "suite/chain.lua": "local t = setmetatable({}, {})\ngetmetatable(t).__call = t\nlocal _ = t()\n",
+            "suite/fine.lua": #"scenario("fine", function() launch{} end)"#
+        ])
+        let started = Date()
+        let (output, junit) = try fixture.runWithJUnit(["--filter", "fine", "--timeout", "1", "suite"])
+        #expect(Date().timeIntervalSince(started) < 30, "\(output)")
+        #expect(output.status == 2, "\(output)")
+        let message = junit.testcase("run could not start")?.child("error")?["message"] ?? ""
+        #expect(message.hasPrefix("suite/chain.lua: its top level was still running 4s past --timeout"), "\(junit.raw)")
+    }
+
     /// A run that stops before it starts — a selection that matches nothing,
     /// a refused manifest — exited 2 and left the last run's green reports
     /// for CI to publish. They say why it could not start.

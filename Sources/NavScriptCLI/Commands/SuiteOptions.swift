@@ -126,11 +126,14 @@ struct SuiteOptions: ParsableArguments {
 
     /// A `--filter`, `--tags` or `--exclude-tags` that selects nothing is a
     /// usage error: a typo in a CI job must not pass as an empty green run.
-    func requireSelection(_ entries: [SuiteFile], runner: ScenarioRunner) throws {
+    /// `whenStuck`: see ``ScenarioRunner/list(_:whenStuck:)``.
+    func requireSelection(
+        _ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String) -> Void)? = nil
+    ) throws {
         guard filter != nil || !tags.isEmpty || !excludeTags.isEmpty else { return }
         let listing: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
-        do { listing = try runner.list(entries) } catch { throw ValidationError("\(error)") }
-        if !tags.isEmpty || !excludeTags.isEmpty { noteUnknownTags(entries, runner: runner) }
+        do { listing = try runner.list(entries, whenStuck: whenStuck) } catch { throw ValidationError("\(error)") }
+        if !tags.isEmpty || !excludeTags.isEmpty { noteUnknownTags(entries, runner: runner, whenStuck: whenStuck) }
         guard listing.allSatisfy({ $0.scenarios.isEmpty && $0.loadError == nil }) else { return }
         throw ValidationError(nothingToRun(files: entries.count))
     }
@@ -138,12 +141,12 @@ struct SuiteOptions: ParsableArguments {
     /// A tag no scenario has, among others that select (`--tags smoke,regresion`), leaves out what
     /// it was meant to bring in without a word: said on standard error (not an error: one list of
     /// tags may serve several suites).
-    private func noteUnknownTags(_ entries: [SuiteFile], runner: ScenarioRunner) {
+    private func noteUnknownTags(_ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String) -> Void)?) {
         // Every scenario, under the same limits (a looping top level is stopped at --timeout here too).
         var unselected = runner.options
         (unselected.filter, unselected.tags, unselected.excludeTags) = (nil, [], [])
         let everything = ScenarioRunner(host: runner.host, options: unselected)
-        guard let all = try? everything.list(entries) else { return }
+        guard let all = try? everything.list(entries, whenStuck: whenStuck) else { return }
         let known = Set(all.flatMap { $0.scenarios.flatMap(\.tags) })
         for (option, values) in [("--tags", tags), ("--exclude-tags", excludeTags)] {
             for tag in Self.split(values) where !known.contains(tag) {

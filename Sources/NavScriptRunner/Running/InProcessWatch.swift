@@ -24,7 +24,7 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
     /// parent waits before it kills the worker (the hook stops a scenario's
     /// own Lua code at its line as soon as the time is up; what is still
     /// running this much later cannot be stopped).
-    static let timeoutGrace = Worker.stopInLuaGrace + Worker.flushGrace
+    package static let timeoutGrace = Worker.stopInLuaGrace + Worker.flushGrace
     /// Seconds a stop signal gets to end the scenario under way at its next instruction.
     static let stopGrace = 3.0
 

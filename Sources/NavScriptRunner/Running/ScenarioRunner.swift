@@ -164,10 +164,21 @@ public struct ScenarioRunner {
     }
 
     /// Lists the scenarios of each file without running them.
-    package func list(_ entries: [SuiteFile]) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
-    {
+    ///
+    /// `whenStuck`, with a time limit in the options: called on another
+    /// thread with a file whose load is still running well past it — stuck
+    /// where the hook cannot stop it (one Lua operation that runs for
+    /// minutes): the caller ends the process, as nothing else can.
+    package func list(
+        _ entries: [SuiteFile], whenStuck: (@Sendable (String) -> Void)? = nil
+    ) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)] {
         let filter = try Self.compileFilter(options.filter)
+        let watch = whenStuck.flatMap { handler in
+            options.scenarioTimeout.map { LoadWatch(limit: $0 + InProcessWatch.timeoutGrace, whenStuck: handler) }
+        }
+        defer { watch?.end() }
         return entries.map { entry in
+            watch?.loading(entry.path)
             do {
                 let file = try ScenarioFile(entry: entry, language: language, options: options)
                 let listed = file.scenarios
