@@ -12,6 +12,8 @@ import NavigationCore
 struct ActionSpace {
     let host: any ScenarioHost
     var sampler: ValueSampler
+    /// What a value for a spec must be, read from the spec (boundary values are its edges, not the engine's).
+    private let oracle = ParamOracle()
     /// The (link pattern, door) pairs already offered with an invalid value:
     /// until one is, its links draw invalid values three times as often, so
     /// each door meets a bad parameter early (where a handler that parses
@@ -179,14 +181,8 @@ struct ActionSpace {
     private mutating func sample(
         _ spec: ParamSpec, destination: DestinationID?, favouringInvalid: Bool, generator: inout SeededGenerator
     ) -> (value: String, invalid: Bool) {
-        let engine = host.engine
-        let accepts: (String) -> Bool = { value in
-            guard let destination else { return true }
-            let others = engine.definition(of: destination)?.params.filter { $0.name != spec.name } ?? []
-            // Only this parameter is judged: the others get any accepted value the check ignores.
-            guard others.isEmpty else { return true }
-            return (try? engine.validateParams(of: RouteRequest(destination, params: [spec.name: value]))) != nil
-        }
+        let oracle = self.oracle
+        let accepts: (String) -> Bool = { oracle.accepts($0, spec: spec) }
         let roll = Int.random(in: 0..<10, using: &generator)
         let valid = sampler.valid(spec, accepts: accepts) ?? "1"
         if roll == 0 || (favouringInvalid && roll >= 7) {

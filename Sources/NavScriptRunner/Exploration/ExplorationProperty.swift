@@ -39,6 +39,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case freshStart
     /// A link changes only the stack of its own tab: the tabs the user left stay as they were.
     case otherTabsKept
+    /// A link whose parameter values meet their specs is not refused as invalid.
+    case validValuesAccepted
     /// What a host verb declares it ensures holds after the call.
     case postcondition(String)
     /// The app crashed or hung.
@@ -59,6 +61,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .restoration: return "a restored app has the archived tab and stacks"
         case .freshStart: return "a restart without restoration starts every tab at its root"
         case .otherTabsKept: return "a link leaves the other tabs' stacks as they were"
+        case .validValuesAccepted: return "a link whose parameter values meet their specs is not refused as invalid"
         case .postcondition(let verb): return "\(verb) does what it ensures"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }

@@ -104,6 +104,8 @@ public final class Explorer {
     private let requestReading = UnansweredRequest.LogReading()
     /// Reads each step's new events for a resumed request gated again by its own gate.
     private let resumeReading = RegatedResumeReader.LogReading()
+    /// Judges a refused value by its spec, not by the engine's code.
+    private let oracle = ParamOracle()
     /// The scenario language every walk and replay runs in, prepared once.
     private lazy var language = ScenarioLanguage(host: host)
     let configuration: Configuration
@@ -302,6 +304,7 @@ public final class Explorer {
                 violation?.assertion = ["in_scene(\(scene), function()"] + found.assertion.map { "  " + $0 } + ["end)"]
             }
             if let violation { return violation }
+            if let refused = checkValidValues(link, lua: action.lua, step: step) { return refused }
         }
         // (An app still in onboarding starts it again: its modal is the fresh start.)
         if action.startsFresh, app.rootFlow == "main", let violation = checkFreshStart(app.state, step: walk.count - 1) {
@@ -481,6 +484,38 @@ public final class Explorer {
                 expectedModals.isEmpty
                     ? "expect_modals{}"
                     : "expect_modals{ " + expectedModals.map(LuaSource.string).joined(separator: ", ") + " }"
+            ])
+    }
+
+    /// A link refused because a parameter's value does not meet its spec,
+    /// where the spec, read plainly (``ParamOracle``), accepts that value:
+    /// the app's validation is wrong (a length limit off by one). The value
+    /// refused is the engine's own account of the refusal.
+    private func checkValidValues(_ link: ExplorationAction.Link, lua: String, step: Int) -> ExplorationViolation? {
+        let everything = RouteContext(satisfied: Set(host.engine.manifest.preconditions))
+        let refusal: RouteError
+        do {
+            _ = try host.engine.resolve(link.input, entry: link.entry, context: everything)
+            return nil
+        } catch {
+            refusal = error
+        }
+        guard case .validationFailed(let destination, let parameter, let value, let reason) = refusal,
+            let spec = host.engine.definition(of: destination)?.params.first(where: { $0.name == parameter }),
+            oracle.accepts(value, spec: spec), lua.hasPrefix("deep_link("), !lua.contains(" deep_link(")
+        else { return nil }
+        var limits: [String] = []
+        if let min = spec.minLength { limits.append("at least \(min) characters") }
+        if let max = spec.maxLength { limits.append("at most \(max) characters") }
+        if let pattern = spec.pattern { limits.append("matching \(pattern)") }
+        if spec.kind == .integer { limits.append("an integer") }
+        let said = "\(destination).\(parameter) = \(value) meets its spec (\(limits.joined(separator: ", ")))"
+        return ExplorationViolation(
+            property: .validValuesAccepted, step: step,
+            message: "the link was refused (\(reason)), yet \(said)",
+            assertion: [
+                "local again = \(lua)",
+                "assert(again.error ~= \"validation_failed\", \(LuaSource.string(said + ", and the app refused it: ")) .. tostring(again.message))"
             ])
     }
 

@@ -64,6 +64,21 @@ struct ExplorerTests {
         #expect(finding.verified, "replayed alone, the reproducer fails the same way")
     }
 
+    /// The spec read plainly — the explorer's judge of a refused value, so
+    /// that a slip in the engine's own validation (a length limit off by
+    /// one) is not the explorer's too.
+    @Test(arguments: [
+        ("p12345678", ParamSpec("id", pattern: "p[0-9]{1,8}"), true), ("p123456789", ParamSpec("id", pattern: "p[0-9]{1,8}"), false),
+        ("xp1", ParamSpec("id", pattern: "p[0-9]{1,8}"), false), ("admin", ParamSpec("id", pattern: "p[0-9]+|admin"), true),
+        ("123456789", ParamSpec("id", kind: .integer, maxLength: 9), true), ("1234567890", ParamSpec("id", kind: .integer, maxLength: 9), false),
+        ("12a", ParamSpec("id", kind: .integer), false), ("99999999999999999999", ParamSpec("id", kind: .integer), false),
+        ("ab", ParamSpec("code", minLength: 3), false), ("abc", ParamSpec("code", minLength: 3), true), ("", ParamSpec("code"), false),
+        ("é", ParamSpec("code", maxLength: 1), true), ("x", ParamSpec("code", pattern: "("), false)
+    ])
+    func aValueIsJudgedByItsSpecAlone(value: String, spec: ParamSpec, accepted: Bool) {
+        #expect(ParamOracle().accepts(value, spec: spec) == accepted, "\(value) against \(spec)")
+    }
+
     @Test func theHealthyAppBreaksNoProperty() throws {
         let report = try explore(faults: [], steps: 2_000)
         #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
