@@ -41,6 +41,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case otherTabsKept
     /// A link whose parameter values meet their specs is not refused as invalid.
     case validValuesAccepted
+    /// Every link held during the cold start is delivered once the app is up.
+    case stashedDelivered
     /// What a host verb declares it ensures holds after the call.
     case postcondition(String)
     /// The app crashed or hung.
@@ -62,6 +64,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .freshStart: return "a restart without restoration starts every tab at its root"
         case .otherTabsKept: return "a link leaves the other tabs' stacks as they were"
         case .validValuesAccepted: return "a link whose parameter values meet their specs is not refused as invalid"
+        case .stashedDelivered: return "every link held during the cold start is delivered once the app is up"
         case .postcondition(let verb): return "\(verb) does what it ensures"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }

@@ -104,6 +104,8 @@ public final class Explorer {
     private let requestReading = UnansweredRequest.LogReading()
     /// Reads each step's new events for a resumed request gated again by its own gate.
     private let resumeReading = RegatedResumeReader.LogReading()
+    /// Reads each step's new events for cold-start links held and never delivered.
+    private let stashReading = StashedLinks.LogReading()
     /// Judges a refused value by its spec, not by the engine's code.
     private let oracle = ParamOracle()
     /// The scenario language every walk and replay runs in, prepared once.
@@ -276,6 +278,16 @@ public final class Explorer {
                     "expect_events{ \(LuaSource.string(stale.gateEvent)), \(LuaSource.string("start " + stale.flow)), "
                         + "\(LuaSource.string("finish " + stale.flow)) }"
                 ])
+        }
+        // Up: in the main flow, settled, nothing presented (an app may hold its links until a sheet
+        // it put up first — the sign-in after an expiry — is answered).
+        if app.isIdle, app.rootFlow == "main", app.state.modals.isEmpty {
+            let held = stashReading.undelivered(in: app.eventLog)
+            if !held.isEmpty {
+                return ExplorationViolation(
+                    property: .stashedDelivered, step: walk.count - 1, message: StashedLinks.message(held),
+                    assertion: StashedLinks.luaAssertion)
+            }
         }
         if app.isIdle, Self.endedAFlow(app.events, since: eventsBefore), let unanswered = requestReading.unanswered(in: app.eventLog) {
             return ExplorationViolation(

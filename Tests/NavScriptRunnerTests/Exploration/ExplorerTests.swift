@@ -79,6 +79,19 @@ struct ExplorerTests {
         #expect(ParamOracle().accepts(value, spec: spec) == accepted, "\(value) against \(spec)")
     }
 
+    /// A cold start's held link is answered by a later delivery of the same
+    /// input through the same door; a second window stops the judging (the
+    /// first may still be in onboarding, which its links wait for).
+    @Test func heldLinksAreAnsweredByTheirDelivery() {
+        var reader = StashedLinks.Reader()
+        reader.read(["stash scheme shop://cart", "stash push shop://cart", "deliver scheme shop://cart"][...])
+        #expect(reader.held == ["push shop://cart"])
+        reader.read(["deliver scheme shop://cart", "deliver push shop://cart"][...])
+        #expect(reader.held.isEmpty)
+        reader.read(["stash scheme x", "scene-open 2"][...])
+        #expect(reader.held == ["scheme x"] && reader.severalWindows)
+    }
+
     @Test func theHealthyAppBreaksNoProperty() throws {
         let report = try explore(faults: [], steps: 2_000)
         #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
