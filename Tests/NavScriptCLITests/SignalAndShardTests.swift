@@ -442,6 +442,30 @@ struct SignalAndShardTests {
         #expect(stopped.stderr.contains("interrupted (SIGINT) while the suite was read"), "\(stopped)")
     }
 
+    /// `mutate --tags` reads the suite to select from it as `run` does: under
+    /// `--timeout`, and a stop signal there writes its reports as a run that
+    /// could not start (the default action killed it, the last green report left).
+    @Test func mutateReadsTheSuiteUnderTheTimeoutAndTheSignals() throws {
+        let fixture = try Fixture([
+            "suite/loops.lua": "while true do end\nscenario(\"never\", function() end)",
+            "suite/fine.lua": #"scenario("fine", { tags = { "x" } }, function() launch{} end)"#
+        ])
+        try fixture.write("report.xml", #"<testsuites tests="1" failures="0" errors="0"/>"#)  // a last run's, green
+        let stopped = try fixture.run(
+            ["mutate", "suite", "--tags", "x", "--timeout", "60", "--instruction-budget", "1000000000000", "--junit", "report.xml"]
+        ) { parent in
+            usleep(700_000)
+            kill(parent, SIGTERM)
+        }
+        #expect(stopped.status == 143, "\(stopped)")
+        let junit = try JUnit(try Data(contentsOf: fixture.url("report.xml")))
+        #expect(junit.outcome("mutate could not start") == "error", "\(junit.raw)")
+        let started = Date()
+        let timed = try fixture.run(
+            ["mutate", "suite", "--tags", "x", "--timeout", "1", "--instruction-budget", "1000000000000", "--only", "force-unwrap-crash"])
+        #expect(Date().timeIntervalSince(started) < 60, "the looping top level is stopped at --timeout\n\(timed)")
+    }
+
     /// A top level stuck in one Lua operation the time limit cannot stop (a
     /// table whose `__call` is a table) held the parent for minutes while it
     /// read the suite to select from it. It ends the run, its reports saying why.

@@ -78,6 +78,9 @@ struct MutateCommand: HostedCommand {
     }
 
     func run(in context: CommandContext) throws {
+        // From the start: reading the suite to select from it runs its files' top levels.
+        let stop = StopSignal()
+        stop.catchSignals()
         let host = try self.suite.host(in: context)
         let suite = try self.suite.selectingLines(host: host)
         if list {
@@ -108,14 +111,22 @@ struct MutateCommand: HostedCommand {
             throw ExitCode(matrix.run(markdown: markdown))
         }
         let entries = try suite.discover()
-        try suite.requireSelection(entries, runner: ScenarioRunner(host: host, options: suite.runOptions()))
+        // Read under the run's time limit and stop signals, as `run` reads it.
+        var selecting = suite.runOptions()
+        selecting.scenarioTimeout = timeout
+        selecting.interruption = stop.interruption
+        try suite.requireSelection(entries, runner: ScenarioRunner(host: host, options: selecting))
+        if let status = stop.exitStatus {
+            let reason = "\(stop.reason) while the suite was read to select from it, before any scenario ran"
+            report.reportCouldNotStart(command: "mutate", reason: reason)
+            writeStandardError("\(NavScriptCLI.executableName) mutate: \(reason)\n")
+            throw ExitCode(status)
+        }
         // Opened first: a report file that cannot be created fails before hours of runs.
         let stream = RunEventStream(try report.reporters())
         let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
         let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
-        let stop = StopSignal()
-        stop.catchSignals()
         let started = Date()
         // Published now: until the matrix is decided, the report files say mutate did not finish.
         let reportPlan = RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970)

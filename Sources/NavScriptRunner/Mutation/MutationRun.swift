@@ -183,11 +183,19 @@ package struct MutationReport: Sendable {
                 timeline: Timeline(outcome.killedBy), duration: outcome.duration)
         }
         let failing = healthy.scenarios.filter { $0.status.isProblem }
-        let healthyCase = ScenarioResult(
-            name: "healthy suite passes", file: "mutate", line: 0,
-            outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),
-            message: healthy.isSuccess ? "" : "the suite is not green without the faults being scored: \(healthy.summary)",
-            details: failing.map { "\($0.file):\($0.line)  \($0.name): \($0.message)" }.joined(separator: "\n"))
+        // Stopped before it finished (a signal between two scenarios: the rest not run, nothing failed),
+        // the healthy run did not pass: its case read green to a CI reporter.
+        let notRun = healthy.scenarios.filter { [.skipped(.interrupted), .skipped(.notStarted)].contains($0.outcome) }.count
+        let healthyCase =
+            healthy.isSuccess && notRun > 0
+            ? ScenarioResult(
+                name: "healthy suite passes", file: "mutate", line: 0, outcome: .errored(.interrupted),
+                message: "the run without faults did not finish (\(notRun) not run), so it was not shown green")
+            : ScenarioResult(
+                name: "healthy suite passes", file: "mutate", line: 0,
+                outcome: healthy.isSuccess ? .passed : .failed(.healthyRun),
+                message: healthy.isSuccess ? "" : "the suite is not green without the faults being scored: \(healthy.summary)",
+                details: failing.map { "\($0.file):\($0.line)  \($0.name): \($0.message)" }.joined(separator: "\n"))
         return RunResult(
             files: [FileResult(file: "mutate", scenarios: [healthyCase] + cases, duration: duration)],
             duration: duration, startedAt: healthy.startedAt)

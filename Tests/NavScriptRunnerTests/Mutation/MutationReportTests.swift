@@ -34,6 +34,20 @@ struct MutationReportTests {
         #expect(bars.count == 4, "\(row)")
     }
 
+    /// A healthy run stopped between two scenarios — passed ones, the rest
+    /// not run — did not pass: its "healthy suite passes" case read green.
+    @Test func aHealthyRunCutShortIsNotGreen() {
+        let passed = ScenarioResult(name: "a", file: "a.lua", line: 1, outcome: .passed)
+        let cut = ScenarioResult(name: "b", file: "a.lua", line: 2, outcome: .skipped(.interrupted), message: "not run: interrupted")
+        for (scenarios, expected) in [([passed, cut], ScenarioOutcome.errored(.interrupted)), ([passed], .passed)] {
+            let report = MutationReport(
+                healthy: RunResult(files: [FileResult(file: "a.lua", scenarios: scenarios, duration: 0)], duration: 0, startedAt: 0),
+                outcomes: [], duration: 0)
+            let healthyCase = report.runResult().files.first?.scenarios.first
+            #expect(healthyCase?.name == "healthy suite passes" && healthyCase?.outcome == expected, "\(String(describing: healthyCase))")
+        }
+    }
+
     /// An interrupted run reports what it decided: a fault killed before the
     /// stop is killed, one whose files were cut short is not decided (no
     /// "survived"), and the reports say so.
