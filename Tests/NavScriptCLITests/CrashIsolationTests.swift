@@ -215,6 +215,26 @@ struct CrashIsolationTests {
         #expect(junit.testcase("x1") == nil, "\(junit.raw)")
     }
 
+    /// A file whose names are built from the clock declares other scenarios
+    /// at every load: after a crash, the fresh worker cannot find where to
+    /// resume. That is said as such (it was "changed during the run: run the
+    /// suite again", exit 2, for a file nobody touched).
+    @Test func aFileWhoseNamesChangeAtEveryLoadSaysSoAfterACrash() throws {
+        let fixture = try Fixture([
+            "suite/stamp.lua": """
+            local stamp = string.format("%.9f", os.clock())
+            scenario("first " .. stamp, function() launch{} end)
+            scenario("crashes " .. stamp, function() deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario("after " .. stamp, function() launch{} end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--fault", "force-unwrap-crash", "suite"])
+        #expect(output.status == 1, "\(output)")
+        let after = junit.cases.first { $0["name"]?.hasPrefix("after ") == true }?.child("error")
+        #expect(after?["message"]?.contains("declares other scenarios each time it loads") == true, "\(junit.raw)")
+        #expect(after?["type"] == "crash", "\(junit.raw)")
+    }
+
     /// A file that declares its scenarios through `pairs` declares them in
     /// another order in every process (Lua seeds its string hashes per
     /// process). The fresh worker that resumes the file after a crash went

@@ -175,16 +175,30 @@ package final class WorkerPool {
                     // would run under the wrong names, or not at all while the file read green; they are
                     // errors instead, and the worker is stopped.
                     if let announced = progress[index].scenarios, announced != scenarios {
-                        progress[index].fail(
-                            remaining:
-                                "not run: \(progress[index].task.path) changed during the run — loaded again by a fresh worker "
-                                + "after its first one died, it no longer declares the scenarios it did; run the suite again")
+                        let path = progress[index].task.path
+                        if progress[index].stamp != TaskProgress.stamp(of: path) {
+                            progress[index].fail(
+                                remaining:
+                                    "not run: \(path) changed during the run — loaded again by a fresh worker after its first "
+                                    + "one died, it no longer declares the scenarios it did; run the suite again",
+                                kind: .loadError)
+                        } else {
+                            // Not edited: it declares other names at every load (built from the clock, or from
+                            // tostring of a table), so where to resume cannot be found.
+                            progress[index].fail(
+                                remaining:
+                                    "not run: \(path) declares other scenarios each time it loads (names built from os.time, "
+                                    + "os.clock or tostring of a table?), so the fresh worker that took over after a crash "
+                                    + "could not find where to resume; give its scenarios fixed names",
+                                kind: .crash)
+                        }
                         worker.kill(timedOut: false)
                         finish(index, duration: Date().timeIntervalSince(started))
                         return
                     }
                     // A file a new worker resumes (after a crash) loads again: announced once.
                     if progress[index].scenarios == nil {
+                        progress[index].stamp = TaskProgress.stamp(of: progress[index].task.path)
                         announce(index)  // (it is, unless its start has not reached the pool yet)
                         publish(.fileLoaded(file: progress[index].task.path, scenarios: scenarios))
                     }
@@ -599,13 +613,27 @@ private struct TaskProgress {
 
     /// Marks what has no result yet as an error that says `message` — the
     /// file cannot be run as it was listed — and ends the task.
-    mutating func fail(remaining message: String) {
+    mutating func fail(remaining message: String, kind: ScenarioOutcome.ErrorKind) {
         for (index, listing) in (scenarios ?? []).enumerated() where results[index] == nil {
             results[index] = ScenarioResult(
                 name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
-                outcome: .errored(.loadError), message: message)
+                outcome: .errored(kind), message: message)
         }
         isFinished = true
+    }
+
+    /// The file's modification time and size when it was first loaded: a
+    /// different listing at a later load is an edit only if these changed.
+    var stamp: Stamp?
+
+    struct Stamp: Equatable {
+        var modified: Date?
+        var size: Int?
+    }
+
+    static func stamp(of path: String) -> Stamp? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        return Stamp(modified: attributes[.modificationDate] as? Date, size: (attributes[.size] as? NSNumber)?.intValue)
     }
 
     /// Marks what has no result yet as not run (`reason`); `finishing` also
