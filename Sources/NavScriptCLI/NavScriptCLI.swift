@@ -199,6 +199,9 @@ public enum NavScriptCLI {
                 print(RootCommand.fullMessage(for: error))
                 return 0
             }
+            // A command line refused before its command existed (`--tags ""` from an unset variable, a
+            // bad `--shard`): the report files it names say so, as a run that could not start does.
+            if command == nil { ReportOptions.reportRefused(arguments, reason: RootCommand.message(for: error)) }
             // Errors found while running name the subcommand's usage, not the root's.
             var message = RootCommand.fullMessage(for: error)
             if let command, let name = type(of: command).configuration.commandName {

@@ -485,7 +485,11 @@ struct SignalAndShardTests {
     /// A run that stops before it starts — a selection that matches nothing,
     /// a refused manifest — exited 2 and left the last run's green reports
     /// for CI to publish. They say why it could not start.
-    @Test(arguments: [["--tags", "smok"], ["--filter", "chekcs"], ["--manifest", "bad.json"]])
+    @Test(arguments: [
+        ["--tags", "smok"], ["--filter", "chekcs"], ["--manifest", "bad.json"],
+        // Refused as a command line (an unset variable, a bad index): the same.
+        ["--tags", ""], ["--shard", "5/4"], ["--allow", "nosuch"], ["--jobs", "0"]
+    ])
     func aRunThatCannotStartReplacesTheLastReports(_ arguments: [String]) throws {
         let fixture = try Fixture([
             "suite/a.lua": #"scenario("checks", { tags = { "smoke" } }, function() launch{} end)"#,
@@ -497,6 +501,11 @@ struct SignalAndShardTests {
         #expect(output.status == 2, "\(output)")
         #expect(junit.outcome("run could not start") == "error" && junit.outcome("checks") == nil, "\(junit.raw)")
         #expect(try fixture.read("report.html").contains("run could not start"))
+        // Never over a file the command line reads: the refusal may be just that.
+        let manifest = try fixture.read("bad.json")
+        let refused = try fixture.run(["run", "suite", "--manifest", "bad.json", "--json", "bad.json"])
+        let after = try fixture.read("bad.json")
+        #expect(refused.status == 2 && after == manifest, "\(refused)")
     }
 
     @Test func aBadShardSpecIsAUsageError() throws {

@@ -145,6 +145,39 @@ struct ReportOptions: ParsableArguments {
         stream.publish(.runFinished(RunResult(files: [file], duration: 0, startedAt: now), interruption: nil))
     }
 
+    /// For a `run`, `mutate` or `explore` command line refused as a whole
+    /// (an option's value out of range): the report files it names get
+    /// ``reportCouldNotStart(command:reason:)``, read from the words as
+    /// given. Nothing is written when a report path is also another of the
+    /// command line's words (`--manifest`'s file, a suite file): the refusal
+    /// may be exactly that.
+    static func reportRefused(_ arguments: [String], reason: String) {
+        guard let command = arguments.first, ["run", "mutate", "explore"].contains(command) else { return }
+        var reports: [String] = []
+        var others: [String] = []
+        var index = 1
+        while index < arguments.count {
+            let word = arguments[index]
+            if let option = ["--junit", "--html", "--json"].first(where: { word == $0 }), index + 1 < arguments.count {
+                reports += [option, arguments[index + 1]]
+                index += 2
+                continue
+            }
+            if let option = ["--junit=", "--html=", "--json="].first(where: { word.hasPrefix($0) }) {
+                reports += [String(option.dropLast()), String(word.dropFirst(option.count))]
+            } else {
+                others.append(word.contains("=") ? String(word.drop { $0 != "=" }.dropFirst()) : word)
+            }
+            index += 1
+        }
+        guard !reports.isEmpty, let report = try? ReportOptions.parse(reports) else { return }
+        let taken = Set(others.map { ReportFile.resolved(URL(fileURLWithPath: $0)).path })
+        for path in [report.junit, report.html, report.json].compactMap({ $0 }) where path != "-" {
+            if taken.contains(ReportFile.resolved(URL(fileURLWithPath: path)).path) { return }
+        }
+        report.reportCouldNotStart(command: command, reason: reason)
+    }
+
     /// After the run: says which reports could not be written; true when
     /// one could not (the command then exits 2, unless a signal's status
     /// takes precedence).
