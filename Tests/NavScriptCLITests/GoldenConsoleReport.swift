@@ -4,31 +4,31 @@
 
 enum GoldenConsoleReport {
     static let text = #"""
-suite/browse.lua  E...  (4)
-suite/orders.lua  .  (1)
-suite/checkout.lua  Fs.  (3)
+        suite/browse.lua  E...  (4)
+        suite/orders.lua  .  (1)
+        suite/checkout.lua  Fs.  (3)
 
-PENDING suite/checkout.lua:19  checkout pays with a gift card: pending
+        PENDING suite/checkout.lua:19  checkout pays with a gift card: pending
 
-ERROR suite/browse.lua:9  a scripting mistake is an error
-    suite/browse.lua:12: attempt to index a nil value (local 'missing')
-    stack traceback:
-    	suite/browse.lua:12: in function <suite/browse.lua:9>
-    timeline:
-      1. suite/browse.lua:10  launch{}  → home [tab home]
-      2. suite/browse.lua:10  tap("category", id=shoes)  → category:shoes [tab home]
+        ERROR suite/browse.lua:9  a scripting mistake is an error
+            suite/browse.lua:12: attempt to index a nil value (local 'missing')
+            stack traceback:
+            	suite/browse.lua:12: in function <suite/browse.lua:9>
+            timeline:
+              1. suite/browse.lua:10  launch{}  → home [tab home]
+              2. suite/browse.lua:10  tap("category", id=shoes)  → category:shoes [tab home]
 
-FAIL suite/checkout.lua:12  checkout walks to the confirmation step
-    suite/checkout.lua:16: the screen is 'checkout_confirm', expected 'checkout_payment'
-    timeline:
-      1. suite/checkout.lua:3  launch{ logged_in = true }  → home [tab home]
-      2. suite/checkout.lua:13  deep_link("shop://checkout", via scheme) → proceed  → checkout_address [tab home]
-      3. suite/checkout.lua:14  tap("continue")  → checkout_payment [tab home]
-      4. suite/checkout.lua:15  tap("continue")  → checkout_confirm [tab home]
+        FAIL suite/checkout.lua:12  checkout walks to the confirmation step
+            suite/checkout.lua:16: the screen is 'checkout_confirm', expected 'checkout_payment'
+            timeline:
+              1. suite/checkout.lua:3  launch{ logged_in = true }  → home [tab home]
+              2. suite/checkout.lua:13  deep_link("shop://checkout", via scheme) → proceed  → checkout_address [tab home]
+              3. suite/checkout.lua:14  tap("continue")  → checkout_payment [tab home]
+              4. suite/checkout.lua:15  tap("continue")  → checkout_confirm [tab home]
 
-invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard, platform_warnings, gated_screens
-seed: 3
-5 passed, 1 failed, 1 errors, 1 skipped in X.XXXs
+        invariants checked after every scenario: leaks, unique_coordinators, flow_ownership, idle, loop_guard, platform_warnings, gated_screens
+        seed: 3
+        5 passed, 1 failed, 1 errors, 1 skipped in X.XXXs
 
-"""#
+        """#
 }

@@ -67,7 +67,8 @@ public struct ScenarioDiscovery {
                     }
                     // A link to a folder is not walked into by the enumerator: its scenarios were left out
                     // without a word. It is walked after this folder, shown under the link's name.
-                    if file.lastPathComponent != "support", (try? file.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true,
+                    if file.lastPathComponent != "support",
+                        (try? file.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true,
                         Self.kind(of: file.path) == .directory
                     {
                         if let target = Self.realPath(file.path), !isWalked(target),

@@ -111,9 +111,11 @@ package struct ExploreFrontend {
                     ?? (checkedNothing
                         ? ScenarioResult(
                             name: "nothing explored", file: "explore", line: 0, outcome: .errored(.loadError),
-                            message: "no step was taken in \(WorkerPool.seconds((explored.seconds * 1000).rounded() / 1000)): give --time enough for a walk (a second or more) "
-                                + "or --steps", duration: explored.seconds)
-                        : ScenarioResult(name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds))
+                            message:
+                                "no step was taken in \(WorkerPool.seconds((explored.seconds * 1000).rounded() / 1000)): "
+                                + "give --time enough for a walk (a second or more) or --steps", duration: explored.seconds)
+                        : ScenarioResult(
+                            name: "no property violated", file: "explore", line: 0, outcome: .passed, duration: explored.seconds))
             ]
             stream.publish(.scenarioFinished(cases[0]))
         }

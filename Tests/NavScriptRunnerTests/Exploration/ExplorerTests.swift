@@ -70,7 +70,8 @@ struct ExplorerTests {
     @Test(arguments: [
         ("p12345678", ParamSpec("id", pattern: "p[0-9]{1,8}"), true), ("p123456789", ParamSpec("id", pattern: "p[0-9]{1,8}"), false),
         ("xp1", ParamSpec("id", pattern: "p[0-9]{1,8}"), false), ("admin", ParamSpec("id", pattern: "p[0-9]+|admin"), true),
-        ("123456789", ParamSpec("id", kind: .integer, maxLength: 9), true), ("1234567890", ParamSpec("id", kind: .integer, maxLength: 9), false),
+        ("123456789", ParamSpec("id", kind: .integer, maxLength: 9), true),
+        ("1234567890", ParamSpec("id", kind: .integer, maxLength: 9), false),
         ("12a", ParamSpec("id", kind: .integer), false), ("99999999999999999999", ParamSpec("id", kind: .integer), false),
         ("ab", ParamSpec("code", minLength: 3), false), ("abc", ParamSpec("code", minLength: 3), true), ("", ParamSpec("code"), false),
         ("é", ParamSpec("code", maxLength: 1), true), ("x", ParamSpec("code", pattern: "("), false)
