@@ -74,6 +74,12 @@ struct MutateCommand: HostedCommand {
                 "--junit, --json and --html are not written with --explore (each fault's exploration reports to the terminal)")
         }
         try TimeoutLimit.check(timeout)
+        // Each fault's exploration runs this long, and is watched for four times as long: a value that is not a
+        // number of seconds trapped converting it; a negative one explored nothing and called the fault survived.
+        guard exploreTime.isFinite, exploreTime > 0, exploreTime <= TimeoutLimit.maximum else {
+            throw ValidationError(
+                "--explore-time must be a number of seconds above 0 and at most \(Int(TimeoutLimit.maximum)) (a week), got \(exploreTime)")
+        }
         try report.refuseOverwriting(suite.manifest, readBy: "--manifest")
     }
 

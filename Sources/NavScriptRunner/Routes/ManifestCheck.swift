@@ -306,14 +306,16 @@ package struct ManifestCheck {
                         "/\(pattern)/ repeats \(nested), a group with a repetition inside and nothing that marks where "
                             + "a turn ends: matching a long value that almost fits can take exponential time, and a link "
                             + "would hang the router; repeat the inner part once ((a+)+ as a+), or begin or end each turn "
-                            + "with a character its repetitions cannot match ((-[a-z]+)*)")
+                            + "with a character its repetitions cannot match ((-[a-z]+)*), or make each turn atomic "
+                            + "((?>[a-z]+-?)+) or the repetition possessive (++)")
                 } else if let pattern = param.pattern, let group = NestedRepetition.findOverlappingAlternatives(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",
                         "/\(TextCap.echoed(pattern))/ repeats \(TextCap.echoed(group)), whose alternatives can match the same "
                             + "characters: a value can be split into turns in exponentially many ways ((a|aa)+ reads aaaa "
                             + "five ways), so matching a long value that almost fits can take that many tries, and a link "
-                            + "would hang the router; make the alternatives begin differently, or merge them ((a|aa)+ as a+)")
+                            + "would hang the router; make the alternatives begin differently, merge them ((a|aa)+ as a+), "
+                            + "or make each turn atomic ((?>a|aa)+)")
                 } else if let pattern = param.pattern, let run = NestedRepetition.findRuns(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",

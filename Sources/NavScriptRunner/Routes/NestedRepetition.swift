@@ -24,9 +24,17 @@ enum NestedRepetition {
         /// The quantifier as written (empty: none).
         var quantifier: ArraySlice<Character>
 
-        /// `*`, `+`, `{n,}`, `{n,m}` with m > 1 (a lazy `?` after them changes nothing).
+        /// A possessive quantifier (`a++`, `(…)*+`, `{2,}+`): what it took is
+        /// never given back, so it cannot share a value out in many ways.
+        var isPossessive: Bool { quantifier.count >= 2 && quantifier.last == "+" }
+
+        /// An atomic group (`(?>…)`): each turn, once matched, is never tried another way.
+        var isAtomic: Bool { isGroup && body.starts(with: ["?", ">"]) }
+
+        /// `*`, `+`, `{n,}`, `{n,m}` with m > 1 (a lazy `?` after them changes
+        /// nothing); not possessive, and not of an atomic group.
         var repeats: Bool {
-            guard let first = quantifier.first else { return false }
+            guard let first = quantifier.first, !isPossessive, !isAtomic else { return false }
             if first == "*" || first == "+" { return true }
             guard first == "{", let close = quantifier.firstIndex(of: "}") else { return false }
             let bounds = String(quantifier[quantifier.index(after: quantifier.startIndex)..<close])
@@ -71,7 +79,7 @@ enum NestedRepetition {
     /// The first repeated group that can repeat ambiguously, as written with
     /// its quantifier (`(a+)+`), or nil.
     static func find(in pattern: String) -> String? {
-        find(in: Array(pattern)[...], whole: pattern)
+        find(in: Array(pattern)[...], whole: pattern) ?? find(in: Array(withoutNoise(pattern))[...], whole: pattern)
     }
 
     /// Two other shapes that share a value out in too many ways: three or
@@ -250,6 +258,7 @@ enum NestedRepetition {
     static func findOverlappingAlternatives(in pattern: String) -> String? {
         let caseless = pattern.contains("(?i")
         return firstRepeatedGroup(in: Array(pattern)[...]) { overlapsSomewhere($0, caseless: caseless) }
+            ?? firstRepeatedGroup(in: Array(withoutNoise(pattern))[...]) { overlapsSomewhere($0, caseless: caseless) }
     }
 
     /// Whether a group's content, or a group inside it, has alternatives that
@@ -374,6 +383,9 @@ enum NestedRepetition {
         guard content.first == "?" else { return content }
         let rest = content.dropFirst()
         if rest.first == ":" { return rest.dropFirst() }
+        // Flags scoped to the group, `(?i:…)`, `(?x-i:…)`: the content after the colon.
+        let flags = rest.prefix { "imsxwn-".contains($0) }
+        if !flags.isEmpty, rest.dropFirst(flags.count).first == ":" { return rest.dropFirst(flags.count + 1) }
         if let opening = rest.first, opening == "<" || opening == "'",
             let close = rest.dropFirst().firstIndex(of: opening == "<" ? ">" : "'")
         {
@@ -417,13 +429,16 @@ enum NestedRepetition {
             case "\\":
                 index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
                 // `\p{L}`, `\P{Ll}`, `\x{263A}`, `\N{…}`: the braces are the escape's, not a quantifier;
-                // `\pL`: so is the letter.
+                // `\pL`: so is the letter; `\x61`, `\u0061`, `\U00000061`: so are the hex digits.
                 if index < text.endIndex, text[index] == "{", "pPxN".contains(text[index - 1]),
                     let close = text[index...].firstIndex(of: "}")
                 {
                     index = close + 1
                 } else if index < text.endIndex, "pP".contains(text[index - 1]) {
                     index += 1
+                } else if let digits = ["x": 2, "u": 4, "U": 8][text[index - 1]] {
+                    let hex = text[index...].prefix(digits).prefix { $0.isHexDigit }
+                    if hex.count == digits { index += digits }
                 }
                 body = text[start..<index]
             case "[":

@@ -12,7 +12,9 @@ struct NestedRepetitionTests {
         ("([a-z]+)+$", "([a-z]+)+"), ("((a+)b?)+", "((a+)b?)+"), ("(a+){2,5}", "(a+){2,5}"), ("(?:a|b+)+", "(?:a|b+)+"),
         ("(a{1,3})+", "(a{1,3})+"), ("x((a+)+)y", "(a+)+"), ("(?<n>\\w+\\s*)+", "(?<n>\\w+\\s*)+"),
         ("([a-z]+[a-z]+)+b", "([a-z]+[a-z]+)+"), ("(.*a){12}b", "(.*a){12}"), ("((a+)b)+", "((a+)b)+"),
-        ("(a+a)+", "(a+a)+"), ("([^/]+x)+", "([^/]+x)+")
+        ("(a+a)+", "(a+a)+"), ("([^/]+x)+", "([^/]+x)+"),
+        // A letter written as an escape is one character: `(\x61+)+` is `(a+)+`.
+        ("(\\x61+)+", "(\\x61+)+"), ("(\\u0061+)+", "(\\u0061+)+")
     ])
     func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
         #expect(NestedRepetition.find(in: pattern) == group)
@@ -25,7 +27,12 @@ struct NestedRepetitionTests {
         ("(A|A)*", "(A|A)*"), ("(A|AA)*B?", "(A|AA)*"), ("(?:A|AA)+", "(?:A|AA)+"), ("(A|AB|B)*C", "(A|AB|B)*"),
         ("([A-Z]|A)*", "([A-Z]|A)*"), ("(AB|A|B)*", "(AB|A|B)*"), ("(A|A?)+", "(A|A?)+"), ("(\\w|A)+", "(\\w|A)+"),
         ("x(?:(?:ab|cd)|a)+y", "(?:(?:ab|cd)|a)+"), ("(-?a|a)+", "(-?a|a)+"), ("(?i)(a|A)+", "(a|A)+"),
-        ("(?:(b|c)|(a|a))x", nil), ("((a|a)x)+", "((a|a)x)+"), ("(b+|b)+", "(b+|b)+")
+        ("(?:(b|c)|(a|a))x", nil), ("((a|a)x)+", "((a|a)x)+"), ("(b+|b)+", "(b+|b)+"),
+        // However spelled: a scoped flag, an escape for the letter, free spacing, quoted text.
+        ("(?i:[a-z]|X)+", "(?i:[a-z]|X)+"), ("(a|\\u0061)+", "(a|\\u0061)+"), ("([a]|\\x61)+", "([a]|\\x61)+"),
+        ("(a|(?i:A))+", "(a|(?i:A))+"), ("(?x)(a | a)+", "(a|a)+"), ("(a|\\Qa\\E)+", "(a|a)+"),
+        // An atomic group or a possessive quantifier never tries a turn another way.
+        ("(?>a|aa)+", nil), ("(?:a|aa)++", nil), ("(?i:[a-z]|-)+", nil), ("(\\x61|b)+", nil)
     ])
     func repeatedAlternativesThatOverlapAreFound(pattern: String, group: String?) {
         #expect(NestedRepetition.findOverlappingAlternatives(in: pattern) == group, "\(pattern)")
@@ -34,7 +41,7 @@ struct NestedRepetitionTests {
     @Test(arguments: [
         "[0-9]{1,6}", "(ab)+", "(a+)?", "(a+){1}", "(a+){1,1}", "\\(a+\\)+", "[(]a+[)]+", "[]a+]+", "(a+)b+",
         "[a-z]+(-[a-z]+)*x", "", "((", "a)+", "(a{1})+", "(\\++)x", "([0-9]+\\.)+[0-9]+", "(/[^/]+)*", "(\\d+,)*\\d+",
-        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+"
+        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+", "(?>[a-z]+-?)+", "(?:[a-z]+-?)++", "(a++)+"
     ])
     func aPatternWithoutOneIsNot(pattern: String) {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
@@ -61,6 +68,7 @@ struct NestedRepetitionTests {
         ("(?i)[a-z]+[A-Z]+[a-z]+x", "[a-z]+[A-Z]+[a-z]+"), ("x(?<n>[0-9]+)-?[0-9]+[0-9]+y", "(?<n>[0-9]+)-?[0-9]+[0-9]+"),
         // A repetition that may be absent counts; spacing, comments and empty quotes change nothing.
         ("[a-z]+(?:[a-z]+)?[a-z]+x", "[a-z]+(?:[a-z]+)?[a-z]+"), ("(?x) [a-z]+ [a-z]+ [a-z]+ x", "[a-z]+[a-z]+[a-z]+"),
+        ("(?:\\x61?){30}", "(?:\\x61?){30}"),
         ("[a-z]+(?#comment)[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"), ("[a-z]+\\Q\\E[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
@@ -71,7 +79,7 @@ struct NestedRepetitionTests {
         ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}",
         "\\p{L}+\\p{Nd}+\\p{L}+", "[[:alpha:]]+[[:digit:]]+[[:alpha:]]+", "\\x{41}+\\x{42}+\\x{41}+",
         "[a-z]+-[a-z]+-[a-z]+x", "(?:[a-z]+)-(?:[a-z]+)-(?:[a-z]+)", "[a-z]+[A-Z]+[a-z]+x", "(?i:ab)[0-9]+[a-z]+[0-9]+",
-        "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+"
+        "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+", "a*+a*+a*+x"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
