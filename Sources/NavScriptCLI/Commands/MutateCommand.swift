@@ -130,7 +130,7 @@ struct MutateCommand: HostedCommand {
         }
         // Opened first: a report file that cannot be created fails before hours of runs.
         let stream = RunEventStream(try report.reporters())
-        let plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
+        var plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
         let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
         let started = Date()
@@ -172,9 +172,10 @@ struct MutateCommand: HostedCommand {
             )
             throw ExitCode(2)
         }
+        plan.noteHealthy(healthy, timeout: timeout)
         // Faults run in parallel across the jobs. A fault's file is skipped once an earlier file of
         // it (in run order) has killed it: its first killing file always runs, whatever the timing.
-        let kills = KillLedger()
+        let kills = KillLedger(plan: plan)
         let complete = fullMatrix || verbose || markdown
         let faulty = try execution.execute(
             Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop,
@@ -207,12 +208,15 @@ struct MutateCommand: HostedCommand {
 /// task — in run order — whose file killed it, as tasks finish.
 private final class KillLedger {
     private var firstKill: [[String]: Int] = [:]
+    private let plan: MutationRun
+
+    init(plan: MutationRun) { self.plan = plan }
 
     /// Whether a file before this task's (in run order) already killed its fault.
     func isKilled(_ task: WorkerTask) -> Bool { firstKill[task.faults].map { $0 < task.id } ?? false }
 
     func record(_ task: WorkerTask, _ result: FileResult) {
-        guard result.scenarios.contains(where: MutationRun.kills) else { return }
+        guard result.scenarios.contains(where: plan.kills) else { return }
         firstKill[task.faults] = min(firstKill[task.faults] ?? .max, task.id)
     }
 }

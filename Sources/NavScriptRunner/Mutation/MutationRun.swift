@@ -31,9 +31,29 @@ package struct MutationRun {
 
     /// Whether `scenario`'s result kills the fault it ran under: it failed or
     /// errored — but one a stop interrupted did not finish, and is no kill.
-    package static func kills(_ scenario: ScenarioResult) -> Bool {
-        scenario.status.isProblem && scenario.outcome != .errored(.interrupted)
+    ///
+    /// Nor a timeout of a scenario that took more than half the time limit
+    /// in the healthy run: running beside the other faults' workers made it
+    /// slower, not the fault — it "killed" every fault under load and
+    /// survived them all with one job. Such a fault is not decided.
+    package func kills(_ scenario: ScenarioResult) -> Bool {
+        scenario.status.isProblem && scenario.outcome != .errored(.interrupted) && !isInconclusive(scenario)
     }
+
+    /// A timeout of a scenario ``slowWhenHealthy`` names.
+    func isInconclusive(_ scenario: ScenarioResult) -> Bool {
+        scenario.outcome == .errored(.timeout) && slowWhenHealthy.contains(Self.key(scenario))
+    }
+
+    /// Scenarios whose healthy run took more than half the time limit (``noteHealthy(_:timeout:)``).
+    private var slowWhenHealthy: Set<String> = []
+
+    /// Takes note of how long each scenario ran without faults.
+    package mutating func noteHealthy(_ results: [FileResult], timeout: Double) {
+        slowWhenHealthy = Set(results.flatMap(\.scenarios).filter { $0.duration > timeout / 2 }.map(Self.key))
+    }
+
+    private static func key(_ scenario: ScenarioResult) -> String { scenario.file + "\u{0}" + scenario.name }
 
     /// Turns the results of ``tasks`` (same order) into the kill matrix.
     /// `firstKillingFileOnly`: a run that stopped each fault at its first
@@ -48,7 +68,7 @@ package struct MutationRun {
             files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
             startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
-            func failing(_ file: FileResult) -> [ScenarioResult] { file.scenarios.filter(Self.kills) }
+            func failing(_ file: FileResult) -> [ScenarioResult] { file.scenarios.filter(kills) }
             let killers =
                 firstKillingFileOnly
                 ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
@@ -56,7 +76,7 @@ package struct MutationRun {
             // A file cut short (a stop) may have been the one to kill it: without a kill, no verdict.
             let cutShort = files.contains { file in
                 file.scenarios.contains {
-                    [.skipped(.interrupted), .skipped(.notStarted), .errored(.interrupted)].contains($0.outcome)
+                    [.skipped(.interrupted), .skipped(.notStarted), .errored(.interrupted)].contains($0.outcome) || isInconclusive($0)
                 }
             }
             return FaultOutcome(

@@ -34,6 +34,31 @@ struct MutationReportTests {
         #expect(bars.count == 4, "\(row)")
     }
 
+    /// A timeout under a fault of a scenario that took more than half the
+    /// limit without faults is no kill: beside the other faults' workers it
+    /// ran slower, and every fault read killed under load. Such a fault is
+    /// not decided; a quick scenario's timeout (a hang) still kills.
+    @Test func aTimeoutOfAScenarioSlowWithoutFaultsIsNoKill() {
+        let entry = SuiteFile(path: "a.lua", url: URL(fileURLWithPath: "a.lua"), suiteRoot: URL(fileURLWithPath: "."))
+        var plan = MutationRun(entries: [entry], faults: [HostFault(name: "f", summary: "")])
+        let healthy = [
+            FileResult(
+                file: "a.lua",
+                scenarios: [
+                    ScenarioResult(name: "slow", file: "a.lua", line: 1, outcome: .passed, duration: 3.6),
+                    ScenarioResult(name: "quick", file: "a.lua", line: 2, outcome: .passed, duration: 0.1)
+                ], duration: 3.7)
+        ]
+        plan.noteHealthy(healthy, timeout: 5)
+        let slowTimeout = ScenarioResult(name: "slow", file: "a.lua", line: 1, outcome: .errored(.timeout), duration: 5)
+        let quickTimeout = ScenarioResult(name: "quick", file: "a.lua", line: 2, outcome: .errored(.timeout), duration: 5)
+        #expect(!plan.kills(slowTimeout) && plan.kills(quickTimeout))
+        let quickPasses = ScenarioResult(name: "quick", file: "a.lua", line: 2, outcome: .passed)
+        let report = plan.report(
+            results: healthy + [FileResult(file: "a.lua", scenarios: [slowTimeout, quickPasses], duration: 5)], started: Date())
+        #expect(report.outcomes.first?.isUndecided == true && report.outcomes.first?.isKilled == false, "\(report.outcomes)")
+    }
+
     /// A healthy run stopped between two scenarios — passed ones, the rest
     /// not run — did not pass: its "healthy suite passes" case read green.
     @Test func aHealthyRunCutShortIsNotGreen() {
