@@ -181,6 +181,11 @@ struct CrashIsolationTests {
                 == true, "\(junit.raw)")
         #expect(junit.outcome("after it") == "skipped", "\(junit.raw)")
         #expect(junit.raw.contains("suite/b.lua (not run)"), "\(junit.raw)")
+        if !faults.isEmpty {
+            // Where it stuck, and the steps before it, as a worker's report gives them.
+            #expect(stuck?["message"]?.contains("; it is stuck after its step suite/a.lua:5  tap(\"submit\")") == true, "\(junit.raw)")
+            #expect(stuck?.text.contains("suite/a.lua:4  deep_link(\"shop://orders/42\"") == true, "\(junit.raw)")
+        }
         let events = try String(contentsOf: fixture.url("events.jsonl"), encoding: .utf8)
         #expect(events.contains(#""event":"run_finished""#), "\(events)")
     }

@@ -40,6 +40,8 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
     private var listed: [ScenarioListing]?
     private var results: [ScenarioResult] = []
     private var running: ScenarioListing?
+    /// The running scenario's steps so far (bounded, as a result's timeline is).
+    private var steps = Timeline()
     /// When the scenario under way began, or (between scenarios, loading) the run's last word.
     private var since = Date()
 
@@ -88,14 +90,18 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
             listed = scenarios
         case .scenarioStarted(let listing):
             running = listing
+            steps = Timeline()
         case .scenarioFinished(let result):
             results.append(result)
             running = nil
         case .fileFinished(let result):
             finishedFiles.append(result.summarized)
             (file, listed, results, running) = (nil, nil, [], nil)
-        case .runStarted, .step, .output, .runFinished:
-            return  // a step is progress inside the scenario, not a new start: its time runs on
+        case .step(_, _, _, let step):
+            _ = steps.append(step.line)
+            return  // progress inside the scenario, not a new start: its time runs on
+        case .runStarted, .output, .runFinished:
+            return
         }
         since = Date()
     }
@@ -163,8 +169,10 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
             scenarios.append(
                 ScenarioResult(
                     name: culprit.name, groups: culprit.groups, file: culprit.file, line: culprit.line, tags: culprit.tags,
-                    outcome: .errored(kind), message: "\(culprit.file):\(culprit.line): " + message,
-                    duration: running == nil ? 0 : Date().timeIntervalSince(since)))
+                    outcome: .errored(kind),
+                    message: "\(culprit.file):\(culprit.line): " + message
+                        + ((running == nil ? nil : steps.last).map { "; it is stuck after its step \($0)" } ?? ""),
+                    timeline: running == nil ? Timeline() : steps, duration: running == nil ? 0 : Date().timeIntervalSince(since)))
         } else {
             scenarios.append(
                 ScenarioResult(
