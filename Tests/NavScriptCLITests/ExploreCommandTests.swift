@@ -235,6 +235,15 @@ struct ExploreCommandTests {
             "\(broken)")
         let explored = try fixture.run(["explore", "--from", "suite", "--steps", "200", "--time", "0", "--seed", "1"])
         #expect(explored.status == 0 && explored.stdout.contains("no property violated"), "\(explored)")
+        // The command a reproducer names explores from the same files: the same seed walks elsewhere without them.
+        let found = try fixture.run([
+            "explore", "--from", "suite", "--fault", "graft-external-link", "--seed", "1", "--steps", "3000", "--time", "0",
+            "--out", "found", "--stop-at-first"
+        ])
+        #expect(found.status == 1, "\(found)")
+        let reproducer = try FileManager.default.contentsOfDirectory(atPath: fixture.url("found").path)
+            .first { $0.hasSuffix(".lua") }.map { try fixture.read("found/" + $0) } ?? ""
+        #expect(reproducer.contains("--fault graft-external-link --from suite` against ShopApp"), "\(reproducer)")
     }
 
     /// What the exploration found before the app crashed stays in the reports the supervisor writes.
@@ -301,7 +310,7 @@ struct ExploreCommandTests {
         // Stopped by the step's --timeout (what the message names), not by --time.
         #expect(output.stdout.contains("the app hung: a step did not return within 1s (--timeout)"), "\(output)")
         let reproducer = try fixture.read("h/seed3-hang.lua")
-        #expect(reproducer.contains("-- Run it: `navscript run <this file> --fault main-thread-deadlock`"), "\(reproducer)")
+        #expect(reproducer.contains("-- Run it: `navscript run <this file> --fault main-thread-deadlock --timeout 1`"), "\(reproducer)")
         let hangs = try fixture.run(["run", "h/seed3-hang.lua", "--fault", "main-thread-deadlock", "--timeout", "1"])
         #expect(hangs.status == 1 && hangs.stdout.contains("timeout"), "\(hangs)")
     }

@@ -47,7 +47,9 @@ package struct ExplorationRequest: Sendable {
         configuration.executable = executable
         if !from.isEmpty, let files = try? ScenarioDiscovery().discover(from) {
             configuration.suiteCalls = SuiteSeeds(files: files.map(\.url), host: host).lines
+            configuration.seedPaths = from
         }
+        configuration.replayTimeout = timeout
         return configuration
     }
 

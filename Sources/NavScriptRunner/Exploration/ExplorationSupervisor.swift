@@ -254,7 +254,7 @@ struct ExplorationSupervisor {
         _ steps: [String], what: String, verb: String, configuration: Explorer.Configuration,
         host: any ScenarioHost, originalSteps: Int
     ) -> String {
-        var text = Explorer.replayHeader(configuration, host: host)
+        var text = Explorer.replayHeader(configuration, host: host, hang: verb != "crash")
         text += "-- Property: every input gets an outcome.\n"
         text +=
             "-- " + (steps.count < originalSteps ? "Shrunk from \(originalSteps) steps to \(steps.count)." : "\(steps.count) steps.") + "\n"

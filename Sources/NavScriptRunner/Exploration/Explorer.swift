@@ -33,6 +33,10 @@ public final class Explorer {
         /// Driving calls from the suite's scenario files (``SuiteSeeds``), drawn
         /// from besides the generated actions (`explore --from`).
         package var suiteCalls: [String] = []
+        /// The `--from` paths `suiteCalls` came from: the exploration that finds a reproducer again names them.
+        package var seedPaths: [String] = []
+        /// The exploration's `--timeout`: a hang's replay is judged by it, not by `run`'s own (a minute).
+        package var replayTimeout: Double?
         /// The executable a reproducer's replay lines name (`navscript`, `myapp-navscript`):
         /// the one that explored, so a line copied from the header runs the same app.
         package var executable = "navscript"
@@ -677,13 +681,17 @@ public final class Explorer {
     /// A reproducer's first lines: the exploration that finds it again, and
     /// the run that replays it (with the faults and manifest the walk had;
     /// `run` takes neither the seed nor the walk length).
-    package static func replayHeader(_ configuration: Configuration, host: any ScenarioHost) -> String {
+    /// `hang`: the reproducer replays a hang, judged by the exploration's time limit.
+    package static func replayHeader(_ configuration: Configuration, host: any ScenarioHost, hang: Bool = false) -> String {
         let faults = configuration.faults.map { " --fault " + ShellWord.quoted($0) }.joined()
         let manifest = configuration.manifest.map { " --manifest " + ShellWord.quoted($0) } ?? ""
         let walk = configuration.walkLength == Configuration.defaultWalkLength ? "" : " --walk-length \(configuration.walkLength)"
+        // The walks drew calls from --from's files: without them the same seed walks elsewhere.
+        let from = configuration.seedPaths.map { " --from " + ShellWord.quoted($0) }.joined()
+        let timeout = (hang ? configuration.replayTimeout : nil).map { " --timeout " + WorkerPool.seconds($0).dropLast() } ?? ""
         let executable = ShellWord.quoted(configuration.executable)
-        return "-- Found by `\(executable) explore --seed \(configuration.seed)\(faults)\(walk)\(manifest)` against \(host.name).\n"
-            + "-- Run it: `\(executable) run <this file>\(faults)\(manifest)`"
+        return "-- Found by `\(executable) explore --seed \(configuration.seed)\(faults)\(walk)\(manifest)\(from)` against \(host.name).\n"
+            + "-- Run it: `\(executable) run <this file>\(faults)\(manifest)\(timeout)`"
             + (configuration.faults.isEmpty ? ".\n" : " (without the faults it passes).\n")
     }
 
