@@ -241,7 +241,8 @@ struct ExploreCommandTests {
             "--out", "found", "--stop-at-first"
         ])
         #expect(found.status == 1, "\(found)")
-        let reproducer = try FileManager.default.contentsOfDirectory(atPath: fixture.url("found").path)
+        let reproducer =
+            try FileManager.default.contentsOfDirectory(atPath: fixture.url("found").path)
             .first { $0.hasSuffix(".lua") }.map { try fixture.read("found/" + $0) } ?? ""
         #expect(reproducer.contains("--fault graft-external-link --from suite` against ShopApp"), "\(reproducer)")
     }
