@@ -57,7 +57,7 @@ struct RunCommand: HostedCommand {
 
     @Flag(
         help:
-            "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation — a trap ends the run, --timeout stops a scenario's Lua code but not a hang in the app's code, and Ctrl-C takes effect between files."
+            "Run every file in this process, one after another (for debugging, profiling, measuring the runtime): no crash isolation — a trap ends the run; --timeout and Ctrl-C stop the scenario under way at its next instruction, and one stuck where none is reached (a hang in the app) ends the run a few seconds later, its reports written."
     )
     var inProcess = false
 
