@@ -175,6 +175,24 @@ struct ValueSampler {
             switch escaped {
             case "d": return .set(Array("0123456789"))
             case "w": return .set(Array("abcdefghijklmnopqrstuvwxyz0123456789_"))
+            case "x", "u", "U":
+                // `\x61`, `\u0061`, `\U00000061`, `\x{61}`: one character by its code (`a`, not `x61`).
+                let braced = escaped == "x" && i < c.count && c[i] == "{"
+                let digits: [Character]
+                if braced {
+                    guard let close = c[i...].firstIndex(of: "}") else { return nil }
+                    digits = Array(c[(i + 1)..<close])
+                    i = close + 1
+                } else {
+                    let count = ["x": 2, "u": 4, "U": 8][escaped] ?? 2
+                    guard i + count <= c.count else { return nil }
+                    digits = Array(c[i..<(i + count)])
+                    i += count
+                }
+                guard let code = UInt32(String(digits), radix: 16), let scalar = Unicode.Scalar(code) else { return nil }
+                return .literal(Character(scalar))
+            case "p", "P", "N", "Q", "E", "b", "B", "A", "z", "Z", "s", "S", "D", "W":
+                return nil  // outside the subset: plain letters and digits, filtered by the spec
             default: return .literal(escaped)
             }
         case ".":

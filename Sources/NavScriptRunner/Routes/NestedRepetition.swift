@@ -326,7 +326,10 @@ enum NestedRepetition {
     private static func leadingAtoms(of parts: [Atom], depth: Int) -> (atoms: [Atom], mayBeEmpty: Bool) {
         var leading: [Atom] = []
         for atom in parts {
-            if !atom.isGroup, atom.body.count == 1, atom.body.first == "^" || atom.body.first == "$" { continue }  // matches no character
+            // What matches no character: an anchor, a word boundary, a lookaround — the match begins after it.
+            if !atom.isGroup, atom.body.count == 1, atom.body.first == "^" || atom.body.first == "$" { continue }
+            if !atom.isGroup, atom.body.count == 2, atom.body.first == "\\", let kind = atom.body.last, "bBAzZG".contains(kind) { continue }
+            if atom.isGroup, ["?=", "?!", "?<=", "?<!"].contains(where: { atom.body.starts(with: $0) }) { continue }
             var optional = atom.isOptional
             if atom.isGroup, depth < 8 {
                 for choice in alternatives(withoutGroupPrefix(atom.body)) {

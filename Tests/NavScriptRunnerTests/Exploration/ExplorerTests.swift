@@ -211,6 +211,13 @@ struct ExplorerTests {
                 #expect((try? regex?.wholeMatch(in: value)) != nil, "\(value) does not match \(pattern)")
             }
         }
+        // A letter written by its code is that letter: `\x61[0-9]+` drew "x61…", and routes diff missed every id it broke.
+        for pattern in ["\\x61[0-9]+", "\\u0061[0-9]{2}", "\\x{61}b"] {
+            let regex = try? Regex("^(?:\(pattern))$")
+            let value = sampler.sample(pattern) ?? "(none)"
+            #expect(value.hasPrefix("a") && (try? regex?.wholeMatch(in: value)) != nil, "\(value) for \(pattern)")
+        }
+        #expect(sampler.sample("\\p{L}+") == nil, "a property class is outside the subset")
         // Each branch of an alternation is drawn in turn, nested ones too.
         let drawn = Set((0..<6).compactMap { _ in sampler.sample("(ab|cd)|e(f|g)") })
         #expect(drawn == ["ab", "cd", "ef", "eg"], "\(drawn)")

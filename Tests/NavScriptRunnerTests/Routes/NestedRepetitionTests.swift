@@ -31,6 +31,8 @@ struct NestedRepetitionTests {
         // However spelled: a scoped flag, an escape for the letter, free spacing, quoted text.
         ("(?i:[a-z]|X)+", "(?i:[a-z]|X)+"), ("(a|\\u0061)+", "(a|\\u0061)+"), ("([a]|\\x61)+", "([a]|\\x61)+"),
         ("(a|(?i:A))+", "(a|(?i:A))+"), ("(?x)(a | a)+", "(a|a)+"), ("(a|\\Qa\\E)+", "(a|a)+"),
+        // What matches no character does not set alternatives apart: a lookahead, a word boundary.
+        ("(?:(?!b)a|a)+", "(?:(?!b)a|a)+"), ("(?:\\Ba|a)+", "(?:\\Ba|a)+"),
         // An atomic group or a possessive quantifier never tries a turn another way.
         ("(?>a|aa)+", nil), ("(?:a|aa)++", nil), ("(?i:[a-z]|-)+", nil), ("(\\x61|b)+", nil)
     ])
