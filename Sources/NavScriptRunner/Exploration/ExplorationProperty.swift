@@ -43,6 +43,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case validValuesAccepted
     /// Every link held during the cold start is delivered once the app is up.
     case stashedDelivered
+    /// A request the app sends itself is never refused by its own router.
+    case selfSentAccepted
     /// What a host verb declares it ensures holds after the call.
     case postcondition(String)
     /// The app crashed or hung.
@@ -65,6 +67,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .otherTabsKept: return "a link leaves the other tabs' stacks as they were"
         case .validValuesAccepted: return "a link whose parameter values meet their specs is not refused as invalid"
         case .stashedDelivered: return "every link held during the cold start is delivered once the app is up"
+        case .selfSentAccepted: return "a request the app sends itself is never refused"
         case .postcondition(let verb): return "\(verb) does what it ensures"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }

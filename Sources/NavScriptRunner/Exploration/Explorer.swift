@@ -228,6 +228,7 @@ public final class Explorer {
         let before = linkScene.flatMap { (walker.app as? any SceneDriving)?.state(ofScene: $0) } ?? walker.app?.state
         // Counted from the app's first event: the log may drop its oldest during a long walk.
         let eventCountBefore = walker.app?.eventCount ?? 0
+        let logBefore = walker.app?.eventLog
         let rootBefore = walker.app?.rootFlow
         configuration.trace?.step(line)
         gateWatch.watch(walker.app)
@@ -282,6 +283,14 @@ public final class Explorer {
                     "expect_events{ \(LuaSource.string(stale.gateEvent)), \(LuaSource.string("start " + stale.flow)), "
                         + "\(LuaSource.string("finish " + stale.flow)) }"
                 ])
+        }
+        // This step's events only (a launch or restart replaced the log: all of the new one).
+        let stepEvents = app.events
+        let stepStart = app.eventLog === logBefore ? min(eventsBefore, stepEvents.count) : 0
+        if let refused = SelfSentRejection.find(in: stepEvents[stepStart...]) {
+            return ExplorationViolation(
+                property: .selfSentAccepted, step: walk.count - 1, message: SelfSentRejection.message(refused),
+                assertion: SelfSentRejection.luaAssertion)
         }
         // Up: in the main flow, settled, nothing presented (an app may hold its links until a sheet
         // it put up first — the sign-in after an expiry — is answered).

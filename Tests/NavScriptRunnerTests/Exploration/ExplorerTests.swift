@@ -93,6 +93,18 @@ struct ExplorerTests {
         #expect(reader.held == ["scheme x"] && reader.severalWindows)
     }
 
+    /// A refusal right after a delivery, a dequeue or a resume is of a link
+    /// from outside; any other is of a request the app built itself.
+    @Test func aRefusalIsTheAppsOwnUnlessALinkFromOutsideComesJustBeforeIt() {
+        let outside: [String] = [
+            "deliver scheme shop://x", "reject unknown_route shop://x", "queue order:1", "dequeue order:1",
+            "reject validation_failed order:1", "resume cart", "reject validation_failed cart"
+        ]
+        #expect(SelfSentRejection.find(in: outside[...]) == nil)
+        #expect(SelfSentRejection.find(in: (outside + ["set-stack orders orders", "reject validation_failed order:7"])[...])
+            == "reject validation_failed order:7")
+    }
+
     @Test func theHealthyAppBreaksNoProperty() throws {
         let report = try explore(faults: [], steps: 2_000)
         #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
