@@ -45,6 +45,8 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case stashedDelivered
     /// A request the app sends itself is never refused by its own router.
     case selfSentAccepted
+    /// Closing the window in front brings the one used most recently forward.
+    case focusAfterClose
     /// What a host verb declares it ensures holds after the call.
     case postcondition(String)
     /// The app crashed or hung.
@@ -68,6 +70,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .validValuesAccepted: return "a link whose parameter values meet their specs is not refused as invalid"
         case .stashedDelivered: return "every link held during the cold start is delivered once the app is up"
         case .selfSentAccepted: return "a request the app sends itself is never refused"
+        case .focusAfterClose: return "closing the window in front brings the one used most recently forward"
         case .postcondition(let verb): return "\(verb) does what it ensures"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }

@@ -108,6 +108,8 @@ public final class Explorer {
     private let requestReading = UnansweredRequest.LogReading()
     /// Reads each step's new events for a resumed request gated again by its own gate.
     private let resumeReading = RegatedResumeReader.LogReading()
+    /// Reads each step's new events for a window brought forward out of order after a close.
+    private let focusReading = WindowFocusOrder.LogReading()
     /// Reads each step's new events for cold-start links held and never delivered.
     private let stashReading = StashedLinks.LogReading()
     /// Judges a refused value by its spec, not by the engine's code.
@@ -291,6 +293,11 @@ public final class Explorer {
             return ExplorationViolation(
                 property: .selfSentAccepted, step: walk.count - 1, message: SelfSentRejection.message(refused),
                 assertion: SelfSentRejection.luaAssertion)
+        }
+        if let wrong = focusReading.wrongFocus(in: app.eventLog) {
+            return ExplorationViolation(
+                property: .focusAfterClose, step: walk.count - 1, message: WindowFocusOrder.message(wrong),
+                assertion: WindowFocusOrder.luaAssertion)
         }
         // Up: in the main flow, settled, nothing presented (an app may hold its links until a sheet
         // it put up first — the sign-in after an expiry — is answered).

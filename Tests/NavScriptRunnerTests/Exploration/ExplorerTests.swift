@@ -101,8 +101,22 @@ struct ExplorerTests {
             "reject validation_failed order:1", "resume cart", "reject validation_failed cart"
         ]
         #expect(SelfSentRejection.find(in: outside[...]) == nil)
-        #expect(SelfSentRejection.find(in: (outside + ["set-stack orders orders", "reject validation_failed order:7"])[...])
-            == "reject validation_failed order:7")
+        #expect(
+            SelfSentRejection.find(in: (outside + ["set-stack orders orders", "reject validation_failed order:7"])[...])
+                == "reject validation_failed order:7")
+    }
+
+    /// Closing the window in front brings the one used most recently
+    /// forward: window 1 is in front at launch; opening and focusing use a
+    /// window; a close of one behind the front expects nothing.
+    @Test func closingTheFrontWindowBringsTheMostRecentlyUsedForward() {
+        var reader = WindowFocusOrder.Reader()
+        reader.read(
+            ["scene-open 2", "scene-open 3", "scene-focus 2", "scene-close 1", "scene-focus 3", "scene-close 3", "scene-focus 2"][...])
+        #expect(reader.wrong == nil && reader.order == [2])
+        var slipped = WindowFocusOrder.Reader()
+        slipped.read(["scene-open 2", "scene-open 3", "scene-close 3", "scene-focus 1"][...])
+        #expect(slipped.wrong.map { [$0.closed, $0.focused, $0.expected] } == [3, 1, 2])
     }
 
     @Test func theHealthyAppBreaksNoProperty() throws {
