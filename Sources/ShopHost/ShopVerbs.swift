@@ -31,7 +31,19 @@ enum ShopVerbs {
                     on a stack or in a modal. Fails when already signed out.
                     """,
                 example: "logout()",
-                ensures: #"assert(not session().logged_in, "logout() left the session signed in")"#
+                // Every tab at its root and no modal — unless the reset delivered a link a cold start held
+                // (it then leads where that link goes).
+                ensures: """
+                    assert(not session().logged_in, "logout() left the session signed in")
+                    local log, cleared, delivered = events(), 0, false
+                    for i, e in ipairs(log) do if e == "session-clear" then cleared = i end end
+                    for i = cleared + 1, #log do if log[i]:match("^deliver ") then delivered = true end end
+                    local now = snapshot()
+                    assert(delivered or #now.modals == 0, "logout() left a modal up")
+                    for tab, entries in pairs(now.stacks) do
+                      assert(delivered or #entries == 1, "logout() left the " .. tab .. " tab at " .. table.concat(entries, " > "))
+                    end
+                    """
             ) { step in
                 try shop(step) { app throws(ShopError) in try app.logout() }
             },
