@@ -408,7 +408,7 @@ function login(options) end
 
 ---Signs the user out through the app, then settles: the session is cleared, every flow is torn down and the main flows start afresh, so nothing of the signed-in session survives on a stack or in a modal. Fails when already signed out.
 ---
----Afterwards (`navscript explore` checks it after every call): `assert(not session().logged_in, "logout() left the session signed in")`
+---Afterwards (`navscript explore` checks it after every call): `assert(not session().logged_in, "logout() left the session signed in"); local log, cleared, delivered = events(), 0, false; for i, e in ipairs(log) do if e == "session-clear" then cleared = i end end; for i = cleared + 1, #log do if log[i]:match("^deliver ") then delivered = true end end; local now = snapshot(); assert(delivered or #now.modals == 0, "logout() left a modal up"); for tab, entries in pairs(now.stacks) do assert(delivered or #entries == 1, "logout() left the " .. tab .. " tab at " .. table.concat(entries, " > ")); end`
 ---```lua
 ---logout()
 ---```

@@ -301,6 +301,17 @@ package struct LuaDefinitions {
         }
     }
 
+    /// Lua lines as one line of Lua: statements joined with `; `, a block's
+    /// opening (`… do`, `… then`) with a space.
+    static func oneLine(_ lines: String) -> String {
+        var text = ""
+        for line in lines.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
+            if !text.isEmpty { text += text.hasSuffix(" do") || text.hasSuffix(" then") || text.hasSuffix(" else") ? " " : "; " }
+            text += line
+        }
+        return text
+    }
+
     func render(_ function: ScriptFunction, into out: inout [String]) {
         out.append("")
         var documentation = function.documentation
@@ -308,7 +319,7 @@ package struct LuaDefinitions {
         if let postcondition = function.postcondition {
             documentation +=
                 "\n\nAfterwards (`navscript explore` checks it after every call): `"
-                + postcondition.replacingOccurrences(of: "\n", with: "; ") + "`"
+                + Self.oneLine(postcondition) + "`"
         }
         comment(documentation, into: &out)
         if let example = function.example {
