@@ -176,9 +176,11 @@ public enum NavScriptCLI {
                     // It stopped before it ran (a selection that matches nothing, a refused manifest, an app
                     // that cannot start): its report files say so, instead of keeping the last run's — often
                     // green, and published by CI whatever the exit status.
-                    if let report = hosted.reportOptions, let name = type(of: hosted).configuration.commandName {
+                    if hosted.reportOptions != nil {
+                        // Read from the words given, never over a path the command line also names (`run x.txt
+                        // --junit x.txt`, refused as not a scenario file, is a user's file).
                         let reason = error is HostUnavailable ? "\(error)" : RootCommand.message(for: error)
-                        report.reportCouldNotStart(command: name, reason: reason)
+                        ReportOptions.reportRefused(arguments, reason: reason)
                     }
                     throw error
                 }

@@ -506,6 +506,10 @@ struct SignalAndShardTests {
         let refused = try fixture.run(["run", "suite", "--manifest", "bad.json", "--json", "bad.json"])
         let after = try fixture.read("bad.json")
         #expect(refused.status == 2 && after == manifest, "\(refused)")
+        try fixture.write("notes.txt", "a user's notes")
+        let notLua = try fixture.run(["run", "notes.txt", "--junit", "notes.txt"])
+        let notes = try fixture.read("notes.txt")
+        #expect(notLua.status == 2 && notes == "a user's notes", "\(notLua)")
     }
 
     @Test func aBadShardSpecIsAUsageError() throws {

@@ -164,7 +164,7 @@ struct RunCommand: HostedCommand {
         /// run's end in every report, the exit status. Called by this thread
         /// — or, in process, by the watch's when a scenario is stuck where
         /// nothing can stop it (``SuiteExecution/whenStuck``).
-        func conclude(_ ran: [FileResult]) throws -> Never {
+        func conclude(_ ran: [FileResult], stuck: Bool = false) throws -> Never {
             var files = ran
             // Nothing ran (every file empty or commented out, every scenario selected pending): an
             // error in the reports too, or a reporter would show the empty run green while the command
@@ -193,7 +193,8 @@ struct RunCommand: HostedCommand {
             // Stopped by a signal between two scenarios (loading or launching the next file): no scenario
             // was running to be the error, and the JUnit file of 145 passed and 1,855 skipped read green to
             // a CI reporter. The interruption is then an error of its own, in every report.
-            if stop.interruptingSignal != nil,
+            // (Not when the watch ended a stuck scenario: that one is the error, whatever stopped it.)
+            if stop.interruptingSignal != nil, !stuck,
                 !files.contains(where: { $0.scenarios.contains { $0.outcome == .errored(.interrupted) } })
             {
                 let notRun = files.reduce(0) {
@@ -230,7 +231,7 @@ struct RunCommand: HostedCommand {
         execution.whenStuck = { files in
             // This process's own thread is the stuck one: the reports are finished from here and the
             // process ends at once (an orderly exit would run teardown under the thread still running).
-            do { try conclude(files) } catch let status as ExitCode {
+            do { try conclude(files, stuck: true) } catch let status as ExitCode {
                 fflush(nil)
                 _exit(status.rawValue)
             } catch {
