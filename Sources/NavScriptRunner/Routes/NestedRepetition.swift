@@ -69,6 +69,11 @@ enum NestedRepetition {
             return bounds.first.flatMap { Int(String($0)) } ?? 0
         }
 
+        /// `{n}`: exactly n times.
+        var isFixedCount: Bool {
+            quantifier.first == "{" && !quantifier.contains(",") && !isGroup
+        }
+
         /// `?`, `*`, `{0,…}`: the pattern may skip it.
         var isOptional: Bool {
             guard let first = quantifier.first else { return false }
@@ -245,6 +250,9 @@ enum NestedRepetition {
 
     /// The characters two repetitions are tried against: ASCII's printable
     /// ones and tab, and letters, digits and symbols of other scripts.
+    /// Characters of more than one code point, for whole alternatives: a letter with its accent composed and not.
+    private static let wholeProbes: [Character] = ["\u{E9}", "e\u{301}", "\u{C5}", "A\u{30A}", "\u{1F1EB}\u{1F1F7}"]
+
     private static let probes: [Character] =
         (32...126).map { Character(Unicode.Scalar(UInt8($0))) } + Array("\téßÅЖж漢ー١٣ａ€²½")
 
@@ -293,7 +301,8 @@ enum NestedRepetition {
     private static func repeatsUndelimited(_ content: ArraySlice<Character>) -> Bool {
         alternatives(withoutGroupPrefix(content)).contains { alternative in
             let parts = atoms(alternative)
-            let repeating = parts.filter { $0.repeats || ($0.isGroup && containsRepetition($0.body)) }
+            // A fixed count (`[a-f0-9]{2}`) is a turn of one width, one way to split a value: not a repetition here.
+            let repeating = parts.filter { ($0.repeats && !$0.isFixedCount) || ($0.isGroup && containsRepetition($0.body)) }
             guard !repeating.isEmpty else { return false }
             let ends = [parts.first, parts.last].compactMap { $0 }.filter { $0.quantifier.isEmpty && !$0.isGroup }
             let delimited = ends.contains { end in
@@ -311,6 +320,15 @@ enum NestedRepetition {
         guard choices.count > 1 else { return false }
         let leads = choices.map { leadingAtoms(of: atoms($0), depth: 0) }
         if leads.contains(where: { $0.mayBeEmpty }) { return true }
+        // Two whole alternatives that match one same character, as the router's engine reads them: `\X|a`,
+        // `[é]|e\u0301` (one character under canonical equivalence).
+        let whole = choices.compactMap { try? Regex<AnyRegexOutput>("(?:" + String($0) + ")").ignoresCase(caseless) }
+        if whole.count == choices.count {
+            for probe in probes + wholeProbes {
+                let text = String(probe)
+                if whole.filter({ (try? $0.wholeMatch(in: text)) != nil }).count > 1 { return true }
+            }
+        }
         for (index, lead) in leads.enumerated() {
             for other in leads[(index + 1)...] {
                 if lead.atoms.contains(where: { one in other.atoms.contains { overlaps(one, $0, caseless: caseless) } }) { return true }
@@ -348,14 +366,15 @@ enum NestedRepetition {
     /// Whether anything in `content` repeats.
     private static func containsRepetition(_ content: ArraySlice<Character>) -> Bool {
         alternatives(withoutGroupPrefix(content)).contains { alternative in
-            atoms(alternative).contains { $0.repeats || ($0.isGroup && containsRepetition($0.body)) }
+            atoms(alternative).contains { ($0.repeats && !$0.isFixedCount) || ($0.isGroup && containsRepetition($0.body)) }
         }
     }
 
     /// The one character an atom stands for (`-`, `\.`), or nil (a class, `.`, `\d`).
     private static func literalCharacter(_ body: ArraySlice<Character>) -> Character? {
         if body.count == 1, let only = body.first, !".^$".contains(only) { return only }
-        if body.count == 2, body.first == "\\", let escaped = body.last, !"dDwWsSbB".contains(escaped), !escaped.isNumber {
+        // An escaped letter is a class or an escape (`\d`, `\X`, `\R`, `\h`), not that letter; punctuation is itself.
+        if body.count == 2, body.first == "\\", let escaped = body.last, !escaped.isLetter, !escaped.isNumber {
             return escaped
         }
         return nil

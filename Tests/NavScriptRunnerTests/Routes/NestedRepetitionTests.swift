@@ -30,9 +30,11 @@ struct NestedRepetitionTests {
         ("(?:(b|c)|(a|a))x", nil), ("((a|a)x)+", "((a|a)x)+"), ("(b+|b)+", "(b+|b)+"),
         // However spelled: a scoped flag, an escape for the letter, free spacing, quoted text.
         ("(?i:[a-z]|X)+", "(?i:[a-z]|X)+"), ("(a|\\u0061)+", "(a|\\u0061)+"), ("([a]|\\x61)+", "([a]|\\x61)+"),
-        ("(a|(?i:A))+", "(a|(?i:A))+"), ("(?x)(a | a)+", "(a|a)+"), ("(a|\\Qa\\E)+", "(a|a)+"),
+        ("(a|(?i:A))+", "(a|(?i:A))+"), ("(?x)(a | a)+", "(a|a)+"), ("(a|\\Qa\\E)+", "(a|\\Qa\\E)+"),
         // What matches no character does not set alternatives apart: a lookahead, a word boundary.
         ("(?:(?!b)a|a)+", "(?:(?!b)a|a)+"), ("(?:\\Ba|a)+", "(?:\\Ba|a)+"),
+        // Whole alternatives that match one same character: a grapheme class, a letter composed and not.
+        ("(?:\\X|a)+z", "(?:\\X|a)+"), ("(?:[é]|e\\u0301)+z", "(?:[é]|e\\u0301)+"), ("(?:[a-z]{2,3})+", nil),
         // An atomic group or a possessive quantifier never tries a turn another way.
         ("(?>a|aa)+", nil), ("(?:a|aa)++", nil), ("(?i:[a-z]|-)+", nil), ("(\\x61|b)+", nil)
     ])
@@ -43,7 +45,9 @@ struct NestedRepetitionTests {
     @Test(arguments: [
         "[0-9]{1,6}", "(ab)+", "(a+)?", "(a+){1}", "(a+){1,1}", "\\(a+\\)+", "[(]a+[)]+", "[]a+]+", "(a+)b+",
         "[a-z]+(-[a-z]+)*x", "", "((", "a)+", "(a{1})+", "(\\++)x", "([0-9]+\\.)+[0-9]+", "(/[^/]+)*", "(\\d+,)*\\d+",
-        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+", "(?>[a-z]+-?)+", "(?:[a-z]+-?)++", "(a++)+"
+        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+", "(?>[a-z]+-?)+", "(?:[a-z]+-?)++", "(a++)+",
+        // A turn of one fixed width splits a value one way only.
+        "(?:[a-f0-9]{2})+", "(?:\\d{4})*", "(?:[0-9]{3})+", "(?:[a-z]{2}|[0-9])+"
     ])
     func aPatternWithoutOneIsNot(pattern: String) {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
