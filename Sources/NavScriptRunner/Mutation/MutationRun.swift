@@ -79,10 +79,12 @@ package struct MutationRun {
                     [.skipped(.interrupted), .skipped(.notStarted), .errored(.interrupted)].contains($0.outcome) || isInconclusive($0)
                 }
             }
+            let slow = files.lazy.flatMap(\.scenarios).first(where: isInconclusive).map { "\($0.file):\($0.line) \($0.name)" }
             return FaultOutcome(
                 fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
                 firstMessage: killers.first?.message ?? "",
-                duration: files.reduce(0) { $0 + $1.duration }, isUndecided: killers.isEmpty && cutShort)
+                duration: files.reduce(0) { $0 + $1.duration }, isUndecided: killers.isEmpty && cutShort,
+                timedOutSlow: killers.isEmpty ? slow : nil)
         }
         return MutationReport(healthy: healthy, outcomes: outcomes, duration: Date().timeIntervalSince(started))
     }
@@ -98,6 +100,17 @@ package struct FaultOutcome: Hashable, Sendable {
     /// The run stopped before the fault was killed or all its files ran:
     /// no verdict (an interrupted `mutate` reports what it decided).
     package var isUndecided = false
+    /// Why it is not decided, when not an interruption: a scenario slow
+    /// without faults timed out under it (`file:line name`).
+    package var timedOutSlow: String?
+
+    /// Why there is no verdict, for the reports.
+    var undecidedBecause: String {
+        timedOutSlow.map {
+            "\($0) ran past --timeout under the fault, but took more than half of it without faults too: a timeout "
+                + "tells nothing then; raise --timeout (or run with fewer --jobs)"
+        } ?? "the run stopped before the fault's files had run"
+    }
     package var isKilled: Bool { !killedBy.isEmpty }
 }
 
@@ -131,7 +144,7 @@ package struct MutationReport: Sendable {
             let verdict = outcome.isKilled ? "killed  " : outcome.isUndecided ? "not decided" : "SURVIVED"
             var line = outcome.fault.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + verdict
             if outcome.isUndecided {
-                lines.append(line + "  (the run stopped before its files had run)")
+                lines.append(line + "  (" + outcome.undecidedBecause + ")")
             } else if outcome.isKilled {
                 line += "  by \(outcome.killedBy.count) scenario\(outcome.killedBy.count == 1 ? "" : "s")"
                 let shown = verbose ? outcome.killedBy : Array(outcome.killedBy.prefix(3))
@@ -149,7 +162,10 @@ package struct MutationReport: Sendable {
         }
         lines.append("")
         lines.append(String(format: "mutation score: %d/%d faults killed (%.0f%%)", killed, outcomes.count, score * 100))
-        if undecided > 0 { lines.append("\(undecided) not decided: the run was interrupted") }
+        if undecided > 0 {
+            let timedOut = outcomes.contains { $0.isUndecided && $0.timedOutSlow != nil }
+            lines.append("\(undecided) not decided: " + (timedOut ? "see why beside each" : "the run was interrupted"))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -193,11 +209,12 @@ package struct MutationReport: Sendable {
             ScenarioResult(
                 name: outcome.fault.name, file: "mutate", line: 0,
                 // Not decided is an error, not a skip: an interrupted matrix must not read green.
-                outcome: outcome.isKilled ? .passed : outcome.isUndecided ? .errored(.interrupted) : .failed(.survived),
+                outcome: outcome.isKilled
+                    ? .passed : outcome.isUndecided ? .errored(outcome.timedOutSlow == nil ? .interrupted : .timeout) : .failed(.survived),
                 message: outcome.isKilled
                     ? ""
                     : outcome.isUndecided
-                        ? "not decided: the run stopped before the fault's files had run"
+                        ? "not decided: " + outcome.undecidedBecause
                         : "fault \(outcome.fault.name) survived: no scenario failed with it on",
                 details: outcome.isKilled ? "" : outcome.fault.summary,
                 timeline: Timeline(outcome.killedBy), duration: outcome.duration)

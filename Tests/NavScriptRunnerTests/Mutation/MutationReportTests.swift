@@ -57,6 +57,9 @@ struct MutationReportTests {
         let report = plan.report(
             results: healthy + [FileResult(file: "a.lua", scenarios: [slowTimeout, quickPasses], duration: 5)], started: Date())
         #expect(report.outcomes.first?.isUndecided == true && report.outcomes.first?.isKilled == false, "\(report.outcomes)")
+        // Said as the timeout it is, not as an interruption.
+        #expect(report.text().contains("f             not decided  (a.lua:1 slow ran past --timeout under the fault"), "\(report.text())")
+        #expect(report.runResult().files.first?.scenarios.last?.outcome == .errored(.timeout))
     }
 
     /// A healthy run stopped between two scenarios — passed ones, the rest
@@ -92,7 +95,7 @@ struct MutationReportTests {
         #expect(report.outcomes.map(\.isUndecided) == [false, true, false])
         #expect(!report.isSuccess && report.undecided == 1)
         let text = report.text()
-        #expect(text.contains("late          not decided  (the run stopped before its files had run)"), "\(text)")
+        #expect(text.contains("late          not decided  (the run stopped before the fault's files had run)"), "\(text)")
         #expect(text.contains("calm          SURVIVED") && text.contains("1 not decided: the run was interrupted"), "\(text)")
         let cases = report.runResult().files[0].scenarios
         #expect(cases.map(\.status) == [.passed, .passed, .errored, .failed], "not decided is an error: an interrupted matrix is not green")
