@@ -168,6 +168,15 @@ package final class WorkerPool {
                             name: listing.name, groups: listing.groups, file: listing.file, line: listing.line, tags: listing.tags,
                             outcome: .passed, duration: duration))
                 }
+                // A task already finished here (its file changed under the worker resuming it): nothing it
+                // says is heard but its end, which hands the worker its next file.
+                if progress[index].kept != nil {
+                    if case .done = message {
+                        worker.finishTask()
+                        if let next = worker.taskIndex { announce(next) }
+                    }
+                    return
+                }
                 switch message {
                 case .loaded(_, let scenarios):
                     // Loaded again by the worker that resumes it, the file declares other scenarios: it was
@@ -192,7 +201,8 @@ package final class WorkerPool {
                                     + "could not find where to resume; give its scenarios fixed names",
                                 kind: .crash)
                         }
-                        worker.kill(timedOut: false)
+                        // The worker is let run the file out, unheard (below): killed, it would be taken for a
+                        // worker the kernel killed on whatever file it had been handed next.
                         finish(index, duration: Date().timeIntervalSince(started))
                         return
                     }
