@@ -153,7 +153,8 @@ struct CrashIsolationTests {
     @Test(arguments: [
         ("local t = setmetatable({}, {})\n  getmetatable(t).__call = t\n  local _ = t()", [String]()),
         (
-            "launch{ two_factor = true }\n  deep_link(\"shop://orders/42\")\n  tap(\"submit\")\n  tap(\"submit\")",
+            "launch{ two_factor = true } pcall(expect_tab, \"orders\") print(\"before the hang\")\n"
+                + "  deep_link(\"shop://orders/42\")\n  tap(\"submit\")\n  tap(\"submit\")",
             ["--fault", "main-thread-deadlock"]
         )
     ])
@@ -183,7 +184,11 @@ struct CrashIsolationTests {
         #expect(junit.raw.contains("suite/b.lua (not run)"), "\(junit.raw)")
         if !faults.isEmpty {
             // Where it stuck, and the steps before it, as a worker's report gives them.
-            #expect(stuck?["message"]?.contains("; it is stuck after its step suite/a.lua:5  tap(\"submit\")") == true, "\(junit.raw)")
+            #expect(stuck?["message"]?.contains("; the last call was suite/a.lua:6  tap(\"submit\")") == true, "\(junit.raw)")
+            // What it recorded and printed before it stuck, as a worker's report keeps it.
+            #expect(
+                stuck?.text.contains("also failed: suite/a.lua:3: the selected tab is 'home', expected 'orders'") == true, "\(junit.raw)")
+            #expect(junit.testcase("stuck")?.child("system-out")?.text.contains("before the hang") == true, "\(junit.raw)")
             #expect(stuck?.text.contains("suite/a.lua:4  deep_link(\"shop://orders/42\"") == true, "\(junit.raw)")
         }
         let events = try String(contentsOf: fixture.url("events.jsonl"), encoding: .utf8)

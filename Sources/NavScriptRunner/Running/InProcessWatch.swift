@@ -33,6 +33,8 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
     private let stop: StopSignal
     private let stream: RunEventStream
     private let whenStuck: ([FileResult]) -> Void
+    /// The running scenario's call, failures and output.
+    private let live: LiveScenario?
 
     // What the run has done (written by `receive`, under the stream's lock).
     private var finishedFiles: [FileResult] = []
@@ -51,9 +53,10 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
     private var stopSeenAt: Date?
 
     package init(
-        tasks: [WorkerTask], timeout: Double, stop: StopSignal, stream: RunEventStream,
+        tasks: [WorkerTask], timeout: Double, stop: StopSignal, stream: RunEventStream, live: LiveScenario? = nil,
         whenStuck: @escaping ([FileResult]) -> Void
     ) {
+        self.live = live
         self.tasks = tasks
         self.timeout = timeout
         self.stop = stop
@@ -166,13 +169,19 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
         }
         var scenarios = results
         if let culprit {
-            scenarios.append(
-                ScenarioResult(
-                    name: culprit.name, groups: culprit.groups, file: culprit.file, line: culprit.line, tags: culprit.tags,
-                    outcome: .errored(kind),
-                    message: "\(culprit.file):\(culprit.line): " + message
-                        + ((running == nil ? nil : steps.last).map { "; it is stuck after its step \($0)" } ?? ""),
-                    timeline: running == nil ? Timeline() : steps, duration: running == nil ? 0 : Date().timeIntervalSince(since)))
+            // What a worker's parent says of a scenario it killed: the call under way (or the step it is
+            // stuck after), the failures it had recorded, what it printed.
+            let place =
+                (running == nil ? nil : live?.callUnderWay)
+                ?? (running == nil ? nil : steps.last).map { "it is stuck after its step \($0)" }
+            var result = ScenarioResult(
+                name: culprit.name, groups: culprit.groups, file: culprit.file, line: culprit.line, tags: culprit.tags,
+                outcome: .errored(kind),
+                message: "\(culprit.file):\(culprit.line): " + message + (place.map { "; " + $0 } ?? ""),
+                details: running == nil ? "" : ScenarioFile.joined("", also: live?.failures ?? []),
+                timeline: running == nil ? Timeline() : steps, duration: running == nil ? 0 : Date().timeIntervalSince(since))
+            if running != nil, let output = live?.output { result.output = output }
+            scenarios.append(result)
         } else {
             scenarios.append(
                 ScenarioResult(

@@ -65,8 +65,18 @@ public struct ScenarioRunner {
     /// Runs the selected scenarios of one file, each against a fresh app,
     /// publishing the file's events as they happen (file started, each
     /// scenario started, its steps and result, file finished).
+    ///
+    /// `live`: kept up to date with the running scenario's call, failures
+    /// and output, for another thread (``InProcessWatch``) to read.
     public func runFile(
         _ entry: SuiteFile, filter: NamePattern?,
+        publish: @escaping (RunEvent) -> Void = { _ in }
+    ) -> FileResult {
+        runFile(entry, filter: filter, live: nil, publish: publish)
+    }
+
+    package func runFile(
+        _ entry: SuiteFile, filter: NamePattern?, live: LiveScenario?,
         publish: @escaping (RunEvent) -> Void = { _ in }
     ) -> FileResult {
         let started = Date()
@@ -90,19 +100,19 @@ public struct ScenarioRunner {
             if let stop {
                 result = Self.notRun(definition.listing, reason: stop)
             } else {
+                live?.reset()
                 publish(.scenarioStarted(definition.listing))
                 var number = 0
-                var live = LiveOutput()
-                result = file.run(
-                    definition, host: host, faults: options.faults,
-                    observer: ScenarioObserver(
-                        step: { step in
-                            number += 1
-                            publish(.step(file: entry.path, scenario: definition.name, number: number, step: step))
-                        },
-                        output: { text in
-                            if let shown = live.take(text) { publish(.output(file: entry.path, scenario: definition.name, text: shown)) }
-                        }))
+                var liveOutput = LiveOutput()
+                let observer = ScenarioObserver(
+                    step: { step in
+                        number += 1
+                        publish(.step(file: entry.path, scenario: definition.name, number: number, step: step))
+                    },
+                    output: { text in
+                        if let shown = liveOutput.take(text) { publish(.output(file: entry.path, scenario: definition.name, text: shown)) }
+                    })
+                result = file.run(definition, host: host, faults: options.faults, observer: live?.watching(observer) ?? observer)
                 if options.failFast && result.status.isProblem { stop = Self.failFastReason }
                 if let interruption = options.interruption, interruption.isRequested {
                     stop = interruption.reason ?? "interrupted"

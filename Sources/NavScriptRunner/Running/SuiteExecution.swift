@@ -65,7 +65,10 @@ package struct SuiteExecution {
             var interruptible = options
             interruptible.interruption = stop.interruption
             let base = ScenarioRunner(host: host, options: interruptible)
-            let watch = whenStuck.map { InProcessWatch(tasks: tasks, timeout: timeout, stop: stop, stream: stream, whenStuck: $0) }
+            let live = whenStuck.map { _ in LiveScenario() }
+            let watch = whenStuck.map {
+                InProcessWatch(tasks: tasks, timeout: timeout, stop: stop, stream: stream, live: live, whenStuck: $0)
+            }
             watch?.start()
             defer { watch?.end() }
             for task in tasks {
@@ -76,7 +79,7 @@ package struct SuiteExecution {
                 if let reason = stop.isSet ? stop.reason : skipReason?(task) {
                     result = ScenarioRunner.reportNotRun(task.path, reason: reason, publish: stream.publish)
                 } else {
-                    result = base.with(faults: task.faults).runFile(entry, filter: filter, publish: stream.publish)
+                    result = base.with(faults: task.faults).runFile(entry, filter: filter, live: live, publish: stream.publish)
                 }
                 finished(task, result)
                 results.append(result.summarized)
