@@ -46,10 +46,18 @@ package final class LiveScenario: @unchecked Sendable {  // state guarded by `lo
     func watching(_ observer: ScenarioObserver) -> ScenarioObserver {
         var watched = observer
         let (output, call, returned, failure) = (observer.output, observer.call, observer.returned, observer.failure)
-        watched.call = { [self] line in called(line); call?(line) }
-        watched.returned = { [self] in returnedFromCall(); returned?() }
-        watched.output = { [self] text in wrote(text); output?(text) }
-        watched.failure = { [self] found in failed(found); failure?(found) }
+        watched.call = { [self] line in
+            called(line); call?(line)
+        }
+        watched.returned = { [self] in
+            returnedFromCall(); returned?()
+        }
+        watched.output = { [self] text in
+            wrote(text); output?(text)
+        }
+        watched.failure = { [self] found in
+            failed(found); failure?(found)
+        }
         return watched
     }
 }
