@@ -506,6 +506,12 @@ struct SignalAndShardTests {
         let refused = try fixture.run(["run", "suite", "--manifest", "bad.json", "--json", "bad.json"])
         let after = try fixture.read("bad.json")
         #expect(refused.status == 2 && after == manifest, "\(refused)")
+        // A report that cannot be created (the refusal) does not keep the others from replacing the last run's.
+        _ = try fixture.run(["run", "suite", "--junit", "report.xml"])
+        let unwritable = try fixture.run(["run", "suite", "--junit", "report.xml", "--json", "bad.json/events.jsonl"])
+        #expect(unwritable.status == 2, "\(unwritable)")
+        let replaced = try JUnit(try Data(contentsOf: fixture.url("report.xml")))
+        #expect(replaced.outcome("run could not start") == "error", "\(replaced.raw)")
         try fixture.write("notes.txt", "a user's notes")
         let notLua = try fixture.run(["run", "notes.txt", "--junit", "notes.txt"])
         let notes = try fixture.read("notes.txt")

@@ -132,7 +132,16 @@ struct ReportOptions: ParsableArguments {
     /// a file of the previous run — often green — is not left for CI to
     /// publish. Best effort: the command's own error is what it exits with.
     func reportCouldNotStart(command: String, reason: String) {
-        guard junit != nil || html != nil || json != nil, let reporters = try? reporters() else { return }
+        // Each report on its own: one that cannot be created (the refusal may be that) must not keep the
+        // others from replacing the last run's.
+        var reporters: [any RunReporter] = []
+        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json)] {
+            guard let path, let one = try? ReportOptions.parse([option, path] + (junitStrict ? ["--junit-strict"] : [])) else {
+                continue
+            }
+            reporters += (try? one.reporters()) ?? []
+        }
+        guard !reporters.isEmpty else { return }
         let stream = RunEventStream(reporters)
         let now = Date().timeIntervalSince1970
         let problem = ScenarioResult(

@@ -305,9 +305,10 @@ enum NestedRepetition {
             let repeating = parts.filter { ($0.repeats && !$0.isFixedCount) || ($0.isGroup && containsRepetition($0.body)) }
             guard !repeating.isEmpty else { return false }
             let ends = [parts.first, parts.last].compactMap { $0 }.filter { $0.quantifier.isEmpty && !$0.isGroup }
+            // A literal or a class (`-`, `[-_]`, `[.]`, `[A-Z]` before `[a-z]+`) none of the repetitions can match.
             let delimited = ends.contains { end in
-                guard let literal = literalCharacter(end.body) else { return false }
-                return !repeating.contains { canMatch($0, literal) }
+                if let literal = literalCharacter(end.body) { return !repeating.contains { canMatch($0, literal) } }
+                return !repeating.contains { overlaps(end, $0) }
             }
             return !delimited
         }
