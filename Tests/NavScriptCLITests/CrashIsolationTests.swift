@@ -248,6 +248,25 @@ struct CrashIsolationTests {
         #expect(after?["type"] == "crash", "\(junit.raw)")
     }
 
+    /// A file that declares the same names but other options at each load
+    /// (an `allow` drawn from the clock): the rest of it, resumed after a
+    /// crash, ran under the reload's options — a leak it did not allow at
+    /// first passed. It is reported as declaring otherwise at each load.
+    @Test func aFileWhoseOptionsChangeAtEveryLoadIsNotRunUnderTheReloadsOptions() throws {
+        let fixture = try Fixture([
+            "suite/opts.lua": """
+            local reason = string.format("%.9f", os.clock())
+            scenario("crashes", function() deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario("after", { allow = { leaks = reason } }, function() launch{} end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--fault", "force-unwrap-crash", "--jobs", "1", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(
+            junit.testcase("after")?.child("error")?["message"]?.contains("declares other scenarios each time it loads") == true,
+            "\(junit.raw)")
+    }
+
     /// A file that declares its scenarios through `pairs` declares them in
     /// another order in every process (Lua seeds its string hashes per
     /// process). The fresh worker that resumes the file after a crash went

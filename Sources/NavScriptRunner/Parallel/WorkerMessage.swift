@@ -54,7 +54,10 @@ public struct WorkerTask: Hashable, Sendable, Codable {
 /// scenario killed it.
 package enum WorkerMessage: Hashable, Sendable, Codable {
     /// The file loaded; these scenarios will run, in this order.
-    case loaded(task: Int, scenarios: [ScenarioListing])
+    /// `declarations`: what each declares beside its listing (its launch
+    /// options, what it allows), for the parent to tell a file that loads
+    /// alike from one that does not (a worker resuming it after a crash).
+    case loaded(task: Int, scenarios: [ScenarioListing], declarations: [String]? = nil)
     case start(task: Int, index: Int)
     /// One timeline step of the running scenario.
     case step(task: Int, index: Int, step: TimelineStep)
@@ -97,7 +100,7 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
     /// The task the message is about (nil: the worker's, `flushed`).
     var taskID: Int? {
         switch self {
-        case .loaded(let task, _), .start(let task, _), .step(let task, _, _), .running(let task, _, _),
+        case .loaded(let task, _, _), .start(let task, _), .step(let task, _, _), .running(let task, _, _),
             .output(let task, _, _), .frame(let task, _, _), .frameProblem(let task, _, _), .failed(let task, _, _, _),
             .result(let task, _, _),
             .passed(let task, _, _), .loadFailed(let task, _), .notRun(let task, _), .done(let task), .revoked(let task):

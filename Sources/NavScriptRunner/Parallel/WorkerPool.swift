@@ -178,12 +178,16 @@ package final class WorkerPool {
                     return
                 }
                 switch message {
-                case .loaded(_, let scenarios):
+                case .loaded(_, let scenarios, let declarations):
                     // Loaded again by the worker that resumes it, the file declares other scenarios: it was
                     // saved during the run. Its scenarios are counted by their first listing, so the rest
                     // would run under the wrong names, or not at all while the file read green; they are
                     // errors instead, and the worker is stopped.
-                    if let announced = progress[index].scenarios, announced != scenarios {
+                    // (Or declares them otherwise: another `allow`, other launch options — the rest would run
+                    // under options the first load did not give them.)
+                    if let announced = progress[index].scenarios,
+                        announced != scenarios || (progress[index].declarations.map { $0 != declarations } ?? false)
+                    {
                         let path = progress[index].task.path
                         if progress[index].stamp != TaskProgress.stamp(of: path) {
                             progress[index].fail(
@@ -196,9 +200,9 @@ package final class WorkerPool {
                             // tostring of a table), so where to resume cannot be found.
                             progress[index].fail(
                                 remaining:
-                                    "not run: \(path) declares other scenarios each time it loads (names built from os.time, "
-                                    + "os.clock or tostring of a table?), so the fresh worker that took over after a crash "
-                                    + "could not find where to resume; give its scenarios fixed names",
+                                    "not run: \(path) declares other scenarios each time it loads (names or options built "
+                                    + "from os.time, os.clock or tostring of a table?), so the fresh worker that took over after "
+                                    + "a crash could not run the rest as first declared; give its scenarios fixed declarations",
                                 kind: .crash)
                         }
                         // The worker is let run the file out, unheard (below): killed, it would be taken for a
@@ -209,6 +213,7 @@ package final class WorkerPool {
                     // A file a new worker resumes (after a crash) loads again: announced once.
                     if progress[index].scenarios == nil {
                         progress[index].stamp = TaskProgress.stamp(of: progress[index].task.path)
+                        progress[index].declarations = declarations
                         announce(index)  // (it is, unless its start has not reached the pool yet)
                         publish(.fileLoaded(file: progress[index].task.path, scenarios: scenarios))
                     }
@@ -631,6 +636,9 @@ private struct TaskProgress {
         }
         isFinished = true
     }
+
+    /// What the file's scenarios declared beside their listing at its first load.
+    var declarations: [String]?
 
     /// The file's modification time and size when it was first loaded: a
     /// different listing at a later load is an edit only if these changed.

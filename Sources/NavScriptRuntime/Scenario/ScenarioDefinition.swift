@@ -17,6 +17,14 @@ package struct ScenarioDefinition {
     var before: [LuaFunction]
     var after: [LuaFunction]
 
+    /// What the scenario declares beside its listing — its launch options
+    /// and what it allows — as text that reads the same for the same
+    /// declaration in any process (tables print their keys sorted).
+    package var declaration: String {
+        "launch " + (launch?.description ?? "{}") + "; allow "
+            + allow.map { "\($0.0.rawValue)=\($0.1)" }.sorted().joined(separator: ",")
+    }
+
     /// The most code points (Unicode scalars) a scenario's full name may have.
     static let longestName = 1_000
 

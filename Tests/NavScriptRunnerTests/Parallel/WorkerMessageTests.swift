@@ -15,6 +15,9 @@ struct WorkerMessageTests {
             details: "d", timeline: ["t"], output: "o", duration: 0.25)
         let messages: [WorkerMessage] = [
             .loaded(task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1, tags: ["x"])]),
+            .loaded(
+                task: 1, scenarios: [ScenarioListing(name: "a", file: "f.lua", line: 1)],
+                declarations: ["launch {two_factor = true}; allow leaks=why"]),
             .start(task: 1, index: 0), .result(task: 1, index: 0, result: result), .done(task: 1),
             .step(
                 task: 1, index: 0,
