@@ -61,7 +61,10 @@ public struct ScenarioDiscovery {
                 }
                 guard let walker else { throw .unreadable(path, "it cannot be listed") }
                 for case let file as URL in walker {
-                    if file.lastPathComponent == "support", (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+                    // `support/` holds modules; a hidden folder (`.git`, `.build`, an editor's) holds no scenarios.
+                    if file.lastPathComponent == "support" || file.lastPathComponent.hasPrefix("."),
+                        (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true
+                    {
                         walker.skipDescendants()
                         continue
                     }

@@ -117,6 +117,8 @@ struct ScenarioDiscoveryTests {
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("again").path, withDestinationPath: "flows")
         // An editor's lock on a file being edited (Emacs: a dangling link `.#c.lua`) is no scenario file.
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/.#c.lua").path, withDestinationPath: "user@host.1234:0")
+        // Nor is anything in a hidden folder (a checkout's `.git`, a build's `.build`).
+        try suite.write(".build/checkouts/dep/x.lua", "-- a dependency's file\n")
         let entries = try ScenarioDiscovery(workingDirectory: suite.root).discover(["."])
         #expect(
             entries.map(\.path) == ["a.lua", "flows/c.lua", "flows/d.lua", "flows/shared/s.lua", "nested/deeper/f.lua", "nested/e.lua"],
