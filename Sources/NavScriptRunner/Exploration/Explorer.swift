@@ -109,9 +109,11 @@ public final class Explorer {
     /// Reads each step's new events for a resumed request gated again by its own gate.
     private let resumeReading = RegatedResumeReader.LogReading()
     /// Reads each step's new events for a window brought forward out of order after a close.
-    private let focusReading = WindowFocusOrder.LogReading()
+    private let focusReading = EventLogReading<WindowFocusOrder.Reader>()
     /// Reads each step's new events for cold-start links held and never delivered.
-    private let stashReading = StashedLinks.LogReading()
+    private let stashReading = EventLogReading<StashedLinks.Reader>()
+    /// Reads each step's new events for a request of the app's own that its router refused.
+    private let selfSentReading = EventLogReading<SelfSentRejection.Reader>()
     /// Judges a refused value by its spec, not by the engine's code.
     private let oracle = ParamOracle()
     /// The scenario language every walk and replay runs in, prepared once.
@@ -230,7 +232,6 @@ public final class Explorer {
         let before = linkScene.flatMap { (walker.app as? any SceneDriving)?.state(ofScene: $0) } ?? walker.app?.state
         // Counted from the app's first event: the log may drop its oldest during a long walk.
         let eventCountBefore = walker.app?.eventCount ?? 0
-        let logBefore = walker.app?.eventLog
         let rootBefore = walker.app?.rootFlow
         configuration.trace?.step(line)
         gateWatch.watch(walker.app)
@@ -286,15 +287,12 @@ public final class Explorer {
                         + "\(LuaSource.string("finish " + stale.flow)) }"
                 ])
         }
-        // This step's events only (a launch or restart replaced the log: all of the new one).
-        let stepEvents = app.events
-        let stepStart = app.eventLog === logBefore ? min(eventsBefore, stepEvents.count) : 0
-        if let refused = SelfSentRejection.find(in: stepEvents[stepStart...]) {
+        if let refused = selfSentReading.read(app.eventLog).refused {
             return ExplorationViolation(
                 property: .selfSentAccepted, step: walk.count - 1, message: SelfSentRejection.message(refused),
                 assertion: SelfSentRejection.luaAssertion)
         }
-        if let wrong = focusReading.wrongFocus(in: app.eventLog) {
+        if let wrong = focusReading.read(app.eventLog).wrong {
             return ExplorationViolation(
                 property: .focusAfterClose, step: walk.count - 1, message: WindowFocusOrder.message(wrong),
                 assertion: WindowFocusOrder.luaAssertion)
@@ -302,7 +300,7 @@ public final class Explorer {
         // Up: in the main flow, settled, nothing presented (an app may hold its links until a sheet
         // it put up first — the sign-in after an expiry — is answered).
         if app.isIdle, app.rootFlow == "main", app.state.modals.isEmpty {
-            let held = stashReading.undelivered(in: app.eventLog)
+            let held = stashReading.read(app.eventLog).undelivered
             if !held.isEmpty {
                 return ExplorationViolation(
                     property: .stashedDelivered, step: walk.count - 1, message: StashedLinks.message(held),

@@ -9,16 +9,27 @@
 /// the `resume` of a gated one); any other refusal is of the app's own
 /// request.
 enum SelfSentRejection {
+    /// The reading of a log as it grows.
+    struct Reader: EventLogReader {
+        /// The first refusal of a request the app sent itself, once read.
+        private(set) var refused: String?
+        private var previous = ""
+
+        mutating func read(_ events: ArraySlice<String>) {
+            for event in events {
+                defer { previous = event }
+                guard refused == nil, event.hasPrefix("reject ") else { continue }
+                if previous.hasPrefix("deliver ") || previous.hasPrefix("dequeue ") || previous.hasPrefix("resume ") { continue }
+                refused = event
+            }
+        }
+    }
+
     /// The first refusal of a request the app sent itself in `events`, if any.
     static func find(in events: ArraySlice<String>) -> String? {
-        var previous = ""
-        for event in events {
-            defer { previous = event }
-            guard event.hasPrefix("reject ") else { continue }
-            if previous.hasPrefix("deliver ") || previous.hasPrefix("dequeue ") || previous.hasPrefix("resume ") { continue }
-            return event
-        }
-        return nil
+        var reader = Reader()
+        reader.read(events)
+        return reader.refused
     }
 
     static func message(_ event: String) -> String {

@@ -9,15 +9,18 @@ import NavigationCore
 /// no property looked for a delivery that never happened.
 ///
 /// Read from the event log every NavigationCore app shares, as it grows
-/// (``LogReading``); a stash is answered by the oldest later delivery of the
+/// (``EventLogReading``); a stash is answered by the oldest later delivery of the
 /// same input through the same door. Not judged once a second window opened:
 /// the app is up in a window of its own while the first may still be in
 /// onboarding, which its held links rightly wait for.
 enum StashedLinks {
     /// The reading of a log as it grows.
-    struct Reader {
+    struct Reader: EventLogReader {
         private(set) var held: [String] = []
         private(set) var severalWindows = false
+
+        /// The links held and not delivered, when they are judged (one window).
+        var undelivered: [String] { severalWindows ? [] : held }
 
         mutating func read(_ events: ArraySlice<String>) {
             for event in events {
@@ -30,21 +33,6 @@ enum StashedLinks {
                     if let index = held.firstIndex(where: { $0 == link }) { held.remove(at: index) }
                 }
             }
-        }
-    }
-
-    /// A ``Reader`` kept with the log it reads: a new log (a launch, a
-    /// restart) or one that dropped its oldest entries is read again.
-    final class LogReading {
-        private let cursor = EventLogCursor()
-        private var reader = Reader()
-
-        /// The links held and not delivered in `log` so far.
-        func undelivered(in log: EventLog) -> [String] {
-            let (events, from, startsOver) = cursor.advance(in: log)
-            if startsOver { reader = Reader() }
-            reader.read(events[from...])
-            return reader.severalWindows ? [] : reader.held
         }
     }
 

@@ -39,7 +39,7 @@ struct UnansweredRequest: Equatable {
     /// every event read so far, without reading the first ones again.
     /// Exploration asks after every step that ended a flow, and reading the
     /// whole log each time made a step's cost grow with its walk.
-    struct Reader {
+    struct Reader: EventLogReader {
         private var waiting: [Waiter] = []
         private var ended: Set<String> = []
         private var started: Set<String> = []
@@ -112,21 +112,8 @@ struct UnansweredRequest: Equatable {
         }
     }
 
-    /// A ``Reader`` kept with the log it reads, for an exploration's steps:
-    /// a new log (a launch, a restart) or one that dropped its oldest
-    /// entries is read again from its first kept entry.
-    final class LogReading {
-        private let cursor = EventLogCursor()
-        private var reader = Reader()
-
-        /// What ``UnansweredRequest/find(in:)`` finds in `log`'s kept events now.
-        func unanswered(in log: EventLog) -> UnansweredRequest? {
-            let (events, from, startsOver) = cursor.advance(in: log)
-            if startsOver { reader = Reader() }
-            reader.read(events[from...])
-            return reader.unanswered
-        }
-    }
+    /// A ``Reader`` kept with the log it reads, for an exploration's steps.
+    typealias LogReading = EventLogReading<Reader>
 
     var message: String {
         "\(request) was held by the gate \(precondition) and its flow \(flow) ended, but it was never resumed or dropped"
@@ -185,4 +172,9 @@ struct UnansweredRequest: Equatable {
         "    .. \" and its flow \" .. tostring(w.flow) .. \" ended, but it was never resumed or dropped\")",
         "end"
     ]
+}
+
+extension EventLogReading<UnansweredRequest.Reader> {
+    /// What ``UnansweredRequest/find(in:)`` finds in `log`'s kept events now.
+    func unanswered(in log: EventLog) -> UnansweredRequest? { read(log).unanswered }
 }

@@ -7,7 +7,7 @@ import NavigationCore
 /// instead passes every check that looks at one window at a time.
 enum WindowFocusOrder {
     /// The reading of a log as it grows.
-    struct Reader {
+    struct Reader: EventLogReader {
         /// Windows by last use, the one in front last.
         private(set) var order = [1]
         /// Set when a close of the window in front was followed by another window's focus than the one expected.
@@ -33,20 +33,6 @@ enum WindowFocusOrder {
                     if wasFront, let next = order.last { closedFront = (number, next) }
                 }
             }
-        }
-    }
-
-    /// A ``Reader`` kept with the log it reads (a new log starts over).
-    final class LogReading {
-        private let cursor = EventLogCursor()
-        private var reader = Reader()
-
-        /// The wrong focus after a close read in `log` so far, if any.
-        func wrongFocus(in log: EventLog) -> (closed: Int, focused: Int, expected: Int)? {
-            let (events, from, startsOver) = cursor.advance(in: log)
-            if startsOver { reader = Reader() }
-            reader.read(events[from...])
-            return reader.wrong
         }
     }
 
