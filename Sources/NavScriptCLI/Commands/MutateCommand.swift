@@ -121,13 +121,8 @@ struct MutateCommand: HostedCommand {
         var selecting = suite.runOptions()
         selecting.scenarioTimeout = timeout
         selecting.interruption = stop.interruption
-        try suite.requireSelection(entries, runner: ScenarioRunner(host: host, options: selecting))
-        if let status = stop.exitStatus {
-            let reason = "\(stop.reason) while the suite was read to select from it, before any scenario ran"
-            report.reportCouldNotStart(command: "mutate", reason: reason)
-            writeStandardError("\(NavScriptCLI.executableName) mutate: \(reason)\n")
-            throw ExitCode(status)
-        }
+        try suite.requireSelection(
+            entries, runner: ScenarioRunner(host: host, options: selecting), stop: stop, report: report, command: "mutate")
         // Opened first: a report file that cannot be created fails before hours of runs.
         let stream = RunEventStream(try report.reporters())
         var plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)

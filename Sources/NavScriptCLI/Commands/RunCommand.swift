@@ -93,26 +93,7 @@ struct RunCommand: HostedCommand {
         options.interruption = stop.interruption
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
-        // A file whose top level is stuck where the time limit cannot stop it ends the process here:
-        // its reports say so first.
-        let report = self.report
-        let grace = WorkerPool.seconds(InProcessWatch.timeoutGrace)
-        try suite.requireSelection(entries, runner: runner) { path in
-            let reason =
-                "\(path): its top level was still running \(grace) past --timeout while the suite was read to select from "
-                + "it (--filter, --tags): it is stuck in one step nothing in this process can stop (a single Lua operation, "
-                + "such as a table whose __call is a table); fix the file, or leave it out of the suite"
-            report.reportCouldNotStart(command: "run", reason: reason)
-            writeStandardError("\(NavScriptCLI.executableName): \(reason)\n")
-            fflush(nil)
-            _exit(2)
-        }
-        if let status = stop.exitStatus {
-            let reason = "\(stop.reason) while the suite was read to select from it, before any scenario ran"
-            report.reportCouldNotStart(command: "run", reason: reason)
-            writeStandardError("\(NavScriptCLI.executableName): \(reason)\n")
-            throw ExitCode(status)
-        }
+        try suite.requireSelection(entries, runner: runner, stop: stop, report: report, command: "run")
         // Each machine splits the suite alike only from what each sees alike: the files' text. (A file's
         // scenarios counted by running it — `math.randomseed(os.time())` before a loop of declarations —
         // moved whole other files into no shard, or two; and a looping top level hung every shard.)

@@ -138,6 +138,34 @@ struct SuiteOptions: ParsableArguments {
         throw ValidationError(nothingToRun(files: entries.count))
     }
 
+    /// ``requireSelection(_:runner:whenStuck:)`` for a command about to run
+    /// the suite, its files read under `runner`'s time limit and `stop`'s
+    /// signals: a stop there ends the command, and a file whose top level is
+    /// stuck where the time limit cannot stop it ends the process — each
+    /// with `report`'s files saying the command could not start.
+    func requireSelection(
+        _ entries: [SuiteFile], runner: ScenarioRunner, stop: StopSignal, report: ReportOptions, command: String
+    ) throws {
+        let speaker = NavScriptCLI.executableName + (command == "run" ? "" : " " + command)
+        let grace = WorkerPool.seconds(InProcessWatch.timeoutGrace)
+        try requireSelection(entries, runner: runner) { path in
+            let reason =
+                "\(path): its top level was still running \(grace) past --timeout while the suite was read to select from "
+                + "it (--filter, --tags): it is stuck in one step nothing in this process can stop (a single Lua operation, "
+                + "such as a table whose __call is a table); fix the file, or leave it out of the suite"
+            report.reportCouldNotStart(command: command, reason: reason)
+            writeStandardError("\(speaker): \(reason)\n")
+            fflush(nil)
+            _exit(2)
+        }
+        if let status = stop.exitStatus {
+            let reason = "\(stop.reason) while the suite was read to select from it, before any scenario ran"
+            report.reportCouldNotStart(command: command, reason: reason)
+            writeStandardError("\(speaker): \(reason)\n")
+            throw ExitCode(status)
+        }
+    }
+
     /// A tag no scenario has, among others that select (`--tags smoke,regresion`), leaves out what
     /// it was meant to bring in without a word: said on standard error (not an error: one list of
     /// tags may serve several suites).
