@@ -27,7 +27,8 @@ public struct ScenarioDiscovery {
     public func discover(_ paths: [String]) throws(DiscoveryError) -> [SuiteFile] {
         // Each file as shown, where it really is, and the folder argument it was found
         // under (where that leads, and as given), for its suite root.
-        var found: [(shown: URL, real: URL, walked: (real: String, given: String)?)] = []
+        // `isLink`: the file itself is a symbolic link (to a file that may be in the walk too).
+        var found: [(shown: URL, real: URL, walked: (real: String, given: String)?, isLink: Bool)] = []
         let fm = FileManager.default
         // The arguments, then each folder link met in a walk — walked as a folder argument given
         // through a link is, unless where it leads was walked or lies inside a walk (a loop).
@@ -46,7 +47,7 @@ public struct ScenarioDiscovery {
             case .regular:
                 guard url.pathExtension == "lua" else { throw .notLua(path) }
                 if url.deletingLastPathComponent().lastPathComponent == "support" { throw .supportModule(path) }
-                found.append((url, url, nil))
+                found.append((url, url, nil, Self.isSymbolicLink(url.path)))
             case .directory:
                 if url.lastPathComponent == "support" { throw .supportModule(path) }
                 let real = Self.realPath(url.path) ?? url.path
@@ -93,7 +94,9 @@ public struct ScenarioDiscovery {
                     }
                     switch kind {
                     // A dangling or unreadable link is kept: loading it says why (a green run must not hide it).
-                    case .regular, .missing: found.append((shown, physical, (real, url.path)))
+                    case .regular, .missing:
+                        let isLink = (try? file.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true
+                        found.append((shown, physical, (real, url.path), isLink))
                     case .directory: continue  // a folder named *.lua: the walk goes into it
                     case .other(let kind): throw .notRegular(display(shown), kind)
                     }
@@ -111,11 +114,17 @@ public struct ScenarioDiscovery {
         // to the root, most of them without a `support/`).
         var rootsByFolder: [String: URL] = [:]
         var realFolders: [String: String] = [:]
-        for (shown, real, walked) in found {
+        // A file reached twice — through a folder and a link to that folder, or as itself and through
+        // a link to it (`b.lua -> a.lua`) — runs once: it ran under both names, each result counted.
+        // Files met as themselves come first, so a file linked to is shown under its own name; then the
+        // links, by name, so that of two links to one file the same one runs in every run.
+        let links = found.filter(\.isLink).sorted { $0.shown.path < $1.shown.path }
+        for (shown, real, walked, isLink) in found.filter({ !$0.isLink }) + links {
             let folder = real.deletingLastPathComponent().path
             let realFolder = realFolders[folder] ?? Self.realPath(folder) ?? folder
             realFolders[folder] = realFolder
-            guard seen.insert(realFolder + "/" + real.lastPathComponent).inserted else { continue }
+            let key = isLink ? (Self.realPath(real.path) ?? realFolder + "/" + real.lastPathComponent) : realFolder + "/" + real.lastPathComponent
+            guard seen.insert(key).inserted else { continue }
             let shownFolder = shown.deletingLastPathComponent().path
             let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
             rootsByFolder[shownFolder] = root
@@ -142,6 +151,12 @@ public struct ScenarioDiscovery {
         let prefix = from.hasSuffix("/") ? from : from + "/"
         guard path.hasPrefix(prefix) else { return nil }
         return (onto.hasSuffix("/") ? onto : onto + "/") + path.dropFirst(prefix.count)
+    }
+
+    /// Whether `path` itself (not what it leads to) is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// `realpath(3)`: the path with every link resolved, as the C side sees it.

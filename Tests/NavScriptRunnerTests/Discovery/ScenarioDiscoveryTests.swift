@@ -100,6 +100,14 @@ struct ScenarioDiscoveryTests {
                 == ["flows/c.lua", "flows/d.lua", "flows/dangling.lua", "flows/linked.lua"])
         // A file reached through the link and through its folder runs once.
         #expect(try discovery.discover(["alias", "nested"]).map(\.path) == ["alias/deeper/f.lua", "alias/e.lua"])
+        // A link to a file the walk meets as itself runs once, under the file's own name: it ran
+        // twice, under both names, each result counted (and in two shards).
+        #expect(
+            try discovery.discover(["."]).map(\.path)
+                == ["a.lua", "flows/c.lua", "flows/d.lua", "flows/dangling.lua", "nested/deeper/f.lua", "nested/e.lua"])
+        #expect(try discovery.discover(["flows/linked.lua", "a.lua"]).map(\.path) == ["a.lua"])
+        try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/again.lua").path, withDestinationPath: "linked.lua")
+        #expect(try discovery.discover(["flows"]).map(\.path) == ["flows/again.lua", "flows/c.lua", "flows/d.lua", "flows/dangling.lua"])
     }
 
     /// A link to a folder met inside the suite (a folder of scenarios shared
