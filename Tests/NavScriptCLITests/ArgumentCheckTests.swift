@@ -66,6 +66,18 @@ struct ArgumentCheckTests {
         (#"expect_events{ "launch", "" }"#, "item 2 is empty"),
         (#"expect_events{}"#, "bad argument #1 to 'expect_events' (no events listed, and an empty list is in every log"),
         (#"expect_events_since(mark(), {})"#, "bad argument #2 to 'expect_events_since' (no events listed"),
+        // A mark variable never assigned: the anchored check ran over the whole log and passed.
+        (
+            #"local m tap("category", "shoes") expect_events_since(m, { "launch" })"#,
+            "bad argument #1 to 'expect_events_since' (number expected, got nil: take a mark with mark()"
+        ),
+        // A screen far from every name the app has (the host declares its screens): the check
+        // could never fail and passed (only a near name was called a typo).
+        (
+            #"deep_link("shop://cart") expect_no_event("present zzz")"#,
+            "bad argument #1 to 'expect_no_event' (the app has no screen 'zzz' (not a destination, a declared screen or in the log); screens are: add_payment, cart,"
+        ),
+        (#"deep_link("shop://cart") expect_event_count("present log", 0)"#, "the app has no screen 'log'"),
         (
             #"expect_events{ first = "launch" }"#,
             #"bad argument #1 to 'expect_events' (must be a list of strings ({ "a", "b" }), but it has the key "first""#

@@ -309,8 +309,8 @@ struct ExhaustiveTests {
         #expect(try fixture.run(["run", "suite", "scenes"]).status == 0, "the healthy app passes")
     }
 
-    /// A launch{} (in a before_each, say) right after the scenario's launch option started
-    /// the app would drop those options without a word: an error saying so.
+    /// A launch{} (in a before_each, or as the body's first step) right after the scenario's
+    /// launch option started the app would drop those options without a word: an error saying so.
     @Test func aLaunchThatDiscardsTheScenariosLaunchOptionIsAnError() throws {
         let fixture = try Fixture([
             "suite/a.lua": """
@@ -318,6 +318,12 @@ struct ExhaustiveTests {
             scenario("signed in", { launch = { logged_in = true } }, function() expect_tab("home") end)
             scenario("no option", function() expect_tab("home") end)
             scenario("empty option", { launch = {} }, function() expect_tab("home") end)
+            """,
+            "suite/c.lua": """
+            scenario("relaunched at once", { launch = { logged_in = true } }, function()
+              launch{ first_launch = true }
+              expect_tab("home")
+            end)
             """,
             "suite/b.lua": """
             after_each(function() launch{} end)
@@ -332,7 +338,13 @@ struct ExhaustiveTests {
         #expect(output.status == 1, "\(output)")
         #expect(
             junit.testcase("signed in")?.child("error")?["message"]?.hasPrefix(
-                "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before its body ran")
+                "suite/a.lua:1: launch{} replaces the app the scenario's launch option started (logged_in = true) before any step")
+                == true,
+            "\(output)")
+        // The body's first step too: the header's options were dropped without a word.
+        #expect(
+            junit.testcase("relaunched at once")?.child("error")?["message"]?.hasPrefix(
+                "suite/c.lua:2: launch{} replaces the app the scenario's launch option started (logged_in = true) before any step")
                 == true,
             "\(output)")
         for name in ["no option", "empty option", "observes, then relaunches"] {

@@ -288,4 +288,38 @@ struct SandboxAndBudgetTests {
         #expect(systemOut.contains("suite/support/steps.lua:"), "\(junit.raw)")
         #expect(!junit.raw.contains(fixture.root.lastPathComponent), "absolute path in the report:\n\(systemOut)")
     }
+
+    /// A helper of the file's own (a local function) is placed like a support module's: at the
+    /// scenario's line that called it, with the helper's line after it. It was placed at the
+    /// helper's line alone — outside the scenario, where a CI annotation landed and a replay of
+    /// that line selected nothing. (A pcall's function written inline keeps its own line.)
+    @Test func aLocalHelpersFailureIsPlacedAtTheScenariosLine() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            local function open_order(id)
+              select_tab("orders")
+              tap("order", { id = id })
+            end
+            scenario("helper", { launch = { logged_in = true } }, function()
+              open_order(42)
+              back()
+              open_order("x")
+            end)
+            scenario("inline pcall", function()
+              pcall(function()
+                expect_tab("orders")
+              end)
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let failure = junit.testcase("helper")?.child("failure")
+        #expect(failure?["message"]?.hasPrefix("suite/a.lua:8 (in suite/a.lua:3): tap: ") == true, "\(junit.raw)")
+        #expect(junit.testcase("helper")?["line"] == "8" || !junit.raw.contains("line=\"3\""), "\(junit.raw)")
+        #expect(failure?.text.contains("suite/a.lua:6 (in suite/a.lua:2)  select_tab(\"orders\")") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("inline pcall")?.child("failure")?["message"]?.hasPrefix("suite/a.lua:12: the selected tab is 'home'") == true,
+            "\(junit.raw)")
+    }
 }

@@ -49,6 +49,10 @@ public protocol ScenarioHost: Sendable {
     /// `ScreenOutput` values its flows wire — for editor types, lint, the
     /// graph and `routes check`. A tap fails when the screen wires an output
     /// its declaration leaves out; none declared: nothing is checked.
+    /// Declaring screens declares them all — a sheet a gate presents too —
+    /// because event items are then checked against them: a screen that is
+    /// no destination, no declared screen and not in the log is a typo
+    /// (`expect_no_event("present zzz")` could never fail).
     var screens: [ScreenDeclaration] { get }
     /// The app's own events (``AppEvent``), documented with `expect_events`.
     var events: [EventDeclaration] { get }

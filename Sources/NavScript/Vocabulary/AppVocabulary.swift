@@ -13,7 +13,10 @@ import NavigationCore
 /// failed, so passing checks pay nothing. A screen may be one the manifest
 /// does not route to (a sign-in sheet a gate presents): one that is not a
 /// destination, a declared screen or in the log is only called a typo when
-/// it is close to one that is.
+/// it is close to one that is — unless the host declares its screens
+/// (``ScenarioHost/screens``): then the list is the app's, and any other
+/// name is an error (`present zzz`, or `present log` for `login`, passed for
+/// ever because no near name was found).
 package struct AppVocabulary {
     /// Every form's words (`["gate", "<precondition>", "<dest>"]`), by first word.
     private let forms: [String: [[String]]]
@@ -27,6 +30,10 @@ package struct AppVocabulary {
     /// close to a tab.
     private let stacks: Set<String>
     private let preconditions: Set<String>
+    /// The host lists its screens: a name outside destinations, declarations and the log is no screen.
+    private let screensDeclared: Bool
+    /// Destinations and declared screens: the names an error lists (the log's words hold other things too).
+    private let namedScreens: Set<String>
 
     /// `log`: the app's events so far (screens it showed that the manifest does not route to).
     package init(host: any ScenarioHost, log: [String] = []) {
@@ -39,7 +46,10 @@ package struct AppVocabulary {
         self.forms = forms
         let manifest = host.engine.manifest
         destinations = Set(manifest.destinations.map(\.id.rawValue))
-        var screens = destinations.union(host.screens.map(\.id.rawValue))
+        let declared = host.screens
+        screensDeclared = !declared.isEmpty
+        namedScreens = destinations.union(declared.map(\.id.rawValue))
+        var screens = namedScreens
         for event in log {
             for word in event.split(separator: " ").dropFirst() {
                 screens.insert(Self.destination(of: word))
@@ -160,9 +170,12 @@ package struct AppVocabulary {
             return known(destination, in: destinations, "destination")
         case "<screen>":
             let screen = Self.destination(of: word)
-            guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { return nil }
-            return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); did you mean "
-                + "'\(close)'? (a screen outside the manifest: declare it in the host's `screens`)"
+            guard !screens.contains(screen) else { return nil }
+            let close = NameSuggestion.closest(to: screen, among: Array(screens))
+            guard close != nil || screensDeclared else { return nil }
+            let suggestion = close.map { "did you mean '\($0)'?" } ?? "screens are: " + namedScreens.sorted().joined(separator: ", ")
+            return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); \(suggestion) "
+                + "(a screen outside the manifest: declare it in the host's `screens`)"
         case "<tab>" where kind == "set-stack":
             // A tab, or another stack's name (a modal flow's: `set-stack checkout …`).
             guard !tabs.contains(word), !stacks.contains(word), let close = NameSuggestion.closest(to: word, among: Array(tabs))

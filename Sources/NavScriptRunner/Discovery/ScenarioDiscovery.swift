@@ -123,7 +123,8 @@ public struct ScenarioDiscovery {
             let folder = real.deletingLastPathComponent().path
             let realFolder = realFolders[folder] ?? Self.realPath(folder) ?? folder
             realFolders[folder] = realFolder
-            let key = isLink ? (Self.realPath(real.path) ?? realFolder + "/" + real.lastPathComponent) : realFolder + "/" + real.lastPathComponent
+            let inRealFolder = realFolder + "/" + real.lastPathComponent
+            let key = isLink ? (Self.realPath(real.path) ?? inRealFolder) : inRealFolder
             guard seen.insert(key).inserted else { continue }
             let shownFolder = shown.deletingLastPathComponent().path
             let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)

@@ -190,7 +190,7 @@ enum AssertionBindings {
                     """,
                 example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })"
             ) { call, app, world in
-                let mark = try Self.mark(call, 1, eventCount: app.eventCount, world: world) ?? 0
+                let mark = try Self.mark(call, 1, eventCount: app.eventCount, world: world, required: true) ?? 0
                 let since = app.events(since: mark)
                 call.state.charge(work: since.texts.count)  // a scan of the log: counted like Lua's own searches
                 let failure = Expectation.events(try Self.eventItems(call, 2), actual: Array(since.texts))
@@ -405,7 +405,19 @@ enum AssertionBindings {
 
     /// A mark argument (from `mark()`), or nil when absent: a position in
     /// the event log of `eventCount` events — one past it is a mistake, not a pass.
-    static func mark(_ call: LuaCall, _ position: Int, eventCount count: Int, world: ScenarioWorld) throws -> Int? {
+    static func mark(
+        _ call: LuaCall, _ position: Int, eventCount count: Int, world: ScenarioWorld, required: Bool = false
+    ) throws -> Int? {
+        // Where the mark is required, nil is a mark variable never assigned (`local m` with its
+        // `m = mark()` moved into a branch): read as "no mark", the check ran over the whole log and
+        // passed on an event from before the mark was meant to be taken. (Where it is optional, nil
+        // is "none", as Lua passes an optional argument on: `expect_no_event("warning", since)`.)
+        if required && call[position].isNil {
+            throw call.argumentError(
+                position,
+                "number expected, got " + (call.count >= position ? "nil" : "no value")
+                    + ": take a mark with mark() before what you check (or give 0 for the whole log)")
+        }
         guard let mark = try call.optionalInteger(position) else { return nil }
         // A mark of an app a launch{} or restart{} replaced counts events of a log that is gone:
         // read against the new log it would check the wrong events (and pass).

@@ -70,7 +70,17 @@ package final class BindingContext {
         // usual call (from the scenario file itself) needs no other.
         guard let first = locations.firstIndex(where: { $0.source == file || !Self.isInternal($0.source) }) else { return file }
         let innermost = locations[first]
-        if innermost.source == file { return innermost.description }
+        if innermost.source == file {
+            // A helper of the file's own (`local function open_order(id)`) called from the scenario:
+            // the place is the scenario's line that called it, as for a helper in `support/` — the
+            // helper's line alone was outside the scenario (a CI annotation there, a replay of that
+            // line selecting nothing). The outermost of the file's frames that called one another
+            // directly is the scenario's (or hook's, or top level's) line.
+            var outer = first
+            while outer + 1 < locations.count, locations[outer + 1].source == file { outer += 1 }
+            if outer == first || locations[outer].line == innermost.line { return innermost.description }
+            return "\(locations[outer]) (in \(innermost))"
+        }
         if let inFile = locations[first...].first(where: { $0.source == file && !Self.isInternal($0.source) }) {
             return "\(inFile) (in \(innermost))"
         }

@@ -26,7 +26,10 @@ package final class ScenarioWorld {
     package private(set) var launchFailure: LaunchFailure?
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
-    private var optionLaunch: (described: String, steps: Int)?
+    private var optionLaunch: (described: String, steps: Int, calls: Int)?
+    /// Calls of the language's functions so far (any, observers included): a body whose first call
+    /// is a `launch{}` replaced the option's app before looking at it.
+    var bindingCalls = 0
     /// Each app's number, from 1: a launch or restart starts a new event log.
     private var appNumber = 0
     /// Marks handed out by `mark()`: on which app, where.
@@ -123,12 +126,15 @@ package final class ScenarioWorld {
     /// Throws ``LaunchFailure`` when the host could not launch the app, and
     /// ``HostError`` for a request the scenario got wrong (its options).
     func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws {
-        // A before_each's launch{} right after the option's launch: the body never sees the options.
-        // (Later — in the body, after it — a launch{} is the scenario's own choice.)
-        if let optionLaunch, phase == "before_each", optionLaunch.steps == timeline.count {
+        // A launch{} right after the option's launch — in a before_each, or as the body's first call:
+        // the body never sees the options (a header `logged_in = true` ran signed out without a word).
+        // (After a step, or once the body looked at the app, a launch{} is the scenario's own choice.)
+        if let optionLaunch, optionLaunch.steps == timeline.count,
+            phase == "before_each" || (phase == "scenario" && bindingCalls == optionLaunch.calls + 1)
+        {
             throw HostError(
                 "launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
-                    + "its body ran, so those options are lost; give the launch options in one place: the scenario's "
+                    + "any step, so those options are lost; give the launch options in one place: the scenario's "
                     + "launch option, or this launch{}")
         }
         // The app being replaced is checked like one that ends a scenario: a leak there must not
@@ -165,7 +171,7 @@ package final class ScenarioWorld {
         timelineNumberOfAppStep = []
         eventsShown = 0
         record(spelled, at: location)
-        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count) : nil
+        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count, bindingCalls) : nil
     }
 
     /// Notes a launch that failed (see ``launchFailure``) and returns it as the error to throw.

@@ -39,7 +39,8 @@ public final class NotesApp {
     /// The outputs each screen may offer, spelled as the flows wire them.
     public static let screens: [ScreenDeclaration] = [
         ScreenDeclaration("notes", [.note]), ScreenDeclaration("note", []),
-        ScreenDeclaration("settings", ["account"]), ScreenDeclaration("account", [])
+        ScreenDeclaration("settings", ["account"]), ScreenDeclaration("account", []),
+        ScreenDeclaration("sign_in", ["submit"])
     ]
 
     public var coordinatorPaths: [String] { root.treePaths() }

@@ -1,3 +1,4 @@
+import NavigationCore
 import NotesApp
 import Testing
 
@@ -16,7 +17,7 @@ struct AppVocabularyTests {
         "push note:7", "push note", "push", "gate auth account", "gate auth", "resolve account gated auth",
         "resolve note:7 proceed", "finish app/auth completed", "finish app/auth cancelled", "select-tab settings",
         "set-stack notes notes note:7 note:8", "deliver scheme notes://note/7", "release note:7", "session-commit",
-        "present sign_in", "dismiss sign_in",  // a sheet the gate presents: no destination, nothing close to one
+        "present sign_in", "dismiss sign_in",  // a sheet the gate presents: no destination, but declared
         "release note:7 view-model", "dealloc note:7 view-model", "deliver push {route=note, title=Big sale}",
         "reject malformed notes://search?q=red shoes", "set-stack notes notes",
         "set-stack auth sign_in",  // a modal flow's own stack
@@ -44,10 +45,34 @@ struct AppVocabularyTests {
         ("warning second-presentaton", "did you mean 'second-presentation'?"),
         ("scene-open two", "a scene is a window's number (1, 2, …), not 'two'"),
         ("push *", "'*' is no screen label"),
-        ("push note:", "'note:' is no screen label")
+        ("push note:", "'note:' is no screen label"),
+        // Far from every name: the host declares its screens, so this is none (it passed for ever).
+        (
+            "present zzz",
+            "the app has no screen 'zzz' (not a destination, a declared screen or in the log); screens are: account, note, notes, settings, sign_in"
+        ),
+        ("dismiss log", "the app has no screen 'log'")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
+    }
+
+    /// A host that declares no screens may show any: only a name close to a known one is a typo.
+    @Test func withoutDeclaredScreensOnlyANearNameIsATypo() throws {
+        struct Undeclared: ScenarioHost {
+            var base: NotesHost
+            var name: String { "Undeclared" }
+            var engine: RoutingEngine {
+                get { base.engine }
+                set { base.engine = newValue }
+            }
+            var launchOptions: [LaunchOption] { [] }
+            var faults: [HostFault] { [] }
+            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
+        }
+        let lenient = AppVocabulary(host: Undeclared(base: try NotesHost()))
+        #expect(lenient.problem(with: "present zzz") == nil)
+        #expect(lenient.problem(with: "present acount")?.contains("did you mean 'account'?") == true)
     }
 
     /// A screen the app showed is known from the log, however far it is from the manifest.
