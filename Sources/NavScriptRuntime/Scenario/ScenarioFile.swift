@@ -350,6 +350,28 @@ package final class ScenarioFile {
         for hook in definition.after where !state.isInstructionBudgetExhausted && state.caughtInterruption() == nil {
             attempt("after_each") { try call(hook) }
         }
+        // The time limit is looked at every thousand instructions: one operation that reaches none
+        // for seconds (a metamethod chain, a long C call, the app's own work) and then ends by itself
+        // left a scenario past its --timeout that passed — in process until the watch's grace, in a
+        // worker until it was killed. Its verdict must not depend on where it ran.
+        if state.isPastDeadline, error?.outcome != .errored(.timeout), let limit = options.scenarioTimeout {
+            let took = Date().timeIntervalSince(started)
+            let place = world.overrunCall.map { "\($0.location): timeout: the scenario " } ?? "\(at): timeout: the scenario "
+            let inside = world.overrunCall.map { "inside \($0.call)" } ?? "inside one operation no instruction check could stop"
+            let shown = limit == limit.rounded() && limit < 1e15 ? String(Int(limit)) : String(limit)
+            let found = ScenarioProblem(
+                outcome: .errored(.timeout),
+                message: place + "ran longer than \(shown)s (--timeout): it took \(String(format: "%.1f", took))s, the time "
+                    + "running out \(inside), which ended by itself after the limit; raise the limit with --timeout "
+                    + "if it is legitimately long",
+                details: "")
+            if error != nil {
+                otherErrors.append(found)
+            } else {
+                failuresBeforeError = world.failureCount
+                error = found
+            }
+        }
         // An app that could not launch is the scenario's error even when a pcall caught it.
         if error == nil, let failure = world.launchFailure {
             error = ScenarioProblem.launch(failure.description)

@@ -54,6 +54,29 @@ struct ScenarioTimeoutTests {
                     + "not the script's); raise the limit with --timeout if it is legitimately long"), "\(message)")
     }
 
+    /// A call past the limit as the body's last step: no further instruction ran for the hook to
+    /// look at the clock, and the scenario passed, its own time (0.6 s) over its 0.3 s limit. The
+    /// time is looked at when the scenario ends, in process and in a worker alike.
+    @Test func aScenarioThatEndsPastItsLimitWithoutAnotherInstructionIsATimeout() throws {
+        var options = RunOptions()
+        options.scenarioTimeout = 0.3
+        let results = try runSource(
+            """
+            scenario("a slow sync, last", function()
+              launch()
+              sync_notes(0.6)
+            end)
+            scenario("a quick one", function() launch() end)
+            """, options: options
+        ).results
+        let message = try #require(results.first).message
+        #expect(results.first?.outcome == .errored(.timeout), "\(message)")
+        #expect(
+            message.contains("a.lua:3: timeout: the scenario ran longer than 0.3s (--timeout): it took 0.")
+                && message.contains("inside sync_notes(0.6), which ended by itself after the limit"), "\(message)")
+        #expect(results.last?.outcome == .passed, "\(results)")
+    }
+
     @Test func aFileWhoseTopLevelRunsPastItDoesNotLoadAndSaysSo() throws {
         var options = RunOptions(instructionBudget: 4_000_000_000)
         options.scenarioTimeout = 0.3
