@@ -259,6 +259,17 @@ extension LuaState {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(reference.ref))
     }
 
+    /// Where a Lua function was written (`suite/a.lua:12`, its source and
+    /// the line its definition starts on), or nil for a C function or a
+    /// function of another state. `lua_getinfo(">S")` pops the function and
+    /// never raises.
+    public func definitionPlace(of function: LuaFunction) -> String? {
+        guard (try? pushReference(L, function)) != nil else { return nil }
+        var record = lua_Debug()
+        guard lua_getinfo(L, ">S", &record) != 0, record.linedefined > 0 else { return nil }
+        return "\(Self.sourceName(&record)):\(record.linedefined)"
+    }
+
     /// Lua copies the bytes; `buffer` need not outlive the call.
     func pushBuffer(_ L: OpaquePointer, _ buffer: UnsafeRawBufferPointer) {
         // Lua never reads the pointer of an empty string, so nil is fine for count 0.

@@ -267,6 +267,35 @@ struct CrashIsolationTests {
             "\(junit.raw)")
     }
 
+    /// A file that registers its hooks differently at each load (here from the worker's CPU clock:
+    /// the first worker burnt some on an earlier file, the fresh one has not) ran the rest of the
+    /// file, resumed after a crash, without the `after_each` it first had — a check that failed
+    /// every scenario vanished and they passed. The hooks are part of what a reload must match.
+    @Test func aFileWhoseHooksChangeAtEveryLoadIsNotRunUnderTheReloadsHooks() throws {
+        let fixture = try Fixture([
+            "suite/a_burn.lua": """
+            scenario("burns some CPU", function()
+              launch{}
+              local t = os.clock() while os.clock() - t < 0.4 do end
+            end)
+            """,
+            "suite/b_resume.lua": """
+            if os.clock() > 0.3 then
+              after_each(function() expect_tab("orders") end)
+            end
+            scenario("crashes", function() deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario("after", function() launch{} expect_tab("home") end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "force-unwrap-crash", "--jobs", "1", "--instruction-budget", "2000000000", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("after") != "passed", "\(junit.raw)")
+        #expect(
+            junit.testcase("after")?.child("error")?["message"]?.contains("declares other scenarios each time it loads") == true,
+            "\(junit.raw)")
+    }
+
     /// A file that declares its scenarios through `pairs` declares them in
     /// another order in every process (Lua seeds its string hashes per
     /// process). The fresh worker that resumes the file after a crash went

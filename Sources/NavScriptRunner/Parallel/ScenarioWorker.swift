@@ -115,7 +115,7 @@ package struct ScenarioWorker {
                 let reordered = order.compactMap { byName[$0] }
                 if reordered.count == selected.count { selected = reordered }
             }
-            send(.loaded(task: task.id, scenarios: selected.map(\.listing), declarations: selected.map(\.declaration)))
+            send(.loaded(task: task.id, scenarios: selected.map(\.listing), declarations: selected.map { $0.declaration(in: file.state) }))
             for (index, definition) in selected.enumerated() where index >= task.from {
                 if stopped {
                     send(

@@ -25,6 +25,17 @@ package struct ScenarioDefinition {
             + allow.map { "\($0.0.rawValue)=\($0.1)" }.sorted().joined(separator: ",")
     }
 
+    /// ``declaration`` with the hooks the scenario runs under, each by where it is written
+    /// (`before a.lua:3; after a.lua:7`): a reload that registers another `after_each` (one
+    /// drawn from the clock) declares the scenario otherwise, and the rest of a file resumed
+    /// after a crash must not run without the hook it first had.
+    package func declaration(in state: LuaState) -> String {
+        func places(_ hooks: [LuaFunction]) -> String {
+            hooks.map { state.definitionPlace(of: $0) ?? "?" }.joined(separator: ",")
+        }
+        return declaration + "; before " + places(before) + "; after " + places(after)
+    }
+
     /// The most code points (Unicode scalars) a scenario's full name may have.
     static let longestName = 1_000
 
