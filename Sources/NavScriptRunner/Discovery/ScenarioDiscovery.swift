@@ -107,13 +107,16 @@ public struct ScenarioDiscovery {
                 }
             }
         }
-        var seen: Set<String> = []
+        // Keyed by bytes: Swift's String equality is canonical equivalence, and `café.lua` composed
+        // and decomposed are two files (one was dropped without a word, and the run was green).
+        var seen: Set<[UInt8]> = []
+        var shownAs: [String: String] = [:]  // what each shown name reads as, for two that read the same
         var entries: [SuiteFile] = []
         // Files of one folder share a suite root: it is looked up once per
         // folder (each lookup asks the file system about every folder up
         // to the root, most of them without a `support/`).
         var rootsByFolder: [String: URL] = [:]
-        var realFolders: [String: String] = [:]
+        var realFolders: [[UInt8]: String] = [:]  // by bytes too: `café/` composed and decomposed are two folders
         // A file reached twice — through a folder and a link to that folder, or as itself and through
         // a link to it (`b.lua -> a.lua`) — runs once: it ran under both names, each result counted.
         // Files met as themselves come first, so a file linked to is shown under its own name; then the
@@ -121,11 +124,16 @@ public struct ScenarioDiscovery {
         let links = found.filter(\.isLink).sorted { $0.shown.path < $1.shown.path }
         for (shown, real, walked, isLink) in found.filter({ !$0.isLink }) + links {
             let folder = real.deletingLastPathComponent().path
-            let realFolder = realFolders[folder] ?? Self.realPath(folder) ?? folder
-            realFolders[folder] = realFolder
+            let realFolder = realFolders[Array(folder.utf8)] ?? Self.realPath(folder) ?? folder
+            realFolders[Array(folder.utf8)] = realFolder
             let inRealFolder = realFolder + "/" + real.lastPathComponent
             let key = isLink ? (Self.realPath(real.path) ?? inRealFolder) : inRealFolder
-            guard seen.insert(key).inserted else { continue }
+            guard seen.insert(Array(key.utf8)).inserted else { continue }
+            let shownPath = display(shown.path)
+            if let other = shownAs[shownPath], !other.utf8.elementsEqual(shownPath.utf8) {
+                throw .equivalentNames(other, shownPath)
+            }
+            shownAs[shownPath] = shownPath
             let shownFolder = shown.deletingLastPathComponent().path
             let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
             rootsByFolder[shownFolder] = root
@@ -242,6 +250,9 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(String, String)
     /// A file whose name is not UTF-8 (shown with U+FFFD): it cannot be opened by the name reports give it.
     case undecodableName(String)
+    /// Two files whose names are different bytes but read the same (`café` composed and decomposed):
+    /// reports, `--filter` and shards tell files apart by name, and one of them was dropped.
+    case equivalentNames(String, String)
 
     public var description: String {
         switch self {
@@ -251,6 +262,10 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             return "cannot read the folder \(path) (\(reason)): its scenarios would be left out of the run; "
                 + "make it readable, or give the suite's other folders as paths"
+        case .equivalentNames(let first, let second):
+            return "\(first) and \(second) are two files whose names read the same (the same letters, one composed and "
+                + "one decomposed in Unicode, e.g. é and e + ◌́): reports tell files apart by name, so one would not run; "
+                + "rename one of them"
         case .undecodableName(let path):
             return "the name of \(path) is not UTF-8 (shown here with �): reports name files in UTF-8, so it cannot "
                 + "be run by that name; rename it"

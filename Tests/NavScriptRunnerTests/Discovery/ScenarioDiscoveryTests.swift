@@ -110,6 +110,27 @@ struct ScenarioDiscoveryTests {
         #expect(try discovery.discover(["flows"]).map(\.path) == ["flows/again.lua", "flows/c.lua", "flows/d.lua", "flows/dangling.lua"])
     }
 
+    /// Two files whose names read the same but are different bytes (`café` composed and
+    /// decomposed) are two files: keyed by Swift's String equality, one was dropped without a
+    /// word and the run went green without it. Reports tell files apart by name: an error.
+    @Test func twoFilesWhoseNamesReadTheSameAreRefusedByName() throws {
+        let suite = try TemporarySuite()
+        try suite.write("caf\u{E9}.lua", "-- composed\n")
+        try suite.write("cafe\u{301}.lua", "-- decomposed\n")
+        let composedBytes = Array("caf\u{E9}.lua".utf8)
+        let names = try FileManager.default.contentsOfDirectory(atPath: suite.root.path)
+        try #require(names.filter { $0.hasSuffix(".lua") }.count == 2, "the file system keeps both names: \(names)")
+        #expect(throws: DiscoveryError.self) { try ScenarioDiscovery(workingDirectory: suite.root).discover(["."]) }
+        do {
+            _ = try ScenarioDiscovery(workingDirectory: suite.root).discover(["."])
+        } catch {
+            #expect(error.description.contains("are two files whose names read the same"), "\(error)")
+        }
+        // Each alone is found, by its own bytes.
+        let one = try ScenarioDiscovery(workingDirectory: suite.root).discover([String(decoding: composedBytes, as: UTF8.self)])
+        #expect(one.count == 1 && Array(one[0].path.utf8) == composedBytes)
+    }
+
     /// A link to a folder met inside the suite (a folder of scenarios shared
     /// between apps) is walked, its files shown under the link's name; it
     /// was left out without a word. Links back up, or to what the walk
