@@ -272,7 +272,7 @@ enum NestedRepetition {
     /// Whether a group's content, or a group inside it, has alternatives that
     /// overlap: `((a|a)x)+` takes one of two ways at every turn.
     private static func overlapsSomewhere(_ content: ArraySlice<Character>, caseless: Bool) -> Bool {
-        if alternativesOverlap(content, caseless: caseless) { return true }
+        if alternativesOverlap(content, caseless: caseless) || turnsRunTogether(content, caseless: caseless) { return true }
         return alternatives(withoutGroupPrefix(content)).contains { alternative in
             atoms(alternative).contains { $0.isGroup && overlapsSomewhere($0.body, caseless: caseless) }
         }
@@ -338,6 +338,34 @@ enum NestedRepetition {
         return false
     }
 
+    /// Whether a turn can end where its optional tail could go on with what
+    /// a turn begins with — `(a[ab]?)+`, `(\d\d?)+`, `(ab?a?)+`: `aa` is one
+    /// turn or two, so a value splits a Fibonacci number of ways, as for
+    /// `(a|aa)+` — or may match nothing at all (`(a?b?)+`). `(ab?)+`,
+    /// `(a\.?)+`, `(-?a)+` end one way only and are fine.
+    private static func turnsRunTogether(_ content: ArraySlice<Character>, caseless: Bool) -> Bool {
+        let choices = alternatives(withoutGroupPrefix(content))
+        let firsts = choices.flatMap { leadingAtoms(of: atoms($0), depth: 0).atoms }
+        for choice in choices {
+            let parts = atoms(choice).filter { !isZeroWidth($0) }
+            guard !parts.isEmpty else { continue }
+            let optional = { (atom: Atom) in atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)) }
+            guard let lastRequired = parts.lastIndex(where: { !optional($0) }) else { return true }  // a turn of nothing
+            let tail = Array(parts[(lastRequired + 1)...])
+            guard !tail.isEmpty else { continue }
+            let goingOn = leadingAtoms(of: tail, depth: 0).atoms
+            if goingOn.contains(where: { one in firsts.contains { overlaps(one, $0, caseless: caseless) } }) { return true }
+        }
+        return false
+    }
+
+    /// What matches no character: an anchor, a word boundary, a lookaround.
+    private static func isZeroWidth(_ atom: Atom) -> Bool {
+        if !atom.isGroup, atom.body.count == 1, atom.body.first == "^" || atom.body.first == "$" { return true }
+        if !atom.isGroup, atom.body.count == 2, atom.body.first == "\\", let kind = atom.body.last, "bBAzZG".contains(kind) { return true }
+        return atom.isGroup && ["?=", "?!", "?<=", "?<!"].contains(where: { atom.body.starts(with: $0) })
+    }
+
     /// The atoms an alternative's match can begin with — each one up to the
     /// first that must match, groups opened into theirs — and whether it
     /// may match nothing at all. A group too deep to open stands for itself
@@ -346,9 +374,7 @@ enum NestedRepetition {
         var leading: [Atom] = []
         for atom in parts {
             // What matches no character: an anchor, a word boundary, a lookaround — the match begins after it.
-            if !atom.isGroup, atom.body.count == 1, atom.body.first == "^" || atom.body.first == "$" { continue }
-            if !atom.isGroup, atom.body.count == 2, atom.body.first == "\\", let kind = atom.body.last, "bBAzZG".contains(kind) { continue }
-            if atom.isGroup, ["?=", "?!", "?<=", "?<!"].contains(where: { atom.body.starts(with: $0) }) { continue }
+            if isZeroWidth(atom) { continue }
             var optional = atom.isOptional
             if atom.isGroup, depth < 8 {
                 for choice in alternatives(withoutGroupPrefix(atom.body)) {

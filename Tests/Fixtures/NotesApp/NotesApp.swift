@@ -40,7 +40,7 @@ public final class NotesApp {
     public static let screens: [ScreenDeclaration] = [
         ScreenDeclaration("notes", [.note]), ScreenDeclaration("note", []),
         ScreenDeclaration("settings", ["account"]), ScreenDeclaration("account", []),
-        ScreenDeclaration("sign_in", ["submit"])
+        ScreenDeclaration("sign_in", ["close", "submit"])
     ]
 
     public var coordinatorPaths: [String] { root.treePaths() }
