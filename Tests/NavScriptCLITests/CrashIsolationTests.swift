@@ -225,6 +225,33 @@ struct CrashIsolationTests {
         #expect(junit.testcase("x1") == nil, "\(junit.raw)")
     }
 
+    /// A file removed during the run before the fresh worker resumed it after a crash: its
+    /// remaining scenarios vanished from every report behind one file-level load error. They
+    /// are errors that say why.
+    @Test func aFileRemovedDuringTheRunKeepsItsScenarios() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("s1", function() launch{} end)
+            scenario("s2", function()
+              launch{}
+              local t = os.clock() while os.clock() - t < 1 do end
+              deep_link("shop://orders/abc", { via = "widget" })
+            end)
+            scenario("s3", function() launch{} end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
+        ) { _ in
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"s2""#) { usleep(10_000) }
+            try? FileManager.default.removeItem(at: fixture.url("suite/a.lua"))
+        }
+        #expect(output.status == 2, "\(output)")
+        #expect(junit.testcase("s2")?.child("error")?["type"] == "crash", "\(junit.raw)")
+        let s3 = junit.testcase("s3")?.child("error")?["message"] ?? ""
+        #expect(s3.contains("suite/a.lua could not be loaded again by the fresh worker"), "\(junit.raw)")
+    }
+
     /// A file whose names are built from the clock declares other scenarios
     /// at every load: after a crash, the fresh worker cannot find where to
     /// resume. That is said as such (it was "changed during the run: run the

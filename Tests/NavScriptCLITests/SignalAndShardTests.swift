@@ -522,6 +522,10 @@ struct SignalAndShardTests {
         let notLua = try fixture.run(["run", "notes.txt", "--junit", "notes.txt"])
         let notes = try fixture.read("notes.txt")
         #expect(notLua.status == 2 && notes == "a user's notes", "\(notLua)")
+        // Given as `file:LINE`, the path names the file too.
+        let withLine = try fixture.run(["run", "notes.txt:1", "--junit", "notes.txt"])
+        let stillNotes = try fixture.read("notes.txt")
+        #expect(withLine.status == 2 && stillNotes == "a user's notes", "\(withLine)")
     }
 
     @Test func aBadShardSpecIsAUsageError() throws {

@@ -180,7 +180,15 @@ struct ReportOptions: ParsableArguments {
             index += 1
         }
         guard !reports.isEmpty, let report = try? ReportOptions.parse(reports) else { return }
-        let taken = Set(others.map { ReportFile.resolved(URL(fileURLWithPath: $0)).path })
+        // A path given as `file:LINE` names `file` too (`run x.txt:1 --junit x.txt`: the scenario file
+        // with the wrong extension would be overwritten by the report refusing it).
+        let named = others.flatMap { word -> [String] in
+            guard let colon = word.lastIndex(of: ":"), word.index(after: colon) < word.endIndex,
+                word[word.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber })
+            else { return [word] }
+            return [word, String(word[..<colon])]
+        }
+        let taken = Set(named.map { ReportFile.resolved(URL(fileURLWithPath: $0)).path })
         for path in [report.junit, report.html, report.json].compactMap({ $0 }) where path != "-" {
             if taken.contains(ReportFile.resolved(URL(fileURLWithPath: path)).path) { return }
         }

@@ -269,6 +269,17 @@ package final class WorkerPool {
                 // that finished before the one that hung (a worker
                 // buffers its messages). `flushed` decides.
                 case .loadFailed(_, let result):
+                    // Loaded once already (a fresh worker resuming it after a crash) and now it does not
+                    // load (removed, broken by an edit): the rest of its scenarios are errors saying so —
+                    // a file-level entry in their place dropped them from every report.
+                    if progress[index].scenarios != nil {
+                        progress[index].fail(
+                            remaining: "not run: \(progress[index].task.path) could not be loaded again by the fresh worker "
+                                + "that took over after a crash (did it change during the run?): \(result.message)",
+                            kind: .loadError)
+                        finish(index, duration: Date().timeIntervalSince(started))
+                        return
+                    }
                     progress[index].loadFailure = result
                     publishFinished(index, result)
                 case .notRun(_, let reason):
