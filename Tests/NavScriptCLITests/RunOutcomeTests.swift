@@ -210,4 +210,31 @@ struct RunOutcomeTests {
         #expect(!plain.stdout.contains("\u{1B}["), "stdout is a file, not a TTY: no escape sequences\n\(plain)")
         #expect(plain.stdout.contains("FAIL suite/fail.lua:"))
     }
+
+    /// A cold-start link the app rejected (a typo, the wrong door) left the app at its start
+    /// screen, and the launch step read like a link that led there: the timeline says what became
+    /// of it, as it does for `deep_link`.
+    @Test func aColdStartLinksOutcomeIsOnTheTimeline() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("typo", function()
+              launch{ url = "shop://ordrs/42", logged_in = true }
+              expect_tab("orders")
+            end)
+            scenario("gated", function()
+              launch{ url = "shop://cart" }
+              expect_tab("orders")
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(
+            junit.testcase("typo")?.child("failure")?.text.contains(
+                #"launch{ logged_in = true, url = "shop://ordrs/42", via = "scheme" } → error unknown_route"#) == true,
+            "\(junit.raw)")
+        #expect(
+            junit.testcase("gated")?.child("failure")?.text.contains(#"launch{ url = "shop://cart", via = "scheme" } → gated auth"#)
+                == true, "\(junit.raw)")
+    }
 }

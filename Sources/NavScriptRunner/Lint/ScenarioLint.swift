@@ -217,6 +217,12 @@ package struct ScenarioLint {
         case "scenario", "pending", "scenario.each":
             // scenario(name, options, fn), scenario.each(rows, name, options, fn): the options table.
             let options = args.first { if case .table(_, let fields) = $0.value { !fields.isEmpty } else { false } }
+            // The options' own keys (`{ tag = "smoke" }` refused the whole file at run time), after the
+            // name. (pending's and scenario.each's are checked as their declared table parameters, above.)
+            if call.name == "scenario", args.count > 2, case .table = args[1].value {
+                optionKeys(
+                    of: args[1], among: ScenarioDefinition.optionNames, type: "navscript.ScenarioOptions", function: call.name, report)
+            }
             if case .table(_, let fields)? = options?.value {
                 for (key, value) in fields {
                     if key == "launch" { keys(of: value, among: launchKeys, what: "launch option", kind: .launchOption, report) }

@@ -187,7 +187,7 @@ package struct ScenarioDefinition {
     }
 
     /// The options a declaration may carry, by name: those the editor types declare.
-    static let optionNames: [String] = {
+    package static let optionNames: [String] = {
         guard case .fields(let fields) = LuaDefinitions.scenarioOptions.shape else { return [] }
         return fields.map(\.name)
     }()

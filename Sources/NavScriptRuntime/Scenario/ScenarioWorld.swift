@@ -170,7 +170,24 @@ package final class ScenarioWorld {
         appNumber += 1
         timelineNumberOfAppStep = []
         eventsShown = 0
-        record(spelled, at: location)
+        // What became of the cold-start link, as `deep_link` shows it: a rejected one (a typo, the wrong
+        // door) left the app at its start screen, which read like a link that led there.
+        var shown = spelled
+        if request.link != nil {
+            let entries = launched.eventLog.entries
+            let delivered = entries.firstIndex { $0.event.receivesLink } ?? entries.endIndex
+            for entry in entries[delivered...] {
+                if case .reject(let kind, _) = entry.event {
+                    shown += " → error " + kind
+                    break
+                }
+                if case .gate(let precondition, _) = entry.event {
+                    shown += " → gated " + precondition.rawValue
+                    break
+                }
+            }
+        }
+        record(shown, at: location)
         optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count, bindingCalls) : nil
     }
 

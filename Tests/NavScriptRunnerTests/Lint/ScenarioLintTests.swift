@@ -163,6 +163,22 @@ struct ScenarioLintTests {
         #expect(problems[3].message.contains("did you mean 'account'?"))
     }
 
+    /// A scenario's own options (`{ tag = "smoke" }`): the run refuses the whole file, and lint
+    /// said "no problem".
+    @Test func aScenariosOptionKeysAreChecked() throws {
+        let lint = ScenarioLint(host: try NotesHost())
+        let problems = lint.check(
+            source: """
+                scenario("x", { tag = "smoke" }, function() end)
+                pending("y", { tgas = {} }, function() end)
+                scenario("z", { tags = { "a" }, allow = { leaks = "why" } }, function() end)
+                scenario.each({ { a = 1 } }, "row $a", { tags = {} }, function(row) end)
+                """, file: "s.lua")
+        #expect(problems.map { "\($0.line):\($0.column)" } == ["1:17", "2:16"], "\(problems.map(\.description))")
+        #expect(problems.first?.message.hasPrefix("scenario has no option 'tag'; did you mean 'tags'?") == true)
+        #expect(problems.allSatisfy { $0.kind == .optionKey })
+    }
+
     @Test func aTableArgumentsKeysAreCheckedAgainstItsDeclaredFields() throws {
         let lint = ScenarioLint(host: try NotesHost())
         let problems = lint.check(
