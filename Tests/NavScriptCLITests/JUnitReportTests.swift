@@ -86,6 +86,14 @@ struct JUnitReportTests {
         #expect(junit.cases.allSatisfy { $0["file"] == nil && $0["line"] == nil }, "\(junit.raw)")
         #expect(junit.cases.allSatisfy { $0["name"] != nil && $0["classname"] != nil && $0["time"] != nil })
         XMLLint.expectValid(fixture.url("strict.xml"))
+        // No test-case properties in the schema: a failure's replay command opens its output instead
+        // (it was dropped without a word).
+        #expect(!junit.raw.contains("navscript.replay"), "\(junit.raw)")
+        let failing = junit.cases.filter { $0.child("failure") != nil || $0.child("error") != nil }
+        #expect(!failing.isEmpty && failing.allSatisfy { $0.child("system-out")?.text.hasPrefix("replay: ") == true }, "\(junit.raw)")
+        #expect(junit.cases.filter { $0.child("failure") == nil && $0.child("error") == nil }.allSatisfy {
+            $0.child("system-out")?.text.hasPrefix("replay: ") != true
+        })
     }
 
     /// Everything the standard Lua runner's JUnit output breaks on: quotes,

@@ -10,7 +10,11 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Write a JUnit XML report to this file.", completion: ValueCompletion.junit)
     var junit: String?
 
-    @Flag(help: "Leave file/line attributes out of the JUnit report (for strict validators such as Jenkins xunit).")
+    @Flag(
+        help: """
+            Shape the JUnit report for strict validators (Jenkins xunit's junit-10.xsd): no file/line attributes and no \
+            test-case properties; a failure's replay command goes first in its system-out instead.
+            """)
     var junitStrict = false
 
     @Option(

@@ -169,7 +169,11 @@ package struct JUnitReport: Sendable {
             body +=
                 "      <skipped" + attribute("message", Self.messageAttribute(reason)) + ">" + ReportText.xmlText(reason) + "</skipped>\n"
         }
-        let systemOut = Self.systemOut(scenario)
+        var systemOut = Self.systemOut(scenario)
+        // junit-10.xsd has no test-case properties: a failure's replay command goes first in its output.
+        if options.strict, isFile, scenario.status.isProblem, let command = options.replayCommand {
+            systemOut = "replay: " + Self.replay(scenario, command: command, seed: seed) + (systemOut.isEmpty ? "" : "\n" + systemOut)
+        }
         if !systemOut.isEmpty {
             body += "      <system-out>" + ReportText.xmlText(systemOut) + "</system-out>\n"
         }

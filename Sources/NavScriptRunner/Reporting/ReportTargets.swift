@@ -38,7 +38,6 @@ package struct ReportTargets: Sendable {
         if let junit {
             var options = junitOptions
             options.strict = junitStrict
-            if junitStrict { options.replayCommand = nil }
             let report = JUnitReport(options)
             reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result, app: $0.plan?.app) })
         }
