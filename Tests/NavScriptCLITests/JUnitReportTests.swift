@@ -91,9 +91,10 @@ struct JUnitReportTests {
         #expect(!junit.raw.contains("navscript.replay"), "\(junit.raw)")
         let failing = junit.cases.filter { $0.child("failure") != nil || $0.child("error") != nil }
         #expect(!failing.isEmpty && failing.allSatisfy { $0.child("system-out")?.text.hasPrefix("replay: ") == true }, "\(junit.raw)")
-        #expect(junit.cases.filter { $0.child("failure") == nil && $0.child("error") == nil }.allSatisfy {
-            $0.child("system-out")?.text.hasPrefix("replay: ") != true
-        })
+        #expect(
+            junit.cases.filter { $0.child("failure") == nil && $0.child("error") == nil }.allSatisfy {
+                $0.child("system-out")?.text.hasPrefix("replay: ") != true
+            })
     }
 
     /// Everything the standard Lua runner's JUnit output breaks on: quotes,
