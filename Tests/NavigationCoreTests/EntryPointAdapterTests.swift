@@ -51,6 +51,21 @@ struct EntryPointAdapterTests {
         #expect(link.query == c.query)
     }
 
+    /// An https link at the scheme door (deep_link's default) is the usual slip: the reason says
+    /// which door takes it; another scheme's link just says what was expected.
+    @Test func anHTTPSLinkAtTheSchemeDoorSaysWhichDoorTakesIt() {
+        #expect(
+            throws: RouteError.malformed(
+                input: "https://shop.example.com/cart",
+                reason: "expected a shop:// link (an https:// link comes through a universal door)")
+        ) {
+            try adapter.link(for: .url("https://shop.example.com/cart"), via: .scheme)
+        }
+        #expect(throws: RouteError.malformed(input: "ftp://x", reason: "expected a shop:// link")) {
+            try adapter.link(for: .url("ftp://x"), via: .scheme)
+        }
+    }
+
     @Test func keepsTheRawInputForMessages() throws {
         let link = try adapter.link(for: .url("shop://product/p%31"), via: .scheme)
         #expect(link.raw == "shop://product/p%31")

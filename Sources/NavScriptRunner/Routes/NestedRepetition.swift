@@ -156,26 +156,33 @@ enum NestedRepetition {
             // Repetitions in a row over shared characters, and the ways they can share a value out: the
             // product of their counts (an unbounded one: without end). Three or more with a million ways or
             // more (`.*.*.*`, `[a-z]{0,99}` five times) can take that many tries on a value that almost fits.
-            var run: [Atom] = []
-            var ways = 1.0
-            for atom in parts {
-                // Something that may match nothing between two repetitions (`-?`, `(?:-?)`) does
-                // not keep them apart: the value is shared out across it as if it were not there.
+            // From each repetition, the repetitions after it that a value can be shared out with.
+            func repeating(_ atom: Atom) -> (repeats: Bool, ways: Double) {
                 // An optional group that repeats inside (`(?:[a-z]+)?`) is a repetition that may be absent.
-                let repeatsInside = atom.isGroup && atom.isOptional && containsRepetition(atom.body)
-                if !atom.repeats, !repeatsInside, atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)), !run.isEmpty {
-                    continue
-                }
-                if atom.repeats || repeatsInside, let last = run.last, overlaps(last, atom, caseless: caseless) {
-                    run.append(atom)
-                    ways *= repeatsInside ? .infinity : atom.upperBound.map { Double($0) + 1 } ?? .infinity
-                } else {
-                    run = atom.repeats || repeatsInside ? [atom] : []
-                    ways = atom.repeats ? atom.upperBound.map { Double($0) + 1 } ?? .infinity : repeatsInside ? .infinity : 1
-                }
-                if run.count >= 3, ways >= 1_000_000, let first = run.first {
-                    let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex
-                    return String(text[balanced(start..<atom.quantifier.endIndex, in: text)])
+                if atom.isGroup && atom.isOptional && containsRepetition(atom.body) { return (true, .infinity) }
+                return atom.repeats ? (true, atom.upperBound.map { Double($0) + 1 } ?? .infinity) : (false, 1)
+            }
+            for (offset, first) in parts.enumerated() where repeating(first).repeats {
+                var last = first
+                var count = 1
+                var ways = repeating(first).ways
+                for atom in parts[(offset + 1)...] {
+                    let (repeats, atomWays) = repeating(atom)
+                    if repeats, turnsOverlap(last, atom, caseless: caseless) {
+                        last = atom
+                        count += 1
+                        ways *= atomWays
+                        if count >= 3, ways >= 1_000_000 {
+                            let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex
+                            return String(text[balanced(start..<atom.quantifier.endIndex, in: text)])
+                        }
+                    } else if atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)) {
+                        // What may match nothing between two repetitions (`-?`, `(?:-?)`, a `[0-9]*` on a value of
+                        // letters) does not keep them apart: the value is shared out across it as if it were not there.
+                        continue
+                    } else {
+                        break
+                    }
                 }
             }
             for atom in parts where atom.isGroup {
@@ -186,6 +193,20 @@ enum NestedRepetition {
             }
         }
         return nil
+    }
+
+    /// Whether a turn of one repetition could be taken by the other, read by
+    /// what their turns can begin with: a value is shared out between
+    /// `[a-z]+` and `(?:[a-z]+)?` in many ways, but not between
+    /// `[a-z0-9]+`, `(?:-[a-z0-9]+)*` and `(?:\.[a-z]+)?` (each turn begins
+    /// with a delimiter the repetition before cannot match: one way only).
+    private static func turnsOverlap(_ one: Atom, _ other: Atom, caseless: Bool) -> Bool {
+        func firsts(_ atom: Atom) -> [Atom] {
+            guard atom.isGroup else { return [atom] }
+            return alternatives(withoutGroupPrefix(atom.body)).flatMap { leadingAtoms(of: atoms($0), depth: 0).atoms }
+        }
+        let theirs = firsts(other)
+        return firsts(one).contains { mine in theirs.contains { overlaps(mine, $0, caseless: caseless) } }
     }
 
     /// `range` widened to whole groups: a run found inside groups that were

@@ -185,6 +185,10 @@ enum ScenarioPrelude {
 
         function describe(name, fn, ...)
           check(name, "string", "name", "describe(name, fn)")
+          if type(fn) == "table" and type((...)) == "function" then   -- describe(name, { tags = … }, fn)
+            wrong("describe(\"" .. name .. "\", options, fn): describe takes no options; give them to each scenario "
+              .. "inside it (scenario(name, { tags = { … } }, fn))")
+          end
           check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
           named(name, "describe(name, fn)")
           if select("#", ...) > 0 then

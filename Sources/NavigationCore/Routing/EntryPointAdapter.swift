@@ -55,7 +55,9 @@ public struct EntryPointAdapter: Sendable {
     private func schemeLink(_ url: String, entry: EntryPoint) throws(RouteError) -> RouteLink {
         try checkLength(url)
         guard let start = Self.prefixLength(schemePrefix, of: url) else {
-            throw .malformed(input: url, reason: "expected a \(schemePrefix) link")
+            // An https link at a scheme-only door is the usual slip: say which door takes it.
+            let hint = Self.prefixLength("https://", of: url) != nil ? " (an https:// link comes through a universal door)" : ""
+            throw .malformed(input: url, reason: "expected a \(schemePrefix) link" + hint)
         }
         return try parse(url, from: start, entry: entry)
     }

@@ -84,7 +84,12 @@ struct NestedRepetitionTests {
         // A repetition that may be absent counts; spacing, comments and empty quotes change nothing.
         ("[a-z]+(?:[a-z]+)?[a-z]+x", "[a-z]+(?:[a-z]+)?[a-z]+"), ("(?x) [a-z]+ [a-z]+ [a-z]+ x", "[a-z]+[a-z]+[a-z]+"),
         ("(?:\\x61?){30}", "(?:\\x61?){30}"),
-        ("[a-z]+(?#comment)[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"), ("[a-z]+\\Q\\E[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+")
+        ("[a-z]+(?#comment)[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"), ("[a-z]+\\Q\\E[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"),
+        // A repetition of other characters that may match nothing between them does not keep them apart
+        // (n^5 on letters: 24 s on 120 characters), and one run found after another that broke.
+        ("[a-z]+[0-9]*[a-z]+[0-9]*[a-z]+!", "[a-z]+[0-9]*[a-z]+[0-9]*[a-z]+"),
+        ("[a-z]+(?:[0-9]*)[a-z]+(?:[0-9]*)[a-z]+!", "[a-z]+(?:[0-9]*)[a-z]+(?:[0-9]*)[a-z]+"),
+        ("[a-z]+[0-9]*[0-9]+[0-9]+x", "[0-9]*[0-9]+[0-9]+")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == run)
@@ -94,7 +99,9 @@ struct NestedRepetitionTests {
         ".*x", "a*b*c*", "[0-9]+-[0-9]+-[0-9]+", "(a?){3}", "(ab){10}", "[a-z]+[0-9]+[a-z]+", "a{30}", "[a-z]{1,3}[a-z]{1,3}[a-z]{1,3}",
         "\\p{L}+\\p{Nd}+\\p{L}+", "[[:alpha:]]+[[:digit:]]+[[:alpha:]]+", "\\x{41}+\\x{42}+\\x{41}+",
         "[a-z]+-[a-z]+-[a-z]+x", "(?:[a-z]+)-(?:[a-z]+)-(?:[a-z]+)", "[a-z]+[A-Z]+[a-z]+x", "(?i:ab)[0-9]+[a-z]+[0-9]+",
-        "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+", "a*+a*+a*+x"
+        "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+", "a*+a*+a*+x",
+        // Repetitions whose turns begin with a delimiter the one before cannot match: one way to split.
+        "[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z]+)?", "[a-z]+(?:-[a-z]+)*(?:-\\d+)?", "[0-9]+(?:\\.[0-9]+){0,2}(?:-[a-z0-9.]+)?"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
