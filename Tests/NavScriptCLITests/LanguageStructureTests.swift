@@ -575,6 +575,10 @@ struct LanguageStructureTests {
             #"scenario.each(rows, "rows", [options,] fn): fn must come last, got 2 more arguments after it"#
         ),
         (
+            #"describe("gated", { tags = { "t" } }, function() end) -- @bad"#,
+            #"describe("gated", options, fn): describe takes no options; give them to each scenario inside it"#
+        ),
+        (
             #"scenario.each({}, "rows", function() end) -- @bad"#,
             #"scenario.each(rows, "rows", …): rows is empty, so no scenario would be declared; give at least one row"#
         ),
