@@ -475,17 +475,46 @@ struct SignalAndShardTests {
     /// A top level stuck in one Lua operation the time limit cannot stop (a
     /// table whose `__call` is a table) held the parent for minutes while it
     /// read the suite to select from it. It ends the run, its reports saying why.
-    @Test func aTopLevelStuckWhileTheSuiteIsReadEndsTheRunWithItsReports() throws {
+    /// So did a `file.lua:LINE` argument's file, read to find the line's scenario, and the suite
+    /// read by a shard that got no file, to tell whether any shard has a scenario — with no watch
+    /// at all (554 s, SIGTERM ignored).
+    @Test(arguments: [
+        (["--filter", "fine", "--timeout", "1", "suite"], "while the suite was read to select from it"),
+        (["--timeout", "1", "suite/chain.lua:3"], "while a file:LINE argument's file was read to find the scenario"),
+        (["--timeout", "1", "--shard", "3/3", "suite"], "while the suite was read to tell whether any shard has a scenario")
+    ])
+    func aTopLevelStuckWhileTheSuiteIsReadEndsTheRunWithItsReports(arguments: [String], reading: String) throws {
         let fixture = try Fixture([
             "suite/chain.lua": "local t = setmetatable({}, {})\ngetmetatable(t).__call = t\nlocal _ = t()\n",
             "suite/fine.lua": #"scenario("fine", function() launch{} end)"#
         ])
         let started = Date()
-        let (output, junit) = try fixture.runWithJUnit(["--filter", "fine", "--timeout", "1", "suite"])
+        let (output, junit) = try fixture.runWithJUnit(arguments)
         #expect(Date().timeIntervalSince(started) < 30, "\(output)")
         #expect(output.status == 2, "\(output)")
         let message = junit.testcase("run could not start")?.child("error")?["message"] ?? ""
-        #expect(message.hasPrefix("suite/chain.lua: its top level was still running 4s past --timeout"), "\(junit.raw)")
+        #expect(message.hasPrefix("suite/chain.lua: its top level was still running 4s past --timeout " + reading), "\(junit.raw)")
+    }
+
+    /// A stop signal while such a file is read: the stuck load never reached the instruction that
+    /// would stop it, and the run held on until --timeout and its grace (64 s by default), the last
+    /// run's green report in place. It ends a few seconds after the signal, its reports written.
+    @Test func aSignalWhileAStuckFileIsReadEndsTheRunWithItsReports() throws {
+        let fixture = try Fixture([
+            "suite/chain.lua": "local t = setmetatable({}, {})\ngetmetatable(t).__call = t\nlocal _ = t()\n",
+            "suite/fine.lua": #"scenario("fine", function() launch{} end)"#
+        ])
+        let started = Date()
+        let (output, junit) = try fixture.runWithJUnit(["--filter", "fine", "suite"]) { parent in
+            usleep(1_000_000)
+            kill(parent, SIGTERM)
+        }
+        #expect(Date().timeIntervalSince(started) < 20, "ended a few seconds after the signal, not at --timeout: \(output)")
+        #expect(output.status == 143, "\(output)")
+        let message = junit.testcase("run could not start")?.child("error")?["message"] ?? ""
+        #expect(
+            message.hasPrefix("interrupted (SIGTERM) while the suite was read to select from it (--filter, --tags); suite/chain.lua's "),
+            "\(junit.raw)")
     }
 
     /// A run that stops before it starts — a selection that matches nothing,

@@ -88,7 +88,7 @@ struct MutateCommand: HostedCommand {
         let stop = StopSignal()
         stop.catchSignals()
         let host = try self.suite.host(in: context)
-        let suite = try self.suite.selectingLines(host: host)
+        let suite = try self.suite.selectingLines(host: host, watched: (timeout, stop, report, "mutate"))
         if list {
             for fault in host.faults { print("\(fault.name)\n    \(fault.summary)") }
             return

@@ -76,7 +76,7 @@ struct RunCommand: HostedCommand {
         let stop = StopSignal()
         stop.catchSignals()
         let host = try self.suite.host(in: context)
-        let suite = try self.suite.selectingLines(host: host)
+        let suite = try self.suite.selectingLines(host: host, watched: (timeout, stop, report, "run"))
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         if self.seed != nil && !shuffle {
             // Someone replaying a printed seed expects the order it printed: said, not silently ignored.
@@ -139,7 +139,11 @@ struct RunCommand: HostedCommand {
             var listing = options
             listing.scenarioTimeout = timeout
             listing.interruption = stop.interruption
-            return try Self.scenarioCounts(try suite.discover(), runner: ScenarioRunner(host: host, options: listing)).hasAScenario
+            let reading = "while the suite was read to tell whether any shard has a scenario (this one has none)"
+            return try Self.scenarioCounts(
+                try suite.discover(), runner: ScenarioRunner(host: host, options: listing),
+                whenStuck: SuiteOptions.endingStuckLoad(reading, stop: stop, report: report, command: "run")
+            ).hasAScenario
         }
         /// Everything after the scenarios ran: the nothing-ran check, the
         /// run's end in every report, the exit status. Called by this thread
@@ -253,9 +257,11 @@ struct RunCommand: HostedCommand {
     static let lintWarningsShown = 20
 
     /// And whether any file has a scenario that is not pending (or does not load: its error is a result).
-    static func scenarioCounts(_ entries: [SuiteFile], runner: ScenarioRunner) throws -> (counts: [String: Int], hasAScenario: Bool) {
+    static func scenarioCounts(
+        _ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String, LoadWatch.Cause) -> Void)? = nil
+    ) throws -> (counts: [String: Int], hasAScenario: Bool) {
         do {
-            let listing = try runner.list(entries)
+            let listing = try runner.list(entries, whenStuck: whenStuck)
             return (
                 Dictionary(uniqueKeysWithValues: listing.map { ($0.entry.path, max(1, $0.scenarios.count)) }),
                 listing.contains { $0.loadError != nil || $0.scenarios.contains { !$0.isPending } }

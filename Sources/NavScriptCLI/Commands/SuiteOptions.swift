@@ -128,7 +128,7 @@ struct SuiteOptions: ParsableArguments {
     /// usage error: a typo in a CI job must not pass as an empty green run.
     /// `whenStuck`: see ``ScenarioRunner/list(_:whenStuck:)``.
     func requireSelection(
-        _ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String) -> Void)? = nil
+        _ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String, LoadWatch.Cause) -> Void)? = nil
     ) throws {
         guard filter != nil || !tags.isEmpty || !excludeTags.isEmpty else { return }
         let listing: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
@@ -146,30 +146,56 @@ struct SuiteOptions: ParsableArguments {
     func requireSelection(
         _ entries: [SuiteFile], runner: ScenarioRunner, stop: StopSignal, report: ReportOptions, command: String
     ) throws {
-        let speaker = NavScriptCLI.executableName + (command == "run" ? "" : " " + command)
-        let grace = WorkerPool.seconds(InProcessWatch.timeoutGrace)
-        try requireSelection(entries, runner: runner) { path in
-            let reason =
-                "\(path): its top level was still running \(grace) past --timeout while the suite was read to select from "
-                + "it (--filter, --tags): it is stuck in one step nothing in this process can stop (a single Lua operation, "
-                + "such as a table whose __call is a table); fix the file, or leave it out of the suite"
-            report.reportCouldNotStart(command: command, reason: reason)
-            writeStandardError("\(speaker): \(reason)\n")
-            fflush(nil)
-            _exit(2)
-        }
+        let reading = "while the suite was read to select from it (--filter, --tags)"
+        try requireSelection(
+            entries, runner: runner, whenStuck: Self.endingStuckLoad(reading, stop: stop, report: report, command: command))
         if let status = stop.exitStatus {
-            let reason = "\(stop.reason) while the suite was read to select from it, before any scenario ran"
+            let reason = "\(stop.reason) \(reading), before any scenario ran"
             report.reportCouldNotStart(command: command, reason: reason)
-            writeStandardError("\(speaker): \(reason)\n")
+            writeStandardError("\(Self.speaker(command)): \(reason)\n")
             throw ExitCode(status)
+        }
+    }
+
+    private static func speaker(_ command: String) -> String {
+        NavScriptCLI.executableName + (command == "run" ? "" : " " + command)
+    }
+
+    /// What ends the process when a file the command reads before it starts (`reading`: to select
+    /// from the suite, to find a line's scenario, to tell whether a suite has any) is stuck in one
+    /// step nothing in this process can stop — past `--timeout` and its grace, or a few seconds
+    /// after a stop signal: `report`'s files say the command could not start, and why.
+    static func endingStuckLoad(
+        _ reading: String, stop: StopSignal, report: ReportOptions, command: String
+    ) -> @Sendable (String, LoadWatch.Cause) -> Void {
+        let grace = WorkerPool.seconds(InProcessWatch.timeoutGrace)
+        return { path, cause in
+            let stuck =
+                "it is stuck in one step nothing in this process can stop (a single Lua operation, such as a table "
+                + "whose __call is a table); fix the file, or leave it out of the suite"
+            let reason: String
+            let status: Int32
+            switch cause {
+            case .pastLimit:
+                reason = "\(path): its top level was still running \(grace) past --timeout \(reading): " + stuck
+                status = 2
+            case .stopped(let why):
+                reason = "\(why) \(reading); \(path)'s top level did not stop: " + stuck
+                status = stop.exitStatus ?? 2
+            }
+            report.reportCouldNotStart(command: command, reason: reason)
+            writeStandardError("\(speaker(command)): \(reason)\n")
+            fflush(nil)
+            _exit(status)
         }
     }
 
     /// A tag no scenario has, among others that select (`--tags smoke,regresion`), leaves out what
     /// it was meant to bring in without a word: said on standard error (not an error: one list of
     /// tags may serve several suites).
-    private func noteUnknownTags(_ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String) -> Void)?) {
+    private func noteUnknownTags(
+        _ entries: [SuiteFile], runner: ScenarioRunner, whenStuck: (@Sendable (String, LoadWatch.Cause) -> Void)?
+    ) {
         // Every scenario, under the same limits (a looping top level is stopped at --timeout here too).
         var unselected = runner.options
         (unselected.filter, unselected.tags, unselected.excludeTags) = (nil, [], [])
@@ -219,7 +245,12 @@ struct SuiteOptions: ParsableArguments {
     /// `file.lua:LINE` arguments — a scenario's place as the console and reports print it —
     /// made into what a run selects by: the file, and `--filter` on the full name of the
     /// scenario declared at or above that line. Other arguments are kept as they are.
-    func selectingLines(host: any ScenarioHost) throws -> SuiteOptions {
+    ///
+    /// `watched`: the command's time limit, stop signal and reports — a file read here runs its
+    /// top level, which may loop or be stuck, and a run must still end with its reports then.
+    func selectingLines(
+        host: any ScenarioHost, watched: (timeout: Double?, stop: StopSignal, report: ReportOptions, command: String)? = nil
+    ) throws -> SuiteOptions {
         // `file.lua:0` (or `:-3`) is a line that cannot be: said as such, not as a missing file.
         for argument in resolvedPaths where !FileManager.default.fileExists(atPath: argument) {
             guard let colon = argument.lastIndex(of: ":"), let line = Int(argument[argument.index(after: colon)...]), line <= 0
@@ -242,7 +273,11 @@ struct SuiteOptions: ParsableArguments {
                 "\(plain) has no line while \(first.0):\(first.1) has: give file.lua:LINE "
                     + "arguments alone, or run the paths without lines separately")
         }
-        let everything = ScenarioRunner(host: host, options: RunOptions())
+        var limits = RunOptions()
+        limits.scenarioTimeout = watched?.timeout
+        limits.interruption = watched?.stop.interruption
+        let everything = ScenarioRunner(host: host, options: limits)
+        let reading = "while a file:LINE argument's file was read to find the scenario at that line"
         var paths: [String] = []
         var chosen: [(path: String, scenarios: [ScenarioListing], lines: Set<Int>)] = []
         for (path, line) in located {
@@ -253,7 +288,19 @@ struct SuiteOptions: ParsableArguments {
             }
             paths.append(path)
             let listed: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
-            do { listed = try everything.list(try ScenarioDiscovery().discover([path])) } catch { throw ValidationError("\(error)") }
+            do {
+                listed = try everything.list(
+                    try ScenarioDiscovery().discover([path]),
+                    whenStuck: watched.map { Self.endingStuckLoad(reading, stop: $0.stop, report: $0.report, command: $0.command) })
+            } catch {
+                throw ValidationError("\(error)")
+            }
+            if let watched, let status = watched.stop.exitStatus {
+                let reason = "\(watched.stop.reason) \(reading), before any scenario ran"
+                watched.report.reportCouldNotStart(command: watched.command, reason: reason)
+                writeStandardError("\(Self.speaker(watched.command)): \(reason)\n")
+                throw ExitCode(status)
+            }
             // A file that does not load is run for the run to report why.
             guard let file = listed.first, file.loadError == nil else {
                 chosen.append((path, [], []))

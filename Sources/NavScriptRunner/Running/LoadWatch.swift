@@ -1,4 +1,5 @@
 import Foundation
+import NavScriptLua
 
 /// Watches files being loaded in this process, one at a time, and calls
 /// `whenStuck` (on its own thread) with one whose load runs past `limit`.
@@ -10,14 +11,26 @@ import Foundation
 /// ends the process there, with its reports, since the loading thread
 /// cannot be stopped.
 package final class LoadWatch: @unchecked Sendable {  // state guarded by `lock`
+    /// Why the watch stepped in.
+    package enum Cause: Sendable {
+        /// The load ran past the time limit and its grace.
+        case pastLimit
+        /// A stop was asked for (`interruption`, a signal) and the load did not end within
+        /// ``InProcessWatch/stopGrace``: it cannot reach the instruction that would stop it.
+        case stopped(String)
+    }
+
     private let lock = NSLock()
-    private let limit: Double
-    private let whenStuck: @Sendable (String) -> Void
+    private let limit: Double?
+    private let interruption: LuaInterruption?
+    private let whenStuck: @Sendable (String, Cause) -> Void
     private var current: (path: String, since: Date)?
     private var ended = false
 
-    package init(limit: Double, whenStuck: @escaping @Sendable (String) -> Void) {
+    /// `limit`: seconds a load may run (nil: no limit, only a stop is watched).
+    package init(limit: Double?, interruption: LuaInterruption?, whenStuck: @escaping @Sendable (String, Cause) -> Void) {
         self.limit = limit
+        self.interruption = interruption
         self.whenStuck = whenStuck
         BackgroundThread.start { [self] in watch() }
     }
@@ -37,14 +50,22 @@ package final class LoadWatch: @unchecked Sendable {  // state guarded by `lock`
     }
 
     private func watch() {
+        var stopSeenAt: Date?
         while true {
             usleep(200_000)
+            let now = Date()
+            if stopSeenAt == nil, interruption?.isRequested == true { stopSeenAt = now }
             lock.lock()
-            let (done, stuck) = (ended, current.flatMap { Date().timeIntervalSince($0.since) > limit ? $0.path : nil })
+            let (done, loading) = (ended, current)
             lock.unlock()
             if done { return }
-            if let stuck {
-                whenStuck(stuck)
+            guard let loading else { continue }
+            if let limit, now.timeIntervalSince(loading.since) > limit {
+                whenStuck(loading.path, .pastLimit)
+                return
+            }
+            if let stopSeenAt, now.timeIntervalSince(stopSeenAt) > InProcessWatch.stopGrace {
+                whenStuck(loading.path, .stopped(interruption?.reason ?? "interrupted"))
                 return
             }
         }

@@ -175,16 +175,21 @@ public struct ScenarioRunner {
 
     /// Lists the scenarios of each file without running them.
     ///
-    /// `whenStuck`, with a time limit in the options: called on another
-    /// thread with a file whose load is still running well past it — stuck
-    /// where the hook cannot stop it (one Lua operation that runs for
-    /// minutes): the caller ends the process, as nothing else can.
+    /// `whenStuck`: called on another thread with a file whose load is
+    /// still running well past the options' time limit, or a few seconds
+    /// after their interruption was requested — stuck where the hook cannot
+    /// stop it (one Lua operation that runs for minutes): the caller ends
+    /// the process, as nothing else can.
     package func list(
-        _ entries: [SuiteFile], whenStuck: (@Sendable (String) -> Void)? = nil
+        _ entries: [SuiteFile], whenStuck: (@Sendable (String, LoadWatch.Cause) -> Void)? = nil
     ) throws(RunnerError) -> [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)] {
         let filter = try Self.compileFilter(options.filter)
         let watch = whenStuck.flatMap { handler in
-            options.scenarioTimeout.map { LoadWatch(limit: $0 + InProcessWatch.timeoutGrace, whenStuck: handler) }
+            options.scenarioTimeout != nil || options.interruption != nil
+                ? LoadWatch(
+                    limit: options.scenarioTimeout.map { $0 + InProcessWatch.timeoutGrace }, interruption: options.interruption,
+                    whenStuck: handler)
+                : nil
         }
         defer { watch?.end() }
         return entries.map { entry in
