@@ -323,6 +323,37 @@ struct CrashIsolationTests {
             "\(junit.raw)")
     }
 
+    /// The same with a `scenario.each` row drawn from the clock: the rest ran with the reload's
+    /// data. A row that holds a function (its address differs in every process) is the same row.
+    @Test func aFileWhoseRowsChangeAtEveryLoadIsNotRunWithTheReloadsRows() throws {
+        let fixture = try Fixture([
+            "suite/a_burn.lua": """
+            scenario("burns some CPU", function()
+              launch{}
+              local t = os.clock() while os.clock() - t < 0.4 do end
+            end)
+            """,
+            "suite/b_resume.lua": """
+            local tab = os.clock() > 0.3 and "orders" or "home"
+            scenario("crashes", function() deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario.each({ { tab = tab } }, "after", function(row) launch{} expect_tab(row.tab) end)
+            """,
+            "suite/c_rows.lua": """
+            scenario("crashes too", function() deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario.each({ { check = function() expect_tab("home") end } }, "holds a function", function(row)
+              launch{}
+              row.check()
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "force-unwrap-crash", "--jobs", "1", "--instruction-budget", "2000000000", "suite"])
+        #expect(output.status == 1, "\(output)")
+        let after = junit.cases.first { $0["name"]?.hasPrefix("after") == true }
+        #expect(after?.child("error")?["message"]?.contains("declares other scenarios each time it loads") == true, "\(junit.raw)")
+        #expect(junit.cases.first { $0["name"]?.hasPrefix("holds a function") == true }.map(JUnit.outcome) == "passed", "\(junit.raw)")
+    }
+
     /// A file that declares its scenarios through `pairs` declares them in
     /// another order in every process (Lua seeds its string hashes per
     /// process). The fresh worker that resumes the file after a crash went

@@ -568,6 +568,11 @@ struct ExitCodeTests {
         let shards = try ["1/3", "2/3", "3/3"].map { try fixture.run(["run", "suite", "--shard", $0]) }
         #expect(shards.allSatisfy { $0.status == 0 }, "an empty shard of a suite with a scenario passes: \(shards)")
         #expect(shards.contains { CLI.summary($0.stdout)?.hasPrefix("0 passed, 0 failed, 0 errors, 0 skipped") == true }, "\(shards)")
+        // A shard that got no file at all says so (it read like a shard whose scenarios vanished).
+        let empty = try fixture.run(["run", "suite/c.lua", "--shard", "2/2"])
+        #expect(
+            empty.status == 0 && empty.stderr.contains("note: shard 2/2 got no file: the suite's 1 file went to the other shards"),
+            "\(empty)")
     }
 
     /// A failure's place as the console prints it runs that scenario again.

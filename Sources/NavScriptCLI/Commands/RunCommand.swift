@@ -97,8 +97,15 @@ struct RunCommand: HostedCommand {
         // Each machine splits the suite alike only from what each sees alike: the files' text. (A file's
         // scenarios counted by running it — `math.randomseed(os.time())` before a loop of declarations —
         // moved whole other files into no shard, or two; and a looping top level hung every shard.)
-        if let shard = shard.flatMap(Shard.init) {
+        if let spec = self.shard, let shard = Shard(spec) {
+            let all = entries.count
             entries = shard.select(entries, path: \.path, scenarios: { Shard.declarations(in: $0.url) })
+            if entries.isEmpty {
+                // Green with "0 passed" and no word of why read like a shard whose scenarios vanished.
+                writeStandardError(
+                    "\(NavScriptCLI.executableName): note: shard \(spec) got no file: the suite's \(all) file"
+                        + (all == 1 ? " went" : "s went") + " to the other shards (more shards than files)\n")
+            }
         }
         // The lint, cheap (no Lua runs): a literal the app does not have is said before the run,
         // where a check that can never match would otherwise pass in silence.

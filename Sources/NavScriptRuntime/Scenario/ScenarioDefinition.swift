@@ -34,6 +34,20 @@ package struct ScenarioDefinition {
             hooks.map { state.definitionPlace(of: $0) ?? "?" }.joined(separator: ",")
         }
         return declaration + "; before " + places(before) + "; after " + places(after)
+            + (row.isNil ? "" : "; row " + Self.stable(row, depth: 0))
+    }
+
+    /// A row as text that reads the same for the same data in any process: a function or a
+    /// userdata by its kind (its address differs per process), tables by their sorted keys.
+    private static func stable(_ value: LuaValue, depth: Int) -> String {
+        switch value {
+        case .table(let table):
+            guard depth < 8 else { return "{…}" }
+            return "{" + table.pairs.map { stable($0.key, depth: depth + 1) + "=" + stable($0.value, depth: depth + 1) }
+                .joined(separator: ",") + "}"
+        case .function, .hostObject, .other: return value.typeName
+        default: return value.description
+        }
     }
 
     /// The most code points (Unicode scalars) a scenario's full name may have.
