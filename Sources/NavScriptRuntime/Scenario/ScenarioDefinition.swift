@@ -43,7 +43,8 @@ package struct ScenarioDefinition {
         switch value {
         case .table(let table):
             guard depth < 8 else { return "{…}" }
-            return "{" + table.pairs.map { stable($0.key, depth: depth + 1) + "=" + stable($0.value, depth: depth + 1) }
+            return "{"
+                + table.pairs.map { stable($0.key, depth: depth + 1) + "=" + stable($0.value, depth: depth + 1) }
                 .joined(separator: ",") + "}"
         case .function, .hostObject, .other: return value.typeName
         default: return value.description
