@@ -54,7 +54,11 @@ struct ArgumentCheckTests {
         (#"expect_stack{ "home", "" }"#, "bad argument #1 to 'expect_stack' (item 2: an empty name is no screen"),
         (#"expect_modals{ "login:" }"#, "bad argument #1 to 'expect_modals' (item 1: 'login:' has an empty parameter"),
         (#"expect_snapshot{ stacks = { home = { "" } } }"#, "(stacks.home: an empty name is no screen"),
-        (#"expect_tab("order")"#, "expect_tab: unknown tab 'order'; tabs are: home, orders, profile"),
+        (#"expect_tab("order")"#, "expect_tab: unknown tab 'order'; did you mean 'orders'? tabs are: home, orders, profile"),
+        (
+            #"expect_snapshot{ stacks = { ordrs = { "orders" } } }"#,
+            "expect_snapshot: unknown tab 'ordrs'; did you mean 'orders'? tabs are: home, orders, profile"
+        ),
         (
             #"deep_link("shop://cart") expect_no_event("presnt login")"#,
             "bad argument #1 to 'expect_no_event' (no event starts with 'presnt', so this can never match; did you mean 'present'?"

@@ -351,7 +351,8 @@ struct VerbCoverageTests {
         ("expect_coordinators", ["live coordinators differ", "app/orders"], []),
         ("expect_error", ["expected error malformed", "proceed"], []),
         ("expect_no_leaks", ["leaked", "app/orders/order"], ["no-pop-detection"]),
-        ("expect_same_outcome", ["shop://cart", "scheme", "universal"], ["universal-link-skips-gate"])
+        // No modal through one door: `modals {}`, not a bare word.
+        ("expect_same_outcome", ["shop://cart", "scheme", "universal", "+ universal: modals {}"], ["universal-link-skips-gate"])
     ]
 
     @Test(arguments: mismatchCases)

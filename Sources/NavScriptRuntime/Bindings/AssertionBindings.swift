@@ -392,7 +392,10 @@ enum AssertionBindings {
                                     "outcome \(outcome.map(BindingSupport.describe) ?? "none")",
                                     "tab \(state.selectedTab)",
                                     "stack " + Expectation.render(state.stack(state.selectedTab).map(\.description)),
-                                    "modals " + state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | "),
+                                    "modals "
+                                        + (state.modals.isEmpty
+                                            ? "{}"  // none: a bare "modals" read like a word cut off
+                                            : state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | ")),
                                     "screen \(state.visible?.description ?? "nothing")"
                                 ]
                             ))

@@ -130,9 +130,10 @@ enum ObservingBindings {
 
     static func requireTab(_ tab: TabID, in app: any AppDriver, call: LuaCall) throws {
         guard app.state.tabs.contains(tab) else {
+            let names = app.state.tabs.map(\.rawValue)
+            let suggestion = NameSuggestion.closest(to: tab.rawValue, among: names).map { "did you mean '\($0)'? " } ?? ""
             throw BindingError.error(
-                "\(call.functionName): unknown tab '\(tab)'; tabs are: "
-                    + app.state.tabs.map(\.rawValue).joined(separator: ", "))
+                "\(call.functionName): unknown tab '\(tab)'; \(suggestion)tabs are: " + names.joined(separator: ", "))
         }
     }
 }
