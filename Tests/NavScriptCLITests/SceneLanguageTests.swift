@@ -169,6 +169,16 @@ struct LintCommandTests {
         #expect(run.stdout.contains("failed"), "the run went on: \(run)")
     }
 
+    /// ShopApp's driver has windows: its window functions are no problem (an app with one window
+    /// has them refused: ScenarioLintTests).
+    @Test func windowFunctionsOfAnAppWithWindowsAreFine() throws {
+        let fixture = try Fixture([
+            "suite/w.lua": #"scenario("w", function() open_scene{} deep_link("shop://cart", { scene = 2 }) close_scene(2) end)"#
+        ])
+        let lint = try fixture.run(["lint", "suite"])
+        #expect(lint.status == 0, "\(lint)")
+    }
+
     /// A file that does not compile is a problem at its line (lint called it
     /// clean, so a CI lint step passed a broken file); a run says it once, as
     /// the file's load error, not as a warning too.

@@ -15,7 +15,7 @@ struct LintCommand: HostedCommand {
             file:line:col: error: message (gcc's form, which CI problem matchers and editors read), or with \
             --format luacheck as file:line:col: (W901) message (luacheck's plain formatter with codes: W901 screen, \
             W902 tab, W903 output, W904 event, W905 entry point, W906 error kind, W907 launch option, W908 \
-            invariant, W909 a key of a function's option table). Only literals are checked. Exit status: 0 clean, 1 problems found, 2 usage error.
+            invariant, W909 a key of a function's option table, W910 a window function for an app with one window). Only literals are checked. Exit status: 0 clean, 1 problems found, 2 usage error.
             """
     )
 

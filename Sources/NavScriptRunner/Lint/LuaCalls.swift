@@ -30,6 +30,9 @@ struct LuaCalls {
     struct Call {
         var name: String
         var arguments: [Literal]
+        /// Where the callee's name is written.
+        var line = 0
+        var column = 0
     }
 
     let calls: [Call]
@@ -71,10 +74,11 @@ struct LuaCalls {
                     arguments.append(reader.expression())
                     if reader.index < tokens.count, tokens[reader.index].kind == .symbol(",") { reader.index += 1 } else { break }
                 }
-                calls.append(Call(name: name, arguments: arguments))
+                calls.append(Call(name: name, arguments: arguments, line: tokens[index].line, column: tokens[index].column))
             case .string, .symbol("{"):
                 // `f"x"`, `f{ … }`: the one argument is the literal itself, whatever follows it.
-                calls.append(Call(name: name, arguments: [reader.expression(whole: true)]))
+                calls.append(
+                    Call(name: name, arguments: [reader.expression(whole: true)], line: tokens[index].line, column: tokens[index].column))
             default:
                 break
             }

@@ -26,6 +26,8 @@ package struct ScenarioLint {
         /// integration can tell them apart and filter them.
         package enum Kind: String, Hashable, Sendable, CaseIterable {
             case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant, optionKey
+            /// A window function (`open_scene`, `deep_link{ scene = 2 }`) for an app with one window.
+            case window
             /// The file does not compile: luacheck's own code for a syntax error.
             case syntax
 
@@ -49,6 +51,8 @@ package struct ScenarioLint {
     }
 
     private let host: any ScenarioHost
+    /// The app has one window: the window functions cannot run (lint says so; the editor types still list them).
+    private let oneWindow: Bool
     private let vocabulary: AppVocabulary
     private let tabs: [String]
     private let outputs: [String]
@@ -98,6 +102,11 @@ package struct ScenarioLint {
             }
         }
         self.tableArguments = tableArguments
+        // Whether the app has windows to open, focus and close: its driver adopts SceneDriving. Asked of
+        // a launched app (the driver is the host's choice at launch); a host that cannot launch with
+        // defaults is given the benefit of the doubt.
+        let launched = try? host.launch(LaunchRequest())
+        oneWindow = launched.map { !($0 is any SceneDriving) } ?? false
     }
 
     /// The problems of one file's source, in source order.
@@ -178,6 +187,14 @@ package struct ScenarioLint {
         }
         for table in tableArguments[call.name] ?? [] where table.position <= args.count {
             optionKeys(of: args[table.position - 1], among: table.keys, type: table.type, function: call.name, report)
+        }
+        let sceneOption = call.name == "deep_link" ? field(1, "scene") : nil
+        if oneWindow, ["open_scene", "focus_scene", "close_scene"].contains(call.name) || sceneOption != nil {
+            let place = sceneOption ?? LuaCalls.Literal(value: .other, line: call.line, column: call.column)
+            report(
+                place, .window,
+                "\(host.name) has one window (its host's driver does not adopt SceneDriving): "
+                    + (call.name == "deep_link" ? "deep_link's scene option names a window it cannot have" : "\(call.name) cannot run"))
         }
         switch call.name {
         case "expect_screen", "expect_modal":

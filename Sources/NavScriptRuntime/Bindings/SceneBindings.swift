@@ -155,6 +155,11 @@ enum SceneBindings {
     /// The app as one with several windows, or the error that says it has one.
     static func sceneDriver(_ app: any AppDriver, call: LuaCall) throws(BindingError) -> any SceneDriving {
         guard let scenes = app as? any SceneDriving else {
+            if call.functionName == "deep_link" {
+                throw .error(
+                    "deep_link: the scene option names a window, but the app has one window — its host's driver does not "
+                        + "adopt SceneDriving; leave scene out")
+            }
             throw .error(
                 "\(call.functionName): the app has one window — its host's driver does not adopt SceneDriving, so "
                     + "there is no other scene to open, focus or close")

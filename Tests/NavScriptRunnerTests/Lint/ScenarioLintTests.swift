@@ -163,6 +163,22 @@ struct ScenarioLintTests {
         #expect(problems[3].message.contains("did you mean 'account'?"))
     }
 
+    /// The window functions, for an app with one window (its driver does not adopt SceneDriving):
+    /// the editor types list them and lint said "no problem", yet every run refused them.
+    @Test func windowFunctionsAreRefusedForAnAppWithOneWindow() throws {
+        let source = """
+            scenario("x", function()
+              open_scene{}
+              deep_link("notes://note/7", { scene = 2 })
+              expect_scenes{ 1, foreground = 1 }
+            end)
+            """
+        let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
+        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:3", "3:41"], "\(problems.map(\.description))")
+        #expect(problems.allSatisfy { $0.kind == .window && $0.kind.code == "W910" })
+        #expect(problems.first?.message == "NotesApp has one window (its host's driver does not adopt SceneDriving): open_scene cannot run")
+    }
+
     /// A scenario's own options (`{ tag = "smoke" }`): the run refuses the whole file, and lint
     /// said "no problem".
     @Test func aScenariosOptionKeysAreChecked() throws {
