@@ -195,6 +195,19 @@ struct CrashIsolationTests {
         #expect(events.contains(#""event":"run_finished""#), "\(events)")
     }
 
+    /// A file whose top level is stuck where no instruction is reached did not load: the same
+    /// kind of entry in process (the watch ends the run) and with workers (its worker is killed).
+    /// In process it said `timeout`, with workers `load_error`.
+    @Test(arguments: [["--in-process"], ["--jobs", "1"]])
+    func aTopLevelStuckInOneStepIsALoadErrorEitherWay(mode: [String]) throws {
+        let fixture = try Fixture([
+            "suite/a.lua": "print(\"top\")\nlocal t = setmetatable({}, {})\ngetmetatable(t).__call = t\nlocal _ = t()\n"
+        ])
+        let (output, junit) = try fixture.runWithJUnit(mode + ["--timeout", "1", "suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(junit.testcase("suite/a.lua (load)")?.child("error")?["type"] == "load_error", "\(junit.raw)")
+    }
+
     /// A file saved during the run (an editor, a checkout) is loaded again
     /// by the worker that resumes it after a crash: with other scenarios in
     /// it, the crash and the rest of the file were dropped and the run

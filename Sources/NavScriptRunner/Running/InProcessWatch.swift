@@ -183,10 +183,12 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
             if running != nil, let output = live?.output { result.output = output }
             scenarios.append(result)
         } else {
+            // A file that did not load is a load error (exit 2), as a worker's parent and a looping top
+            // level say it; an interruption stays one.
             scenarios.append(
                 ScenarioResult(
-                    name: ScenarioRunner.fileEntryName(path, .load), file: path, line: 0, outcome: .errored(kind),
-                    message: "\(path): " + message))
+                    name: ScenarioRunner.fileEntryName(path, .load), file: path, line: 0,
+                    outcome: .errored(kind == .timeout ? .loadError : kind), message: "\(path): " + message))
         }
         for listing in listed ?? [] where !done.contains(listing.name) && listing != culprit {
             scenarios.append(ScenarioRunner.notRun(listing, reason: notRunReason))
