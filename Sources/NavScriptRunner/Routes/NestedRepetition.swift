@@ -39,7 +39,8 @@ enum NestedRepetition {
             guard first == "{", let close = quantifier.firstIndex(of: "}") else { return false }
             let bounds = String(quantifier[quantifier.index(after: quantifier.startIndex)..<close])
                 .split(separator: ",", omittingEmptySubsequences: false)
-            guard let low = bounds.first.flatMap({ Int($0) }) else { return false }
+            // `{,n}` is `{0,n}` to the router's engine (Swift Regex): an empty lower bound is 0.
+            guard let low = bounds.first.flatMap({ $0.isEmpty ? 0 : Int($0) }) else { return false }
             if bounds.count == 1 { return low > 1 }
             return bounds.count == 2 && (bounds[1].isEmpty || (Int(bounds[1]) ?? 0) > 1)
         }
@@ -65,7 +66,8 @@ enum NestedRepetition {
         /// The lower bound of `{n}` or `{n,m}` (0: another quantifier, or none).
         var fixedCount: Int {
             guard quantifier.first == "{", let close = quantifier.firstIndex(of: "}") else { return 0 }
-            let bounds = quantifier[quantifier.index(after: quantifier.startIndex)..<close].split(separator: ",")
+            let bounds = quantifier[quantifier.index(after: quantifier.startIndex)..<close]
+                .split(separator: ",", omittingEmptySubsequences: false)
             return bounds.first.flatMap { Int(String($0)) } ?? 0
         }
 
@@ -74,10 +76,10 @@ enum NestedRepetition {
             quantifier.first == "{" && !quantifier.contains(",") && !isGroup
         }
 
-        /// `?`, `*`, `{0,…}`: the pattern may skip it.
+        /// `?`, `*`, `{0,…}`, `{,n}`: the pattern may skip it.
         var isOptional: Bool {
             guard let first = quantifier.first else { return false }
-            return first == "?" || first == "*" || (first == "{" && quantifier.dropFirst().first == "0")
+            return first == "?" || first == "*" || (first == "{" && [Character("0"), ","].contains(quantifier.dropFirst().first))
         }
     }
 
