@@ -35,6 +35,10 @@ struct ArgumentCheckTests {
         ),
         (#"expect_snapshot{ stacks = { home = { "home", 7 } } }"#, "stacks.home must list screens as strings, got a number"),
         (#"expect_tab("home", "orders")"#, "bad argument #2 to 'expect_tab' (expect_tab takes at most 1 argument, got 2)"),
+        (
+            #"local m = mark() expect_events(m, { "launch" })"#,
+            "expect_events takes at most 1 argument, got 2; to check only the events after a mark, use expect_events_since(mark, { … })"
+        ),
         (#"tap("product", "p1", "extra")"#, "bad argument #3 to 'tap' (tap takes at most 2 arguments, got 3)"),
         (#"expect_no_event("start", 9999)"#, "bad argument #2 to 'expect_no_event' (mark 9999 is not in the event log"),
         (#"expect_events_since(mark() + 100, { "x" })"#, "bad argument #1 to 'expect_events_since' (mark"),

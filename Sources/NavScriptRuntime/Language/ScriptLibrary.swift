@@ -124,7 +124,7 @@ package struct ScriptLibrary {
                         (maximumArguments == 0
                             ? "\(name) takes no arguments"
                             : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
-                            + ", got \(call.count)"), of: call)
+                            + ", got \(call.count)" + (Self.extraArgumentHints[name].map { "; " + $0 } ?? "")), of: call)
             }
             for (position, type) in tables.parameters {
                 if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
@@ -175,6 +175,11 @@ package struct ScriptLibrary {
             }
         }
     }
+
+    /// What a call with one argument too many most likely meant, by function.
+    private static let extraArgumentHints = [
+        "expect_events": "to check only the events after a mark, use expect_events_since(mark, { … })"
+    ]
 
     /// A call's arguments as a crash report shows them, as the script would
     /// write them (`("myapp://x", { via = "widget" })`, or `{ url = "…" }`
