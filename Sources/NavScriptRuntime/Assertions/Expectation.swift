@@ -40,13 +40,15 @@ package enum Expectation {
 
     /// `expect_events`: an ordered subsequence, each item matching an event
     /// exactly or as its leading words.
-    package static func events(_ expected: [String], actual: [String]) -> ExpectationFailure? {
+    /// `firstNumber`: the number of `actual[0]` in the app's whole log (events after a mark are
+    /// numbered as the log numbers them, as every other message does).
+    package static func events(_ expected: [String], actual: [String], firstNumber: Int = 1) -> ExpectationFailure? {
         // The usual case, every item found: no list of matches is kept (it is
         // only for the message, and rebuilt by the same search when one fails).
         var position = 0
         for item in expected {
             guard let index = firstEvent(matching: item, in: actual, from: position) else {
-                return eventsFailure(expected, actual: actual)
+                return eventsFailure(expected, actual: actual, offset: firstNumber - 1)
             }
             position = index + 1
         }
@@ -54,24 +56,23 @@ package enum Expectation {
     }
 
     /// Why `expect_events` failed: what matched, where, what did not.
-    private static func eventsFailure(_ expected: [String], actual: [String]) -> ExpectationFailure {
+    private static func eventsFailure(_ expected: [String], actual: [String], offset: Int) -> ExpectationFailure {
         var position = 0
         var matched: [(String, Int)] = []
         for item in expected {
             guard let index = firstEvent(matching: item, in: actual, from: position) else {
                 let anywhere = actual.firstIndex { eventMatches(item, $0) }
                 var details = "expected, in this order:\n"
-                for (done, at) in matched { details += "  ✓ \(done)    (event #\(at + 1))\n" }
+                for (done, at) in matched { details += "  ✓ \(done)    (event #\(offset + at + 1))\n" }
                 details += "  ✗ \(item)\n"
                 for rest in expected.dropFirst(matched.count + 1) { details += "    \(rest)\n" }
                 if let anywhere {
-                    details += "'\(item)' did happen, but earlier (event #\(anywhere + 1)), before '\(matched.last?.0 ?? "")'\n"
+                    details += "'\(item)' did happen, but earlier (event #\(offset + anywhere + 1)), before '\(matched.last?.0 ?? "")'\n"
                 }
                 details += matched.isEmpty ? "the events:\n" : "events after the last match:\n"
                 let tail = actual[position...]
-                details +=
-                    tail.isEmpty
-                    ? "  (none)\n" : tail.enumerated().map { "  #\(position + $0.offset + 1) \($0.element)" }.joined(separator: "\n") + "\n"
+                let numbered = tail.enumerated().map { "  #\(offset + position + $0.offset + 1) \($0.element)" }
+                details += tail.isEmpty ? "  (none)\n" : numbered.joined(separator: "\n") + "\n"
                 return ExpectationFailure(
                     "event '\(item)' not found" + (matched.isEmpty ? "" : " after '\(matched.last!.0)'"),
                     details: details)

@@ -193,7 +193,8 @@ enum AssertionBindings {
                 let mark = try Self.mark(call, 1, eventCount: app.eventCount, world: world, required: true) ?? 0
                 let since = app.events(since: mark)
                 call.state.charge(work: since.texts.count)  // a scan of the log: counted like Lua's own searches
-                let failure = Expectation.events(try Self.eventItems(call, 2), actual: Array(since.texts))
+                let failure = Expectation.events(
+                    try Self.eventItems(call, 2), actual: Array(since.texts), firstNumber: app.eventCount - since.texts.count + 1)
                 if failure != nil { try Self.requireKept(since.dropped, call, app) }
                 return failure
             },

@@ -7,6 +7,16 @@ import Testing
 
 @Suite("Expectation")
 struct ExpectationTests {
+    /// Events after a mark are numbered as the whole log numbers them (they were numbered from
+    /// #1, while every other message numbers the log).
+    @Test func eventsAfterAMarkKeepTheirNumbersInTheLog() throws {
+        let failure = try #require(Expectation.events(["push a", "release b"], actual: ["push a", "pop a"], firstNumber: 20))
+        #expect(failure.details.contains("✓ push a    (event #20)"), "\(failure.details)")
+        #expect(failure.details.contains("#21 pop a"), "\(failure.details)")
+        let whole = try #require(Expectation.events(["x"], actual: ["push a"]))
+        #expect(whole.details.contains("#1 push a"), "\(whole.details)")
+    }
+
     @Test func stackMatchesIdsAndLabels() {
         #expect(Expectation.stack(["home", "product"], actual: ["home", "product:p1004"], tab: "home") == nil)
         #expect(Expectation.stack(["home", "product:p1004"], actual: ["home", "product:p1004"], tab: "home") == nil)
