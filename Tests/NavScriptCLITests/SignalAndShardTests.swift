@@ -196,6 +196,35 @@ struct SignalAndShardTests {
         #expect(junit.testcase("run interrupted") == nil, "the stopped scenario is the one error: \(junit.raw)")
     }
 
+    /// A `--json` stream whose reader opened it and stopped reading (a stalled consumer): the run
+    /// blocked in `write` once the pipe was full, one SIGTERM was never honoured and the JUnit
+    /// report was never written. The stream is given up a few seconds after the signal.
+    @Test(arguments: [[String](), ["--in-process"]])
+    func aStalledJSONReaderDoesNotHoldAStoppedRun(mode: [String]) throws {
+        let fixture = try Fixture([
+            "suite/big.lua": """
+            scenario("prints a lot", function() launch{} for i = 1, 3000 do print(("x"):rep(100)) end end)
+            scenario("after it", function() launch{} end)
+            """
+        ])
+        let fifo = fixture.url("events.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "exec sleep 60 < '\(fifo)'"]
+        try reader.run()
+        defer { reader.terminate() }
+        let started = Date()
+        let (output, junit) = try fixture.runWithJUnit(mode + ["--json", "events.fifo", "suite"]) { parent in
+            usleep(2_000_000)
+            kill(parent, SIGTERM)
+        }
+        #expect(Date().timeIntervalSince(started) < 30, "ended a few seconds after the signal: \(output)")
+        #expect(output.status == 143, "\(output)")
+        #expect(output.stderr.contains("its reader stopped reading, and the run was stopped"), "\(output)")
+        #expect((junit.root.int("errors") ?? 0) >= 1, "\(junit.raw)")
+    }
+
     /// A signal that lands between two scenarios (a run of short ones: the
     /// stop is noticed after one ends) left no scenario to be the error,
     /// and the JUnit file — passed and skipped cases only — read green to a

@@ -124,7 +124,7 @@ struct MutateCommand: HostedCommand {
         try suite.requireSelection(
             entries, runner: ScenarioRunner(host: host, options: selecting), stop: stop, report: report, command: "mutate")
         // Opened first: a report file that cannot be created fails before hours of runs.
-        let stream = RunEventStream(try report.reporters())
+        let stream = RunEventStream(try report.reporters(stop: stop))
         var plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
         let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)

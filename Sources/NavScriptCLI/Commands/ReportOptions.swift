@@ -127,8 +127,14 @@ struct ReportOptions: ParsableArguments {
 
     /// The file reporters asked for; a JSON file that cannot be created is
     /// a usage error before anything runs.
-    func reporters(junit junitOptions: JUnitReport.Options = .init()) throws -> [any RunReporter] {
-        do { return try targets.reporters(junit: junitOptions) } catch { throw ValidationError(error.description) }
+    func reporters(junit junitOptions: JUnitReport.Options = .init(), stop: StopSignal? = nil) throws -> [any RunReporter] {
+        // A `--json` stream whose reader stopped reading is given up a few seconds after a stop signal:
+        // the run could not end (one SIGTERM ignored), and its file reports were never written.
+        var abandon: (@Sendable () -> Bool)?
+        if let stop {
+            abandon = { (stop.stoppedFor ?? 0) > InProcessWatch.stopGrace }
+        }
+        do { return try targets.reporters(junit: junitOptions, abandonStream: abandon) } catch { throw ValidationError(error.description) }
     }
 
     /// Writes every report file asked for as a run of `command` that could

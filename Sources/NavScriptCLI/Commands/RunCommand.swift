@@ -137,7 +137,7 @@ struct RunCommand: HostedCommand {
         let stream = RunEventStream(
             [console]
                 + (try report.reporters(
-                    junit: .init(invariants: checked, replayCommand: replayCommand))))
+                    junit: .init(invariants: checked, replayCommand: replayCommand), stop: stop)))
         let started = Date()
         /// Whether the whole suite, every shard's files, has a scenario written and selected: a shard
         /// may be empty (more shards than files), a suite with none is an error in every shard. Asked

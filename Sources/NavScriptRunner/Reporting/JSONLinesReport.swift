@@ -12,11 +12,19 @@ package final class JSONLinesReport: RunReporter {
     private let destination: String
     private let handle: FileHandle
     private let encoder: JSONEncoder
+    /// Written as a stream (standard output, a pipe, a FIFO): its reader may stop reading.
+    private let isStream: Bool
+    /// Whether to give the stream up while its reader does not read (see ``init(path:abandon:)``).
+    private let abandon: (@Sendable () -> Bool)?
 
     /// Opens (creates or truncates) `path`, or standard output for `-`.
     /// Throws before the run starts when the file cannot be created.
-    package init(path: String) throws(ReportFile.WriteError) {
+    /// `abandon`: asked every 200 ms while a stream's reader does not take
+    /// a line; true gives the stream up (a write error) rather than wait on.
+    package init(path: String, abandon: (@Sendable () -> Bool)? = nil) throws(ReportFile.WriteError) {
         encoder = Self.makeEncoder()
+        self.abandon = abandon
+        isStream = Self.writesAStream(path)
         destination = path == "-" ? "standard output" : path
         if path == "-" {
             name = "the JSON lines on standard output"
@@ -66,6 +74,10 @@ package final class JSONLinesReport: RunReporter {
     package func receive(_ event: RunEvent) throws {
         var line = try encoder.encode(event)
         line.append(UInt8(ascii: "\n"))
+        if isStream, let abandon {
+            try writeWatching(line, abandon: abandon)
+            return
+        }
         errno = 0
         do {
             try handle.write(contentsOf: line)
@@ -73,6 +85,33 @@ package final class JSONLinesReport: RunReporter {
             var failed = errno
             if failed == 0, fcntl(handle.fileDescriptor, F_GETFD) == -1 { failed = errno }  // a closed descriptor
             throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: ReportFile.reason(error, errno: failed))
+        }
+    }
+
+    /// Writes `bytes` to the stream a page at a time, each once the reader has made room: a
+    /// reader that stopped reading blocked the run in `write`, where no signal could end it.
+    /// (A pipe taking writes of up to a page whenever poll says it is writable never blocks.)
+    private func writeWatching(_ bytes: Data, abandon: @Sendable () -> Bool) throws(ReportFile.WriteError) {
+        let descriptor = handle.fileDescriptor
+        var offset = 0
+        while offset < bytes.count {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&waiting, 1, 200)
+            if ready == 0 || (ready < 0 && errno == EINTR) {
+                if abandon() {
+                    throw ReportFile.WriteError(
+                        kind: "JSON lines report", path: destination,
+                        reason: "its reader stopped reading, and the run was stopped: the stream was given up unfinished")
+                }
+                continue
+            }
+            let chunk = min(4096, bytes.count - offset)
+            let written = bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress! + offset, chunk) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: String(cString: strerror(errno)))
+            }
+            offset += written
         }
     }
 

@@ -33,7 +33,12 @@ package struct ReportTargets: Sendable {
 
     /// The reporters asked for; a JSON file that cannot be created is a
     /// usage problem before anything runs.
-    package func reporters(junit junitOptions: JUnitReport.Options = .init()) throws(UsageProblem) -> [any RunReporter] {
+    ///
+    /// `abandonStream`: asked while a `--json` stream's reader is not reading; true gives the stream
+    /// up (the run was stopped and it still waits), so a stalled reader cannot hold the run.
+    package func reporters(
+        junit junitOptions: JUnitReport.Options = .init(), abandonStream: (@Sendable () -> Bool)? = nil
+    ) throws(UsageProblem) -> [any RunReporter] {
         var reporters: [any RunReporter] = []
         if let junit {
             var options = junitOptions
@@ -45,7 +50,7 @@ package struct ReportTargets: Sendable {
             reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })
         }
         if let json {
-            do { reporters.append(try JSONLinesReport(path: json)) } catch { throw UsageProblem("--json: \(error)") }
+            do { reporters.append(try JSONLinesReport(path: json, abandon: abandonStream)) } catch { throw UsageProblem("--json: \(error)") }
         }
         return reporters
     }

@@ -26,7 +26,7 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
     /// running this much later cannot be stopped).
     package static let timeoutGrace = Worker.stopInLuaGrace + Worker.flushGrace
     /// Seconds a stop signal gets to end the scenario under way at its next instruction.
-    static let stopGrace = 3.0
+    package static let stopGrace = 3.0
 
     private let tasks: [WorkerTask]
     private let timeout: Double

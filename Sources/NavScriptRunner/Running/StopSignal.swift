@@ -23,6 +23,12 @@ package final class StopSignal: @unchecked Sendable {
 
     package var isSet: Bool { lock.lock(); defer { lock.unlock() }; return reasonText != nil }
     package var reason: String { lock.lock(); defer { lock.unlock() }; return reasonText ?? "interrupted" }
+    /// How long ago the first stop signal came (nil: none came).
+    package var stoppedFor: TimeInterval? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstSignalAt.map { Date().timeIntervalSince($0) }
+    }
     /// The signal that stopped the run, if one did.
     package var interruptingSignal: Int32? { lock.lock(); defer { lock.unlock() }; return signalNumber }
     /// The conventional exit status of a run a signal stopped: 128 + its
