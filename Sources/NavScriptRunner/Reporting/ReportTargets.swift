@@ -50,7 +50,11 @@ package struct ReportTargets: Sendable {
             reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })
         }
         if let json {
-            do { reporters.append(try JSONLinesReport(path: json, abandon: abandonStream)) } catch { throw UsageProblem("--json: \(error)") }
+            do {
+                reporters.append(try JSONLinesReport(path: json, abandon: abandonStream))
+            } catch {
+                throw UsageProblem("--json: \(error)")
+            }
         }
         return reporters
     }
