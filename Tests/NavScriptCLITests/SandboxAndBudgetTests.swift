@@ -289,6 +289,26 @@ struct SandboxAndBudgetTests {
         #expect(!junit.raw.contains(fixture.root.lastPathComponent), "absolute path in the report:\n\(systemOut)")
     }
 
+    /// Putting a module back after a scenario that grew it (300,000 entries added to its table) is
+    /// navscript's work: it ran inside the next scenario's budget, and that trivial scenario errored
+    /// with "instruction budget exceeded" while the one that made the mess passed.
+    @Test func puttingAModuleBackIsNotChargedToTheNextScenario() throws {
+        let fixture = try Fixture([
+            "suite/support/mod.lua": "return { version = 1 }\n",
+            "suite/a.lua": """
+            local mod = require("mod")
+            scenario("grows the module", function()
+              for i = 1, 300000 do mod[i] = true end
+              expect_tab("home")
+            end)
+            scenario("trivial", function() expect_tab("home") assert(mod[1] == nil, "put back") end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--instruction-budget", "2000000", "suite"])
+        #expect(output.status == 0, "\(output)")
+        #expect(junit.outcome("trivial") == "passed", "\(junit.raw)")
+    }
+
     /// A helper of the file's own (a local function) is placed like a support module's: at the
     /// scenario's line that called it, with the helper's line after it. It was placed at the
     /// helper's line alone — outside the scenario, where a CI annotation landed and a replay of

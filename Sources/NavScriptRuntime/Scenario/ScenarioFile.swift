@@ -258,8 +258,17 @@ package final class ScenarioFile {
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world
+        if let restoreModules {
+            // Putting the modules back as the top level left them is navscript's work, not this
+            // scenario's: under no budget and no time limit (an earlier scenario that grew a module's
+            // table by a million entries made the next trivial one exceed its budget).
+            state.setInstructionBudget(nil)
+            state.resetLimits(timeout: nil)
+            state.chargesAllocations(false)
+            _ = try? state.call(restoreModules)
+            state.setInstructionBudget(options.instructionBudget)
+        }
         state.resetLimits(timeout: options.scenarioTimeout)
-        if let restoreModules { _ = try? state.call(restoreModules) }
         let heldAtStart = state.memoryInUse  // what earlier scenarios and the top level kept (see the memory error below)
         defer {
             state.clearTimeLimit()
