@@ -112,7 +112,6 @@ package struct ScriptLibrary {
             guard let context = call.state.context as? BindingContext else {
                 return .error("navscript: \(name) called outside a scenario file")
             }
-            context.world?.bindingCalls += 1
             // An extra argument was meant for something (`expect_tab("home", "orders")`): it
             // must not pass unread. Trailing nils are Lua's own padding, not arguments.
             if let maximumArguments, call.count > maximumArguments,

@@ -26,10 +26,7 @@ package final class ScenarioWorld {
     package private(set) var launchFailure: LaunchFailure?
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
-    private var optionLaunch: (described: String, steps: Int, calls: Int)?
-    /// Calls of the language's functions so far (any, observers included): a body whose first call
-    /// is a `launch{}` replaced the option's app before looking at it.
-    var bindingCalls = 0
+    private var optionLaunch: (described: String, steps: Int, checks: Int)?
     /// Each app's number, from 1: a launch or restart starts a new event log.
     private var appNumber = 0
     /// Marks handed out by `mark()`: on which app, where.
@@ -51,7 +48,13 @@ package final class ScenarioWorld {
     /// not, and launched no app (or allowed every invariant the app is
     /// checked for), passes whatever the app does, and its result says so
     /// (``ScenarioResult/checkedNothing``).
-    var checkedSomething = false
+    var checkedSomething: Bool {
+        get { checksMade > 0 }
+        set { if newValue { checksMade += 1 } }
+    }
+    /// Checks made so far (expectations, passing asserts): a `launch{}` with no step and no check
+    /// since the scenario's `launch` option replaced the option's app before anything looked at it.
+    private(set) var checksMade = 0
     /// The call of the language during which the scenario's time limit passed
     /// (`deep_link` into a router that backtracks for seconds): the time
     /// ran out in the app's work, and the hook stopped Lua only at the next
@@ -126,11 +129,12 @@ package final class ScenarioWorld {
     /// Throws ``LaunchFailure`` when the host could not launch the app, and
     /// ``HostError`` for a request the scenario got wrong (its options).
     func launch(_ request: LaunchRequest, at location: String, byScenarioOption: Bool = false) throws {
-        // A launch{} right after the option's launch — in a before_each, or as the body's first call:
-        // the body never sees the options (a header `logged_in = true` ran signed out without a word).
-        // (After a step, or once the body looked at the app, a launch{} is the scenario's own choice.)
-        if let optionLaunch, optionLaunch.steps == timeline.count,
-            phase == "before_each" || (phase == "scenario" && bindingCalls == optionLaunch.calls + 1)
+        // A launch{} right after the option's launch — in a before_each, or in the body before any step
+        // or check (a print, a mark() first): the option's app was never looked at (a header
+        // `logged_in = true` ran signed out without a word). After a step or a check, a launch{} is
+        // the scenario's own choice.
+        if let optionLaunch, optionLaunch.steps == timeline.count, optionLaunch.checks == checksMade,
+            phase == "before_each" || phase == "scenario"
         {
             throw HostError(
                 "launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
@@ -188,7 +192,7 @@ package final class ScenarioWorld {
             }
         }
         record(shown, at: location)
-        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count, bindingCalls) : nil
+        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count, checksMade) : nil
     }
 
     /// Notes a launch that failed (see ``launchFailure``) and returns it as the error to throw.
