@@ -30,6 +30,8 @@ package struct AppVocabulary {
     /// close to a tab.
     private let stacks: Set<String>
     private let preconditions: Set<String>
+    /// For a label's parameter: a destination that takes none, or a value its spec refuses, is never logged.
+    private let engine: RoutingEngine
     /// The host lists its screens: a name outside destinations, declarations and the log is no screen.
     private let screensDeclared: Bool
     /// Destinations and declared screens: the names an error lists (the log's words hold other things too).
@@ -44,6 +46,7 @@ package struct AppVocabulary {
             if let first = words.first { forms[first, default: []].append(words) }
         }
         self.forms = forms
+        engine = host.engine
         let manifest = host.engine.manifest
         destinations = Set(manifest.destinations.map(\.id.rawValue))
         let declared = host.screens
@@ -147,6 +150,14 @@ package struct AppVocabulary {
             if !isName || (parts.count == 2 && parts[1].isEmpty) {
                 return "'\(word)' is no screen label (a destination's name, optionally ':' and its primary parameter: 'item:7'); "
                     + "events are matched word by word, with no wildcards"
+            }
+            // `present login:x`, `push product:P1`: a label the app can never log, so a check of its absence
+            // could never fail.
+            if parts.count == 2, destinations.contains(String(name)),
+                let problem = engine.primaryParamProblem(of: DestinationID(String(name)), value: String(parts[1]))
+            {
+                return "'\(word)' is never logged: '\(name)' \(problem)"
+                    + (problem == "takes no parameter" ? " (its events read '\(name)' alone)" : "")
             }
         }
         switch slot {

@@ -249,6 +249,19 @@ public struct RoutingEngine: Sendable {
         routeIndex[destination].map { routes[$0].definition }
     }
 
+    /// Why `value` can never be `destination`'s primary parameter — the one
+    /// a screen label spells after the colon (`product:p1`): `id`, or the
+    /// first by name — or nil when it can (or the destination is unknown).
+    /// A destination with no parameter takes none.
+    public func primaryParamProblem(of destination: DestinationID, value: String) -> String? {
+        guard let index = routeIndex[destination] else { return nil }
+        let params = routes[index].params
+        guard let primary = params.first(where: { $0.name == "id" }) ?? params.min(by: { $0.name < $1.name }) else {
+            return "takes no parameter"
+        }
+        return primary.problem(with: value).map { "\(primary.name) \(value) \($0)" }
+    }
+
     /// Checks a request's parameters against its destination's specs —
     /// what a tap that opens `request.destination` must satisfy. Throws the
     /// same ``RouteError`` a link with those parameters would.

@@ -51,7 +51,10 @@ struct AppVocabularyTests {
             "present zzz",
             "the app has no screen 'zzz' (not a destination, a declared screen or in the log); screens are: account, note, notes, settings, sign_in"
         ),
-        ("dismiss log", "the app has no screen 'log'")
+        ("dismiss log", "the app has no screen 'log'"),
+        // A label the app can never log: a parameter where the destination takes none, or one its spec refuses.
+        ("push settings:x", "'settings:x' is never logged: 'settings' takes no parameter (its events read 'settings' alone)"),
+        ("push note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
