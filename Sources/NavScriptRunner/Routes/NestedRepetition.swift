@@ -168,7 +168,7 @@ enum NestedRepetition {
                 var last = first
                 var count = 1
                 var ways = repeating(first).ways
-                for atom in parts[(offset + 1)...] {
+                for atom in parts[(offset + 1)...] where !isZeroWidth(atom) {
                     let (repeats, atomWays) = repeating(atom)
                     if repeats, turnsOverlap(last, atom, caseless: caseless) {
                         last = atom
@@ -178,9 +178,11 @@ enum NestedRepetition {
                             let start = first.isGroup ? text.index(before: first.body.startIndex) : first.body.startIndex
                             return String(text[balanced(start..<atom.quantifier.endIndex, in: text)])
                         }
-                    } else if atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)) {
+                    } else if atom.isOptional || (atom.isGroup && matchesEmpty(atom.body)) || turnsOverlap(last, atom, caseless: caseless) {
                         // What may match nothing between two repetitions (`-?`, `(?:-?)`, a `[0-9]*` on a value of
-                        // letters) does not keep them apart: the value is shared out across it as if it were not there.
+                        // letters) does not keep them apart: the value is shared out across it as if it were not
+                        // there. Nor does a character they can match themselves (`[a-z]+a[a-z]+`, `\w+\w\w+`): it
+                        // can be any of theirs, so no delimiter.
                         continue
                     } else {
                         break
@@ -342,6 +344,23 @@ enum NestedRepetition {
     private static func alternativesOverlap(_ content: ArraySlice<Character>, caseless: Bool) -> Bool {
         let choices = alternatives(withoutGroupPrefix(content))
         guard choices.count > 1 else { return false }
+        // Fixed words none of which begins another (`en|es|fr`, `jan|jun|jul`): a value splits into them
+        // one way only, however many share a first letter (a prefix-free set is uniquely decodable).
+        let words = choices.map { choice -> String? in
+            let parts = atoms(choice)
+            guard parts.allSatisfy({ !$0.isGroup && $0.quantifier.isEmpty }) else { return nil }
+            let letters = parts.compactMap { literalCharacter($0.body) }
+            guard letters.count == parts.count, !letters.isEmpty else { return nil }
+            let word = String(letters)
+            return caseless ? word.lowercased() : word
+        }
+        if words.allSatisfy({ $0 != nil }) {
+            let fixed = words.compactMap { $0 }
+            let prefixFree = fixed.enumerated().allSatisfy { index, word in
+                !fixed.enumerated().contains { other, candidate in other != index && candidate.hasPrefix(word) }
+            }
+            if prefixFree { return false }
+        }
         let leads = choices.map { leadingAtoms(of: atoms($0), depth: 0) }
         if leads.contains(where: { $0.mayBeEmpty }) { return true }
         // Two whole alternatives that match one same character, as the router's engine reads them: `\X|a`,
@@ -386,7 +405,7 @@ enum NestedRepetition {
     private static func isZeroWidth(_ atom: Atom) -> Bool {
         if !atom.isGroup, atom.body.count == 1, atom.body.first == "^" || atom.body.first == "$" { return true }
         if !atom.isGroup, atom.body.count == 2, atom.body.first == "\\", let kind = atom.body.last, "bBAzZG".contains(kind) { return true }
-        return atom.isGroup && ["?=", "?!", "?<=", "?<!"].contains(where: { atom.body.starts(with: $0) })
+        return atom.isGroup && ["?=", "?!", "?<=", "?<!", "?#"].contains(where: { atom.body.starts(with: $0) })
     }
 
     /// The atoms an alternative's match can begin with — each one up to the
@@ -455,13 +474,15 @@ enum NestedRepetition {
         guard content.first == "?" else { return content }
         let rest = content.dropFirst()
         if rest.first == ":" { return rest.dropFirst() }
-        // Flags scoped to the group, `(?i:…)`, `(?x-i:…)`: the content after the colon.
-        let flags = rest.prefix { "imsxwn-".contains($0) }
+        // Flags scoped to the group, `(?i:…)`, `(?x-i:…)`, `(?^:…)`, `(?^i:…)`: the content after the colon.
+        let flags = rest.prefix { "imsxwn-^".contains($0) }
         if !flags.isEmpty, rest.dropFirst(flags.count).first == ":" { return rest.dropFirst(flags.count + 1) }
-        if let opening = rest.first, opening == "<" || opening == "'",
-            let close = rest.dropFirst().firstIndex(of: opening == "<" ? ">" : "'")
+        // Named: `(?<name>…)`, `(?'name'…)`, and Python's `(?P<name>…)`, which the router's engine reads too.
+        let named = rest.first == "P" && rest.dropFirst().first == "<" ? rest.dropFirst() : rest
+        if let opening = named.first, opening == "<" || opening == "'",
+            let close = named.dropFirst().firstIndex(of: opening == "<" ? ">" : "'")
         {
-            return rest[(close + 1)...]
+            return named[(close + 1)...]
         }
         return rest.dropFirst()
     }

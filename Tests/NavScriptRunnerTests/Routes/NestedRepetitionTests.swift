@@ -16,7 +16,9 @@ struct NestedRepetitionTests {
         // A grapheme (`\X`) matches the delimiter too.
         ("(?:\\X*,){11}P", "(?:\\X*,){11}"),
         // A letter written as an escape is one character: `(\x61+)+` is `(a+)+`.
-        ("(\\x61+)+", "(\\x61+)+"), ("(\\u0061+)+", "(\\u0061+)+")
+        ("(\\x61+)+", "(\\x61+)+"), ("(\\u0061+)+", "(\\u0061+)+"),
+        // Python's named groups and the flag reset (`(?^:…)`), which the router's engine reads too.
+        ("(?P<x>a+)+", "(?P<x>a+)+"), ("(?^:a+)+", "(?^:a+)+"), ("(?^i:a+)+", "(?^i:a+)+")
     ])
     func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
         #expect(NestedRepetition.find(in: pattern) == group)
@@ -43,7 +45,12 @@ struct NestedRepetitionTests {
         // (`(a[ab]?)+` held the router 13 s on 21 characters; `(\d\d?)+` 12 s), or a turn of nothing.
         ("(a[ab]?)+", "(a[ab]?)+"), ("(\\d\\d?)+x", "(\\d\\d?)+"), ("(a?b?)+", "(a?b?)+"), ("(ab?a?)+", "(ab?a?)+"),
         ("(a(b|a)?)+", "(a(b|a)?)+"), ("([a-z]-?[a-z]?)+", "([a-z]-?[a-z]?)+"), ("(a(?:b)?a?)+", "(a(?:b)?a?)+"),
-        ("(a{,2})+", "(a{,2})+"), ("(ab?)+", nil), ("(a\\.?)+", nil), ("(-?a)+", nil), ("(?:[a-z]+\\.)*[a-z]+", nil), ("(a(?:-b)?)+", nil)
+        ("(a{,2})+", "(a{,2})+"), ("(ab?)+", nil),
+        // Python's named groups and the flag reset, which the router's engine reads too.
+        ("(?P<x>a|aa)+", "(?P<x>a|aa)+"), ("(?^:a|aa)+", "(?^:a|aa)+"),
+        // Fixed words none of which begins another split a value one way only (a list of language codes).
+        ("(?:en|es|fr)(?:,(?:en|es|fr))*", nil), ("(?:-(?:red|rose|blue))*", nil), ("(?:ab|ac)+", nil),
+        ("(?:ab|abc)+", "(?:ab|abc)+"), ("(?:en|EN)+", nil), ("(?i)(?:en|EN)+", "(?:en|EN)+"), ("(a\\.?)+", nil), ("(-?a)+", nil), ("(?:[a-z]+\\.)*[a-z]+", nil), ("(a(?:-b)?)+", nil)
     ])
     func repeatedAlternativesThatOverlapAreFound(pattern: String, group: String?) {
         #expect(NestedRepetition.findOverlappingAlternatives(in: pattern) == group, "\(pattern)")
@@ -84,14 +91,17 @@ struct NestedRepetitionTests {
         // A repetition that may be absent counts; spacing, comments and empty quotes change nothing.
         ("[a-z]+(?:[a-z]+)?[a-z]+x", "[a-z]+(?:[a-z]+)?[a-z]+"), ("(?x) [a-z]+ [a-z]+ [a-z]+ x", "[a-z]+[a-z]+[a-z]+"),
         ("(?:\\x61?){30}", "(?:\\x61?){30}"),
-        ("[a-z]+(?#comment)[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"), ("[a-z]+\\Q\\E[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"),
+        ("[a-z]+(?#comment)[a-z]+[a-z]+x", "[a-z]+(?#comment)[a-z]+[a-z]+"), ("[a-z]+\\Q\\E[a-z]+[a-z]+x", "[a-z]+[a-z]+[a-z]+"),
         // A repetition of other characters that may match nothing between them does not keep them apart
         // (n^5 on letters: 24 s on 120 characters), and one run found after another that broke.
         ("[a-z]+[0-9]*[a-z]+[0-9]*[a-z]+!", "[a-z]+[0-9]*[a-z]+[0-9]*[a-z]+"),
         ("[a-z]+(?:[0-9]*)[a-z]+(?:[0-9]*)[a-z]+!", "[a-z]+(?:[0-9]*)[a-z]+(?:[0-9]*)[a-z]+"),
         ("[a-z]+[0-9]*[0-9]+[0-9]+x", "[0-9]*[0-9]+[0-9]+"),
         // `{,n}` is `{0,n}` to the router's engine.
-        ("[a-z]{,900}[a-z]{,900}[a-z]{,900}", "[a-z]{,900}[a-z]{,900}[a-z]{,900}")
+        ("[a-z]{,900}[a-z]{,900}[a-z]{,900}", "[a-z]{,900}[a-z]{,900}[a-z]{,900}"),
+        // A character between them that they can match themselves is no delimiter (cubic: 11 s on 1,000 characters).
+        ("[a-z]+a[a-z]+a[a-z]+-", "[a-z]+a[a-z]+a[a-z]+"), ("\\w+\\w\\w+\\w\\w+", "\\w+\\w\\w+\\w\\w+"),
+        ("[a-z]+.[a-z]+.[a-z]+", "[a-z]+.[a-z]+.[a-z]+"), ("[a-z]+(?:a|b)[a-z]+(?:a|b)[a-z]+", "[a-z]+(?:a|b)[a-z]+(?:a|b)[a-z]+")
     ])
     func aRunOfRepetitionsIsFound(pattern: String, run: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == run)
@@ -103,7 +113,7 @@ struct NestedRepetitionTests {
         "[a-z]+-[a-z]+-[a-z]+x", "(?:[a-z]+)-(?:[a-z]+)-(?:[a-z]+)", "[a-z]+[A-Z]+[a-z]+x", "(?i:ab)[0-9]+[a-z]+[0-9]+",
         "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+", "a*+a*+a*+x",
         // Repetitions whose turns begin with a delimiter the one before cannot match: one way to split.
-        "[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z]+)?", "[a-z]+(?:-[a-z]+)*(?:-\\d+)?", "[0-9]+(?:\\.[0-9]+){0,2}(?:-[a-z0-9.]+)?"
+        "[a-z]+@[a-z]+\\.[a-z]+", "\\w+@\\w+\\.\\w+", "[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z]+)?", "[a-z]+(?:-[a-z]+)*(?:-\\d+)?", "[0-9]+(?:\\.[0-9]+){0,2}(?:-[a-z0-9.]+)?"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
