@@ -544,6 +544,8 @@ struct SignalAndShardTests {
         #expect(
             message.hasPrefix("interrupted (SIGTERM) while the suite was read to select from it (--filter, --tags); suite/chain.lua's "),
             "\(junit.raw)")
+        // A cancellation, not a broken suite: an interruption, as a run a signal stopped later says it.
+        #expect(junit.testcase("run could not start")?.child("error")?["type"] == "interrupted", "\(junit.raw)")
     }
 
     /// A run that stops before it starts — a selection that matches nothing,

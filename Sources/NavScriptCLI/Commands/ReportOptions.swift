@@ -141,7 +141,10 @@ struct ReportOptions: ParsableArguments {
     /// not start, for `reason`: one errored entry (`run could not start`), so
     /// a file of the previous run — often green — is not left for CI to
     /// publish. Best effort: the command's own error is what it exits with.
-    func reportCouldNotStart(command: String, reason: String) {
+    /// `interruption`: a stop signal ended it (`interrupted (SIGTERM)`): the
+    /// entry is an interruption and the run's end says so, as for a run a
+    /// signal stopped later — a cancellation, not a broken suite.
+    func reportCouldNotStart(command: String, reason: String, interruption: String? = nil) {
         // Each report on its own: one that cannot be created (the refusal may be that) must not keep the
         // others from replacing the last run's.
         var reporters: [any RunReporter] = []
@@ -155,13 +158,14 @@ struct ReportOptions: ParsableArguments {
         let stream = RunEventStream(reporters)
         let now = Date().timeIntervalSince1970
         let problem = ScenarioResult(
-            name: "\(command) could not start", file: "", line: 0, outcome: .errored(.loadError), message: reason)
+            name: "\(command) could not start", file: "", line: 0, outcome: .errored(interruption == nil ? .loadError : .interrupted),
+            message: reason)
         let file = FileResult(file: "", scenarios: [problem], duration: 0)
         stream.publish(.runStarted(RunPlan(command: command, app: NavScriptCLI.executableName, files: [], startedAt: now)))
         stream.publish(.fileStarted(file: file.file))
         stream.publish(.scenarioFinished(problem))
         stream.publish(.fileFinished(file))
-        stream.publish(.runFinished(RunResult(files: [file], duration: 0, startedAt: now), interruption: nil))
+        stream.publish(.runFinished(RunResult(files: [file], duration: 0, startedAt: now), interruption: interruption))
     }
 
     /// For a `run`, `mutate` or `explore` command line refused as a whole

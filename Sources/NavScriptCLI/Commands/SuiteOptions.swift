@@ -151,7 +151,7 @@ struct SuiteOptions: ParsableArguments {
             entries, runner: runner, whenStuck: Self.endingStuckLoad(reading, stop: stop, report: report, command: command))
         if let status = stop.exitStatus {
             let reason = "\(stop.reason) \(reading), before any scenario ran"
-            report.reportCouldNotStart(command: command, reason: reason)
+            report.reportCouldNotStart(command: command, reason: reason, interruption: stop.reason)
             writeStandardError("\(Self.speaker(command)): \(reason)\n")
             throw ExitCode(status)
         }
@@ -175,6 +175,7 @@ struct SuiteOptions: ParsableArguments {
                 + "whose __call is a table); fix the file, or leave it out of the suite"
             let reason: String
             let status: Int32
+            var interruption: String?
             switch cause {
             case .pastLimit:
                 reason = "\(path): its top level was still running \(grace) past --timeout \(reading): " + stuck
@@ -182,8 +183,9 @@ struct SuiteOptions: ParsableArguments {
             case .stopped(let why):
                 reason = "\(why) \(reading); \(path)'s top level did not stop: " + stuck
                 status = stop.exitStatus ?? 2
+                interruption = why
             }
-            report.reportCouldNotStart(command: command, reason: reason)
+            report.reportCouldNotStart(command: command, reason: reason, interruption: interruption)
             writeStandardError("\(speaker(command)): \(reason)\n")
             fflush(nil)
             _exit(status)
@@ -297,7 +299,7 @@ struct SuiteOptions: ParsableArguments {
             }
             if let watched, let status = watched.stop.exitStatus {
                 let reason = "\(watched.stop.reason) \(reading), before any scenario ran"
-                watched.report.reportCouldNotStart(command: watched.command, reason: reason)
+                watched.report.reportCouldNotStart(command: watched.command, reason: reason, interruption: watched.stop.reason)
                 writeStandardError("\(Self.speaker(watched.command)): \(reason)\n")
                 throw ExitCode(status)
             }
