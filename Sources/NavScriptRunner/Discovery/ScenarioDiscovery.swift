@@ -130,10 +130,13 @@ public struct ScenarioDiscovery {
             let key = isLink ? (Self.realPath(real.path) ?? inRealFolder) : inRealFolder
             guard seen.insert(Array(key.utf8)).inserted else { continue }
             let shownPath = display(shown.path)
-            if let other = shownAs[shownPath], !other.utf8.elementsEqual(shownPath.utf8) {
+            // What the name reads as: Swift's String equality (canonical equivalence), without the
+            // characters nothing draws (a zero-width space, a soft hyphen, a variation selector).
+            let reading = String(String.UnicodeScalarView(shownPath.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }))
+            if let other = shownAs[reading], !other.utf8.elementsEqual(shownPath.utf8) {
                 throw .equivalentNames(other, shownPath)
             }
-            shownAs[shownPath] = shownPath
+            shownAs[reading] = shownPath
             let shownFolder = shown.deletingLastPathComponent().path
             let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
             rootsByFolder[shownFolder] = root
@@ -263,9 +266,16 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
             return "cannot read the folder \(path) (\(reason)): its scenarios would be left out of the run; "
                 + "make it readable, or give the suite's other folders as paths"
         case .equivalentNames(let first, let second):
-            return "\(first) and \(second) are two files whose names read the same (the same letters, one composed and "
-                + "one decomposed in Unicode, e.g. é and e + ◌́): reports tell files apart by name, so one would not run; "
-                + "rename one of them"
+            // Each character nothing draws spelled out (`z<U+200B>w.lua`), so the two can be told apart here.
+            func shown(_ name: String) -> String {
+                name.unicodeScalars.map { scalar in
+                    scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .nonspacingMark
+                        ? "<U+\(String(scalar.value, radix: 16, uppercase: true))>" : String(scalar)
+                }.joined()
+            }
+            return "\(shown(first)) and \(shown(second)) are two files whose names read the same (the same "
+                + "letters, composed and decomposed in Unicode — é and e + ◌́ — or with a character nothing draws, such as a "
+                + "zero-width space): reports tell files apart by name; rename one of them"
         case .undecodableName(let path):
             return "the name of \(path) is not UTF-8 (shown here with �): reports name files in UTF-8, so it cannot "
                 + "be run by that name; rename it"

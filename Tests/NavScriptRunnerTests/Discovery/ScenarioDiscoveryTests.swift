@@ -126,6 +126,16 @@ struct ScenarioDiscoveryTests {
         } catch {
             #expect(error.description.contains("are two files whose names read the same"), "\(error)")
         }
+        // So are two that differ by a character nothing draws (a zero-width space), spelled out.
+        let invisible = try TemporarySuite()
+        try invisible.write("zw.lua", "-- one\n")
+        try invisible.write("z\u{200B}w.lua", "-- two\n")
+        do {
+            _ = try ScenarioDiscovery(workingDirectory: invisible.root).discover(["."])
+            Issue.record("two names that read the same were both taken")
+        } catch {
+            #expect(error.description.contains("z<U+200B>w.lua"), "\(error)")
+        }
         // Each alone is found, by its own bytes.
         let one = try ScenarioDiscovery(workingDirectory: suite.root).discover([String(decoding: composedBytes, as: UTF8.self)])
         #expect(one.count == 1 && Array(one[0].path.utf8) == composedBytes)
