@@ -216,6 +216,22 @@ static unsigned char *clua_dump_top(lua_State *L, size_t *length) {
     return fitted != NULL ? fitted : dump.data;
 }
 
+uint64_t clua_function_digest(lua_State *L, int index) {
+    clua_DumpBuffer dump = {NULL, 0, 0, 0};
+    uint64_t hash = 14695981039346656037ULL; /* FNV-1a */
+    size_t i;
+    if (!lua_isfunction(L, index) || lua_iscfunction(L, index) || !lua_checkstack(L, 1)) return 0;
+    lua_pushvalue(L, index);
+    if (lua_dump(L, clua_dump_write, &dump, 0) != 0 || dump.failed) dump.size = 0;
+    lua_pop(L, 1);
+    for (i = 0; i < dump.size; i++) {
+        hash ^= dump.data[i];
+        hash *= 1099511628211ULL;
+    }
+    free(dump.data);
+    return dump.size == 0 ? 0 : hash;
+}
+
 int clua_loadcached(lua_State *L, const char *source, size_t length, const char *chunkname,
                                   int file_header, int dump_now) {
     int cacheable = length <= CLUA_CHUNK_MAX;

@@ -263,11 +263,15 @@ extension LuaState {
     /// the line its definition starts on), or nil for a C function or a
     /// function of another state. `lua_getinfo(">S")` pops the function and
     /// never raises.
-    public func definitionPlace(of function: LuaFunction) -> String? {
+    /// With `withDigest`, the place ends in a digest of the function's
+    /// bytecode (`suite/a.lua:12#3f2a…`): two functions written on one line
+    /// are told apart.
+    public func definitionPlace(of function: LuaFunction, withDigest: Bool = false) -> String? {
         guard (try? pushReference(L, function)) != nil else { return nil }
+        let digest = withDigest ? clua_function_digest(L, -1) : 0
         var record = lua_Debug()
         guard lua_getinfo(L, ">S", &record) != 0, record.linedefined > 0 else { return nil }
-        return "\(Self.sourceName(&record)):\(record.linedefined)"
+        return "\(Self.sourceName(&record)):\(record.linedefined)" + (withDigest ? "#" + String(digest, radix: 16) : "")
     }
 
     /// Lua copies the bytes; `buffer` need not outlive the call.

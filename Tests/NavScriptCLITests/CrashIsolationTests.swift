@@ -336,9 +336,17 @@ struct CrashIsolationTests {
             "\(junit.raw)")
     }
 
-    /// The same with a `scenario.each` row drawn from the clock: the rest ran with the reload's
-    /// data. A row that holds a function (its address differs in every process) is the same row.
-    @Test func aFileWhoseRowsChangeAtEveryLoadIsNotRunWithTheReloadsRows() throws {
+    /// The same with a `scenario.each` row drawn from the clock — flat, or nine tables deep — or a
+    /// hook chosen between two functions written on one line: the rest ran with the reload's data or
+    /// hook. A row that holds a function (its address differs in every process) is the same row.
+    @Test(arguments: [
+        #"scenario.each({ { tab = tab } }, "after", function(row) launch{} expect_tab(row.tab) end)"#,
+        #"scenario.each({ { a = { b = { c = { d = { e = { f = { g = { h = { i = { tab = tab } } } } } } } } } } }, "after", "#
+            + #"function(row) launch{} expect_tab(row.a.b.c.d.e.f.g.h.i.tab) end)"#,
+        #"after_each(tab == "orders" and function() expect_tab("orders") end or function() expect_tab("home") end)"#
+            + "\n" + #"scenario("after", function() launch{} end)"#
+    ])
+    func aFileWhoseRowsOrHooksChangeAtEveryLoadIsNotRunWithTheReloads(declaration: String) throws {
         let fixture = try Fixture([
             "suite/a_burn.lua": """
             scenario("burns some CPU", function()
@@ -349,7 +357,7 @@ struct CrashIsolationTests {
             "suite/b_resume.lua": """
             local tab = os.clock() > 0.3 and "orders" or "home"
             scenario("crashes", function() deep_link("shop://orders/abc", { via = "widget" }) end)
-            scenario.each({ { tab = tab } }, "after", function(row) launch{} expect_tab(row.tab) end)
+            \(declaration)
             """,
             "suite/c_rows.lua": """
             scenario("crashes too", function() deep_link("shop://orders/abc", { via = "widget" }) end)
@@ -364,7 +372,8 @@ struct CrashIsolationTests {
         #expect(output.status == 1, "\(output)")
         let after = junit.cases.first { $0["name"]?.hasPrefix("after") == true }
         #expect(after?.child("error")?["message"]?.contains("declares other scenarios each time it loads") == true, "\(junit.raw)")
-        #expect(junit.cases.first { $0["name"]?.hasPrefix("holds a function") == true }.map(JUnit.outcome) == "passed", "\(junit.raw)")
+        #expect(
+            junit.cases.first { $0["name"]?.hasPrefix("holds a function") == true }.map(JUnit.outcome) == "passed", "\(junit.raw)")
     }
 
     /// A file that declares its scenarios through `pairs` declares them in

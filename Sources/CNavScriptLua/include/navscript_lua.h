@@ -414,6 +414,10 @@ typedef struct clua_DumpBuffer {
  * first line starting with '#' are skipped as luaL_loadfilex does (the line's newline is kept, so line
  * numbers do not move). The cap is on while Lua allocates; lua_load is internally protected. Returns
  * lua_load's status (the message on top on error). */
+/* A digest of the Lua function at `index` (its bytecode with debug information, FNV-1a), or 0 for a
+   C function or what is no function. Two functions written on one line differ. Never raises. */
+uint64_t clua_function_digest(lua_State *L, int index);
+
 int clua_loadcached(lua_State *L, const char *source, size_t length, const char *chunkname,
                                   int file_header, int dump_now);
 

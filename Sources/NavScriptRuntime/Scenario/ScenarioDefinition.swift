@@ -31,22 +31,36 @@ package struct ScenarioDefinition {
     /// after a crash must not run without the hook it first had.
     package func declaration(in state: LuaState) -> String {
         func places(_ hooks: [LuaFunction]) -> String {
-            hooks.map { state.definitionPlace(of: $0) ?? "?" }.joined(separator: ",")
+            hooks.map { state.definitionPlace(of: $0, withDigest: true) ?? "?" }.joined(separator: ",")
         }
         return declaration + "; before " + places(before) + "; after " + places(after)
-            + (row.isNil ? "" : "; row " + Self.stable(row, depth: 0))
+            + (row.isNil ? "" : "; row " + Self.rowText(row, in: state))
     }
 
-    /// A row as text that reads the same for the same data in any process: a function or a
-    /// userdata by its kind (its address differs per process), tables by their sorted keys.
-    private static func stable(_ value: LuaValue, depth: Int) -> String {
+    private static func rowText(_ row: LuaValue, in state: LuaState) -> String {
+        var budget = 100_000
+        return stable(row, in: state, budget: &budget)
+    }
+
+    /// A row as text that reads the same for the same data in any process: a function by where it
+    /// is written and its bytecode's digest (its address differs per process), a userdata by its
+    /// kind, tables by their sorted keys — as deep as they go (the copy into Swift has no cycles),
+    /// up to `budget` entries in all.
+    private static func stable(_ value: LuaValue, in state: LuaState, budget: inout Int) -> String {
         switch value {
         case .table(let table):
-            guard depth < 8 else { return "{…}" }
-            return "{"
-                + table.pairs.map { stable($0.key, depth: depth + 1) + "=" + stable($0.value, depth: depth + 1) }
-                .joined(separator: ",") + "}"
-        case .function, .hostObject, .other: return value.typeName
+            var parts: [String] = []
+            for pair in table.pairs {
+                budget -= 1
+                guard budget > 0 else {
+                    parts.append("…")
+                    break
+                }
+                parts.append(stable(pair.key, in: state, budget: &budget) + "=" + stable(pair.value, in: state, budget: &budget))
+            }
+            return "{" + parts.joined(separator: ",") + "}"
+        case .function(let function): return "function " + (state.definitionPlace(of: function, withDigest: true) ?? "")
+        case .hostObject, .other: return value.typeName
         default: return value.description
         }
     }
