@@ -274,6 +274,16 @@ extension LuaState {
         return "\(Self.sourceName(&record)):\(record.linedefined)" + (withDigest ? "#" + String(digest, radix: 16) : "")
     }
 
+    /// The lines a Lua function's definition spans (`function` to `end`),
+    /// or nil for a C function or a function of another state.
+    public func lineRange(of function: LuaFunction) -> ClosedRange<Int>? {
+        guard (try? pushReference(L, function)) != nil else { return nil }
+        var record = lua_Debug()
+        guard lua_getinfo(L, ">S", &record) != 0, record.linedefined > 0, record.lastlinedefined >= record.linedefined
+        else { return nil }
+        return Int(record.linedefined)...Int(record.lastlinedefined)
+    }
+
     /// Lua copies the bytes; `buffer` need not outlive the call.
     func pushBuffer(_ L: OpaquePointer, _ buffer: UnsafeRawBufferPointer) {
         // Lua never reads the pointer of an empty string, so nil is fine for count 0.

@@ -330,6 +330,9 @@ struct SandboxAndBudgetTests {
                 expect_tab("orders")
               end)
             end)
+            scenario("helper through pcall", { launch = { logged_in = true } }, function()
+              pcall(open_order, "x")
+            end)
             """
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
@@ -341,5 +344,8 @@ struct SandboxAndBudgetTests {
         #expect(
             junit.testcase("inline pcall")?.child("failure")?["message"]?.hasPrefix("suite/a.lua:12: the selected tab is 'home'") == true,
             "\(junit.raw)")
+        #expect(
+            junit.testcase("helper through pcall")?.child("failure")?["message"]?.hasPrefix("suite/a.lua:16 (in suite/a.lua:3): tap: ")
+                == true, "\(junit.raw)")
     }
 }

@@ -62,6 +62,10 @@ package final class BindingContext {
         return location
     }
 
+    /// The lines of the scenario's body or hook running now (nil while the file loads): a failure
+    /// in a helper outside them is placed at the line inside them that led to it.
+    var runningLines: ClosedRange<Int>?
+
     private func locate(_ call: LuaCall) -> String {
         // Called for every step: no filtered copy, no hashing of sources.
         let locations = call.callerLocations
@@ -70,6 +74,15 @@ package final class BindingContext {
         // usual call (from the scenario file itself) needs no other.
         guard let first = locations.firstIndex(where: { $0.source == file || !Self.isInternal($0.source) }) else { return file }
         let innermost = locations[first]
+        if innermost.source == file, let running = runningLines {
+            // Inside the body or hook itself (an inline pcall's function too): that line. In a helper
+            // of the file's own outside it — called directly, through pcall or a library function —
+            // the line of the body that led there, with the helper's after it.
+            if running.contains(innermost.line) { return innermost.description }
+            if let inside = locations[(first + 1)...].first(where: { $0.source == file && running.contains($0.line) }) {
+                return "\(inside) (in \(innermost))"
+            }
+        }
         if innermost.source == file {
             // A helper of the file's own (`local function open_order(id)`) called from the scenario:
             // the place is the scenario's line that called it, as for a helper in `support/` — the

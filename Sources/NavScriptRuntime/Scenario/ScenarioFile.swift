@@ -336,6 +336,8 @@ package final class ScenarioFile {
         /// (A memory error caught first is the cause of what came after it — a loop that retries
         /// the allocation until the budget runs out — so it is the one reported.)
         func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws {
+            context.runningLines = state.lineRange(of: function)
+            defer { context.runningLines = nil }
             do {
                 _ = try state.call(function, arguments)
             } catch {
