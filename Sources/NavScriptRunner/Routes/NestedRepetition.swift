@@ -355,10 +355,10 @@ enum NestedRepetition {
             return caseless ? word.lowercased() : word
         }
         if words.allSatisfy({ $0 != nil }) {
-            let fixed = words.compactMap { $0 }
-            let prefixFree = fixed.enumerated().allSatisfy { index, word in
-                !fixed.enumerated().contains { other, candidate in other != index && candidate.hasPrefix(word) }
-            }
+            // Sorted, a word that begins another comes right before one it begins (linear after the sort:
+            // an allow-list of thousands of codes is checked at once).
+            let fixed = words.compactMap { $0 }.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+            let prefixFree = zip(fixed, fixed.dropFirst()).allSatisfy { !$1.unicodeScalars.starts(with: $0.unicodeScalars) }
             if prefixFree { return false }
         }
         let leads = choices.map { leadingAtoms(of: atoms($0), depth: 0) }
@@ -372,10 +372,41 @@ enum NestedRepetition {
                 if whole.filter({ (try? $0.wholeMatch(in: text)) != nil }).count > 1 { return true }
             }
         }
+        return leadsOverlap(leads.map(\.atoms), caseless: caseless)
+    }
+
+    /// Whether two of `leads` (each the atoms one alternative can begin with) can begin with the same
+    /// character — as ``overlaps(_:_:caseless:)`` judges a pair, each atom read once rather than once
+    /// per pair: a generated alternation of thousands held `routes check` for minutes.
+    private static func leadsOverlap(_ leads: [[Atom]], caseless: Bool) -> Bool {
+        // A group (not opened) is assumed to match anything; two identical atoms overlap.
+        if leads.filter({ $0.contains(where: \.isGroup) }).count >= 1 && leads.count > 1 { return true }
+        var probesSeen: [Int: Int] = [:]  // probe → the first lead matching it
+        var literalsSeen: [Character: Int] = [:]  // a literal atom's character → its lead
+        var bodiesSeen: [String: Int] = [:]
+        var classes: [(lead: Int, test: (Character) -> Bool)] = []
         for (index, lead) in leads.enumerated() {
-            for other in leads[(index + 1)...] {
-                if lead.atoms.contains(where: { one in other.atoms.contains { overlaps(one, $0, caseless: caseless) } }) { return true }
+            for atom in lead {
+                let body = String(atom.body)
+                if let other = bodiesSeen[body], other != index { return true }
+                bodiesSeen[body] = index
+                let test = test(atom, caseless: caseless)
+                for (probe, character) in probes.enumerated() where test(character) {
+                    if let other = probesSeen[probe], other != index { return true }
+                    probesSeen[probe] = index
+                }
+                if let literal = literalCharacter(atom.body) {
+                    let key = caseless ? Character(String(literal).lowercased()) : literal
+                    if let other = literalsSeen[key], other != index { return true }
+                    literalsSeen[key] = index
+                } else {
+                    classes.append((index, test))
+                }
             }
+        }
+        // A class against the literal characters of the other alternatives (`[a-z]|q`).
+        for (lead, test) in classes {
+            for (literal, other) in literalsSeen where other != lead && test(literal) { return true }
         }
         return false
     }
