@@ -87,6 +87,10 @@ struct ArgumentCheckTests {
         ),
         (#"deep_link("shop://cart") expect_event_count("present log", 0)"#, "the app has no screen 'log'"),
         (
+            #"deep_link("shop://cart") local m = mark() expect_event_count("present login", 1, mrak)"#,
+            "bad argument #3 to 'expect_event_count' (number expected, got nil: take a mark with mark()"
+        ),
+        (
             #"expect_events{ first = "launch" }"#,
             #"bad argument #1 to 'expect_events' (must be a list of strings ({ "a", "b" }), but it has the key "first""#
         ),

@@ -28,7 +28,8 @@ public struct ScenarioDiscovery {
         // Each file as shown, where it really is, and the folder argument it was found
         // under (where that leads, and as given), for its suite root.
         // `isLink`: the file itself is a symbolic link (to a file that may be in the walk too).
-        var found: [(shown: URL, real: URL, walked: (real: String, given: String)?, isLink: Bool)] = []
+        typealias Found = (shown: URL, real: URL, walked: (real: String, given: String)?, isLink: Bool)
+        var found: [Found] = []
         let fm = FileManager.default
         // The arguments, then each folder link met in a walk — walked as a folder argument given
         // through a link is, unless where it leads was walked or lies inside a walk (a loop).
@@ -121,13 +122,18 @@ public struct ScenarioDiscovery {
         // a link to it (`b.lua -> a.lua`) — runs once: it ran under both names, each result counted.
         // Files met as themselves come first, so a file linked to is shown under its own name; then the
         // links, by name, so that of two links to one file the same one runs in every run.
-        let links = found.filter(\.isLink).sorted { $0.shown.path < $1.shown.path }
-        for (shown, real, walked, isLink) in found.filter({ !$0.isLink }) + links {
+        // (By name within each, so that of two names of one file the same one runs in every run.)
+        let byName = { (one: Found, other: Found) in one.shown.path < other.shown.path }
+        for (shown, real, walked, _) in found.filter({ !$0.isLink }).sorted(by: byName) + found.filter(\.isLink).sorted(by: byName) {
             let folder = real.deletingLastPathComponent().path
             let realFolder = realFolders[Array(folder.utf8)] ?? Self.realPath(folder) ?? folder
             realFolders[Array(folder.utf8)] = realFolder
-            let inRealFolder = realFolder + "/" + real.lastPathComponent
-            let key = isLink ? (Self.realPath(real.path) ?? inRealFolder) : inRealFolder
+            // The file itself — its device and inode, whatever names lead to it (a symbolic link, a hard
+            // link: each ran it again) — or, for a dangling link, where it is.
+            var info = stat()
+            let key =
+                stat(real.path, &info) == 0
+                ? "\(info.st_dev):\(info.st_ino)" : realFolder + "/" + real.lastPathComponent
             guard seen.insert(Array(key.utf8)).inserted else { continue }
             let shownPath = display(shown.path)
             // What the name reads as: Swift's String equality (canonical equivalence), without the

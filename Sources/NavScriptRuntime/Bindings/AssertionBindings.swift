@@ -234,6 +234,13 @@ enum AssertionBindings {
                 let count = try call.integer(2)
                 guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
                 let item = try Self.eventItem(call, 1)
+                // A nil mark given (a misspelt mark variable) counted the whole log: a count above 0 found
+                // events from before the mark was meant to be taken, and passed. (For 0 the whole log is
+                // only stricter: nil reads as "no mark", as a helper passing an optional mark on writes it.)
+                if count > 0 && call.count >= 3 && call[3].isNil {
+                    let advice = "take a mark with mark() before what you count, or leave it out to count the whole log"
+                    throw call.argumentError(3, "number expected, got nil: " + advice)
+                }
                 let since = app.events(since: try Self.mark(call, 3, eventCount: app.eventCount, world: world) ?? 0)
                 call.state.charge(work: since.texts.count)
                 try Self.requireKept(since.dropped, call, app)

@@ -106,6 +106,10 @@ struct ScenarioDiscoveryTests {
             try discovery.discover(["."]).map(\.path)
                 == ["a.lua", "flows/c.lua", "flows/d.lua", "flows/dangling.lua", "nested/deeper/f.lua", "nested/e.lua"])
         #expect(try discovery.discover(["flows/linked.lua", "a.lua"]).map(\.path) == ["a.lua"])
+        // A hard link is the same file under another name too.
+        try fm.linkItem(atPath: suite.root.appendingPathComponent("a.lua").path, toPath: suite.root.appendingPathComponent("b.lua").path)
+        #expect(try discovery.discover(["a.lua", "b.lua"]).count == 1)
+        try fm.removeItem(at: suite.root.appendingPathComponent("b.lua"))
         try fm.createSymbolicLink(atPath: suite.root.appendingPathComponent("flows/again.lua").path, withDestinationPath: "linked.lua")
         #expect(try discovery.discover(["flows"]).map(\.path) == ["flows/again.lua", "flows/c.lua", "flows/d.lua", "flows/dangling.lua"])
     }
