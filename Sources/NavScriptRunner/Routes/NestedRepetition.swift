@@ -31,55 +31,57 @@ enum NestedRepetition {
         /// An atomic group (`(?>…)`): each turn, once matched, is never tried another way.
         var isAtomic: Bool { isGroup && body.starts(with: ["?", ">"]) }
 
+        /// A `{…}` quantifier's bounds as the router's engine (Swift Regex) reads them: spaces ignored
+        /// (`{ 0 , 2 }`), an empty lower bound 0 (`{,n}`), an empty upper one none (`{n,}`); nil for
+        /// another quantifier, or bounds that are no numbers.
+        var braces: (low: Int, high: Int?, hasComma: Bool)? {
+            guard quantifier.first == "{", let close = quantifier.firstIndex(of: "}") else { return nil }
+            let inside = quantifier[quantifier.index(after: quantifier.startIndex)..<close].filter { $0 != " " }
+            let bounds = inside.split(separator: ",", omittingEmptySubsequences: false)
+            guard let first = bounds.first, let low = first.isEmpty ? 0 : Int(String(first)) else { return nil }
+            if bounds.count == 1 { return (low, low, false) }
+            guard bounds.count == 2 else { return nil }
+            if bounds[1].isEmpty { return (low, nil, true) }
+            guard let high = Int(String(bounds[1])) else { return nil }
+            return (low, high, true)
+        }
+
         /// `*`, `+`, `{n,}`, `{n,m}` with m > 1 (a lazy `?` after them changes
         /// nothing); not possessive, and not of an atomic group.
         var repeats: Bool {
             guard let first = quantifier.first, !isPossessive, !isAtomic else { return false }
             if first == "*" || first == "+" { return true }
-            guard first == "{", let close = quantifier.firstIndex(of: "}") else { return false }
-            let bounds = String(quantifier[quantifier.index(after: quantifier.startIndex)..<close])
-                .split(separator: ",", omittingEmptySubsequences: false)
-            // `{,n}` is `{0,n}` to the router's engine (Swift Regex): an empty lower bound is 0.
-            guard let low = bounds.first.flatMap({ $0.isEmpty ? 0 : Int($0) }) else { return false }
-            if bounds.count == 1 { return low > 1 }
-            return bounds.count == 2 && (bounds[1].isEmpty || (Int(bounds[1]) ?? 0) > 1)
+            guard let braces else { return false }
+            return braces.high.map { $0 > 1 } ?? true
         }
 
         /// `*`, `+`, `{n,}`: no upper bound.
         var isUnbounded: Bool {
             guard let first = quantifier.first else { return false }
             if first == "*" || first == "+" { return true }
-            return first == "{" && quantifier.contains(",") && quantifier.dropLast(quantifier.last == "}" ? 1 : 2).last == ","
+            return braces.map { $0.hasComma && $0.high == nil } ?? false
         }
 
         /// How many times it may match at most: nil for `*`, `+`, `{n,}` (no end); 1 without a quantifier or for `?`.
         var upperBound: Int? {
             guard let first = quantifier.first else { return 1 }
             if first == "*" || first == "+" { return nil }
-            guard first == "{", let close = quantifier.firstIndex(of: "}") else { return 1 }
-            let inside = quantifier[quantifier.index(after: quantifier.startIndex)..<close]
-            let bounds = inside.split(separator: ",", omittingEmptySubsequences: false)
-            if bounds.count == 2 { return bounds[1].isEmpty ? nil : Int(String(bounds[1])) }
-            return bounds.first.flatMap { Int(String($0)) }
+            guard let braces else { return 1 }
+            return braces.high
         }
 
         /// The lower bound of `{n}` or `{n,m}` (0: another quantifier, or none).
-        var fixedCount: Int {
-            guard quantifier.first == "{", let close = quantifier.firstIndex(of: "}") else { return 0 }
-            let bounds = quantifier[quantifier.index(after: quantifier.startIndex)..<close]
-                .split(separator: ",", omittingEmptySubsequences: false)
-            return bounds.first.flatMap { Int(String($0)) } ?? 0
-        }
+        var fixedCount: Int { braces?.low ?? 0 }
 
         /// `{n}`: exactly n times.
         var isFixedCount: Bool {
-            quantifier.first == "{" && !quantifier.contains(",") && !isGroup
+            braces.map { !$0.hasComma } == true && !isGroup
         }
 
         /// `?`, `*`, `{0,…}`, `{,n}`: the pattern may skip it.
         var isOptional: Bool {
             guard let first = quantifier.first else { return false }
-            return first == "?" || first == "*" || (first == "{" && [Character("0"), ","].contains(quantifier.dropFirst().first))
+            return first == "?" || first == "*" || braces?.low == 0
         }
     }
 
