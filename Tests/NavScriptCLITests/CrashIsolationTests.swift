@@ -211,9 +211,15 @@ struct CrashIsolationTests {
     /// A file saved during the run (an editor, a checkout) is loaded again
     /// by the worker that resumes it after a crash: with other scenarios in
     /// it, the crash and the rest of the file were dropped and the run
-    /// exited 0. The crash stands; what the first listing declared and could
-    /// not run is an error that says why.
-    @Test func aFileChangedDuringTheRunKeepsItsCrashAndItsScenarios() throws {
+    /// exited 0. Removed before the fresh worker resumed it, its remaining
+    /// scenarios vanished behind one file-level load error. The crash
+    /// stands; what the first listing declared and could not run is an
+    /// error that says why.
+    @Test(arguments: [
+        ("edited", "suite/a.lua changed during the run"),
+        ("removed", "suite/a.lua could not be loaded again by the fresh worker")
+    ])
+    func aFileChangedDuringTheRunKeepsItsCrashAndItsScenarios(change: String, says: String) throws {
         let fixture = try Fixture([
             "suite/a.lua": """
             scenario("s1", function() launch{} end)
@@ -229,40 +235,16 @@ struct CrashIsolationTests {
             ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
         ) { _ in
             for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"s2""#) { usleep(10_000) }
-            try? fixture.write("suite/a.lua", #"scenario("x1", function() launch{} end)"#)
+            if change == "edited" {
+                try? fixture.write("suite/a.lua", #"scenario("x1", function() launch{} end)"#)
+            } else {
+                try? FileManager.default.removeItem(at: fixture.url("suite/a.lua"))
+            }
         }
         #expect(output.status == 2, "\(output)")
         #expect(junit.testcase("s2")?.child("error")?["type"] == "crash", "\(junit.raw)")
-        #expect(
-            junit.testcase("s3")?.child("error")?["message"]?.contains("suite/a.lua changed during the run") == true, "\(junit.raw)")
+        #expect(junit.testcase("s3")?.child("error")?["message"]?.contains(says) == true, "\(junit.raw)")
         #expect(junit.testcase("x1") == nil, "\(junit.raw)")
-    }
-
-    /// A file removed during the run before the fresh worker resumed it after a crash: its
-    /// remaining scenarios vanished from every report behind one file-level load error. They
-    /// are errors that say why.
-    @Test func aFileRemovedDuringTheRunKeepsItsScenarios() throws {
-        let fixture = try Fixture([
-            "suite/a.lua": """
-            scenario("s1", function() launch{} end)
-            scenario("s2", function()
-              launch{}
-              local t = os.clock() while os.clock() - t < 1 do end
-              deep_link("shop://orders/abc", { via = "widget" })
-            end)
-            scenario("s3", function() launch{} end)
-            """
-        ])
-        let (output, junit) = try fixture.runWithJUnit(
-            ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
-        ) { _ in
-            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"s2""#) { usleep(10_000) }
-            try? FileManager.default.removeItem(at: fixture.url("suite/a.lua"))
-        }
-        #expect(output.status == 2, "\(output)")
-        #expect(junit.testcase("s2")?.child("error")?["type"] == "crash", "\(junit.raw)")
-        let s3 = junit.testcase("s3")?.child("error")?["message"] ?? ""
-        #expect(s3.contains("suite/a.lua could not be loaded again by the fresh worker"), "\(junit.raw)")
     }
 
     /// A file whose names are built from the clock declares other scenarios
