@@ -247,6 +247,32 @@ struct CrashIsolationTests {
         #expect(junit.testcase("x1") == nil, "\(junit.raw)")
     }
 
+    /// A support module edited during the run was loaded by the worker resuming a file after a
+    /// crash: the rest ran against code the run did not start with, and passed. It is reported.
+    @Test func aSupportModuleChangedDuringTheRunIsNotRunAgainstAfterACrash() throws {
+        let fixture = try Fixture([
+            "suite/support/helper.lua": #"return { tab = "orders" }"# + "\n",
+            "suite/a.lua": """
+            local helper = require("helper")
+            scenario("crashes", function()
+              launch{}
+              local t = os.clock() while os.clock() - t < 1 do end
+              deep_link("shop://orders/abc", { via = "widget" })
+            end)
+            scenario("after", function() launch{} expect_tab(helper.tab) end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
+        ) { _ in
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"crashes""#) { usleep(10_000) }
+            try? fixture.write("suite/support/helper.lua", #"return { tab = "home" }"# + "\n")
+        }
+        #expect(output.status == 2, "\(output)")
+        let message = junit.testcase("after")?.child("error")?["message"] ?? ""
+        #expect(message.contains("the support module") && message.contains("helper.lua changed during the run"), "\(junit.raw)")
+    }
+
     /// A file whose names are built from the clock declares other scenarios
     /// at every load: after a crash, the fresh worker cannot find where to
     /// resume. That is said as such (it was "changed during the run: run the

@@ -77,6 +77,10 @@ package final class WorkerPool {
     /// with their remaining scenarios marked skipped (`reason`).
     package func run(_ tasks: [WorkerTask], stopReason: @escaping () -> String = { "interrupted" }) -> [FileResult] {
         var progress = tasks.map { TaskProgress(task: $0) }
+        /// Each suite root's support modules as they were when a file of that root first loaded: a
+        /// worker resuming a file after a crash loads them again, and one edited during the run would
+        /// run the rest of the file against other code under the first load's names.
+        var supportStamps: [String: [String: TaskProgress.Stamp?]] = [:]
         var queue = Array(tasks.indices)
         var workers: [Worker] = []
         var nextWorkerID = 0
@@ -210,6 +214,22 @@ package final class WorkerPool {
                         finish(index, duration: Date().timeIntervalSince(started))
                         return
                     }
+                    // Resumed: the support modules it requires must be those of its first load.
+                    let root = progress[index].task.suiteRoot
+                    if progress[index].scenarios != nil, let first = supportStamps[root],
+                        let changed = TaskProgress.supportStamps(under: root).first(where: { first[$0.key] != $0.value })?.key
+                            ?? first.keys.first(where: { !FileManager.default.fileExists(atPath: $0) })
+                    {
+                        progress[index].fail(
+                            remaining:
+                                "not run: the support module \(changed) changed during the run — the fresh worker that took "
+                                + "over \(progress[index].task.path) after a crash would run the rest against other code; "
+                                + "run the suite again",
+                            kind: .loadError)
+                        finish(index, duration: Date().timeIntervalSince(started))
+                        return
+                    }
+                    if supportStamps[root] == nil { supportStamps[root] = TaskProgress.supportStamps(under: root) }
                     // A file a new worker resumes (after a crash) loads again: announced once.
                     if progress[index].scenarios == nil {
                         progress[index].stamp = TaskProgress.stamp(of: progress[index].task.path)
@@ -658,6 +678,15 @@ private struct TaskProgress {
     struct Stamp: Equatable {
         var modified: Date?
         var size: Int?
+    }
+
+    /// The modules under `root`'s `support/` folder, by path, with their stamps.
+    static func supportStamps(under root: String) -> [String: Stamp?] {
+        let folder = URL(fileURLWithPath: root).appendingPathComponent("support")
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [:] }
+        var stamps: [String: Stamp?] = [:]
+        for case let file as URL in walker where file.pathExtension == "lua" { stamps[file.path] = stamp(of: file.path) }
+        return stamps
     }
 
     static func stamp(of path: String) -> Stamp? {
