@@ -272,7 +272,44 @@ enum NestedRepetition {
         if one.isGroup || other.isGroup || one.body == other.body { return true }
         let first = test(one, caseless: caseless), second = test(other, caseless: caseless)
         let literals = [one, other].compactMap { literalCharacter($0.body) }
-        return (literals + probes).contains { first($0) && second($0) }
+        return (literals + probes + spelled(in: [one, other])).contains { first($0) && second($0) }
+    }
+
+    /// The characters the atoms spell out — written as themselves beyond ASCII, or as escapes
+    /// (`\x{E000}`, `\u00e9`, `\x41`) — tried besides ``probes``: two atoms that share only a
+    /// private-use character (`\x{E000}` and `[\x{E000}-\x{E001}]`) overlapped unseen.
+    private static func spelled(in atoms: [Atom]) -> [Character] {
+        var found: [Character] = []
+        for atom in atoms {
+            let body = Array(atom.body)
+            var index = 0
+            while index < body.count {
+                let character = body[index]
+                if character == "\\", index + 1 < body.count, let kind = ["x": 2, "u": 4, "U": 8][body[index + 1]] {
+                    var digits = ""
+                    var next = index + 2
+                    if next < body.count, body[next] == "{" {
+                        next += 1
+                        while next < body.count, body[next] != "}" {
+                            digits.append(body[next])
+                            next += 1
+                        }
+                        next += 1
+                    } else {
+                        while next < body.count, digits.count < kind, body[next].isHexDigit {
+                            digits.append(body[next])
+                            next += 1
+                        }
+                    }
+                    if let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) { found.append(Character(scalar)) }
+                    index = next
+                    continue
+                }
+                if !character.isASCII { found.append(character) }
+                index += 1
+            }
+        }
+        return found
     }
 
     /// The characters two repetitions are tried against: ASCII's printable
@@ -384,6 +421,10 @@ enum NestedRepetition {
         // A group (not opened) is assumed to match anything; two identical atoms overlap.
         if leads.filter({ $0.contains(where: \.isGroup) }).count >= 1 && leads.count > 1 { return true }
         var probesSeen: [Int: Int] = [:]  // probe → the first lead matching it
+        // The characters the alternatives spell out, tried too (only when few: a generated alternation of
+        // thousands of literal characters is judged by the literals themselves, below).
+        let spelledOut = spelled(in: leads.flatMap { $0 })
+        let extra = spelledOut.count <= 256 ? spelledOut : []
         var literalsSeen: [Character: Int] = [:]  // a literal atom's character → its lead
         var bodiesSeen: [String: Int] = [:]
         var classes: [(lead: Int, test: (Character) -> Bool)] = []
@@ -393,7 +434,7 @@ enum NestedRepetition {
                 if let other = bodiesSeen[body], other != index { return true }
                 bodiesSeen[body] = index
                 let test = test(atom, caseless: caseless)
-                for (probe, character) in probes.enumerated() where test(character) {
+                for (probe, character) in (probes + extra).enumerated() where test(character) {
                     if let other = probesSeen[probe], other != index { return true }
                     probesSeen[probe] = index
                 }
