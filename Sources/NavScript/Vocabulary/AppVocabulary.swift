@@ -36,6 +36,8 @@ package struct AppVocabulary {
     private let screensDeclared: Bool
     /// Destinations and declared screens: the names an error lists (the log's words hold other things too).
     private let namedScreens: Set<String>
+    /// Every word and path part the log shows (coordinator names the app used).
+    private let logWords: Set<String>
 
     /// `log`: the app's events so far (screens it showed that the manifest does not route to).
     package init(host: any ScenarioHost, log: [String] = []) {
@@ -53,11 +55,14 @@ package struct AppVocabulary {
         screensDeclared = !declared.isEmpty
         namedScreens = destinations.union(declared.map(\.id.rawValue))
         var screens = namedScreens
+        var logWords: Set<String> = []
         for event in log {
             for word in event.split(separator: " ").dropFirst() {
                 screens.insert(Self.destination(of: word))
+                for part in word.split(separator: "/") { logWords.insert(Self.destination(of: part)) }
             }
         }
+        self.logWords = logWords
         self.screens = screens
         tabs = Set(manifest.tabs.map(\.rawValue))
         var stacks = Set(manifest.destinations.map(\.flow))
@@ -193,6 +198,26 @@ package struct AppVocabulary {
             else { return nil }
             return "the app has no tab '\(word)' and no stack of that name was seen; did you mean '\(close)'?"
         case "<tab>": return known(word, in: tabs, "tab")
+        case "<path>",
+            "<label>" where word.contains("/"):
+            // A coordinator's path (`app/auth`): a name close to one the app has, and not its own, is a typo
+            // (`start app/auht` could never match). Other names pass: a team's coordinators need not be
+            // destinations or flows of the manifest.
+            let names = stacks.union(destinations).union(tabs).union(["app"])
+            for part in word.split(separator: "/").map(String.init) where !names.contains(part) && !logWords.contains(part) {
+                if let close = NameSuggestion.closest(to: part, among: Array(names)) {
+                    return "the app has no coordinator '\(part)' in '\(word)'; did you mean '\(close)'?"
+                }
+            }
+            return nil
+        case "<label>":
+            // A screen's label (`product:p1`), or another object's (`app`, `scene 2 app`): a name close to a
+            // screen the app has, and not one itself, is a typo.
+            let screen = Self.destination(of: word)
+            guard !screens.contains(screen), !logWords.contains(screen),
+                let close = NameSuggestion.closest(to: screen, among: Array(namedScreens))
+            else { return nil }
+            return "the app has no screen '\(screen)'; did you mean '\(close)'?"
         case "<precondition>": return known(word, in: preconditions, "precondition")
         default:
             if slot.hasPrefix("<") { return nil }  // an input, a path, a label, a count: anything

@@ -21,7 +21,9 @@ struct AppVocabularyTests {
         "release note:7 view-model", "dealloc note:7 view-model", "deliver push {route=note, title=Big sale}",
         "reject malformed notes://search?q=red shoes", "set-stack notes notes",
         "set-stack auth sign_in",  // a modal flow's own stack
-        "reject unknown_route", "warning recreated note:7", "scene-open 2", "scene-close 3"
+        "reject unknown_route", "warning recreated note:7", "scene-open 2", "scene-close 3",
+        // Other objects' labels, and coordinators of the team's own naming.
+        "release app", "dealloc scene 2 app", "start app/wizard", "finish app/wizard completed"
     ])
     func anItemTheAppCanLogPasses(item: String) {
         #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
@@ -54,7 +56,10 @@ struct AppVocabularyTests {
         ("dismiss log", "the app has no screen 'log'"),
         // A label the app can never log: a parameter where the destination takes none, or one its spec refuses.
         ("push settings:x", "'settings:x' is never logged: 'settings' takes no parameter (its events read 'settings' alone)"),
-        ("push note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}")
+        ("push note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}"),
+        // A label's screen or a coordinator's path close to one the app has: a typo.
+        ("release nte:7", "the app has no screen 'nte'; did you mean 'note'?"),
+        ("start app/acount", "the app has no coordinator 'acount' in 'app/acount'; did you mean 'account'?")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
