@@ -222,7 +222,8 @@ package enum Expectation {
     /// Compares one value (`expect_screen`, `expect_tab`, `expect_modal`).
     package static func equal(_ what: String, expected: String, actual: String?) -> ExpectationFailure? {
         guard let actual, entryMatches(expected, actual) else {
-            return ExpectationFailure("\(what) is \(actual.map { "'\($0)'" } ?? "nothing"), expected '\(expected)'")
+            return ExpectationFailure(
+                "\(what) is \(actual.map { "'\(spelled($0))'" } ?? "nothing"), expected '\(spelled(expected))'")
         }
         return nil
     }
@@ -250,10 +251,27 @@ package enum Expectation {
 
     /// `{ "home", "product:p1004" }`, as a scenario would write it.
     package static func render(_ list: [String]) -> String {
-        "{ " + list.map { "\"\($0)\"" }.joined(separator: ", ") + " }"
+        "{ " + list.map { "\"\(spelled($0))\"" }.joined(separator: ", ") + " }"
+    }
+
+    /// `value` with what no report can show spelled out — control characters (`\u{1B}`: reports
+    /// strip them, and an ESC sequence ate the rest) and characters nothing draws (`<U+200B>`) —
+    /// so a failure never reads "expected 'product:p1'" beside an actual 'product:p1'.
+    package static func spelled(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: { isHidden($0) }) else { return value }
+        return value.unicodeScalars.map { scalar in
+            guard isHidden(scalar) else { return String(scalar) }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return scalar.properties.generalCategory == .control ? "\\u{\(hex)}" : "<U+\(hex)>"
+        }.joined()
+    }
+
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.properties.isDefaultIgnorableCodePoint
     }
 
     static func sideBySide(expected: [String], actual: [String]) -> String {
+        let expected = expected.map(spelled), actual = actual.map(spelled)
         let width = max(8, expected.map(\.count).max() ?? 0)
         var lines = ["  " + "expected".padding(toLength: width, withPad: " ", startingAt: 0) + "  actual"]
         for index in 0..<max(expected.count, actual.count) {

@@ -9,6 +9,17 @@ import Testing
 struct ExpectationTests {
     /// Events after a mark are numbered as the whole log numbers them (they were numbered from
     /// #1, while every other message numbers the log).
+    /// What no report can show is spelled out in a failure: an ESC (reports strip it), a NUL, a
+    /// zero-width space — the message read "is 'product:p1', expected 'product:p1'".
+    @Test func hiddenCharactersInValuesAreSpelledOut() throws {
+        let escape = try #require(Expectation.equal("the screen", expected: "product:p1\u{1B}[0m", actual: "product:p1"))
+        #expect(escape.message == "the screen is 'product:p1', expected 'product:p1\\u{1B}[0m'", "\(escape.message)")
+        let invisible = try #require(Expectation.equal("the screen", expected: "product:p1\u{200B}", actual: "product:p1"))
+        #expect(invisible.message.hasSuffix("expected 'product:p1<U+200B>'"), "\(invisible.message)")
+        #expect(Expectation.render(["a\u{0}b"]) == #"{ "a\u{0}b" }"#)
+        #expect(Expectation.spelled("plain é") == "plain é")
+    }
+
     @Test func eventsAfterAMarkKeepTheirNumbersInTheLog() throws {
         let failure = try #require(Expectation.events(["push a", "release b"], actual: ["push a", "pop a"], firstNumber: 20))
         #expect(failure.details.contains("✓ push a    (event #20)"), "\(failure.details)")
