@@ -713,6 +713,18 @@ struct LanguageStructureTests {
         #expect(message.contains("suite/bad.lua:\(Lua.line(of: "@bad", in: source)): \(expected)"), "\(message)")
     }
 
+    /// A row that cannot be copied (a table that contains itself) is named as a row or options: it
+    /// was called "a scenario's options", which were fine.
+    @Test func aRowThatCannotBeReadIsNamedAsARow() throws {
+        let fixture = try Fixture([
+            "suite/cyc.lua": "local r = { tab = \"home\" }\nr.again = r\nscenario.each({ r }, \"row $tab\", function(row) end)\n"
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        let message = junit.suite("suite/cyc.lua")?.children("testcase").first?.child("error")?["message"] ?? ""
+        #expect(message.contains("a scenario's options or a scenario.each row cannot be read"), "\(message)")
+    }
+
     /// Every placeholder form fills from the row; `$$` is a dollar sign and a
     /// `$` before anything else stays as written.
     @Test func placeholdersFillFromTheRow() throws {

@@ -250,7 +250,8 @@ package final class ConsoleReport: @unchecked Sendable {  // state guarded by `l
                     scenarios > 0 ? "\(scenarios) scenario\(scenarios == 1 ? "" : "s")" : nil,
                     files > 0 ? "\(files) file\(files == 1 ? "" : "s")" : nil
                 ].compactMap { $0 }
-                sections.append(paint(parts.joined(separator: " and ") + " not run (interrupted or --fail-fast)", .yellow) + "\n")
+                let why = "the run stopped early: a signal, --fail-fast, or a scenario that could not be stopped"
+                sections.append(paint(parts.joined(separator: " and ") + " not run (\(why))", .yellow) + "\n")
             }
 
             var closing = ""

@@ -72,8 +72,8 @@ package final class ScenarioFile {
                     // copied are the file's mistake, said as one (which scenario, Lua no longer says).
                     let reason = error.message.replacingOccurrences(of: "cannot convert a result to Swift: ", with: "")
                     throw ScenarioLoadError(
-                        "\(entry.path): a scenario's options cannot be read: \(reason) — pass plain tables of strings, "
-                            + "numbers and booleans")
+                        "\(entry.path): a scenario's options or a scenario.each row cannot be read: \(reason) — pass plain "
+                            + "tables of strings, numbers, booleans (and, in rows, functions), without a table that contains itself")
                 }
                 guard let declared = collected.first?.tableValue, let restoreModules = collected.dropFirst().first?.functionValue else {
                     throw ScenarioLoadError("the scenario prelude returned no declarations")

@@ -267,7 +267,8 @@ struct ReportingConsoleTests {
                 duration: 0)
         }
         console.finish(RunResult(files: files, duration: 1, startedAt: 0))
-        #expect(capture.text.contains("1 scenario and 2 files not run (interrupted or --fail-fast)\n"), "\(capture.text)")
+        let why = "the run stopped early: a signal, --fail-fast, or a scenario that could not be stopped"
+        #expect(capture.text.contains("1 scenario and 2 files not run (\(why))\n"), "\(capture.text)")
     }
 
     @Test func interruptedProgressIsClosedBeforeTheReport() {
@@ -291,7 +292,7 @@ struct ReportingConsoleTests {
             capture.text == """
                 scenarios/a.lua  .
                 scenarios/b.lua  \n
-                1 scenario not run (interrupted or --fail-fast)
+                1 scenario not run (the run stopped early: a signal, --fail-fast, or a scenario that could not be stopped)
 
                 1 passed, 0 failed, 0 errors, 1 skipped in 1.000s
 
