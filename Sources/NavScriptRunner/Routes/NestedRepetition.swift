@@ -371,8 +371,8 @@ enum NestedRepetition {
             let ends = [parts.first, parts.last].compactMap { $0 }.filter { $0.quantifier.isEmpty && !$0.isGroup }
             // A literal or a class (`-`, `[-_]`, `[.]`, `[A-Z]` before `[a-z]+`) none of the repetitions can match.
             let delimited = ends.contains { end in
-                if let literal = literalCharacter(end.body) { return !repeating.contains { canMatch($0, literal) } }
-                return !repeating.contains { overlaps(end, $0) }
+                if let literal = literalCharacter(end.body) { return !repeating.contains { canContain($0, literal, depth: 0) } }
+                return !repeating.contains { containsOverlap($0, end, depth: 0) }
             }
             return !delimited
         }
@@ -523,9 +523,23 @@ enum NestedRepetition {
         return nil
     }
 
-    /// Whether a repeating atom could match `character` (a group: assumed so).
-    private static func canMatch(_ atom: Atom, _ character: Character) -> Bool {
-        test(atom)(character)
+    /// Whether a repeating atom could match `character` anywhere in what it matches — a group by
+    /// the atoms inside it (`(?:_[a-z]+)*` never matches `.`), up to a depth, then assumed so.
+    private static func canContain(_ atom: Atom, _ character: Character, depth: Int) -> Bool {
+        guard atom.isGroup else { return test(atom)(character) }
+        guard depth < 8 else { return true }
+        return alternatives(withoutGroupPrefix(atom.body)).contains { choice in
+            atoms(choice).contains { !isZeroWidth($0) && canContain($0, character, depth: depth + 1) }
+        }
+    }
+
+    /// Whether a repeating atom, anywhere in what it matches, shares a character with `end` (a class).
+    private static func containsOverlap(_ atom: Atom, _ end: Atom, depth: Int) -> Bool {
+        guard atom.isGroup else { return overlaps(end, atom) }
+        guard depth < 8 else { return true }
+        return alternatives(withoutGroupPrefix(atom.body)).contains { choice in
+            atoms(choice).contains { !isZeroWidth($0) && containsOverlap($0, end, depth: depth + 1) }
+        }
     }
 
     /// Whether `atom` matches one character, as ICU reads it (a group, or

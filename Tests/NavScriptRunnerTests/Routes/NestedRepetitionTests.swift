@@ -11,7 +11,7 @@ struct NestedRepetitionTests {
         ("(a+)+b", "(a+)+"), ("(a*)*", "(a*)*"), ("x(\\d+-?)*y", "(\\d+-?)*"), ("(a{2,})+", "(a{2,})+"),
         ("([a-z]+)+$", "([a-z]+)+"), ("((a+)b?)+", "((a+)b?)+"), ("(a+){2,5}", "(a+){2,5}"), ("(?:a|b+)+", "(?:a|b+)+"),
         ("(a{1,3})+", "(a{1,3})+"), ("x((a+)+)y", "(a+)+"), ("(?<n>\\w+\\s*)+", "(?<n>\\w+\\s*)+"),
-        ("([a-z]+[a-z]+)+b", "([a-z]+[a-z]+)+"), ("(.*a){12}b", "(.*a){12}"), ("((a+)b)+", "((a+)b)+"),
+        ("([a-z]+[a-z]+)+b", "([a-z]+[a-z]+)+"), ("(.*a){12}b", "(.*a){12}"),
         ("(a+a)+", "(a+a)+"), ("([^/]+x)+", "([^/]+x)+"),
         // A grapheme (`\X`) matches the delimiter too.
         ("(?:\\X*,){11}P", "(?:\\X*,){11}"),
@@ -63,11 +63,13 @@ struct NestedRepetitionTests {
     @Test(arguments: [
         "[0-9]{1,6}", "(ab)+", "(a+)?", "(a+){1}", "(a+){1,1}", "\\(a+\\)+", "[(]a+[)]+", "[]a+]+", "(a+)b+",
         "[a-z]+(-[a-z]+)*x", "", "((", "a)+", "(a{1})+", "(\\++)x", "([0-9]+\\.)+[0-9]+", "(/[^/]+)*", "(\\d+,)*\\d+",
-        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+", "(?>[a-z]+-?)+", "(?:[a-z]+-?)++", "(a++)+",
+        "([a-z0-9]+_)+[a-z]+", "(-\\w+)*", "(a+b)+", "((a+)b)+", "(?>[a-z]+-?)+", "(?:[a-z]+-?)++", "(a++)+",
         // A turn that begins with a class its repetitions cannot match is delimited as a literal is.
         "[a-z0-9]+(?:[-_][a-z0-9]+)*", "(?:[.][a-z]+)*", "(?:[A-Z][a-z]+)*",
         // A turn of one fixed width splits a value one way only.
-        "(?:[a-f0-9]{2})+", "(?:\\d{4})*", "(?:[0-9]{3})+", "(?:[a-z]{2}|[0-9])+"
+        "(?:[a-f0-9]{2})+", "(?:\\d{4})*", "(?:[0-9]{3})+", "(?:[a-z]{2}|[0-9])+",
+        // A delimited turn that holds a group: the group's atoms cannot match the delimiter.
+        "[a-z]+(?:_[a-z]+)*(?:\\.[a-z]+(?:_[a-z]+)*)*", "(?:[a-z]+|\\d+)(?:-(?:[a-z]+|\\d+))*"
     ])
     func aPatternWithoutOneIsNot(pattern: String) {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
