@@ -542,7 +542,7 @@ struct SignalAndShardTests {
         #expect(output.status == 143, "\(output)")
         let message = junit.testcase("run could not start")?.child("error")?["message"] ?? ""
         #expect(
-            message.hasPrefix("interrupted (SIGTERM) while the suite was read to select from it (--filter, --tags); suite/chain.lua's "),
+            message.hasPrefix("interrupted (SIGTERM) while the suite was read to select from it; suite/chain.lua's "),
             "\(junit.raw)")
         // A cancellation, not a broken suite: an interruption, as a run a signal stopped later says it.
         #expect(junit.testcase("run could not start")?.child("error")?["type"] == "interrupted", "\(junit.raw)")

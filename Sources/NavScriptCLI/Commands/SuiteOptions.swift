@@ -146,7 +146,7 @@ struct SuiteOptions: ParsableArguments {
     func requireSelection(
         _ entries: [SuiteFile], runner: ScenarioRunner, stop: StopSignal, report: ReportOptions, command: String
     ) throws {
-        let reading = "while the suite was read to select from it (--filter, --tags)"
+        let reading = "while the suite was read to select from it"
         try requireSelection(
             entries, runner: runner, whenStuck: Self.endingStuckLoad(reading, stop: stop, report: report, command: command))
         if let status = stop.exitStatus {
