@@ -94,6 +94,11 @@ struct SandboxAndBudgetTests {
             #expect(error?["message"]?.contains("instruction budget exceeded") == true, "\(name): \(junit.raw)")
             #expect(error?["type"] == "budget", "\(name)")
         }
+        // A loop of the scenario's own is told what a wait for the app does (raising the budget would not help).
+        #expect(
+            junit.testcase("spins forever")?.child("error")?["message"]?.contains("a loop that waits for the app") == true,
+            "\(junit.raw)")
+        #expect(move?["message"]?.contains("a loop that waits for the app") == false)
         // Named where it ran out, not where the budget was raised again after the pcall caught it.
         let swallowed = junit.testcase("swallows the budget with pcall")?.child("error")?["message"] ?? ""
         #expect(

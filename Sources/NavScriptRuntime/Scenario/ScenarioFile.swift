@@ -168,6 +168,12 @@ package final class ScenarioFile {
     /// Where Lua was when a limit stopped it, as the bridge's message begins:
     /// `chunk:line: ` (the file's own line, or a module's it requires), or
     /// nothing when the message names no line.
+    /// A scenario's own loop that ran out: often one waiting for the app to change, which it never
+    /// does between steps — raising the budget is then the wrong fix.
+    static let waitingAdvice =
+        " (a loop that waits for the app — until a screen shows — waits for ever: the app changes only when a step "
+        + "runs, and settles before each call returns; check once after the step instead)"
+
     /// Why a budget ran out: `who`'s own loop, or one library call doing
     /// that much work (a backtracking pattern, a huge `table.move`).
     static func budgetCause(_ error: LuaError, of who: String) -> String {
@@ -673,6 +679,7 @@ package struct ScenarioProblem: Error {
                     outcome: .errored(.budget),
                     message: (place.isEmpty ? Self.at(traceback) : place) + "instruction budget exceeded\(suffix): "
                         + ScenarioFile.budgetCause(error, of: "the scenario")
+                        + (error.budgetSpentBy == nil ? ScenarioFile.waitingAdvice : "")
                         + "; raise the limit with --instruction-budget if it is legitimately long",
                     details: traceback)
             } else if error.kind == .timeout {
