@@ -107,7 +107,10 @@ package struct ScenarioWorker {
             return
         }
         do {
-            var (file, selected) = try runner.load(entry, filter: filter)
+            // What the top level prints goes out as it is printed (scenario index -1): a load that gets
+            // stuck and is killed keeps it in the parent's report.
+            var (file, selected) = try runner.load(
+                entry, filter: filter, loadOutput: { text in send(.output(task: task.id, index: -1, text: text)) })
             // Resumed: in the order of the file's first load, when it declares the same scenarios
             // (names are unique in a file); otherwise the file changed, and the parent says so.
             if let order = task.order, order.count == selected.count {

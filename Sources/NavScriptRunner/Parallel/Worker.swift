@@ -22,6 +22,8 @@ final class Worker {
     var steps = Timeline()
     /// What the scenario running printed so far, as its result keeps it.
     var output = LiveOutput()
+    /// What the running task's top level printed while it loaded (kept for a load that dies).
+    var loadOutput = BoundedOutput()
     /// The storyboard of the scenario running (`--html`), as the worker streamed it.
     var frames = StoryboardFrames()
     /// The failures the scenario running recorded so far (the first ``keptFailures``).
@@ -194,6 +196,7 @@ final class Worker {
         scenarioStarted = nil
         scenarioIndex = nil
         lastFinished = nil
+        loadOutput = BoundedOutput()
         if !assigned.isEmpty {
             currentSince = Date()
             lastHeard = currentSince

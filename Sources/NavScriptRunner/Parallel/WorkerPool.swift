@@ -266,6 +266,8 @@ package final class WorkerPool {
                     if worker.failures.count < Worker.keptFailures {
                         worker.failures.append(ExpectationFailure(message, details: details))
                     }
+                case .output(_, let scenario, let text) where scenario < 0:
+                    worker.loadOutput.append(text)  // the top level's, while the file loads
                 case .output(_, let scenario, let text):
                     if let shown = worker.output.take(text), let listing = progress[index].scenarios?[scenario] {
                         publish(.output(file: listing.file, scenario: listing.name, text: shown))
@@ -403,7 +405,8 @@ package final class WorkerPool {
                         progress[index].loadFailure = ScenarioResult(
                             name: ScenarioRunner.fileEntryName(progress[index].task.path, .load), file: progress[index].task.path, line: 0,
                             outcome: .errored(kind),
-                            message: "the worker died \(when): \(reason)", details: details)
+                            message: "the worker died \(when): \(reason)", details: details,
+                            output: worker.lastFinished == nil ? worker.loadOutput.text : "")
                         progress[index].loadFailure.map { publishFinished(index, $0) }
                     }
                     // The scenarios after it never started: reported, not lost.

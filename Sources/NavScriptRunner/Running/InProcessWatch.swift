@@ -188,7 +188,8 @@ package final class InProcessWatch: RunReporter, @unchecked Sendable {  // state
             scenarios.append(
                 ScenarioResult(
                     name: ScenarioRunner.fileEntryName(path, .load), file: path, line: 0,
-                    outcome: .errored(kind == .timeout ? .loadError : kind), message: "\(path): " + message))
+                    outcome: .errored(kind == .timeout ? .loadError : kind), message: "\(path): " + message,
+                    output: live?.output ?? ""))
         }
         for listing in listed ?? [] where !done.contains(listing.name) && listing != culprit {
             scenarios.append(ScenarioRunner.notRun(listing, reason: notRunReason))

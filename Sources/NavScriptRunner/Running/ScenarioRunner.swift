@@ -49,8 +49,10 @@ public struct ScenarioRunner {
     /// Loads a file and selects its scenarios in run order. The order of a
     /// file's scenarios depends only on the seed and the file's path, so
     /// any number of workers runs them in the same order.
-    func load(_ entry: SuiteFile, filter: NamePattern?) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
-        let file = try ScenarioFile(entry: entry, language: language, options: options)
+    func load(
+        _ entry: SuiteFile, filter: NamePattern?, loadOutput: ((String) -> Void)? = nil
+    ) throws(ScenarioLoadError) -> (ScenarioFile, [ScenarioDefinition]) {
+        let file = try ScenarioFile(entry: entry, language: language, options: options, loadOutput: loadOutput)
         var selected = file.scenarios.filter { options.selects(name: $0.name, tags: $0.tags, filter: filter) }
         if options.shuffle {
             // From the names' order, not the declarations': a file that declares through `pairs`
@@ -83,8 +85,9 @@ public struct ScenarioRunner {
         publish(.fileStarted(file: entry.path))
         let file: ScenarioFile
         let selected: [ScenarioDefinition]
+        live?.reset()  // what the file's top level prints is kept for the watch, should the load get stuck
         do {
-            (file, selected) = try load(entry, filter: filter)
+            (file, selected) = try load(entry, filter: filter, loadOutput: live.map { live in { live.wrote($0) } })
         } catch {
             let result = Self.loadFailure(entry.path, error)
             publish(.scenarioFinished(result))

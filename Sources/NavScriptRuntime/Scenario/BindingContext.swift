@@ -159,6 +159,8 @@ package final class BindingContext {
 
     /// Output printed while the file loads (outside any scenario).
     var loadOutput = BoundedOutput()
+    /// Told of each piece of ``loadOutput`` as it is printed.
+    var onLoadOutput: ((String) -> Void)?
 
     /// Appends what a script printed (`print`, `io.write`) to the running
     /// scenario's output, or to the file's while it loads.
@@ -170,6 +172,7 @@ package final class BindingContext {
             world.observer.output?(text)
         } else {
             loadOutput.append(text)
+            onLoadOutput?(text)
         }
     }
 

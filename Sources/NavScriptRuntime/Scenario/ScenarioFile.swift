@@ -19,13 +19,16 @@ package final class ScenarioFile {
     /// name is a ``ScenarioLoadError`` for this file only.
     /// `source` stands in for the file's bytes (exploration runs generated
     /// code under the entry's name).
+    /// `loadOutput`: told each piece the file's top level prints, as it prints it (a file stuck
+    /// while it loads keeps what it printed in its report: a worker's parent, or the in-process watch).
     package init(
         entry: SuiteFile, language: ScenarioLanguage, options: RunOptions,
-        source: [UInt8]? = nil
+        source: [UInt8]? = nil, loadOutput: ((String) -> Void)? = nil
     ) throws(ScenarioLoadError) {
         self.entry = entry
         self.options = options
         let context = BindingContext(file: entry.path, entry: entry, language: language)
+        context.onLoadOutput = loadOutput
         self.context = context
         let collect: LuaFunction
         do {
