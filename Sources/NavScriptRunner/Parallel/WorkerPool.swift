@@ -122,6 +122,14 @@ package final class WorkerPool {
             progress[index].keep(result.summarized)
         }
 
+        /// The rest of task `index` is not run — each scenario an error that says why — and the file
+        /// ends here. (The worker is let run the file out, unheard: killed, it would be taken for a
+        /// worker the kernel killed on whatever file it had been handed next.)
+        func endUnrun(_ index: Int, _ message: String, kind: ScenarioOutcome.ErrorKind) {
+            progress[index].fail(remaining: message, kind: kind)
+            finish(index, duration: Date().timeIntervalSince(started))
+        }
+
         /// The rest of task `index` after `scenario` goes to a fresh worker
         /// (first in line); the file is finished when nothing is left.
         func resume(_ index: Int, after scenario: Int) {
@@ -194,24 +202,21 @@ package final class WorkerPool {
                     {
                         let path = progress[index].task.path
                         if progress[index].stamp != TaskProgress.stamp(of: path) {
-                            progress[index].fail(
-                                remaining:
-                                    "not run: \(path) changed during the run — loaded again by a fresh worker after its first "
+                            endUnrun(
+                                index,
+                                "not run: \(path) changed during the run — loaded again by a fresh worker after its first "
                                     + "one died, it no longer declares the scenarios it did; run the suite again",
                                 kind: .loadError)
                         } else {
                             // Not edited: it declares other names at every load (built from the clock, or from
                             // tostring of a table), so where to resume cannot be found.
-                            progress[index].fail(
-                                remaining:
-                                    "not run: \(path) declares other scenarios each time it loads (names or options built "
+                            endUnrun(
+                                index,
+                                "not run: \(path) declares other scenarios each time it loads (names or options built "
                                     + "from os.time, os.clock or tostring of a table?), so the fresh worker that took over after "
                                     + "a crash could not run the rest as first declared; give its scenarios fixed declarations",
                                 kind: .crash)
                         }
-                        // The worker is let run the file out, unheard (below): killed, it would be taken for a
-                        // worker the kernel killed on whatever file it had been handed next.
-                        finish(index, duration: Date().timeIntervalSince(started))
                         return
                     }
                     // Resumed: the support modules it requires must be those of its first load.
@@ -220,13 +225,12 @@ package final class WorkerPool {
                         let changed = TaskProgress.supportStamps(under: root).first(where: { first[$0.key] != $0.value })?.key
                             ?? first.keys.first(where: { !FileManager.default.fileExists(atPath: $0) })
                     {
-                        progress[index].fail(
-                            remaining:
-                                "not run: the support module \(changed) changed during the run — the fresh worker that took "
+                        endUnrun(
+                            index,
+                            "not run: the support module \(changed) changed during the run — the fresh worker that took "
                                 + "over \(progress[index].task.path) after a crash would run the rest against other code; "
                                 + "run the suite again",
                             kind: .loadError)
-                        finish(index, duration: Date().timeIntervalSince(started))
                         return
                     }
                     if supportStamps[root] == nil { supportStamps[root] = TaskProgress.supportStamps(under: root) }
@@ -295,11 +299,11 @@ package final class WorkerPool {
                     // load (removed, broken by an edit): the rest of its scenarios are errors saying so —
                     // a file-level entry in their place dropped them from every report.
                     if progress[index].scenarios != nil {
-                        progress[index].fail(
-                            remaining: "not run: \(progress[index].task.path) could not be loaded again by the fresh worker "
+                        endUnrun(
+                            index,
+                            "not run: \(progress[index].task.path) could not be loaded again by the fresh worker "
                                 + "that took over after a crash (did it change during the run?): \(result.message)",
                             kind: .loadError)
-                        finish(index, duration: Date().timeIntervalSince(started))
                         return
                     }
                     progress[index].loadFailure = result
