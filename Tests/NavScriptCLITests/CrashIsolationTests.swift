@@ -219,6 +219,8 @@ struct CrashIsolationTests {
     /// error that says why.
     @Test(arguments: [
         ("edited", "suite/a.lua changed during the run"),
+        // A body edited, its declarations the same: the rest would run as edited.
+        ("body", "suite/a.lua changed during the run"),
         ("removed", "suite/a.lua could not be loaded again by the fresh worker")
     ])
     func aFileChangedDuringTheRunKeepsItsCrashAndItsScenarios(change: String, says: String) throws {
@@ -239,6 +241,11 @@ struct CrashIsolationTests {
             for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"s2""#) { usleep(10_000) }
             if change == "edited" {
                 try? fixture.write("suite/a.lua", #"scenario("x1", function() launch{} end)"#)
+            } else if change == "body" {
+                let source = (try? fixture.read("suite/a.lua")) ?? ""
+                try? fixture.write(
+                    "suite/a.lua",
+                    source.replacingOccurrences(of: #"scenario("s3", function() launch{} end)"#, with: #"scenario("s3", function() end)"#))
             } else {
                 try? FileManager.default.removeItem(at: fixture.url("suite/a.lua"))
             }

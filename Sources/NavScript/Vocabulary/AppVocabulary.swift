@@ -178,6 +178,14 @@ package struct AppVocabulary {
                 ? nil
                 : "a warning's kind is one of \(kinds.joined(separator: ", ")), not '\(word)'"
                     + (NameSuggestion.closest(to: word, among: kinds).map { "; did you mean '\($0)'?" } ?? "")
+        case "<entry>":
+            // A door (`deliver scheme …`): one of the app's entry points.
+            return known(word, in: Set(EntryPoint.allCases.map(\.rawValue)), "entry point")
+        case "<source>" where kind == "execute":
+            return ["external", "internal"].contains(word)
+                ? nil
+                : "an execution's source is external or internal, not '\(word)'"
+                    + (NameSuggestion.closest(to: word, among: ["external", "internal"]).map { "; did you mean '\($0)'?" } ?? "")
         case "<scene>":
             return Int(word).map { $0 >= 1 } == true ? nil : "a scene is a window's number (1, 2, …), not '\(word)'"
         case "<dest>":
@@ -212,8 +220,15 @@ package struct AppVocabulary {
             return nil
         case "<label>":
             // A screen's label (`product:p1`), or another object's (`app`, `scene 2 app`): a name close to a
-            // screen the app has, and not one itself, is a typo.
+            // screen the app has, and not one itself, is a typo; a destination's label the app can never
+            // log (a parameter it takes none of, a value its spec refuses) too.
             let screen = Self.destination(of: word)
+            let parts = word.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, destinations.contains(screen),
+                let problem = engine.primaryParamProblem(of: DestinationID(screen), value: String(parts[1]))
+            {
+                return "'\(word)' is never logged: '\(screen)' \(problem)"
+            }
             guard !screens.contains(screen), !logWords.contains(screen),
                 let close = NameSuggestion.closest(to: screen, among: Array(namedScreens))
             else { return nil }

@@ -117,7 +117,8 @@ public struct ScenarioDiscovery {
         // folder (each lookup asks the file system about every folder up
         // to the root, most of them without a `support/`).
         var rootsByFolder: [String: URL] = [:]
-        var realFolders: [[UInt8]: String] = [:]  // by bytes too: `café/` composed and decomposed are two folders
+        var realFolders: [[UInt8]: String] = [:]
+        var realRoots: [String: String] = [:]  // by bytes too: `café/` composed and decomposed are two folders
         // A file reached twice — through a folder and a link to that folder, or as itself and through
         // a link to it (`b.lua -> a.lua`) — runs once: it ran under both names, each result counted.
         // Files met as themselves come first, so a file linked to is shown under its own name; then the
@@ -129,11 +130,16 @@ public struct ScenarioDiscovery {
             let realFolder = realFolders[Array(folder.utf8)] ?? Self.realPath(folder) ?? folder
             realFolders[Array(folder.utf8)] = realFolder
             // The file itself — its device and inode, whatever names lead to it (a symbolic link, a hard
-            // link: each ran it again) — or, for a dangling link, where it is.
+            // link: each ran it again) — or, for a dangling link, where it is; under its suite root, as a
+            // file runs against its root's support/ (the same file in two suites runs in each).
+            let shownFolder = shown.deletingLastPathComponent().path
+            let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
+            rootsByFolder[shownFolder] = root
             var info = stat()
             let key =
-                stat(real.path, &info) == 0
-                ? "\(info.st_dev):\(info.st_ino)" : realFolder + "/" + real.lastPathComponent
+                (stat(real.path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : realFolder + "/" + real.lastPathComponent)
+                + "@" + (realRoots[root.path] ?? Self.realPath(root.path) ?? root.path)
+            realRoots[root.path] = realRoots[root.path] ?? Self.realPath(root.path) ?? root.path
             guard seen.insert(Array(key.utf8)).inserted else { continue }
             let shownPath = display(shown.path)
             // What the name reads as: Swift's String equality (canonical equivalence), without the
@@ -143,9 +149,6 @@ public struct ScenarioDiscovery {
                 throw .equivalentNames(other, shownPath)
             }
             shownAs[reading] = shownPath
-            let shownFolder = shown.deletingLastPathComponent().path
-            let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
-            rootsByFolder[shownFolder] = root
             entries.append(SuiteFile(path: display(shown.path), url: shown, suiteRoot: root, fileSystemPath: shown.path))
         }
         return entries.sorted { $0.path < $1.path }

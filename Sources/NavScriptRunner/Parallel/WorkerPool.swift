@@ -219,7 +219,16 @@ package final class WorkerPool {
                         }
                         return
                     }
-                    // Resumed: the support modules it requires must be those of its first load.
+                    // Resumed: the file itself must be the one first loaded (an edit of a scenario's body keeps
+                    // its declarations), and the support modules it requires too.
+                    if progress[index].scenarios != nil, progress[index].stamp != TaskProgress.stamp(of: progress[index].task.path) {
+                        endUnrun(
+                            index,
+                            "not run: \(progress[index].task.path) changed during the run — the fresh worker that took over "
+                                + "after a crash would run the rest of it as edited; run the suite again",
+                            kind: .loadError)
+                        return
+                    }
                     let root = progress[index].task.suiteRoot
                     if progress[index].scenarios != nil, let first = supportStamps[root],
                         let changed = TaskProgress.supportStamps(under: root).first(where: { first[$0.key] != $0.value })?.key

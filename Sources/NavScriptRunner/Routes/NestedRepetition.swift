@@ -36,7 +36,7 @@ enum NestedRepetition {
         /// another quantifier, or bounds that are no numbers.
         var braces: (low: Int, high: Int?, hasComma: Bool)? {
             guard quantifier.first == "{", let close = quantifier.firstIndex(of: "}") else { return nil }
-            let inside = quantifier[quantifier.index(after: quantifier.startIndex)..<close].filter { $0 != " " }
+            let inside = quantifier[quantifier.index(after: quantifier.startIndex)..<close].filter { !$0.isWhitespace }
             let bounds = inside.split(separator: ",", omittingEmptySubsequences: false)
             guard let first = bounds.first, let low = first.isEmpty ? 0 : Int(String(first)) else { return nil }
             if bounds.count == 1 { return (low, low, false) }
@@ -91,6 +91,24 @@ enum NestedRepetition {
         find(in: Array(pattern)[...], whole: pattern) ?? find(in: Array(withoutNoise(pattern))[...], whole: pattern)
     }
 
+    /// Whether any part of `pattern` matches letters caselessly: a flag group that turns `i` on,
+    /// wherever `i` stands among its flags (`(?i)`, `(?mi:…)`, `(?^si:…)`), not after a `-`.
+    static func isCaseless(_ pattern: String) -> Bool {
+        let characters = Array(pattern)
+        var index = 0
+        while index + 1 < characters.count {
+            if characters[index] == "(", characters[index + 1] == "?" {
+                var next = index + 2
+                while next < characters.count, "imsxwnU^".contains(characters[next]) {
+                    if characters[next] == "i" { return true }
+                    next += 1
+                }
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// Two other shapes that share a value out in too many ways: three or
     /// more unbounded repetitions in a row that can match the same characters
     /// (`.*.*.*x`: polynomial, a power per repetition), and a group that may
@@ -98,8 +116,8 @@ enum NestedRepetition {
     /// exponential). As written, or nil.
     static func findRuns(in pattern: String) -> String? {
         // `(?i)`: letters match either case, so `[a-z]+[A-Z]+` share every letter.
-        findRuns(in: Array(pattern)[...], caseless: pattern.contains("(?i"))
-            ?? findRuns(in: Array(withoutNoise(pattern))[...], caseless: pattern.contains("(?i"))
+        findRuns(in: Array(pattern)[...], caseless: isCaseless(pattern))
+            ?? findRuns(in: Array(withoutNoise(pattern))[...], caseless: isCaseless(pattern))
     }
 
     /// `pattern` without what matches nothing and only spaces it out: a
@@ -321,14 +339,15 @@ enum NestedRepetition {
         (32...126).map { Character(Unicode.Scalar(UInt8($0))) } + Array("\téßÅЖж漢ー١٣ａ€²½")
 
     private static func find(in text: ArraySlice<Character>, whole: String) -> String? {
-        firstRepeatedGroup(in: text) { repeatsUndelimited($0) }
+        let caseless = isCaseless(whole)
+        return firstRepeatedGroup(in: text) { repeatsUndelimited($0, caseless: caseless) }
     }
 
     /// The first repeated group whose alternatives can begin with the same
     /// character (`(a|aa)+`, `([A-Z]|A)*`) or of which one may match nothing
     /// beside another (`(a|a?)+`), as written with its quantifier, or nil.
     static func findOverlappingAlternatives(in pattern: String) -> String? {
-        let caseless = pattern.contains("(?i")
+        let caseless = isCaseless(pattern)
         return firstRepeatedGroup(in: Array(pattern)[...]) { overlapsSomewhere($0, caseless: caseless) }
             ?? firstRepeatedGroup(in: Array(withoutNoise(pattern))[...]) { overlapsSomewhere($0, caseless: caseless) }
     }
@@ -362,7 +381,7 @@ enum NestedRepetition {
     /// Whether a group's content, in some alternative, repeats something
     /// (an atom, or a group that does) and has no delimiter: a required
     /// character at its start or end that none of its repetitions can match.
-    private static func repeatsUndelimited(_ content: ArraySlice<Character>) -> Bool {
+    private static func repeatsUndelimited(_ content: ArraySlice<Character>, caseless: Bool) -> Bool {
         alternatives(withoutGroupPrefix(content)).contains { alternative in
             let parts = atoms(alternative)
             // A fixed count (`[a-f0-9]{2}`) is a turn of one width, one way to split a value: not a repetition here.
@@ -371,8 +390,10 @@ enum NestedRepetition {
             let ends = [parts.first, parts.last].compactMap { $0 }.filter { $0.quantifier.isEmpty && !$0.isGroup }
             // A literal or a class (`-`, `[-_]`, `[.]`, `[A-Z]` before `[a-z]+`) none of the repetitions can match.
             let delimited = ends.contains { end in
-                if let literal = literalCharacter(end.body) { return !repeating.contains { canContain($0, literal, depth: 0) } }
-                return !repeating.contains { containsOverlap($0, end, depth: 0) }
+                if let literal = literalCharacter(end.body) {
+                    return !repeating.contains { canContain($0, literal, depth: 0, caseless: caseless) }
+                }
+                return !repeating.contains { containsOverlap($0, end, depth: 0, caseless: caseless) }
             }
             return !delimited
         }
@@ -424,7 +445,7 @@ enum NestedRepetition {
         // The characters the alternatives spell out, tried too (only when few: a generated alternation of
         // thousands of literal characters is judged by the literals themselves, below).
         let spelledOut = spelled(in: leads.flatMap { $0 })
-        let extra = spelledOut.count <= 256 ? spelledOut : []
+        let extra = spelledOut.count <= 2048 ? spelledOut : []
         var literalsSeen: [Character: Int] = [:]  // a literal atom's character → its lead
         var bodiesSeen: [String: Int] = [:]
         var classes: [(lead: Int, test: (Character) -> Bool)] = []
@@ -525,20 +546,20 @@ enum NestedRepetition {
 
     /// Whether a repeating atom could match `character` anywhere in what it matches — a group by
     /// the atoms inside it (`(?:_[a-z]+)*` never matches `.`), up to a depth, then assumed so.
-    private static func canContain(_ atom: Atom, _ character: Character, depth: Int) -> Bool {
-        guard atom.isGroup else { return test(atom)(character) }
+    private static func canContain(_ atom: Atom, _ character: Character, depth: Int, caseless: Bool) -> Bool {
+        guard atom.isGroup else { return test(atom, caseless: caseless)(character) }
         guard depth < 8 else { return true }
         return alternatives(withoutGroupPrefix(atom.body)).contains { choice in
-            atoms(choice).contains { !isZeroWidth($0) && canContain($0, character, depth: depth + 1) }
+            atoms(choice).contains { !isZeroWidth($0) && canContain($0, character, depth: depth + 1, caseless: caseless) }
         }
     }
 
     /// Whether a repeating atom, anywhere in what it matches, shares a character with `end` (a class).
-    private static func containsOverlap(_ atom: Atom, _ end: Atom, depth: Int) -> Bool {
-        guard atom.isGroup else { return overlaps(end, atom) }
+    private static func containsOverlap(_ atom: Atom, _ end: Atom, depth: Int, caseless: Bool) -> Bool {
+        guard atom.isGroup else { return overlaps(end, atom, caseless: caseless) }
         guard depth < 8 else { return true }
         return alternatives(withoutGroupPrefix(atom.body)).contains { choice in
-            atoms(choice).contains { !isZeroWidth($0) && containsOverlap($0, end, depth: depth + 1) }
+            atoms(choice).contains { !isZeroWidth($0) && containsOverlap($0, end, depth: depth + 1, caseless: caseless) }
         }
     }
 

@@ -114,6 +114,20 @@ struct ScenarioDiscoveryTests {
         #expect(try discovery.discover(["flows"]).map(\.path) == ["flows/again.lua", "flows/c.lua", "flows/d.lua", "flows/dangling.lua"])
     }
 
+    /// One file in two suites (a hard link in another root) runs in each: it runs against its own
+    /// root's support/ modules, so it was a different run there, and it was dropped.
+    @Test func theSameFileInTwoSuitesRunsInEach() throws {
+        let first = try TemporarySuite()
+        try first.write("support/m.lua", "return { ok = true }\n")
+        try first.write("a.lua", "-- a scenario file\n")
+        let second = try TemporarySuite()
+        try second.write("support/m.lua", "return { ok = false }\n")
+        try FileManager.default.linkItem(
+            atPath: first.root.appendingPathComponent("a.lua").path, toPath: second.root.appendingPathComponent("a.lua").path)
+        let entries = try ScenarioDiscovery().discover([first.root.path, second.root.path])
+        #expect(entries.count == 2, "\(entries.map(\.path))")
+    }
+
     /// Two files whose names read the same but are different bytes (`café` composed and
     /// decomposed) are two files: keyed by Swift's String equality, one was dropped without a
     /// word and the run went green without it. Reports tell files apart by name: an error.

@@ -18,7 +18,9 @@ struct NestedRepetitionTests {
         // A letter written as an escape is one character: `(\x61+)+` is `(a+)+`.
         ("(\\x61+)+", "(\\x61+)+"), ("(\\u0061+)+", "(\\u0061+)+"),
         // Python's named groups and the flag reset (`(?^:…)`), which the router's engine reads too.
-        ("(?P<x>a+)+", "(?P<x>a+)+"), ("(?^:a+)+", "(?^:a+)+"), ("(?^i:a+)+", "(?^i:a+)+")
+        ("(?P<x>a+)+", "(?P<x>a+)+"), ("(?^:a+)+", "(?^:a+)+"), ("(?^i:a+)+", "(?^i:a+)+"), ("(?:a{\t1,})+", "(?:a{\t1,})+"),
+        // A turn's end the repetition matches caselessly is no delimiter.
+        ("(?i)([a-z]+A)+", "([a-z]+A)+"), ("(?i)([a-z]+\u{212A})+", "([a-z]+\u{212A})+")
     ])
     func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
         #expect(NestedRepetition.find(in: pattern) == group)
@@ -51,6 +53,8 @@ struct NestedRepetitionTests {
         ("(ab?)+", nil),
         // Python's named groups and the flag reset, which the router's engine reads too.
         ("(?P<x>a|aa)+", "(?P<x>a|aa)+"), ("(?^:a|aa)+", "(?^:a|aa)+"),
+        // Caseless wherever `i` stands among a group's flags.
+        ("(?mi:a|A)+", "(?mi:a|A)+"), ("(?^si:a|A)+", "(?^si:a|A)+"), ("(?m-i:a|A)+", nil),
         // Fixed words none of which begins another split a value one way only (a list of language codes).
         ("(?:en|es|fr)(?:,(?:en|es|fr))*", nil), ("(?:-(?:red|rose|blue))*", nil), ("(?:ab|ac)+", nil),
         ("(?:ab|abc)+", "(?:ab|abc)+"), ("(?:en|EN)+", nil), ("(?i)(?:en|EN)+", "(?:en|EN)+"), ("(a\\.?)+", nil), ("(-?a)+", nil),

@@ -59,7 +59,11 @@ struct AppVocabularyTests {
         ("push note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}"),
         // A label's screen or a coordinator's path close to one the app has: a typo.
         ("release nte:7", "the app has no screen 'nte'; did you mean 'note'?"),
-        ("start app/acount", "the app has no coordinator 'acount' in 'app/acount'; did you mean 'account'?")
+        ("start app/acount", "the app has no coordinator 'acount' in 'app/acount'; did you mean 'account'?"),
+        ("release note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}"),
+        // Closed words of other events: a door, an execution's source.
+        ("deliver schme notes://note/7", "the app has no entry point 'schme'"),
+        ("execute note:7 externl", "an execution's source is external or internal, not 'externl'; did you mean 'external'?")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
