@@ -117,29 +117,28 @@ public struct ScenarioDiscovery {
         // folder (each lookup asks the file system about every folder up
         // to the root, most of them without a `support/`).
         var rootsByFolder: [String: URL] = [:]
-        var realFolders: [[UInt8]: String] = [:]
-        var realRoots: [String: String] = [:]  // by bytes too: `café/` composed and decomposed are two folders
+        var realRoots: [String: String] = [:]
         // A file reached twice — through a folder and a link to that folder, or as itself and through
-        // a link to it (`b.lua -> a.lua`) — runs once: it ran under both names, each result counted.
-        // Files met as themselves come first, so a file linked to is shown under its own name; then the
-        // links, by name, so that of two links to one file the same one runs in every run.
-        // (By name within each, so that of two names of one file the same one runs in every run.)
+        // a link to it (`b.lua -> a.lua`, a hard link) — runs once: it ran under both names, each result
+        // counted. Files met as themselves come first, so a file linked to is shown under its own name;
+        // each group by name, so that of two names of one file the same one runs in every run.
         let byName = { (one: Found, other: Found) in one.shown.path < other.shown.path }
         for (shown, real, walked, _) in found.filter({ !$0.isLink }).sorted(by: byName) + found.filter(\.isLink).sorted(by: byName) {
-            let folder = real.deletingLastPathComponent().path
-            let realFolder = realFolders[Array(folder.utf8)] ?? Self.realPath(folder) ?? folder
-            realFolders[Array(folder.utf8)] = realFolder
-            // The file itself — its device and inode, whatever names lead to it (a symbolic link, a hard
-            // link: each ran it again) — or, for a dangling link, where it is; under its suite root, as a
-            // file runs against its root's support/ (the same file in two suites runs in each).
             let shownFolder = shown.deletingLastPathComponent().path
             let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
             rootsByFolder[shownFolder] = root
+            let realRoot = realRoots[root.path] ?? Self.realPath(root.path) ?? root.path
+            realRoots[root.path] = realRoot
+            // The file itself — its device and inode, whatever names lead to it — or, for a dangling link,
+            // where it is; under its suite root, as a file runs against its root's support/ (the same file
+            // in two suites runs in each). Keyed by bytes: `café/` composed and decomposed are two folders.
             var info = stat()
-            let key =
-                (stat(real.path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : realFolder + "/" + real.lastPathComponent)
-                + "@" + (realRoots[root.path] ?? Self.realPath(root.path) ?? root.path)
-            realRoots[root.path] = realRoots[root.path] ?? Self.realPath(root.path) ?? root.path
+            let file =
+                stat(real.path, &info) == 0
+                ? "\(info.st_dev):\(info.st_ino)"
+                : (Self.realPath(real.deletingLastPathComponent().path) ?? real.deletingLastPathComponent().path) + "/"
+                    + real.lastPathComponent
+            let key = file + "@" + realRoot
             guard seen.insert(Array(key.utf8)).inserted else { continue }
             let shownPath = display(shown.path)
             // What the name reads as: Swift's String equality (canonical equivalence), without the
