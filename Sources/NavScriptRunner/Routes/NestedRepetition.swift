@@ -88,7 +88,15 @@ enum NestedRepetition {
     /// The first repeated group that can repeat ambiguously, as written with
     /// its quantifier (`(a+)+`), or nil.
     static func find(in pattern: String) -> String? {
-        find(in: Array(pattern)[...], whole: pattern) ?? find(in: Array(withoutNoise(pattern))[...], whole: pattern)
+        readings(of: pattern).lazy.compactMap { find(in: $0, whole: pattern) }.first
+    }
+
+    /// The texts the rules read `pattern` as: as written and ``withoutNoise(_:)`` — or only the
+    /// latter when the pattern quotes text (`\Q…\E`), whose characters are literals however they read
+    /// as written (`[a-z]+(?:\Q.\E[a-z]+)*` is `[a-z]+(?:\.[a-z]+)*`, not a dot that matches anything).
+    private static func readings(of pattern: String) -> [ArraySlice<Character>] {
+        let plain = Array(withoutNoise(pattern))[...]
+        return pattern.contains("\\Q") ? [plain] : [Array(pattern)[...], plain]
     }
 
     /// Whether any part of `pattern` matches letters caselessly: a flag group that turns `i` on,
@@ -116,8 +124,7 @@ enum NestedRepetition {
     /// exponential). As written, or nil.
     static func findRuns(in pattern: String) -> String? {
         // `(?i)`: letters match either case, so `[a-z]+[A-Z]+` share every letter.
-        findRuns(in: Array(pattern)[...], caseless: isCaseless(pattern))
-            ?? findRuns(in: Array(withoutNoise(pattern))[...], caseless: isCaseless(pattern))
+        readings(of: pattern).lazy.compactMap { findRuns(in: $0, caseless: isCaseless(pattern)) }.first
     }
 
     /// `pattern` without what matches nothing and only spaces it out: a
@@ -275,6 +282,31 @@ enum NestedRepetition {
         }
     }
 
+    /// The fixed words an alternative matches — literal characters, and groups without a quantifier
+    /// whose alternatives are fixed words in turn (`sh(?:oes|irts)`: `shoes`, `shirts`) — or nil for
+    /// anything else, or more than `limit` words.
+    private static func fixedWords(_ text: ArraySlice<Character>, limit: Int) -> [String]? {
+        var words = [""]
+        for atom in atoms(text) {
+            guard atom.quantifier.isEmpty, !isZeroWidth(atom), !atom.isAtomic else { return nil }
+            if atom.isGroup {
+                // A plain, named or flag-scoped group; a lookaround or a conditional is no fixed word.
+                if atom.body.first == "?", !"<':P^imsxwn-".contains(atom.body.dropFirst().first ?? "=") { return nil }
+                var inner: [String] = []
+                for choice in alternatives(withoutGroupPrefix(atom.body)) {
+                    guard let spelled = fixedWords(choice, limit: limit) else { return nil }
+                    inner += spelled
+                }
+                guard words.count * inner.count <= limit else { return nil }
+                words = words.flatMap { word in inner.map { word + $0 } }
+            } else {
+                guard let literal = literalCharacter(atom.body) else { return nil }
+                words = words.map { $0 + String(literal) }
+            }
+        }
+        return words.count <= limit ? words : nil
+    }
+
     /// Whether a group's content can match the empty string (in some alternative, every atom is optional).
     private static func matchesEmpty(_ content: ArraySlice<Character>) -> Bool {
         alternatives(withoutGroupPrefix(content)).contains { alternative in
@@ -348,8 +380,9 @@ enum NestedRepetition {
     /// beside another (`(a|a?)+`), as written with its quantifier, or nil.
     static func findOverlappingAlternatives(in pattern: String) -> String? {
         let caseless = isCaseless(pattern)
-        return firstRepeatedGroup(in: Array(pattern)[...]) { overlapsSomewhere($0, caseless: caseless) }
-            ?? firstRepeatedGroup(in: Array(withoutNoise(pattern))[...]) { overlapsSomewhere($0, caseless: caseless) }
+        return readings(of: pattern).lazy.compactMap { text in
+            firstRepeatedGroup(in: text) { overlapsSomewhere($0, caseless: caseless) }
+        }.first
     }
 
     /// Whether a group's content, or a group inside it, has alternatives that
@@ -406,18 +439,19 @@ enum NestedRepetition {
         guard choices.count > 1 else { return false }
         // Fixed words none of which begins another (`en|es|fr`, `jan|jun|jul`): a value splits into them
         // one way only, however many share a first letter (a prefix-free set is uniquely decodable).
-        let words = choices.map { choice -> String? in
-            let parts = atoms(choice)
-            guard parts.allSatisfy({ !$0.isGroup && $0.quantifier.isEmpty }) else { return nil }
-            let letters = parts.compactMap { literalCharacter($0.body) }
-            guard letters.count == parts.count, !letters.isEmpty else { return nil }
-            let word = String(letters)
-            return caseless ? word.lowercased() : word
+        // Written flat or grouped — by category, or factored as generators emit them (`sh(?:oes|irts)`).
+        var words: [String]? = []
+        for choice in choices {
+            guard let spelled = fixedWords(choice, limit: 10_000 - (words?.count ?? 0)) else {
+                words = nil
+                break
+            }
+            words? += spelled.map { caseless ? $0.lowercased() : $0 }
         }
-        if words.allSatisfy({ $0 != nil }) {
+        if let words {
             // Sorted, a word that begins another comes right before one it begins (linear after the sort:
-            // an allow-list of thousands of codes is checked at once).
-            let fixed = words.compactMap { $0 }.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+            // an allow-list of thousands of codes is checked at once). The same word twice begins itself.
+            let fixed = words.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
             let prefixFree = zip(fixed, fixed.dropFirst()).allSatisfy { !$1.unicodeScalars.starts(with: $0.unicodeScalars) }
             if prefixFree { return false }
         }

@@ -20,7 +20,9 @@ struct NestedRepetitionTests {
         // Python's named groups and the flag reset (`(?^:…)`), which the router's engine reads too.
         ("(?P<x>a+)+", "(?P<x>a+)+"), ("(?^:a+)+", "(?^:a+)+"), ("(?^i:a+)+", "(?^i:a+)+"), ("(?:a{\t1,})+", "(?:a{\t1,})+"),
         // A turn's end the repetition matches caselessly is no delimiter.
-        ("(?i)([a-z]+A)+", "([a-z]+A)+"), ("(?i)([a-z]+\u{212A})+", "([a-z]+\u{212A})+")
+        ("(?i)([a-z]+A)+", "([a-z]+A)+"), ("(?i)([a-z]+\u{212A})+", "([a-z]+\u{212A})+"),
+        // An empty quote is nothing.
+        ("\\Q\\E(a+)+", "(a+)+")
     ])
     func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
         #expect(NestedRepetition.find(in: pattern) == group)
@@ -36,7 +38,7 @@ struct NestedRepetitionTests {
         ("(?:(b|c)|(a|a))x", nil), ("((a|a)x)+", "((a|a)x)+"), ("(b+|b)+", "(b+|b)+"),
         // However spelled: a scoped flag, an escape for the letter, free spacing, quoted text.
         ("(?i:[a-z]|X)+", "(?i:[a-z]|X)+"), ("(a|\\u0061)+", "(a|\\u0061)+"), ("([a]|\\x61)+", "([a]|\\x61)+"),
-        ("(a|(?i:A))+", "(a|(?i:A))+"), ("(?x)(a | a)+", "(a|a)+"), ("(a|\\Qa\\E)+", "(a|\\Qa\\E)+"),
+        ("(a|(?i:A))+", "(a|(?i:A))+"), ("(?x)(a | a)+", "(a|a)+"), ("(a|\\Qa\\E)+", "(a|a)+"),
         // What matches no character does not set alternatives apart: a lookahead, a word boundary.
         ("(?:(?!b)a|a)+", "(?:(?!b)a|a)+"), ("(?:\\Ba|a)+", "(?:\\Ba|a)+"),
         // Whole alternatives that match one same character: a grapheme class, a letter composed and not.
@@ -58,7 +60,13 @@ struct NestedRepetitionTests {
         // Fixed words none of which begins another split a value one way only (a list of language codes).
         ("(?:en|es|fr)(?:,(?:en|es|fr))*", nil), ("(?:-(?:red|rose|blue))*", nil), ("(?:ab|ac)+", nil),
         ("(?:ab|abc)+", "(?:ab|abc)+"), ("(?:en|EN)+", nil), ("(?i)(?:en|EN)+", "(?:en|EN)+"), ("(a\\.?)+", nil), ("(-?a)+", nil),
-        ("(?:[a-z]+\\.)*[a-z]+", nil), ("(a(?:-b)?)+", nil)
+        ("(?:[a-z]+\\.)*[a-z]+", nil), ("(a(?:-b)?)+", nil),
+        // The same words written grouped, or factored as generators emit them.
+        ("[a-z]+(?:,(?:(?:shoes|shirts)|(?:socks|skirts)))*", nil), ("[a-z]+(?:,(?:shoes|shirts|(?:socks|skirts)))*", nil),
+        ("[a-z]+(?:,(?:sh(?:oes|irts)|s(?:ocks|kirts)))*", nil), ("(?:-(?:(?:ab|ac)|(?:ad|ae)))+", nil),
+        ("(?:a(?:b|bc))+", "(?:a(?:b|bc))+"), ("(?:(?:ab)|ab)+", "(?:(?:ab)|ab)+"), ("(?:(?=a)ab|ac)+", "(?:(?=a)ab|ac)+"),
+        // Quoted text is literal to every rule; an empty quote is nothing.
+        ("(\\Q-\\E[a-z]+)+", nil), ("\\Q\\E(a|aa)+", "(a|aa)+")
     ])
     func repeatedAlternativesThatOverlapAreFound(pattern: String, group: String?) {
         #expect(NestedRepetition.findOverlappingAlternatives(in: pattern) == group, "\(pattern)")
@@ -73,7 +81,9 @@ struct NestedRepetitionTests {
         // A turn of one fixed width splits a value one way only.
         "(?:[a-f0-9]{2})+", "(?:\\d{4})*", "(?:[0-9]{3})+", "(?:[a-z]{2}|[0-9])+",
         // A delimited turn that holds a group: the group's atoms cannot match the delimiter.
-        "[a-z]+(?:_[a-z]+)*(?:\\.[a-z]+(?:_[a-z]+)*)*", "(?:[a-z]+|\\d+)(?:-(?:[a-z]+|\\d+))*"
+        "[a-z]+(?:_[a-z]+)*(?:\\.[a-z]+(?:_[a-z]+)*)*", "(?:[a-z]+|\\d+)(?:-(?:[a-z]+|\\d+))*",
+        // Quoted text is literal, whatever it would mean as pattern syntax.
+        "[a-z]+(?:\\Q.\\E[a-z]+)*", "(\\Q-\\E[a-z]+)+", "(?:\\Q-\\E[a-z]+)*", "x\\Q(a+)+\\E", "\\Q(x*)*\\E[0-9]+"
     ])
     func aPatternWithoutOneIsNot(pattern: String) {
         #expect(NestedRepetition.find(in: pattern) == nil, "\(pattern)")
@@ -124,7 +134,7 @@ struct NestedRepetitionTests {
         "[a-z]+\\Q-\\E[a-z]+\\Q-\\E[a-z]+x", "(?x) [a-z]+ - [a-z]+ - [a-z]+", "a*+a*+a*+x",
         // Repetitions whose turns begin with a delimiter the one before cannot match: one way to split.
         "[a-z]+@[a-z]+\\.[a-z]+", "\\w+@\\w+\\.\\w+", "[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z]+)?", "[a-z]+(?:-[a-z]+)*(?:-\\d+)?",
-        "[0-9]+(?:\\.[0-9]+){0,2}(?:-[a-z0-9.]+)?"
+        "[0-9]+(?:\\.[0-9]+){0,2}(?:-[a-z0-9.]+)?", "\\Q.*\\E\\Q.*\\E\\Q.*\\Ex"
     ])
     func aPatternWithoutARunIsNot(pattern: String) {
         #expect(NestedRepetition.findRuns(in: pattern) == nil, "\(pattern)")
