@@ -17,6 +17,8 @@ struct ValueSampler {
     /// Which branch each alternation (by where it starts in its pattern) draws next: round
     /// robin, not random — six draws of `p[0-9]{1,8}|admin` must reach `admin`.
     private var branchTurns: [Int: Int] = [:]
+    /// Which member each class (by where it starts in its pattern) gives next when covering.
+    private var memberTurns: [Int: Int] = [:]
 
     init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
@@ -56,6 +58,23 @@ struct ValueSampler {
         return values
     }
 
+    /// Values that together take every member of each class in the spec's pattern and each
+    /// repetition at its least and its most count (at most `limit`), those the spec accepts. Why:
+    /// `routes diff` compares a narrowed pattern by the values the old one took, and a few random
+    /// draws of `[a-z][a-z0-9-]*` never held a dash, so dropping it from the class passed unseen.
+    mutating func covering(_ spec: ParamSpec, limit: Int = 64, accepts: (String) -> Bool) -> [String] {
+        guard spec.kind != .integer, let pattern = spec.pattern, let nodes = nodes(of: pattern) else { return [] }
+        let widest = nodes.map(\.widestClass).max() ?? 1
+        var values: [String] = []
+        memberTurns = [:]
+        for turn in 0..<min(limit, max(2 * widest, 3)) {
+            var out = ""
+            for node in nodes { cover(node, turn: turn, into: &out) }
+            if accepts(out) { values.append(out) }
+        }
+        return values
+    }
+
     /// Values the spec must refuse: punctuation, an overlong one, a wrong kind.
     func invalid(_ spec: ParamSpec) -> [String] {
         var values = ["!bad", "x y"]
@@ -73,25 +92,37 @@ struct ValueSampler {
 
     private indirect enum Node {
         case literal(Character)
-        case set([Character])
+        case set(at: Int, [Character])
         case group([Node])
         case choice(at: Int, [[Node]])
         case repeated(Node, min: Int, max: Int)
+
+        /// The most members of one class in it: how many values cover them all.
+        var widestClass: Int {
+            switch self {
+            case .literal: 1
+            case .set(_, let members): members.count
+            case .group(let nodes): nodes.map(\.widestClass).max() ?? 1
+            case .choice(_, let branches): max(branches.count, branches.joined().map(\.widestClass).max() ?? 1)
+            case .repeated(let inner, _, _): inner.widestClass
+            }
+        }
     }
 
     /// A string matching `pattern`, or nil for syntax outside the subset.
     mutating func sample(_ pattern: String) -> String? {
-        let nodes: [Node]?
-        if let known = parsed[pattern] {
-            nodes = known
-        } else {
-            nodes = Self.parse(pattern)
-            parsed[pattern] = .some(nodes)
-        }
-        guard let nodes else { return nil }
+        guard let nodes = nodes(of: pattern) else { return nil }
         var out = ""
         for node in nodes { emit(node, into: &out) }
         return out
+    }
+
+    /// `pattern` parsed, once.
+    private mutating func nodes(of pattern: String) -> [Node]? {
+        if let known = parsed[pattern] { return known }
+        let nodes = Self.parse(pattern)
+        parsed[pattern] = .some(nodes)
+        return nodes
     }
 
     private static func parse(_ pattern: String) -> [Node]? {
@@ -144,6 +175,7 @@ struct ValueSampler {
         let character = c[i]
         switch character {
         case "[":
+            let start = i
             guard let close = c[(i + 1)...].firstIndex(of: "]") else { return nil }
             var members: [Character] = []
             var j = i + 1
@@ -161,7 +193,7 @@ struct ValueSampler {
                 }
             }
             i = close + 1
-            return members.isEmpty ? nil : .set(members)
+            return members.isEmpty ? nil : .set(at: start, members)
         case "(":
             i += 1
             if i + 1 < c.count, c[i] == "?", c[i + 1] == ":" { i += 2 }
@@ -173,8 +205,8 @@ struct ValueSampler {
             let escaped = c[i + 1]
             i += 2
             switch escaped {
-            case "d": return .set(Array("0123456789"))
-            case "w": return .set(Array("abcdefghijklmnopqrstuvwxyz0123456789_"))
+            case "d": return .set(at: i - 2, Array("0123456789"))
+            case "w": return .set(at: i - 2, Array("abcdefghijklmnopqrstuvwxyz0123456789_"))
             case "x", "u", "U":
                 // `\x61`, `\u0061`, `\U00000061`, `\x{61}`: one character by its code (`a`, not `x61`).
                 let braced = escaped == "x" && i < c.count && c[i] == "{"
@@ -197,7 +229,7 @@ struct ValueSampler {
             }
         case ".":
             i += 1
-            return .set(Array("abcdefghijklmnopqrstuvwxyz0123456789"))
+            return .set(at: i - 1, Array("abcdefghijklmnopqrstuvwxyz0123456789"))
         case "*", "+", "?", "{":
             return nil
         default:
@@ -209,7 +241,7 @@ struct ValueSampler {
     private mutating func emit(_ node: Node, into out: inout String) {
         switch node {
         case .literal(let character): out.append(character)
-        case .set(let members): out.append(members.randomElement(using: &generator)!)
+        case .set(_, let members): out.append(members.randomElement(using: &generator)!)
         case .group(let nodes): for inner in nodes { emit(inner, into: &out) }
         case .choice(let start, let branches):
             let turn = branchTurns[start, default: 0]
@@ -219,6 +251,27 @@ struct ValueSampler {
         case .repeated(let inner, let low, let high):
             let count = Int.random(in: low...Swift.min(high, low + 6), using: &generator)
             for _ in 0..<count { emit(inner, into: &out) }
+        }
+    }
+
+    /// One covering value's part for `node`: each class's next member, each branch in turn, and
+    /// repetitions at their least count, their most, or between, by `turn`.
+    private mutating func cover(_ node: Node, turn: Int, into out: inout String) {
+        switch node {
+        case .literal(let character): out.append(character)
+        case .set(let start, let members):
+            let next = memberTurns[start, default: 0]
+            memberTurns[start] = next + 1
+            out.append(members[next % members.count])
+        case .group(let nodes): for inner in nodes { cover(inner, turn: turn, into: &out) }
+        case .choice(let start, let branches):
+            let next = branchTurns[start, default: 0]
+            branchTurns[start] = next + 1
+            for inner in branches[next % branches.count] { cover(inner, turn: turn, into: &out) }
+        case .repeated(let inner, let low, let high):
+            let most = Swift.min(high, low + 6)
+            let count = [most, low, (low + most + 1) / 2][turn % 3]
+            for _ in 0..<count { cover(inner, turn: turn, into: &out) }
         }
     }
 }

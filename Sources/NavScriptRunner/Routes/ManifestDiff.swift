@@ -138,6 +138,9 @@ package struct ManifestDiff {
                         values.append(value)
                         values += sampler.boundary(specOfIt, from: value, accepts: accepts)
                     }
+                    // And values that take every character each class of its pattern allows, each
+                    // repetition at its least and its most: a dash dropped from a class, a leading 0 refused.
+                    values += sampler.covering(specOfIt, accepts: accepts)
                 }
                 for value in values {
                     var params: [String: String] = [:]

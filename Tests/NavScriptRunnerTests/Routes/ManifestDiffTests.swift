@@ -122,4 +122,22 @@ struct ManifestDiffTests {
         let links = ManifestDiff(old: old, new: new).links()
         #expect(links.count == 4 && links.filter { $0.hasPrefix("myapp://i") }.count == 2, "\(links)")
     }
+
+    /// A pattern narrowed to refuse characters or shapes the old one took — a dash dropped from a
+    /// class, a leading 0 refused, a branch removed — changes links, and so does one widened:
+    /// a few random examples never held a dash, and the rollout gate said nothing changed.
+    @Test(arguments: [
+        ("[a-z][a-z0-9-]*", "[a-z][a-z0-9]*"), ("[0-9]{1,6}", "[1-9][0-9]{0,5}"), ("[a-z]+", "[a-y]+"),
+        ("[0-9]{1,6}|new", "[0-9]{1,6}"), ("[a-z][a-z0-9]*", "[a-z][a-z0-9_]*"), ("x\\d{2,4}", "x\\d{2,3}")
+    ])
+    func aNarrowedOrWidenedPatternChangesLinks(old: String, new: String) throws {
+        func engine(_ pattern: String) throws -> RoutingEngine {
+            let json = ManifestCheckTests.base.replacingOccurrences(
+                of: #""pattern": "[0-9]{1,6}""#, with: #""pattern": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))""#)
+            return try RoutingEngine(manifest: RouteManifest.load(json: Data(json.utf8)))
+        }
+        let changes = ManifestDiff(old: try engine(old), new: try engine(new)).changes()
+        #expect(changes.contains { $0.link.hasPrefix("myapp://item/") }, "\(old) → \(new): \(changes.map(\.link))")
+        #expect(ManifestDiff(old: try engine(old), new: try engine(old)).changes().isEmpty)
+    }
 }
