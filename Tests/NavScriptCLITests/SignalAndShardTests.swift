@@ -225,6 +225,36 @@ struct SignalAndShardTests {
         #expect((junit.root.int("errors") ?? 0) >= 1, "\(junit.raw)")
     }
 
+    /// A JUnit or HTML report to a FIFO whose reader opened it and stopped reading: the finished
+    /// run blocked writing it, and one SIGTERM was never honoured. The report is given up a few
+    /// seconds after the signal, said, and the other reports are written.
+    @Test(arguments: ["--junit", "--html"])
+    func aStalledReportReaderDoesNotHoldAFinishedRun(option: String) throws {
+        let fixture = try Fixture([
+            "suite/big.lua": """
+            scenario("prints a lot", function() launch{} for i = 1, 3000 do print(("x"):rep(100)) end end)
+            """
+        ])
+        let fifo = fixture.url("report.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "exec sleep 60 < '\(fifo)'"]
+        try reader.run()
+        defer { reader.terminate() }
+        let started = Date()
+        let output = try fixture.run(["run", "suite", option, "report.fifo", "--json", "events.jsonl"]) { parent in
+            // The run has finished (its last event is written) and waits on the report's reader.
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""run_finished""#) { usleep(25_000) }
+            kill(parent, SIGTERM)
+        }
+        #expect(Date().timeIntervalSince(started) < 30, "ended a few seconds after the signal: \(output)")
+        #expect(output.status == 143, "\(output)")
+        let kind = option == "--junit" ? "JUnit report" : "HTML report"
+        #expect(output.stderr.contains("cannot write the \(kind) to"), "\(output)")
+        #expect(output.stderr.contains("its reader stopped reading, and the run was stopped"), "\(output)")
+    }
+
     /// A signal that lands between two scenarios (a run of short ones: the
     /// stop is noticed after one ends) left no scenario to be the error,
     /// and the JUnit file — passed and skipped cases only — read green to a
@@ -304,6 +334,7 @@ struct SignalAndShardTests {
         }
         #expect(output.status == 143, "\(output)")
         #expect(output.stderr.contains("a second signal (interrupted (SIGTERM)): exiting now"), "\(output)")
+        #expect(output.stderr.contains("(the --json stream holds what finished)"), "\(output)")
     }
 
     /// A run killed outright (SIGKILL: nothing to catch) takes its workers

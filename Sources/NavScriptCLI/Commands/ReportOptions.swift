@@ -128,11 +128,12 @@ struct ReportOptions: ParsableArguments {
     /// The file reporters asked for; a JSON file that cannot be created is
     /// a usage error before anything runs.
     func reporters(junit junitOptions: JUnitReport.Options = .init(), stop: StopSignal? = nil) throws -> [any RunReporter] {
-        // A `--json` stream whose reader stopped reading is given up a few seconds after a stop signal:
-        // the run could not end (one SIGTERM ignored), and its file reports were never written.
+        // A report to a stream whose reader stopped reading (`--json` to a pipe, any report to a FIFO)
+        // is given up a few seconds after a stop signal: the run could not end (one SIGTERM ignored).
         var abandon: (@Sendable () -> Bool)?
         if let stop {
             abandon = { (stop.stoppedFor ?? 0) > InProcessWatch.stopGrace }
+            if json != nil { stop.keepsLiveReport("the --json stream") }
         }
         do { return try targets.reporters(junit: junitOptions, abandonStream: abandon) } catch { throw ValidationError(error.description) }
     }

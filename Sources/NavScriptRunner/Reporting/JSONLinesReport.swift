@@ -75,7 +75,7 @@ package final class JSONLinesReport: RunReporter {
         var line = try encoder.encode(event)
         line.append(UInt8(ascii: "\n"))
         if isStream, let abandon {
-            try writeWatching(line, abandon: abandon)
+            try ReportFile.writeWatching(line, to: handle.fileDescriptor, kind: "JSON lines report", path: destination, abandon: abandon)
             return
         }
         errno = 0
@@ -85,33 +85,6 @@ package final class JSONLinesReport: RunReporter {
             var failed = errno
             if failed == 0, fcntl(handle.fileDescriptor, F_GETFD) == -1 { failed = errno }  // a closed descriptor
             throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: ReportFile.reason(error, errno: failed))
-        }
-    }
-
-    /// Writes `bytes` to the stream a page at a time, each once the reader has made room: a
-    /// reader that stopped reading blocked the run in `write`, where no signal could end it.
-    /// (A pipe taking writes of up to a page whenever poll says it is writable never blocks.)
-    private func writeWatching(_ bytes: Data, abandon: @Sendable () -> Bool) throws(ReportFile.WriteError) {
-        let descriptor = handle.fileDescriptor
-        var offset = 0
-        while offset < bytes.count {
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&waiting, 1, 200)
-            if ready == 0 || (ready < 0 && errno == EINTR) {
-                if abandon() {
-                    throw ReportFile.WriteError(
-                        kind: "JSON lines report", path: destination,
-                        reason: "its reader stopped reading, and the run was stopped: the stream was given up unfinished")
-                }
-                continue
-            }
-            let chunk = min(4096, bytes.count - offset)
-            let written = bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress! + offset, chunk) }
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw ReportFile.WriteError(kind: "JSON lines report", path: destination, reason: String(cString: strerror(errno)))
-            }
-            offset += written
         }
     }
 

@@ -46,17 +46,55 @@ package enum ReportFile {
         return String(cString: strerror(code))
     }
 
-    package static func write(_ text: String, to url: URL, kind: String) throws(WriteError) {
+    /// `abandon`: for a stream (a FIFO, a pipe), asked every 200 ms while its reader takes
+    /// nothing; true gives the report up unfinished (a write error) rather than wait on.
+    package static func write(
+        _ text: String, to url: URL, kind: String, abandon: (@Sendable () -> Bool)? = nil
+    ) throws(WriteError) {
         switch Target(url.standardizedFileURL) {
         case .stream(let path):
             let handle = try openStream(path, kind: kind)
             defer { try? handle.close() }
+            if let abandon {
+                try writeWatching(Data(text.utf8), to: handle.fileDescriptor, kind: kind, path: url.path, abandon: abandon)
+                return
+            }
             errno = 0
             do { try handle.write(contentsOf: Data(text.utf8)) } catch {
                 throw WriteError(kind: kind, path: url.path, reason: Self.reason(error, errno: errno))
             }
         case .file(let destination):
             try replace(destination, with: text, kind: kind)
+        }
+    }
+
+    /// Writes `bytes` to a stream a page at a time, each once its reader has made room: a
+    /// reader that stopped reading blocked the run in `write`, where no signal could end it.
+    /// (A pipe taking writes of up to a page whenever poll says it is writable never blocks.)
+    /// `abandon` is asked every 200 ms while the reader takes nothing.
+    package static func writeWatching(
+        _ bytes: Data, to descriptor: Int32, kind: String, path: String, abandon: @Sendable () -> Bool
+    ) throws(WriteError) {
+        var offset = 0
+        while offset < bytes.count {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&waiting, 1, 200)
+            if ready == 0 || (ready < 0 && errno == EINTR) {
+                if abandon() {
+                    throw WriteError(
+                        kind: kind, path: path,
+                        reason: "its reader stopped reading, and the run was stopped: it was given up unfinished")
+                }
+                continue
+            }
+            let chunk = min(4096, bytes.count - offset)
+            let written = bytes.withUnsafeBytes { buffer in Glibc.write(descriptor, buffer.baseAddress! + offset, chunk) }
+            if written < 0 {
+                let failed = errno
+                if failed == EINTR || failed == EAGAIN { continue }
+                throw WriteError(kind: kind, path: path, reason: Self.reason(CocoaError(.fileWriteUnknown), errno: failed))
+            }
+            offset += written
         }
     }
 

@@ -34,8 +34,9 @@ package struct ReportTargets: Sendable {
     /// The reporters asked for; a JSON file that cannot be created is a
     /// usage problem before anything runs.
     ///
-    /// `abandonStream`: asked while a `--json` stream's reader is not reading; true gives the stream
-    /// up (the run was stopped and it still waits), so a stalled reader cannot hold the run.
+    /// `abandonStream`: asked while a stream's reader (`--json` to a pipe, any report to a FIFO) is
+    /// not reading; true gives the report up (the run was stopped and it still waits), so a
+    /// stalled reader cannot hold the run.
     package func reporters(
         junit junitOptions: JUnitReport.Options = .init(), abandonStream: (@Sendable () -> Bool)? = nil
     ) throws(UsageProblem) -> [any RunReporter] {
@@ -44,10 +45,10 @@ package struct ReportTargets: Sendable {
             var options = junitOptions
             options.strict = junitStrict
             let report = JUnitReport(options)
-            reporters.append(RunReportFile(kind: "JUnit report", path: junit) { report.render($0.result, app: $0.plan?.app) })
+            reporters.append(RunReportFile(kind: "JUnit report", path: junit, abandon: abandonStream) { report.render($0.result, app: $0.plan?.app) })
         }
         if let html {
-            reporters.append(RunReportFile(kind: "HTML report", path: html) { HTMLReport().render($0) })
+            reporters.append(RunReportFile(kind: "HTML report", path: html, abandon: abandonStream) { HTMLReport().render($0) })
         }
         if let json {
             do {

@@ -27,14 +27,20 @@ package final class RunReportFile: RunReporter {
     private let kind: String
     private let url: URL
     private let render: (Content) -> String
+    /// Whether to give a stream up while its reader takes nothing (see ``ReportFile/write(_:to:kind:abandon:)``).
+    private let abandon: (@Sendable () -> Bool)?
     private var plan: RunPlan?
     /// Each file's result, as its `fileFinished` event brought it.
     private var files: [FileResult] = []
 
     /// - Parameters:
     ///   - kind: `JUnit report`, `HTML report` (for messages).
-    package init(kind: String, path: String, render: @escaping (Content) -> String) {
+    ///   - abandon: asked while a stream's reader (a FIFO's) takes nothing; true gives the report up.
+    package init(
+        kind: String, path: String, abandon: (@Sendable () -> Bool)? = nil, render: @escaping (Content) -> String
+    ) {
         self.kind = kind
+        self.abandon = abandon
         self.name = "the \(kind) \(path)"
         self.url = URL(fileURLWithPath: path)
         self.render = render
@@ -62,7 +68,8 @@ package final class RunReportFile: RunReporter {
             let reported = RunResult(
                 files: Self.inPlanOrder(files, plan), duration: result.duration, seed: result.seed,
                 startedAt: result.startedAt)
-            try ReportFile.write(render(Content(plan: plan, result: reported, interruption: interruption)), to: url, kind: kind)
+            try ReportFile.write(
+                render(Content(plan: plan, result: reported, interruption: interruption)), to: url, kind: kind, abandon: abandon)
         default: break
         }
     }

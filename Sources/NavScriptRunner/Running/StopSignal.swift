@@ -9,6 +9,9 @@ package final class StopSignal: @unchecked Sendable {
     /// When the first signal came: a second within ``sameSignalWindow`` is the same request.
     private var firstSignalAt: Date?
     private var sources: [DispatchSourceSignal] = []
+    /// A report written as the run goes (`the --json stream`) that holds what finished when a
+    /// second signal ends the process before the others are written; nil: none.
+    private var liveReport: String?
 
     /// A second signal this soon after the first is the same request delivered twice — GNU
     /// `timeout` signals navscript and then its process group, a terminal's Ctrl-C reaches the
@@ -29,6 +32,9 @@ package final class StopSignal: @unchecked Sendable {
         defer { lock.unlock() }
         return firstSignalAt.map { Date().timeIntervalSince($0) }
     }
+    /// Names a report written as the run goes, for the note a second signal prints.
+    package func keepsLiveReport(_ name: String) { lock.lock(); liveReport = name; lock.unlock() }
+
     /// The signal that stopped the run, if one did.
     package var interruptingSignal: Int32? { lock.lock(); defer { lock.unlock() }; return signalNumber }
     /// The conventional exit status of a run a signal stopped: 128 + its
@@ -52,13 +58,14 @@ package final class StopSignal: @unchecked Sendable {
         } else if signal != nil && signalNumber == nil {
             signalNumber = signal  // a fail-fast stop, then a signal: the signal is the exit status
         }
+        let live = liveReport
         lock.unlock()
         if let signal, insisted {
             // A second signal: the run did not stop on the first (in process, a hang inside the
             // app never reaches a next instruction). It ends now, with what was written.
             let text =
-                "navscript: a second signal (\(reason)): exiting now, without writing the reports (the --json stream "
-                + "holds what finished); one signal stops a run and writes them\n"
+                "navscript: a second signal (\(reason)): exiting now, without writing the reports"
+                + (live.map { " (\($0) holds what finished)" } ?? "") + "; one signal stops a run and writes them\n"
             _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             _exit(128 + signal)
         }
