@@ -45,7 +45,8 @@ package struct ReportTargets: Sendable {
             var options = junitOptions
             options.strict = junitStrict
             let report = JUnitReport(options)
-            reporters.append(RunReportFile(kind: "JUnit report", path: junit, abandon: abandonStream) { report.render($0.result, app: $0.plan?.app) })
+            reporters.append(
+                RunReportFile(kind: "JUnit report", path: junit, abandon: abandonStream) { report.render($0.result, app: $0.plan?.app) })
         }
         if let html {
             reporters.append(RunReportFile(kind: "HTML report", path: html, abandon: abandonStream) { HTMLReport().render($0) })
