@@ -39,15 +39,16 @@ package struct ScenarioLint {
             }
         }
 
-        /// `file:line:col: message`.
-        package var description: String { "\(file):\(line):\(column): \(message)" }
+        /// `file:line:col: message`, what the script wrote spelled where a terminal would not show
+        /// it (a control character, a zero-width space in a quoted name).
+        package var description: String { "\(file):\(line):\(column): \(VisibleText.of(message))" }
 
         /// `file:line:col: error: message`: the form compilers print and
         /// gcc-style problem matchers (GitHub, GitLab, editors) parse.
-        package var gccLine: String { "\(file):\(line):\(column): error: \(message)" }
+        package var gccLine: String { "\(file):\(line):\(column): error: \(VisibleText.of(message))" }
 
         /// `file:line:col: (W901) message`: luacheck's `plain` formatter with codes.
-        package var luacheckLine: String { "\(file):\(line):\(column): (\(kind.code)) \(message)" }
+        package var luacheckLine: String { "\(file):\(line):\(column): (\(kind.code)) \(VisibleText.of(message))" }
     }
 
     private let host: any ScenarioHost

@@ -205,9 +205,9 @@ package struct HTMLReport: Sendable {
         "[" + values.map { "\"" + JSONString.escaped(ReportText.clean($0)) + "\"" }.joined(separator: ",") + "]"
     }
 
-    static func text(_ value: String) -> String { ReportText.xmlText(ReportText.showingBidiControls(value)) }
+    static func text(_ value: String) -> String { ReportText.xmlText(ReportText.showingInvisibles(value)) }
     static func attribute(_ value: String) -> String {
-        ReportText.xmlAttribute(ReportText.showingBidiControls(value))
+        ReportText.xmlAttribute(ReportText.showingInvisibles(value))
     }
 
     static func mark(_ status: ScenarioResult.Status) -> String {

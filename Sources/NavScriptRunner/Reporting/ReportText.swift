@@ -13,10 +13,12 @@ package enum ReportText {
     // MARK: Cleaning
 
     /// Removes terminal escape sequences (CSI such as `ESC[31m`, OSC such as
-    /// hyperlinks, and two-character escapes) entirely, and drops every
-    /// character XML 1.0 forbids or a terminal would interpret: C0 controls
-    /// other than tab, newline and carriage return, DEL, C1 controls, U+FFFE
-    /// and U+FFFF. Everything else, including U+FFFD, is kept.
+    /// hyperlinks, and two-character escapes) entirely, and spells out every
+    /// other character XML 1.0 forbids or a terminal would interpret: C0
+    /// controls other than tab, newline and carriage return, DEL and C1
+    /// controls as `\u{0}`, U+FFFE and U+FFFF as `<U+FFFE>` — dropped, a
+    /// value holding one read as another. Everything else, including U+FFFD,
+    /// is kept.
     ///
     /// Lone surrogates cannot occur: a Swift `String` holds Unicode scalars.
     static func clean(_ text: String) -> String {
@@ -36,7 +38,12 @@ package enum ReportText {
             case 0x90, 0x98, 0x9D, 0x9E, 0x9F:  // C1 DCS, SOS, OSC, PM, APC
                 index = endOfControlString(scalars, from: index + 1)
             default:
-                if isAllowed(scalar) { out.append(scalar) }
+                if isAllowed(scalar) {
+                    out.append(scalar)
+                } else {
+                    // Spelled, not dropped: `"p1004\0"` shown as `p1004` read as another value.
+                    out.append(contentsOf: spelling(of: scalar).unicodeScalars)
+                }
                 index += 1
             }
         }
@@ -65,17 +72,17 @@ package enum ReportText {
     }
 
     /// A file's path as the console and `list` show it: on one line, its
-    /// control characters written out (`fn/n\nl.lua`), its bidi controls by
+    /// control characters written out (`fn/n\nl.lua`), its invisible characters by
     /// name. Why: a file named with a newline split its progress and FAIL
     /// lines in two, and a problem matcher read `FAIL fn/n` with no line.
     package static func pathForTerminal(_ path: String) -> String {
-        showingBidiControls(escapingControls(path))
+        showingInvisibles(escapingControls(path))
     }
 
     /// `clean`, then line endings normalised to `\n` (a lone `\r` would make
     /// a terminal overwrite the line).
     static func cleanForTerminal(_ text: String) -> String {
-        let cleaned = showingBidiControls(clean(text))
+        let cleaned = showingInvisibles(clean(text))
         guard cleaned.unicodeScalars.contains("\r") else { return cleaned }
         let scalars = Array(cleaned.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -92,18 +99,24 @@ package enum ReportText {
     }
 
     /// The explicit bidirectional formatting characters (embeddings,
-    /// overrides, isolates and their terminators), written as `<U+202E>`.
+    /// overrides, isolates and their terminators), and the other characters
+    /// nothing draws (a zero-width space, a soft hyphen, a word joiner, a
+    /// byte-order mark), written as `<U+202E>`.
     ///
     /// Why: they are valid text, so `clean` keeps them, but shown raw they
-    /// reorder what follows them on the line — a failure message could make
-    /// a terminal or a browser display text other than what it holds. The
-    /// console and the HTML report show them by name; JUnit and JSON, which
-    /// tools read rather than people, keep them as they are.
-    static func showingBidiControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isBidiControl) else { return text }
+    /// reorder what follows them on the line or vanish — a failure message
+    /// could make a terminal or a browser display text other than what it
+    /// holds ("no screen 'cart'; did you mean 'cart'?"). The console and the
+    /// HTML report show them by name; JUnit and JSON, which tools read rather
+    /// than people, keep them as they are. The joiners and selectors that
+    /// build emoji (U+200C, U+200D, variation selectors, tags) are drawn as
+    /// part of them, and right-to-left text is written with U+200E and
+    /// U+200F: they stay.
+    static func showingInvisibles(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isBidiControl(scalar) {
+            if isInvisible(scalar) {
                 out.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
             } else {
                 out.append(scalar)
@@ -112,10 +125,13 @@ package enum ReportText {
         return String(out)
     }
 
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
+        case 0x202A...0x202E, 0x2066...0x2069: return true  // bidi controls
+        // Part of emoji; and the left-to-right and right-to-left marks, which right-to-left text is written with.
+        case 0x200C...0x200F, 0xFE00...0xFE0F, 0xE0020...0xE007F, 0xE0100...0xE01EF: return false
+        case 0x00...0x9F: return false  // controls: `clean` spells them
+        default: return scalar.properties.isDefaultIgnorableCodePoint
         }
     }
 
@@ -125,6 +141,12 @@ package enum ReportText {
         case 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...: return true
         default: return false
         }
+    }
+
+    /// How ``clean(_:)`` shows a character no report can hold: as `Expectation.spelled` does.
+    private static func spelling(of scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.properties.generalCategory == .control ? "\\u{\(hex)}" : "<U+\(hex)>"
     }
 
     /// XML 1.0 `Char`, minus the controls a report has no use for (DEL, C1).

@@ -38,6 +38,16 @@ struct ScenarioLintTests {
         #expect(problems.first?.line == 2, "\(problems)")
     }
 
+    /// A name with a character nothing draws read "no tab 'home'; did you mean 'home'?": every form
+    /// a problem is printed in shows it by name, and a control character spelled.
+    @Test func aProblemShowsWhatATerminalWouldNot() throws {
+        let problems = ScenarioLint(host: try NotesHost()).check(source: "expect_tab(\"home\\u{200B}\\1\")", file: "s.lua")
+        let problem = try #require(problems.first)
+        for line in [problem.description, problem.gccLine, problem.luacheckLine] {
+            #expect(line.contains("'home<U+200B>\\u{1}'"), "\(line)")
+        }
+    }
+
     @Test func theLexerDecodesEveryLuaEscape() {
         let source = #"""
             a("\104ome", "hom\x65", "\u{68}ome", "\u{E9}\u{1F642}\u{7FFFFFFF}", "h\111\109e", "\a\b\f\n\r\t\v\\\"\'")

@@ -20,7 +20,10 @@ struct ReportTextTests {
         ("before \u{1B}X after the SOS", "before  after the SOS"),
         ("before \u{1B}[123456789", "before 123456789"),
         ("osc \u{1B}]0;title\nnext line", "osc 0;title\nnext line"),
-        ("c1 \u{9D} kept", "c1  kept")
+        ("c1 \u{9D} kept", "c1  kept"),
+        // A control that begins no sequence is spelled, not dropped: `"p1004\0"` read as `p1004`.
+        ("p1004\u{0}", "p1004\\u{0}"), ("a\u{8}\u{8}b\u{7F}", "a\\u{8}\\u{8}b\\u{7F}"), ("x\u{85}y", "x\\u{85}y"),
+        ("\u{FFFE}", "<U+FFFE>")
     ])
     func escapes(_ text: String, _ cleaned: String) {
         #expect(ReportText.clean(text) == cleaned)
@@ -28,7 +31,7 @@ struct ReportTextTests {
 
     @Test func aControlStringLongerThanTheLimitIsNotOne() {
         let long = String(repeating: "x", count: ReportText.controlStringLimit + 10)
-        #expect(ReportText.clean("\u{1B}]" + long + "\u{7}") == long)
+        #expect(ReportText.clean("\u{1B}]" + long + "\u{7}") == long + "\\u{7}")
     }
 
     /// A right-to-left override in a message would make the console and the
@@ -44,5 +47,15 @@ struct ReportTextTests {
         #expect(ReportText.clean(message) == message)
         #expect(ReportText.xmlText(message) == message)
         #expect(ReportText.cleanForTerminal("plain \u{200F} mark") == "plain \u{200F} mark")
+    }
+
+    /// A character nothing draws in a quoted name made "no screen 'cart'; did you mean 'cart'?":
+    /// the console and HTML show it by name; the joiners and selectors emoji are built of stay.
+    @Test func charactersNothingDrawsAreShownByNameInTheConsoleAndHTML() {
+        #expect(ReportText.cleanForTerminal("no screen 'cart\u{200B}'") == "no screen 'cart<U+200B>'")
+        #expect(HTMLReport.text("soft\u{AD}hyphen \u{2060}") == "soft&lt;U+AD&gt;hyphen &lt;U+2060&gt;")
+        let emoji = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{2764}\u{FE0F}"
+        #expect(ReportText.cleanForTerminal(emoji) == emoji)
+        #expect(ReportText.xmlText("cart\u{200B}") == "cart\u{200B}", "JUnit keeps it")
     }
 }

@@ -257,9 +257,13 @@ struct ReportingJUnitTests {
                     ], duration: 0)
             ], duration: 0, startedAt: 0)
         let xml = report.render(run)
-        #expect(xml.contains(#"name="ab red""#))
-        #expect(xml.contains(#"message="error: bad byte \#u{FFFD} kept""#))
-        #expect(xml.contains(">error: bad byte \u{FFFD} kept\nlinkz\n    at S.scenario(s.lua:1)</error>"))
+        // Escape sequences go; a control that begins none is spelled (dropped, a value read as another).
+        #expect(
+            xml.contains(
+                #"name="a\u{1}b red<U+FFFE><U+FFFF>""#.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                    of: ">", with: "&gt;")), "\(xml)")
+        #expect(xml.contains(#"message="error: bad \u{0}byte \#u{FFFD} kept""#), "\(xml)")
+        #expect(xml.contains(">error: bad \\u{0}byte \u{FFFD} kept\nlink\\u{7F}z\n    at S.scenario(s.lua:1)</error>"), "\(xml)")
         for scalar in xml.unicodeScalars {
             let value = scalar.value
             let allowed =
@@ -416,7 +420,7 @@ struct ReportingJUnitTests {
         #expect(!html.contains("shop://product/100000<"))
     }
 
-    @Test func namesThatDifferOnlyInWhatTheReportDropsOrAReporterTrimsStayApart() throws {
+    @Test func namesThatDifferOnlyInWhatTheReportSpellsOrAReporterTrimsStayApart() throws {
         let names = ["x\u{1}", "x\u{2}", "y", "y ", "caf\u{E9}", "cafe\u{301}"]
         let run = RunResult(
             files: [
@@ -428,7 +432,7 @@ struct ReportingJUnitTests {
             ], duration: 0, startedAt: 0)
         let suite = children(try parse(report.render(run)), "testsuite")[0]
         let shown = children(suite, "testcase").compactMap { attributes($0)["name"] }
-        #expect(shown == ["x", "x (2)", "y", "y  (2)", "caf\u{E9}", "cafe\u{301} (2)"], "\(shown)")
+        #expect(shown == ["x\\u{1}", "x\\u{2}", "y", "y  (2)", "caf\u{E9}", "cafe\u{301} (2)"], "\(shown)")
         #expect(Set(shown.map { $0.trimmingCharacters(in: .whitespaces) }).count == names.count)
     }
 
