@@ -106,9 +106,14 @@ extension ScenarioHost {
     }
 }
 
-/// One event of an app's own vocabulary, for the reference.
+/// One event of an app's own vocabulary, for the reference and for the
+/// check that an event item can match at all.
 public struct EventDeclaration: Hashable, Sendable {
-    /// How it reads (`stash <entry> <input>`).
+    /// How it reads (`widget-opens-order <id>`): its first word, then one
+    /// placeholder per word. A last `<input>` or `<label>` may hold spaces,
+    /// and a last placeholder ending in `…` (`<screen>…`) repeats; any other
+    /// placeholder is one word, so an item with more words than the form
+    /// could never match and is an error.
     public var form: String
     public var meaning: String
 

@@ -116,7 +116,8 @@ package struct AppVocabulary {
                     if let problem = check(word, against: last, in: form[0]) { return problem }
                     continue
                 }
-                if last.hasPrefix("<") && !Self.closedSlots.contains(last) { return nil }
+                if last == "<label>" { return labelTail(words[index...], label: words[index - 1]) }
+                if last == "<input>" { return nil }
                 return "'\(form.joined(separator: " "))' events have \(form.count) words; this item has \(words.count)"
             }
             if let problem = check(word, against: form[index], in: form[0]) { return problem }
@@ -129,9 +130,36 @@ package struct AppVocabulary {
         String(label.split(separator: ":", maxSplits: 1).first ?? label[...])
     }
 
-    /// Places that hold one word the app names: anything else in angle brackets is free text.
+    /// What may follow a label (`release product:p1 view-model`): the core tracks a screen's view
+    /// model as its label and `view-model`; a team's own labels may hold other words. A word close
+    /// to `view-model` and not it (`viewmodel`, `View-Model`), a word after it, a word after a
+    /// coordinator's path, or a character nothing draws can never be logged.
+    private func labelTail(_ tail: ArraySlice<String>, label: String) -> String? {
+        let viewModel = LifecycleTracker.Kind.viewModel.rawValue
+        for (offset, word) in tail.enumerated() {
+            if let hidden = word.unicodeScalars.first(where: { $0.properties.isDefaultIgnorableCodePoint }) {
+                return "'\(word)' holds U+\(String(hidden.value, radix: 16, uppercase: true)), a character nothing draws: "
+                    + "no label of the app has it"
+            }
+            if label.contains("/") {
+                return "'\(label)' is a coordinator's path: its release and dealloc events end there, not with '\(word)'"
+            }
+            if offset > 0, tail[tail.startIndex] == viewModel {
+                return "'\(label) \(viewModel)' is a whole label: its events end there, not with '\(word)'"
+            }
+            if offset == 0, word != viewModel,
+                word.lowercased() == viewModel || NameSuggestion.closest(to: word.lowercased(), among: [viewModel]) != nil
+            {
+                return "a screen's view model is labelled '\(label) \(viewModel)', not '\(label) \(word)'"
+            }
+        }
+        return nil
+    }
+
+    /// Places that hold one word the app names.
     private static let closedSlots: Set<String> = [
-        "<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>", "<scene>"
+        "<dest>", "<screen>", "<tab>", "<precondition>", "<count>", "<source>", "<kind>", "<entry>", "<scene>", "<path>",
+        "<subject>"
     ]
 
     /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).
@@ -186,6 +214,16 @@ package struct AppVocabulary {
                 ? nil
                 : "an execution's source is external or internal, not '\(word)'"
                     + (NameSuggestion.closest(to: word, among: ["external", "internal"]).map { "; did you mean '\($0)'?" } ?? "")
+        case "<count>":
+            return Int(word).map { $0 >= 0 } == true ? nil : "a count is a whole number (a loop guard's: 3), not '\(word)'"
+        case "<subject>" where kind == "warning":
+            // A stack, a presentation, a value type, a screen: a name close to one the app has, and not
+            // one itself, is a typo (`placse`, `Places`: the warning names `places`).
+            let names = stacks.union(screens).union(tabs).union(logWords).union(["selection"])
+                .union(["sheet", "full-screen-cover", "alert"])
+            let name = Self.destination(of: word)  // a screen's label names its screen
+            guard !names.contains(name), let close = NameSuggestion.closest(to: name, among: Array(names)) else { return nil }
+            return "the app has nothing named '\(word)' to warn about; did you mean '\(close)'?"
         case "<scene>":
             return Int(word).map { $0 >= 1 } == true ? nil : "a scene is a window's number (1, 2, …), not '\(word)'"
         case "<dest>":
@@ -224,6 +262,10 @@ package struct AppVocabulary {
             // log (a parameter it takes none of, a value its spec refuses) too.
             let screen = Self.destination(of: word)
             let parts = word.split(separator: ":", maxSplits: 1)
+            if word.hasSuffix(":") {
+                return "'\(word)' is no label ('\(screen)' alone, or with its primary parameter: '\(screen):7'); "
+                    + "events are matched word by word, with no wildcards"
+            }
             if parts.count == 2, destinations.contains(screen),
                 let problem = engine.primaryParamProblem(of: DestinationID(screen), value: String(parts[1]))
             {

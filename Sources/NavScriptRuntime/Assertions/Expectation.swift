@@ -83,9 +83,12 @@ package enum Expectation {
         preconditionFailure("eventsFailure called for events that match")
     }
 
-    /// An item matches an event exactly, or as its leading words; a last
-    /// word without parameters (`push item`) matches a labelled one
-    /// (`push item:7 …`), as stack entries do.
+    /// An item matches an event exactly, or as its leading words; a word
+    /// without parameters (`item`) matches a labelled one (`item:7`)
+    /// wherever it stands, as stack entries do: `push item` matches
+    /// `push item:7`, and `resolve order gated auth` matches
+    /// `resolve order:42 gated auth` (only a last word did, so that item
+    /// could never match and `expect_no_event` passed for ever).
     static func eventMatches(_ item: String, _ event: String) -> Bool {
         var text = item
         return text.withUTF8 { eventMatches(item, bytes: $0, event) }
@@ -94,10 +97,14 @@ package enum Expectation {
     /// ``eventMatches(_:_:)`` with the item's UTF-8 at hand: a scan of the
     /// log takes the item's bytes once, not once per event.
     private static func eventMatches(_ item: String, bytes itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool {
-        if let answer = asciiEventMatch(item, itemBytes, event) { return answer }
-        // By Character: canonically equivalent spellings match.
-        guard event.hasPrefix(item) else { return false }
-        return matchEnds(item, before: event.dropFirst(item.count).first)
+        if let answer = asciiEventMatch(itemBytes, event) { return answer }
+        // By Character, word by word: canonically equivalent spellings match.
+        let wanted = item.split(separator: " ", omittingEmptySubsequences: false)
+        let words = event.split(separator: " ", omittingEmptySubsequences: false)
+        guard wanted.count <= words.count else { return false }
+        return zip(wanted, words).allSatisfy { want, have in
+            want == have || (!want.contains(":") && have.hasPrefix(want) && have.dropFirst(want.count).first == ":")
+        }
     }
 
     /// The first event at or after `start` that `item` matches.
@@ -107,39 +114,43 @@ package enum Expectation {
         return text.withUTF8 { bytes in events[start...].firstIndex { eventMatches(item, bytes: bytes, $0) } }
     }
 
-    /// ``eventMatches(_:_:)`` by bytes while the item and the event's start
-    /// are ASCII (every real event), nil when only Characters can decide.
-    /// Why: `hasPrefix` compares by Character, which cost more than the
-    /// rest of `expect_events`.
-    private static func asciiEventMatch(_ item: String, _ itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool? {
+    /// ``eventMatches(_:_:)`` by bytes while the item and the event are
+    /// ASCII where compared (every real event), nil when only Characters can
+    /// decide. Why: comparing by Character cost more than the rest of
+    /// `expect_events`.
+    private static func asciiEventMatch(_ itemBytes: UnsafeBufferPointer<UInt8>, _ event: String) -> Bool? {
         // `withUTF8` always has the bytes (a native string keeps them in place).
         var eventText = event
         return eventText.withUTF8 { eventBytes -> Bool? in
-            for index in itemBytes.indices {
+            let space = UInt8(ascii: " "), colon = UInt8(ascii: ":")
+            var (index, position) = (0, 0)
+            var wordHasColon = false  // the item's word under way holds a `:` (a label with its parameter)
+            while index < itemBytes.count {
                 let wanted = itemBytes[index]
-                guard index < eventBytes.count else { return wanted < 0x80 ? false : nil }
-                let byte = eventBytes[index]
+                guard position < eventBytes.count else { return wanted < 0x80 ? false : nil }
+                let byte = eventBytes[position]
                 if wanted >= 0x80 || byte >= 0x80 { return nil }
-                if wanted != byte { return false }
+                if wanted == byte {
+                    if wanted == colon { wordHasColon = true } else if wanted == space { wordHasColon = false }
+                    index += 1
+                    position += 1
+                    continue
+                }
+                // The item's word ended where the event's goes on with a parameter: skip the parameter.
+                guard wanted == space, byte == colon, !wordHasColon else { return false }
+                while position < eventBytes.count, eventBytes[position] != space {
+                    if eventBytes[position] >= 0x80 { return nil }
+                    position += 1
+                }
             }
-            guard itemBytes.count < eventBytes.count else { return true }
-            let next = eventBytes[itemBytes.count]
+            guard position < eventBytes.count else { return true }
+            let next = eventBytes[position]
             // A non-ASCII scalar next is never a space or a colon (and a
             // combining one would change the item's last Character).
             guard next < 0x80 else { return false }
             // Nor is the next Character this byte when a combining scalar follows it.
-            if itemBytes.count + 1 < eventBytes.count && eventBytes[itemBytes.count + 1] >= 0x80 { return nil }
-            return matchEnds(item, before: Character(Unicode.Scalar(next)))
-        }
-    }
-
-    /// Whether an item that is a prefix of an event ends where a match may:
-    /// at the event's end, a space, or a colon after a word without one.
-    private static func matchEnds(_ item: String, before next: Character?) -> Bool {
-        switch next {
-        case nil, " ": return true
-        case ":": return !(item.split(separator: " ").last?.contains(":") ?? true)
-        default: return false
+            if position + 1 < eventBytes.count && eventBytes[position + 1] >= 0x80 { return nil }
+            return next == space || (next == colon && !wordHasColon)
         }
     }
 

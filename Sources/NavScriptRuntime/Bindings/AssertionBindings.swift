@@ -268,8 +268,9 @@ enum AssertionBindings {
                 documentation: """
                     Expects the event log to contain `items` as an ordered subsequence (other events may come \
                     between). An item matches an event exactly or as its leading words: `"gate auth"` matches \
-                    `"gate auth account"`, `"push item"` matches `"push item:7"`, but `"push it"` matches \
-                    nothing. The failure shows which items matched, the first that did not, whether it \
+                    `"gate auth account"`, and a screen without its parameter matches it with one wherever it \
+                    stands — `"push item"` matches `"push item:7"`, `"resolve item gated auth"` matches \
+                    `"resolve item:7 gated auth"` — but `"push it"` matches nothing. The failure shows which items matched, the first that did not, whether it \
                     happened earlier, and the events after the last match. An empty list is an error (it \
                     would pass whatever happened).
                     """,

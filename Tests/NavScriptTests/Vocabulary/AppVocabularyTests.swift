@@ -23,7 +23,9 @@ struct AppVocabularyTests {
         "set-stack auth sign_in",  // a modal flow's own stack
         "reject unknown_route", "warning recreated note:7", "scene-open 2", "scene-close 3",
         // Other objects' labels, and coordinators of the team's own naming.
-        "release app", "dealloc scene 2 app", "start app/wizard", "finish app/wizard completed"
+        "release app", "dealloc scene 2 app", "start app/wizard", "finish app/wizard completed",
+        "release note:7 presenter", "warning multiple-updates notes", "warning unregistered-destination NoteRoute",
+        "warning multiple-updates selection", "loop-guard note auth 3"
     ])
     func anItemTheAppCanLogPasses(item: String) {
         #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
@@ -63,28 +65,54 @@ struct AppVocabularyTests {
         ("release note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}"),
         // Closed words of other events: a door, an execution's source.
         ("deliver schme notes://note/7", "the app has no entry point 'schme'"),
-        ("execute note:7 externl", "an execution's source is external or internal, not 'externl'; did you mean 'external'?")
+        ("execute note:7 externl", "an execution's source is external or internal, not 'externl'; did you mean 'external'?"),
+        // A count, a path, a warning's subject: one word, and what the app can log there.
+        ("loop-guard note auth x", "a count is a whole number (a loop guard's: 3), not 'x'"),
+        ("start app/auth x", "'start <path>' events have 2 words; this item has 3"),
+        ("warning recreated note:7 x", "'warning <kind> <subject>' events have 3 words; this item has 4"),
+        ("warning multiple-updates Notes", "the app has nothing named 'Notes' to warn about; did you mean 'notes'?"),
+        // What follows a label: `view-model`, spelled so, and nothing after it or after a path.
+        ("release note:7 viewmodel", "a screen's view model is labelled 'note:7 view-model', not 'note:7 viewmodel'"),
+        ("dealloc note:7 View-Model", "a screen's view model is labelled 'note:7 view-model'"),
+        ("release note:7 view-model x", "'note:7 view-model' is a whole label: its events end there, not with 'x'"),
+        ("release app/auth view-model", "'app/auth' is a coordinator's path: its release and dealloc events end there"),
+        ("release note:7 view-model\u{200B}", "holds U+200B, a character nothing draws"),
+        ("release note:", "'note:' is no label")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
     }
 
+    /// The Notes app as a host that declares no screens and events of its own.
+    struct Undeclared: ScenarioHost {
+        var base: NotesHost
+        var name: String { "Undeclared" }
+        var engine: RoutingEngine {
+            get { base.engine }
+            set { base.engine = newValue }
+        }
+        var launchOptions: [LaunchOption] { [] }
+        var faults: [HostFault] { [] }
+        var events: [EventDeclaration] {
+            [EventDeclaration("widget-opens <id>", "an id"), EventDeclaration("note-said <input>", "free text")]
+        }
+        func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
+    }
+
     /// A host that declares no screens may show any: only a name close to a known one is a typo.
     @Test func withoutDeclaredScreensOnlyANearNameIsATypo() throws {
-        struct Undeclared: ScenarioHost {
-            var base: NotesHost
-            var name: String { "Undeclared" }
-            var engine: RoutingEngine {
-                get { base.engine }
-                set { base.engine = newValue }
-            }
-            var launchOptions: [LaunchOption] { [] }
-            var faults: [HostFault] { [] }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
-        }
         let lenient = AppVocabulary(host: Undeclared(base: try NotesHost()))
         #expect(lenient.problem(with: "present zzz") == nil)
         #expect(lenient.problem(with: "present acount")?.contains("did you mean 'account'?") == true)
+    }
+
+    /// A host event's placeholder holds one word (`widget-opens 42 extra` could never match), but an
+    /// `<input>` last holds free text.
+    @Test func aHostEventHasTheWordsItsFormHas() throws {
+        let host = AppVocabulary(host: Undeclared(base: try NotesHost()))
+        #expect(host.problem(with: "widget-opens 42") == nil)
+        #expect(host.problem(with: "widget-opens 42 extra words") == "'widget-opens <id>' events have 2 words; this item has 4")
+        #expect(host.problem(with: "note-said hello there world") == nil)
     }
 
     /// A screen the app showed is known from the log, however far it is from the manifest.
