@@ -221,6 +221,8 @@ struct CrashIsolationTests {
         ("edited", "suite/a.lua changed during the run"),
         // A body edited, its declarations the same: the rest would run as edited.
         ("body", "suite/a.lua changed during the run"),
+        // The file a link to another, that other edited: what is read changed, not the link.
+        ("linked body", "suite/a.lua changed during the run"),
         ("removed", "suite/a.lua could not be loaded again by the fresh worker")
     ])
     func aFileChangedDuringTheRunKeepsItsCrashAndItsScenarios(change: String, says: String) throws {
@@ -235,16 +237,22 @@ struct CrashIsolationTests {
             scenario("s3", function() launch{} end)
             """
         ])
+        let edited = change == "linked body" ? "real/a.lua" : "suite/a.lua"
+        if change == "linked body" {
+            try fixture.write("real/a.lua", try fixture.read("suite/a.lua"))
+            try FileManager.default.removeItem(at: fixture.url("suite/a.lua"))
+            try FileManager.default.createSymbolicLink(atPath: fixture.url("suite/a.lua").path, withDestinationPath: "../real/a.lua")
+        }
         let (output, junit) = try fixture.runWithJUnit(
             ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
         ) { _ in
             for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"s2""#) { usleep(10_000) }
             if change == "edited" {
                 try? fixture.write("suite/a.lua", #"scenario("x1", function() launch{} end)"#)
-            } else if change == "body" {
-                let source = (try? fixture.read("suite/a.lua")) ?? ""
+            } else if change.hasSuffix("body") {
+                let source = (try? fixture.read(edited)) ?? ""
                 try? fixture.write(
-                    "suite/a.lua",
+                    edited,
                     source.replacingOccurrences(of: #"scenario("s3", function() launch{} end)"#, with: #"scenario("s3", function() end)"#))
             } else {
                 try? FileManager.default.removeItem(at: fixture.url("suite/a.lua"))

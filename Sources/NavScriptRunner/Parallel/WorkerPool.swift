@@ -687,13 +687,26 @@ private struct TaskProgress {
     /// What the file's scenarios declared beside their listing at its first load.
     var declarations: [String]?
 
-    /// The file's modification time and size when it was first loaded: a
-    /// different listing at a later load is an edit only if these changed.
+    /// The file's stamp when it was first loaded: a different listing at a
+    /// later load is an edit only if it changed.
     var stamp: Stamp?
 
+    /// What changes when a file's text does: its modification and status-change times (to the
+    /// nanosecond: a `touch` that puts the old modification time back still moves the latter),
+    /// size and inode — of what is read, through symbolic links (a scenario file may be a link,
+    /// and stamping the link missed every edit of its target).
     struct Stamp: Equatable {
-        var modified: Date?
-        var size: Int?
+        var modified: timespec
+        var changed: timespec
+        var size: Int
+        var inode: UInt64
+        var device: UInt64
+
+        static func == (lhs: Stamp, rhs: Stamp) -> Bool {
+            lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+                && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+                && lhs.size == rhs.size && lhs.inode == rhs.inode && lhs.device == rhs.device
+        }
     }
 
     /// The modules under `root`'s `support/` folder, by path, with their stamps.
@@ -706,8 +719,11 @@ private struct TaskProgress {
     }
 
     static func stamp(of path: String) -> Stamp? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return Stamp(modified: attributes[.modificationDate] as? Date, size: (attributes[.size] as? NSNumber)?.intValue)
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Stamp(
+            modified: status.st_mtim, changed: status.st_ctim, size: Int(status.st_size), inode: UInt64(status.st_ino),
+            device: UInt64(status.st_dev))
     }
 
     /// Marks what has no result yet as not run (`reason`); `finishing` also
