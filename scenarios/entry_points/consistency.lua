@@ -64,3 +64,12 @@ describe("aliases", function()
     expect_stack{ "home", "product:p7" }
   end)
 end)
+
+-- A link the engine must refuse is refused through every door alike: a door
+-- that skipped the check the scheme link enforces would open it.
+scenario.each({
+  { url = "shop://product/P1004", family = "a product id its pattern refuses" },
+  { url = "shop://orders/4x2", family = "an order id that is no number" },
+}, "every entry point refuses $family", { launch = { logged_in = true } }, function(row)
+  expect_same_outcome(row.url, links.ENTRY_POINTS, { rejected = true })
+end)

@@ -342,8 +342,9 @@ enum AssertionBindings {
                     each URL-shaped entry point also gets the link's other spellings — the scheme and a \
                     universal link's host in capitals, a letter percent-encoded — which every URL parser must \
                     read as the same link, and a push or a Handoff the link in their other shapes (a payload's \
-                    `url`, an activity's `webpage_url`) where the door reads them. The scenario's own app is \
-                    left untouched.
+                    `url`, an activity's `webpage_url`) where the door reads them. A link every entry point \
+                    rejects fails (a typo in it compared no route), unless `{ rejected = true }` says the \
+                    refusal everywhere is what is checked. The scenario's own app is left untouched.
                     """,
                 example: "expect_same_outcome(\"myapp://item/7\")"
             ) { call, _, world in
@@ -360,7 +361,9 @@ enum AssertionBindings {
                 let names =
                     try call.optionalTable(2).map { _ in try BindingSupport.strings(call, 2) }
                     ?? world.host.entryPoints.map(\.rawValue)
-                let spellings = try call.optionalTable(3)?["spellings"].isTruthy ?? false
+                let options = try call.optionalTable(3)
+                let spellings = options?["spellings"].isTruthy ?? false
+                let rejected = options?["rejected"].isTruthy ?? false
                 guard names.count >= 2 || (spellings && names.count == 1) else {
                     throw call.argumentError(
                         2,
@@ -373,7 +376,7 @@ enum AssertionBindings {
                         "'\(twice)' is listed twice, and an entry point compared with itself checks "
                             + "nothing: list each once")
                 }
-                var observations: [(entry: String, observation: [String])] = []
+                var observations: [(entry: String, observation: [String], rejection: String?)] = []
                 let shapes = EntryLinkSpelling(manifest: world.host.engine.manifest)
                 for name in names {
                     let entry = try BindingSupport.entryPoint(name, call: call, position: 2, host: world.host)
@@ -406,11 +409,12 @@ enum AssertionBindings {
                                             ? "{}"  // none: a bare "modals" read like a word cut off
                                             : state.modals.map { Expectation.render($0.map(\.description)) }.joined(separator: " | ")),
                                     "screen \(state.visible?.description ?? "nothing")"
-                                ]
+                                ],
+                                outcome?.error?.rawValue
                             ))
                     }
                 }
-                return Expectation.sameOutcome(url: url, observations: observations)
+                return Expectation.sameOutcome(url: url, observations: observations, rejected: rejected)
             }
         ]
     }

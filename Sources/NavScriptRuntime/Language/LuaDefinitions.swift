@@ -199,7 +199,11 @@ package struct LuaDefinitions {
                 [
                     .init(
                         "spellings", "boolean",
-                        "also each URL-shaped entry point's other spellings of the link (default false)")
+                        "also each URL-shaped entry point's other spellings of the link (default false)"),
+                    .init(
+                        "rejected", "boolean",
+                        "the link is to be rejected through every entry point; without it, a link every entry point "
+                            + "rejects fails (default false)")
                 ]),
             .fields(
                 "navscript.BackSwipeOptions", "Options of `back_swipe`.",

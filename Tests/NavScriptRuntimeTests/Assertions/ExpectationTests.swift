@@ -177,16 +177,32 @@ struct ExpectationTests {
     }
 
     @Test func sameOutcomeDiffsEveryDifferingEntryAgainstTheFirst() throws {
-        #expect(Expectation.sameOutcome(url: "u", observations: [("scheme", ["a"]), ("push", ["a"])]) == nil)
+        #expect(Expectation.sameOutcome(url: "u", observations: [("scheme", ["a"], nil), ("push", ["a"], nil)]) == nil)
         let failure = try #require(
             Expectation.sameOutcome(
                 url: "shop://p/1",
                 observations: [
-                    ("scheme", ["status=proceed", "tab home"]), ("push", ["status=error", "tab home"]),
-                    ("widget", ["status=proceed", "tab home"])
+                    ("scheme", ["status=proceed", "tab home"], nil), ("push", ["status=error", "tab home"], "malformed"),
+                    ("widget", ["status=proceed", "tab home"], nil)
                 ]))
         #expect(failure.message == "shop://p/1 does not give the same outcome through scheme and push")
         #expect(failure.details.contains("  - scheme: status=proceed\n  + push: status=error"))
         #expect(!failure.details.contains("widget"))
+    }
+
+    /// A link every entry point rejects agrees only in being refused (a typo in a table of links
+    /// compared no route and passed): a failure, unless `rejected` says the refusal is the point.
+    @Test func aLinkEveryEntryPointRejectsIsNoSameOutcome() throws {
+        let refused: [(entry: String, observation: [String], rejection: String?)] = [
+            ("scheme", ["outcome error unknown_route"], "unknown_route"), ("push", ["outcome error unknown_route"], "unknown_route")
+        ]
+        let failure = try #require(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused))
+        #expect(failure.message == "every entry point rejected shop://prodcut/1 (unknown_route): the outcomes agree only in refusing it, so no route was compared")
+        #expect(failure.details.contains("{ rejected = true }"))
+        #expect(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused, rejected: true) == nil)
+        let routed: [(entry: String, observation: [String], rejection: String?)] = [("scheme", ["outcome proceed"], nil), ("push", ["outcome proceed"], nil)]
+        #expect(Expectation.sameOutcome(url: "shop://product/1", observations: routed) == nil)
+        let taken = try #require(Expectation.sameOutcome(url: "shop://product/1", observations: routed, rejected: true))
+        #expect(taken.message == "shop://product/1 was to be rejected through every entry point ({ rejected = true }), but scheme took it")
     }
 }
