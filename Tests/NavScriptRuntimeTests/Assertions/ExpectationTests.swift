@@ -197,10 +197,15 @@ struct ExpectationTests {
             ("scheme", ["outcome error unknown_route"], "unknown_route"), ("push", ["outcome error unknown_route"], "unknown_route")
         ]
         let failure = try #require(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused))
-        #expect(failure.message == "every entry point rejected shop://prodcut/1 (unknown_route): the outcomes agree only in refusing it, so no route was compared")
+        #expect(
+            failure.message
+                == "every entry point rejected shop://prodcut/1 (unknown_route): the outcomes agree only in refusing it, so no route was compared"
+        )
         #expect(failure.details.contains("{ rejected = true }"))
         #expect(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused, rejected: true) == nil)
-        let routed: [(entry: String, observation: [String], rejection: String?)] = [("scheme", ["outcome proceed"], nil), ("push", ["outcome proceed"], nil)]
+        let routed: [(entry: String, observation: [String], rejection: String?)] = [
+            ("scheme", ["outcome proceed"], nil), ("push", ["outcome proceed"], nil)
+        ]
         #expect(Expectation.sameOutcome(url: "shop://product/1", observations: routed) == nil)
         let taken = try #require(Expectation.sameOutcome(url: "shop://product/1", observations: routed, rejected: true))
         #expect(taken.message == "shop://product/1 was to be rejected through every entry point ({ rejected = true }), but scheme took it")
