@@ -455,6 +455,30 @@ struct SignalAndShardTests {
         XMLLint.expectValid(fixture.url("merged.xml"))
     }
 
+    /// Two files whose paths reduce to one classname (`gate_resume/cart.lua`, `gate-resume/cart.lua`)
+    /// were numbered over one run's files: in two shards both were `…cart`, and once merged a CI
+    /// reporter kept one of a failing and a passing test; a shuffled run moved the `_2` between them.
+    /// They are numbered over the whole suite, in path order.
+    @Test func filesThatReduceToOneClassnameAreNamedAlikeInEveryShardAndOrder() throws {
+        let fixture = try Fixture([
+            "suite/gate_resume/cart.lua": #"scenario("cart resumes", function() end)"#,
+            "suite/gate-resume/cart.lua": #"scenario("cart resumes", function() end)"#
+        ])
+        func classnames(_ arguments: [String], _ junit: String) throws -> [String: String] {
+            let (output, report) = try fixture.runWithJUnit(arguments + ["suite"], junit: junit)
+            #expect(output.status == 0, "\(output)")
+            var names: [String: String] = [:]
+            for testcase in report.cases { names[testcase["file"] ?? ""] = testcase["classname"] }
+            return names
+        }
+        let whole = try classnames([], "whole.xml")
+        #expect(Set(whole.values).count == 2, "\(whole)")
+        var sharded: [String: String] = [:]
+        for shard in 1...2 { sharded.merge(try classnames(["--shard", "\(shard)/2"], "shard\(shard).xml")) { $1 } }
+        #expect(sharded == whole, "each shard names a file as the whole run does")
+        for seed in 1...4 { #expect(try classnames(["--shuffle", "--seed", "\(seed)"], "shuffled.xml") == whole, "seed \(seed)") }
+    }
+
     /// The split is computed from the files' text, not from running them:
     /// a file whose top level draws its count at run time moved whole other
     /// files into no shard (or two), and one whose top level loops hung every

@@ -93,6 +93,7 @@ struct RunCommand: HostedCommand {
         options.interruption = stop.interruption
         let runner = ScenarioRunner(host: host, options: options)
         var entries = try suite.discover()
+        let suiteFiles = entries.map(\.path)
         try suite.requireSelection(entries, runner: runner, stop: stop, report: report, command: "run")
         // Each machine splits the suite alike only from what each sees alike: the files' text. (A file's
         // scenarios counted by running it — `math.randomseed(os.time())` before a loop of declarations —
@@ -137,7 +138,7 @@ struct RunCommand: HostedCommand {
         let stream = RunEventStream(
             [console]
                 + (try report.reporters(
-                    junit: .init(invariants: checked, replayCommand: replayCommand), stop: stop)))
+                    junit: .init(invariants: checked, replayCommand: replayCommand, suiteFiles: suiteFiles), stop: stop)))
         let started = Date()
         /// Whether the whole suite, every shard's files, has a scenario written and selected: a shard
         /// may be empty (more shards than files), a suite with none is an error in every shard. Asked

@@ -40,15 +40,21 @@ package struct JUnitReport: Sendable {
         /// set, every `<testcase>` gets `navscript.replay` and, on a
         /// shuffled run, `navscript.seed` properties.
         package var replayCommand: [String]?
+        /// Every file of the suite the run's files were taken from (before a shard or a line
+        /// took part of it): two files whose paths reduce to one classname are numbered over
+        /// these, so each shard — and each shuffled order — names a file alike (numbered over
+        /// one shard's files, both were `…cart` once merged, and a CI reporter kept one).
+        package var suiteFiles: [String]
 
         package init(
             strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
-            replayCommand: [String]? = nil
+            replayCommand: [String]? = nil, suiteFiles: [String] = []
         ) {
             self.strict = strict
             self.hostname = hostname
             self.invariants = invariants
             self.replayCommand = replayCommand
+            self.suiteFiles = suiteFiles
         }
     }
 
@@ -79,7 +85,7 @@ package struct JUnitReport: Sendable {
         guard !run.files.isEmpty else { return xml + "/>\n" }
         xml += ">\n"
 
-        let prefixes = Self.classPrefixes(run.files.map(\.file))
+        let prefixes = Self.classPrefixes(options.suiteFiles + run.files.map(\.file))
         for file in run.files {
             xml += "  <testsuite"
             xml += attribute("name", nonEmpty(file.file, else: "(unnamed file)"))
@@ -310,11 +316,19 @@ package struct JUnitReport: Sendable {
     /// Each file's classname prefix, unique in the report: two files whose
     /// paths reduce to the same name (`a.b.lua`, `a_b.lua`) would merge into
     /// one class in every reporter that groups by it, so the later ones get
-    /// `_2`, `_3`, in report order. A path that reduces to nothing has none.
+    /// `_2`, `_3`, in path order (not run order: a shuffled run moved the
+    /// suffix from file to file) — after a file whose path is its name
+    /// already (`a_b.lua`), which keeps it. A path that reduces to nothing
+    /// has none.
     static func classPrefixes(_ files: [String]) -> [String: String] {
         var prefixes: [String: String] = [:]
         var uses: [String: Int] = [:]
-        for file in files where prefixes[file] == nil {
+        let sorted = Set(files).sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        let (exact, reduced) = sorted.reduce(into: ([String](), [String]())) { split, file in
+            let segments = (file.hasSuffix(".lua") ? file.dropLast(4) : file[...]).split(separator: "/").filter { $0 != "." && $0 != ".." }
+            if segments.joined(separator: ".") == pathName(file) { split.0.append(file) } else { split.1.append(file) }
+        }
+        for file in exact + reduced {
             let base = pathName(file)
             guard !base.isEmpty else {
                 prefixes[file] = ""

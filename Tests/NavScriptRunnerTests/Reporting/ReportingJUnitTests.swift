@@ -298,8 +298,9 @@ struct ReportingJUnitTests {
         #expect(try classname("../x.LUA", ["\u{1B}[31mred\u{1B}[0m"]) == "x_LUA.red")
     }
 
-    /// `a.b.lua` and `a_b.lua` reduce to the same name: the later file's
-    /// classes get `_2`, so reporters grouping by class keep them apart.
+    /// `a.b.lua`, `a b.lua` and `a_b.lua` reduce to the same name: the file whose path is that name
+    /// keeps it, the others get `_2`, `_3` in path order, so reporters grouping by class keep them
+    /// apart (and a shuffled run names them alike).
     @Test func filesWhosePathsReduceAlikeKeepDistinctClassnames() throws {
         let files = ["s/a.b.lua", "s/a_b.lua", "s/a b.lua", "s/other.lua"].map { file in
             FileResult(
@@ -308,7 +309,7 @@ struct ReportingJUnitTests {
         }
         let suites = children(try parse(report.render(RunResult(files: files, duration: 0, startedAt: 0))), "testsuite")
         let classes = suites.map { attributes(children($0, "testcase")[0])["classname"] }
-        #expect(classes == ["s.a_b.g", "s.a_b_2.g", "s.a_b_3.g", "s.other.g"])
+        #expect(classes == ["s.a_b_3.g", "s.a_b.g", "s.a_b_2.g", "s.other.g"], "a.b, a_b, a b")
     }
 
     @Test func namesAreNeverEmptyOrDuplicated() throws {
