@@ -159,7 +159,7 @@
 ---Options of `expect_same_outcome`.
 ---@class navscript.SameOutcomeOptions
 ---@field spellings? boolean # also each URL-shaped entry point's other spellings of the link (default false)
----@field rejected? boolean # the link is to be rejected through every entry point; without it, a link every entry point rejects fails (default false)
+---@field rejected? boolean|"allowed" # true: the link is to be rejected through every entry point; "allowed": the entry points need only agree; without it, a link every entry point rejects fails
 
 ---Options of `back_swipe`.
 ---@class navscript.BackSwipeOptions
@@ -658,7 +658,7 @@ function expect_coordinators(paths) end
 ---@param options? navscript.ErrorOptions
 function expect_error(input, kind, options) end
 
----Expects `url` (a link with the app's scheme) to give the same result through every listed entry point (all of the app's by default): for each one, a fresh app is launched with the scenario's launch options (without its cold-start link), the link is delivered in that entry point's shape (universal link, push payload, activity…) and the outcome, tab, stack, modals and screen are compared with the first entry point's. With `{ spellings = true }` each URL-shaped entry point also gets the link's other spellings — the scheme and a universal link's host in capitals, a letter percent-encoded — which every URL parser must read as the same link, and a push or a Handoff the link in their other shapes (a payload's `url`, an activity's `webpage_url`) where the door reads them. A link every entry point rejects fails (a typo in it compared no route), unless `{ rejected = true }` says the refusal everywhere is what is checked. The scenario's own app is left untouched.
+---Expects `url` (a link with the app's scheme) to give the same result through every listed entry point (all of the app's by default): for each one, a fresh app is launched with the scenario's launch options (without its cold-start link), the link is delivered in that entry point's shape (universal link, push payload, activity…) and the outcome, tab, stack, modals and screen are compared with the first entry point's. With `{ spellings = true }` each URL-shaped entry point also gets the link's other spellings — the scheme and a universal link's host in capitals, a letter percent-encoded — which every URL parser must read as the same link, and a push or a Handoff the link in their other shapes (a payload's `url`, an activity's `webpage_url`) where the door reads them. A link every entry point rejects fails (a typo in it compared no route), unless `{ rejected = true }` says the refusal everywhere is what is checked, or `{ rejected = "allowed" }` that the entry points need only agree. The scenario's own app is left untouched.
 ---```lua
 ---expect_same_outcome("myapp://item/7")
 ---```

@@ -183,13 +183,16 @@ struct RunCommand: HostedCommand {
                 stream.publish(.fileFinished(file))
                 files.append(file)
             }
+            // The signal read once: one that came after every scenario had its result found a finished run
+            // (its reports the whole run's, its status theirs), and one that lands while the reports are
+            // made is too late to change them — read twice, a run was reported green and exited 143.
+            let signalled = stop.interruptingSignal != nil
+            let interrupted = signalled && (stuck || FileResult.cutShort(files))
             // Stopped by a signal between two scenarios (loading or launching the next file): no scenario
             // was running to be the error, and the JUnit file of 145 passed and 1,855 skipped read green to
             // a CI reporter. The interruption is then an error of its own, in every report.
             // (Not when the watch ended a stuck scenario: that one is the error, whatever stopped it.)
-            if stop.interruptingSignal != nil, !stuck,
-                !files.contains(where: { $0.scenarios.contains { $0.outcome == .errored(.interrupted) } })
-            {
+            if interrupted, !stuck, !files.contains(where: { $0.scenarios.contains { $0.outcome == .errored(.interrupted) } }) {
                 let notRun = files.reduce(0) {
                     $0 + $1.scenarios.filter { [.skipped(.interrupted), .skipped(.notStarted)].contains($0.outcome) }.count
                 }
@@ -206,13 +209,18 @@ struct RunCommand: HostedCommand {
             let result = RunResult(
                 files: files, duration: Date().timeIntervalSince(started),
                 seed: shuffle ? seed : nil, startedAt: started.timeIntervalSince1970)
-            stream.publish(.runFinished(result, interruption: stop.interruptingSignal == nil ? nil : stop.reason))
+            stream.publish(.runFinished(result, interruption: interrupted ? stop.reason : nil))
             let unwritten = ReportOptions.reportFailures(stream)
-            if let status = stop.exitStatus {
+            if interrupted, let status = stop.exitStatus {
                 writeStandardError(
                     "\(NavScriptCLI.executableName): \(stop.reason); the report covers what finished: a scenario that was running is an "
                         + "error, the rest is marked skipped\n")
                 throw ExitCode(status)
+            }
+            if signalled {
+                writeStandardError(
+                    "\(NavScriptCLI.executableName): \(stop.reason) after the last scenario finished: the run is complete, "
+                        + "and its reports are the whole run's\n")
             }
             if let nothingRan {
                 writeStandardError("\(NavScriptCLI.executableName): \(nothingRan)\n")

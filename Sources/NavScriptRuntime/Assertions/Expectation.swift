@@ -240,28 +240,39 @@ package enum Expectation {
     }
 
     /// `expect_same_outcome`: every entry point's observation must equal the first's.
+    /// What `expect_same_outcome` expects of a link every entry point could refuse (its `rejected` option).
+    package enum Refusal: Sendable {
+        /// A link every entry point rejects fails: the outcomes agreed only in refusing it (a typo
+        /// in a table of links, `shop://prodcut/1`, compared no route and passed).
+        case fails
+        /// Every entry point must reject the link (`rejected = true`).
+        case required
+        /// The entry points need only agree, refusing or not (`rejected = "allowed"`: a hostile
+        /// link, or a table that mixes both).
+        case allowed
+    }
+
     /// `expect_same_outcome`: each entry point's observation against the first's. `rejection`: the
-    /// kind of error the entry point's outcome was (nil: the link was routed). A link every entry
-    /// point rejects agrees only in being refused — a typo in a table of links (`shop://prodcut/1`)
-    /// checked no route and passed — so that is a failure unless `rejected` says it is the point;
-    /// with it, an entry point that routed the link is one.
+    /// kind of error the entry point's outcome was (nil: the link was routed); `refusal`: what a
+    /// link every entry point rejects means.
     package static func sameOutcome(
-        url: String, observations: [(entry: String, observation: [String], rejection: String?)], rejected: Bool = false
+        url: String, observations: [(entry: String, observation: [String], rejection: String?)], refusal: Refusal = .fails
     ) -> ExpectationFailure? {
         guard let reference = observations.first else { return nil }
         let differing = observations.dropFirst().filter { $0.observation != reference.observation }
         guard !differing.isEmpty else {
-            if rejected, let routed = observations.first(where: { $0.rejection == nil }) {
+            if refusal == .required, let routed = observations.first(where: { $0.rejection == nil }) {
                 return ExpectationFailure(
                     "\(url) was to be rejected through every entry point ({ rejected = true }), but \(routed.entry) took it",
                     details: routed.observation.map { "    \($0)" }.joined(separator: "\n"))
             }
-            if !rejected, let kind = reference.rejection, observations.allSatisfy({ $0.rejection != nil }) {
+            if refusal == .fails, let kind = reference.rejection, observations.allSatisfy({ $0.rejection != nil }) {
                 return ExpectationFailure(
                     "every entry point rejected \(url) (\(kind)): the outcomes agree only in refusing it, so no route "
                         + "was compared",
                     details: "to fix: correct the link if it should open a screen, or say that its refusal is what is "
-                        + "checked: expect_same_outcome(url, entries, { rejected = true })")
+                        + "checked: expect_same_outcome(url, entries, { rejected = true }) (or { rejected = \"allowed\" } "
+                        + "when the entry points need only agree)")
             }
             return nil
         }

@@ -344,7 +344,8 @@ enum AssertionBindings {
                     read as the same link, and a push or a Handoff the link in their other shapes (a payload's \
                     `url`, an activity's `webpage_url`) where the door reads them. A link every entry point \
                     rejects fails (a typo in it compared no route), unless `{ rejected = true }` says the \
-                    refusal everywhere is what is checked. The scenario's own app is left untouched.
+                    refusal everywhere is what is checked, or `{ rejected = "allowed" }` that the entry points \
+                    need only agree. The scenario's own app is left untouched.
                     """,
                 example: "expect_same_outcome(\"myapp://item/7\")"
             ) { call, _, world in
@@ -363,7 +364,17 @@ enum AssertionBindings {
                     ?? world.host.entryPoints.map(\.rawValue)
                 let options = try call.optionalTable(3)
                 let spellings = options?["spellings"].isTruthy ?? false
-                let rejected = options?["rejected"].isTruthy ?? false
+                let refusal: Expectation.Refusal
+                switch options?["rejected"] {
+                case nil, .nil?, .boolean(false)?: refusal = .fails
+                case .boolean(true)?: refusal = .required
+                case let value? where value.stringValue == "allowed": refusal = .allowed
+                case let value?:
+                    throw call.argumentError(
+                        3,
+                        "'rejected' is true (every entry point must reject the link) or \"allowed\" (they need only "
+                            + "agree), not \(value.typeName == "string" ? "'\(value.stringValue ?? "")'" : "a \(value.typeName)")")
+                }
                 guard names.count >= 2 || (spellings && names.count == 1) else {
                     throw call.argumentError(
                         2,
@@ -414,7 +425,7 @@ enum AssertionBindings {
                             ))
                     }
                 }
-                return Expectation.sameOutcome(url: url, observations: observations, rejected: rejected)
+                return Expectation.sameOutcome(url: url, observations: observations, refusal: refusal)
             }
         ]
     }

@@ -201,9 +201,9 @@ package struct LuaDefinitions {
                         "spellings", "boolean",
                         "also each URL-shaped entry point's other spellings of the link (default false)"),
                     .init(
-                        "rejected", "boolean",
-                        "the link is to be rejected through every entry point; without it, a link every entry point "
-                            + "rejects fails (default false)")
+                        "rejected", "boolean|\"allowed\"",
+                        "true: the link is to be rejected through every entry point; \"allowed\": the entry points need "
+                            + "only agree; without it, a link every entry point rejects fails")
                 ]),
             .fields(
                 "navscript.BackSwipeOptions", "Options of `back_swipe`.",

@@ -179,6 +179,15 @@ public struct FileResult: Hashable, Sendable, Codable {
     package func count(_ status: ScenarioResult.Status) -> Int {
         scenarios.lazy.filter { $0.status == status }.count
     }
+
+    /// Whether a stop cut these results short: a scenario it ended, or one it left not run.
+    /// A stop signal that finds every scenario with its own result came after the run had
+    /// finished: the results are the whole run's.
+    package static func cutShort(_ files: [FileResult]) -> Bool {
+        files.contains { file in
+            file.scenarios.contains { [.errored(.interrupted), .skipped(.interrupted), .skipped(.notStarted)].contains($0.outcome) }
+        }
+    }
 }
 
 /// A whole run, files in run order.

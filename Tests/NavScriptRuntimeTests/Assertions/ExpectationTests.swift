@@ -202,12 +202,14 @@ struct ExpectationTests {
                 == "every entry point rejected shop://prodcut/1 (unknown_route): the outcomes agree only in refusing it, so no route was compared"
         )
         #expect(failure.details.contains("{ rejected = true }"))
-        #expect(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused, rejected: true) == nil)
+        #expect(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused, refusal: .required) == nil)
+        #expect(Expectation.sameOutcome(url: "shop://prodcut/1", observations: refused, refusal: .allowed) == nil)
         let routed: [(entry: String, observation: [String], rejection: String?)] = [
             ("scheme", ["outcome proceed"], nil), ("push", ["outcome proceed"], nil)
         ]
         #expect(Expectation.sameOutcome(url: "shop://product/1", observations: routed) == nil)
-        let taken = try #require(Expectation.sameOutcome(url: "shop://product/1", observations: routed, rejected: true))
+        #expect(Expectation.sameOutcome(url: "shop://product/1", observations: routed, refusal: .allowed) == nil)
+        let taken = try #require(Expectation.sameOutcome(url: "shop://product/1", observations: routed, refusal: .required))
         #expect(taken.message == "shop://product/1 was to be rejected through every entry point ({ rejected = true }), but scheme took it")
     }
 }

@@ -65,4 +65,15 @@ struct ScenarioOutcomeTests {
         let fileErrors = ScenarioOutcome.ErrorKind.allCases.filter(\.isLoadError)
         #expect(fileErrors == [.syntax, .loadError])
     }
+
+    /// A stop signal that finds every scenario with its own result came after the run finished: a
+    /// run read as cut short there was reported green one time and interrupted the next.
+    @Test(arguments: [
+        ([ScenarioOutcome.passed, .failed(.expectation)], false), ([.passed, .skipped(.pending)], false),
+        ([.passed, .errored(.interrupted)], true), ([.passed, .skipped(.interrupted)], true), ([.skipped(.notStarted)], true)
+    ])
+    func resultsAreCutShortOnlyByWhatAStopEndedOrLeftNotRun(outcomes: [ScenarioOutcome], cutShort: Bool) {
+        let scenarios = outcomes.enumerated().map { ScenarioResult(name: "s\($0.offset)", file: "a.lua", line: 1, outcome: $0.element) }
+        #expect(FileResult.cutShort([FileResult(file: "a.lua", scenarios: scenarios, duration: 0)]) == cutShort)
+    }
 }
