@@ -78,8 +78,10 @@ package struct AppVocabulary {
     package func typoHint(forScreens labels: [String]) -> String? {
         for label in labels {
             let screen = Self.destination(of: label)
-            guard !screens.contains(screen), let close = NameSuggestion.closest(to: screen, among: Array(screens)) else { continue }
-            return "'\(screen)' is no screen of the app; did you mean '\(close)'?"
+            guard !screens.contains(screen),
+                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: screen, among: Array(screens)))
+            else { continue }
+            return "'\(screen)' is no screen of the app; \(close)"
         }
         return nil
     }
@@ -222,8 +224,9 @@ package struct AppVocabulary {
             let names = stacks.union(screens).union(tabs).union(logWords).union(["selection"])
                 .union(["sheet", "full-screen-cover", "alert"])
             let name = Self.destination(of: word)  // a screen's label names its screen
-            guard !names.contains(name), let close = NameSuggestion.closest(to: name, among: Array(names)) else { return nil }
-            return "the app has nothing named '\(word)' to warn about; did you mean '\(close)'?"
+            guard !names.contains(name), let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: name, among: Array(names)))
+            else { return nil }
+            return "the app has nothing named '\(word)' to warn about; \(close)"
         case "<scene>":
             return Int(word).map { $0 >= 1 } == true ? nil : "a scene is a window's number (1, 2, …), not '\(word)'"
         case "<dest>":
@@ -233,16 +236,17 @@ package struct AppVocabulary {
         case "<screen>":
             let screen = Self.destination(of: word)
             guard !screens.contains(screen) else { return nil }
-            let close = NameSuggestion.closest(to: screen, among: Array(screens))
+            let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: screen, among: Array(screens)))
             guard close != nil || screensDeclared else { return nil }
-            let suggestion = close.map { "did you mean '\($0)'?" } ?? "screens are: " + namedScreens.sorted().joined(separator: ", ")
+            let suggestion = close ?? "screens are: " + namedScreens.sorted().joined(separator: ", ")
             return "the app has no screen '\(screen)' (not a destination, a declared screen or in the log); \(suggestion) "
                 + "(a screen outside the manifest: declare it in the host's `screens`)"
         case "<tab>" where kind == "set-stack":
             // A tab, or another stack's name (a modal flow's: `set-stack checkout …`).
-            guard !tabs.contains(word), !stacks.contains(word), let close = NameSuggestion.closest(to: word, among: Array(tabs))
+            guard !tabs.contains(word), !stacks.contains(word),
+                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: word, among: Array(tabs)))
             else { return nil }
-            return "the app has no tab '\(word)' and no stack of that name was seen; did you mean '\(close)'?"
+            return "the app has no tab '\(word)' and no stack of that name was seen; \(close)"
         case "<tab>": return known(word, in: tabs, "tab")
         case "<path>",
             "<label>" where word.contains("/"):
@@ -251,8 +255,8 @@ package struct AppVocabulary {
             // destinations or flows of the manifest.
             let names = stacks.union(destinations).union(tabs).union(["app"])
             for part in word.split(separator: "/").map(String.init) where !names.contains(part) && !logWords.contains(part) {
-                if let close = NameSuggestion.closest(to: part, among: Array(names)) {
-                    return "the app has no coordinator '\(part)' in '\(word)'; did you mean '\(close)'?"
+                if let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: part, among: Array(names))) {
+                    return "the app has no coordinator '\(part)' in '\(word)'; \(close)"
                 }
             }
             return nil
@@ -272,12 +276,12 @@ package struct AppVocabulary {
                 return "'\(word)' is never logged: '\(screen)' \(problem)"
             }
             guard !screens.contains(screen), !logWords.contains(screen),
-                let close = NameSuggestion.closest(to: screen, among: Array(namedScreens))
+                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: screen, among: Array(namedScreens)))
             else { return nil }
-            return "the app has no screen '\(screen)'; did you mean '\(close)'?"
+            return "the app has no screen '\(screen)'; \(close)"
         case "<precondition>": return known(word, in: preconditions, "precondition")
         default:
-            if slot.hasPrefix("<") { return nil }  // an input, a path, a label, a count: anything
+            if slot.hasPrefix("<") { return nil }  // an input, an id of the app's own: anything
             // Literal words, alternatives written `a|b`.
             let literals = slot.split(separator: "|").map(String.init)
             return literals.contains(word) ? nil : "expected \(literals.map { "'\($0)'" }.joined(separator: " or ")) here, got '\(word)'"

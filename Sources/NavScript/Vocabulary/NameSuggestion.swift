@@ -45,25 +45,38 @@ public enum NameSuggestion {
     /// edits than half its length (`ta` is not a misspelt `tap`), and
     /// strictly closer than every other candidate (a tie names none).
     public static func closest(to name: String, among candidates: [String]) -> String? {
+        let near = nearest(to: name, among: candidates)
+        return near.count == 1 ? near[0] : nil
+    }
+
+    /// Every candidate as close to `name` as the closest (within the limits of
+    /// ``closest(to:among:)``), sorted. Why: a check that calls a name a typo when it is
+    /// close to one the app has must not let it pass because two are (`placse` is one
+    /// edit from both `place` and `places`).
+    public static func nearest(to name: String, among candidates: [String]) -> [String] {
         let length = name.unicodeScalars.count
         let limit = min(2, (length - 1) / 2)
-        guard limit > 0 else { return nil }
-        var best: (name: String, distance: Int)?
-        var tied = false
-        for candidate in candidates where candidate != name {
+        guard limit > 0 else { return [] }
+        var best: [String] = []
+        var bestDistance = Int.max
+        for candidate in Set(candidates) where candidate != name {
             // The distance is at least the difference in length: a 2 MB name is compared with
             // nothing (it took 37 s against every screen), a close one as before.
             guard abs(candidate.unicodeScalars.count - length) <= limit else { continue }
             let d = distance(name, candidate)
-            guard d <= limit else { continue }
-            if let current = best, d >= current.distance {
-                if d == current.distance { tied = true }
-                continue
-            }
-            best = (candidate, d)
-            tied = false
+            guard d <= limit, d <= bestDistance else { continue }
+            if d < bestDistance { best = [] }
+            bestDistance = d
+            best.append(candidate)
         }
-        return tied ? nil : best?.name
+        return best.sorted()
+    }
+
+    /// `did you mean 'place'?`, `did you mean 'place' or 'places'?`; nil for no name.
+    public static func didYouMean(_ names: [String]) -> String? {
+        guard let last = names.last else { return nil }
+        let quoted = names.dropLast().map { "'\($0)'" }
+        return "did you mean " + (quoted.isEmpty ? "" : quoted.joined(separator: ", ") + " or ") + "'\(last)'?"
     }
 
     /// Edits (insert, delete, substitute, swap two neighbours) from `a` to

@@ -71,6 +71,8 @@ struct AppVocabularyTests {
         ("start app/auth x", "'start <path>' events have 2 words; this item has 3"),
         ("warning recreated note:7 x", "'warning <kind> <subject>' events have 3 words; this item has 4"),
         ("warning multiple-updates Notes", "the app has nothing named 'Notes' to warn about; did you mean 'notes'?"),
+        // As close to two names as to one: still a typo (`nots` is one edit from `note` and from `notes`).
+        ("warning multiple-updates nots", "the app has nothing named 'nots' to warn about; did you mean 'note' or 'notes'?"),
         // What follows a label: `view-model`, spelled so, and nothing after it or after a path.
         ("release note:7 viewmodel", "a screen's view model is labelled 'note:7 view-model', not 'note:7 viewmodel'"),
         ("dealloc note:7 View-Model", "a screen's view model is labelled 'note:7 view-model'"),
