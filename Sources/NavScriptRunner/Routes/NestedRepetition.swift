@@ -331,35 +331,93 @@ enum NestedRepetition {
     private static func spelled(in atoms: [Atom]) -> [Character] {
         var found: [Character] = []
         for atom in atoms {
-            let body = Array(atom.body)
-            var index = 0
-            while index < body.count {
-                let character = body[index]
-                if character == "\\", index + 1 < body.count, let kind = ["x": 2, "u": 4, "U": 8][body[index + 1]] {
-                    var digits = ""
-                    var next = index + 2
-                    if next < body.count, body[next] == "{" {
-                        next += 1
-                        while next < body.count, body[next] != "}" {
-                            digits.append(body[next])
-                            next += 1
-                        }
-                        next += 1
-                    } else {
-                        while next < body.count, digits.count < kind, body[next].isHexDigit {
-                            digits.append(body[next])
-                            next += 1
-                        }
-                    }
-                    if let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) { found.append(Character(scalar)) }
-                    index = next
+            let body = atom.body
+            var index = body.startIndex
+            while index < body.endIndex {
+                if let escaped = escapedCharacter(body[index...]) {
+                    found.append(escaped.character)
+                    index = escaped.end
                     continue
                 }
-                if !character.isASCII { found.append(character) }
+                if body[index] == "\\" {
+                    index = min(index + 2, body.endIndex)
+                    continue
+                }
+                if !body[index].isASCII { found.append(body[index]) }
                 index += 1
             }
         }
         return found
+    }
+
+    /// The code points an atom matches, as ranges, when it is a literal character or a class of
+    /// literal characters and ranges (`[a-z0-9_]`, `[\x{E000}-\x{E0FF}]`); nil for anything else (a
+    /// negated or nested class, `\d`, `\p{L}`, `.`). Such atoms are compared exactly, whatever
+    /// characters they spell: past 2,048 spelled characters, two that shared only a private-use
+    /// character overlapped unseen.
+    private static func codeRanges(_ atom: Atom) -> [ClosedRange<UInt32>]? {
+        guard !atom.isGroup else { return nil }
+        if let literal = literalCharacter(atom.body) {
+            guard literal.unicodeScalars.count == 1, let scalar = literal.unicodeScalars.first else { return nil }
+            return [scalar.value...scalar.value]
+        }
+        let body = atom.body
+        guard body.count >= 3, body.first == "[", body.last == "]" else { return nil }
+        let inner = body.dropFirst().dropLast()
+        guard inner.first != "^", !inner.contains("[") else { return nil }
+        // One member at `index`: its code point and the index after it; nil for a class escape.
+        func member(at index: Int) -> (value: UInt32, end: Int)? {
+            if let escaped = escapedCharacter(inner[index...]) {
+                guard escaped.character.unicodeScalars.count == 1 else { return nil }
+                return (escaped.character.unicodeScalars.first!.value, escaped.end)
+            }
+            if inner[index] == "\\" {
+                guard index + 1 < inner.endIndex else { return nil }
+                let escaped = inner[index + 1]
+                guard !escaped.isLetter, !escaped.isNumber, escaped.unicodeScalars.count == 1 else { return nil }
+                return (escaped.unicodeScalars.first!.value, index + 2)
+            }
+            guard inner[index].unicodeScalars.count == 1 else { return nil }
+            return (inner[index].unicodeScalars.first!.value, index + 1)
+        }
+        var ranges: [ClosedRange<UInt32>] = []
+        var index = inner.startIndex
+        while index < inner.endIndex {
+            // Set operations (`&&`, `--`, `~~`) read otherwise: not a plain class.
+            if index + 1 < inner.endIndex, ["&&", "--", "~~"].contains(String(inner[index...(index + 1)])) { return nil }
+            guard let low = member(at: index) else { return nil }
+            index = low.end
+            if index + 1 < inner.endIndex, inner[index] == "-" {
+                guard let high = member(at: index + 1), low.value <= high.value else { return nil }
+                ranges.append(low.value...high.value)
+                index = high.end
+            } else {
+                ranges.append(low.value...low.value)
+            }
+        }
+        return ranges.isEmpty ? nil : ranges
+    }
+
+    /// Whether ranges from two different leads overlap: sorted by their start, each is compared
+    /// with the farthest end another lead's reached before it — kept as the two farthest ends of
+    /// two different leads (linear after the sort).
+    private static func rangesOverlap(_ ranges: [(range: ClosedRange<UInt32>, lead: Int)]) -> Bool {
+        var first: (end: UInt32, lead: Int)?
+        var second: (end: UInt32, lead: Int)?  // of a lead other than `first`'s
+        for (range, lead) in ranges.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            let otherEnd = first.map { $0.lead != lead ? $0.end : second?.end } ?? nil
+            if let otherEnd, range.lowerBound <= otherEnd { return true }
+            let end = range.upperBound
+            if let top = first, top.lead == lead {
+                first = (max(top.end, end), lead)
+            } else if first == nil || end > first!.end {
+                second = first
+                first = (end, lead)
+            } else if second == nil || second!.lead == lead || end > second!.end {
+                second = (max(second?.lead == lead ? second!.end : 0, end), lead)
+            }
+        }
+        return false
     }
 
     /// The characters two repetitions are tried against: ASCII's printable
@@ -476,8 +534,17 @@ enum NestedRepetition {
         // A group (not opened) is assumed to match anything; two identical atoms overlap.
         if leads.filter({ $0.contains(where: \.isGroup) }).count >= 1 && leads.count > 1 { return true }
         var probesSeen: [Int: Int] = [:]  // probe → the first lead matching it
+        // Literal characters and plain classes, compared exactly by the code points they take
+        // (under `(?i)` letters match in both cases: left to the probes).
+        if !caseless {
+            var ranges: [(range: ClosedRange<UInt32>, lead: Int)] = []
+            for (index, lead) in leads.enumerated() {
+                for atom in lead { if let own = codeRanges(atom) { ranges += own.map { ($0, index) } } }
+            }
+            if rangesOverlap(ranges) { return true }
+        }
         // The characters the alternatives spell out, tried too (only when few: a generated alternation of
-        // thousands of literal characters is judged by the literals themselves, below).
+        // thousands of literal characters is judged by the literals and ranges themselves).
         let spelledOut = spelled(in: leads.flatMap { $0 })
         let extra = spelledOut.count <= 2048 ? spelledOut : []
         var literalsSeen: [Character: Int] = [:]  // a literal atom's character → its lead
@@ -575,7 +642,38 @@ enum NestedRepetition {
         if body.count == 2, body.first == "\\", let escaped = body.last, !escaped.isLetter, !escaped.isNumber {
             return escaped
         }
-        return nil
+        return escapedCharacter(body).flatMap { $0.end == body.endIndex ? $0.character : nil }
+    }
+
+    /// The character an escape at `text`'s start spells by its code — `\x61`, `\x{E000}`, `\u0061`,
+    /// `\U00000061`, `\0141` (octal), `\o{141}` — and the index after it; nil for anything else.
+    /// Read as written, `\0141` was a NUL and three digits, and `[a-z]+\0141` looked delimited.
+    private static func escapedCharacter(_ text: ArraySlice<Character>) -> (character: Character, end: Int)? {
+        guard text.count >= 2, text.first == "\\" else { return nil }
+        let kind = text[text.startIndex + 1]
+        var index = text.startIndex + 2
+        var digits = ""
+        var radix = 16
+        if (kind == "x" || kind == "o") && index < text.endIndex && text[index] == "{" {
+            guard let close = text[index...].firstIndex(of: "}") else { return nil }
+            digits = String(text[(index + 1)..<close])
+            radix = kind == "o" ? 8 : 16
+            index = close + 1
+        } else if let count = ["x": 2, "u": 4, "U": 8][kind] {
+            let hex = text[index...].prefix(count).prefix { $0.isHexDigit }
+            guard hex.count == count || (kind == "x" && !hex.isEmpty) else { return nil }
+            digits = String(hex)
+            index += hex.count
+        } else if kind == "0" {
+            let octal = text[index...].prefix(3).prefix { ("0"..."7").contains($0) }
+            digits = "0" + String(octal)
+            radix = 8
+            index += octal.count
+        } else {
+            return nil
+        }
+        guard let value = UInt32(digits.filter { !$0.isWhitespace }, radix: radix), let scalar = Unicode.Scalar(value) else { return nil }
+        return (Character(scalar), index)
     }
 
     /// Whether a repeating atom could match `character` anywhere in what it matches — a group by
@@ -666,15 +764,14 @@ enum NestedRepetition {
                 index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
                 // `\p{L}`, `\P{Ll}`, `\x{263A}`, `\N{…}`: the braces are the escape's, not a quantifier;
                 // `\pL`: so is the letter; `\x61`, `\u0061`, `\U00000061`: so are the hex digits.
-                if index < text.endIndex, text[index] == "{", "pPxN".contains(text[index - 1]),
+                if let escaped = escapedCharacter(text[start...]) {
+                    index = escaped.end  // `\x61`, `\0141`, `\o{141}`: the digits are the escape's
+                } else if index < text.endIndex, text[index] == "{", "pPxNo".contains(text[index - 1]),
                     let close = text[index...].firstIndex(of: "}")
                 {
                     index = close + 1
                 } else if index < text.endIndex, "pP".contains(text[index - 1]) {
                     index += 1
-                } else if let digits = ["x": 2, "u": 4, "U": 8][text[index - 1]] {
-                    let hex = text[index...].prefix(digits).prefix { $0.isHexDigit }
-                    if hex.count == digits { index += digits }
                 }
                 body = text[start..<index]
             case "[":

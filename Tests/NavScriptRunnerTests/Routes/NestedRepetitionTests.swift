@@ -22,7 +22,10 @@ struct NestedRepetitionTests {
         // A turn's end the repetition matches caselessly is no delimiter.
         ("(?i)([a-z]+A)+", "([a-z]+A)+"), ("(?i)([a-z]+\u{212A})+", "([a-z]+\u{212A})+"),
         // An empty quote is nothing.
-        ("\\Q\\E(a+)+", "(a+)+")
+        ("\\Q\\E(a+)+", "(a+)+"),
+        // A letter spelled in octal is that letter: the turn's end is no delimiter.
+        ("(?:[a-z]+\\0141)+", "(?:[a-z]+\\0141)+"), ("(?i)(?:[A-Z]+\\0141)+", "(?:[A-Z]+\\0141)+"),
+        ("(?:[a-z]+\\o{141})+", "(?:[a-z]+\\o{141})+")
     ])
     func aRepeatedGroupThatRepeatsIsFound(pattern: String, group: String) {
         #expect(NestedRepetition.find(in: pattern) == group)
@@ -70,6 +73,20 @@ struct NestedRepetitionTests {
     ])
     func repeatedAlternativesThatOverlapAreFound(pattern: String, group: String?) {
         #expect(NestedRepetition.findOverlappingAlternatives(in: pattern) == group, "\(pattern)")
+    }
+
+    /// Literal characters and plain classes are compared by the code points they take, however
+    /// many the pattern spells: past 2,048 spelled characters, `\x{E000}` and `[\x{E000}-\x{E001}]`
+    /// overlapped unseen (a generated list of icons), and a link hung the router.
+    @Test(arguments: [0, 300, 2047, 3000])
+    func alternativesSpelledByCodeAreComparedExactlyHoweverMany(count: Int) {
+        let others = (0..<count).map { "\\x{" + String(0xE100 + $0, radix: 16) + "}" }
+        let overlapping = "(?:" + (others + ["\\x{E000}", "[\\x{E000}-\\x{E001}]"]).joined(separator: "|") + ")+"
+        #expect(NestedRepetition.findOverlappingAlternatives(in: overlapping) != nil, "\(count)")
+        let apart = "(?:" + (others + ["\\x{E000}", "[\\x{E001}-\\x{E002}]", "\\0101"]).joined(separator: "|") + ")+"
+        #expect(NestedRepetition.findOverlappingAlternatives(in: apart) == nil, "\(count)")
+        let classes = "(?:" + (others + ["[\\x{E000}-\\x{E00F}]", "[\\x{E00F}-\\x{E010}]"]).joined(separator: "|") + ")+"
+        #expect(NestedRepetition.findOverlappingAlternatives(in: classes) != nil, "\(count)")
     }
 
     @Test(arguments: [
