@@ -146,6 +146,9 @@ package struct ManifestCheck {
 
     // MARK: - Schema
 
+    /// The longest value on which no pattern can backtrack for long (see the param rules).
+    static let shortValue = 16
+
     private static let rootKeys: [String: String] = [
         "scheme": "string", "universal_hosts": "strings", "tabs": "strings",
         "preconditions": "strings", "destinations": "array"
@@ -297,10 +300,13 @@ package struct ManifestCheck {
                         + manifest.preconditions.map(\.rawValue).joined(separator: ", "))
             }
             for (p, param) in definition.params.enumerated() {
+                // The router checks a value's length before its pattern: however a pattern could backtrack,
+                // on a value of at most 16 characters it tries at most 2^16 ways (well under a millisecond).
+                let long = (param.maxLength ?? .max) > Self.shortValue
                 if let pattern = param.pattern, (try? Regex(pattern)) == nil {
                     // A 400 KB pattern is shown by its ends: the position says where it is.
                     problem(index, ".params[\(p)].pattern", "invalid regular expression /\(TextCap.echoed(pattern))/")
-                } else if let pattern = param.pattern, let nested = NestedRepetition.find(in: pattern) {
+                } else if long, let pattern = param.pattern, let nested = NestedRepetition.find(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",
                         "/\(pattern)/ repeats \(nested), a group with a repetition inside and nothing that marks where "
@@ -308,7 +314,7 @@ package struct ManifestCheck {
                             + "would hang the router; repeat the inner part once ((a+)+ as a+), or begin or end each turn "
                             + "with a character its repetitions cannot match ((-[a-z]+)*), or make each turn atomic "
                             + "((?>[a-z]+-?)+) or the repetition possessive (++)")
-                } else if let pattern = param.pattern, let group = NestedRepetition.findOverlappingAlternatives(in: pattern) {
+                } else if long, let pattern = param.pattern, let group = NestedRepetition.findOverlappingAlternatives(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",
                         "/\(TextCap.echoed(pattern))/ repeats \(TextCap.echoed(group)), whose alternatives can match the same "
@@ -316,7 +322,7 @@ package struct ManifestCheck {
                             + "five ways), so matching a long value that almost fits can take that many tries, and a link "
                             + "would hang the router; make the alternatives begin differently, merge them ((a|aa)+ as a+), "
                             + "or make each turn atomic ((?>a|aa)+)")
-                } else if let pattern = param.pattern, let run = NestedRepetition.findRuns(in: pattern) {
+                } else if long, let pattern = param.pattern, let run = NestedRepetition.findRuns(in: pattern) {
                     problem(
                         index, ".params[\(p)].pattern",
                         "/\(TextCap.echoed(pattern))/ has \(TextCap.echoed(run)), repetitions that can share a value out in "

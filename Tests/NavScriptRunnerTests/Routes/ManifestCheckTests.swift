@@ -41,6 +41,18 @@ struct ManifestCheckTests {
         #expect(try problems(Self.base).isEmpty)
     }
 
+    /// The router checks a value's length before its pattern: a pattern that could backtrack
+    /// without end on a long value cannot on a value of at most 16 characters (2^16 tries at
+    /// worst), so a short `max_length` makes it safe — it was refused all the same.
+    @Test(arguments: [
+        ("([0-9]+)+x", 16, false), ("([0-9]+)+x", 17, true), ("(a|aa)+", 8, false), (".*.*.*x", 12, false), ("(a|aa)+", nil, true)
+    ])
+    func aShortMaximumLengthBoundsTheBacktracking(pattern: String, maxLength: Int?, refused: Bool) throws {
+        let spec = #""pattern": "\#(pattern)""# + (maxLength.map { #", "max_length": \#($0)"# } ?? "")
+        let found = try problems(replacing(#""pattern": "[0-9]{1,6}""#, with: spec))
+        #expect(!found.isEmpty == refused, "\(found)")
+    }
+
     @Test func syntaxErrorsHaveALineAndAColumn() {
         let broken = Self.base.replacingOccurrences(of: "\"account\"] }", with: "\"account\"], }")
         #expect(throws: JSONText.SyntaxError.self) { try problems(broken) }
