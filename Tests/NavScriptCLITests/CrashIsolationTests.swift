@@ -264,30 +264,54 @@ struct CrashIsolationTests {
         #expect(junit.testcase("x1") == nil, "\(junit.raw)")
     }
 
-    /// A support module edited during the run was loaded by the worker resuming a file after a
-    /// crash: the rest ran against code the run did not start with, and passed. It is reported.
-    @Test func aSupportModuleChangedDuringTheRunIsNotRunAgainstAfterACrash() throws {
+    /// A support module or a data file the suite reads edited during the run was read again by the
+    /// worker resuming a file after a crash: the rest ran against what the run did not start with,
+    /// and passed. It is reported.
+    @Test(arguments: [
+        ("suite/support/helper.lua", #"return { tab = "home" }"# + "\n", "the support module", "helper.lua changed during the run"),
+        ("suite/data/tab.txt", "home", "the file", "tab.txt changed during the run")
+    ])
+    func aFileTheSuiteReadsChangedDuringTheRunIsNotRunAgainstAfterACrash(
+        edited: String, text: String, says: String, named: String
+    ) throws {
         let fixture = try Fixture([
             "suite/support/helper.lua": #"return { tab = "orders" }"# + "\n",
+            "suite/data/tab.txt": "orders",
             "suite/a.lua": """
             local helper = require("helper")
+            local data = io.open("data/tab.txt"):read("a")
             scenario("crashes", function()
               launch{}
               local t = os.clock() while os.clock() - t < 1 do end
               deep_link("shop://orders/abc", { via = "widget" })
             end)
-            scenario("after", function() launch{} expect_tab(helper.tab) end)
+            scenario("after", function() launch{} expect_tab(helper.tab) expect_tab(data) end)
             """
         ])
         let (output, junit) = try fixture.runWithJUnit(
             ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
         ) { _ in
             for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"crashes""#) { usleep(10_000) }
-            try? fixture.write("suite/support/helper.lua", #"return { tab = "home" }"# + "\n")
+            try? fixture.write(edited, text)
         }
         #expect(output.status == 2, "\(output)")
         let message = junit.testcase("after")?.child("error")?["message"] ?? ""
-        #expect(message.contains("the support module") && message.contains("helper.lua changed during the run"), "\(junit.raw)")
+        #expect(message.contains(says) && message.contains(named), "\(junit.raw)")
+    }
+
+    /// The run's own `--json` stream written into the suite's folder changes all along: it is no
+    /// file the suite reads, and a file resumed after a crash runs its rest.
+    @Test func aReportTheRunWritesIntoTheSuiteDoesNotStopAResume() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("crashes", function() launch{} deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario("after", function() launch{} expect_tab("home") end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["--fault", "force-unwrap-crash", "--json", "suite/events.jsonl", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.testcase("crashes")?.child("error")?["type"] == "crash", "\(junit.raw)")
+        #expect(junit.outcome("after") == "passed", "\(junit.raw)")
     }
 
     /// A file whose names are built from the clock declares other scenarios

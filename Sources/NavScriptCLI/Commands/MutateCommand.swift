@@ -127,7 +127,8 @@ struct MutateCommand: HostedCommand {
         let stream = RunEventStream(try report.reporters(stop: stop))
         var plan = MutationRun(entries: entries, faults: faults, baseFaults: suite.faults)
         let options = suite.runOptions()
-        let execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        var execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        execution.writtenByTheRun = [report.json, report.junit, report.html].compactMap { $0 }
         let started = Date()
         // Published now: until the matrix is decided, the report files say mutate did not finish.
         let reportPlan = RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970)

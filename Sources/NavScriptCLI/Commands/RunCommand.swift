@@ -229,6 +229,7 @@ struct RunCommand: HostedCommand {
             throw ExitCode(unwritten ? 2 : Self.exitStatus(result))
         }
         var execution = suite.execution(options, jobs: jobs, timeout: timeout, inProcess: inProcess)
+        execution.writtenByTheRun = [report.json, report.junit, report.html].compactMap { $0 }
         execution.whenStuck = { files in
             // This process's own thread is the stuck one: the reports are finished from here and the
             // process ends at once (an orderly exit would run teardown under the thread still running).

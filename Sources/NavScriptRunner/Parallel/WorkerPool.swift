@@ -60,6 +60,9 @@ package final class WorkerPool {
     /// one). Turn it off when ``skipReason`` may change while files run:
     /// a file already handed over runs whatever is learnt meanwhile.
     package var prefetch = true
+    /// Files the run itself writes under a suite root (a `--json` stream in the suite's folder):
+    /// no data a scenario reads, so their changes do not stop a resumed file.
+    package var writtenByTheRun: Set<String> = []
     /// How long a worker's current file runs before the file handed to it
     /// behind that one is taken back for an idle worker: long against a
     /// file's usual milliseconds (a worker that has started it meanwhile is
@@ -77,10 +80,11 @@ package final class WorkerPool {
     /// with their remaining scenarios marked skipped (`reason`).
     package func run(_ tasks: [WorkerTask], stopReason: @escaping () -> String = { "interrupted" }) -> [FileResult] {
         var progress = tasks.map { TaskProgress(task: $0) }
-        /// Each suite root's support modules as they were when a file of that root first loaded: a
-        /// worker resuming a file after a crash loads them again, and one edited during the run would
-        /// run the rest of the file against other code under the first load's names.
-        var supportStamps: [String: [String: TaskProgress.Stamp?]] = [:]
+        /// Each suite root's files other than its scenario files — support modules, data a scenario
+        /// reads with io.open — as they were when a file of that root first loaded: a worker resuming
+        /// a file after a crash reads them again, and one edited during the run would run the rest of
+        /// the file against what the run did not start with.
+        var suiteStamps: [String: [String: TaskProgress.Stamp?]] = [:]
         var queue = Array(tasks.indices)
         var workers: [Worker] = []
         var nextWorkerID = 0
@@ -230,19 +234,22 @@ package final class WorkerPool {
                         return
                     }
                     let root = progress[index].task.suiteRoot
-                    if progress[index].scenarios != nil, let first = supportStamps[root],
-                        let changed = TaskProgress.supportStamps(under: root).first(where: { first[$0.key] != $0.value })?.key
+                    if progress[index].scenarios != nil, let first = suiteStamps[root],
+                        let changed = TaskProgress.suiteStamps(under: root, except: writtenByTheRun).first(where: {
+                            first[$0.key] != $0.value
+                        })?.key
                             ?? first.keys.first(where: { !FileManager.default.fileExists(atPath: $0) })
                     {
+                        let what = changed.hasSuffix(".lua") ? "the support module" : "the file"
                         endUnrun(
                             index,
-                            "not run: the support module \(changed) changed during the run — the fresh worker that took "
-                                + "over \(progress[index].task.path) after a crash would run the rest against other code; "
-                                + "run the suite again",
+                            "not run: \(what) \(changed) changed during the run — the fresh worker that took over "
+                                + "\(progress[index].task.path) after a crash would run the rest against what the run did not "
+                                + "start with; run the suite again",
                             kind: .loadError)
                         return
                     }
-                    if supportStamps[root] == nil { supportStamps[root] = TaskProgress.supportStamps(under: root) }
+                    if suiteStamps[root] == nil { suiteStamps[root] = TaskProgress.suiteStamps(under: root, except: writtenByTheRun) }
                     // A file a new worker resumes (after a crash) loads again: announced once.
                     if progress[index].scenarios == nil {
                         progress[index].stamp = TaskProgress.stamp(of: progress[index].task.path)
@@ -709,12 +716,23 @@ private struct TaskProgress {
         }
     }
 
-    /// The modules under `root`'s `support/` folder, by path, with their stamps.
-    static func supportStamps(under root: String) -> [String: Stamp?] {
-        let folder = URL(fileURLWithPath: root).appendingPathComponent("support")
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [:] }
+    /// The files under `root` a scenario file can read besides itself — the modules under its
+    /// `support/` folder and every file that is not a scenario file (data read with io.open; hidden
+    /// ones left out) — by path, with their stamps.
+    static func suiteStamps(under root: String, except written: Set<String> = []) -> [String: Stamp?] {
+        let base = URL(fileURLWithPath: root).standardizedFileURL
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        else { return [:] }
+        let support = base.appendingPathComponent("support").path + "/"
         var stamps: [String: Stamp?] = [:]
-        for case let file as URL in walker where file.pathExtension == "lua" { stamps[file.path] = stamp(of: file.path) }
+        for case let file as URL in walker {
+            let path = file.standardizedFileURL.path
+            if file.pathExtension == "lua" && !path.hasPrefix(support) { continue }  // a scenario file: stamped on its own
+            if written.contains(path) { continue }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            stamps[path] = stamp(of: path)
+        }
         return stamps
     }
 

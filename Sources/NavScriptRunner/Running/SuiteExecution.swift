@@ -19,6 +19,9 @@ package struct SuiteExecution {
     /// finishes the reports and ends the process, from the watch's thread.
     /// Nil: no watch (the run waits, as a caller that cannot end it wants).
     package var whenStuck: (([FileResult]) -> Void)?
+    /// The files the run writes (its reports), by path: a worker resuming a file after a crash is
+    /// stopped by a change to what the suite reads, not by these.
+    package var writtenByTheRun: [String] = []
 
     /// `timeout` bounds each scenario: its Lua code is stopped at its line
     /// past it (``RunOptions/scenarioTimeout``, in process and in each
@@ -88,6 +91,7 @@ package struct SuiteExecution {
         }
         let pool = WorkerPool(.init(command: ChildProcesses.executable, arguments: workerArguments, jobs: jobs, timeout: timeout))
         pool.publish = stream.publish
+        pool.writtenByTheRun = Set(writtenByTheRun.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         pool.onTaskFinished = finished
         pool.stopsAtFirstProblem = options.failFast
         if let skipReason {
