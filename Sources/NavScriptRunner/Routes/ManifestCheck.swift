@@ -476,6 +476,9 @@ package struct ManifestCheck {
             definition.patterns.enumerated().map { (index, $0.offset, $0.element) }
         }
         let gates = manifest.ancestries().map(RouteManifest.preconditions(along:))
+        // A literal segment facing a parameter whose spec refuses it (`latest` for an integer id) keeps
+        // the patterns apart, as the router does. (A manifest the engine refuses: by shape alone.)
+        let engine = try? RoutingEngine(manifest: manifest)
         for (a, b) in Self.candidatePairs(all.map(\.2)) {
             do {
                 let (i, p, x) = all[a]
@@ -497,8 +500,12 @@ package struct ManifestCheck {
                         if l != r { overlaps = false }
                     case (.param, .param):
                         continue
-                    default:
+                    case (.literal(let literal), .param(let name)):
                         identical = false
+                        if engine?.paramProblem(of: manifest.destinations[j].id, name: name, value: literal) != nil { overlaps = false }
+                    case (.param(let name), .literal(let literal)):
+                        identical = false
+                        if engine?.paramProblem(of: manifest.destinations[i].id, name: name, value: literal) != nil { overlaps = false }
                     }
                 }
                 guard overlaps else { continue }

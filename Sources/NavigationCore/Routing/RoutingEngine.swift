@@ -249,6 +249,16 @@ public struct RoutingEngine: Sendable {
         routeIndex[destination].map { routes[$0].definition }
     }
 
+    /// Why `value` can never be `destination`'s parameter `name` (its pattern, kind or length
+    /// refuses it), or nil when it can (or either is unknown): a literal segment facing that
+    /// parameter in another pattern (`orders/latest`, `orders/:id` of integers) keeps the two apart.
+    public func paramProblem(of destination: DestinationID, name: String, value: String) -> String? {
+        guard let index = routeIndex[destination], let param = routes[index].params.first(where: { $0.name == name }) else {
+            return nil
+        }
+        return param.problem(with: value)
+    }
+
     /// Why `value` can never be `destination`'s primary parameter — the one
     /// a screen label spells after the colon (`product:p1`): `id`, or the
     /// first by name — or nil when it can (or the destination is unknown).
