@@ -106,6 +106,36 @@ struct SceneLanguageTests {
     }
 
     /// A failing scenario of two windows: its storyboard draws both.
+    /// The event log holds every window's events: an event check inside `in_scene(1, …)` read as
+    /// window 1's and passed on window 2's (a link that landed in the wrong window). It is refused
+    /// there with what to do; outside `in_scene`, and in an app with one window, it is the app's.
+    @Test func eventChecksInsideInSceneAreRefusedForSeveralWindows() throws {
+        let fixture = try Fixture([
+            "suite/events.lua": """
+            scenario("window 2's link checked in window 1", { launch = { logged_in = true } }, function()
+              open_scene{}
+              deep_link("shop://orders/42")
+              in_scene(1, function() expect_events{ "select-tab orders" } end)
+            end)
+            scenario("outside in_scene: the app's log", { launch = { logged_in = true } }, function()
+              open_scene{}
+              deep_link("shop://orders/42")
+              expect_events{ "select-tab orders" }
+            end)
+            scenario("one window", { launch = { logged_in = true } }, function()
+              deep_link("shop://orders/42")
+              in_scene(1, function() expect_event_count("select-tab orders", 1) end)
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        let refused = junit.testcase("window 2's link checked in window 1")?.child("error")?["message"] ?? ""
+        #expect(refused.contains("expect_events inside in_scene(1, …): the event log is the app's"), "\(junit.raw)")
+        #expect(junit.outcome("outside in_scene: the app's log") == "passed", "\(junit.raw)")
+        #expect(junit.outcome("one window") == "passed", "\(junit.raw)")
+    }
+
     @Test func theStoryboardDrawsEveryWindow() throws {
         let fixture = try Fixture([
             "suite/two.lua": """

@@ -190,6 +190,7 @@ enum AssertionBindings {
                     """,
                 example: "local m = mark()\nback()\nexpect_events_since(m, { \"release item:7\" })"
             ) { call, app, world in
+                try Self.requireOneLog("expect_events_since", world)
                 let mark = try Self.mark(call, 1, eventCount: app.eventCount, world: world, required: true) ?? 0
                 let since = app.events(since: mark)
                 call.state.charge(work: since.texts.count)  // a scan of the log: counted like Lua's own searches
@@ -208,6 +209,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_no_event(\"present login\")"
             ) { call, app, world in
+                try Self.requireOneLog("expect_no_event", world)
                 let item = try Self.eventItem(call, 1)
                 let since = app.events(since: try Self.mark(call, 2, eventCount: app.eventCount, world: world) ?? 0)
                 call.state.charge(work: since.texts.count)
@@ -231,6 +233,7 @@ enum AssertionBindings {
                     """,
                 example: "expect_event_count(\"session-commit\", 1)"
             ) { call, app, world in
+                try Self.requireOneLog("expect_event_count", world)
                 let count = try call.integer(2)
                 guard count >= 0 else { throw call.argumentError(2, "a count of events cannot be negative, got \(count)") }
                 let item = try Self.eventItem(call, 1)
@@ -275,7 +278,8 @@ enum AssertionBindings {
                     would pass whatever happened).
                     """,
                 example: "expect_events{ \"gate auth account\", \"session-commit\", \"resume account\" }"
-            ) { call, app, _ in
+            ) { call, app, world in
+                try Self.requireOneLog("expect_events", world)
                 call.state.charge(work: app.eventCount)
                 let failure = Expectation.events(try Self.eventItems(call, 1), actual: app.events)
                 if failure != nil { try Self.requireKept(app.eventsDropped, call, app) }
@@ -516,6 +520,18 @@ enum AssertionBindings {
             throw call.argumentError(position, "item \(empty + 1) is empty, and an empty item matches no event")
         }
         return items
+    }
+
+    /// Event checks read the app's event log, which holds every window's events: inside
+    /// `in_scene(n, …)` of an app with several windows they read as window n's, and passed on another
+    /// window's (a link that landed in window 2 "navigated" window 1). Refused there, with what to do.
+    private static func requireOneLog(_ name: String, _ world: ScenarioWorld) throws {
+        guard let scene = world.actingScene, let windows = world.app as? any SceneDriving, windows.sceneNumbers.count > 1
+        else { return }
+        throw BindingError.error(
+            name + " inside in_scene(\(scene), …): the event log is the app's, every window's events in one, so "
+                + "it cannot check window \(scene)'s alone; check window \(scene)'s state inside in_scene (expect_stack, "
+                + "expect_screen, expect_modal), or the app's events outside it")
     }
 
     /// An expectation: settles nothing itself (verbs already settled), runs
