@@ -154,7 +154,8 @@ public final class AppCoordinator: RootCoordinating {
 
     public func askToSignOut() { alert = .confirmSignOut }
 
-    /// Every module starts afresh on its root, on the places tab.
+    /// Every module starts afresh on its root, on the places tab, with nothing presented — also
+    /// when the sign-out comes from elsewhere (an expiry, another device) while an alert is up.
     public func signOut() {
         session.clear()
         places.path = []
@@ -162,6 +163,7 @@ public final class AppCoordinator: RootCoordinating {
         profile.path = []
         profile.settingsPath = []
         if sheet != nil { sheet = nil }
+        if alert != nil && !faults.contains(.signOutKeepsAlert) { alert = nil }
         if tab != .places { tab = .places }
     }
 

@@ -11,6 +11,7 @@ public enum WanderFault: String, CaseIterable, Sendable {
     case restoreRegistryMissesTrips = "restore-registry-misses-trips"
     case onDismissNotClearing = "on-dismiss-not-clearing"
     case resumeBeforeDismiss = "resume-before-dismiss"
+    case signOutKeepsAlert = "sign-out-keeps-alert"
 
     /// The bug, in one line.
     public var summary: String {
@@ -27,6 +28,8 @@ public enum WanderFault: String, CaseIterable, Sendable {
         case .onDismissNotClearing:
             return "sign-in cleans up in its buttons, not in onDismiss, so a swipe-down leaves its model and its gate waiting"
         case .resumeBeforeDismiss: return "sign-in resumes the gated link before its sheet is dismissed, writing the sheet twice"
+        case .signOutKeepsAlert:
+            return "sign-out resets the paths and the sheet but not the alert: signed out elsewhere, the user still sees \"Sign out?\""
         }
     }
 }

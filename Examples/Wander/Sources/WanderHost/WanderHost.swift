@@ -41,8 +41,18 @@ public struct WanderHost: ScenarioHost {
                 }
                 _ = try driver.perform(.tap(output: cancel ? "close" : "submit", args: [:]))
             },
-            .verb("sign_out", documentation: "Signs out at once (no confirmation): every tab starts afresh.", example: "sign_out()") {
-                step in
+            .verb(
+                "sign_out",
+                documentation: """
+                    Signs out at once (no confirmation), as an expiry or another device would: every tab starts \
+                    afresh on its root, and nothing stays presented (a sheet, an alert).
+                    """,
+                example: "sign_out()",
+                ensures: """
+                    assert(not signed_in(), "sign_out() left the session signed in")
+                    expect_no_modal()
+                    """
+            ) { step in
                 try step.app(as: WanderDriver.self).app.coordinator.signOut()
             },
             .observer(
