@@ -36,6 +36,8 @@ struct SuiteSeeds {
         switch value {
         case .string(let text):
             return LuaSource.string(text)
+        case .integer(let number):
+            return String(number)
         case .table(let items, let fields):
             var parts: [String] = []
             for item in items {

@@ -6,6 +6,8 @@
 struct LuaCalls {
     indirect enum Value {
         case string(String)
+        /// A numeral written as a whole number (`2`).
+        case integer(Int)
         case table(items: [Literal], fields: [(key: String, value: Literal)])
         case other
     }
@@ -139,6 +141,9 @@ struct LuaCalls {
             case .string(let text):
                 index += 1
                 literal = Literal(value: .string(text), line: start.line, column: start.column)
+            case .number(let text):
+                index += 1
+                literal = Int(text).map { Literal(value: .integer($0), line: start.line, column: start.column) }
             case .symbol("{"):
                 index += 1
                 literal = table(start)

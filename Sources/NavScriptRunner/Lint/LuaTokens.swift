@@ -7,7 +7,8 @@ struct LuaTokens {
     enum Kind: Equatable {
         case name(String)
         case string(String)
-        case number
+        /// A numeral as written (`2`, `0x1F`, `3.5e-2`).
+        case number(String)
         case symbol(String)
     }
 
@@ -211,6 +212,7 @@ struct LuaTokens {
                     while let d = peek(), d == UInt8(ascii: "_") || Self.isLetter(d) || Self.isDigit(d) { index += 1 }
                     tokens.append(Token(kind: .name(text(start..<index)), line: line, column: column))
                 } else if Self.isDigit(c) || (c == UInt8(ascii: ".") && peek(1).map(Self.isDigit) == true) {
+                    let start = index
                     while let d = peek(), Self.isLetter(d) || Self.isDigit(d) || d == UInt8(ascii: ".") {
                         // An exponent's sign belongs to the number.
                         if d | 0x20 == UInt8(ascii: "e") || d | 0x20 == UInt8(ascii: "p"), let s = peek(1),
@@ -220,7 +222,7 @@ struct LuaTokens {
                         }
                         index += 1
                     }
-                    tokens.append(Token(kind: .number, line: line, column: column))
+                    tokens.append(Token(kind: .number(text(start..<index)), line: line, column: column))
                 } else {
                     let pair = peek(1).flatMap { Self.pair(c, $0) }
                     // A character outside ASCII is one symbol, all of its bytes.

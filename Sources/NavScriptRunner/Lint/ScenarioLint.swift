@@ -117,16 +117,44 @@ package struct ScenarioLint {
         // called it clean, and a CI lint step passed a broken file.
         if let syntax = syntaxProblem(source, file: file) { return [syntax] }
         var problems: [Problem] = []
-        for call in LuaCalls(LuaTokens(source)).calls {
-            check(call) { literal, kind, message in
-                // A literal of megabytes is quoted by its ends, the cut said (as a run's messages are).
-                problems.append(
-                    Problem(
-                        file: file, line: literal.line, column: literal.column, kind: kind,
-                        message: TextCap.capped(VisibleText.of(message), to: TextCap.message)))
-            }
+        let report: Report = { literal, kind, message in
+            // A literal of megabytes is quoted by its ends, the cut said (as a run's messages are).
+            problems.append(
+                Problem(
+                    file: file, line: literal.line, column: literal.column, kind: kind,
+                    message: TextCap.capped(VisibleText.of(message), to: TextCap.message)))
         }
+        let tokens = LuaTokens(source)
+        for call in LuaCalls(tokens).calls { check(call, report: report) }
+        labelComparisons(tokens.tokens, report)
         return problems
+    }
+
+    /// `screen() == "place:lisbon"`: `screen()` returns the screen's id without its parameter
+    /// (`place`), so a comparison with a label holding one is never equal (`~=`: always) — an
+    /// `assert` on it passed whatever was on screen.
+    private func labelComparisons(_ tokens: [LuaTokens.Token], _ report: Report) {
+        func isScreenCall(_ at: Int) -> Bool {
+            at >= 0 && at + 2 < tokens.count && tokens[at].kind == .name("screen") && tokens[at + 1].kind == .symbol("(")
+                && tokens[at + 2].kind == .symbol(")") && (at == 0 || ![.symbol("."), .symbol(":")].contains(tokens[at - 1].kind))
+        }
+        for (index, token) in tokens.enumerated() where token.kind == .symbol("==") || token.kind == .symbol("~=") {
+            let label: LuaTokens.Token?
+            if isScreenCall(index - 3), index + 1 < tokens.count {
+                label = tokens[index + 1]
+            } else if index >= 1, isScreenCall(index + 1) {
+                label = tokens[index - 1]
+            } else {
+                label = nil
+            }
+            guard let label, case .string(let text) = label.kind, let colon = text.firstIndex(of: ":") else { continue }
+            let id = text[..<colon]
+            report(
+                LuaCalls.Literal(value: .string(text), line: label.line, column: label.column), .screen,
+                "screen() returns the screen's id without its parameter ('\(id)'), so it is never '\(text)' and this "
+                    + "comparison is always " + (token.kind == .symbol("==") ? "false" : "true")
+                    + "; check the label with expect_screen(\"\(text)\"), or compare screen() with '\(id)'")
+        }
     }
 
     /// `source` as Lua reads a file (`luaL_loadfile`, what `run` does): a
@@ -178,9 +206,15 @@ package struct ScenarioLint {
             guard index < args.count, case .string = args[index].value else { return nil }
             return args[index]
         }
-        func items(_ index: Int) -> [LuaCalls.Literal] {
+        func items(_ index: Int, numbers: Bool = false) -> [LuaCalls.Literal] {
             guard index < args.count, case .table(let items, _) = args[index].value else { return [] }
-            return items.filter { if case .string = $0.value { true } else { false } }
+            return items.filter {
+                switch $0.value {
+                case .string: !numbers
+                case .integer: numbers
+                default: false
+                }
+            }
         }
         func field(_ index: Int, _ name: String) -> LuaCalls.Literal? {
             guard index < args.count, case .table(_, let fields) = args[index].value else { return nil }
@@ -197,6 +231,17 @@ package struct ScenarioLint {
                 "\(host.name) has one window (its host's driver does not adopt SceneDriving): "
                     + (call.name == "deep_link" ? "deep_link's scene option names a window it cannot have" : "\(call.name) cannot run"))
         }
+        // A window past the first of an app with one: `in_scene(2, …)` cannot run, `expect_scenes{ 1, 2 }` never holds.
+        if oneWindow {
+            let windows = call.name == "in_scene" ? Array(args.prefix(1)) : call.name == "expect_scenes" ? items(0, numbers: true) : []
+            for window in windows {
+                guard case .integer(let number) = window.value, number > 1 else { continue }
+                report(
+                    window, .window,
+                    "\(host.name) has one window (its host's driver does not adopt SceneDriving): there is no window \(number)"
+                        + (call.name == "in_scene" ? ", so in_scene cannot run" : ", so this never holds"))
+            }
+        }
         switch call.name {
         case "expect_screen", "expect_modal":
             string(0).map { screen($0, report) }
@@ -211,6 +256,18 @@ package struct ScenarioLint {
             }
         case "expect_tab", "select_tab":
             string(0).map { tab($0, report) }
+        case "expect_snapshot":
+            // Its tab, each stack (by tab) and each modal's screens (lint read none of them).
+            field(0, "tab").map { tab($0, report) }
+            if case .table(_, let stacks)? = field(0, "stacks")?.value {
+                for (key, stack) in stacks {
+                    tab(LuaCalls.Literal(value: .string(key), line: stack.keyLine, column: stack.keyColumn), report)
+                    if case .table(let screens, _) = stack.value { screens.forEach { screen($0, report) } }
+                }
+            }
+            if case .table(let modals, _)? = field(0, "modals")?.value {
+                for modal in modals { if case .table(let screens, _) = modal.value { screens.forEach { screen($0, report) } } }
+            }
         case "expect_events":
             items(0).forEach { event($0, report) }
         case "expect_events_since":

@@ -22,7 +22,7 @@ struct ScenarioLintTests {
         }
         #expect(strings == ["4:5 a'b", "4:17 long\nstring", "5:31 \n"])
         #expect(tokens.contains { $0.kind == .symbol("..") })
-        #expect(tokens.filter { $0.kind == .number }.count == 2)
+        #expect(tokens.compactMap { if case .number(let text) = $0.kind { text } else { nil } } == ["0x1F", "3.5e-2"])
     }
 
     /// Escapes are decoded as Lua decodes them, so a name spelled with them
@@ -181,12 +181,43 @@ struct ScenarioLintTests {
               open_scene{}
               deep_link("notes://note/7", { scene = 2 })
               expect_scenes{ 1, foreground = 1 }
+              in_scene(1, function() end)
+              in_scene(2, function() end)
+              expect_scenes{ 1, 2 }
             end)
             """
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:3", "3:41"], "\(problems.map(\.description))")
+        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:3", "3:41", "6:12", "7:21"], "\(problems.map(\.description))")
+        #expect(problems[2].message.hasSuffix("there is no window 2, so in_scene cannot run"))
+        #expect(problems[3].message.hasSuffix("there is no window 2, so this never holds"))
         #expect(problems.allSatisfy { $0.kind == .window && $0.kind.code == "W910" })
         #expect(problems.first?.message == "NotesApp has one window (its host's driver does not adopt SceneDriving): open_scene cannot run")
+    }
+
+    /// `expect_snapshot`'s tab, stacks (by tab) and modals' screens: lint read none of them, and a
+    /// misspelt tab key or screen in it said "no problem".
+    @Test func aSnapshotsNamesAreChecked() throws {
+        let source = #"expect_snapshot{ tab = "note", stacks = { notez = { "notes", "nte:7" } }, modals = { { "setings" } } }"#
+        let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
+        #expect(problems.map(\.kind) == [.tab, .tab, .screen, .screen], "\(problems.map(\.description))")
+        #expect(problems.map(\.column) == [24, 43, 62, 88], "\(problems.map(\.description))")
+    }
+
+    /// `screen()` returns the id without its parameter: comparing it with a label that has one is
+    /// never equal, and an `assert` on it passed whatever was on screen.
+    @Test func aScreenComparedWithALabelIsNamed() throws {
+        let source = """
+            assert(screen() ~= "note:7")
+            assert("note:7" == screen())
+            assert(screen() == "note")
+            assert(x.screen() == "note:7")
+            """
+        let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
+        #expect(problems.map(\.line) == [1, 2], "\(problems.map(\.description))")
+        #expect(
+            problems.first?.message.hasPrefix(
+                "screen() returns the screen's id without its parameter ('note'), so it is never 'note:7' and this comparison is always true"
+            ) == true)
     }
 
     /// A scenario's own options (`{ tag = "smoke" }`): the run refuses the whole file, and lint
