@@ -466,7 +466,9 @@ struct ExhaustiveTests {
         #expect(junit.testcase("a bare id fills the output's one parameter")?.child("failure") == nil, "\(output)")
         #expect(
             junit.testcase("a tab switch under a modal")?.child("failure")?["message"]?
-                .contains("the tab bar is covered by the modal 'settings'") == true, "\(output)")
+                .contains(
+                    "the tab bar is covered by the modal 'settings'; close it first: tap one of its buttons (a close or cancel "
+                        + "output; an alert's are its buttons), or dismiss() a sheet that can be swiped down") == true, "\(output)")
         #expect(junit.testcase("a doubled coordinator is a mismatch")?.child("failure") != nil)
         #expect(
             junit.testcase("a parameter the output does not take")?.child("failure")?["message"]?

@@ -50,6 +50,26 @@ struct RunOutcomeTests {
         end)
         """#
 
+    /// A presented modal's stack (a sheet with its own stack) checked with `expect_stack`: the failure
+    /// compared the tab under it and left a newcomer guessing; it says which check reads the modal.
+    @Test func aModalsStackCheckedAsTheTabsSaysWhichCheckReadsIt() throws {
+        let fixture = try Fixture([
+            "suite/m.lua": """
+            scenario("checkout as a stack", { launch = { logged_in = true, payment_method = true } }, function()
+              deep_link("shop://checkout/payment")
+              expect_stack{ "checkout_address", "checkout_payment" }
+            end)
+            """
+        ])
+        let output = try fixture.run(["run", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(
+            output.stdout.contains(
+                #"to fix: { "checkout_address", "checkout_payment" } is a presented modal's stack, not the tab's: expect_stack "#
+                    + #"checks the tab under it; check the modal with expect_modals{ "checkout_address", "checkout_payment" }"#),
+            "\(output)")
+    }
+
     @Test func failingExpectationExitsOneWithLocationExpectedActualAndTimeline() throws {
         let fixture = try Fixture(["suite/fail.lua": Self.failing])
         let output = try fixture.run(["run", "suite"])

@@ -34,9 +34,21 @@ enum AssertionBindings {
                                 + "expect_stack(\"tab\", { … }), with the tab first")
                     }
                 }
-                return Self.naming(
+                var failure = Self.naming(
                     Expectation.stack(expected, actual: app.state.stack(tab).map(\.description), tab: tab.rawValue),
                     screens: expected, world)
+                // The screens expected are a presented modal's (a sheet with its own stack): said, with the check that reads it.
+                if failure != nil,
+                    let modal = app.state.modals.first(where: { chain in
+                        chain.count == expected.count && zip(expected, chain).allSatisfy { Expectation.entryMatches($0, $1.description) }
+                    })
+                {
+                    let shown = Expectation.render(modal.map(\.description))
+                    failure?.details +=
+                        "\nto fix: \(shown) is a presented modal's stack, not the tab's: expect_stack checks the tab "
+                        + "under it; check the modal with expect_modals\(shown) (or expect_snapshot{ modals = … })"
+                }
+                return failure
             },
             expect(
                 "expect_screen", parameters: [ScriptParameter("id", "navscript.StackEntry")], overloads: [],

@@ -22,7 +22,8 @@ public enum NavigationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .noScreen:
             return "nothing is on screen (was the app launched?)"
         case .tabBarCovered(let modal):
-            return "the tab bar is covered by the modal '\(modal)'; dismiss it first (dismiss(), or its close output)"
+            return "the tab bar is covered by the modal '\(modal)'; close it first: tap one of its buttons (a close or "
+                + "cancel output; an alert's are its buttons), or dismiss() a sheet that can be swiped down"
         case .notSwipeDismissible(let screen, let style):
             let how = style == "alert" ? "tap one of its buttons" : "tap its own close button"
             return "'\(screen)' is presented as \(style == "alert" ? "an" : "a") \(style), which cannot be swiped down; \(how) instead"
