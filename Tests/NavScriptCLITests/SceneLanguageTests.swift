@@ -199,6 +199,22 @@ struct LintCommandTests {
         #expect(run.stdout.contains("failed"), "the run went on: \(run)")
     }
 
+    /// A file that compiles and does not load — a duplicate scenario name, a scenario without its
+    /// function — lost every scenario in it at run time, and lint said "no problem": it loads each file
+    /// as `list` does, and names the line.
+    @Test func aFileThatDoesNotLoadIsAProblem() throws {
+        let fixture = try Fixture([
+            "suite/dup.lua": "scenario(\"a\", function() end)\nscenario(\"a\", function() end)\n",
+            "suite/nofn.lua": "scenario(\"no body yet\")\n",
+            "suite/fine.lua": "scenario(\"fine\", function() end)\n"
+        ])
+        let output = try fixture.run(["lint", "suite", "--format", "luacheck"])
+        #expect(output.status == 1, "\(output)")
+        #expect(output.stdout.contains(#"suite/dup.lua:2:1: (W911) does not load: duplicate scenario name "a""#), "\(output)")
+        #expect(output.stdout.contains("suite/nofn.lua:1:1: (W911) does not load: scenario(\"no body yet\""), "\(output)")
+        #expect(output.stderr.contains("2 problems in 2 of 3 files"), "\(output)")
+    }
+
     /// ShopApp's driver has windows: its window functions are no problem (an app with one window
     /// has them refused: ScenarioLintTests).
     @Test func windowFunctionsOfAnAppWithWindowsAreFine() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NavScriptRunner
 import NavScriptRuntime
 
@@ -15,7 +16,9 @@ struct LintCommand: HostedCommand {
             file:line:col: error: message (gcc's form, which CI problem matchers and editors read), or with \
             --format luacheck as file:line:col: (W901) message (luacheck's plain formatter with codes: W901 screen, \
             W902 tab, W903 output, W904 event, W905 entry point, W906 error kind, W907 launch option, W908 \
-            invariant, W909 a key of a function's option table, W910 a window function for an app with one window). Only literals are checked. Exit status: 0 clean, 1 problems found, 2 usage error.
+            invariant, W909 a key of a function's option table, W910 a window function for an app with one window, \
+            W911 a file that does not load: a duplicate scenario name, a scenario without its function — each file's \
+            top level is run for that, as list runs it). Only literals are checked. Exit status: 0 clean, 1 problems found, 2 usage error.
             """
     )
 
@@ -30,6 +33,9 @@ struct LintCommand: HostedCommand {
     @Argument(help: "Scenario files or folders (default: scenarios).", completion: ValueCompletion.scenarios)
     var paths: [String] = []
 
+    /// Seconds a file's top level may run while lint loads it.
+    static let loadTimeout = 10.0
+
     func run(in context: CommandContext) throws {
         let host = try context.host()
         let files: [SuiteFile]
@@ -38,7 +44,18 @@ struct LintCommand: HostedCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let problems = ScenarioLint(host: host).check(files)
+        var problems = ScenarioLint(host: host).check(files)
+        // What only loading shows (a duplicate scenario name, a scenario without its function): the run
+        // would lose the whole file. Each file's top level runs under a time limit, as `list` runs it.
+        var options = RunOptions()
+        options.scenarioTimeout = Self.loadTimeout
+        let listing = try ScenarioRunner(host: host, options: options).list(files) { path, _ in
+            writeStandardError("\(NavScriptCLI.executableName) lint: \(path) did not finish loading within \(Int(Self.loadTimeout)) s\n")
+            Foundation.exit(2)
+        }
+        let broken = Set(problems.filter { $0.kind == .syntax }.map(\.file))
+        problems += ScenarioLint.loadProblems(listing.map { ($0.entry, $0.loadError) }, skipping: broken)
+        problems.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
         for problem in problems { print(format == .gcc ? problem.gccLine : problem.luacheckLine) }
         let count = problems.count
         let inFiles = Set(problems.map(\.file)).count

@@ -28,6 +28,9 @@ package struct ScenarioLint {
             case screen, tab, output, event, entryPoint, errorKind, launchOption, invariant, optionKey
             /// A window function (`open_scene`, `deep_link{ scene = 2 }`) for an app with one window.
             case window
+            /// The file compiles but does not load: its top level fails (a duplicate scenario name, a
+            /// scenario without its function), and a run loses every scenario in it.
+            case load
             /// The file does not compile: luacheck's own code for a syntax error.
             case syntax
 
@@ -187,6 +190,30 @@ package struct ScenarioLint {
                 }
             }
             return Problem(file: file, line: line, column: 1, kind: .syntax, message: "does not compile: " + VisibleText.of(message))
+        }
+    }
+
+    /// The files of `listing` (a suite's files loaded to list their scenarios) that do not load, each
+    /// a problem at the line its error names. `syntax`: files already reported as not compiling.
+    package static func loadProblems(_ listing: [(entry: SuiteFile, loadError: String?)], skipping syntax: Set<String>) -> [Problem] {
+        listing.compactMap { file in
+            guard let error = file.loadError, !syntax.contains(file.entry.path) else { return nil }
+            // `path:LINE: message` when the error has a place in the file.
+            var line = 1
+            var message = error
+            let prefix = file.entry.path + ":"
+            if error.hasPrefix(prefix) {
+                let rest = error.dropFirst(prefix.count)
+                let digits = rest.prefix { $0.isNumber }
+                if let number = Int(digits), rest.dropFirst(digits.count).hasPrefix(": ") {
+                    line = number
+                    message = String(rest.dropFirst(digits.count + 2))
+                }
+            }
+            return Problem(
+                file: file.entry.path, line: line, column: 1, kind: .load,
+                message: "does not load: " + TextCap.capped(VisibleText.of(message), to: TextCap.message)
+                    + " (a run loses every scenario in the file)")
         }
     }
 
