@@ -127,6 +127,12 @@ package struct AppVocabulary {
         return nil
     }
 
+    /// `word` as a number the log could write: plain decimal digits, no sign, no leading zero.
+    private static func decimal(_ word: String) -> Int? {
+        guard let value = Int(word), String(value) == word else { return nil }
+        return value
+    }
+
     /// The destination of a label (`order` of `order:42`, `order` itself).
     private static func destination(of label: some StringProtocol) -> String {
         String(label.split(separator: ":", maxSplits: 1).first ?? label[...])
@@ -145,6 +151,12 @@ package struct AppVocabulary {
             }
             if label.contains("/") {
                 return "'\(label)' is a coordinator's path: its release and dealloc events end there, not with '\(word)'"
+            }
+            // A view model's label is a screen's: with the screens declared, another name is none.
+            let screen = Self.destination(of: label)
+            if offset == 0, word == viewModel, screensDeclared, !screens.contains(screen), !logWords.contains(screen) {
+                return "the app has no screen '\(screen)' whose view model could be released; screens are: "
+                    + namedScreens.sorted().joined(separator: ", ")
             }
             if offset > 0, tail[tail.startIndex] == viewModel {
                 return "'\(label) \(viewModel)' is a whole label: its events end there, not with '\(word)'"
@@ -217,18 +229,28 @@ package struct AppVocabulary {
                 : "an execution's source is external or internal, not '\(word)'"
                     + (NameSuggestion.closest(to: word, among: ["external", "internal"]).map { "; did you mean '\($0)'?" } ?? "")
         case "<count>":
-            return Int(word).map { $0 >= 0 } == true ? nil : "a count is a whole number (a loop guard's: 3), not '\(word)'"
+            // As the log writes it: `03` and `+3` read as 3 but never match the `3` it logs.
+            return Self.decimal(word).map { $0 >= 0 } == true
+                ? nil : "a count is a whole number written as the log writes it (a loop guard's: 3), not '\(word)'"
         case "<subject>" where kind == "warning":
             // A stack, a presentation, a value type, a screen: a name close to one the app has, and not
             // one itself, is a typo (`placse`, `Places`: the warning names `places`).
             let names = stacks.union(screens).union(tabs).union(logWords).union(["selection"])
                 .union(["sheet", "full-screen-cover", "alert"])
             let name = Self.destination(of: word)  // a screen's label names its screen
+            let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, destinations.contains(name),
+                let problem = parts[1].isEmpty
+                    ? "takes no empty parameter" : engine.primaryParamProblem(of: DestinationID(name), value: String(parts[1]))
+            {
+                return "'\(word)' is never logged: '\(name)' \(problem)"
+            }
             guard !names.contains(name), let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: name, among: Array(names)))
             else { return nil }
             return "the app has nothing named '\(word)' to warn about; \(close)"
         case "<scene>":
-            return Int(word).map { $0 >= 1 } == true ? nil : "a scene is a window's number (1, 2, …), not '\(word)'"
+            return Self.decimal(word).map { $0 >= 1 } == true
+                ? nil : "a scene is a window's number as the log writes it (1, 2, …), not '\(word)'"
         case "<dest>":
             // A label (`order:42`) or its destination alone (`order`): the destination must exist.
             let destination = Self.destination(of: word)
@@ -275,10 +297,14 @@ package struct AppVocabulary {
             {
                 return "'\(word)' is never logged: '\(screen)' \(problem)"
             }
-            guard !screens.contains(screen), !logWords.contains(screen),
-                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: screen, among: Array(namedScreens)))
-            else { return nil }
-            return "the app has no screen '\(screen)'; \(close)"
+            guard !screens.contains(screen), !logWords.contains(screen) else { return nil }
+            if let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: screen, among: Array(namedScreens))) {
+                return "the app has no screen '\(screen)'; \(close)"
+            }
+            // `zzz:1` is a screen's label (a parameter after a colon): with the screens declared, another name is none.
+            guard parts.count == 2, screensDeclared else { return nil }
+            return "the app has no screen '\(screen)' (a label with a parameter is a screen's); screens are: "
+                + namedScreens.sorted().joined(separator: ", ")
         case "<precondition>": return known(word, in: preconditions, "precondition")
         default:
             if slot.hasPrefix("<") { return nil }  // an input, an id of the app's own: anything

@@ -47,7 +47,7 @@ struct AppVocabularyTests {
             "a rejection's kind is one of malformed, unknown_route, validation_failed, not 'unknown-route'; did you mean 'unknown_route'?"
         ),
         ("warning second-presentaton", "did you mean 'second-presentation'?"),
-        ("scene-open two", "a scene is a window's number (1, 2, …), not 'two'"),
+        ("scene-open two", "a scene is a window's number as the log writes it (1, 2, …), not 'two'"),
         ("push *", "'*' is no screen label"),
         ("push note:", "'note:' is no screen label"),
         // Far from every name: the host declares its screens, so this is none (it passed for ever).
@@ -67,7 +67,8 @@ struct AppVocabularyTests {
         ("deliver schme notes://note/7", "the app has no entry point 'schme'"),
         ("execute note:7 externl", "an execution's source is external or internal, not 'externl'; did you mean 'external'?"),
         // A count, a path, a warning's subject: one word, and what the app can log there.
-        ("loop-guard note auth x", "a count is a whole number (a loop guard's: 3), not 'x'"),
+        ("loop-guard note auth x", "a count is a whole number written as the log writes it (a loop guard's: 3), not 'x'"),
+        ("loop-guard note auth 03", "not '03'"), ("scene-open +2", "not '+2'"), ("scene-focus 01", "not '01'"),
         ("start app/auth x", "'start <path>' events have 2 words; this item has 3"),
         ("warning recreated note:7 x", "'warning <kind> <subject>' events have 3 words; this item has 4"),
         ("warning multiple-updates Notes", "the app has nothing named 'Notes' to warn about; did you mean 'notes'?"),
@@ -79,7 +80,13 @@ struct AppVocabularyTests {
         ("release note:7 view-model x", "'note:7 view-model' is a whole label: its events end there, not with 'x'"),
         ("release app/auth view-model", "'app/auth' is a coordinator's path: its release and dealloc events end there"),
         ("release note:7 view-model\u{200B}", "holds U+200B, a character nothing draws"),
-        ("release note:", "'note:' is no label")
+        ("release note:", "'note:' is no label"),
+        // A screen's label the declared screens do not have: with a parameter, or behind view-model.
+        ("dealloc zzz:1", "the app has no screen 'zzz' (a label with a parameter is a screen's)"),
+        ("release zzz view-model", "the app has no screen 'zzz' whose view model could be released"),
+        // A warning's subject that is a screen label the app can never log.
+        ("warning recreated note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}"),
+        ("warning recreated note:7:7", "'note:7:7' is never logged")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
