@@ -634,6 +634,11 @@ struct LanguageStructureTests {
             #"scenario("tagged", { tags = { "a,b" } }, function() end) -- @bad"#,
             #"scenario "tagged": tag "a,b" cannot be selected: --tags separates tags with commas"#
         ),
+        (
+            #"scenario("tagged", { tags = { "smoke\u{200B}" } }, function() end) -- @bad"#,
+            #"scenario "tagged": tag "smoke<U+200B>" cannot be selected: --tags separates tags with commas, so a tag must be "#
+                + "one word without commas, spaces or characters nothing draws"
+        ),
         (#"scenario("", function() end) -- @bad"#, "scenario(name, [options,] fn): the name is empty; give it a name"),
         (#"scenario(" \t", { tags = { "t" } }, function() end) -- @bad"#, "scenario(name, [options,] fn): the name is only blanks"),
         (

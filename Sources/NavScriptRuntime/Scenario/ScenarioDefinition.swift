@@ -201,10 +201,16 @@ package struct ScenarioDefinition {
         default: throw ScenarioLoadError(tagsAre())
         }
         // `--tags a,b` means a or b: a tag with a comma (or blank) could never be selected.
-        if let bad = tags.first(where: { $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) }) {
+        // A character nothing draws (`smoke\u{200B}`) made a tag no `--tags smoke` selects, and the scenario
+        // was left out of the run without a word.
+        if let bad = tags.first(where: {
+            $0.isEmpty || $0.contains(",") || $0.contains(where: \.isWhitespace) || $0.unicodeScalars.contains(where: Self.isUndrawn)
+                || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }) {
             throw ScenarioLoadError(
-                "\(place()): tag \"\(bad)\" cannot be selected: "
-                    + "--tags separates tags with commas, so a tag must be one word without commas or spaces")
+                "\(place()): tag \"\(Expectation.spelled(bad))\" cannot be selected: "
+                    + "--tags separates tags with commas, so a tag must be one word without commas, spaces or characters "
+                    + "nothing draws")
         }
         switch opts[OptionKey.launch] {
         case .nil: launch = nil
