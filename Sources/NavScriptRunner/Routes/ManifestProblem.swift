@@ -32,9 +32,12 @@ package struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
 
     /// `line:col: error: message ($.path, destination "id")`: ``reported(in:)``
     /// without the file.
+    /// The manifest's own names and values in it are spelled where a terminal would not show them
+    /// (``VisibleText``): a newline in a tab name split the line and forged a `file:line:col:
+    /// warning:` line of the kind CI reads as an annotation.
     package var description: String {
-        "\(line):\(column): " + (isWarning ? "warning: " : "error: ") + message + " (\(path)"
-            + (destination.map { ", destination \"\($0)\"" } ?? "") + ")"
+        "\(line):\(column): " + (isWarning ? "warning: " : "error: ") + VisibleText.of(message) + " (\(VisibleText.of(path))"
+            + (destination.map { ", destination \"\(VisibleText.of($0))\"" } ?? "") + ")"
     }
 
     /// `file:line:col: error: message ($.path, destination "id")` — the line

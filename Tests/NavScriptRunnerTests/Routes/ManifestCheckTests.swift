@@ -61,6 +61,15 @@ struct ManifestCheckTests {
         #expect(try problems(replacing(#""patterns": ["account"]"#, with: #""patterns": ["item/42"]"#)).count == 1)
     }
 
+    /// A manifest's names are printed spelled: a newline in a tab name split the message and forged a
+    /// `file:line:col: warning:` line that CI reads as an annotation; a zero-width space hid itself.
+    @Test func aManifestsNamesArePrintedSpelled() throws {
+        let found = try problems(
+            replacing(#"{ "id": "account", "tab": "account""#, with: #"{ "id": "account", "tab": "acc\nount\u200b""#))
+        let line = try #require(found.first).reported(in: "m.json")
+        #expect(!line.contains("\n") && line.contains(#"acc\u{A}ount<U+200B>"#), "\(line)")
+    }
+
     @Test func syntaxErrorsHaveALineAndAColumn() {
         let broken = Self.base.replacingOccurrences(of: "\"account\"] }", with: "\"account\"], }")
         #expect(throws: JSONText.SyntaxError.self) { try problems(broken) }
