@@ -12,8 +12,8 @@ import NavScriptRuntime
 package enum ReportText {
     // MARK: Cleaning
 
-    /// Removes terminal escape sequences (CSI such as `ESC[31m`, OSC such as
-    /// hyperlinks, and two-character escapes) entirely, and spells out every
+    /// Removes terminal escape sequences (introduced by ESC: CSI such as `ESC[31m`,
+    /// OSC such as hyperlinks, and two-character escapes) entirely, and spells out every
     /// other character XML 1.0 forbids or a terminal would interpret: C0
     /// controls other than tab, newline and carriage return, DEL and C1
     /// controls as `\u{0}`, U+FFFE and U+FFFF as `<U+FFFE>` — dropped, a
@@ -33,10 +33,8 @@ package enum ReportText {
             switch scalar.value {
             case 0x1B:
                 index = endOfEscape(scalars, from: index + 1)
-            case 0x9B:  // C1 CSI
-                index = endOfControlSequence(scalars, from: index + 1)
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:  // C1 DCS, SOS, OSC, PM, APC
-                index = endOfControlString(scalars, from: index + 1)
+            // A C1 control (U+009B, U+009D…) is a character of the text, not a sequence a UTF-8 terminal
+            // acts on: spelled with the rest, as every other control — read as CSI, `\u{9B}Vok` lost its V.
             default:
                 if isAllowed(scalar) {
                     out.append(scalar)

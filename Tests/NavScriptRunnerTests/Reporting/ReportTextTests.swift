@@ -20,7 +20,8 @@ struct ReportTextTests {
         ("before \u{1B}X after the SOS", "before  after the SOS"),
         ("before \u{1B}[123456789", "before 123456789"),
         ("osc \u{1B}]0;title\nnext line", "osc 0;title\nnext line"),
-        ("c1 \u{9D} kept", "c1  kept"),
+        // A C1 control is a character of the text, spelled: read as a sequence, `\u{9B}Vok` lost its V.
+        ("c1 \u{9D} kept", "c1 \\u{9D} kept"), ("code=\u{9B}Vok", "code=\\u{9B}Vok"),
         // A control that begins no sequence is spelled, not dropped: `"p1004\0"` read as `p1004`.
         ("p1004\u{0}", "p1004\\u{0}"), ("a\u{8}\u{8}b\u{7F}", "a\\u{8}\\u{8}b\\u{7F}"), ("x\u{85}y", "x\\u{85}y"),
         ("\u{FFFE}", "<U+FFFE>")
