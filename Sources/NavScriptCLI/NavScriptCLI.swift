@@ -169,6 +169,11 @@ public enum NavScriptCLI {
             command = try ValueCompletion.$host.withValue(.init(make: makeHost)) { try RootCommand.parseAsRoot(arguments) }
             if let hosted = command as? any HostedCommand {
                 do {
+                    if let repeated = ReportOptions.repeatedOption(in: arguments) {
+                        throw ValidationError(
+                            "\(repeated.option) is given twice ('\(repeated.first)' and '\(repeated.second)'): it takes one "
+                                + "value, and the last would win without a word; give it once")
+                    }
                     do { try hosted.run(in: CommandContext(makeHost: makeHost)) } catch let problem as UsageProblem {
                         throw ValidationError(problem.description)
                     }

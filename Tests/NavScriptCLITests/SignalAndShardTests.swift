@@ -481,6 +481,22 @@ struct SignalAndShardTests {
         for seed in 1...4 { #expect(try classnames(["--shuffle", "--seed", "\(seed)"], "shuffled.xml") == whole, "seed \(seed)") }
     }
 
+    /// An option that takes one value given twice: the last won without a word — `--shard 1/1
+    /// --shard 1/2` ran half the suite, `--junit ci.xml … --junit mine.xml` left ci.xml with the last
+    /// run's green report. Refused, and every report file named says the run could not start.
+    @Test func anOptionThatTakesOneValueGivenTwiceIsRefused() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("fails", function() assert(false) end)"#, "ci.xml": "<green/>"])
+        let shards = try fixture.run(["run", "suite", "--shard", "1/1", "--shard=1/2"])
+        #expect(shards.status == 2 && shards.stderr.contains("--shard is given twice ('1/1' and '1/2')"), "\(shards)")
+        let reports = try fixture.run(["run", "suite", "--junit", "ci.xml", "--junit", "mine.xml"])
+        #expect(reports.status == 2, "\(reports)")
+        for file in ["ci.xml", "mine.xml"] {
+            let text = try fixture.read(file)
+            #expect(text.contains("run could not start"), "\(file): \(text)")
+        }
+        #expect(try fixture.run(["run", "suite", "--fault", "cached-destination", "--fault", "graft-external-link"]).status == 1)
+    }
+
     /// The split is computed from the files' text, not from running them:
     /// a file whose top level draws its count at run time moved whole other
     /// files into no shard (or two), and one whose top level loops hung every

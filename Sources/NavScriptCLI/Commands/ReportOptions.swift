@@ -194,7 +194,10 @@ struct ReportOptions: ParsableArguments {
             }
             index += 1
         }
-        guard !reports.isEmpty, let report = try? ReportOptions.parse(reports) else { return }
+        // Each named file on its own: one named twice (`--junit ci.xml … --junit mine.xml`) is two files
+        // the last run may have left green.
+        let each = stride(from: 0, to: reports.count - 1, by: 2).compactMap { try? ReportOptions.parse([reports[$0], reports[$0 + 1]]) }
+        guard !each.isEmpty else { return }
         // A path given as `file:LINE` names `file` too (`run x.txt:1 --junit x.txt`: the scenario file
         // with the wrong extension would be overwritten by the report refusing it).
         let named = others.flatMap { word -> [String] in
@@ -204,10 +207,41 @@ struct ReportOptions: ParsableArguments {
             return [word, String(word[..<colon])]
         }
         let taken = Set(named.map { ReportFile.resolved(URL(fileURLWithPath: $0)).path })
-        for path in [report.junit, report.html, report.json].compactMap({ $0 }) where path != "-" {
-            if taken.contains(ReportFile.resolved(URL(fileURLWithPath: path)).path) { return }
+        for report in each {
+            for path in [report.junit, report.html, report.json].compactMap({ $0 }) where path != "-" {
+                if taken.contains(ReportFile.resolved(URL(fileURLWithPath: path)).path) { return }
+            }
         }
-        report.reportCouldNotStart(command: command, reason: reason)
+        for report in each { report.reportCouldNotStart(command: command, reason: reason) }
+    }
+
+    /// Options that take one value: given twice, the last silently won — `--junit ci.xml … --junit
+    /// mine.xml` left ci.xml with the last run's green report, `--shard 1/1 --shard 1/2` ran half
+    /// the suite. Options that gather values (`--fault`, `--allow`, `--from`, `--only`) may repeat.
+    static let singleValued: Set<String> = [
+        "--junit", "--html", "--json", "--shard", "--filter", "--seed", "--timeout", "--jobs", "--manifest", "--tags",
+        "--instruction-budget", "--memory-limit", "--time", "--steps", "--walk-length", "--out", "--format", "--output",
+        "--explore-time", "--trace", "--records", "--suite"
+    ]
+
+    /// The first option of ``singleValued`` given twice in `arguments` (before a `--`), with its two values.
+    static func repeatedOption(in arguments: [String]) -> (option: String, first: String, second: String)? {
+        var seen: [String: String] = [:]
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let word = arguments[index]
+            let (name, inline) =
+                word.firstIndex(of: "=").map { (String(word[..<$0]), String(word[word.index(after: $0)...])) }
+                ?? (word, nil)
+            if singleValued.contains(name) {
+                let value = inline ?? (index + 1 < arguments.count ? arguments[index + 1] : "")
+                if let earlier = seen[name] { return (name, earlier, value) }
+                seen[name] = value
+                if inline == nil { index += 1 }
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// After the run: says which reports could not be written; true when
