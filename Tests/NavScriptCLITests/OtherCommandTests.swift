@@ -728,6 +728,24 @@ struct ManifestCommandTests {
         #expect(run.stderr.contains("warning: the app shows \"tracking\""), "\(run)")
     }
 
+    /// `--suite`: the links a suite delivers, also those it keeps in its support modules (where the
+    /// shipped suite keeps them: `support/links.lua`) and in single quotes — a link kept there that a
+    /// rollout rejects was "no link changes".
+    @Test func diffReadsTheLinksASuiteKeepsInItsSupportModules() throws {
+        let narrowed = try Self.variant { json in
+            Self.destinations(&json) { destination in
+                if destination["id"] as? String == "product" { destination["params"] = [["name": "id", "pattern": "p[0-9]{1,5}"]] }
+            }
+        }
+        let fixture = try Fixture([
+            "new.json": narrowed,
+            "suite/support/l.lua": "return { LONG = 'shop://product/p9876543' }\n",
+            "suite/a.lua": "local l = require(\"l\")\nscenario(\"s\", function() deep_link(l.LONG) end)\n"
+        ])
+        let diff = try fixture.run(["routes", "diff", Self.shipped.path, "new.json", "--suite", "suite"])
+        #expect(diff.status == 1 && diff.stdout.contains("shop://product/p9876543  (now rejected)"), "\(diff)")
+    }
+
     /// A parameter's pattern narrowed (`p[0-9]{1,8}` → `p[0-9]{1,5}`): the
     /// one example value both accepted said "no link changes"; values each
     /// spec accepts show the ids now rejected.

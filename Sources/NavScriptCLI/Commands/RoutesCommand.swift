@@ -155,19 +155,11 @@ struct RoutesDiffCommand: HostedCommand {
         throw ExitCode(report.links.isEmpty ? 0 : 1)
     }
 
-    /// Every `"scheme://…"` string literal in the suite's Lua files.
+    /// Every `scheme://…` string literal of the suite's files and support modules (``SuiteLinks``).
     func suiteLinks(scheme: String) throws -> [String] {
         guard let suite else { return [] }
         let entries: [SuiteFile]
         do { entries = try ScenarioDiscovery().discover([suite]) } catch { throw ValidationError("\(error)") }
-        let pattern = try Regex("\"(\(scheme)://[^\"\\s]*)\"")
-        var links: [String] = []
-        for entry in entries {
-            let text = (try? String(contentsOf: entry.url, encoding: .utf8)) ?? ""
-            for match in text.matches(of: pattern) {
-                if let link = match.output[1].substring { links.append(String(link)) }
-            }
-        }
-        return links
+        return SuiteLinks.literals(in: entries, scheme: scheme)
     }
 }
