@@ -75,6 +75,36 @@ struct ValueSampler {
         return values
     }
 
+    /// Values near `values` that a changed pattern may treat otherwise than the old one, beyond
+    /// what sampling reaches: each value's prefixes (`a-` of `a-b`: a trailing delimiter) and each with
+    /// one character doubled (`a--b`), in capitals (a `(?i)` added), the words the patterns spell
+    /// (`admin` of `(?!admin)…`) alone and followed by a letter, and letters beyond ASCII (`\w`
+    /// takes `é`, `[A-Za-z]` does not). At most `limit`, each once.
+    static func nearby(_ values: [String], patterns: [String], limit: Int = 2_000) -> [String] {
+        var out: [String] = []
+        var seen = Set(values)
+        func add(_ value: String) {
+            guard out.count < limit, !value.isEmpty, seen.insert(value).inserted else { return }
+            out.append(value)
+        }
+        for value in values.prefix(200) {
+            let characters = Array(value)
+            for end in 1..<max(1, characters.count) { add(String(characters[..<end])) }
+            for index in characters.indices { add(String(characters[...index]) + String(characters[index...])) }
+            add(value.uppercased())
+            add(value.prefix(1).uppercased() + value.dropFirst())
+            add(value + "é")
+        }
+        for pattern in patterns {
+            for word in pattern.split(whereSeparator: { !$0.isLetter }) where word.count >= 2 {
+                add(String(word))
+                add(String(word) + "x")
+            }
+        }
+        for word in ["é", "café", "ß", "日本", "Ωmega"] { add(word) }
+        return out
+    }
+
     /// Values the spec must refuse: punctuation, an overlong one, a wrong kind.
     func invalid(_ spec: ParamSpec) -> [String] {
         var values = ["!bad", "x y"]

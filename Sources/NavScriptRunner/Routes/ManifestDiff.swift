@@ -1,3 +1,4 @@
+import Foundation
 import NavScript
 import NavScriptRuntime
 import NavigationCore
@@ -82,6 +83,9 @@ package struct ManifestDiff {
     package let new: RoutingEngine
     package let entries: [EntryPoint]
 
+    /// What a param value keeps as it is in a link: URL path characters but the separators.
+    private static let valueCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#&="))
+
     package init(old: RoutingEngine, new: RoutingEngine, entries: [EntryPoint] = EntryPoint.allCases) {
         self.old = old
         self.new = new
@@ -142,10 +146,20 @@ package struct ManifestDiff {
                     // repetition at its least and its most: a dash dropped from a class, a leading 0 refused.
                     values += sampler.covering(specOfIt, accepts: accepts)
                 }
+                // And values near those, that one of the specs accepts: a trailing delimiter, capitals, a word
+                // a lookahead excludes, letters beyond ASCII — what sampling the patterns does not reach.
+                let acceptedByEither = { (value: String) in
+                    [(old, definition.id), (new, definition.id)].contains { engine, id in
+                        (try? engine.validateParams(of: RouteRequest(id, params: [spec.name: value]))) != nil
+                    }
+                }
+                values += ValueSampler.nearby(values, patterns: [oldSpec.pattern, spec.pattern].compactMap { $0 })
+                    .filter(acceptedByEither)
                 for value in values {
                     var params: [String: String] = [:]
                     for other in definition.params { params[other.name] = sampled["\(definition.id) \(other.name)"] ?? "1" }
-                    params[spec.name] = value
+                    // As a link carries it: a letter beyond ASCII percent-encoded (`caf%C3%A9`).
+                    params[spec.name] = value.addingPercentEncoding(withAllowedCharacters: Self.valueCharacters) ?? value
                     for pattern in definition.patterns {
                         links.append("\(old.manifest.scheme)://\(pattern.filled(with: params))")
                     }
