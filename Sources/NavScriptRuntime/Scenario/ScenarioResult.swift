@@ -92,6 +92,7 @@ extension ScenarioResult {
 extension ScenarioResult {
     private enum CodingKeys: String, CodingKey {
         case name, groups, file, line, tags, status, kind, message, details, timeline, timelineSteps, frames, output, duration
+        case warning
     }
 
     /// Encoded with the outcome's two stable string forms, `status` and `kind`.
@@ -105,6 +106,9 @@ extension ScenarioResult {
         try container.encode(status, forKey: .status)
         try container.encode(kind, forKey: .kind)
         try container.encode(message, forKey: .message)
+        // A passed scenario's message is a warning (it checked nothing): said by a key a tool can read,
+        // not only by the English of the message.
+        if passedWithWarning { try container.encode(true, forKey: .warning) }
         try container.encode(details, forKey: .details)
         try container.encode(timeline.kept, forKey: .timeline)
         // Only for a timeline that left steps out, so every other result reads as before.

@@ -108,6 +108,14 @@ struct RunEventStreamTests {
         #expect(object["event"] as? String == "scenario_finished")
         let scenario = try #require(object["scenario"] as? [String: Any])
         #expect(scenario["status"] as? String == "failed" && scenario["name"] as? String == result.name)
+        #expect(scenario["warning"] == nil, "only a passed scenario's message is a warning")
+        // A passed scenario that checked nothing: its warning keyed, not only in the message's English.
+        let warned = ScenarioResult(name: "w", file: "a.lua", line: 1, outcome: .passed, message: "checked nothing: …")
+        let warnedLine = try JSONLinesReport.line(.scenarioFinished(warned))
+        #expect(warnedLine.contains(#""warning":true"#), "\(warnedLine)")
+        #expect(
+            !(try JSONLinesReport.line(.scenarioFinished(ScenarioResult(name: "p", file: "a.lua", line: 1, outcome: .passed)))).contains(
+                "warning"))
         // A step as data: where, which verb, what it did, where the app ended up — and its line for people.
         let step = try JSONLinesReport.line(
             .step(
