@@ -662,7 +662,8 @@ struct ManifestCommandTests {
     @Test func checkExitsZeroOneOrTwo() throws {
         let overlapping = try Self.variant { json in
             var list = json["destinations"] as! [[String: Any]]
-            list.append(["id": "order_latest", "parent": "orders", "flow": "order", "patterns": ["orders/latest"]])
+            // A literal the order id's spec takes (an integer): `orders/latest` would be kept apart by it.
+            list.append(["id": "order_latest", "parent": "orders", "flow": "order", "patterns": ["orders/1"]])
             json["destinations"] = list
         }
         let fixture = try Fixture(["overlap.json": overlapping, "broken.json": "{ \"scheme\": \"shop\",, }"])
@@ -670,7 +671,7 @@ struct ManifestCommandTests {
         #expect(clean.status == 0 && clean.stdout.contains("no problem"), "\(clean)")
         let overlap = try fixture.run(["routes", "check", "overlap.json"])
         #expect(overlap.status == 1, "\(overlap)")
-        #expect(overlap.stdout.contains(": error: \"orders/latest\" overlaps \"orders/:id\" of order ("), "\(overlap)")
+        #expect(overlap.stdout.contains(": error: \"orders/1\" overlaps \"orders/:id\" of order ("), "\(overlap)")
         let broken = try fixture.run(["routes", "check", "broken.json"])
         #expect(broken.status == 2 && broken.stderr.contains("broken.json:1:20: error: not valid JSON: expected a quoted key"), "\(broken)")
         let missing = try fixture.run(["routes", "check", "missing.json"])

@@ -481,6 +481,29 @@ struct SignalAndShardTests {
         for seed in 1...4 { #expect(try classnames(["--shuffle", "--seed", "\(seed)"], "shuffled.xml") == whole, "seed \(seed)") }
     }
 
+    /// A set of shard reports that is not one whole split — a shard's artifact missing, shards of two
+    /// splits — merged into a total missing scenarios (the failing one among them) and read green. Each
+    /// shard's report says which it is, also a shard that got no file, and merge-junit refuses the rest.
+    @Test func mergeJUnitRefusesASetOfShardsThatIsNotOneWholeSplit() throws {
+        var files: [String: String] = ["suite/fails.lua": #"scenario("fails", function() assert(false) end)"#]
+        for file in 0..<5 { files["suite/f\(file).lua"] = #"scenario("f\#(file)", function() end)"# }
+        let fixture = try Fixture(files)
+        for shard in ["1/3", "2/3", "3/3", "2/2"] {
+            _ = try fixture.run(["run", "suite", "--shard", shard, "--junit", "s\(shard.replacingOccurrences(of: "/", with: "of")).xml"])
+        }
+        #expect(try fixture.read("s1of3.xml").contains(#"<property name="navscript.shard" value="1/3"/>"#))
+        let whole = try fixture.run(["merge-junit", "s1of3.xml", "s2of3.xml", "s3of3.xml", "-o", "all.xml"])
+        #expect(whole.status == 0, "\(whole)")
+        let missing = try fixture.run(["merge-junit", "s1of3.xml", "s3of3.xml", "-o", "part.xml"])
+        #expect(missing.status == 2 && missing.stderr.contains("shard 2/3 of the split is missing"), "\(missing)")
+        let mixed = try fixture.run(["merge-junit", "s1of3.xml", "s2of2.xml", "-o", "mixed.xml"])
+        #expect(mixed.status == 2 && mixed.stderr.contains("shards of different splits (of 2, of 3)"), "\(mixed)")
+        // A shard with no file (more shards than files) still says which it is.
+        let empty = try fixture.run(["run", "suite", "--shard", "9/9", "--junit", "empty.xml"])
+        #expect(empty.status == 0, "\(empty)")
+        #expect(try fixture.read("empty.xml").contains(#"<property name="navscript.shard" value="9/9"/>"#))
+    }
+
     /// An option that takes one value given twice: the last won without a word — `--shard 1/1
     /// --shard 1/2` ran half the suite, `--junit ci.xml … --junit mine.xml` left ci.xml with the last
     /// run's green report. Refused, and every report file named says the run could not start.

@@ -29,6 +29,8 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         var tests = 0, failures = 0, errors = 0, skipped = 0
         /// `classname › name` of each test case directly inside it, for the duplicate check.
         var caseKeys: [String] = []
+        /// Its `navscript.shard` property (`1/3`): the share of a split suite it comes from.
+        var shard: String?
 
         var name: String { attributes["name"] ?? "?" }
     }
@@ -86,6 +88,9 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         }
         if openSuites.last == depth - 1, elementName == "failure" || elementName == "error" {
             if elementName == "failure" { suites[suites.count - 1].failures += 1 } else { suites[suites.count - 1].errors += 1 }
+        }
+        if elementName == "property", attributes["name"] == "navscript.shard", depth == suiteDepth + 2 {
+            suites[suites.count - 1].shard = attributes["value"]
         }
         if elementName == "testsuite" {
             openSuites.append(depth)

@@ -39,6 +39,7 @@ struct MergeJUnitCommand: ParsableCommand {
                 "\(strictOne) was written with --junit-strict and \(looseOne) without: a merge of both would "
                     + "satisfy neither schema; write every shard's report the same way")
         }
+        try Self.refuseIncompleteSplit(reports.map { ($0.path, Set($0.suites.compactMap(\.shard))) })
         let suites = reports.flatMap(\.suites)
         for warning in reports.flatMap(\.warnings) {
             writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(warning)\n")
@@ -91,6 +92,50 @@ struct MergeJUnitCommand: ParsableCommand {
         print(
             "merged \(suites.count) test suite\(suites.count == 1 ? "" : "s") from \(inputs.count) report\(inputs.count == 1 ? "" : "s"): "
                 + "\(totals.tests) tests, \(totals.failures) failures, \(totals.errors) errors, \(totals.skipped) skipped → \(output)")
+    }
+
+    /// navscript's shard reports say which share of a split they are (`navscript.shard`): a set that
+    /// is not one whole split — a shard missing (its artifact lost), one twice, shards of two splits
+    /// (a matrix changed from 3 machines to 2) — merged into a total missing scenarios, a failing one
+    /// among them, and read green. Refused, saying what is missing. Reports without the property (other
+    /// tools', unsharded runs) are merged as they are.
+    static func refuseIncompleteSplit(_ reports: [(path: String, shards: Set<String>)]) throws(ValidationError) {
+        let sharded = reports.filter { !$0.shards.isEmpty }
+        guard !sharded.isEmpty else { return }
+        var given: [Int: String] = [:]  // shard index → the report that holds it
+        var counts: Set<Int> = []
+        for report in sharded {
+            for text in report.shards.sorted() {
+                guard let shard = Shard(text) else {
+                    throw ValidationError("\(report.path) says it is shard '\(text)', which is no share of a split (i/n)")
+                }
+                counts.insert(shard.count)
+                if let other = given[shard.index], other != report.path {
+                    throw ValidationError(
+                        "\(other) and \(report.path) are both shard \(shard): merged, its scenarios would count twice; "
+                            + "give each shard's report once")
+                }
+                given[shard.index] = report.path
+            }
+        }
+        if counts.count > 1 {
+            throw ValidationError(
+                "the reports are shards of different splits (" + counts.sorted().map { "of \($0)" }.joined(separator: ", ")
+                    + "): merged, some scenarios would be missing and others twice; merge the reports of one run's shards")
+        }
+        let count = counts.first ?? 1
+        let missing = (1...count).filter { given[$0] == nil }
+        if !missing.isEmpty {
+            throw ValidationError(
+                "shard" + (missing.count == 1 ? " " : "s ") + missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+                    + " of the split " + (missing.count == 1 ? "is" : "are") + " missing: the merged report would lack "
+                    + (missing.count == 1 ? "its" : "their") + " scenarios and could read green; give every shard's report")
+        }
+        if let unsharded = reports.first(where: { $0.shards.isEmpty }) {
+            throw ValidationError(
+                "\(unsharded.path) is no shard of the split the others are (1/\(count) … \(count)/\(count)): merge one run's "
+                    + "shards on their own")
+        }
     }
 
     /// One report given twice — the same file (by its resolved path) or the

@@ -217,9 +217,9 @@ struct ReportOptions: ParsableArguments {
 
     /// Options that take one value: given twice, the last silently won — `--junit ci.xml … --junit
     /// mine.xml` left ci.xml with the last run's green report, `--shard 1/1 --shard 1/2` ran half
-    /// the suite. Options that gather values (`--fault`, `--allow`, `--from`, `--only`) may repeat.
+    /// the suite. Options that gather values (`--tags`, `--fault`, `--allow`, `--from`, `--only`) may repeat.
     static let singleValued: Set<String> = [
-        "--junit", "--html", "--json", "--shard", "--filter", "--seed", "--timeout", "--jobs", "--manifest", "--tags",
+        "--junit", "--html", "--json", "--shard", "--filter", "--seed", "--timeout", "--jobs", "--manifest",
         "--instruction-budget", "--memory-limit", "--time", "--steps", "--walk-length", "--out", "--format", "--output",
         "--explore-time", "--trace", "--records", "--suite"
     ]

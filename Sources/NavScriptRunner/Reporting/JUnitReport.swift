@@ -45,11 +45,16 @@ package struct JUnitReport: Sendable {
         /// these, so each shard — and each shuffled order — names a file alike (numbered over
         /// one shard's files, both were `…cart` once merged, and a CI reporter kept one).
         package var suiteFiles: [String]
+        /// The share of the suite this run is (`--shard 1/3`), written as the `navscript.shard`
+        /// property of every `<testsuite>` (a shard with no file gets an empty one): `merge-junit`
+        /// refuses a set of shard reports that is not one whole split (one missing, one twice, two splits).
+        package var shard: String?
 
         package init(
             strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
-            replayCommand: [String]? = nil, suiteFiles: [String] = []
+            replayCommand: [String]? = nil, suiteFiles: [String] = [], shard: String? = nil
         ) {
+            self.shard = shard
             self.strict = strict
             self.hostname = hostname
             self.invariants = invariants
@@ -82,8 +87,14 @@ package struct JUnitReport: Sendable {
             + attribute("errors", String(run.count(.errored)))
         if !options.strict { xml += attribute("skipped", String(run.count(.skipped))) }
         xml += attribute("time", ReportText.seconds(run.duration))
-        guard !run.files.isEmpty else { return xml + "/>\n" }
+        guard !run.files.isEmpty || options.shard != nil else { return xml + "/>\n" }
         xml += ">\n"
+        if run.files.isEmpty, let shard = options.shard {
+            // A shard that got no file says which it is, so a merge of the split can tell it was there.
+            xml += "  <testsuite" + attribute("name", "(shard \(shard): no file)") + counts(tests: 0, failures: 0, errors: 0, skipped: 0)
+            xml += attribute("time", "0.000") + attribute("timestamp", timestamp) + attribute("hostname", hostname) + ">\n"
+            xml += "    <properties>\n" + property("navscript.shard", shard) + "    </properties>\n  </testsuite>\n"
+        }
 
         let prefixes = Self.classPrefixes(options.suiteFiles + run.files.map(\.file))
         for file in run.files {
@@ -100,10 +111,11 @@ package struct JUnitReport: Sendable {
                 continue
             }
             xml += ">\n"
-            if !options.invariants.isEmpty {
-                xml +=
-                    "    <properties>\n      <property" + attribute("name", "navscript.invariants")
-                    + attribute("value", options.invariants.joined(separator: ",")) + "/>\n    </properties>\n"
+            if !options.invariants.isEmpty || options.shard != nil {
+                xml += "    <properties>\n"
+                if !options.invariants.isEmpty { xml += property("navscript.invariants", options.invariants.joined(separator: ",")) }
+                if let shard = options.shard { xml += property("navscript.shard", shard) }
+                xml += "    </properties>\n"
             }
             var usedNames: Set<String> = []
             for scenario in file.scenarios {
@@ -134,6 +146,11 @@ package struct JUnitReport: Sendable {
     }
 
     // MARK: Test cases
+
+    /// One `<property>` line of a suite's `<properties>`.
+    private func property(_ name: String, _ value: String) -> String {
+        "      <property" + attribute("name", name) + attribute("value", value) + "/>\n"
+    }
 
     private func testcase(_ scenario: ScenarioResult, name: String, classname: String, seed: UInt64?) -> String {
         var xml = "    <testcase"
