@@ -207,12 +207,7 @@ struct SignalAndShardTests {
             scenario("after it", function() launch{} local t = os.clock() while os.clock() - t < 20 do end end)
             """
         ])
-        let fifo = fixture.url("events.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "exec sleep 60 < '\(fifo)'"]
-        try reader.run()
+        let reader = try Self.stalledReader(of: fixture.url("events.fifo").path)
         defer { reader.terminate() }
         let started = Date()
         let (output, junit) = try fixture.runWithJUnit(mode + ["--instruction-budget", "100000000000", "--json", "events.fifo", "suite"]) {
@@ -226,6 +221,16 @@ struct SignalAndShardTests {
         #expect((junit.root.int("errors") ?? 0) >= 1, "\(junit.raw)")
     }
 
+    /// A FIFO at `path` and a reader that opened it and never reads (a stalled consumer).
+    static func stalledReader(of path: String) throws -> Process {
+        #expect(mkfifo(path, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "exec sleep 60 < '\(path)'"]
+        try reader.run()
+        return reader
+    }
+
     /// A JUnit or HTML report to a FIFO whose reader opened it and stopped reading: the finished
     /// run blocked writing it, and one SIGTERM was never honoured. The report is given up a few
     /// seconds after the signal and said; the run had finished, so it exits as one whose report
@@ -237,12 +242,7 @@ struct SignalAndShardTests {
             scenario("prints a lot", function() launch{} for i = 1, 3000 do print(("x"):rep(100)) end end)
             """
         ])
-        let fifo = fixture.url("report.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "exec sleep 60 < '\(fifo)'"]
-        try reader.run()
+        let reader = try Self.stalledReader(of: fixture.url("report.fifo").path)
         defer { reader.terminate() }
         let started = Date()
         let output = try fixture.run(["run", "suite", option, "report.fifo", "--json", "events.jsonl"]) { parent in

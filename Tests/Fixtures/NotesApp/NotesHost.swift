@@ -92,3 +92,32 @@ final class NotesDriver: NavigationDriver {
     override var pendingWork: [String] { super.pendingWork + app.dispatcher.pending.map { "dispatcher: \($0)" } }
     override var satisfiedPreconditions: Set<Precondition>? { app.session.isLoggedIn ? ["auth"] : [] }
 }
+
+/// The Notes app as another host would declare it, for tests of what a host's declarations change:
+/// no screens declared, and the events and functions given.
+public struct NotesVariantHost: ScenarioHost {
+    public var base: NotesHost
+    public var name: String
+    public var events: [EventDeclaration]
+    /// Made when asked (a function holds closures, and a host is Sendable).
+    private let makeFunctions: @Sendable () -> [ScriptFunction]
+    public var functions: [ScriptFunction] { makeFunctions() }
+
+    public init(
+        _ base: NotesHost, name: String = "NotesVariant", events: [EventDeclaration] = [],
+        functions: @escaping @Sendable () -> [ScriptFunction] = { [] }
+    ) {
+        self.base = base
+        self.name = name
+        self.events = events
+        self.makeFunctions = functions
+    }
+
+    public var engine: RoutingEngine {
+        get { base.engine }
+        set { base.engine = newValue }
+    }
+    public var launchOptions: [LaunchOption] { [] }
+    public var faults: [HostFault] { [] }
+    public func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
+}

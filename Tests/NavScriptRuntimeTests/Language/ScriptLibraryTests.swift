@@ -54,21 +54,9 @@ struct ScriptLibraryTests {
 
     @Test("a host function named like a built-in is refused, not registered twice")
     func conflictsAreReported() throws {
-        struct Clashing: ScenarioHost {
-            var base: NotesHost
-            var name: String { "Clashing" }
-            var engine: RoutingEngine {
-                get { base.engine }
-                set { base.engine = newValue }
-            }
-            var launchOptions: [LaunchOption] { [] }
-            var faults: [HostFault] { [] }
-            var functions: [ScriptFunction] {
-                [.verb("back", documentation: "A second back.", example: "back()") { _ in }]
-            }
-            func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
-        }
-        let library = ScriptLibrary(host: Clashing(base: try NotesHost()))
+        let clashing = NotesVariantHost(
+            try NotesHost(), name: "Clashing", functions: { [.verb("back", documentation: "A second back.", example: "back()") { _ in }] })
+        let library = ScriptLibrary(host: clashing)
         #expect(library.conflicts == ["back"])
         #expect(library.functions.filter { $0.name == "back" }.count == 1)
     }

@@ -92,25 +92,9 @@ struct AppVocabularyTests {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
     }
 
-    /// The Notes app as a host that declares no screens and events of its own.
-    struct Undeclared: ScenarioHost {
-        var base: NotesHost
-        var name: String { "Undeclared" }
-        var engine: RoutingEngine {
-            get { base.engine }
-            set { base.engine = newValue }
-        }
-        var launchOptions: [LaunchOption] { [] }
-        var faults: [HostFault] { [] }
-        var events: [EventDeclaration] {
-            [EventDeclaration("widget-opens <id>", "an id"), EventDeclaration("note-said <input>", "free text")]
-        }
-        func launch(_ request: LaunchRequest) throws(HostError) -> any AppDriver { try base.launch(request) }
-    }
-
     /// A host that declares no screens may show any: only a name close to a known one is a typo.
     @Test func withoutDeclaredScreensOnlyANearNameIsATypo() throws {
-        let lenient = AppVocabulary(host: Undeclared(base: try NotesHost()))
+        let lenient = AppVocabulary(host: NotesVariantHost(try NotesHost()))
         #expect(lenient.problem(with: "present zzz") == nil)
         #expect(lenient.problem(with: "present acount")?.contains("did you mean 'account'?") == true)
     }
@@ -118,7 +102,10 @@ struct AppVocabularyTests {
     /// A host event's placeholder holds one word (`widget-opens 42 extra` could never match), but an
     /// `<input>` last holds free text.
     @Test func aHostEventHasTheWordsItsFormHas() throws {
-        let host = AppVocabulary(host: Undeclared(base: try NotesHost()))
+        let host = AppVocabulary(
+            host: NotesVariantHost(
+                try NotesHost(),
+                events: [EventDeclaration("widget-opens <id>", "an id"), EventDeclaration("note-said <input>", "free text")]))
         #expect(host.problem(with: "widget-opens 42") == nil)
         #expect(host.problem(with: "widget-opens 42 extra words") == "'widget-opens <id>' events have 2 words; this item has 4")
         #expect(host.problem(with: "note-said hello there world") == nil)
