@@ -269,7 +269,8 @@ struct CrashIsolationTests {
     /// and passed. It is reported.
     @Test(arguments: [
         ("suite/support/helper.lua", #"return { tab = "home" }"# + "\n", "the support module", "helper.lua changed during the run"),
-        ("suite/data/tab.txt", "home", "the file", "tab.txt changed during the run")
+        ("suite/data/tab.txt", "home", "the file", "tab.txt changed during the run"),
+        ("suite/.hidden/more.txt", "changed", "the file", "more.txt changed during the run")
     ])
     func aFileTheSuiteReadsChangedDuringTheRunIsNotRunAgainstAfterACrash(
         edited: String, text: String, says: String, named: String
@@ -277,9 +278,11 @@ struct CrashIsolationTests {
         let fixture = try Fixture([
             "suite/support/helper.lua": #"return { tab = "orders" }"# + "\n",
             "suite/data/tab.txt": "orders",
+            "suite/.hidden/more.txt": "more",
             "suite/a.lua": """
             local helper = require("helper")
             local data = io.open("data/tab.txt"):read("a")
+            local more = io.open(".hidden/more.txt"):read("a")
             scenario("crashes", function()
               launch{}
               local t = os.clock() while os.clock() - t < 1 do end
@@ -297,6 +300,23 @@ struct CrashIsolationTests {
         #expect(output.status == 2, "\(output)")
         let message = junit.testcase("after")?.child("error")?["message"] ?? ""
         #expect(message.contains(says) && message.contains(named), "\(junit.raw)")
+    }
+
+    /// The console output redirected to a file in the suite's folder (`> suite/run.log`) grows all
+    /// along: a file held open for writing is being written, not edited as data, and a file resumed
+    /// after a crash runs its rest (it was "not run", exit 2).
+    @Test func aLogTheConsoleWritesIntoTheSuiteDoesNotStopAResume() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            scenario("crashes", function() launch{} deep_link("shop://orders/abc", { via = "widget" }) end)
+            scenario("after", function() launch{} expect_tab("home") end)
+            """
+        ])
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.shell("'\(navscript)' run suite --fault force-unwrap-crash --junit j.xml > suite/run.log 2>&1")
+        #expect(output.status == 1, "\(output) \((try? fixture.read("suite/run.log")) ?? "")")
+        let junit = try fixture.read("j.xml")
+        #expect(junit.contains(#"name="after""#) && !junit.contains("changed during the run"), "\(junit)")
     }
 
     /// The run's own `--json` stream written into the suite's folder changes all along: it is no

@@ -235,10 +235,7 @@ package final class WorkerPool {
                     }
                     let root = progress[index].task.suiteRoot
                     if progress[index].scenarios != nil, let first = suiteStamps[root],
-                        let changed = TaskProgress.suiteStamps(under: root, except: writtenByTheRun).first(where: {
-                            first[$0.key] != $0.value
-                        })?.key
-                            ?? first.keys.first(where: { !FileManager.default.fileExists(atPath: $0) })
+                        let changed = TaskProgress.changedFile(under: root, since: first, except: writtenByTheRun)
                     {
                         let what = changed.hasSuffix(".lua") ? "the support module" : "the file"
                         endUnrun(
@@ -716,16 +713,32 @@ private struct TaskProgress {
         }
     }
 
+    /// The first file under `root` that changed (or went) since `first` was stamped, or nil. A file
+    /// some process holds open for writing is being written — a log the console output is redirected
+    /// to, another run's report — not edited as data a scenario reads: a resume was refused for it.
+    static func changedFile(under root: String, since first: [String: Stamp?], except written: Set<String>) -> String? {
+        let now = suiteStamps(under: root, except: written)
+        let changed =
+            now.filter { first[$0.key] != $0.value }.map(\.key).sorted()
+            + first.keys.filter { now[$0] == nil }.sorted()
+        guard !changed.isEmpty else { return nil }
+        let beingWritten = OpenFiles.openForWriting()
+        return changed.first { !beingWritten.contains($0) }
+    }
+
     /// The files under `root` a scenario file can read besides itself — the modules under its
-    /// `support/` folder and every file that is not a scenario file (data read with io.open; hidden
-    /// ones left out) — by path, with their stamps.
+    /// `support/` folder and every file that is not a scenario file (data read with io.open, also
+    /// in a hidden folder; a version-control or build folder left out) — by path, with their stamps.
     static func suiteStamps(under root: String, except written: Set<String> = []) -> [String: Stamp?] {
         let base = URL(fileURLWithPath: root).standardizedFileURL
-        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        else { return [:] }
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [:] }
         let support = base.appendingPathComponent("support").path + "/"
         var stamps: [String: Stamp?] = [:]
         for case let file as URL in walker {
+            if [".git", ".build", ".swiftpm", ".svn", ".hg"].contains(file.lastPathComponent) {
+                walker.skipDescendants()
+                continue
+            }
             let path = file.standardizedFileURL.path
             if file.pathExtension == "lua" && !path.hasPrefix(support) { continue }  // a scenario file: stamped on its own
             if written.contains(path) { continue }
