@@ -117,6 +117,16 @@ struct SceneLanguageTests {
               deep_link("shop://orders/42")
               in_scene(1, function() expect_events{ "select-tab orders" } end)
             end)
+            scenario("after window 2 closed, its events stay in the log", { launch = { logged_in = true } }, function()
+              open_scene{}
+              deep_link("shop://orders/42")
+              close_scene(2)
+              in_scene(1, function() expect_events{ "select-tab orders" } end)
+            end)
+            scenario("events() in window 1", { launch = { logged_in = true } }, function()
+              open_scene{}
+              in_scene(1, function() local _ = events() end)
+            end)
             scenario("outside in_scene: the app's log", { launch = { logged_in = true } }, function()
               open_scene{}
               deep_link("shop://orders/42")
@@ -132,6 +142,10 @@ struct SceneLanguageTests {
         #expect(output.status == 1, "\(output)")
         let refused = junit.testcase("window 2's link checked in window 1")?.child("error")?["message"] ?? ""
         #expect(refused.contains("expect_events inside in_scene(1, …): the event log is the app's"), "\(junit.raw)")
+        let closed = junit.testcase("after window 2 closed, its events stay in the log")?.child("error")?["message"] ?? ""
+        #expect(closed.contains("expect_events inside in_scene(1, …)"), "\(junit.raw)")
+        let listed = junit.testcase("events() in window 1")?.child("error")?["message"] ?? ""
+        #expect(listed.contains("events inside in_scene(1, …)"), "\(junit.raw)")
         #expect(junit.outcome("outside in_scene: the app's log") == "passed", "\(junit.raw)")
         #expect(junit.outcome("one window") == "passed", "\(junit.raw)")
     }

@@ -536,9 +536,11 @@ enum AssertionBindings {
 
     /// Event checks read the app's event log, which holds every window's events: inside
     /// `in_scene(n, …)` of an app with several windows they read as window n's, and passed on another
-    /// window's (a link that landed in window 2 "navigated" window 1). Refused there, with what to do.
-    private static func requireOneLog(_ name: String, _ world: ScenarioWorld) throws {
-        guard let scene = world.actingScene, let windows = world.app as? any SceneDriving, windows.sceneNumbers.count > 1
+    /// window's (a link that landed in window 2 "navigated" window 1). Refused there, with what to do —
+    /// also once the other windows closed (their events stay in the log), and for `events()`.
+    static func requireOneLog(_ name: String, _ world: ScenarioWorld) throws {
+        guard let scene = world.actingScene, let windows = world.app as? any SceneDriving,
+            windows.sceneNumbers.count > 1 || world.app?.events.contains(where: { $0.hasPrefix("scene-open ") }) == true
         else { return }
         throw BindingError.error(
             name + " inside in_scene(\(scene), …): the event log is the app's, every window's events in one, so "

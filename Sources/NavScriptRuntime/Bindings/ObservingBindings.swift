@@ -67,6 +67,7 @@ enum ObservingBindings {
                 body: .binding { call, context in
                     let world = try context.requireWorld(call)
                     let app = try world.ensureApp(at: context.location(of: call))
+                    try AssertionBindings.requireOneLog("events", world)
                     let mark = try AssertionBindings.mark(call, 1, eventCount: app.eventCount, world: world) ?? 0
                     let (texts, dropped) = app.events(since: mark)
                     try AssertionBindings.requireKept(dropped, call, app, cannot: "cannot return them all")
