@@ -122,7 +122,7 @@ package struct AppVocabulary {
                 if last == "<input>" { return nil }
                 return "'\(form.joined(separator: " "))' events have \(form.count) words; this item has \(words.count)"
             }
-            if let problem = check(word, against: form[index], in: form[0]) { return problem }
+            if let problem = check(word, against: form[index], in: form[0], after: words[index - 1]) { return problem }
         }
         return nil
     }
@@ -177,7 +177,8 @@ package struct AppVocabulary {
     ]
 
     /// `word` at a place the form writes as `placeholder` (`<dest>`, a literal such as `proceed`).
-    private func check(_ word: String, against placeholder: String, in kind: String) -> String? {
+    /// `previous`: the word before it in the item (a warning's kind, for its subject).
+    private func check(_ word: String, against placeholder: String, in kind: String, after previous: String? = nil) -> String? {
         let slot = placeholder.hasSuffix("…") ? String(placeholder.dropLast()) : placeholder
         func known(_ value: String, in set: Set<String>, _ what: String) -> String? {
             guard !set.contains(value) else { return nil }
@@ -245,9 +246,16 @@ package struct AppVocabulary {
             {
                 return "'\(word)' is never logged: '\(name)' \(problem)"
             }
-            guard !names.contains(name), let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: name, among: Array(names)))
+            guard !names.contains(name) else { return nil }
+            if let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: name, among: Array(names))) {
+                return "the app has nothing named '\(word)' to warn about; \(close)"
+            }
+            // Far from every name: for a warning about a stack, the tab selection, a presentation or a
+            // screen, a host that declares its screens names them all (a value type's name is the app's own).
+            guard screensDeclared, let warning = previous, !["unregistered-destination", "out-of-sync"].contains(warning)
             else { return nil }
-            return "the app has nothing named '\(word)' to warn about; \(close)"
+            return "the app has nothing named '\(word)' that a \(warning) warning could be about: its subjects are "
+                + "stacks, the tab selection, presentations (sheet, full-screen-cover, alert) and screens"
         case "<scene>":
             return Self.decimal(word).map { $0 >= 1 } == true
                 ? nil : "a scene is a window's number as the log writes it (1, 2, …), not '\(word)'"

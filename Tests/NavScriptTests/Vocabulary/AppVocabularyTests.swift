@@ -25,7 +25,8 @@ struct AppVocabularyTests {
         // Other objects' labels, and coordinators of the team's own naming.
         "release app", "dealloc scene 2 app", "start app/wizard", "finish app/wizard completed",
         "release note:7 presenter", "warning multiple-updates notes", "warning unregistered-destination NoteRoute",
-        "warning multiple-updates selection", "loop-guard note auth 3"
+        "warning multiple-updates selection", "loop-guard note auth 3", "warning multiple-updates sheet",
+        "warning out-of-sync anything"
     ])
     func anItemTheAppCanLogPasses(item: String) {
         #expect(check.problem(with: item) == nil, "\(item): \(check.problem(with: item) ?? "")")
@@ -86,7 +87,10 @@ struct AppVocabularyTests {
         ("release zzz view-model", "the app has no screen 'zzz' whose view model could be released"),
         // A warning's subject that is a screen label the app can never log.
         ("warning recreated note:abc", "'note:abc' is never logged: 'note' id abc does not match [0-9]{1,6}"),
-        ("warning recreated note:7:7", "'note:7:7' is never logged")
+        ("warning recreated note:7:7", "'note:7:7' is never logged"),
+        // Far from every name the app has: a stack's, a presentation's or a screen's warning is about none.
+        ("warning recreated qqqqqq", "the app has nothing named 'qqqqqq' that a recreated warning could be about"),
+        ("warning dropped-write x", "the app has nothing named 'x' that a dropped-write warning could be about")
     ])
     func anItemNoEventCouldMatchSaysWhy(item: String, says: String) {
         #expect(check.problem(with: item)?.contains(says) == true, "\(item): \(check.problem(with: item) ?? "nil")")
