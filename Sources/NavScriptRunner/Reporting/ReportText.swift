@@ -32,7 +32,12 @@ package enum ReportText {
             let scalar = scalars[index]
             switch scalar.value {
             case 0x1B:
-                index = endOfEscape(scalars, from: index + 1)
+                let end = endOfEscape(scalars, from: index + 1)
+                if end == index + 1 {
+                    // No sequence a terminal acts on: the ESC is spelled, what follows it kept (`\u{1B}p1004`).
+                    out.append(contentsOf: spelling(of: scalar).unicodeScalars)
+                }
+                index = end
             // A C1 control (U+009B, U+009D…) is a character of the text, not a sequence a UTF-8 terminal
             // acts on: spelled with the rest, as every other control — read as CSI, `\u{9B}Vok` lost its V.
             default:
@@ -170,9 +175,12 @@ package enum ReportText {
             while index < s.count, (0x20...0x2F).contains(s[index].value) { index += 1 }
             if index < s.count, (0x30...0x7E).contains(s[index].value) { index += 1 }
             return index
-        case 0x30...0x7E:  // two-character escape (ESC 7, ESC c, …)
+        case 0x37, 0x38, 0x3D, 0x3E, 0x44, 0x45, 0x48, 0x4D, 0x4E, 0x4F, 0x5A, 0x5C, 0x63:
+            // The two-character escapes terminals act on (ESC 7, ESC 8, ESC =, ESC >, ESC D, ESC E, ESC H,
+            // ESC M, ESC N, ESC O, ESC Z, ESC \, ESC c); any other letter after an ESC is text (`\27p1004`
+            // lost its p).
             return start + 1
-        default:  // a bare ESC: drop it alone
+        default:  // a bare ESC, or one before text: spelled by the caller
             return start
         }
     }

@@ -24,7 +24,9 @@ struct ReportTextTests {
         ("c1 \u{9D} kept", "c1 \\u{9D} kept"), ("code=\u{9B}Vok", "code=\\u{9B}Vok"),
         // A control that begins no sequence is spelled, not dropped: `"p1004\0"` read as `p1004`.
         ("p1004\u{0}", "p1004\\u{0}"), ("a\u{8}\u{8}b\u{7F}", "a\\u{8}\\u{8}b\\u{7F}"), ("x\u{85}y", "x\\u{85}y"),
-        ("\u{FFFE}", "<U+FFFE>")
+        ("\u{FFFE}", "<U+FFFE>"),
+        // An ESC before text no terminal reads as a sequence: spelled, the text kept (`\27p1004` lost its p).
+        ("id \u{1B}p1004", "id \\u{1B}p1004"), ("end \u{1B}", "end \\u{1B}"), ("reset \u{1B}c done", "reset  done")
     ])
     func escapes(_ text: String, _ cleaned: String) {
         #expect(ReportText.clean(text) == cleaned)
