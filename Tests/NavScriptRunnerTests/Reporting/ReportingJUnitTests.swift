@@ -263,7 +263,9 @@ struct ReportingJUnitTests {
                 #"name="a\u{1}b red<U+FFFE><U+FFFF>""#.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
                     of: ">", with: "&gt;")), "\(xml)")
         #expect(xml.contains(#"message="error: bad \u{0}byte \#u{FFFD} kept""#), "\(xml)")
-        #expect(xml.contains(">error: bad \\u{0}byte \u{FFFD} kept\nlink\\u{7F}\\u{9B}1mz\\u{1B}\n    at S.scenario(s.lua:1)</error>"), "\(xml)")
+        #expect(
+            xml.contains(">error: bad \\u{0}byte \u{FFFD} kept\nlink\\u{7F}\\u{9B}1mz\\u{1B}\n    at S.scenario(s.lua:1)</error>"), "\(xml)"
+        )
         for scalar in xml.unicodeScalars {
             let value = scalar.value
             let allowed =
