@@ -167,13 +167,14 @@ public enum NavScriptCLI {
         do {
             // Bound around the parse: shell completion of `--fault` asks the app (``ValueCompletion``).
             command = try ValueCompletion.$host.withValue(.init(make: makeHost)) { try RootCommand.parseAsRoot(arguments) }
+            let repeated = ReportOptions.repeatedOption(in: arguments).map { repeated in
+                ValidationError(
+                    "\(repeated.option) is given twice ('\(repeated.first)' and '\(repeated.second)'): it takes one "
+                        + "value, and the last would win without a word; give it once")
+            }
             if let hosted = command as? any HostedCommand {
                 do {
-                    if let repeated = ReportOptions.repeatedOption(in: arguments) {
-                        throw ValidationError(
-                            "\(repeated.option) is given twice ('\(repeated.first)' and '\(repeated.second)'): it takes one "
-                                + "value, and the last would win without a word; give it once")
-                    }
+                    if let repeated { throw repeated }
                     do { try hosted.run(in: CommandContext(makeHost: makeHost)) } catch let problem as UsageProblem {
                         throw ValidationError(problem.description)
                     }
@@ -190,6 +191,7 @@ public enum NavScriptCLI {
                     throw error
                 }
             } else {
+                if let repeated { throw repeated }
                 try command?.run()
             }
             return 0

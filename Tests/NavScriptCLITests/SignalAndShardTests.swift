@@ -518,6 +518,11 @@ struct SignalAndShardTests {
             #expect(text.contains("run could not start"), "\(file): \(text)")
         }
         #expect(try fixture.run(["run", "suite", "--fault", "cached-destination", "--fault", "graft-external-link"]).status == 1)
+        // Every command: merge-junit's output, the console's colours.
+        let merged = try fixture.run(["merge-junit", "ci.xml", "-o", "x1.xml", "-o", "x2.xml"])
+        #expect(merged.status == 2 && merged.stderr.contains("-o is given twice ('x1.xml' and 'x2.xml')"), "\(merged)")
+        let colors = try fixture.run(["run", "suite", "--color", "never", "--color=always"])
+        #expect(colors.status == 2 && colors.stderr.contains("--color is given twice"), "\(colors)")
     }
 
     /// The split is computed from the files' text, not from running them:

@@ -221,7 +221,7 @@ struct ReportOptions: ParsableArguments {
     static let singleValued: Set<String> = [
         "--junit", "--html", "--json", "--shard", "--filter", "--seed", "--timeout", "--jobs", "--manifest",
         "--instruction-budget", "--memory-limit", "--time", "--steps", "--walk-length", "--out", "--format", "--output",
-        "--explore-time", "--trace", "--records", "--suite"
+        "--explore-time", "--trace", "--records", "--suite", "--color", "-o"
     ]
 
     /// The first option of ``singleValued`` given twice in `arguments` (before a `--`), with its two values.
