@@ -100,6 +100,7 @@ struct ArgumentCheckTests {
         ),
         (#"expect_coordinators{ "app", main = "app/main" }"#, "bad argument #1 to 'expect_coordinators' (must be a list of strings"),
         (#"expect_same_outcome("shop://cart", { "scheme" })"#, "1 entry point compare nothing"),
+        (#"launch{ via = "push" }"#, "launch option 'via' names the door of the cold-start link, but there is no 'url' to carry"),
         (
             #"expect_same_outcome("shop://cart", nil, { rejected = "yes" })"#,
             #"bad argument #3 to 'expect_same_outcome' ('rejected' is true (every entry point must reject the link) or "allowed" (they need only agree), not 'yes')"#

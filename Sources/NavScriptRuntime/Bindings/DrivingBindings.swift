@@ -386,6 +386,13 @@ enum DrivingBindings {
                 throw invalid("launch option '\(key)' must be a boolean, string or number, got \(value.typeName)")
             }
         }
+        // A door with no link to carry (`url` misspelt or nil): a plain cold start, and a check of what the
+        // link should have done passed.
+        if request.link == nil, options["via"].stringValue != nil {
+            throw invalid(
+                "launch option 'via' names the door of the cold-start link, but there is no 'url' to carry; give the link "
+                    + "as url = \"…\" (or leave 'via' out for a cold start without a link)")
+        }
         return request
     }
 }
