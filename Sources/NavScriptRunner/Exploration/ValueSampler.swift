@@ -78,8 +78,8 @@ struct ValueSampler {
     /// Values near `values` that a changed pattern may treat otherwise than the old one, beyond
     /// what sampling reaches: each value's prefixes (`a-` of `a-b`: a trailing delimiter) and each with
     /// one character doubled (`a--b`), in capitals (a `(?i)` added), the words the patterns spell
-    /// (`admin` of `(?!admin)…`) alone and followed by a letter, and letters beyond ASCII (`\w`
-    /// takes `é`, `[A-Za-z]` does not). At most `limit`, each once.
+    /// (`admin` of `(?!admin)…`) alone and followed by a letter, and letters and digits beyond ASCII
+    /// (`\w` takes `é`, `[A-Za-z]` does not; `\d` takes `٣`). At most `limit`, each once.
     static func nearby(_ values: [String], patterns: [String], limit: Int = 2_000) -> [String] {
         var out: [String] = []
         var seen = Set(values)
@@ -94,6 +94,15 @@ struct ValueSampler {
             add(value.uppercased())
             add(value.prefix(1).uppercased() + value.dropFirst())
             add(value + "é")
+            // Digits of other scripts (`\d` takes `٣`, `[0-9]` does not): Arabic-Indic and fullwidth.
+            for zero in [0x660, 0xFF10] as [UInt32] {
+                let other = String(
+                    String.UnicodeScalarView(
+                        value.unicodeScalars.map { scalar in
+                            ("0"..."9").contains(scalar) ? Unicode.Scalar(zero + scalar.value - 0x30) ?? scalar : scalar
+                        }))
+                if other != value { add(other) }
+            }
         }
         for pattern in patterns {
             for word in pattern.split(whereSeparator: { !$0.isLetter }) where word.count >= 2 {

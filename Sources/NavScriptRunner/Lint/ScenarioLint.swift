@@ -261,8 +261,9 @@ package struct ScenarioLint {
         // A window past the first of an app with one: `in_scene(2, …)` cannot run, `expect_scenes{ 1, 2 }` never holds.
         if oneWindow {
             let windows = call.name == "in_scene" ? Array(args.prefix(1)) : call.name == "expect_scenes" ? items(0, numbers: true) : []
-            for window in windows {
-                guard case .integer(let number) = window.value, number > 1 else { continue }
+            let foreground = call.name == "expect_scenes" ? field(0, "foreground").map { [$0] } ?? [] : []
+            for window in windows + foreground {
+                guard case .integer(let number) = window.value, number != 1 else { continue }
                 report(
                     window, .window,
                     "\(host.name) has one window (its host's driver does not adopt SceneDriving): there is no window \(number)"

@@ -184,10 +184,13 @@ struct ScenarioLintTests {
               in_scene(1, function() end)
               in_scene(2, function() end)
               expect_scenes{ 1, 2 }
+              in_scene(0, function() end)
+              expect_scenes{ 1, foreground = 2 }
             end)
             """
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map { "\($0.line):\($0.column)" } == ["2:3", "3:41", "6:12", "7:21"], "\(problems.map(\.description))")
+        #expect(
+            problems.map { "\($0.line):\($0.column)" } == ["2:3", "3:41", "6:12", "7:21", "8:12", "9:34"], "\(problems.map(\.description))")
         #expect(problems[2].message.hasSuffix("there is no window 2, so in_scene cannot run"))
         #expect(problems[3].message.hasSuffix("there is no window 2, so this never holds"))
         #expect(problems.allSatisfy { $0.kind == .window && $0.kind.code == "W910" })

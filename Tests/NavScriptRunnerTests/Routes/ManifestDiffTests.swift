@@ -132,7 +132,8 @@ struct ManifestDiffTests {
         // What sampling the patterns does not reach: a bound inside one alternative, a trailing delimiter
         // a new grouping refuses, a caseless flag, a word a lookahead excludes, letters beyond ASCII.
         ("[a-z][a-z0-9-]*", "[b-z][a-z0-9-]*|a[a-z0-9-]{0,5}"), ("[a-z][a-z0-9-]*", "[a-z][a-z0-9]*(-[a-z0-9]+)*"),
-        ("[a-z][a-z0-9-]*", "(?i)[a-z][a-z0-9-]*"), ("[a-z][a-z0-9-]*", "(?!admin)[a-z][a-z0-9-]*"), ("\\w+", "[A-Za-z0-9_]+")
+        ("[a-z][a-z0-9-]*", "(?i)[a-z][a-z0-9-]*"), ("[a-z][a-z0-9-]*", "(?!admin)[a-z][a-z0-9-]*"), ("\\w+", "[A-Za-z0-9_]+"),
+        ("[0-9]{1,6}", "\\d{1,6}")
     ])
     func aNarrowedOrWidenedPatternChangesLinks(old: String, new: String) throws {
         func engine(_ pattern: String) throws -> RoutingEngine {
