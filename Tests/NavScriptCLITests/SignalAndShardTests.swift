@@ -498,6 +498,12 @@ struct SignalAndShardTests {
         #expect(missing.status == 2 && missing.stderr.contains("shard 2/3 of the split is missing"), "\(missing)")
         let mixed = try fixture.run(["merge-junit", "s1of3.xml", "s2of2.xml", "-o", "mixed.xml"])
         #expect(mixed.status == 2 && mixed.stderr.contains("shards of different splits (of 2, of 3)"), "\(mixed)")
+        // A shard run with another selection or fault than the others: its scenarios were not the split's.
+        _ = try fixture.run(["run", "suite", "--shard", "2/3", "--filter", "f1", "--junit", "filtered.xml"])
+        let filtered = try fixture.run(["merge-junit", "s1of3.xml", "filtered.xml", "s3of3.xml", "-o", "f.xml"])
+        #expect(
+            filtered.status == 2 && filtered.stderr.contains("s1of3.xml ran the whole suite as it is and filtered.xml ran 'filter=f1'"),
+            "\(filtered)")
         // A shard with no file (more shards than files) still says which it is.
         let empty = try fixture.run(["run", "suite", "--shard", "9/9", "--junit", "empty.xml"])
         #expect(empty.status == 0, "\(empty)")

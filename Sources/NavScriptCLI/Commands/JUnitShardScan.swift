@@ -31,6 +31,8 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         var caseKeys: [String] = []
         /// Its `navscript.shard` property (`1/3`): the share of a split suite it comes from.
         var shard: String?
+        /// Its `navscript.selection` property: what selected and changed the shard's scenarios.
+        var selection: String?
 
         var name: String { attributes["name"] ?? "?" }
     }
@@ -89,8 +91,9 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         if openSuites.last == depth - 1, elementName == "failure" || elementName == "error" {
             if elementName == "failure" { suites[suites.count - 1].failures += 1 } else { suites[suites.count - 1].errors += 1 }
         }
-        if elementName == "property", attributes["name"] == "navscript.shard", depth == suiteDepth + 2 {
-            suites[suites.count - 1].shard = attributes["value"]
+        if elementName == "property", depth == suiteDepth + 2 {
+            if attributes["name"] == "navscript.shard" { suites[suites.count - 1].shard = attributes["value"] }
+            if attributes["name"] == "navscript.selection" { suites[suites.count - 1].selection = attributes["value"] }
         }
         if elementName == "testsuite" {
             openSuites.append(depth)

@@ -40,6 +40,10 @@ struct MergeJUnitCommand: ParsableCommand {
                     + "satisfy neither schema; write every shard's report the same way")
         }
         try Self.refuseIncompleteSplit(reports.map { ($0.path, Set($0.suites.compactMap(\.shard))) })
+        try Self.refuseMixedSelections(
+            reports.map { report in
+                (report.path, Set(report.suites.filter { $0.shard != nil }.map { $0.selection ?? "" }))
+            })
         let suites = reports.flatMap(\.suites)
         for warning in reports.flatMap(\.warnings) {
             writeStandardError("\(NavScriptCLI.executableName) merge-junit: warning: \(warning)\n")
@@ -135,6 +139,27 @@ struct MergeJUnitCommand: ParsableCommand {
             throw ValidationError(
                 "\(unsharded.path) is no shard of the split the others are (1/\(count) … \(count)/\(count)): merge one run's "
                     + "shards on their own")
+        }
+    }
+
+    /// Shards of one split run with another selection or fault (`--filter` on one machine, a
+    /// `--fault` left in a job) merged into a total that missed scenarios, or checked another app,
+    /// and read green: refused, naming both.
+    static func refuseMixedSelections(_ reports: [(path: String, selections: Set<String>)]) throws(ValidationError) {
+        var first: (path: String, selection: String)?
+        for report in reports {
+            for selection in report.selections.sorted() {
+                guard let reference = first else {
+                    first = (report.path, selection)
+                    continue
+                }
+                if selection != reference.selection {
+                    func said(_ text: String) -> String { text.isEmpty ? "the whole suite as it is" : "'\(text)'" }
+                    throw ValidationError(
+                        "\(reference.path) ran \(said(reference.selection)) and \(report.path) ran \(said(selection)): shards "
+                            + "of one split must select and change the same scenarios; merge the reports of one run")
+                }
+            }
         }
     }
 

@@ -390,6 +390,19 @@ extension SuiteOptions {
     }
 
     /// How this suite runs: in workers started with these options, or in this process.
+    /// What selects and changes the scenarios a run checks — `--filter`, `--tags`, `--exclude-tags`,
+    /// `--fault`, `--allow` — as one line (`filter=checkout; fault=cached-destination`), empty for the
+    /// whole suite as it is: each shard's report carries it, so a merge of shards run otherwise is refused.
+    var selection: String {
+        var parts: [String] = []
+        if let filter { parts.append("filter=\(filter)") }
+        for (name, values) in [("tags", Self.split(tags)), ("exclude-tags", Self.split(excludeTags)), ("fault", faults), ("allow", allow)]
+        where !values.isEmpty {
+            parts.append("\(name)=" + values.sorted().joined(separator: ","))
+        }
+        return parts.joined(separator: "; ")
+    }
+
     func execution(_ options: RunOptions, jobs: Int?, timeout: Double, inProcess: Bool) -> SuiteExecution {
         var execution = SuiteExecution(
             options: options, workerArguments: workerArguments(options),

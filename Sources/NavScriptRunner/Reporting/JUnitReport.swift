@@ -49,12 +49,16 @@ package struct JUnitReport: Sendable {
         /// property of every `<testsuite>` (a shard with no file gets an empty one): `merge-junit`
         /// refuses a set of shard reports that is not one whole split (one missing, one twice, two splits).
         package var shard: String?
+        /// With ``shard``: what selected and changed the scenarios (`filter=…; fault=…`), written as the
+        /// `navscript.selection` property: shards of one split run otherwise are refused by `merge-junit`.
+        package var selection = ""
 
         package init(
             strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
-            replayCommand: [String]? = nil, suiteFiles: [String] = [], shard: String? = nil
+            replayCommand: [String]? = nil, suiteFiles: [String] = [], shard: String? = nil, selection: String = ""
         ) {
             self.shard = shard
+            self.selection = selection
             self.strict = strict
             self.hostname = hostname
             self.invariants = invariants
@@ -93,7 +97,10 @@ package struct JUnitReport: Sendable {
             // A shard that got no file says which it is, so a merge of the split can tell it was there.
             xml += "  <testsuite" + attribute("name", "(shard \(shard): no file)") + counts(tests: 0, failures: 0, errors: 0, skipped: 0)
             xml += attribute("time", "0.000") + attribute("timestamp", timestamp) + attribute("hostname", hostname) + ">\n"
-            xml += "    <properties>\n" + property("navscript.shard", shard) + "    </properties>\n  </testsuite>\n"
+            xml +=
+                "    <properties>\n" + property("navscript.shard", shard)
+                + (options.selection.isEmpty ? "" : property("navscript.selection", options.selection))
+                + "    </properties>\n  </testsuite>\n"
         }
 
         let prefixes = Self.classPrefixes(options.suiteFiles + run.files.map(\.file))
@@ -114,7 +121,10 @@ package struct JUnitReport: Sendable {
             if !options.invariants.isEmpty || options.shard != nil {
                 xml += "    <properties>\n"
                 if !options.invariants.isEmpty { xml += property("navscript.invariants", options.invariants.joined(separator: ",")) }
-                if let shard = options.shard { xml += property("navscript.shard", shard) }
+                if let shard = options.shard {
+                    xml += property("navscript.shard", shard)
+                    if !options.selection.isEmpty { xml += property("navscript.selection", options.selection) }
+                }
                 xml += "    </properties>\n"
             }
             var usedNames: Set<String> = []
