@@ -636,6 +636,9 @@ struct ExitCodeTests {
         #expect(leak.status == 0, "\(leak)")
         let unchosen = try fixture.run(["run", "suite/rows.lua:1", "suite/other.lua:1"])
         #expect(unchosen.status == 2 && unchosen.stderr.contains("suite/rows.lua:2 has a scenario named 'home' too"), "\(unchosen)")
+        // One file spelled two ways is one file, its lines together (it was "another file with a scenario named so").
+        let spelled = try fixture.run(["run", "suite/rows.lua:1", "./suite/rows.lua:2"])
+        #expect(spelled.status == 0 && spelled.stdout.contains("3 passed"), "\(spelled)")
     }
 
     /// Only pending scenarios selected: nothing was checked, which is not a pass either

@@ -281,14 +281,17 @@ struct SuiteOptions: ParsableArguments {
         let everything = ScenarioRunner(host: host, options: limits)
         let reading = "while a file:LINE argument's file was read to find the scenario at that line"
         var paths: [String] = []
+        var files: [String] = []  // each path's file, however spelled (`L.lua`, `./L.lua`): one file, its lines together
         var chosen: [(path: String, scenarios: [ScenarioListing], lines: Set<Int>)] = []
         for (path, line) in located {
-            if let index = paths.firstIndex(of: path) {
+            let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            if let index = files.firstIndex(of: file) {
                 if chosen[index].scenarios.isEmpty { continue }  // did not load: the run says why
                 chosen[index].lines.insert(try Self.declarationLine(at: line, in: chosen[index].scenarios, path: path))
                 continue
             }
             paths.append(path)
+            files.append(file)
             let listed: [(entry: SuiteFile, scenarios: [ScenarioListing], loadError: String?)]
             do {
                 listed = try everything.list(
