@@ -78,6 +78,13 @@ package struct AppVocabulary {
     package func typoHint(forScreens labels: [String]) -> String? {
         for label in labels {
             let screen = Self.destination(of: label)
+            // `product:P1`: a label whose parameter the destination's spec refuses is never on screen.
+            let parts = label.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, destinations.contains(screen),
+                let problem = engine.primaryParamProblem(of: DestinationID(screen), value: String(parts[1]))
+            {
+                return "'\(label)' is never shown: '\(screen)' \(problem)"
+            }
             guard !screens.contains(screen),
                 let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: screen, among: Array(screens)))
             else { continue }

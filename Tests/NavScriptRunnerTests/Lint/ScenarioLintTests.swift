@@ -206,6 +206,13 @@ struct ScenarioLintTests {
         #expect(problems.map(\.column) == [24, 43, 62, 88], "\(problems.map(\.description))")
     }
 
+    /// A screen label whose parameter the destination's spec refuses is never on screen: an
+    /// `expect_stack` with it can only fail, a listed one says why.
+    @Test func aLabelTheSpecRefusesIsNamed() throws {
+        let problems = ScenarioLint(host: try NotesHost()).check(source: #"expect_stack{ "notes", "note:abc" }"#, file: "s.lua")
+        #expect(problems.map(\.message) == ["'note:abc' is never shown: 'note' id abc does not match [0-9]{1,6}"], "\(problems)")
+    }
+
     /// `screen()` returns the id without its parameter: comparing it with a label that has one is
     /// never equal, and an `assert` on it passed whatever was on screen.
     @Test func aScreenComparedWithALabelIsNamed() throws {
