@@ -137,26 +137,95 @@ package struct ScenarioLint {
     /// (`place`), so a comparison with a label holding one is never equal (`~=`: always) — an
     /// `assert` on it passed whatever was on screen.
     private func labelComparisons(_ tokens: [LuaTokens.Token], _ report: Report) {
-        func isScreenCall(_ at: Int) -> Bool {
-            at >= 0 && at + 2 < tokens.count && tokens[at].kind == .name("screen") && tokens[at + 1].kind == .symbol("(")
-                && tokens[at + 2].kind == .symbol(")") && (at == 0 || ![.symbol("."), .symbol(":")].contains(tokens[at - 1].kind))
+        let observers: Set<String> = ["screen", "stack", "modals", "tab"]
+        /// The observer an operand calls, when it is one written out — `screen()`, `(screen())`,
+        /// `_G.screen()`, `stack()[2]`, `modals()[1][1]` — reading `tokens[range]`.
+        func observer(in range: Range<Int>) -> String? {
+            let operand = Array(tokens[range.clamped(to: tokens.indices)])
+            for (offset, token) in operand.enumerated() {
+                guard case .name(let name) = token.kind, observers.contains(name), offset + 2 < operand.count + 1,
+                    offset + 1 < operand.count, operand[offset + 1].kind == .symbol("(")
+                else { continue }
+                // A method or field of something else (`x.screen()`), unless it is the global table's.
+                if offset >= 2, operand[offset - 1].kind == .symbol(".") || operand[offset - 1].kind == .symbol(":"),
+                    operand[offset - 2].kind != .name("_G")
+                {
+                    continue
+                }
+                if offset == 1, operand[0].kind == .symbol(".") || operand[0].kind == .symbol(":") { continue }
+                return name
+            }
+            return nil
+        }
+        /// Where the operand before `index` begins: back over names, dots and balanced groups.
+        func operandStart(before index: Int) -> Int {
+            var at = index - 1
+            while at >= 0 {
+                switch tokens[at].kind {
+                case .symbol(")"), .symbol("]"):
+                    var depth = 0
+                    while at >= 0 {
+                        if [.symbol(")"), .symbol("]")].contains(tokens[at].kind) { depth += 1 }
+                        if [.symbol("("), .symbol("[")].contains(tokens[at].kind) { depth -= 1 }
+                        if depth == 0 { break }
+                        at -= 1
+                    }
+                    at -= 1
+                case .name, .symbol("."), .symbol(":"): at -= 1
+                default: return at + 1
+                }
+            }
+            return 0
+        }
+        /// Where the operand after `index` ends (exclusive): over names, dots and balanced groups.
+        func operandEnd(after index: Int) -> Int {
+            var at = index + 1
+            while at < tokens.count {
+                switch tokens[at].kind {
+                case .symbol("("), .symbol("["):
+                    var depth = 0
+                    while at < tokens.count {
+                        if [.symbol("("), .symbol("[")].contains(tokens[at].kind) { depth += 1 }
+                        if [.symbol(")"), .symbol("]")].contains(tokens[at].kind) { depth -= 1 }
+                        if depth == 0 { break }
+                        at += 1
+                    }
+                    at += 1
+                case .name, .symbol("."), .symbol(":"): at += 1
+                default: return at
+                }
+            }
+            return at
         }
         for (index, token) in tokens.enumerated() where token.kind == .symbol("==") || token.kind == .symbol("~=") {
-            let label: LuaTokens.Token?
-            if isScreenCall(index - 3), index + 1 < tokens.count {
-                label = tokens[index + 1]
-            } else if index >= 1, isScreenCall(index + 1) {
-                label = tokens[index - 1]
-            } else {
-                label = nil
+            var pairs: [(observer: String, literal: LuaTokens.Token)] = []
+            // The literal must be the whole other operand, not a piece of a concatenation (`"a:" .. x`).
+            if index + 1 < tokens.count, index + 2 >= tokens.count || tokens[index + 2].kind != .symbol(".."),
+                let name = observer(in: operandStart(before: index)..<index)
+            {
+                pairs.append((name, tokens[index + 1]))
             }
-            guard let label, case .string(let text) = label.kind, let colon = text.firstIndex(of: ":") else { continue }
-            let id = text[..<colon]
-            report(
-                LuaCalls.Literal(value: .string(text), line: label.line, column: label.column), .screen,
-                "screen() returns the screen's id without its parameter ('\(id)'), so it is never '\(text)' and this "
-                    + "comparison is always " + (token.kind == .symbol("==") ? "false" : "true")
-                    + "; check the label with expect_screen(\"\(text)\"), or compare screen() with '\(id)'")
+            if index >= 1, index < 2 || tokens[index - 2].kind != .symbol(".."),
+                let name = observer(in: (index + 1)..<operandEnd(after: index))
+            {
+                pairs.append((name, tokens[index - 1]))
+            }
+            for (name, literal) in pairs {
+                guard case .string(let text) = literal.kind else { continue }
+                let place = LuaCalls.Literal(value: .string(text), line: literal.line, column: literal.column)
+                if name == "tab" {
+                    tab(place, report)
+                    continue
+                }
+                guard let colon = text.firstIndex(of: ":") else { continue }
+                let id = text[..<colon]
+                report(
+                    place, .screen,
+                    "\(name)() returns screen ids without their parameters ('\(id)'), so it is never '\(text)' and this "
+                        + "comparison is always " + (token.kind == .symbol("==") ? "false" : "true")
+                        + "; check the label with expect_\(name == "modals" ? "modals" : name == "stack" ? "stack" : "screen")"
+                        + ", or compare with '\(id)'")
+            }
         }
     }
 

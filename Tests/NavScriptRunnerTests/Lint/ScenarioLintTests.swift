@@ -221,12 +221,19 @@ struct ScenarioLintTests {
             assert("note:7" == screen())
             assert(screen() == "note")
             assert(x.screen() == "note:7")
+            assert((screen()) ~= "note:7")
+            assert(_G.screen() ~= "note:7")
+            assert(stack()[2] ~= "note:7")
+            assert(modals()[1][1] == "note:7")
+            assert(tab() ~= "notez")
+            assert(screen() == "note:" .. id)
             """
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map(\.line) == [1, 2], "\(problems.map(\.description))")
+        #expect(problems.map(\.line) == [1, 2, 5, 6, 7, 8, 9], "\(problems.map(\.description))")
+        #expect(problems.last?.kind == .tab, "\(problems.map(\.description))")
         #expect(
             problems.first?.message.hasPrefix(
-                "screen() returns the screen's id without its parameter ('note'), so it is never 'note:7' and this comparison is always true"
+                "screen() returns screen ids without their parameters ('note'), so it is never 'note:7' and this comparison is always true"
             ) == true)
     }
 
