@@ -305,7 +305,7 @@ function print(...) end
 -- Driving
 -- ---------------------------------------------------------------------------
 
----Runs `fn` with its verbs, observers and expectations acting on window `scene` instead of the one in front; the window acted on before is restored after `fn`, also when it fails. Acting on a window does not bring it to the front (that is `focus_scene`). Scene 1 of an app with one window is that window. The event log is the app's, every window's events in one: with several windows, the event checks (`expect_events`, `expect_no_event`, …) are refused inside `fn` — check the window's state there, and the app's events outside it.
+---Runs `fn` with its verbs, observers and expectations acting on window `scene` instead of the one in front; the window acted on before is restored after `fn`, also when it fails. Acting on a window does not bring it to the front (that is `focus_scene`). Scene 1 of an app with one window is that window. The event log is the app's, every window's events in one: once the app has had several windows, the event checks (`expect_events`, `expect_no_event`, …) and `events()` are refused inside `fn` — check the window's state there, and the app's events outside it.
 ---```lua
 ---in_scene(2, function() expect_stack{ "home" } end)
 ---```
