@@ -24,7 +24,12 @@ package struct ManifestCheck {
     /// The host's screen declarations, whose outputs' parameters must fit what they open.
     package var declarations: [ScreenDeclaration]
 
+    /// The tabs the app's tab bar has (its own manifest's): a manifest with another places its
+    /// destinations on no tab the app shows.
+    package var knownTabs: [TabID]
+
     package init(host: (any ScenarioHost)? = nil) {
+        knownTabs = host?.engine.manifest.tabs ?? []
         declarations = host?.screens ?? []
         knownScreens = Set(declarations.map(\.id))
         tapTargets = Set(declarations.flatMap { $0.outputs.compactMap(\.destination) })
@@ -49,6 +54,28 @@ package struct ManifestCheck {
             ($0.line, $0.column) != ($1.line, $1.column)
                 ? ($0.line, $0.column) < ($1.line, $1.column) : $0.path.compare($1.path, options: .numeric) == .orderedAscending
         }
+    }
+
+    /// `name` with every character outside printable ASCII spelled (`hom<U+435>`, `home<U+A0>`):
+    /// a look-alike shows what it is.
+    static func spelledOut(_ name: String) -> String {
+        name.unicodeScalars.map { (0x21...0x7E).contains($0.value) ? String($0) : "<U+\(String($0.value, radix: 16, uppercase: true))>" }
+            .joined()
+    }
+
+    /// How `name` reads: white space and invisible characters left out, look-alike letters of other
+    /// scripts read as their Latin twins (a few common ones), case folded.
+    static func reading(of name: String) -> String {
+        let twins: [Unicode.Scalar: Character] = [
+            "\u{430}": "a", "\u{435}": "e", "\u{43E}": "o", "\u{440}": "p", "\u{441}": "c", "\u{445}": "x", "\u{443}": "y",
+            "\u{456}": "i", "\u{3BF}": "o", "\u{3B1}": "a"
+        ]
+        var out = ""
+        for scalar in name.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint { continue }
+            if let twin = twins[scalar] { out.append(twin) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out.lowercased()
     }
 
     /// A key an object repeats: JSON readers disagree on which value counts
@@ -398,6 +425,19 @@ package struct ManifestCheck {
                     "the host declares no screen \"\(definition.id)\" (ScenarioHost.screens): if the app has none, "
                         + "links the router sends there are accepted and then shown nowhere (an app version that has the "
                         + "screen must ship first); if it has one, declare it", isWarning: true)
+            }
+        }
+        // A tab the app's tab bar does not have (a new name, or one that reads as another: `home` with a
+        // no-break space, with a Cyrillic `е`): every link placed on it lands where the app shows nothing.
+        if !knownTabs.isEmpty {
+            for (index, tab) in manifest.tabs.enumerated() where !knownTabs.contains(tab) {
+                let close = knownTabs.first { Self.reading(of: $0.rawValue) == Self.reading(of: tab.rawValue) }
+                report(
+                    "$.tabs[\(index)]", nil,
+                    "the app has no tab \"\(Self.spelledOut(tab.rawValue))\" (its tabs: "
+                        + knownTabs.map(\.rawValue).joined(separator: ", ") + ")"
+                        + (close.map { ": it reads as \"\($0)\" but is another name" } ?? "")
+                        + "; destinations placed on it are shown on no tab the app has", isWarning: close == nil)
             }
         }
         // A declared output that does not pass a parameter its destination requires: every tap of

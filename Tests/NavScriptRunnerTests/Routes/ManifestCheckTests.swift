@@ -1,5 +1,6 @@
 import Foundation
 import NavigationCore
+import NotesApp
 import Testing
 
 @testable import NavScript
@@ -68,6 +69,26 @@ struct ManifestCheckTests {
             replacing(#"{ "id": "account", "tab": "account""#, with: #"{ "id": "account", "tab": "acc\nount\u200b""#))
         let line = try #require(found.first).reported(in: "m.json")
         #expect(!line.contains("\n") && line.contains(#"acc\u{A}ount<U+200B>"#), "\(line)")
+    }
+
+    /// A tab the app's tab bar does not have: a new name is a warning (a rollout may add one with the
+    /// app version that shows it); one that reads as a tab the app has — a no-break space, a Cyrillic
+    /// letter — is an error, spelled: every link on it landed where the app shows nothing.
+    @Test func aTabTheAppDoesNotHaveIsNamed() throws {
+        var host = NotesVariantHost(try NotesHost())
+        host.engine = try RoutingEngine(manifest: RouteManifest.load(json: Data(Self.base.utf8)))
+        let check = ManifestCheck(host: host)
+        func problems(_ tab: String) throws -> [ManifestProblem] {
+            try check.check(
+                Self.base.replacingOccurrences(of: #""tabs": ["home", "account"]"#, with: #""tabs": ["home", "account", "\#(tab)"]"#))
+        }
+        #expect(try check.check(Self.base).filter { $0.path.hasPrefix("$.tabs") }.isEmpty)
+        let new = try problems("shop").filter { $0.path.hasPrefix("$.tabs") }
+        #expect(new.count == 1 && new[0].isWarning && new[0].message.contains("the app has no tab \"shop\""), "\(new)")
+        for lookAlike in ["home\\u00a0", "hom\\u0435"] {
+            let found = try problems(lookAlike).filter { $0.path.hasPrefix("$.tabs") }
+            #expect(found.count == 1 && !found[0].isWarning && found[0].message.contains("it reads as \"home\""), "\(found)")
+        }
     }
 
     @Test func syntaxErrorsHaveALineAndAColumn() {
