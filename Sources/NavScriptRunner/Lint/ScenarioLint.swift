@@ -143,7 +143,7 @@ package struct ScenarioLint {
         func observer(in range: Range<Int>) -> String? {
             let operand = Array(tokens[range.clamped(to: tokens.indices)])
             for (offset, token) in operand.enumerated() {
-                guard case .name(let name) = token.kind, observers.contains(name), offset + 2 < operand.count + 1,
+                guard case .name(let name) = token.kind, observers.contains(name),
                     offset + 1 < operand.count, operand[offset + 1].kind == .symbol("(")
                 else { continue }
                 // A method or field of something else (`x.screen()`), unless it is the global table's.

@@ -146,8 +146,8 @@ package enum ReportText {
         }
     }
 
-    /// How ``clean(_:)`` shows a character no report can hold: as `Expectation.spelled` does.
-    private static func spelling(of scalar: Unicode.Scalar) -> String {
+    /// How ``clean(_:)`` and ``VisibleText`` show a character no report can hold: as `Expectation.spelled` does.
+    static func spelling(of scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return scalar.properties.generalCategory == .control ? "\\u{\(hex)}" : "<U+\(hex)>"
     }

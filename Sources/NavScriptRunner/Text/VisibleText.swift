@@ -9,9 +9,6 @@ enum VisibleText {
             return ReportText.showingInvisibles(text)
         }
         return ReportText.showingInvisibles(
-            text.unicodeScalars.map { scalar in
-                scalar.properties.generalCategory == .control
-                    ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
-            }.joined())
+            text.unicodeScalars.map { $0.properties.generalCategory == .control ? ReportText.spelling(of: $0) : String($0) }.joined())
     }
 }
