@@ -74,8 +74,10 @@ public enum NavScriptCLI {
     /// written nothing. A reader that went away (`| head`) is not that.
     static func checkingStandardOutput(_ status: Int32, wasClosed: Bool) -> Int32 {
         errno = 0
-        let written = fflush(nil) == 0  // every stdio stream: print() writes standard output through one
-        let failure = errno
+        let flushed = fflush(nil) == 0  // every stdio stream: print() writes standard output through one
+        var failure = errno
+        if flushed, let direct = StandardOutputFailure.shared.error { failure = direct }  // the reports' own writes
+        let written = flushed && StandardOutputFailure.shared.error == nil
         guard !written || wasClosed, failure != EPIPE else { return status }
         let why = wasClosed ? "it is closed" : failure != 0 ? String(cString: strerror(failure)) : "a write failed"
         writeStandardError("\(executableName): standard output could not be written (\(why)): the command's output is lost\n")

@@ -499,6 +499,18 @@ struct CrashIsolationTests {
         #expect(!output.stderr.contains("NSCocoaErrorDomain"), "\(output)")
     }
 
+    /// A full standard output (`> /dev/full`) is said, and the command exits
+    /// 2: a green run's console report went through its own writes, which
+    /// failed without a word, and the run exited 0 having shown nothing.
+    @Test(arguments: ["run suite", "run suite --in-process", "list suite", "run suite --json -"])
+    func aFullStandardOutputIsSaidAsSuch(command: String) throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("runs", function() launch{} end)"#])
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.shell("exec '\(navscript)' \(command) > /dev/full")
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("standard output could not be written") || output.stderr.contains("No space left"), "\(output)")
+    }
+
     /// A crash in a scenario's own launch option (its cold-start link) names
     /// that launch as the call it was in: it named none.
     @Test func aCrashInTheLaunchOptionNamesIt() throws {
