@@ -90,10 +90,20 @@ struct SceneLanguageTests {
               open_scene{}
               in_scene(1, function() expect_tab("orders") end)
             end)
+            scenario("focusing a closed window", function()
+              open_scene{}
+              close_scene(2)
+              focus_scene(2)
+            end)
+            scenario("closing a window never opened", function() open_scene{} close_scene(3) end)
             """
         ])
         let output = try fixture.run(["run", "suite"])
-        #expect(output.stdout.contains("1 passed, 2 failed, 7 errors"), "\(output)")
+        #expect(output.stdout.contains("1 passed, 2 failed, 9 errors"), "\(output)")
+        // A window that is not open is the script's mistake for focus_scene and close_scene too (an error,
+        // as for in_scene): it was a failure, blaming the app.
+        #expect(output.stdout.contains("focus_scene: there is no scene 2; the open scenes are 1"), "\(output)")
+        #expect(output.stdout.contains("close_scene: there is no scene 3; the open scenes are 1, 2"), "\(output)")
         #expect(output.stdout.contains("expect_scenes: the scenes must be a list with no holes"), "\(output)")
         #expect(output.stdout.contains("expect_scenes has no field 'foregrund'"), "\(output)")
         #expect(output.stdout.contains("expect_scenes: foreground must be a scene number (an integer), got"), "\(output)")

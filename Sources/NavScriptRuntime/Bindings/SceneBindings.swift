@@ -139,6 +139,11 @@ enum SceneBindings {
                 let location = context.location(of: call)
                 let scenes = try sceneDriver(try world.ensureApp(at: location), call: call)
                 let number = try call.integer(1)
+                // A window that is not open is the script's mistake, as for in_scene and deep_link's
+                // scene: the app was never asked (a failure would blame it).
+                guard scenes.sceneNumbers.contains(number) else {
+                    throw BindingError.error("\(name): \(SceneError.noSuchScene(number, open: scenes.sceneNumbers))")
+                }
                 if name == "close_scene" { world.checkBeforeTeardown("close_scene(\(number))", at: location) }
                 do {
                     try perform(scenes, number)
