@@ -104,7 +104,8 @@ package enum ReportText {
     /// The explicit bidirectional formatting characters (embeddings,
     /// overrides, isolates and their terminators), and the other characters
     /// nothing draws (a zero-width space, a soft hyphen, a word joiner, a
-    /// byte-order mark), written as `<U+202E>`.
+    /// byte-order mark) and the spaces that look like U+0020 (a no-break
+    /// space: `<U+A0>`), written as `<U+202E>`.
     ///
     /// Why: they are valid text, so `clean` keeps them, but shown raw they
     /// reorder what follows them on the line or vanish — a failure message
@@ -134,7 +135,9 @@ package enum ReportText {
         // Part of emoji; and the left-to-right and right-to-left marks, which right-to-left text is written with.
         case 0x200C...0x200F, 0xFE00...0xFE0F, 0xE0020...0xE007F, 0xE0100...0xE01EF: return false
         case 0x00...0x9F: return false  // controls: `clean` spells them
-        default: return scalar.properties.isDefaultIgnorableCodePoint
+        // A space other than U+0020 (a no-break space, a thin or ideographic space) is drawn as one:
+        // "expected 'home '" beside an actual 'home' would read as a trailing space.
+        default: return scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .spaceSeparator
         }
     }
 

@@ -94,8 +94,10 @@ package struct ManifestDiffReport: Sendable {
     package var text: String {
         var lines = [summary]
         for link in links {
-            lines.append("\(link.link)  (\(link.kinds.map(\.rawValue).joined(separator: ", ")))")
-            for group in link.groups { lines.append("    \(place(group)): \(group.before)  →  \(group.after)") }
+            lines.append("\(VisibleText.of(link.link))  (\(link.kinds.map(\.rawValue).joined(separator: ", ")))")
+            for group in link.groups {
+                lines.append("    \(place(group)): \(VisibleText.of("\(group.before)"))  →  \(VisibleText.of("\(group.after)"))")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -106,7 +108,8 @@ package struct ManifestDiffReport: Sendable {
         guard !links.isEmpty else { return "**\(summary)**\n" }
         var lines = ["**\(summary)**", "", "| link | change | where | before | after |", "|---|---|---|---|---|"]
         /// A `|` ends a cell even inside backticks unless escaped (a suite's link may have one).
-        func escaped(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        /// Controls, characters nothing draws and look-alike spaces spelled (``VisibleText``), as in the text.
+        func escaped(_ text: String) -> String { VisibleText.of(text).replacingOccurrences(of: "|", with: "\\|") }
         func cell(_ parts: [String]) -> String { parts.map(escaped).joined(separator: "<br>") }
         for link in links {
             let groups = link.groups

@@ -298,7 +298,8 @@ package enum Expectation {
     }
 
     /// `value` with what no report can show spelled out — control characters (`\u{1B}`: reports
-    /// strip them, and an ESC sequence ate the rest) and characters nothing draws (`<U+200B>`) —
+    /// strip them, and an ESC sequence ate the rest), characters nothing draws (`<U+200B>`) and spaces
+    /// other than U+0020 (`<U+A0>`) —
     /// so a failure never reads "expected 'product:p1'" beside an actual 'product:p1'.
     package static func spelled(_ value: String) -> String {
         guard value.unicodeScalars.contains(where: { isHidden($0) }) else { return value }
@@ -309,8 +310,10 @@ package enum Expectation {
         }.joined()
     }
 
+    /// A control, a character nothing draws, or a space other than U+0020 (a no-break space reads as one).
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.generalCategory == .control || scalar.properties.isDefaultIgnorableCodePoint
+            || (scalar != " " && scalar.properties.generalCategory == .spaceSeparator)
     }
 
     static func sideBySide(expected: [String], actual: [String]) -> String {

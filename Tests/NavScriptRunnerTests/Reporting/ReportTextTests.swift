@@ -60,5 +60,7 @@ struct ReportTextTests {
         let emoji = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{2764}\u{FE0F}"
         #expect(ReportText.cleanForTerminal(emoji) == emoji)
         #expect(ReportText.xmlText("cart\u{200B}") == "cart\u{200B}", "JUnit keeps it")
+        // A space other than U+0020 reads as one: "expected 'home '" beside an actual 'home'.
+        #expect(ReportText.cleanForTerminal("'home\u{A0}' '\u{2007}' '\u{3000}' 'a b'") == "'home<U+A0>' '<U+2007>' '<U+3000>' 'a b'")
     }
 }

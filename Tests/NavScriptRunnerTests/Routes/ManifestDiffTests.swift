@@ -112,6 +112,15 @@ struct ManifestDiffTests {
         )
     }
 
+    /// A link with a no-break space or a control character read as another link in the report
+    /// (`shop://orders x` beside `shop://orders x`): both are spelled, in the text and in Markdown.
+    @Test func aLinksHiddenCharactersAreSpelled() {
+        let change = Self.change("app://orders\u{A0}x\u{1B}", .scheme, .signedOut, .rejected("unknown_route"), .proceed("o: o"))
+        let report = ManifestDiffReport(changes: [change], compared: 2, entries: [.scheme])
+        #expect(report.text.contains("app://orders<U+A0>x\\u{1B}  (now accepted)"), "\(report.text)")
+        #expect(report.markdown.contains("`app://orders<U+A0>x\\u{1B}`"), "\(report.markdown)")
+    }
+
     /// A pattern both manifests have is one link, with one example value:
     /// not one per manifest, which listed every change twice.
     @Test func aPatternBothManifestsHaveIsOneLink() throws {

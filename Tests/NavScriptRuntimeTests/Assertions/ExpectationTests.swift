@@ -18,6 +18,7 @@ struct ExpectationTests {
         #expect(invisible.message.hasSuffix("expected 'product:p1<U+200B>'"), "\(invisible.message)")
         #expect(Expectation.render(["a\u{0}b"]) == #"{ "a\u{0}b" }"#)
         #expect(Expectation.spelled("plain é") == "plain é")
+        #expect(Expectation.spelled("home\u{A0}") == "home<U+A0>", "a no-break space reads as a space")
     }
 
     @Test func eventsAfterAMarkKeepTheirNumbersInTheLog() throws {
