@@ -104,13 +104,23 @@ struct ValueSampler {
                 if other != value { add(other) }
             }
         }
+        // The words the patterns spell (`admin` in `(?!admin)…`, `31415` in `p(?!31415)…`), alone and
+        // spliced after each start of a value: a word a lookahead excludes usually follows a prefix.
+        var words: [String] = []
         for pattern in patterns {
-            for word in pattern.split(whereSeparator: { !$0.isLetter }) where word.count >= 2 {
+            for word in pattern.split(whereSeparator: { !$0.isLetter && !$0.isNumber }) where word.count >= 2 {
+                words.append(String(word))
                 add(String(word))
                 add(String(word) + "x")
             }
         }
         for word in ["é", "café", "ß", "日本", "Ωmega"] { add(word) }
+        for value in values.prefix(50) {
+            let characters = Array(value)
+            for word in words.prefix(20) {
+                for end in 1..<max(1, min(characters.count, 8)) { add(String(characters[..<end]) + word) }
+            }
+        }
         return out
     }
 
