@@ -549,6 +549,16 @@ int clua_callerline(lua_State *L) {
     return 1;
 }
 
+int clua_iswrapped(lua_State *L) {
+    int wrapped = 0;
+    if (lua_iscfunction(L, 1) && lua_getupvalue(L, 1, 1) != NULL) {
+        wrapped = lua_type(L, -1) == LUA_TTHREAD;
+        lua_pop(L, 1);
+    }
+    lua_pushboolean(L, wrapped);
+    return 1;
+}
+
 int clua_loadbuffer(lua_State *L, const char *buffer, size_t size, const char *chunkname) {
     return clua_load_capped(L, buffer, size, chunkname, "t");
 }

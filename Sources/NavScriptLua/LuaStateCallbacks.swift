@@ -88,6 +88,14 @@ extension LuaState {
         }
     }
 
+    /// A Lua function (in C) telling whether its argument is a function
+    /// `coroutine.wrap` made: called, such a function returns at the
+    /// coroutine's first yield, so a DSL that calls a body once and takes its
+    /// return as "finished" must refuse it.
+    public func makeWrappedCoroutineTest() -> LuaFunction {
+        referencing { L in clua_pushcfunction(L, clua_iswrapped) }
+    }
+
     /// A reference to the function `push` leaves on top (stack restored).
     private func referencing(_ push: (OpaquePointer) -> Void) -> LuaFunction {
         let L = self.L

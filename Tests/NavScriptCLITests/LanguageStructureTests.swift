@@ -847,6 +847,35 @@ struct LanguageStructureTests {
         #expect(output.stdout.contains("suite/yield.lua:2: describe(\"group\", fn): fn yielded"), "\(output)")
     }
 
+    /// A function `coroutine.wrap` made returns at its coroutine's first yield, which was taken for
+    /// the end of a body: what came after the yield never ran, and the scenario passed (a hook, a
+    /// group, a row of scenario.each, in_scene's fn alike). Each is refused where it is given.
+    @Test func aCoroutineWrapFunctionIsNoBody() throws {
+        let wrapped = "coroutine.wrap(function() launch{} coroutine.yield() expect_tab(\"profile\") end)"
+        let fixture = try Fixture([
+            "suite/body.lua": "scenario(\"body\", \(wrapped))",
+            "suite/each.lua": "scenario.each({ { n = 1 } }, \"row $n\", \(wrapped))",
+            "suite/group.lua": "describe(\"group\", coroutine.wrap(function() scenario(\"a\", function() end) coroutine.yield() end))",
+            "suite/before.lua": "before_each(\(wrapped))\nscenario(\"s\", function() end)",
+            "suite/after.lua": "after_each(\(wrapped))\nscenario(\"s\", function() end)",
+            "suite/scene.lua": "scenario(\"in scene\", function() pcall(in_scene, 1, \(wrapped)) end)",
+            "suite/plain.lua": "scenario(\"a wrap called inside a body is fine\", function() local f = \(wrapped) f() end)"
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        for (file, call) in [
+            ("body", #"scenario("body", fn)"#), ("each", #"scenario("row 1", fn)"#), ("group", #"describe("group", fn)"#),
+            ("before", "before_each(fn)"), ("after", "after_each(fn)")
+        ] {
+            let message = junit.testcase("suite/\(file).lua (load)")?.child("error")?["message"] ?? ""
+            #expect(message.contains("\(call): fn is a function coroutine.wrap made"), "\(file): \(message)")
+        }
+        #expect(
+            junit.testcase("in scene")?.child("error")?["message"]?.contains("in_scene(1, fn): fn is a function coroutine.wrap made")
+                == true, "\(junit.raw)")
+        #expect(junit.outcome("a wrap called inside a body is fine") == "passed", "\(junit.raw)")
+    }
+
     /// A wrong call a pcall catches is still the scenario's error, whoever
     /// raised it: the prelude (in_scene's arguments, a window not open, a
     /// yield) or the bridge (a table that cannot cross into Swift).

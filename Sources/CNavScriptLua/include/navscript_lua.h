@@ -290,6 +290,10 @@ static inline void clua_pushcfunction(lua_State *L, lua_CFunction f) { lua_pushc
  * callback there cost a bridged call and a list of every frame. Never raises. */
 int clua_callerline(lua_State *L);
 
+/* Whether argument 1 is a function coroutine.wrap made (a C closure holding its coroutine, a thread,
+   as upvalue 1): called, it returns at the coroutine's first yield, so a body given as one stops there. */
+int clua_iswrapped(lua_State *L);
+
 /* Pushes clua_callerline with `count` chunk names (on top of the stack) as the chunks it skips. */
 static inline void clua_pushcallerline(lua_State *L, int count) { lua_pushcclosure(L, clua_callerline, count); }
 

@@ -100,6 +100,8 @@ package final class ScenarioLanguage {
                     }
                 }
             ], prefix: "navscript")
+        // Whether a function is coroutine.wrap's: a body, hook or group given as one stops at its first yield.
+        table["wrapped"] = .function(state.makeWrappedCoroutineTest())
         // The scenario file's own line, even when a support/ helper declared it.
         table["caller"] = .function(
             state.makeCallerLineFunction(

@@ -22,6 +22,7 @@ enum ScenarioPrelude {
         -- A wrong use of the language, raised at the user's line and kept whatever a pcall does with it.
         local function wrong(message) error(misuse(message), 0) end
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
+        local wrapped = ns.wrapped        -- C: whether a function is one coroutine.wrap made
         -- The library as it was: a scenario that defines a global `type` or
         -- `next` must not break the language's own functions.
         local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error, pcall =
@@ -149,6 +150,15 @@ enum ScenarioPrelude {
           end
         end
 
+        -- A function coroutine.wrap made returns at its coroutine's first yield, which navscript would
+        -- take for the end of the body: what comes after the yield would never run, and pass.
+        local function plain(fn, call)
+          if wrapped(fn) then
+            wrong(call .. ": fn is a function coroutine.wrap made; it returns at its first yield, so the rest "
+              .. "of it would never run: pass a plain function (function() … end)")
+          end
+        end
+
         local function full_name(name)
           if #frames == 1 then return name, nil end   -- top level: no groups
           local parts = {}
@@ -167,6 +177,7 @@ enum ScenarioPrelude {
 
         local function declare(name, opts, fn, row, pending, has_row)
           if collected then while_running(format("%s(%q)", pending and "pending" or "scenario", name)) end
+          if fn and not pending and wrapped(fn) then plain(fn, format("scenario(%q, fn)", name)) end
           -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
           local full, groups = full_name(name)
           local line = caller()
@@ -191,6 +202,7 @@ enum ScenarioPrelude {
           end
           check(fn, "function", "fn", "describe(\"" .. name .. "\", fn)")
           named(name, "describe(name, fn)")
+          plain(fn, "describe(\"" .. name .. "\", fn)")
           if select("#", ...) > 0 then
             wrong("describe(\"" .. name .. "\", fn): fn must come last, got " .. select("#", ...) .. " more argument"
               .. (select("#", ...) == 1 and "" or "s") .. " after it (options go on each scenario)")
@@ -227,6 +239,7 @@ enum ScenarioPrelude {
 
         function before_each(fn)
           check(fn, "function", "fn", "before_each(fn)")
+          plain(fn, "before_each(fn)")
           while_running("before_each()")
           has_hooks = true
           local frame = frames[#frames]
@@ -235,6 +248,7 @@ enum ScenarioPrelude {
 
         function after_each(fn)
           check(fn, "function", "fn", "after_each(fn)")
+          plain(fn, "after_each(fn)")
           while_running("after_each()")
           has_hooks = true
           local frame = frames[#frames]
@@ -507,6 +521,7 @@ enum ScenarioPrelude {
             wrong("bad argument #2 to 'in_scene' (a function expected, got " .. type(fn) .. ")")
           end
           if select("#", ...) > 0 then wrong("in_scene(n, fn) takes no more arguments") end
+          plain(fn, "in_scene(" .. n .. ", fn)")
           local previous, problem = act_in_scene(n)
           if problem then wrong(problem) end
           local body = co_create(fn)
