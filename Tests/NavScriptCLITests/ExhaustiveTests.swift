@@ -358,6 +358,41 @@ struct ExhaustiveTests {
         }
     }
 
+    /// A restart{} at the same place drops the option's cold-start link and the log it wrote (a
+    /// restart delivers no link): every check of what the link did passed on the restarted app.
+    @Test func aRestartThatDiscardsTheOptionsLinkIsAnError() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": """
+            before_each(function() restart{ restore = false } end)
+            scenario("hooked", { launch = { logged_in = true, url = "shop://settings" } }, function()
+              expect_no_event("dismiss settings")
+            end)
+            scenario("no link in the option", { launch = { logged_in = true } }, function() expect_tab("home") end)
+            """,
+            "suite/b.lua": """
+            scenario("first in the body", { launch = { logged_in = true, url = "shop://settings" } }, function()
+              restart{}
+              expect_no_event("dismiss settings")
+            end)
+            scenario("after a check", { launch = { logged_in = true, url = "shop://settings" } }, function()
+              expect_modal("settings")
+              restart{}
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        for name in ["hooked", "first in the body"] {
+            #expect(
+                junit.testcase(name)?.child("error")?["message"]?.contains(
+                    "restart{} replaces the app the scenario's launch option started with the link shop://settings before any step")
+                    == true, "\(name): \(output)")
+        }
+        for name in ["no link in the option", "after a check"] {
+            #expect(junit.outcome(name) == "passed", "\(name): \(output)")
+        }
+    }
+
     /// An app replaced while a link is still in flight is the scenario's choice: its leaks are
     /// checked, not whether it was idle.
     @Test func anAppReplacedMidFlightIsNotAnIdleViolation() throws {

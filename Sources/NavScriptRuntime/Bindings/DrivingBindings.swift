@@ -184,6 +184,7 @@ enum DrivingBindings {
                     let location = context.location(of: call)
                     let options = try call.optionalTable(1) ?? LuaTable()
                     let restore = options["restore"].isNil ? true : options["restore"].isTruthy
+                    try world.checkRestartKeepsTheOptionsLink()
                     let next = try world.ensureApp(at: location).relaunch(restore: restore)
                     try next.settle()
                     world.replaceApp(next, at: location)

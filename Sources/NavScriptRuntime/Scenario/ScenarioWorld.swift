@@ -26,7 +26,7 @@ package final class ScenarioWorld {
     package private(set) var launchFailure: LaunchFailure?
     /// The app the scenario's `launch` option started: the options, and the timeline's length
     /// then — a `launch{}` with no step since would silently throw those options away.
-    private var optionLaunch: (described: String, steps: Int, checks: Int)?
+    private var optionLaunch: (described: String, steps: Int, checks: Int, link: String?)?
     /// Each app's number, from 1: a launch or restart starts a new event log.
     private var appNumber = 0
     /// Marks handed out by `mark()`: on which app, where.
@@ -133,9 +133,7 @@ package final class ScenarioWorld {
         // or check (a print, a mark() first): the option's app was never looked at (a header
         // `logged_in = true` ran signed out without a word). After a step or a check, a launch{} is
         // the scenario's own choice.
-        if let optionLaunch, optionLaunch.steps == timeline.count, optionLaunch.checks == checksMade,
-            phase == "before_each" || phase == "scenario"
-        {
+        if let optionLaunch = untouchedOptionLaunch {
             throw HostError(
                 "launch{} replaces the app the scenario's launch option started (\(optionLaunch.described)) before "
                     + "any step, so those options are lost; give the launch options in one place: the scenario's "
@@ -192,7 +190,29 @@ package final class ScenarioWorld {
             }
         }
         record(shown, at: location)
-        optionLaunch = byScenarioOption && !described.isEmpty ? (described.joined(separator: ", "), timeline.count, checksMade) : nil
+        optionLaunch =
+            byScenarioOption && !described.isEmpty
+            ? (described.joined(separator: ", "), timeline.count, checksMade, request.link.map { "\($0)" }) : nil
+    }
+
+    /// The scenario's launch option, while nothing has looked at the app it started: no step or
+    /// check since, in a before_each or in the body.
+    private var untouchedOptionLaunch: (described: String, steps: Int, checks: Int, link: String?)? {
+        guard let optionLaunch, optionLaunch.steps == timeline.count, optionLaunch.checks == checksMade,
+            phase == "before_each" || phase == "scenario"
+        else { return nil }
+        return optionLaunch
+    }
+
+    /// Before `restart{}`: one right after the scenario's launch option delivered a cold-start link
+    /// — in a before_each, or in the body before any step or check — would throw that link (and the
+    /// log it wrote) away unseen, and every check of what it did would pass on the restarted app.
+    func checkRestartKeepsTheOptionsLink() throws(BindingError) {
+        guard let optionLaunch = untouchedOptionLaunch, let link = optionLaunch.link else { return }
+        throw .error(
+            "restart{} replaces the app the scenario's launch option started with the link \(link) before any step, "
+                + "so that link and what it did are lost (a restart delivers no link); check what the link did first, "
+                + "or leave the url out of the scenario's launch option")
     }
 
     /// Notes a launch that failed (see ``launchFailure``) and returns it as the error to throw.
