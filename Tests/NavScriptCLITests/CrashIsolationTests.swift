@@ -302,10 +302,42 @@ struct CrashIsolationTests {
         #expect(message.contains(says) && message.contains(named), "\(junit.raw)")
     }
 
-    /// The console output redirected to a file in the suite's folder (`> suite/run.log`) grows all
-    /// along: a file held open for writing is being written, not edited as data, and a file resumed
-    /// after a crash runs its rest (it was "not run", exit 2).
-    @Test func aLogTheConsoleWritesIntoTheSuiteDoesNotStopAResume() throws {
+    /// A data file edited while another process (an editor, a tool) holds it open for writing is
+    /// edited all the same: such a handle made the edit pass for a log being written, and the
+    /// resumed scenario passed on the new data.
+    @Test func aFileAnotherProcessHoldsOpenForWritingIsStillAnEdit() throws {
+        let fixture = try Fixture([
+            "suite/data/tab.txt": "orders",
+            "suite/a.lua": """
+            local data = io.open("data/tab.txt"):read("a")
+            scenario("crashes", function()
+              launch{}
+              local t = os.clock() while os.clock() - t < 1 do end
+              deep_link("shop://orders/abc", { via = "widget" })
+            end)
+            scenario("after", function() launch{} expect_tab(data) end)
+            """
+        ])
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = ["-c", "exec 3<>'\(fixture.url("suite/data/tab.txt").path)'; exec sleep 60"]
+        try holder.run()
+        defer { holder.terminate() }
+        let (output, junit) = try fixture.runWithJUnit(
+            ["--fault", "force-unwrap-crash", "--instruction-budget", "1000000000", "--json", "events.jsonl", "suite"]
+        ) { _ in
+            for _ in 0..<400 where !((try? fixture.read("events.jsonl")) ?? "").contains(#""name":"crashes""#) { usleep(10_000) }
+            try? fixture.write("suite/data/tab.txt", "home")
+        }
+        #expect(output.status == 2, "\(output)")
+        #expect(junit.testcase("after")?.child("error")?["message"]?.contains("tab.txt changed during the run") == true, "\(junit.raw)")
+    }
+
+    /// The console output redirected or piped to a file in the suite's folder (`> suite/run.log`,
+    /// `| tee suite/run.log`) grows all along: a file this run's output is written to is no data,
+    /// and a file resumed after a crash runs its rest (it was "not run", exit 2).
+    @Test(arguments: ["> suite/run.log 2>&1", "2>&1 | tee suite/run.log > /dev/null"])
+    func aLogTheConsoleWritesIntoTheSuiteDoesNotStopAResume(redirect: String) throws {
         let fixture = try Fixture([
             "suite/a.lua": """
             scenario("crashes", function() launch{} deep_link("shop://orders/abc", { via = "widget" }) end)
@@ -313,8 +345,9 @@ struct CrashIsolationTests {
             """
         ])
         let navscript = try CLI.binary.get().path
-        let output = try fixture.shell("'\(navscript)' run suite --fault force-unwrap-crash --junit j.xml > suite/run.log 2>&1")
-        #expect(output.status == 1, "\(output) \((try? fixture.read("suite/run.log")) ?? "")")
+        let output = try fixture.shell("'\(navscript)' run suite --fault force-unwrap-crash --junit j.xml \(redirect)")
+        // (A pipeline's status is tee's.)
+        #expect(output.status == (redirect.contains("tee") ? 0 : 1), "\(output) \((try? fixture.read("suite/run.log")) ?? "")")
         let junit = try fixture.read("j.xml")
         #expect(junit.contains(#"name="after""#) && !junit.contains("changed during the run"), "\(junit)")
     }

@@ -714,15 +714,16 @@ private struct TaskProgress {
     }
 
     /// The first file under `root` that changed (or went) since `first` was stamped, or nil. A file
-    /// some process holds open for writing is being written — a log the console output is redirected
-    /// to, another run's report — not edited as data a scenario reads: a resume was refused for it.
+    /// this run's output is being written to — a log the console output is redirected or piped to — is
+    /// being written, not edited as data a scenario reads: a resume was refused for it
+    /// (``OpenFiles/openForWritingByThisRun()``).
     static func changedFile(under root: String, since first: [String: Stamp?], except written: Set<String>) -> String? {
         let now = suiteStamps(under: root, except: written)
         let changed =
             now.filter { first[$0.key] != $0.value }.map(\.key).sorted()
             + first.keys.filter { now[$0] == nil }.sorted()
         guard !changed.isEmpty else { return nil }
-        let beingWritten = OpenFiles.openForWriting()
+        let beingWritten = OpenFiles.openForWritingByThisRun()
         return changed.first { !beingWritten.contains($0) }
     }
 
