@@ -725,6 +725,41 @@ struct ExitCodeTests {
                 && based.stderr.contains("navscript run --fault cached-destination shows why"), "\(based)")
     }
 
+    /// A data file (or a scenario file) edited while mutate runs — a checkout, an editor — made every
+    /// fault run after the edit fail for the edit's sake, each counted as a kill (24/25 from a suite
+    /// that kills none): the change is said, no fault is scored, exit 2.
+    @Test(arguments: ["suite/data.txt", "suite/a.lua"])
+    func mutateRefusesToScoreASuiteEditedWhileItRan(edited: String) throws {
+        let fixture = try Fixture([
+            "suite/data.txt": "home",
+            "suite/a.lua": """
+            local function spin(s) local t = os.clock() while os.clock() - t < s do end end
+            local function want() local f = assert(io.open("data.txt")) local v = f:read("l") f:close() return v end
+            scenario("reads data", function() launch{} spin(0.3) expect_tab(want()) end)
+            """
+        ])
+        let output = try fixture.run(
+            [
+                "mutate", "suite", "--jobs", "1", "--only", "graft-external-link,cached-destination,no-pop-detection",
+                "--instruction-budget", "2000000000", "--junit", "m.xml"
+            ]
+        ) { pid in
+            // Once its first worker runs, mutate has stamped the suite: the edit lands during some run of it.
+            func hasAChild() -> Bool {
+                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+                return !children.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            }
+            for _ in 0..<1000 where !hasAChild() { usleep(5_000) }
+            let text = (try? fixture.read(edited)) ?? ""
+            try? fixture.write(edited, edited.hasSuffix(".txt") ? "profile" : text.replacingOccurrences(of: "want()", with: "\"profile\""))
+        }
+        #expect(output.status == 2, "\(output)")
+        #expect(output.stderr.contains("\(edited) changed while mutate ran"), "\(output)")
+        #expect(!output.stdout.contains("mutation score"), "\(output)")
+        let junit = try JUnit(Data(fixture.read("m.xml").utf8))
+        #expect(junit.outcome("the suite stays as it was") == "error", "\(junit.raw)")
+    }
+
     /// A suite whose every file fails to load is not green: that is the reason
     /// given (naming the files), not "all are pending or skipped".
     @Test func mutateNamesFilesThatDoNotLoad() throws {

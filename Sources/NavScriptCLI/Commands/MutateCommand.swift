@@ -134,8 +134,13 @@ struct MutateCommand: HostedCommand {
         let reportPlan = RunPlan(command: "mutate", app: host.name, files: ["mutate"], startedAt: started.timeIntervalSince1970)
         stream.publish(.runStarted(reportPlan))
         let byPath = Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0) })
+        // Stamped before any run: a file edited while mutate runs (a checkout, an editor) made every fault
+        // run after the edit fail for the edit's sake, each counted as a kill.
+        let stamps = SuiteStamps(entries, except: execution.writtenByTheRun)
         // The healthy run first: a suite that fails without any fault cannot score faults.
         let healthy = try execution.execute(Array(plan.tasks.prefix(entries.count)), host: host, entries: byPath, stop: stop)
+        // (Before the healthy run's verdict: an edit during it may be why it is not green.)
+        try refuseIfEdited(stamps, entries: entries, plan: plan, results: healthy, started: started, stream: stream)
         if let status = stop.exitStatus {
             stream.publishFiles(of: plan.report(results: healthy, started: started).runResult(), interruption: stop.reason)
             writeStandardError("\(NavScriptCLI.executableName) mutate: \(stop.reason) during the run without faults; no fault was scored\n")
@@ -177,6 +182,7 @@ struct MutateCommand: HostedCommand {
             Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop,
             skipReason: { complete || !kills.isKilled($0) ? nil : "its fault is already killed (--full-matrix runs it)" },
             onTaskFinished: { task, result in kills.record(task, result) })
+        try refuseIfEdited(stamps, entries: entries, plan: plan, results: healthy + faulty, started: started, stream: stream)
         // Interrupted, it still reports what it decided: the faults killed, the rest not decided.
         let matrix = plan.report(results: healthy + faulty, started: started, firstKillingFileOnly: !complete)
         let terminal = report.terminal
@@ -197,6 +203,27 @@ struct MutateCommand: HostedCommand {
         }
         try ReportOptions.requireWritten(stream)
         throw ExitCode(matrix.isSuccess ? 0 : 1)
+    }
+
+    /// Ends mutate (exit 2, the reports saying why) when a file of the suite changed since `stamps`
+    /// were taken: the runs under the faults did not run what the run without them passed, and
+    /// every fault run after an edit failed for the edit's sake, counted as a kill.
+    private func refuseIfEdited(
+        _ stamps: SuiteStamps, entries: [SuiteFile], plan: MutationRun, results: [FileResult], started: Date,
+        stream: RunEventStream
+    ) throws {
+        guard let changed = stamps.firstChange(entries) else { return }
+        let reason =
+            "\(changed) changed while mutate ran, so its runs did not all run the same suite; no fault was scored: "
+            + "run mutate again on a suite nothing edits meanwhile"
+        var result = plan.report(results: results, started: started).runResult()
+        let stayed = ScenarioResult(
+            name: "the suite stays as it was", file: "mutate", line: 0, outcome: .errored(.loadError), message: reason)
+        result.files.append(FileResult(file: "mutate", scenarios: [stayed], duration: 0))
+        stream.publishFiles(of: result)
+        writeStandardError("\(NavScriptCLI.executableName) mutate: \(reason)\n")
+        _ = ReportOptions.reportFailures(stream)
+        throw ExitCode(2)
     }
 }
 

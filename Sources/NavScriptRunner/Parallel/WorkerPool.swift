@@ -84,7 +84,7 @@ package final class WorkerPool {
         /// reads with io.open — as they were when a file of that root first loaded: a worker resuming
         /// a file after a crash reads them again, and one edited during the run would run the rest of
         /// the file against what the run did not start with.
-        var suiteStamps: [String: [String: TaskProgress.Stamp?]] = [:]
+        var suiteStamps: [String: [String: FileStamp?]] = [:]
         var queue = Array(tasks.indices)
         var workers: [Worker] = []
         var nextWorkerID = 0
@@ -205,7 +205,7 @@ package final class WorkerPool {
                         announced != scenarios || (progress[index].declarations.map { $0 != declarations } ?? false)
                     {
                         let path = progress[index].task.path
-                        if progress[index].stamp != TaskProgress.stamp(of: path) {
+                        if progress[index].stamp != FileStamp.of(path) {
                             endUnrun(
                                 index,
                                 "not run: \(path) changed during the run — loaded again by a fresh worker after its first "
@@ -225,7 +225,7 @@ package final class WorkerPool {
                     }
                     // Resumed: the file itself must be the one first loaded (an edit of a scenario's body keeps
                     // its declarations), and the support modules it requires too.
-                    if progress[index].scenarios != nil, progress[index].stamp != TaskProgress.stamp(of: progress[index].task.path) {
+                    if progress[index].scenarios != nil, progress[index].stamp != FileStamp.of(progress[index].task.path) {
                         endUnrun(
                             index,
                             "not run: \(progress[index].task.path) changed during the run — the fresh worker that took over "
@@ -235,7 +235,7 @@ package final class WorkerPool {
                     }
                     let root = progress[index].task.suiteRoot
                     if progress[index].scenarios != nil, let first = suiteStamps[root],
-                        let changed = TaskProgress.changedFile(under: root, since: first, except: writtenByTheRun)
+                        let changed = FileStamp.changedFile(under: root, since: first, except: writtenByTheRun)
                     {
                         let what = changed.hasSuffix(".lua") ? "the support module" : "the file"
                         endUnrun(
@@ -246,10 +246,10 @@ package final class WorkerPool {
                             kind: .loadError)
                         return
                     }
-                    if suiteStamps[root] == nil { suiteStamps[root] = TaskProgress.suiteStamps(under: root, except: writtenByTheRun) }
+                    if suiteStamps[root] == nil { suiteStamps[root] = FileStamp.suite(under: root, except: writtenByTheRun) }
                     // A file a new worker resumes (after a crash) loads again: announced once.
                     if progress[index].scenarios == nil {
-                        progress[index].stamp = TaskProgress.stamp(of: progress[index].task.path)
+                        progress[index].stamp = FileStamp.of(progress[index].task.path)
                         progress[index].declarations = declarations
                         announce(index)  // (it is, unless its start has not reached the pool yet)
                         publish(.fileLoaded(file: progress[index].task.path, scenarios: scenarios))
@@ -693,70 +693,7 @@ private struct TaskProgress {
 
     /// The file's stamp when it was first loaded: a different listing at a
     /// later load is an edit only if it changed.
-    var stamp: Stamp?
-
-    /// What changes when a file's text does: its modification and status-change times (to the
-    /// nanosecond: a `touch` that puts the old modification time back still moves the latter),
-    /// size and inode — of what is read, through symbolic links (a scenario file may be a link,
-    /// and stamping the link missed every edit of its target).
-    struct Stamp: Equatable {
-        var modified: timespec
-        var changed: timespec
-        var size: Int
-        var inode: UInt64
-        var device: UInt64
-
-        static func == (lhs: Stamp, rhs: Stamp) -> Bool {
-            lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
-                && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
-                && lhs.size == rhs.size && lhs.inode == rhs.inode && lhs.device == rhs.device
-        }
-    }
-
-    /// The first file under `root` that changed (or went) since `first` was stamped, or nil. A file
-    /// this run's output is being written to — a log the console output is redirected or piped to — is
-    /// being written, not edited as data a scenario reads: a resume was refused for it
-    /// (``OpenFiles/openForWritingByThisRun()``).
-    static func changedFile(under root: String, since first: [String: Stamp?], except written: Set<String>) -> String? {
-        let now = suiteStamps(under: root, except: written)
-        let changed =
-            now.filter { first[$0.key] != $0.value }.map(\.key).sorted()
-            + first.keys.filter { now[$0] == nil }.sorted()
-        guard !changed.isEmpty else { return nil }
-        let beingWritten = OpenFiles.openForWritingByThisRun()
-        return changed.first { !beingWritten.contains($0) }
-    }
-
-    /// The files under `root` a scenario file can read besides itself — the modules under its
-    /// `support/` folder and every file that is not a scenario file (data read with io.open, also
-    /// in a hidden folder; a version-control or build folder left out) — by path, with their stamps.
-    static func suiteStamps(under root: String, except written: Set<String> = []) -> [String: Stamp?] {
-        let base = URL(fileURLWithPath: root).standardizedFileURL
-        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [:] }
-        let support = base.appendingPathComponent("support").path + "/"
-        var stamps: [String: Stamp?] = [:]
-        for case let file as URL in walker {
-            if [".git", ".build", ".swiftpm", ".svn", ".hg"].contains(file.lastPathComponent) {
-                walker.skipDescendants()
-                continue
-            }
-            let path = file.standardizedFileURL.path
-            if file.pathExtension == "lua" && !path.hasPrefix(support) { continue }  // a scenario file: stamped on its own
-            if written.contains(path) { continue }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            stamps[path] = stamp(of: path)
-        }
-        return stamps
-    }
-
-    static func stamp(of path: String) -> Stamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Stamp(
-            modified: status.st_mtim, changed: status.st_ctim, size: Int(status.st_size), inode: UInt64(status.st_ino),
-            device: UInt64(status.st_dev))
-    }
+    var stamp: FileStamp?
 
     /// Marks what has no result yet as not run (`reason`); `finishing` also
     /// ends the task (a worker's own `notRun` leaves that to its `done`,
