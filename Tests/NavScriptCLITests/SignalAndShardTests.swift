@@ -510,6 +510,47 @@ struct SignalAndShardTests {
         #expect(try fixture.read("empty.xml").contains(#"<property name="navscript.shard" value="9/9"/>"#))
     }
 
+    /// Shards of one split count whose suites differ — a shard re-run after files were added, one
+    /// given another folder, another app's — or whose runs differ in what changes outcomes (another
+    /// manifest, --strict-steps) merged green with scenarios in no shard; a merge given its own
+    /// earlier output (`reports/*.xml`) counted every scenario twice, or wrote over an input.
+    @Test func mergeJUnitRefusesShardsOfAnotherSuiteOrRun() throws {
+        var files: [String: String] = [:]
+        for file in 0..<4 { files["suite/f\(file).lua"] = #"scenario("f\#(file)", function() end)"# }
+        let fixture = try Fixture(files)
+        _ = try fixture.run(["run", "suite", "--shard", "1/2", "--junit", "old1.xml"])
+        #expect(try fixture.read("old1.xml").contains(#"<property name="navscript.split" value="ShopApp: 4 files, "#))
+        try fixture.write("suite/fails.lua", #"scenario("fails", function() assert(false) end)"#)
+        _ = try fixture.run(["run", "suite", "--shard", "1/2", "--junit", "new1.xml"])
+        _ = try fixture.run(["run", "suite", "--shard", "2/2", "--junit", "new2.xml"])
+        let added = try fixture.run(["merge-junit", "old1.xml", "new2.xml", "-o", "m.xml"])
+        #expect(added.status == 2 && added.stderr.contains("old1.xml and new2.xml are shards of different suites"), "\(added)")
+        // Another folder: the split of suite/ and of a part of it.
+        try fixture.write("suite/sub/g.lua", #"scenario("g", function() end)"#)
+        _ = try fixture.run(["run", "suite/sub", "--shard", "1/2", "--junit", "sub1.xml"])
+        _ = try fixture.run(["run", "suite", "--shard", "2/2", "--junit", "all2.xml"])
+        let folders = try fixture.run(["merge-junit", "sub1.xml", "all2.xml", "-o", "m.xml"])
+        #expect(folders.status == 2 && folders.stderr.contains("are shards of different suites"), "\(folders)")
+        // The same suite, one shard run against another manifest, or with --strict-steps.
+        let manifest = try String(contentsOf: ManifestCommandTests.shipped, encoding: .utf8)
+        try fixture.write(
+            "candidate.json", manifest.replacingOccurrences(of: #""patterns": ["orders"]"#, with: #""patterns": ["order-list"]"#))
+        for (name, extra) in [("manifest", ["--manifest", "candidate.json"]), ("strict", ["--strict-steps"])] {
+            _ = try fixture.run(["run", "suite", "--shard", "1/2", "--junit", "\(name)1.xml"] + extra)
+            let mixed = try fixture.run(["merge-junit", "\(name)1.xml", "all2.xml", "-o", "m.xml"])
+            #expect(mixed.status == 2 && mixed.stderr.contains("shards of one split must select and change the same scenarios"), "\(mixed)")
+        }
+        // A merge re-run over its own output, or writing over one of its inputs.
+        _ = try fixture.run(["run", "suite", "--shard", "1/2", "--junit", "r/s1.xml"])
+        _ = try fixture.run(["run", "suite", "--shard", "2/2", "--junit", "r/s2.xml"])
+        #expect(try fixture.run(["merge-junit", "r/s1.xml", "r/s2.xml", "-o", "r/merged.xml"]).status == 0)
+        let again = try fixture.run(["merge-junit", "r/merged.xml", "r/s1.xml", "r/s2.xml", "-o", "again.xml"])
+        #expect(again.status == 2 && again.stderr.contains("r/merged.xml is a merged report (it holds shards 1/2, 2/2)"), "\(again)")
+        let over = try fixture.run(["merge-junit", "r/s1.xml", "r/s2.xml", "-o", "./r/s1.xml"])
+        #expect(over.status == 2 && over.stderr.contains("is also one of the reports to merge"), "\(over)")
+        #expect(try fixture.read("r/s1.xml").contains(#"value="1/2""#), "the input is kept")
+    }
+
     /// An option that takes one value given twice: the last won without a word — `--shard 1/1
     /// --shard 1/2` ran half the suite, `--junit ci.xml … --junit mine.xml` left ci.xml with the last
     /// run's green report. Refused, and every report file named says the run could not start.

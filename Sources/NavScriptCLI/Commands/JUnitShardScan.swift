@@ -33,6 +33,8 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         var shard: String?
         /// Its `navscript.selection` property: what selected and changed the shard's scenarios.
         var selection: String?
+        /// Its `navscript.split` property: which suite of which app was split.
+        var split: String?
 
         var name: String { attributes["name"] ?? "?" }
     }
@@ -94,6 +96,7 @@ final class JUnitShardScan: NSObject, XMLParserDelegate {
         if elementName == "property", depth == suiteDepth + 2 {
             if attributes["name"] == "navscript.shard" { suites[suites.count - 1].shard = attributes["value"] }
             if attributes["name"] == "navscript.selection" { suites[suites.count - 1].selection = attributes["value"] }
+            if attributes["name"] == "navscript.split" { suites[suites.count - 1].split = attributes["value"] }
         }
         if elementName == "testsuite" {
             openSuites.append(depth)

@@ -27,6 +27,13 @@ struct MergeJUnitCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Writing over one of its own inputs would lose that report (re-running a merge over `reports/*.xml`).
+        let target = URL(fileURLWithPath: output).resolvingSymlinksInPath().standardizedFileURL.path
+        if let input = inputs.first(where: { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path == target }) {
+            throw ValidationError(
+                "-o \(output) is also one of the reports to merge (\(input)): it would be written over; write the merged "
+                    + "report elsewhere, or leave it out of the reports")
+        }
         let contents = try inputs.map { path throws(ValidationError) in (path, try JUnitShardReport.read(path)) }
         try Self.refuseRepeats(contents)
         let reports = try contents.map { path, data throws(ValidationError) in try JUnitShardReport(path: path, data: data) }
@@ -40,9 +47,19 @@ struct MergeJUnitCommand: ParsableCommand {
                     + "satisfy neither schema; write every shard's report the same way")
         }
         try Self.refuseIncompleteSplit(reports.map { ($0.path, Set($0.suites.compactMap(\.shard))) })
-        try Self.refuseMixedSelections(
-            reports.map { report in
-                (report.path, Set(report.suites.filter { $0.shard != nil }.map { $0.selection ?? "" }))
+        try Self.refuseMixed(
+            reports.map { report in (report.path, Set(report.suites.filter { $0.shard != nil }.map { $0.split ?? "" })) },
+            saying: { first, other in
+                "\(first.path) and \(other.path) are shards of different suites (\(Self.said(first.value)) and \(Self.said(other.value))): "
+                    + "a file added between the shards' runs, another folder or another app — merged, scenarios of the "
+                    + "suite would be in no shard; run every shard over the same suite and merge one run's reports"
+            })
+        try Self.refuseMixed(
+            reports.map { report in (report.path, Set(report.suites.filter { $0.shard != nil }.map { $0.selection ?? "" })) },
+            saying: { first, other in
+                "\(first.path) ran \(Self.said(first.value, else: "the whole suite as it is")) and \(other.path) ran "
+                    + "\(Self.said(other.value, else: "the whole suite as it is")): shards of one split must select and change "
+                    + "the same scenarios; merge the reports of one run"
             })
         let suites = reports.flatMap(\.suites)
         for warning in reports.flatMap(\.warnings) {
@@ -115,6 +132,15 @@ struct MergeJUnitCommand: ParsableCommand {
                 }
                 counts.insert(shard.count)
                 if let other = given[shard.index], other != report.path {
+                    // A report holding several shards is a merge of them (a merge re-run over `reports/*.xml`).
+                    let merged = [other, report.path].first { path in (sharded.first { $0.path == path }?.shards.count ?? 0) > 1 }
+                    if let merged {
+                        throw ValidationError(
+                            "\(merged) is a merged report (it holds shards "
+                                + (sharded.first { $0.path == merged }?.shards.sorted().joined(separator: ", ") ?? "")
+                                + ") and \(merged == other ? report.path : other) is one of its shards: merged again, "
+                                + "its scenarios would count twice; merge the shards' own reports, without \(merged)")
+                    }
                     throw ValidationError(
                         "\(other) and \(report.path) are both shard \(shard): merged, its scenarios would count twice; "
                             + "give each shard's report once")
@@ -142,26 +168,28 @@ struct MergeJUnitCommand: ParsableCommand {
         }
     }
 
-    /// Shards of one split run with another selection or fault (`--filter` on one machine, a
-    /// `--fault` left in a job) merged into a total that missed scenarios, or checked another app,
-    /// and read green: refused, naming both.
-    static func refuseMixedSelections(_ reports: [(path: String, selections: Set<String>)]) throws(ValidationError) {
-        var first: (path: String, selection: String)?
+    /// Shards whose property differs — another selection or fault (`--filter` on one machine, a
+    /// `--fault` left in a job), another suite split (files added between the shards' runs, another
+    /// folder, another app) — merged into a total that missed scenarios or checked another app, and
+    /// read green: refused, naming both (`saying` the first report's value and the other's).
+    static func refuseMixed(
+        _ reports: [(path: String, values: Set<String>)],
+        saying: ((path: String, value: String), (path: String, value: String)) -> String
+    ) throws(ValidationError) {
+        var first: (path: String, value: String)?
         for report in reports {
-            for selection in report.selections.sorted() {
+            for value in report.values.sorted() {
                 guard let reference = first else {
-                    first = (report.path, selection)
+                    first = (report.path, value)
                     continue
                 }
-                if selection != reference.selection {
-                    func said(_ text: String) -> String { text.isEmpty ? "the whole suite as it is" : "'\(text)'" }
-                    throw ValidationError(
-                        "\(reference.path) ran \(said(reference.selection)) and \(report.path) ran \(said(selection)): shards "
-                            + "of one split must select and change the same scenarios; merge the reports of one run")
-                }
+                if value != reference.value { throw ValidationError(saying(reference, (report.path, value))) }
             }
         }
     }
+
+    /// A property's value as a message quotes it; `empty` for none.
+    private static func said(_ text: String, else empty: String = "none said") -> String { text.isEmpty ? empty : "'\(text)'" }
 
     /// One report given twice — the same file (by its resolved path) or the
     /// same bytes under two names (a copy, overlapping globs) — would count

@@ -140,7 +140,9 @@ struct RunCommand: HostedCommand {
                 + (try report.reporters(
                     junit: .init(
                         invariants: checked, replayCommand: replayCommand, suiteFiles: suiteFiles,
-                        shard: self.shard.flatMap(Shard.init).map(\.description), selection: self.suite.selection), stop: stop)))
+                        shard: self.shard.flatMap(Shard.init).map(\.description), selection: self.suite.selection,
+                        split: self.shard == nil ? "" : JUnitReport.splitName(app: host.name, suiteFiles: suiteFiles)),
+                    stop: stop)))
         let started = Date()
         /// Whether the whole suite, every shard's files, has a scenario written and selected: a shard
         /// may be empty (more shards than files), a suite with none is an error in every shard. Asked

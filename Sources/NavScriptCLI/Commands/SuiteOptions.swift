@@ -394,7 +394,8 @@ extension SuiteOptions {
 
     /// How this suite runs: in workers started with these options, or in this process.
     /// What selects and changes the scenarios a run checks — `--filter`, `--tags`, `--exclude-tags`,
-    /// `--fault`, `--allow` — as one line (`filter=checkout; fault=cached-destination`), empty for the
+    /// `--fault`, `--allow`, `--manifest` (a digest of its text), `--strict-steps` — as one line
+    /// (`filter=checkout; fault=cached-destination`), empty for the
     /// whole suite as it is: each shard's report carries it, so a merge of shards run otherwise is refused.
     var selection: String {
         var parts: [String] = []
@@ -403,6 +404,13 @@ extension SuiteOptions {
         where !values.isEmpty {
             parts.append("\(name)=" + values.sorted().joined(separator: ","))
         }
+        // What changes outcomes as much: another route table (by its text, wherever each machine keeps
+        // it), the invariants after every step.
+        if let manifest {
+            let text = (try? String(contentsOfFile: manifest, encoding: .utf8)) ?? manifest
+            parts.append("manifest=" + String(SeededGenerator.stableHash(text), radix: 16))
+        }
+        if strictSteps { parts.append("strict-steps") }
         return parts.joined(separator: "; ")
     }
 

@@ -52,13 +52,19 @@ package struct JUnitReport: Sendable {
         /// With ``shard``: what selected and changed the scenarios (`filter=…; fault=…`), written as the
         /// `navscript.selection` property: shards of one split run otherwise are refused by `merge-junit`.
         package var selection = ""
+        /// With ``shard``: which suite was split (``splitName(app:suiteFiles:)``), written as the
+        /// `navscript.split` property: shards of two suites — a shard re-run after files were added,
+        /// one given another folder, another app's — are refused by `merge-junit`.
+        package var split = ""
 
         package init(
             strict: Bool = false, hostname: String? = nil, invariants: [String] = [],
-            replayCommand: [String]? = nil, suiteFiles: [String] = [], shard: String? = nil, selection: String = ""
+            replayCommand: [String]? = nil, suiteFiles: [String] = [], shard: String? = nil, selection: String = "",
+            split: String = ""
         ) {
             self.shard = shard
             self.selection = selection
+            self.split = split
             self.strict = strict
             self.hostname = hostname
             self.invariants = invariants
@@ -97,10 +103,7 @@ package struct JUnitReport: Sendable {
             // A shard that got no file says which it is, so a merge of the split can tell it was there.
             xml += "  <testsuite" + attribute("name", "(shard \(shard): no file)") + counts(tests: 0, failures: 0, errors: 0, skipped: 0)
             xml += attribute("time", "0.000") + attribute("timestamp", timestamp) + attribute("hostname", hostname) + ">\n"
-            xml +=
-                "    <properties>\n" + property("navscript.shard", shard)
-                + (options.selection.isEmpty ? "" : property("navscript.selection", options.selection))
-                + "    </properties>\n  </testsuite>\n"
+            xml += "    <properties>\n" + shardProperties(shard) + "    </properties>\n  </testsuite>\n"
         }
 
         let prefixes = Self.classPrefixes(options.suiteFiles + run.files.map(\.file))
@@ -121,10 +124,7 @@ package struct JUnitReport: Sendable {
             if !options.invariants.isEmpty || options.shard != nil {
                 xml += "    <properties>\n"
                 if !options.invariants.isEmpty { xml += property("navscript.invariants", options.invariants.joined(separator: ",")) }
-                if let shard = options.shard {
-                    xml += property("navscript.shard", shard)
-                    if !options.selection.isEmpty { xml += property("navscript.selection", options.selection) }
-                }
+                if let shard = options.shard { xml += shardProperties(shard) }
                 xml += "    </properties>\n"
             }
             var usedNames: Set<String> = []
@@ -158,6 +158,23 @@ package struct JUnitReport: Sendable {
     // MARK: Test cases
 
     /// One `<property>` line of a suite's `<properties>`.
+
+    /// A shard's properties: which share it is, what selected its scenarios, which suite was split.
+    private func shardProperties(_ shard: String) -> String {
+        property("navscript.shard", shard)
+            + (options.selection.isEmpty ? "" : property("navscript.selection", options.selection))
+            + (options.split.isEmpty ? "" : property("navscript.split", options.split))
+    }
+
+    /// `ShopApp: 11 files, 5d0c…`: the app and the files a shard's split was taken over, with a digest
+    /// of their paths — the same on every machine that splits the same suite of the same app.
+    package static func splitName(app: String, suiteFiles: [String]) -> String {
+        let digest = SeededGenerator.stableHash(([app] + suiteFiles.sorted()).joined(separator: "\n"))
+        let hex = String(digest, radix: 16)
+        return "\(app): \(suiteFiles.count) file\(suiteFiles.count == 1 ? "" : "s"), "
+            + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     private func property(_ name: String, _ value: String) -> String {
         "      <property" + attribute("name", name) + attribute("value", value) + "/>\n"
     }
