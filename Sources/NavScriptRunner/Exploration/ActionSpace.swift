@@ -249,7 +249,9 @@ struct ActionSpace {
                 arguments.isEmpty
                 ? "tap(\(LuaSource.string(output.name)))"
                 : "tap(\(LuaSource.string(output.name)), \(LuaSource.table(arguments)))"
-            return ExplorationAction(lua: lua, coverage: action.coverage)
+            var tapped = ExplorationAction(lua: lua, coverage: action.coverage)
+            if output.destination != nil { tapped.tap = ExplorationAction.Tap(output: output, arguments: arguments) }
+            return tapped
         case .link(let choice):
             var rendered = link(choice, generator: &generator)
             rendered.coverage = action.coverage  // with the gate's state when it was offered

@@ -15,11 +15,20 @@ struct ExplorationAction: Hashable {
     var restoresState = false
     /// A restart that does not restore: every tab must start at its root.
     var startsFresh = false
+    /// A tap of an output that declares the destination it opens, with the arguments tapped: where
+    /// it lands is checked against that declaration.
+    var tap: Tap?
     /// A link action whose values are drawn, and whose line is written, only
     /// if it is picked (``ActionSpace/rendered(_:generator:)``): drawing and
     /// writing every candidate link at every step was a third of a walk's
     /// time. Nil for an action ready to run.
     var unrendered: Unrendered?
+
+    /// A tapped output and the arguments the tap gave.
+    struct Tap: Hashable {
+        var output: ScreenOutput
+        var arguments: [String: String]
+    }
 
     /// The random choices of a link action made so far.
     enum Unrendered: Hashable {

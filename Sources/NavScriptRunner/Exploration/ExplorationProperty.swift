@@ -47,6 +47,9 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
     case selfSentAccepted
     /// Closing the window in front brings the one used most recently forward.
     case focusAfterClose
+    /// A tap of an output that declares the destination it opens (`ScreenOutput(…, opens:)`) shows
+    /// that destination, with the tap's arguments, unless a gate holds it or the router refuses it.
+    case tapOpens
     /// What a host verb declares it ensures holds after the call.
     case postcondition(String)
     /// The app crashed or hung.
@@ -71,6 +74,7 @@ enum ExplorationProperty: Hashable, CustomStringConvertible {
         case .stashedDelivered: return "every link held during the cold start is delivered once the app is up"
         case .selfSentAccepted: return "a request the app sends itself is never refused"
         case .focusAfterClose: return "closing the window in front brings the one used most recently forward"
+        case .tapOpens: return "a tap opens the destination its output declares"
         case .postcondition(let verb): return "\(verb) does what it ensures"
         case .noCrash: return "every input gets an outcome (no trap, no hang)"
         }

@@ -326,6 +326,11 @@ public final class Explorer {
                     "assert(snapshot().root == \(LuaSource.string(rootBefore)), \"a link ended the \(rootBefore) flow the app was in\")"
                 ])
         }
+        if let tap = action.tap, app.isIdle,
+            let violation = Self.checkTapLanding(tap, app: app, eventsBefore: eventsBefore, step: walk.count - 1)
+        {
+            return violation
+        }
         if let link = action.link {
             let step = walk.count - 1
             let check = { self.checkLanding(link, app: app, before: before, eventsBefore: eventsBefore, step: step) }
@@ -349,6 +354,38 @@ public final class Explorer {
                 assertion: ["expect_snapshot{ tab = before.tab, stacks = before.stacks }"])
         }
         return nil
+    }
+
+    /// After a tap of an output that declares the destination it opens: that destination, with the
+    /// tap's arguments, is the screen on top — a copy-pasted request (`order` for `tracking`), a
+    /// push of the wrong screen or one without the tapped value break what the declaration promises.
+    /// A tap a gate held, or whose request the router refused, lands elsewhere by design (other
+    /// properties judge those), and one that logged nothing did nothing.
+    static func checkTapLanding(
+        _ tap: ExplorationAction.Tap, app: any AppDriver, eventsBefore: Int, step: Int
+    ) -> ExplorationViolation? {
+        guard let destination = tap.output.destination else { return nil }
+        let events = app.events
+        let from = eventsBefore <= events.count ? eventsBefore : 0
+        // A tap that did nothing (a button the app disables: sign-in while signed in) promised nothing.
+        let logged = events[from...]
+        if logged.isEmpty || logged.contains(where: { $0.hasPrefix("gate ") || $0.hasPrefix("reject ") || $0.hasPrefix("join-gate ") }) {
+            return nil
+        }
+        var expected = RouteParams()
+        for name in tap.output.parameters { if let value = tap.arguments[name] { expected[name] = value } }
+        let wanted = RouteStep(destination, params: expected)
+        let visible = app.state.visible
+        if let visible, visible.id == destination, expected.allSatisfy({ visible.params[$0.key] == $0.value }) { return nil }
+        return ExplorationViolation(
+            property: .tapOpens, step: step,
+            message:
+                "output '\(tap.output.name)' declares it opens \(destination)\(expected.isEmpty ? "" : " with \(expected)"), "
+                + "and the screen on top after the tap is \(visible.map { "\($0.id)\($0.params.isEmpty ? "" : " with \($0.params)")" } ?? "none")",
+            assertion: [
+                "-- a tap opens the destination its output declares (ScreenOutput(…, opens:))",
+                "expect_screen(\(LuaSource.string(wanted.description)))"
+            ])
     }
 
     /// Whether a `finish` or `release` was logged at or after `start` (all of
