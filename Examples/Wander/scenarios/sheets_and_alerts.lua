@@ -31,6 +31,19 @@ describe("settings sheet", function()
     expect_events{ "present settings", "dismiss settings" }
   end)
 
+  scenario("settings reopens at its root, whatever page a link or the user left it on", function()
+    deep_link("wander://settings/about")
+    deep_link("wander://places")        -- another tab's link dismisses the sheet
+    select_tab("profile")
+    tap("settings")
+    expect_modal("settings")
+    expect_screen("settings")
+    tap("about")
+    dismiss()
+    tap("settings")
+    expect_screen("settings")
+  end)
+
   scenario("reopening settings after a swipe-down shows it again", function()
     select_tab("profile")
     tap("settings")

@@ -79,7 +79,13 @@ public final class WanderApp {
         TripsDestinations.register(on: trips, coordinator: app.trips)
 
         let actions = ProfileActions(
-            openSettings: { [weak app] in app?.sheet = .settings },
+            // The settings button opens the sheet at its root: the path a link or the user left it on
+            // (kept by the model after the sheet went) would reopen it deep, a gated page among them.
+            openSettings: { [weak app] in
+                guard let app else { return }
+                if !app.profile.settingsPath.isEmpty { app.profile.settingsPath = [] }
+                app.sheet = .settings
+            },
             closeSettings: { [weak app] in app?.sheet = nil },
             askToSignOut: { [weak app] in app?.askToSignOut() },
             openPayment: { [weak self] in _ = self?.dispatcher.dispatch(RouteRequest("payment"), source: .internal) })
