@@ -377,11 +377,16 @@ public final class Explorer {
         let wanted = RouteStep(destination, params: expected)
         let visible = app.state.visible
         if let visible, visible.id == destination, expected.allSatisfy({ visible.params[$0.key] == $0.value }) { return nil }
+        /// `note(id = 7)`: a screen with every value, as the tap gave them.
+        func spelled(_ step: RouteStep) -> String {
+            step.params.isEmpty
+                ? step.id.rawValue : "\(step.id)(" + step.params.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + ")"
+        }
         return ExplorationViolation(
             property: .tapOpens, step: step,
             message:
-                "output '\(tap.output.name)' declares it opens \(destination)\(expected.isEmpty ? "" : " with \(expected)"), "
-                + "and the screen on top after the tap is \(visible.map { "\($0.id)\($0.params.isEmpty ? "" : " with \($0.params)")" } ?? "none")",
+                "output '\(tap.output.name)' declares it opens \(destination), so the tap should show \(spelled(wanted)); "
+                + "the screen on top after it is \(visible.map(spelled) ?? "none")",
             assertion: [
                 "-- a tap opens the destination its output declares (ScreenOutput(…, opens:))",
                 "expect_screen(\(LuaSource.string(wanted.description)))"

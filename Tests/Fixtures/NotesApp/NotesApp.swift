@@ -52,12 +52,15 @@ public enum NotesFault: String, CaseIterable, Sendable {
     case signInWithoutCommit = "sign-in-without-commit"
     /// The notes list caches every note screen it opened: popped notes leak.
     case keepPoppedNotes = "keep-popped-notes"
+    /// A note row opens the first note whatever row was tapped (an id captured once).
+    case noteRowOpensFirst = "note-row-opens-first"
 
     /// One line for `mutate --list` and the reports.
     public var summary: String {
         switch self {
         case .signInWithoutCommit: return "sign-in succeeds without committing the session"
         case .keepPoppedNotes: return "popped note screens stay cached and leak"
+        case .noteRowOpensFirst: return "a note row opens the first note, not the one tapped"
         }
     }
 }
@@ -77,7 +80,10 @@ final class NotesRoot: RootFlow {
     func start(restoring state: NavigationState?) {
         super.start()
         let send: (RouteRequest) -> Void = { [weak self] in _ = self?.dispatcher?.dispatch($0, source: .internal) }
-        startTabFlow(NotesTab(navigation: navigation, send: send, cachesNotes: faults.contains(.keepPoppedNotes)))
+        startTabFlow(
+            NotesTab(
+                navigation: navigation, send: send, cachesNotes: faults.contains(.keepPoppedNotes),
+                opensFirstNote: faults.contains(.noteRowOpensFirst)))
         startTabFlow(SettingsTab(navigation: navigation, send: send))
         if let state { restore(state, isRestorable: { _ in true }) {} }
     }
@@ -102,18 +108,23 @@ func trackedScreen(_ step: RouteStep, _ navigation: SimulatedNavigation) -> Scre
 final class NotesTab: TabFlow {
     let send: (RouteRequest) -> Void
     let cachesNotes: Bool
+    let opensFirstNote: Bool
     private var cache: [Screen] = []
 
-    init(navigation: SimulatedNavigation, send: @escaping (RouteRequest) -> Void, cachesNotes: Bool) {
+    init(navigation: SimulatedNavigation, send: @escaping (RouteRequest) -> Void, cachesNotes: Bool, opensFirstNote: Bool = false) {
         self.send = send
         self.cachesNotes = cachesNotes
+        self.opensFirstNote = opensFirstNote
         super.init(name: "notes", tab: "notes", root: "notes", navigation: navigation)
     }
 
     override func makeOwnScreen(_ step: RouteStep) -> Screen? {
         let screen = trackedScreen(step, navigation)
         if step.id == "notes" {
-            screen.setOutput(.note) { [weak self] args in self?.send(RouteRequest("note", params: ["id": args["id"] ?? ""])) }
+            let first = opensFirstNote
+            screen.setOutput(.note) { [weak self] args in
+                self?.send(RouteRequest("note", params: ["id": first ? "1" : args["id"] ?? ""]))  // the bug: a captured id
+            }
         } else if cachesNotes {
             cache.append(screen)  // the bug: "for a faster reopen"
         }

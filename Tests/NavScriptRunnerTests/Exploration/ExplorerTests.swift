@@ -119,6 +119,17 @@ struct ExplorerTests {
         #expect(slipped.wrong.map { [$0.closed, $0.focused, $0.expected] } == [3, 1, 2])
     }
 
+    /// A tap whose output declares what it opens must show it with the tapped values: a row that
+    /// opens another note than the one tapped (a captured id) showed a note, and no other property
+    /// could tell it was the wrong one.
+    @Test func aTapThatOpensAnotherScreenThanItsOutputDeclaresIsFound() throws {
+        let finding = try #require(try explore(faults: ["note-row-opens-first"]).findings.first)
+        #expect(finding.property == ExplorationProperty.tapOpens.description, "\(finding.property): \(finding.message)")
+        #expect(finding.message.contains("so the tap should show note(id = "), "\(finding.message)")
+        #expect(finding.message.contains("the screen on top after it is note(id = 1)"), "\(finding.message)")
+        #expect(finding.reproducer.contains("expect_screen(\"note:"), "\(finding.reproducer)")
+    }
+
     @Test func theHealthyAppBreaksNoProperty() throws {
         let report = try explore(faults: [], steps: 2_000)
         #expect(report.findings.isEmpty, "\(report.findings.map { $0.property + ": " + $0.message })")
