@@ -17,6 +17,29 @@ describe("stack shape", function()
     expect_stack{ "restaurants", "restaurant:luigi" }
   end)
 
+  -- Guards: each output opens what it names, with the values tapped.
+  scenario("searching shows the results for the query", function()
+    tap("search", { q = "pizza" })
+    expect_stack{ "restaurants", "search:pizza" }
+  end)
+
+  scenario("tracking an order opens its tracking", { launch = { signed_in = true } }, function()
+    select_tab("orders")
+    tap("order", "7")
+    tap("track")
+    expect_stack{ "orders", "order:7", "tracking:7" }
+  end)
+
+  scenario("each settings row opens its own page", function()
+    select_tab("account")
+    tap("settings")
+    tap("privacy")
+    expect_screen("privacy")
+    back()
+    tap("notifications")
+    expect_screen("notifications")
+  end)
+
   scenario("a menu link builds the whole path", function()
     deep_link("bistro://restaurants/luigi/menu")
     expect_stack{ "restaurants", "restaurant:luigi", "menu:luigi" }

@@ -29,8 +29,8 @@ public enum AccountModule {
     /// them (`sign_in` and `sign_out` of the account tab: one at a time).
     public static var screens: [ScreenDeclaration] {
         [
-            ScreenDeclaration("account", ["settings", "sign_in", "sign_out"]),
-            ScreenDeclaration("settings", [.close, "notifications", "privacy", "addresses"]),
+            ScreenDeclaration("account", [.settings, "sign_in", "sign_out"]),
+            ScreenDeclaration("settings", [.close, .notifications, .privacy, .addresses]),
             ScreenDeclaration("notifications", [.close]), ScreenDeclaration("privacy", [.close]),
             ScreenDeclaration("addresses", [.close]),
             ScreenDeclaration("sign_in", [.close, "submit"]),
@@ -38,6 +38,15 @@ public enum AccountModule {
             ScreenDeclaration("location", ["allow", "skip"])
         ]
     }
+}
+
+/// The account module's outputs whose tap alone decides where it lands: a
+/// tap must show that destination (explore checks it).
+extension ScreenOutput {
+    static let settings = ScreenOutput("settings", opens: "settings")
+    static let notifications = ScreenOutput("notifications", opens: "notifications")
+    static let privacy = ScreenOutput("privacy", opens: "privacy")
+    static let addresses = ScreenOutput("addresses", opens: "addresses")
 }
 
 /// What the account module needs from the app: the session, and a way to
@@ -84,7 +93,7 @@ public final class AccountFlow: TabFlow {
         guard step.id == "account" else { return nil }
         let screen = Screen(step.id, params: step.params)
         navigation.tracker.track(screen, label: screen.label, kind: .screen)
-        screen.setOutput("settings") { [weak self] _ in self?.services.send(RouteRequest("settings")) }
+        screen.setOutput(.settings) { [weak self] _ in self?.services.send(RouteRequest("settings")) }
         SignInFlow.wireOutput(of: screen, from: self, navigation: navigation, services: services)
         screen.setOutput("sign_out") { [weak self] _ in self?.services.signOut() }
         return screen
@@ -106,9 +115,9 @@ public final class SettingsFlow: ModalFlow {
         navigation.tracker.track(screen, label: screen.label, kind: .screen)
         wireClose(screen)
         if step.id == "settings" {
-            screen.setOutput("notifications") { [weak self] _ in self?.push(RouteStep("notifications")) }
-            screen.setOutput("privacy") { [weak self] _ in self?.push(RouteStep("privacy")) }
-            screen.setOutput("addresses") { [weak self] _ in self?.services.send(RouteRequest("addresses")) }
+            screen.setOutput(.notifications) { [weak self] _ in self?.push(RouteStep("notifications")) }
+            screen.setOutput(.privacy) { [weak self] _ in self?.push(RouteStep("privacy")) }
+            screen.setOutput(.addresses) { [weak self] _ in self?.services.send(RouteRequest("addresses")) }
         }
         return screen
     }

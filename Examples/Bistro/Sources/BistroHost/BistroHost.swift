@@ -49,8 +49,21 @@ public struct BistroHost: ScenarioHost {
                 _ = try driver.perform(.tap(output: cancel ? "close" : "submit", args: [:]))
             },
             .verb(
-                "sign_out", documentation: "Signs out: every module starts afresh on its root.",
-                example: "sign_out()"
+                "sign_out", documentation: "Signs out: every module starts afresh on its root, on the catalog tab.",
+                example: "sign_out()",
+                // Unless the reset delivered a link a cold start held: it then leads where that link goes.
+                ensures: """
+                    assert(not signed_in(), "sign_out() left the session signed in")
+                    local log, reset, delivered = events(), 0, false
+                    for i, e in ipairs(log) do if e == "session-clear" then reset = i end end
+                    for i = reset + 1, #log do if log[i]:match("^deliver ") then delivered = true end end
+                    local now = snapshot()
+                    assert(delivered or now.tab == "catalog", "sign_out() left the app on the " .. now.tab .. " tab")
+                    assert(delivered or #now.modals == 0, "sign_out() left a modal up")
+                    for tab, entries in pairs(now.stacks) do
+                      assert(delivered or #entries == 1, "sign_out() left the " .. tab .. " tab at " .. table.concat(entries, " > "))
+                    end
+                    """
             ) { step in
                 try step.app(as: BistroDriver.self).app.signOut()
             },
