@@ -634,6 +634,7 @@ function expect_no_leaks() end
 ---* `scene-open <scene>` — a window (scene) opened, in front
 ---* `scene-focus <scene>` — a window came to the foreground
 ---* `scene-close <scene>` — a window closed: its flows torn down
+---* `scene-restore <scene>` — a restored run's first window came back under its own number, in front
 ---* `warning <kind> <subject>` — the platform noticed a misuse it carries on from, as SwiftUI warns at run time (`unregistered-destination`, `multiple-updates`, `second-presentation`, `write-during-transition`, `dropped-write`, `recreated`, `out-of-sync`)
 ---* `widget-opens-order <id>` — the widget's quick path opened an order (ShopApp)
 ---```lua

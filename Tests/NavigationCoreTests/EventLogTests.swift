@@ -152,6 +152,7 @@ struct EventLogTests {
         (.unsatisfiable("payment_method"), "unsatisfiable payment_method"),
         (.warning(PlatformWarning(.secondPresentation, "promo", "why")), "warning second-presentation promo"),
         (.sceneOpen(2), "scene-open 2"), (.sceneFocus(1), "scene-focus 1"), (.sceneClose(2), "scene-close 2"),
+        (.sceneRestore(3), "scene-restore 3"),
         (.app(TestAppEvent.marked("anything")), "marked anything")
     ]
 

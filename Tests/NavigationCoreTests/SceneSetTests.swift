@@ -52,6 +52,20 @@ struct SceneSetTests {
         #expect(scenes.scene(2) == nil)
     }
 
+    /// A restored run's windows come back under the numbers they had, and a later window gets a
+    /// number none of that run's windows had: the first window's number and the next are given,
+    /// a restored window reopens under its own, a number in use is not taken twice.
+    @Test func restoredWindowsKeepTheirNumbers() {
+        final class W {}
+        let scenes = SceneSet(log: EventLog(), first: W(), number: 2, next: 5)
+        #expect(scenes.numbers == [2] && scenes.foreground == 2)
+        #expect(scenes.open(restoring: 3) { _ in W() } == 3)
+        #expect(scenes.open(restoring: 3) { _ in W() } == 5, "3 is open: the next number")
+        #expect(scenes.open { _ in W() } == 6)
+        #expect(scenes.numbers == [2, 3, 5, 6])
+        #expect(SceneSet(log: EventLog(), first: W()).open { _ in W() } == 2)
+    }
+
     @Test func everyExpiryObserverHearsAnExpiry() {
         let log = EventLog()
         let session = SessionStore(log: log, token: "t")

@@ -3,7 +3,7 @@ import NavigationCore
 /// Which window comes to the front when the one in front closes: the one
 /// used most recently before it — as every window system does — read from
 /// the event log (`scene-open`, `scene-focus`, `scene-close`; the app starts
-/// with window 1 in front). A slip that brings the oldest window forward
+/// with window 1 in front, a restored one with the window `scene-restore` names). A slip that brings the oldest window forward
 /// instead passes every check that looks at one window at a time.
 enum WindowFocusOrder {
     /// The reading of a log as it grows.
@@ -24,7 +24,9 @@ enum WindowFocusOrder {
                     }
                 }
                 guard let number else { continue }
-                if event.hasPrefix("scene-open ") || event.hasPrefix("scene-focus ") {
+                if event.hasPrefix("scene-restore ") {
+                    order = [number]
+                } else if event.hasPrefix("scene-open ") || event.hasPrefix("scene-focus ") {
                     order.removeAll { $0 == number }
                     order.append(number)
                 } else if event.hasPrefix("scene-close ") {
@@ -53,7 +55,9 @@ enum WindowFocusOrder {
         "    assert(n == expected, \"window \" .. n .. \" came forward after a close, not window \" .. expected)",
         "  end",
         "  expected = nil",
-        "  if kind == \"open\" or kind == \"focus\" then",
+        "  if kind == \"restore\" then",
+        "    order = { n }",
+        "  elseif kind == \"open\" or kind == \"focus\" then",
         "    remove(n); order[#order + 1] = n",
         "  elseif kind == \"close\" then",
         "    local front = order[#order] == n",

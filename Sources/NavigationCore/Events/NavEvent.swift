@@ -52,6 +52,8 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
     case sceneOpen(Int)
     case sceneFocus(Int)
     case sceneClose(Int)
+    /// A restored run's first window came back under its own number (not 1), in front.
+    case sceneRestore(Int)
     /// An event of the app's own vocabulary.
     case app(any AppEvent)
 
@@ -104,6 +106,7 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         case .sceneOpen(let number): return "scene-open \(number)"
         case .sceneFocus(let number): return "scene-focus \(number)"
         case .sceneClose(let number): return "scene-close \(number)"
+        case .sceneRestore(let number): return "scene-restore \(number)"
         case .app(let event): return event.text
         }
     }
@@ -149,6 +152,7 @@ public enum NavEvent: Hashable, Sendable, CustomStringConvertible {
         ("scene-open <scene>", "a window (scene) opened, in front"),
         ("scene-focus <scene>", "a window came to the foreground"),
         ("scene-close <scene>", "a window closed: its flows torn down"),
+        ("scene-restore <scene>", "a restored run's first window came back under its own number, in front"),
         (
             "warning <kind> <subject>",
             "the platform noticed a misuse it carries on from, as SwiftUI warns at run time ("

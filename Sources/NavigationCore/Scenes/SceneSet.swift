@@ -24,14 +24,22 @@ public final class SceneSet<Scene: AnyObject> {
     private var nextNumber = 2
     private let log: EventLog
 
-    /// The app's first window, scene 1, in the foreground.
-    public init(log: EventLog, first: Scene) {
+    /// The app's first window, in the foreground: scene 1, or the number it
+    /// had in the run being restored.
+    /// `next`: the number the restored run would have given its next window.
+    public init(log: EventLog, first: Scene, number: Int = 1, next: Int = 2) {
         self.log = log
-        scenes = [(1, first)]
-        foreground = 1
+        scenes = [(number, first)]
+        foreground = number
         foregroundScene = first
-        focusOrder = [1]
+        focusOrder = [number]
+        nextNumber = max(number + 1, next)
+        // Said in the log, which otherwise starts with window 1 in front.
+        if number != 1 { log.record(.sceneRestore(number)) }
     }
+
+    /// The number the next window opened gets: past every number used, also a closed window's.
+    public var numberOfNextScene: Int { nextNumber }
 
     /// Open scenes' numbers, in opening order. (A closure, not `\.number`:
     /// a key path into a tuple is built at run time on every call, and this
@@ -43,10 +51,12 @@ public final class SceneSet<Scene: AnyObject> {
     }
 
     /// Opens a new window in front; `make` builds its scene given its number.
+    /// `restoring` reopens a window of a restored run under the number it had
+    /// (a system restores each scene session under its own identity).
     @discardableResult
-    public func open(_ make: (Int) -> Scene) -> Int {
-        let number = nextNumber
-        nextNumber += 1
+    public func open(restoring restored: Int? = nil, _ make: (Int) -> Scene) -> Int {
+        let number = restored.flatMap { scene($0) == nil ? $0 : nil } ?? nextNumber
+        nextNumber = max(nextNumber, number + 1)
         log.record(.sceneOpen(number))
         scenes.append((number, make(number)))
         bringToFront(number)

@@ -19,8 +19,14 @@ public struct LaunchOptions: Hashable, Sendable {
     /// The archives of the other windows open at the end of that run, in
     /// opening order: each is reopened and restored from its own.
     public var sceneRestorations: [RestorationArchive] = []
-    /// The position (1: the first window) of the window that was in front.
+    /// The number of the window that was in front.
     public var restoredForeground = 1
+    /// The numbers the restored windows had, in opening order (the first
+    /// window's first): each comes back under its own number, so a number a
+    /// scenario kept still names the same window.
+    public var restoredNumbers: [Int] = []
+    /// The number the run being restored would have given its next window.
+    public var restoredNextNumber = 2
 
     public init(
         loggedIn: Bool = false, firstLaunch: Bool = false, experiment: OnboardingExperiment? = nil,

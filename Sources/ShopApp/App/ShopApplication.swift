@@ -35,19 +35,21 @@ public final class ShopApplication {
         shared = ShopScene.Shared(
             log: log, scheduler: scheduler, tracker: tracker, engine: engine, session: session, account: account,
             auth: AuthService(), faults: options.faults, experiment: options.experiment ?? .minimal)
+        let firstNumber = options.restoredNumbers.first ?? 1
         let first = ShopScene(
-            number: 1, shared: shared, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
-        scenes = SceneSet(log: log, first: first)
+            number: firstNumber, shared: shared, firstLaunch: options.firstLaunch, restoration: options.restoration?.state)
+        scenes = SceneSet(log: log, first: first, number: firstNumber, next: options.restoredNextNumber)
         session.onExpire = { [weak self] in self?.sessionExpired() }
         // The bug (sign-in-one-scene): nothing tells the other windows of a sign-in.
         if !options.faults.contains(.signInOneScene) { session.observeCommit { [weak self] in self?.sessionCommitted() } }
         if let url = options.url { first.router.deliver(url, via: options.via) }
         first.start()
         // The other windows of the run being restored, each from its own archive.
-        for archive in options.sceneRestorations {
+        for (index, archive) in options.sceneRestorations.enumerated() {
             // The bug (restore-crosses-scenes): every window gets the first window's archive.
             let state = options.faults.contains(.restoreCrossesScenes) ? options.restoration?.state : archive.state
-            scenes.open { number in self.makeScene(number, restoring: state) }
+            let number = options.restoredNumbers.indices.contains(index + 1) ? options.restoredNumbers[index + 1] : nil
+            scenes.open(restoring: number) { number in self.makeScene(number, restoring: state) }
         }
         if options.restoredForeground != scenes.foreground, scenes.numbers.contains(options.restoredForeground) {
             try? scenes.focus(options.restoredForeground)
@@ -272,7 +274,9 @@ public final class ShopApplication {
         let windows = scenes.scenes.map(\.scene)
         next.restoration = restore ? RestorationArchive(state: windows[0].navigation.state) : nil
         next.sceneRestorations = restore ? windows.dropFirst().map { RestorationArchive(state: $0.navigation.state) } : []
-        next.restoredForeground = restore ? (scenes.numbers.firstIndex(of: scenes.foreground) ?? 0) + 1 : 1
+        next.restoredForeground = restore ? scenes.foreground : 1
+        next.restoredNumbers = restore ? scenes.numbers : []
+        next.restoredNextNumber = restore ? scenes.numberOfNextScene : 2
         return try ShopApplication(options: next, engine: shared.engine)
     }
 

@@ -117,6 +117,10 @@ struct ExplorerTests {
         var slipped = WindowFocusOrder.Reader()
         slipped.read(["scene-open 2", "scene-open 3", "scene-close 3", "scene-focus 1"][...])
         #expect(slipped.wrong.map { [$0.closed, $0.focused, $0.expected] } == [3, 1, 2])
+        // A restored app starts with the window its log names in front (windows keep their numbers).
+        var restored = WindowFocusOrder.Reader()
+        restored.read(["scene-restore 2", "scene-open 3", "scene-close 3", "scene-focus 2"][...])
+        #expect(restored.wrong == nil && restored.order == [2], "no window 1 to come forward: \(restored.order)")
     }
 
     /// A tap whose output declares what it opens must show it with the tapped values: a row that
