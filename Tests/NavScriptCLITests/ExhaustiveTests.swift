@@ -655,6 +655,29 @@ struct ExitCodeTests {
         #expect(column.status == 1 && column.stdout.contains("group second (x)"), "\(column)")
     }
 
+    /// A `describe` line selects its group's scenarios: it ran the scenario above the group
+    /// (another group's, green) in their place, the group's failing scenarios never run.
+    @Test func aDescribeLineRunsItsGroup() throws {
+        let source = """
+            scenario("top one", function() launch{} expect_tab("home") end)
+
+            describe("group", function() -- @group
+              scenario("g1", function() launch{} expect_tab("profile") end)
+              describe('inner', function() -- @inner
+                scenario("g2", function() launch{} expect_tab("orders") end)
+              end)
+            end)
+            scenario("after", function() end)
+            """
+        let fixture = try Fixture(["suite/d.lua": source])
+        let group = try fixture.run(["run", "suite/d.lua:\(Lua.line(of: "@group", in: source))"])
+        #expect(group.status == 1 && CLI.summary(group.stdout)?.hasPrefix("0 passed, 2 failed") == true, "\(group)")
+        let inner = try fixture.run(["list", "suite/d.lua:\(Lua.line(of: "@inner", in: source))"])
+        #expect(inner.stdout.contains("group inner g2") && inner.stdout.hasSuffix("1 scenario in 1 file\n"), "\(inner)")
+        let blank = try fixture.run(["run", "suite/d.lua:2"])
+        #expect(blank.status == 0 && blank.stdout.contains("1 passed"), "a line above the group is still the scenario above: \(blank)")
+    }
+
     /// All rows of a scenario.each share its line: the line runs them all.
     @Test func aScenarioEachLineRunsEveryRow() throws {
         let fixture = try Fixture([

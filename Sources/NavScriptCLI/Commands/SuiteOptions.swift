@@ -287,7 +287,7 @@ struct SuiteOptions: ParsableArguments {
             let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
             if let index = files.firstIndex(of: file) {
                 if chosen[index].scenarios.isEmpty { continue }  // did not load: the run says why
-                chosen[index].lines.insert(try Self.declarationLine(at: line, in: chosen[index].scenarios, path: path))
+                chosen[index].lines.formUnion(try Self.declarationLines(at: line, in: chosen[index].scenarios, path: path))
                 continue
             }
             paths.append(path)
@@ -311,7 +311,7 @@ struct SuiteOptions: ParsableArguments {
                 chosen.append((path, [], []))
                 continue
             }
-            chosen.append((path, file.scenarios, [try Self.declarationLine(at: line, in: file.scenarios, path: path)]))
+            chosen.append((path, file.scenarios, try Self.declarationLines(at: line, in: file.scenarios, path: path)))
         }
         // Every scenario declared at a chosen line: all rows of a scenario.each share its line.
         let names = Set(chosen.flatMap { file in file.scenarios.filter { file.lines.contains($0.line) }.map(\.name) })
@@ -329,17 +329,37 @@ struct SuiteOptions: ParsableArguments {
         return selected
     }
 
-    /// The line of the declaration at or above `line` among a file's scenarios.
-    private static func declarationLine(at line: Int, in scenarios: [ScenarioListing], path: String) throws -> Int {
+    /// The lines of the declarations `line` selects among a file's scenarios: the one at or above
+    /// it — or, on a `describe("name", …)` line, every scenario of that group (the scenario above a
+    /// group's line is another group's, and ran green in its place).
+    private static func declarationLines(at line: Int, in scenarios: [ScenarioListing], path: String) throws -> Set<Int> {
         // A line past the file's end is a typo, not the last scenario's body.
         if let source = try? String(contentsOfFile: path, encoding: .utf8) {
-            let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count - (source.hasSuffix("\n") ? 1 : 0)
-            if line > lines {
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+            let count = lines.count - (source.hasSuffix("\n") ? 1 : 0)
+            if line > count {
                 throw ValidationError(
-                    "\(path):\(line): the file has \(lines) line\(lines == 1 ? "" : "s"); give the line of a scenario "
+                    "\(path):\(line): the file has \(count) line\(count == 1 ? "" : "s"); give the line of a scenario "
                         + "(`\(NavScriptCLI.executableName) list \(path)` prints each one's)")
             }
+            if let group = describedGroup(String(lines[line - 1])), !scenarios.contains(where: { $0.line == line }) {
+                // The group's scenarios follow its line, one after another in the file.
+                let group = scenarios.filter { $0.line > line }.sorted { $0.line < $1.line }
+                    .drop { !$0.groups.contains(group) }.prefix { $0.groups.contains(group) }
+                if !group.isEmpty { return Set(group.map(\.line)) }
+            }
         }
+        return [try declarationLine(at: line, in: scenarios, path: path)]
+    }
+
+    /// The name a `describe("name", …)` on this line gives its group, when written as a plain literal.
+    static func describedGroup(_ line: String) -> String? {
+        guard let match = line.firstMatch(of: /(?:^|[^\w.:])describe\s*\(\s*(?:"([^"\\]*)"|'([^'\\]*)')/) else { return nil }
+        return match.output.1.map(String.init) ?? match.output.2.map(String.init)
+    }
+
+    /// The line of the declaration at or above `line` among a file's scenarios.
+    private static func declarationLine(at line: Int, in scenarios: [ScenarioListing], path: String) throws -> Int {
         guard let declared = scenarios.lazy.map(\.line).filter({ $0 <= line }).max() else {
             let first = scenarios.map(\.line).min().map { " (the first is at line \($0))" } ?? " (it declares none)"
             throw ValidationError("\(path):\(line): no scenario is declared at or above line \(line)\(first)")
