@@ -549,6 +549,70 @@ int clua_callerline(lua_State *L) {
     return 1;
 }
 
+/* __index of a record's metatable: a name the record's type declares reads nil (an optional field
+   left out); any other name is a mistake (`outcome.stauts` read nil and every comparison with it
+   passed), raised at the reading line. Upvalues: the type's name, the set of its fields, their list. */
+static int clua_record_index(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNIL) {
+            return luaL_error(L, "%s has no field '%s'; it has %s", lua_tostring(L, lua_upvalueindex(1)),
+                              lua_tostring(L, 2), lua_tostring(L, lua_upvalueindex(3)));
+        }
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+void clua_setrecordmeta(lua_State *L, const char *type, const char *const *fields, int count) {
+    int i;
+    lua_pushliteral(L, "navscript.record ");
+    lua_pushstring(L, type);
+    lua_concat(L, 2);                                   /* ... table key */
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, LUA_REGISTRYINDEX) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 3);                       /* ... table key mt */
+        /* A light userdata no script can make: a forged `__record` is still a proxy. */
+        lua_pushlightuserdata(L, (void *)&clua_record_index);
+        lua_setfield(L, -2, "__record");
+        /* Protected: a script can neither take it for a table of its own nor change it. */
+        lua_pushliteral(L, "navscript.record");
+        lua_setfield(L, -2, "__metatable");
+        lua_pushstring(L, type);                        /* ... mt type */
+        lua_createtable(L, 0, count);                   /* ... mt type set */
+        for (i = 0; i < count; i++) {
+            lua_pushboolean(L, 1);
+            lua_setfield(L, -2, fields[i]);
+        }
+        lua_pushliteral(L, "");                         /* ... mt type set list */
+        for (i = 0; i < count; i++) {
+            if (i > 0) {
+                lua_pushliteral(L, ", ");
+                lua_concat(L, 2);
+            }
+            lua_pushstring(L, fields[i]);
+            lua_concat(L, 2);
+        }
+        lua_pushcclosure(L, clua_record_index, 3);      /* ... table key mt index */
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, -2);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, LUA_REGISTRYINDEX);               /* registry[key] = mt */
+    }
+    lua_remove(L, -2);                                  /* ... table mt */
+    lua_setmetatable(L, -2);
+}
+
+int clua_isrecord(lua_State *L, int index) {
+    int record;
+    if (!lua_getmetatable(L, index)) return 0;
+    lua_pushliteral(L, "__record");
+    record = lua_rawget(L, -2) == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == (void *)&clua_record_index;
+    lua_pop(L, 2);
+    return record;
+}
+
 int clua_iswrapped(lua_State *L) {
     int wrapped = 0;
     if (lua_iscfunction(L, 1) && lua_getupvalue(L, 1, 1) != NULL) {

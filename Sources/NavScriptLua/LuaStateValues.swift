@@ -154,7 +154,8 @@ extension LuaState {
         guard !path.contains(identity) else { throw .cyclic }
         if path.entries > LuaState.maxValues, !path.lateTables.insert(identity).inserted { throw .tooLarge }
         guard lua_checkstack(L, 4) != 0 else { throw .stackExhausted }
-        if mode == .arguments && lua_getmetatable(L, index) != 0 {
+        // (A record navscript returned is read as it is: its metatable only guards misspelt names.)
+        if mode == .arguments && clua_isrecord(L, index) == 0 && lua_getmetatable(L, index) != 0 {
             lua_settop(L, -2)
             throw .proxy
         }
@@ -242,6 +243,7 @@ extension LuaState {
                 try push(L, element, depth: depth + 1)
                 lua_rawset(L, -3)
             }
+            if let record = table.record { Self.setRecordMetatable(L, record) }
         case .function(let function):
             try pushReference(L, function)
         case .other(let reference):
@@ -249,6 +251,17 @@ extension LuaState {
         case .hostObject(let object):
             _ = clua_pushhostobject(L, Unmanaged.passUnretained(object).toOpaque()) { object in
                 UnsafeMutableRawPointer(Unmanaged<AnyObject>.fromOpaque(object!).retain().toOpaque())
+            }
+        }
+    }
+
+    /// Gives the table on top `record`'s metatable (``LuaRecord``).
+    private static func setRecordMetatable(_ L: OpaquePointer, _ record: LuaRecord) {
+        var names = record.fields.map { strdup($0) }
+        defer { for name in names { free(name) } }
+        names.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { pointer in
+                clua_setrecordmeta(L, record.type, pointer, Int32(buffer.count))
             }
         }
     }

@@ -17,6 +17,9 @@ public struct LuaTable: Hashable, ExpressibleByArrayLiteral, ExpressibleByDictio
     public var hash: [LuaValue: LuaValue] { fields.dictionary }
     /// The hash part as stored (a few keys without a dictionary).
     package private(set) var fields: LuaTableFields
+    /// Pushed to Lua as a record of this type: reading a name it does not declare raises instead of
+    /// reading nil (see `LuaRecord`). Not part of the table's value (`==`, hashing).
+    package var record: LuaRecord?
 
     public init() {
         array = []

@@ -876,6 +876,41 @@ struct LanguageStructureTests {
         #expect(junit.outcome("a wrap called inside a body is fine") == "passed", "\(junit.raw)")
     }
 
+    /// A misspelt field of what a function returned (`deep_link(url).stauts`, `session().signed_in`,
+    /// `snapshot().modal`) read nil, and every comparison with it held: a record of a type whose
+    /// fields are fixed raises on a name it does not declare. A declared field left out reads nil;
+    /// the record prints and goes back to navscript as a plain table would.
+    @Test func aMisspeltFieldOfAReturnedRecordIsAnError() throws {
+        let fixture = try Fixture([
+            "suite/records.lua": """
+            scenario("outcome", function() assert(deep_link("shop://cart").stauts ~= "rejected") end)
+            scenario("session", function() launch{} assert(session().signed_in ~= true) end)
+            scenario("snapshot", function() launch{} assert(snapshot().modal == nil) end)
+            scenario("declared fields", function()
+              local o = deep_link("shop://cart")
+              assert(o.status == "gated" and o.error == nil and o.message == nil)
+              o.note = "mine"
+              assert(o.note == "mine")
+              print(o)
+              local s = snapshot()
+              expect_snapshot(s)
+              assert(getmetatable(s) == "navscript.record" and not pcall(setmetatable, s, nil), "a record's metatable is protected")
+            end)
+            """
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite", "--show-output"])
+        #expect(output.status == 1, "\(output)")
+        for (name, message) in [
+            ("outcome", "suite/records.lua:1: navscript.LinkOutcome has no field 'stauts'; it has status, destination"),
+            ("session", "suite/records.lua:2: shop.Session has no field 'signed_in'; it has logged_in, payment_method"),
+            ("snapshot", "suite/records.lua:3: navscript.Snapshot has no field 'modal'; it has root, tab, stacks, modals")
+        ] {
+            #expect(junit.testcase(name)?.child("error")?["message"]?.contains(message) == true, "\(name): \(junit.raw)")
+        }
+        #expect(junit.outcome("declared fields") == "passed", "\(junit.raw)")
+        #expect(output.stdout.contains(#"{destination = "cart", note = "mine", precondition = "auth", status = "gated"}"#), "\(output)")
+    }
+
     /// A wrong call a pcall catches is still the scenario's error, whoever
     /// raised it: the prelude (in_scene's arguments, a window not open, a
     /// yield) or the bridge (a table that cannot cross into Swift).

@@ -290,6 +290,12 @@ static inline void clua_pushcfunction(lua_State *L, lua_CFunction f) { lua_pushc
  * callback there cost a bridged call and a list of every frame. Never raises. */
 int clua_callerline(lua_State *L);
 
+/* Gives the table on top a record's metatable for `type` (made once per state, kept in the
+   registry): reading a name none of `fields` is raises "<type> has no field 'x'; it has …". */
+void clua_setrecordmeta(lua_State *L, const char *type, const char *const *fields, int count);
+/* Whether the value at `index` is a table with a record's metatable (no script can forge one). */
+int clua_isrecord(lua_State *L, int index);
+
 /* Whether argument 1 is a function coroutine.wrap made (a C closure holding its coroutine, a thread,
    as upvalue 1): called, it returns at the coroutine's first yield, so a body given as one stops there. */
 int clua_iswrapped(lua_State *L);

@@ -44,7 +44,7 @@ package struct ScriptLibrary {
     /// `tables` checks the table arguments whose types declare their fields.
     func install(_ state: LuaState, checking tables: TableArgumentCheck) {
         for function in functions {
-            let body: (LuaCall, BindingContext) throws -> [LuaValue]
+            var body: (LuaCall, BindingContext) throws -> [LuaValue]
             switch function.body {
             case .prelude, .preludeTable: continue
             case .native(let native):
@@ -54,6 +54,25 @@ package struct ScriptLibrary {
             case .observer(let observe): body = Self.observer(function.name, observe)
             }
             let announced = function.category == .driving || function.category == .asserting
+            // What it returns as a record of a type whose fields are fixed (an outcome, a snapshot, a
+            // host's session): a misspelt field of it raises instead of reading nil.
+            let records: [(index: Int, record: LuaRecord)] = function.returns.enumerated().compactMap { index, returned in
+                let type = returned.type.hasSuffix("?") ? String(returned.type.dropLast()) : returned.type
+                return tables.fieldNames(of: type).map { (index, LuaRecord(type: type, fields: $0)) }
+            }
+            if !records.isEmpty {
+                let inner = body
+                body = { call, context in
+                    var values = try inner(call, context)
+                    for (index, record) in records where index < values.count {
+                        if case .table(var table) = values[index] {
+                            table.record = record
+                            values[index] = .table(table)
+                        }
+                    }
+                    return values
+                }
+            }
             Self.register(
                 function.name, body, announced: announced, checks: function.category == .asserting,
                 maximumArguments: function.maximumArgumentCount,

@@ -55,7 +55,8 @@ enum ScenarioPrelude {
           local known = sizes[value]
           if known then return known end
           if open[value] or depth > 100 then return nil end
-          if getmetatable(value) ~= nil then return nil end
+          local mt = getmetatable(value)
+          if mt ~= nil and mt ~= "navscript.record" then return nil end   -- a record navscript returned: its fields
           open[value] = true
           local total = 0
           for key, item in next, value do
