@@ -73,6 +73,12 @@ package struct AppVocabulary {
         preconditions = Set(manifest.preconditions.map(\.rawValue))
     }
 
+    /// Whether the app has a screen of this name (a destination, or one its log shows).
+    package func hasScreen(_ name: String) -> Bool { screens.contains(name) }
+
+    /// Every screen name the app has, sorted (for suggestions).
+    package var screenNames: [String] { screens.sorted() }
+
     /// For a failed check of screens: the first of `labels` (`"item:7"`, `"item"`) whose
     /// screen the app has no such name for and that is close to one it has.
     package func typoHint(forScreens labels: [String]) -> String? {

@@ -135,7 +135,8 @@ package struct ScenarioLint {
 
     /// `screen() == "place:lisbon"`: `screen()` returns the screen's id without its parameter
     /// (`place`), so a comparison with a label holding one is never equal (`~=`: always) — an
-    /// `assert` on it passed whatever was on screen.
+    /// `assert` on it passed whatever was on screen. So is one with an id the app does not have
+    /// (`screen() ~= "chekout"`), and with a tab it does not have.
     private func labelComparisons(_ tokens: [LuaTokens.Token], _ report: Report) {
         let observers: Set<String> = ["screen", "stack", "modals", "tab"]
         /// The observer an operand calls, when it is one written out — `screen()`, `(screen())`,
@@ -217,7 +218,16 @@ package struct ScenarioLint {
                     tab(place, report)
                     continue
                 }
-                guard let colon = text.firstIndex(of: ":") else { continue }
+                // An id the app does not have: the comparison can never hold (`~=`: always does).
+                guard let colon = text.firstIndex(of: ":") else {
+                    if vocabulary.hasScreen(text) { continue }
+                    let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: text, among: vocabulary.screenNames))
+                    report(
+                        place, .screen,
+                        "'\(VisibleText.of(text))' is no screen of the app, so \(name)() is never it and this comparison is "
+                            + "always " + (token.kind == .symbol("==") ? "false" : "true") + (close.map { "; \($0)" } ?? ""))
+                    continue
+                }
                 let id = text[..<colon]
                 report(
                     place, .screen,

@@ -227,10 +227,17 @@ struct ScenarioLintTests {
             assert(modals()[1][1] == "note:7")
             assert(tab() ~= "notez")
             assert(screen() == "note:" .. id)
+            assert(screen() ~= "zzz")
+            assert(stack()[1] == "notse")
             """
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map(\.line) == [1, 2, 5, 6, 7, 8, 9], "\(problems.map(\.description))")
-        #expect(problems.last?.kind == .tab, "\(problems.map(\.description))")
+        #expect(problems.map(\.line) == [1, 2, 5, 6, 7, 8, 9, 11, 12], "\(problems.map(\.description))")
+        // An id the app does not have: the comparison never holds either (`~=`: always does).
+        #expect(
+            problems[7].message == "'zzz' is no screen of the app, so screen() is never it and this comparison is always true",
+            "\(problems[7].message)")
+        #expect(problems[8].message.hasSuffix("always false; did you mean 'note' or 'notes'?"), "\(problems[8].message)")
+        #expect(problems[6].kind == .tab, "\(problems.map(\.description))")
         #expect(
             problems.first?.message.hasPrefix(
                 "screen() returns screen ids without their parameters ('note'), so it is never 'note:7' and this comparison is always true"
