@@ -31,6 +31,8 @@ package struct ScenarioLint {
             /// The file compiles but does not load: its top level fails (a duplicate scenario name, a
             /// scenario without its function), and a run loses every scenario in it.
             case load
+            /// A link of the app's scheme a typo away from a route: the app rejects it without a word.
+            case link
             /// The file does not compile: luacheck's own code for a syntax error.
             case syntax
 
@@ -389,6 +391,9 @@ package struct ScenarioLint {
             }
         case "deep_link":
             field(1, "via").map { entry($0, report) }
+            string(0).map { link($0, report) }
+        case "open_scene":
+            field(0, "url").map { link($0, report) }
         case "expect_error":
             string(1).map { known($0, among: Self.errorKinds, what: "error kind", kind: .errorKind, report) }
             field(2, "via").map { entry($0, report) }
@@ -396,6 +401,7 @@ package struct ScenarioLint {
             items(1).forEach { entry($0, report) }
         case "launch":
             keys(of: args.first, among: launchKeys, what: "launch option", kind: .launchOption, report)
+            field(0, "url").map { link($0, report) }
         case "scenario", "pending", "scenario.each":
             // scenario(name, options, fn), scenario.each(rows, name, options, fn): the options table.
             let options = args.first { if case .table(_, let fields) = $0.value { !fields.isEmpty } else { false } }
@@ -421,6 +427,37 @@ package struct ScenarioLint {
         let hint = answers.screens[label] ?? vocabulary.typoHint(forScreens: [label])
         answers.screens[label] = hint
         if let hint { report(literal, .screen, hint) }
+    }
+
+    /// A link of the app's scheme that no route matches while its first segment is one letter or
+    /// two from a route's (`shop://chekout`): a typo the router rejects without a word, after which
+    /// every check of what the link would have done passes. A link meant to be refused is checked
+    /// with expect_error, and one far from every route (`shop://bogus`) is taken as meant.
+    private func link(_ literal: LuaCalls.Literal, _ report: Report) {
+        guard case .string(let url) = literal.value else { return }
+        let engine = host.engine
+        let prefix = engine.manifest.scheme + "://"
+        guard url.lowercased().hasPrefix(prefix) else { return }
+        do {
+            _ = try engine.resolve(url: url, entry: .scheme, context: RouteContext())
+        } catch {
+            guard case .unknownRoute = error else { return }
+            let first =
+                url.dropFirst(prefix.count).split(whereSeparator: { "/?#".contains($0) }).first.map { String($0).lowercased() } ?? ""
+            let firsts = Set(
+                engine.manifest.destinations.flatMap(\.patterns).compactMap { pattern -> String? in
+                    if case .literal(let literal)? = pattern.path.first { return literal }
+                    return nil
+                })
+            guard !first.isEmpty, !firsts.contains(first),
+                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: first, among: firsts.sorted()))
+            else { return }
+            report(
+                literal, .link,
+                "no route matches '\(VisibleText.of(url))' ('\(VisibleText.of(first))' is no route's first segment; \(close)), so "
+                    + "the app rejects it and a check of what it would do holds anyway; a link meant to be refused is "
+                    + "checked with expect_error(url, \"unknown_route\")")
+        }
     }
 
     private func tab(_ literal: LuaCalls.Literal, _ report: Report) {

@@ -244,6 +244,29 @@ struct ScenarioLintTests {
             ) == true)
     }
 
+    /// A link a typo away from a route (`notes://setings`) is rejected by the app without a word,
+    /// and every check of what it would have done passed: named, with the route meant. A link far
+    /// from every route, another scheme's, or one that resolves is left alone.
+    @Test func aLinkATypoAwayFromARouteIsNamed() throws {
+        let source = """
+            scenario("s", function()
+              deep_link("notes://setings")
+              launch{ url = "notes://acount" }
+              deep_link("notes://nte/7")
+              deep_link("notes://bogus-link-xyz")
+              deep_link("notes://note/7")
+              deep_link("https://notes.example.org/whatever")
+            end)
+            """
+        let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
+        #expect(problems.map(\.line) == [2, 3, 4], "\(problems.map(\.description))")
+        #expect(problems.allSatisfy { $0.kind == .link && $0.kind.code == "W912" })
+        #expect(
+            problems.first?.message.hasPrefix(
+                "no route matches 'notes://setings' ('setings' is no route's first segment; did you mean 'settings'?)") == true,
+            "\(problems.first?.message ?? "")")
+    }
+
     /// A scenario's own options (`{ tag = "smoke" }`): the run refuses the whole file, and lint
     /// said "no problem".
     @Test func aScenariosOptionKeysAreChecked() throws {
