@@ -953,6 +953,28 @@ struct LanguageStructureTests {
         }
     }
 
+    /// A wrong option caught by `pcall(f, …)` was placed where it was found and that place kept: the
+    /// next scenario's own wrong call was placed at the first one's line.
+    @Test func aCaughtWrongCallsPlaceIsNotKeptForTheNextCall() throws {
+        let fixture = try Fixture([
+            "suite/places.lua": """
+            scenario("first", function()
+              deep_link("shop://product/p1004")
+              local ok = pcall(deep_link, "shop://product/p7", { bogus = 1 })
+            end)
+            scenario("second", function()
+              -- a comment
+              local ok = pcall(open_scene, { bogus = 1 })
+            end)
+            """
+        ])
+        let (_, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(
+            junit.testcase("first")?.child("error")?["message"]?.hasPrefix("suite/places.lua:3: bad argument #2") == true, "\(junit.raw)")
+        #expect(
+            junit.testcase("second")?.child("error")?["message"]?.hasPrefix("suite/places.lua:7: bad argument #1") == true, "\(junit.raw)")
+    }
+
     /// An error a library function raised, or an error object, has no place
     /// of its own: the scenario's line that was running is named.
     @Test func anErrorWithoutAPlaceIsNamedAtTheLineThatRan() throws {

@@ -131,25 +131,28 @@ package struct ScriptLibrary {
             guard let context = call.state.context as? BindingContext else {
                 return .error("navscript: \(name) called outside a scenario file")
             }
-            // An extra argument was meant for something (`expect_tab("home", "orders")`): it
-            // must not pass unread. Trailing nils are Lua's own padding, not arguments.
-            if let maximumArguments, call.count > maximumArguments,
-                let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil })
-            {
-                throw context.noting(
-                    call.argumentError(
-                        extra + 1,
-                        (maximumArguments == 0
-                            ? "\(name) takes no arguments"
-                            : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
-                            + ", got \(call.count)" + (Self.extraArgumentHints[name].map { "; " + $0 } ?? "")), of: call)
-            }
-            for (position, type) in tables.parameters {
-                if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
-                    throw context.noting(call.argumentError(position, problem), of: call)
-                }
-            }
+            // The checks below place their errors at the call: inside `serving`, so the place they
+            // find is forgotten when the call ends (it was kept, and the next call — in the next
+            // scenario too — was placed at this one's line).
             return try context.serving { () throws -> LuaCallResult in
+                // An extra argument was meant for something (`expect_tab("home", "orders")`): it
+                // must not pass unread. Trailing nils are Lua's own padding, not arguments.
+                if let maximumArguments, call.count > maximumArguments,
+                    let extra = (maximumArguments..<call.count).first(where: { !call.arguments[$0].isNil })
+                {
+                    throw context.noting(
+                        call.argumentError(
+                            extra + 1,
+                            (maximumArguments == 0
+                                ? "\(name) takes no arguments"
+                                : "\(name) takes at most \(maximumArguments) argument" + (maximumArguments == 1 ? "" : "s"))
+                                + ", got \(call.count)" + (Self.extraArgumentHints[name].map { "; " + $0 } ?? "")), of: call)
+                }
+                for (position, type) in tables.parameters {
+                    if case .table(let table) = call[position], let problem = tables.check.problem(with: table, as: type) {
+                        throw context.noting(call.argumentError(position, problem), of: call)
+                    }
+                }
                 if announced, let world = context.world {
                     if checks { world.checkedSomething = true }
                     if let onCall = world.observer.call {
