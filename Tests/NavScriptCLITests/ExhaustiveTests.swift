@@ -668,8 +668,18 @@ struct ExitCodeTests {
               end)
             end)
             scenario("after", function() end)
+            describe(
+              "spread", -- @spread
+              function()
+                scenario("s1", function() launch{} expect_tab("profile") end)
+              end)
             """
         let fixture = try Fixture(["suite/d.lua": source])
+        // A header over several lines: its first line, or the one with the name.
+        for line in [Lua.line(of: "@spread", in: source) - 1, Lua.line(of: "@spread", in: source)] {
+            let spread = try fixture.run(["list", "suite/d.lua:\(line)"])
+            #expect(spread.stdout.contains("spread s1") && spread.stdout.hasSuffix("1 scenario in 1 file\n"), "\(line): \(spread)")
+        }
         let group = try fixture.run(["run", "suite/d.lua:\(Lua.line(of: "@group", in: source))"])
         #expect(group.status == 1 && CLI.summary(group.stdout)?.hasPrefix("0 passed, 2 failed") == true, "\(group)")
         let inner = try fixture.run(["list", "suite/d.lua:\(Lua.line(of: "@inner", in: source))"])

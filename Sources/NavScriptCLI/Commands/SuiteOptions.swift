@@ -342,7 +342,13 @@ struct SuiteOptions: ParsableArguments {
                     "\(path):\(line): the file has \(count) line\(count == 1 ? "" : "s"); give the line of a scenario "
                         + "(`\(NavScriptCLI.executableName) list \(path)` prints each one's)")
             }
-            if let group = describedGroup(String(lines[line - 1])), !scenarios.contains(where: { $0.line == line }) {
+            // The describe's header may span lines (`describe(` / `"name",` / `function()`): the nearest
+            // line at most three above that starts one, with no scenario declared from there to `line`.
+            let header = (max(1, line - 3)...line).reversed().first { start in
+                lines[start - 1].contains("describe") && !scenarios.contains { (start...line).contains($0.line) }
+            }
+            let text = header.map { lines[($0 - 1)..<min(lines.count, $0 + 4)].joined(separator: " ") }
+            if let text, let group = describedGroup(text) {
                 // The group's scenarios follow its line, one after another in the file.
                 let group = scenarios.filter { $0.line > line }.sorted { $0.line < $1.line }
                     .drop { !$0.groups.contains(group) }.prefix { $0.groups.contains(group) }
@@ -352,7 +358,7 @@ struct SuiteOptions: ParsableArguments {
         return [try declarationLine(at: line, in: scenarios, path: path)]
     }
 
-    /// The name a `describe("name", …)` on this line gives its group, when written as a plain literal.
+    /// The name a `describe("name", …)` at the start of this text gives its group, when written as a plain literal.
     static func describedGroup(_ line: String) -> String? {
         guard let match = line.firstMatch(of: /(?:^|[^\w.:])describe\s*\(\s*(?:"([^"\\]*)"|'([^'\\]*)')/) else { return nil }
         return match.output.1.map(String.init) ?? match.output.2.map(String.init)

@@ -413,7 +413,12 @@ package struct ScenarioLint {
             }
             if case .table(_, let fields)? = options?.value {
                 for (key, value) in fields {
-                    if key == "launch" { keys(of: value, among: launchKeys, what: "launch option", kind: .launchOption, report) }
+                    if key == "launch" {
+                        keys(of: value, among: launchKeys, what: "launch option", kind: .launchOption, report)
+                        if case .table(_, let launch) = value.value, let url = launch.first(where: { $0.key == "url" })?.value {
+                            link(url, report)
+                        }
+                    }
                     if key == "allow" { keys(of: value, among: Self.invariants, what: "invariant", kind: .invariant, report) }
                 }
             }

@@ -257,9 +257,10 @@ struct ScenarioLintTests {
               deep_link("notes://note/7")
               deep_link("https://notes.example.org/whatever")
             end)
+            scenario("t", { launch = { url = "notes://nots" } }, function() end)
             """
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map(\.line) == [2, 3, 4], "\(problems.map(\.description))")
+        #expect(problems.map(\.line) == [2, 3, 4, 9], "\(problems.map(\.description))")
         #expect(problems.allSatisfy { $0.kind == .link && $0.kind.code == "W912" })
         #expect(
             problems.first?.message.hasPrefix(
