@@ -108,10 +108,13 @@ struct SceneLanguageTests {
               focus_scene(2)
             end)
             scenario("closing a window never opened", function() open_scene{} close_scene(3) end)
+            scenario("closing the last window", function() close_scene(1) end)
             """
         ])
         let output = try fixture.run(["run", "suite"])
-        #expect(output.stdout.contains("2 passed, 2 failed, 9 errors"), "\(output)")
+        // (The window closed inside in_scene is an error now too: the script closed the window it acts on.)
+        #expect(output.stdout.contains("2 passed, 1 failed, 11 errors"), "\(output)")
+        #expect(output.stdout.contains("close_scene: scene 1 is the app's last window and cannot be closed"), "\(output)")
         // A window that is not open is the script's mistake for focus_scene and close_scene too (an error,
         // as for in_scene): it was a failure, blaming the app.
         #expect(output.stdout.contains("focus_scene: there is no scene 2; the open scenes are 1"), "\(output)")

@@ -144,6 +144,9 @@ enum SceneBindings {
                 guard scenes.sceneNumbers.contains(number) else {
                     throw BindingError.error("\(name): \(SceneError.noSuchScene(number, open: scenes.sceneNumbers))")
                 }
+                if name == "close_scene", scenes.sceneNumbers.count == 1 {
+                    throw BindingError.error("close_scene: \(SceneError.lastScene(number))")
+                }
                 if name == "close_scene" { world.checkBeforeTeardown("close_scene(\(number))", at: location) }
                 do {
                     try perform(scenes, number)

@@ -243,12 +243,13 @@ package final class ScenarioWorld {
     /// Points `app` at ``actingScene``, or says why it cannot.
     private func aim(_ app: any AppDriver) throws {
         guard let wanted = actingScene else { return }
+        // The script's window number, not the app's doing: an error (a failure blamed the app).
         guard let scenes = app as? any SceneDriving else {
-            guard wanted == 1 else { throw HostError("the app has one window (scene 1); in_scene(\(wanted), …) acts on none") }
+            guard wanted == 1 else { throw BindingError.error("the app has one window (scene 1); in_scene(\(wanted), …) acts on none") }
             return
         }
         guard scenes.sceneNumbers.contains(wanted) else {
-            throw HostError(
+            throw BindingError.error(
                 "scene \(wanted), which in_scene(\(wanted), …) acts on, is not open (closed, or not restored); the open scenes are "
                     + scenes.sceneNumbers.map(String.init).joined(separator: ", "))
         }
