@@ -140,10 +140,23 @@ package struct ScenarioLint {
     /// `assert` on it passed whatever was on screen. So is one with an id the app does not have
     /// (`screen() ~= "chekout"`), and with a tab it does not have.
     private func labelComparisons(_ tokens: [LuaTokens.Token], _ report: Report) {
-        let observers: Set<String> = ["screen", "stack", "modals", "tab"]
+        let observers: Set<String> = ["screen", "stack", "modals", "tab", "snapshot"]
         /// The observer an operand calls, when it is one written out — `screen()`, `(screen())`,
-        /// `_G.screen()`, `stack()[2]`, `modals()[1][1]` — reading `tokens[range]`.
+        /// `_G.screen()`, `stack()[2]`, `modals()[1][1]`, `snapshot().tab` — reading `tokens[range]`.
+        /// A snapshot's field reads as the observer that gives the same: `.tab` as `tab()`, a stack's or
+        /// a modal's entry as `stack()`'s (labels there, so only an unknown id is named).
         func observer(in range: Range<Int>) -> String? {
+            guard let name = called(in: range) else { return nil }
+            guard name.observer == "snapshot" else { return name.observer }
+            let rest = Array(tokens[range.clamped(to: tokens.indices)].dropFirst(name.offset + 3))
+            guard rest.count >= 2, rest[0].kind == .symbol("."), case .name(let field) = rest[1].kind else { return nil }
+            switch field {
+            case "tab" where rest.count == 2: return "tab"
+            case "stacks" where rest.count > 2, "modals" where rest.count > 2: return "snapshot stack"
+            default: return nil
+            }
+        }
+        func called(in range: Range<Int>) -> (observer: String, offset: Int)? {
             let operand = Array(tokens[range.clamped(to: tokens.indices)])
             for (offset, token) in operand.enumerated() {
                 guard case .name(let name) = token.kind, observers.contains(name),
@@ -156,7 +169,7 @@ package struct ScenarioLint {
                     continue
                 }
                 if offset == 1, operand[0].kind == .symbol(".") || operand[0].kind == .symbol(":") { continue }
-                return name
+                return (name, offset)
             }
             return nil
         }
@@ -218,6 +231,19 @@ package struct ScenarioLint {
                 let place = LuaCalls.Literal(value: .string(text), line: literal.line, column: literal.column)
                 if name == "tab" {
                     tab(place, report)
+                    continue
+                }
+                if name == "snapshot stack" {
+                    // A snapshot's stacks and modals hold labels (`product:p1`): only an id the app lacks is sure.
+                    let id = String(text.prefix { $0 != ":" })
+                    if !vocabulary.hasScreen(id) {
+                        let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: id, among: vocabulary.screenNames))
+                        report(
+                            place, .screen,
+                            "'\(VisibleText.of(id))' is no screen of the app, so no snapshot entry is '\(VisibleText.of(text))' and "
+                                + "this comparison is always " + (token.kind == .symbol("==") ? "false" : "true")
+                                + (close.map { "; \($0)" } ?? ""))
+                    }
                     continue
                 }
                 // An id the app does not have: the comparison can never hold (`~=`: always does).

@@ -229,9 +229,15 @@ struct ScenarioLintTests {
             assert(screen() == "note:" .. id)
             assert(screen() ~= "zzz")
             assert(stack()[1] == "notse")
+            assert(snapshot().tab ~= "setings")
+            assert(snapshot().stacks.notes[2] ~= "nte:7")
+            assert(snapshot().stacks.notes[2] ~= "note:7" and snapshot().tab == "notes" and snapshot().root ~= "x")
             """
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map(\.line) == [1, 2, 5, 6, 7, 8, 9, 11, 12], "\(problems.map(\.description))")
+        #expect(problems.map(\.line) == [1, 2, 5, 6, 7, 8, 9, 11, 12, 13, 14], "\(problems.map(\.description))")
+        // A snapshot's fields as the observers that give the same: its tab, a label of a stack.
+        #expect(
+            problems[9].kind == .tab && problems[10].message.hasPrefix("'nte' is no screen of the app"), "\(problems.map(\.description))")
         // An id the app does not have: the comparison never holds either (`~=`: always does).
         #expect(
             problems[7].message == "'zzz' is no screen of the app, so screen() is never it and this comparison is always true",
