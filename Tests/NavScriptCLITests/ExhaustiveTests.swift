@@ -673,6 +673,9 @@ struct ExitCodeTests {
               function()
                 scenario("s1", function() launch{} expect_tab("profile") end)
               end)
+            _G.describe("global", function() -- @global
+              scenario("gl", function() end)
+            end)
             """
         let fixture = try Fixture(["suite/d.lua": source])
         // A header over several lines: its first line, or the one with the name.
@@ -684,6 +687,8 @@ struct ExitCodeTests {
         #expect(group.status == 1 && CLI.summary(group.stdout)?.hasPrefix("0 passed, 2 failed") == true, "\(group)")
         let inner = try fixture.run(["list", "suite/d.lua:\(Lua.line(of: "@inner", in: source))"])
         #expect(inner.stdout.contains("group inner g2") && inner.stdout.hasSuffix("1 scenario in 1 file\n"), "\(inner)")
+        let global = try fixture.run(["list", "suite/d.lua:\(Lua.line(of: "@global", in: source))"])
+        #expect(global.stdout.contains("global gl") && global.stdout.hasSuffix("1 scenario in 1 file\n"), "\(global)")
         let blank = try fixture.run(["run", "suite/d.lua:2"])
         #expect(blank.status == 0 && blank.stdout.contains("1 passed"), "a line above the group is still the scenario above: \(blank)")
     }

@@ -360,7 +360,7 @@ struct SuiteOptions: ParsableArguments {
 
     /// The name a `describe("name", …)` at the start of this text gives its group, when written as a plain literal.
     static func describedGroup(_ line: String) -> String? {
-        guard let match = line.firstMatch(of: /(?:^|[^\w.:])describe\s*\(\s*(?:"([^"\\]*)"|'([^'\\]*)')/) else { return nil }
+        guard let match = line.firstMatch(of: /(?:^|[^\w.:]|_G\.)describe\s*\(\s*(?:"([^"\\]*)"|'([^'\\]*)')/) else { return nil }
         return match.output.1.map(String.init) ?? match.output.2.map(String.init)
     }
 
