@@ -375,8 +375,17 @@ public final class Explorer {
         var expected = RouteParams()
         for name in tap.output.parameters { if let value = tap.arguments[name] { expected[name] = value } }
         let wanted = RouteStep(destination, params: expected)
-        let visible = app.state.visible
-        if let visible, visible.id == destination, expected.allSatisfy({ visible.params[$0.key] == $0.value }) { return nil }
+        let state = app.state
+        let visible = state.visible
+        // Where the tap may have put it: on top of what shows, or of the selected tab under a sheet the
+        // app raised as well (a tip, a prompt) — only a tap that put it nowhere on top broke the promise.
+        let tops = [visible, state.stack(state.selectedTab).last] + state.modals.map(\.last)
+        if tops.contains(where: { top in
+            guard let top, top.id == destination else { return false }
+            return expected.allSatisfy { top.params[$0.key] == $0.value }
+        }) {
+            return nil
+        }
         /// `note(id = 7)`: a screen with every value, as the tap gave them.
         func spelled(_ step: RouteStep) -> String {
             step.params.isEmpty
