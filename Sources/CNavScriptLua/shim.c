@@ -564,11 +564,26 @@ static int clua_record_index(lua_State *L) {
     return 1;
 }
 
-void clua_setrecordmeta(lua_State *L, const char *type, const char *const *fields, int count) {
-    int i;
+/* Pushes the registry key of `type`'s record metatable. */
+static void clua_pushrecordkey(lua_State *L, const char *type) {
     lua_pushliteral(L, "navscript.record ");
     lua_pushstring(L, type);
-    lua_concat(L, 2);                                   /* ... table key */
+    lua_concat(L, 2);
+}
+
+int clua_setknownrecordmeta(lua_State *L, const char *type) {
+    clua_pushrecordkey(L, type);
+    if (lua_rawget(L, LUA_REGISTRYINDEX) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+void clua_setrecordmeta(lua_State *L, const char *type, const char *const *fields, int count) {
+    int i;
+    clua_pushrecordkey(L, type);                        /* ... table key */
     lua_pushvalue(L, -1);
     if (lua_rawget(L, LUA_REGISTRYINDEX) != LUA_TTABLE) {
         lua_pop(L, 1);

@@ -262,7 +262,7 @@ public final class LuaState {
     /// a long one to its last 60 characters, and a message from a suite's
     /// `support/helpers.lua` named `…ndings/suite/support/helpers.lua`);
     /// anything else uses the absolute path.
-    static func displayPath(_ url: URL) -> String {
+    package static func displayPath(_ url: URL) -> String {
         let cwd = FileManager.default.currentDirectoryPath
         if url.baseURL == nil || url.baseURL?.standardizedFileURL.path == URL(fileURLWithPath: cwd).standardizedFileURL.path {
             let relative = url.relativePath

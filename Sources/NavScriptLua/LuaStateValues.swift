@@ -257,6 +257,8 @@ extension LuaState {
 
     /// Gives the table on top `record`'s metatable (``LuaRecord``).
     private static func setRecordMetatable(_ L: OpaquePointer, _ record: LuaRecord) {
+        // Made once per state: every later record of the type only looks it up (a deep_link per step).
+        if clua_setknownrecordmeta(L, record.type) != 0 { return }
         var names = record.fields.map { strdup($0) }
         defer { for name in names { free(name) } }
         names.withUnsafeMutableBufferPointer { buffer in

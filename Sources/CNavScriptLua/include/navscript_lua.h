@@ -293,6 +293,9 @@ int clua_callerline(lua_State *L);
 /* Gives the table on top a record's metatable for `type` (made once per state, kept in the
    registry): reading a name none of `fields` is raises "<type> has no field 'x'; it has …". */
 void clua_setrecordmeta(lua_State *L, const char *type, const char *const *fields, int count);
+/* As clua_setrecordmeta when this state has made `type`'s metatable already (returns 1); 0, the
+   table untouched, when it has not: the field names are only needed once per state. */
+int clua_setknownrecordmeta(lua_State *L, const char *type);
 /* Whether the value at `index` is a table with a record's metatable (no script can forge one). */
 int clua_isrecord(lua_State *L, int index);
 

@@ -25,17 +25,6 @@ final class AppendOnlyFile: Sendable {
     /// Appends `text` whole (a short write goes on where it stopped); a
     /// failure is dropped: the caller's record is best effort.
     func append(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            guard var start = buffer.baseAddress else { return }
-            var left = buffer.count
-            while left > 0 {
-                let written = write(descriptor, start, left)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                start += written
-                left -= written
-            }
-        }
+        _ = OutputStreams.writeAll(text, to: descriptor)
     }
 }

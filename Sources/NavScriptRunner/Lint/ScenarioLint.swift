@@ -64,6 +64,9 @@ package struct ScenarioLint {
     private let outputs: [String]
     private let launchKeys: [String]
     private let entries: [String]
+    /// The literal first segment of every route's patterns (`checkout`, `orders`), sorted: what a link's
+    /// first segment is compared with (W912).
+    private let routeFirstSegments: [String]
     private static let errorKinds = LinkOutcome.Rejection.allCases.map(\.rawValue)
     private static let invariants = Invariant.allCases.map(\.rawValue)
     /// For each function that takes a table of declared keys (`deep_link`'s
@@ -88,6 +91,12 @@ package struct ScenarioLint {
         self.host = host
         vocabulary = AppVocabulary(host: host)
         tabs = host.engine.manifest.tabs.map(\.rawValue)
+        routeFirstSegments = Set(
+            host.engine.manifest.destinations.flatMap(\.patterns).compactMap { pattern -> String? in
+                if case .literal(let literal)? = pattern.path.first { return literal }
+                return nil
+            }
+        ).sorted()
         outputs = Array(Set(host.screens.flatMap { $0.outputs.map(\.name) })).sorted()
         var outputParameters: [String: [String]] = [:]
         for output in host.screens.flatMap(\.outputs) {
@@ -226,6 +235,7 @@ package struct ScenarioLint {
             {
                 pairs.append((name, tokens[index - 1]))
             }
+            let always = token.kind == .symbol("==") ? "false" : "true"
             for (name, literal) in pairs {
                 guard case .string(let text) = literal.kind else { continue }
                 let place = LuaCalls.Literal(value: .string(text), line: literal.line, column: literal.column)
@@ -236,32 +246,22 @@ package struct ScenarioLint {
                 if name == "snapshot stack" {
                     // A snapshot's stacks and modals hold labels (`product:p1`): only an id the app lacks is sure.
                     let id = String(text.prefix { $0 != ":" })
-                    if !vocabulary.hasScreen(id) {
-                        let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: id, among: vocabulary.screenNames))
-                        report(
-                            place, .screen,
-                            "'\(VisibleText.of(id))' is no screen of the app, so no snapshot entry is '\(VisibleText.of(text))' and "
-                                + "this comparison is always " + (token.kind == .symbol("==") ? "false" : "true")
-                                + (close.map { "; \($0)" } ?? ""))
-                    }
+                    let never = "no snapshot entry is '\(VisibleText.of(text))' and this comparison is always \(always)"
+                    if let message = notAScreen(id, so: never) { report(place, .screen, message) }
                     continue
                 }
                 // An id the app does not have: the comparison can never hold (`~=`: always does).
                 guard let colon = text.firstIndex(of: ":") else {
-                    if vocabulary.hasScreen(text) { continue }
-                    let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: text, among: vocabulary.screenNames))
-                    report(
-                        place, .screen,
-                        "'\(VisibleText.of(text))' is no screen of the app, so \(name)() is never it and this comparison is "
-                            + "always " + (token.kind == .symbol("==") ? "false" : "true") + (close.map { "; \($0)" } ?? ""))
+                    if let message = notAScreen(text, so: "\(name)() is never it and this comparison is always \(always)") {
+                        report(place, .screen, message)
+                    }
                     continue
                 }
                 let id = text[..<colon]
                 report(
                     place, .screen,
                     "\(name)() returns screen ids without their parameters ('\(id)'), so it is never '\(text)' and this "
-                        + "comparison is always " + (token.kind == .symbol("==") ? "false" : "true")
-                        + "; check the label with expect_\(name == "modals" ? "modals" : name == "stack" ? "stack" : "screen")"
+                        + "comparison is always \(always); check the label with expect_\(name == "modals" ? "modals" : name == "stack" ? "stack" : "screen")"
                         + ", or compare with '\(id)'")
             }
         }
@@ -460,6 +460,13 @@ package struct ScenarioLint {
         if let hint { report(literal, .screen, hint) }
     }
 
+    /// `'id' is no screen of the app, so …` with the screen meant, or nil when the app has `id`.
+    private func notAScreen(_ id: String, so consequence: String) -> String? {
+        guard !vocabulary.hasScreen(id) else { return nil }
+        let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: id, among: vocabulary.screenNames))
+        return "'\(VisibleText.of(id))' is no screen of the app, so \(consequence)" + (close.map { "; \($0)" } ?? "")
+    }
+
     /// A link of the app's scheme that no route matches while its first segment is one letter or
     /// two from a route's (`shop://chekout`): a typo the router rejects without a word, after which
     /// every check of what the link would have done passes. A link meant to be refused is checked
@@ -475,13 +482,8 @@ package struct ScenarioLint {
             guard case .unknownRoute = error else { return }
             let first =
                 url.dropFirst(prefix.count).split(whereSeparator: { "/?#".contains($0) }).first.map { String($0).lowercased() } ?? ""
-            let firsts = Set(
-                engine.manifest.destinations.flatMap(\.patterns).compactMap { pattern -> String? in
-                    if case .literal(let literal)? = pattern.path.first { return literal }
-                    return nil
-                })
-            guard !first.isEmpty, !firsts.contains(first),
-                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: first, among: firsts.sorted()))
+            guard !first.isEmpty, !routeFirstSegments.contains(first),
+                let close = NameSuggestion.didYouMean(NameSuggestion.nearest(to: first, among: routeFirstSegments))
             else { return }
             report(
                 literal, .link,

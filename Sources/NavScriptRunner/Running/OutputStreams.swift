@@ -34,17 +34,17 @@ package struct OutputStreams: Sendable {
             executableName: executableName)
     }
 
-    /// Writes `text` whole to `descriptor`; 0, or the `errno` of the write that failed.
-    private static func writeAll(_ text: String, to descriptor: Int32) -> Int32 {
+    /// Writes `text` whole to `descriptor` (a short write goes on where it stopped); 0, or the
+    /// `errno` of the write that failed (EIO for one that wrote nothing).
+    static func writeAll(_ text: String, to descriptor: Int32) -> Int32 {
         var text = text
         return text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
+                if written < 0 && errno == EINTR { continue }
+                if written < 0 { return errno }
+                if written == 0 { return EIO }
                 offset += written
             }
             return 0

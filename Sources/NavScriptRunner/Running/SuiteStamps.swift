@@ -1,4 +1,5 @@
 import Foundation
+import NavScriptLua
 import NavScriptRuntime
 
 /// The whole suite as a run started with it — its scenario files and what they can read — to
@@ -24,9 +25,7 @@ package struct SuiteStamps: Sendable {
         for entry in entries where files[entry.path] != FileStamp.of(entry.fileSystemPath) { return entry.path }
         for (root, first) in roots.sorted(by: { $0.key < $1.key }) {
             if let changed = FileStamp.changedFile(under: root, since: first, except: written) {
-                // Spelled as the scenario files are, relative to the working directory when under it.
-                let here = FileManager.default.currentDirectoryPath + "/"
-                return changed.hasPrefix(here) ? String(changed.dropFirst(here.count)) : changed
+                return LuaState.displayPath(URL(fileURLWithPath: changed))  // as the scenario files are spelled
             }
         }
         return nil
