@@ -638,6 +638,71 @@ int clua_iswrapped(lua_State *L) {
     return 1;
 }
 
+/* Makes table `t` (absolute index) hold exactly the fields of table `copy` (absolute index). */
+static void clua_restorefields(lua_State *L, int t, int copy) {
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) { /* a field the copy lacks goes (setting a field nil keeps next valid) */
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, copy) == LUA_TNIL) {
+            lua_pushvalue(L, -2);
+            lua_pushnil(L);
+            lua_rawset(L, t);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, copy) != 0) { /* key value */
+        lua_pushvalue(L, -2);
+        lua_rawget(L, t);
+        if (!lua_rawequal(L, -1, -2)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2); /* key key value */
+            lua_rawset(L, t);
+        } else {
+            lua_pop(L, 2);
+        }
+    }
+}
+
+int clua_restoremodules(lua_State *L) {
+    lua_Integer i, n;
+    luaL_checkstack(L, 8, NULL);
+    n = (lua_Integer)lua_rawlen(L, 1);
+    for (i = 1; i <= n; i++) {
+        int t, copy;
+        if (lua_rawgeti(L, 1, i) != LUA_TTABLE) { lua_pop(L, 1); continue; }
+        t = lua_gettop(L);
+        if (lua_rawgeti(L, 2, i) != LUA_TTABLE) { lua_pop(L, 2); continue; }
+        copy = lua_gettop(L);
+        clua_restorefields(L, t, copy);
+        lua_pop(L, 2);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, 3) != 0) { /* table, its metatable then or false */
+        if (lua_type(L, -2) == LUA_TTABLE) {
+            int had = lua_toboolean(L, -1);
+            int now = lua_getmetatable(L, -2); /* raw: a __metatable field does not hide it */
+            int same = now && had && lua_rawequal(L, -1, -2);
+            if (now) lua_pop(L, 1);
+            if (!same && (now || had)) {
+                if (had) lua_pushvalue(L, -1); else lua_pushnil(L);
+                lua_setmetatable(L, -3);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, 4) != 0) { /* table, a copy of its fields or false */
+        if (lua_type(L, -2) == LUA_TTABLE && lua_type(L, -1) == LUA_TTABLE) {
+            clua_restorefields(L, lua_gettop(L) - 1, lua_gettop(L));
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
 int clua_loadbuffer(lua_State *L, const char *buffer, size_t size, const char *chunkname) {
     return clua_load_capped(L, buffer, size, chunkname, "t");
 }

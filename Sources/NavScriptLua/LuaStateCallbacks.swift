@@ -96,6 +96,15 @@ extension LuaState {
         referencing { L in clua_pushcfunction(L, clua_iswrapped) }
     }
 
+    /// A Lua function (in C) that puts the tables modules live in back as a
+    /// snapshot left them: `(tables, copies, metatables, fields)` as the
+    /// scenario prelude keeps them (see `clua_restoremodules`). It runs before
+    /// every scenario but a file's first; the same loops in Lua cost about as
+    /// much as an empty scenario.
+    public func makeModuleRestorer() -> LuaFunction {
+        referencing { L in clua_pushcfunction(L, clua_restoremodules) }
+    }
+
     /// A reference to the function `push` leaves on top (stack restored).
     private func referencing(_ push: (OpaquePointer) -> Void) -> LuaFunction {
         let L = self.L

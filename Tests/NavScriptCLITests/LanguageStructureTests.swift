@@ -238,8 +238,9 @@ struct LanguageStructureTests {
     /// tables are put back as the top level left them before each scenario;
     /// package's fields and the tables' metatables cannot be replaced; a
     /// module required at the top level stays the one loaded, and its
-    /// tables — fields, nested tables, metatables — (and a library's fields
-    /// the file added) are put back too.
+    /// tables — fields, nested tables, metatables, also one a scenario
+    /// protected with `__metatable` — (and a library's fields the file
+    /// added) are put back too.
     @Test func aScenarioCannotStubAModuleForTheOnesAfterIt() throws {
         let stubs = [
             "preload": #"package.preload["helpers"] = function() return { check = function() end } end"#,
@@ -266,6 +267,9 @@ struct LanguageStructureTests {
               string.shout = function() return "A!" end
             end)
             scenario("a metatable replaced", function() setmetatable(helpers, { __index = { inherited = function() end } }) end)
+            scenario("a metatable replaced by a protected one", function()
+              setmetatable(helpers, { __index = { inherited = function() end }, __metatable = "the stub's" })
+            end)
             scenario("a metatable added, package.path set", function()
               setmetatable(helpers.config, { __index = function() return "stubbed" end })
               package.path = "elsewhere/?.lua"

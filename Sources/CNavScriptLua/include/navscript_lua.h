@@ -303,6 +303,14 @@ int clua_isrecord(lua_State *L, int index);
    as upvalue 1): called, it returns at the coroutine's first yield, so a body given as one stops there. */
 int clua_iswrapped(lua_State *L);
 
+/* Puts the tables a file's modules live in back as a snapshot left them (the scenario prelude's
+   restore_modules, in C: it runs before every scenario but a file's first, and in Lua it cost about as
+   much as an empty scenario). Arguments: (1) the module tables (package.loaded, preload, searchers),
+   (2) a copy of each, (3) table -> its metatable then (false: none), (4) table -> a copy of its fields
+   then (false: not kept). Raw reads and writes throughout; a metatable is put back even where a
+   scenario protected the one it set. Raises only when memory runs out (called from Lua). */
+int clua_restoremodules(lua_State *L);
+
 /* Pushes clua_callerline with `count` chunk names (on top of the stack) as the chunks it skips. */
 static inline void clua_pushcallerline(lua_State *L, int count) { lua_pushcclosure(L, clua_callerline, count); }
 

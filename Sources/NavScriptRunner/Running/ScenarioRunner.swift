@@ -98,7 +98,7 @@ public struct ScenarioRunner {
         publish(.fileLoaded(file: entry.path, scenarios: selected.map(\.listing)))
         var results: [ScenarioResult] = []
         var stop: String?
-        for definition in selected {
+        for (index, definition) in selected.enumerated() {
             let result: ScenarioResult
             if let stop {
                 result = Self.notRun(definition.listing, reason: stop)
@@ -115,7 +115,9 @@ public struct ScenarioRunner {
                     output: { text in
                         if let shown = liveOutput.take(text) { publish(.output(file: entry.path, scenario: definition.name, text: shown)) }
                     })
-                result = file.run(definition, host: host, faults: options.faults, observer: live?.watching(observer) ?? observer)
+                result = file.run(
+                    definition, host: host, faults: options.faults, observer: live?.watching(observer) ?? observer,
+                    last: index == selected.count - 1)
                 if options.failFast && result.status.isProblem { stop = Self.failFastReason }
                 if let interruption = options.interruption, interruption.isRequested {
                     stop = interruption.reason ?? "interrupted"

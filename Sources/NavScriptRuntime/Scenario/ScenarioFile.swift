@@ -9,10 +9,13 @@ package final class ScenarioFile {
     package let scenarios: [ScenarioDefinition]
     let options: RunOptions
     package let state: LuaState
-    /// Puts what `require` reads (package.loaded, preload, searchers) back as the
-    /// file's top level left it: called before each scenario, so no scenario runs
-    /// with a module another one stubbed or loaded.
-    private var restoreModules: LuaFunction?
+    /// What `require` reads (package.loaded, preload, searchers, and the modules'
+    /// tables) as the file's top level left it: taken before the first scenario
+    /// that others follow, put back before each later one, so no scenario runs
+    /// with a module another one stubbed or loaded. A file's only scenario (or
+    /// its last) needs no snapshot: nothing runs after it.
+    private var modules: (snapshot: LuaFunction, restore: LuaFunction)?
+    private var modulesSnapshotTaken = false
     package let context: BindingContext
 
     /// Loads `entry`; a syntax error, an error at load time or a duplicate
@@ -78,10 +81,12 @@ package final class ScenarioFile {
                         "\(entry.path): a scenario's options or a scenario.each row cannot be read: \(reason) — pass plain "
                             + "tables of strings, numbers, booleans (and, in rows, functions), without a table that contains itself")
                 }
-                guard let declared = collected.first?.tableValue, let restoreModules = collected.dropFirst().first?.functionValue else {
+                guard collected.count == 3, let declared = collected[0].tableValue,
+                    let snapshot = collected[1].functionValue, let restore = collected[2].functionValue
+                else {
                     throw ScenarioLoadError("the scenario prelude returned no declarations")
                 }
-                self.restoreModules = restoreModules
+                modules = (snapshot, restore)
                 var scenarios: [ScenarioDefinition] = []
                 // The prelude refuses a name declared twice byte for byte; these read the same in a report.
                 var lines: [String: Int] = [:]
@@ -246,9 +251,11 @@ package final class ScenarioFile {
     /// checked on the settled app. The outcome is the first thing that went
     /// wrong: a failure, or an error that came before any failure (a budget
     /// or memory error always wins); everything else is listed after it.
+    /// `last`: no scenario of this file runs after this one (so the modules need no snapshot to be
+    /// put back from); a caller that is not sure leaves it false.
     package func run(
         _ definition: ScenarioDefinition, host: any ScenarioHost, faults: [String],
-        observer: ScenarioObserver = ScenarioObserver()
+        observer: ScenarioObserver = ScenarioObserver(), last: Bool = false
     ) -> ScenarioResult {
         let started = Date()
         var result = ScenarioResult(
@@ -267,14 +274,15 @@ package final class ScenarioFile {
         for name in options.allow { if let invariant = Invariant(rawValue: name) { world.allowed[invariant] = "--allow" } }
         for (invariant, reason) in definition.allow { world.allowed[invariant] = reason }
         context.world = world
-        if let restoreModules {
-            // Putting the modules back as the top level left them is navscript's work, not this
-            // scenario's: under no budget and no time limit (an earlier scenario that grew a module's
-            // table by a million entries made the next trivial one exceed its budget).
+        if let modules, modulesSnapshotTaken || !last {
+            // Keeping and putting back the modules as the top level left them is navscript's work, not
+            // this scenario's: under no budget and no time limit (an earlier scenario that grew a
+            // module's table by a million entries made the next trivial one exceed its budget).
             state.setInstructionBudget(nil)
             state.resetLimits(timeout: nil)
             state.chargesAllocations(false)
-            _ = try? state.call(restoreModules)
+            _ = try? state.call(modulesSnapshotTaken ? modules.restore : modules.snapshot)
+            modulesSnapshotTaken = true
             state.setInstructionBudget(options.instructionBudget)
         }
         state.resetLimits(timeout: options.scenarioTimeout)

@@ -102,6 +102,8 @@ package final class ScenarioLanguage {
             ], prefix: "navscript")
         // Whether a function is coroutine.wrap's: a body, hook or group given as one stops at its first yield.
         table["wrapped"] = .function(state.makeWrappedCoroutineTest())
+        // Puts the modules back before each later scenario of a file (restore_modules).
+        table["restore_modules"] = .function(state.makeModuleRestorer())
         // The scenario file's own line, even when a support/ helper declared it.
         table["caller"] = .function(
             state.makeCallerLineFunction(

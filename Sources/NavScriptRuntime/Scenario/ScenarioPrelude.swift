@@ -23,6 +23,7 @@ enum ScenarioPrelude {
         local function wrong(message) error(misuse(message), 0) end
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
         local wrapped = ns.wrapped        -- C: whether a function is one coroutine.wrap made
+        local restore_module_tables = ns.restore_modules -- C: puts the tables below back as snapshot_modules kept them
         -- The library as it was: a scenario that defines a global `type` or
         -- `next` must not break the language's own functions.
         local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error, pcall =
@@ -612,12 +613,12 @@ enum ScenarioPrelude {
         end
 
         -- Set below, with the globals' protection: what `require` reads is put back as the file's
-        -- top level left it (snapshot_modules, then restore_modules before each scenario).
+        -- top level left it (snapshot_modules before the first scenario, restore_modules before each
+        -- later one). The runner calls them: a file whose one scenario runs needs neither.
         local snapshot_modules, restore_modules
         local function collect()
           collected = true
-          snapshot_modules()
-          if not has_hooks then return declared, restore_modules end
+          if not has_hooks then return declared, snapshot_modules, restore_modules end
           for index, record in ipairs(declared) do
             local enclosing, before, after = declared_frames[index], {}, {}
             for _, frame in ipairs(enclosing) do
@@ -628,7 +629,7 @@ enum ScenarioPrelude {
             end
             record[7], record[8] = before[1] and before or false, after[1] and after or false
           end
-          return declared, restore_modules
+          return declared, snapshot_modules, restore_modules
         end
 
         -- The language's and Lua's own globals cannot be replaced: a scenario that set
@@ -774,35 +775,7 @@ enum ScenarioPrelude {
             end
           end
           restore_modules = function()
-            for index, modules in ipairs(module_tables) do
-              local copy = module_snapshots[index]
-              for key in next, modules do
-                if copy[key] == nil then rawset(modules, key, nil) end
-              end
-              for key, value in next, copy do
-                if not rawequal(modules[key], value) then rawset(modules, key, value) end
-              end
-            end
-            for shared_table, mt in next, metatable_snapshots do
-              local now = getmetatable(shared_table)
-              if mt == false then
-                if now ~= nil then pcall(setmetatable, shared_table, nil) end
-              elseif not rawequal(now, mt) then
-                pcall(setmetatable, shared_table, mt)
-              end
-            end
-            for shared_table, copy in next, field_snapshots do
-              if copy then  -- (false: past the limits, not kept)
-                local extra = {}
-                for key in next, shared_table do
-                  if copy[key] == nil then extra[#extra + 1] = key end
-                end
-                for _, key in ipairs(extra) do rawset(shared_table, key, nil) end
-                for key, value in next, copy do
-                  if not rawequal(rawget(shared_table, key), value) then rawset(shared_table, key, value) end
-                end
-              end
-            end
+            restore_module_tables(module_tables, module_snapshots, metatable_snapshots, field_snapshots)
           end
           -- Strings read their methods through this metatable: it is Lua's, kept as it is.
           rawset(getmetatable(""), "__metatable", "the string metatable is navscript's")
