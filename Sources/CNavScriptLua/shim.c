@@ -351,6 +351,61 @@ static int clua_box_gc(lua_State *L) {
     return 0;
 }
 
+static char clua_drivers_key; /* registry: thread -> true, weak keys (see clua_suspendeddriver) */
+
+/* Notes the running coroutine (not the main thread) as one that called Swift. May raise only for
+   memory, before any Swift frame is on the stack. */
+static void clua_notedriver(lua_State *L) {
+    if (lua_pushthread(L)) { /* the main thread */
+        lua_pop(L, 1);
+        return;
+    }
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_drivers_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_drivers_key);
+    }
+    lua_insert(L, -2); /* drivers thread */
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+void clua_forgetdrivers(lua_State *L) {
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_drivers_key);
+}
+
+int clua_suspendeddriver(lua_State *L, lua_Debug *ar) {
+    int found = 0;
+    if (!lua_checkstack(L, 4)) return 0;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_drivers_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushnil(L);
+    while (!found && lua_next(L, -2) != 0) {
+        lua_State *co = lua_tothread(L, -2);
+        if (co != NULL && lua_status(co) == LUA_YIELD) {
+            int level;
+            for (level = 0; level < 8 && lua_getstack(co, level, ar); level++) {
+                if (lua_getinfo(co, "Sl", ar) && ar->currentline > 0) {
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, lua_gettop(L) - (found ? 2 : 1)); /* the key left by a break, and the table */
+    return found;
+}
+
 /* Calls the Swift context `object` for the running C function and raises
    its error, if any, from here — after the Swift frame has returned. */
 static int clua_invoke(lua_State *L, void *object) {
@@ -358,6 +413,7 @@ static int clua_invoke(lua_State *L, void *object) {
     int saved_side = c->lua_side;
     lua_State *saved_current = c->current;
     int n;
+    if (lua_isyieldable(L)) clua_notedriver(L); /* a coroutine (cheap test first: the main thread is not yieldable) */
     c->lua_side = 0; /* Swift is on the stack: the allocator must not refuse */
     c->current = L;
     n = c->dispatch(L, object);

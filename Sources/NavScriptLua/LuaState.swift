@@ -406,6 +406,21 @@ public final class LuaState {
         return "timeout: ran longer than \(shown)s (--timeout) in its own Lua code"
     }
 
+    /// Starts a new list of the coroutines that call a Swift function (see
+    /// ``suspendedCoroutineThatCalledSwift()``).
+    public func forgetCoroutinesThatCalledSwift() { clua_forgetdrivers(L) }
+
+    /// Where a coroutine that called a Swift function since
+    /// ``forgetCoroutinesThatCalledSwift()`` stands suspended (its innermost
+    /// Lua frame: the line of its `coroutine.yield`), or nil when none does.
+    /// Why: a coroutine that drove the host and was never resumed again
+    /// stopped at that yield, and what came after it never ran.
+    public func suspendedCoroutineThatCalledSwift() -> LuaSourceLocation? {
+        var record = lua_Debug()
+        guard clua_suspendeddriver(L, &record) != 0 else { return nil }
+        return LuaSourceLocation(source: Self.sourceName(&record), line: Int(record.currentline))
+    }
+
     /// The limit a script hit and caught, if any — a memory error first (it
     /// is the cause of what came after it: a loop retrying the allocation
     /// until the budget runs out), then a spent budget, then the time

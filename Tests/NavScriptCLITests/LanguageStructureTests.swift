@@ -853,7 +853,8 @@ struct LanguageStructureTests {
 
     /// A function `coroutine.wrap` made returns at its coroutine's first yield, which was taken for
     /// the end of a body: what came after the yield never ran, and the scenario passed (a hook, a
-    /// group, a row of scenario.each, in_scene's fn alike). Each is refused where it is given.
+    /// group, a row of scenario.each, in_scene's fn alike). Each is refused where it is given; one
+    /// a body or hook calls, left at a yield after it drove the app, is the scenario's error.
     @Test func aCoroutineWrapFunctionIsNoBody() throws {
         let wrapped = "coroutine.wrap(function() launch{} coroutine.yield() expect_tab(\"profile\") end)"
         let fixture = try Fixture([
@@ -863,7 +864,33 @@ struct LanguageStructureTests {
             "suite/before.lua": "before_each(\(wrapped))\nscenario(\"s\", function() end)",
             "suite/after.lua": "after_each(\(wrapped))\nscenario(\"s\", function() end)",
             "suite/scene.lua": "scenario(\"in scene\", function() pcall(in_scene, 1, \(wrapped)) end)",
-            "suite/plain.lua": "scenario(\"a wrap called inside a body is fine\", function() local f = \(wrapped) f() end)"
+            "suite/plain.lua": #"""
+            scenario("a wrap called inside a body to its end is fine", function()
+              local f = coroutine.wrap(function() launch{} coroutine.yield() expect_tab("home") end)
+              f()
+              f()
+            end)
+            scenario("a generator left at a yield that never drove the app is fine", function()
+              local numbers = coroutine.wrap(function() for i = 1, 10 do coroutine.yield(i) end end)
+              launch{}
+              assert(numbers() == 1)
+            end)
+            scenario("a coroutine closed at its yield is fine", function()
+              local co = coroutine.create(function() launch{} coroutine.yield() expect_tab("profile") end)
+              coroutine.resume(co)
+              coroutine.close(co)
+            end)
+            """#,
+            // Called, not given: the same wrap reached through a plain function stops at its yield all the same.
+            "suite/called.lua": #"""
+            local w = \#(wrapped)
+            scenario("a body calling a wrap", function() return w() end)
+            """#,
+            "suite/hook.lua": #"""
+            local v = \#(wrapped)
+            after_each(function() v() end)
+            scenario("a hook calling a wrap", function() end)
+            """#
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
         #expect(output.status == 2, "\(output)")
@@ -877,11 +904,22 @@ struct LanguageStructureTests {
         #expect(
             junit.testcase("in scene")?.child("error")?["message"]?.contains("in_scene(1, fn): fn is a function coroutine.wrap made")
                 == true, "\(junit.raw)")
-        #expect(junit.outcome("a wrap called inside a body is fine") == "passed", "\(junit.raw)")
+        for name in [
+            "a wrap called inside a body to its end is fine", "a generator left at a yield that never drove the app is fine",
+            "a coroutine closed at its yield is fine"
+        ] {
+            #expect(junit.outcome(name) == "passed", "\(name): \(junit.raw)")
+        }
+        for (name, file) in [("a body calling a wrap", "called"), ("a hook calling a wrap", "hook")] {
+            let message = junit.testcase(name)?.child("error")?["message"] ?? ""
+            #expect(
+                message.hasPrefix("suite/\(file).lua:1: a coroutine that drove the app or checked it is still suspended at this yield"),
+                "\(name): \(message)")
+        }
     }
 
     /// A misspelt field of what a function returned (`deep_link(url).stauts`, `session().signed_in`,
-    /// `snapshot().modal`) read nil, and every comparison with it held: a record of a type whose
+    /// `snapshot().modal`, a tab of `snapshot().stacks`) read nil, and every comparison with it held: a record of a type whose
     /// fields are fixed raises on a name it does not declare. A declared field left out reads nil;
     /// the record prints and goes back to navscript as a plain table would.
     @Test func aMisspeltFieldOfAReturnedRecordIsAnError() throws {
@@ -890,6 +928,7 @@ struct LanguageStructureTests {
             scenario("outcome", function() assert(deep_link("shop://cart").stauts ~= "rejected") end)
             scenario("session", function() launch{} assert(session().signed_in ~= true) end)
             scenario("snapshot", function() launch{} assert(snapshot().modal == nil) end)
+            scenario("a snapshot's stacks", function() launch{} assert(snapshot().stacks.ordrs == nil) end)
             scenario("declared fields", function()
               local o = deep_link("shop://cart")
               assert(o.status == "gated" and o.error == nil and o.message == nil)
@@ -898,6 +937,7 @@ struct LanguageStructureTests {
               print(o)
               local s = snapshot()
               expect_snapshot(s)
+              expect_snapshot{ stacks = { orders = s.stacks.orders } }
               assert(getmetatable(s) == "navscript.record" and not pcall(setmetatable, s, nil), "a record's metatable is protected")
             end)
             """
@@ -907,7 +947,8 @@ struct LanguageStructureTests {
         for (name, message) in [
             ("outcome", "suite/records.lua:1: navscript.LinkOutcome has no field 'stauts'; it has status, destination"),
             ("session", "suite/records.lua:2: shop.Session has no field 'signed_in'; it has logged_in, payment_method"),
-            ("snapshot", "suite/records.lua:3: navscript.Snapshot has no field 'modal'; it has root, tab, stacks, modals")
+            ("snapshot", "suite/records.lua:3: navscript.Snapshot has no field 'modal'; it has root, tab, stacks, modals"),
+            ("a snapshot's stacks", "suite/records.lua:4: navscript.Snapshot.stacks has no field 'ordrs'; it has home,")
         ] {
             #expect(junit.testcase(name)?.child("error")?["message"]?.contains(message) == true, "\(name): \(junit.raw)")
         }

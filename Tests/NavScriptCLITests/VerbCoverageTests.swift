@@ -389,4 +389,31 @@ struct VerbCoverageTests {
         let line = Lua.line(of: #"expect_error("shop://product/p1""#, in: Self.mismatches)
         #expect(timeline.contains(#"suite/mismatch.lua:\#(line)  expect_error("#), "\(timeline)")
     }
+
+    /// An http(s) link given without `via` goes through the universal door:
+    /// through the scheme door, which refuses every web link as malformed,
+    /// `expect_error(webLink, "malformed")` passed for a link the app takes.
+    @Test func aWebLinkWithoutViaGoesThroughTheUniversalDoor() throws {
+        let fixture = try Fixture([
+            "suite/web.lua": #"""
+            scenario("a web link", { launch = { logged_in = true } }, function()
+              local outcome = deep_link("https://shop.example.com/products/p1")
+              assert(outcome.status == "proceed" and outcome.destination == "product", outcome.status)
+            end)
+            scenario("its refusal", function() expect_error("https://shop.example.com/products/p1", "malformed") end)
+            scenario("at launch", { launch = { logged_in = true, url = "HTTPS://shop.example.com/products/p1" } }, function()
+              expect_screen("product:p1")
+            end)
+            scenario("through the scheme door", function()
+              expect_error("https://shop.example.com/products/p1", "malformed", { via = "scheme" })
+            end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("a web link") == "passed", "\(junit.raw)")
+        #expect(junit.outcome("its refusal") == "failure", "\(junit.raw)")
+        #expect(junit.outcome("at launch") == "passed", "\(junit.raw)")
+        #expect(junit.outcome("through the scheme door") == "passed", "\(junit.raw)")
+    }
 }

@@ -303,6 +303,13 @@ int clua_isrecord(lua_State *L, int index);
    as upvalue 1): called, it returns at the coroutine's first yield, so a body given as one stops there. */
 int clua_iswrapped(lua_State *L);
 
+/* Coroutines that called a Swift function (clua_invoke notes each in a weak table the registry
+   holds): one left suspended when a scenario ends stopped at a yield after it drove the app, and the
+   rest of it never ran. clua_forgetdrivers starts a new list; clua_suspendeddriver fills `ar` ("Sl")
+   with the first Lua frame of one still suspended and returns 1, or returns 0. Neither raises. */
+void clua_forgetdrivers(lua_State *L);
+int clua_suspendeddriver(lua_State *L, lua_Debug *ar);
+
 /* Puts the tables a file's modules live in back as a snapshot left them (the scenario prelude's
    restore_modules, in C: it runs before every scenario but a file's first, and in Lua it cost about as
    much as an empty scenario). Arguments: (1) the module tables (package.loaded, preload, searchers),

@@ -126,11 +126,14 @@ enum BindingSupport {
         return try linkInput(value) { call.argumentError(position, $0) }
     }
 
-    /// A URL string, or a table: an activity when it has `activity_type`
-    /// (default entry `spotlight`), else a push payload (default `push`).
+    /// A URL string (default entry `scheme`; `universal` for an `http(s)` link,
+    /// which the scheme door refuses whatever it is, so a check of its
+    /// refusal passed for a link the app takes), or a table: an activity
+    /// when it has `activity_type` (default entry `spotlight`), else a push
+    /// payload (default `push`).
     static func linkInput(_ value: LuaValue, invalid: (String) -> Error) throws -> (EntryInput, defaultEntry: EntryPoint) {
         switch value {
-        case .string(let url): return (.url(url.string), .scheme)
+        case .string(let url): return (.url(url.string), isWebLink(url.string) ? .universal : .scheme)
         case .table(let table):
             var fields: [String: String] = [:]
             for (key, value) in table.pairs {
@@ -146,6 +149,12 @@ enum BindingSupport {
         default:
             throw invalid("a link is a URL string or a table, got \(value.typeName)")
         }
+    }
+
+    /// Whether `url` starts with `http://` or `https://` (any letter case): a web link.
+    static func isWebLink(_ url: String) -> Bool {
+        let bytes = url.utf8.prefix(8).map { $0 | 0x20 }  // lower-case letters; ':' and '/' unchanged
+        return bytes.starts(with: Array("https://".utf8)) || bytes.starts(with: Array("http://".utf8))
     }
 
     /// An outcome as a message shows it, in the fields a scenario reads:

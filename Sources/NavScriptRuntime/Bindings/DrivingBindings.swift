@@ -108,7 +108,7 @@ enum DrivingBindings {
                 returns: [ScriptReturn("navscript.LinkOutcome", name: "outcome")],
                 documentation: """
                     Delivers a link through an entry point and returns what became of it. A URL string goes through \
-                    `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, \
+                    `"scheme"` by default (an `http(s)` link through `"universal"`), a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, \
                     with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: \
                     check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so \
                     a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` \
@@ -358,9 +358,7 @@ enum DrivingBindings {
             guard let key = key.stringValue else { throw invalid("launch option names must be strings") }
             switch (key, value) {
             case ("url", .nil), ("via", .nil): continue
-            case ("url", .string(let url)):
-                request.link = .url(url.string)
-            case ("url", .table):
+            case ("url", .string), ("url", .table):
                 let (input, entry) = try BindingSupport.linkInput(value, invalid: invalid)
                 request.link = input
                 if options["via"].isNil { request.via = entry }

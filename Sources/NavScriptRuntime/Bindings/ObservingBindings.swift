@@ -102,6 +102,8 @@ enum ObservingBindings {
                 let state = app.state
                 var stacks = LuaTable()
                 for tab in state.tabs { stacks[tab.rawValue] = BindingSupport.list(state.stack(tab).map(\.description)) }
+                // A record too: `snapshot().stacks.ordrs` read nil, and every check of it held.
+                stacks.record = LuaRecord(type: "navscript.Snapshot.stacks", fields: state.tabs.map(\.rawValue))
                 let modals = LuaTable(array: state.modals.map { BindingSupport.list($0.map(\.description)) })
                 return [
                     .table([

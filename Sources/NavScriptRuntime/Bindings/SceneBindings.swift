@@ -16,7 +16,7 @@ enum SceneBindings {
                 documentation: """
                     The user opens a new window of the app, in front, and the app settles; returns its number (the \
                     first window is 1; numbers are not reused). With `url` (and `via`, default `"spotlight"` for an \
-                    activity, else `"scheme"`), the window opens for that link — a Handoff activity, a link dragged \
+                    activity, `"universal"` for an http(s) link, else `"scheme"`), the window opens for that link — a Handoff activity, a link dragged \
                     out — and the link's outcome is returned too. An app whose host drives one window is an error.
                     """,
                 example: "local second = open_scene{}",

@@ -146,7 +146,10 @@ package struct LuaDefinitions {
             return .init(option.name, type, option.documentation)
         }
         fields.append(.init("url", "navscript.LinkInput", "a cold-start link, held until the root is up"))
-        fields.append(.init("via", "navscript.EntryPoint", "the entry point of `url` (default \"scheme\"; \"push\" for a table)"))
+        fields.append(
+            .init(
+                "via", "navscript.EntryPoint",
+                "the entry point of `url` (default \"scheme\", \"universal\" for an http(s) link; \"push\" for a table)"))
         return .fields(
             "navscript.LaunchOptions",
             """
@@ -177,7 +180,8 @@ package struct LuaDefinitions {
                 [
                     .init(
                         "via", "navscript.EntryPoint",
-                        "default: \"scheme\" for a URL, \"push\" for a payload, \"spotlight\" for an activity"),
+                        "default: \"scheme\" for a URL (\"universal\" for an http(s) one), \"push\" for a payload, \"spotlight\" for an activity"
+                    ),
                     .init("settle", "boolean", "default true; false delivers without draining the scheduler"),
                     .init(
                         "scene", "integer",
@@ -188,7 +192,9 @@ package struct LuaDefinitions {
                 "navscript.SceneOptions", "Options of `open_scene`.",
                 [
                     .init("url", "navscript.LinkInput", "the link (or Handoff activity) the window opens for"),
-                    .init("via", "navscript.EntryPoint", "default: \"spotlight\" for an activity, \"scheme\" for a URL")
+                    .init(
+                        "via", "navscript.EntryPoint",
+                        "default: \"spotlight\" for an activity, \"scheme\" for a URL (\"universal\" for an http(s) one)")
                 ]),
             .fields(
                 "navscript.Scenes", "Open windows' numbers, in opening order, and the one in front.",

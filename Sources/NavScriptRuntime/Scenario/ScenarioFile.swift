@@ -286,6 +286,7 @@ package final class ScenarioFile {
             state.setInstructionBudget(options.instructionBudget)
         }
         state.resetLimits(timeout: options.scenarioTimeout)
+        state.forgetCoroutinesThatCalledSwift()
         let heldAtStart = state.memoryInUse  // what earlier scenarios and the top level kept (see the memory error below)
         defer {
             state.clearTimeLimit()
@@ -410,6 +411,16 @@ package final class ScenarioFile {
             error = ScenarioProblem(
                 outcome: .errored(.luaError),
                 message: mistake + " (a pcall caught this error, but a wrong call is the scenario's error whatever catches it)",
+                details: "")
+        }
+        // A coroutine that drove the app and was left at a yield: what came after the yield never ran
+        // (a body or hook calling a coroutine.wrap function that yields after its first steps).
+        if error == nil, let yield = state.suspendedCoroutineThatCalledSwift() {
+            error = ScenarioProblem(
+                outcome: .errored(.luaError),
+                message: "\(yield): a coroutine that drove the app or checked it is still suspended at this yield when "
+                    + "the scenario ends, so what comes after the yield never ran; resume it until it returns, or "
+                    + "coroutine.close() it where stopping early is meant",
                 details: "")
         }
         if error == nil, let app = world.app {
