@@ -74,14 +74,27 @@ public enum NavScriptCLI {
     /// written nothing. A reader that went away (`| head`) is not that.
     static func checkingStandardOutput(_ status: Int32, wasClosed: Bool) -> Int32 {
         errno = 0
-        let flushed = fflush(nil) == 0  // every stdio stream: print() writes standard output through one
+        // A write that failed before now left the stream in error and dropped its buffer: the flush
+        // below then has nothing to fail on (`graph > /dev/full` exited 0 having printed nothing).
+        let failedBefore = navscript_standard_output_failed() != 0
+        let flushed = fflush(nil) == 0 && !failedBefore  // every stdio stream: print() writes standard output through one
         var failure = errno
+        if failedBefore, failure == 0, standardOutputReaderIsGone() { failure = EPIPE }
         if flushed, let direct = StandardOutputFailure.shared.error { failure = direct }  // the reports' own writes
         let written = flushed && StandardOutputFailure.shared.error == nil
         guard !written || wasClosed, failure != EPIPE else { return status }
         let why = wasClosed ? "it is closed" : failure != 0 ? String(cString: strerror(failure)) : "a write failed"
         writeStandardError("\(executableName): standard output could not be written (\(why)): the command's output is lost\n")
         return max(status, 2)
+    }
+
+    /// Whether standard output is a pipe whose reader has gone (`| head -1`):
+    /// a failed write there is EPIPE, which stdio does not keep.
+    static func standardOutputReaderIsGone() -> Bool {
+        var status = stat()
+        guard fstat(STDOUT_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return false }
+        var watch = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+        return poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR) != 0
     }
 
     /// Raises the soft limit on open files to the hard one (at most 65,536),

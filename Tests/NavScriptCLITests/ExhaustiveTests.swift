@@ -655,6 +655,27 @@ struct ExitCodeTests {
         #expect(column.status == 1 && column.stdout.contains("group second (x)"), "\(column)")
     }
 
+    /// Lines are numbered as Lua numbers them (`list`, failures, reports): a bare `\r` ends one too.
+    /// A file with classic Mac line ends was one line to `file:LINE` and lint, and a stray `\r` in
+    /// a long string shifted every line after it — `file:LINE` ran the passing scenario above the
+    /// failing one, and lint pointed at the wrong line.
+    @Test func aLineIsWhatLuaCallsALine() throws {
+        let fixture = try Fixture([
+            "suite/cr.lua":
+                "scenario(\"a\", function() end)\rscenario(\"b\", function() end)\rscenario(\"c\", function() expect_tab(\"ordrs\") end)\r",
+            "suite/stray.lua":
+                "local text = [[one\rtwo]]\nscenario(\"passes\", function() end)\nscenario(\"fails\", function() assert(false) end)\n"
+        ])
+        let listed = try fixture.run(["list", "suite/cr.lua"])
+        #expect(listed.stdout.contains("suite/cr.lua:2"), "\(listed)")
+        let second = try fixture.run(["run", "suite/cr.lua:2"])
+        #expect(second.status == 0 && CLI.summary(second.stdout)?.hasPrefix("1 passed, 0 failed") == true, "\(second)")
+        let lint = try fixture.run(["lint", "suite/cr.lua"])
+        #expect(lint.stdout.contains("suite/cr.lua:3:"), "\(lint)")
+        let failing = try fixture.run(["run", "suite/stray.lua:4"])
+        #expect(failing.status == 1 && failing.stdout.contains("FAIL suite/stray.lua:4  fails"), "\(failing)")
+    }
+
     /// A `describe` line selects its group's scenarios: it ran the scenario above the group
     /// (another group's, green) in their place, the group's failing scenarios never run.
     @Test func aDescribeLineRunsItsGroup() throws {

@@ -729,6 +729,17 @@ struct ManifestCommandTests {
         #expect(run.stderr.contains("warning: the app shows \"tracking\""), "\(run)")
     }
 
+    /// A file that is not UTF-8 (a Latin-1 comment) runs — Lua reads bytes — so lint reads it, and
+    /// `routes diff --suite` its links: it was skipped and counted among the files with no problem.
+    @Test func aFileThatIsNotUTF8IsLintedAsItRuns() throws {
+        let fixture = try Fixture(["suite/ok.lua": "scenario(\"ok\", function() end)"])
+        let bytes = Array("-- caf".utf8) + [0xE9] + Array("\nscenario(\"s\", function() expect_tab(\"ordrs\") end)\n".utf8)
+        try Data(bytes).write(to: fixture.url("suite/latin1.lua"))
+        let output = try fixture.run(["lint", "suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect((output.stdout + output.stderr).contains("suite/latin1.lua:2:"), "\(output)")
+    }
+
     /// `--suite`: the links a suite delivers, also those it keeps in its support modules (where the
     /// shipped suite keeps them: `support/links.lua`) and in single quotes — a link kept there that a
     /// rollout rejects was "no link changes".

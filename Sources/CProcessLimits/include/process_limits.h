@@ -34,4 +34,9 @@ int navscript_set_default_thread_stack(size_t size);
 /// address space (`ulimit -v`) cannot hold for long.
 void navscript_use_one_malloc_arena(void);
 
+/// Whether a write to stdio's standard output stream has failed
+/// (`ferror(stdout)`): stdio then drops what it held, so a flush at exit
+/// finds nothing to fail on. (Swift 6 cannot name the `stdout` global.)
+int navscript_standard_output_failed(void);
+
 #endif

@@ -334,9 +334,9 @@ struct SuiteOptions: ParsableArguments {
     /// group's line is another group's, and ran green in its place).
     private static func declarationLines(at line: Int, in scenarios: [ScenarioListing], path: String) throws -> Set<Int> {
         // A line past the file's end is a typo, not the last scenario's body.
-        if let source = try? String(contentsOfFile: path, encoding: .utf8) {
-            let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-            let count = lines.count - (source.hasSuffix("\n") ? 1 : 0)
+        if let bytes = FileManager.default.contents(atPath: path) {
+            let lines = LuaLines.lines(of: Array(bytes))  // numbered as Lua (and `list`) number them
+            let count = lines.count
             if line > count {
                 throw ValidationError(
                     "\(path):\(line): the file has \(count) line\(count == 1 ? "" : "s"); give the line of a scenario "

@@ -25,7 +25,8 @@ struct LuaTokens {
     /// them. (Scalars appended one by one were two thirds of a lint.)
     init(_ source: String) {
         var tokens: [Token] = []
-        let bytes = Array(source.utf8)
+        // Lines as Lua counts them (a bare `\r` ends one too): places must be the ones `list` and a run give.
+        let bytes = LuaLines.unifyingBreaks(Array(source.utf8))
         var index = 0
         var line = 1
         var lineStart = 0

@@ -327,8 +327,10 @@ package struct ScenarioLint {
     /// The problems of every file, read from disk.
     package func check(_ files: [SuiteFile]) -> [Problem] {
         files.flatMap { file in
-            guard let source = try? String(contentsOf: file.url, encoding: .utf8) else { return [Problem]() }
-            return check(source: source, file: file.path)
+            // Lua reads bytes: a file with a Latin-1 comment runs, so it is linted too (an invalid
+            // byte reads as U+FFFD; the file was skipped and counted among those with no problem).
+            guard let bytes = try? Data(contentsOf: file.url) else { return [Problem]() }
+            return check(source: String(decoding: bytes, as: UTF8.self), file: file.path)
         }
     }
 

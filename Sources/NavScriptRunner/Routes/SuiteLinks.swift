@@ -21,7 +21,9 @@ package enum SuiteLinks {
         var seen: Set<String> = []
         var links: [String] = []
         for source in sources {
-            guard let text = try? String(contentsOf: source, encoding: .utf8) else { continue }
+            // Read as Lua reads it, bytes and all: a Latin-1 comment dropped the file's links without a word.
+            guard let bytes = try? Data(contentsOf: source) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
             for token in LuaTokens(text).tokens {
                 guard case .string(let literal) = token.kind, literal.lowercased().hasPrefix(prefix) else { continue }
                 if seen.insert(literal).inserted { links.append(literal) }
