@@ -676,6 +676,18 @@ struct ExitCodeTests {
         #expect(failing.status == 1 && failing.stdout.contains("FAIL suite/stray.lua:4  fails"), "\(failing)")
     }
 
+    /// Two lines of one file given through a hard link and its own name select both scenarios, as
+    /// through a symbolic link: they were refused as two files with a scenario of the same name,
+    /// naming a line nobody gave.
+    @Test func linesOfOneFileGivenThroughAHardLinkAreOneFilesLines() throws {
+        let fixture = try Fixture([
+            "suite/a.lua": "describe(\"grp\", function()\n  scenario(\"one\", function() end)\n  scenario(\"two\", function() end)\nend)\n"
+        ])
+        #expect(link(fixture.url("suite/a.lua").path, fixture.url("suite/hard.lua").path) == 0)
+        let output = try fixture.run(["run", "suite/hard.lua:3", "suite/a.lua:2"])
+        #expect(output.status == 0 && CLI.summary(output.stdout)?.hasPrefix("2 passed") == true, "\(output)")
+    }
+
     /// A `describe` line selects its group's scenarios: it ran the scenario above the group
     /// (another group's, green) in their place, the group's failing scenarios never run.
     @Test func aDescribeLineRunsItsGroup() throws {

@@ -893,6 +893,7 @@ struct UsageErrorTests {
         (["routes", "diff", ManifestCommandTests.shipped.path, "missing.json"], "cannot read missing.json: no such file"),
         (["types", "-o", "suite"], "it is a folder; give a file name"),
         (["types", "-o", "suite/a.lua/defs.lua"], "suite/a.lua is a file, not a folder"),
+        (["types", "-o", "suite/a.lua"], "-o suite/a.lua would replace a Lua file that is not a definitions file"),
         (["explore", "--time", "0"], "--time 0 without --steps or --until-covered would explore forever"),
         (["mutate", "--explore", "--explore-time", "nan"], "--explore-time must be a number of seconds above 0 and at most 604800"),
         (["mutate", "--explore", "--explore-time", "1e19"], "--explore-time must be a number of seconds above 0"),
@@ -931,6 +932,20 @@ struct UsageErrorTests {
         #expect(output.stderr.contains(expected), "\(output.stderr)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain") && !output.stderr.contains("Missing value"), "\(output.stderr)")
         #expect(arguments.contains("--manifest") || !output.stderr.contains("--manifest:"), "\(output.stderr)")
+    }
+
+    /// A report into the file standard output is redirected to (`--json f > f`) is refused: the
+    /// terminal report was mixed into the JSON lines, or lost under the JUnit report, without a word.
+    @Test(arguments: [("--json", "same.jsonl", ">"), ("--junit", "same.xml", ">"), ("--junit", "same.xml", "2>")])
+    func aReportIntoTheFileAStandardStreamGoesToIsRefused(option: String, file: String, redirect: String) throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() launch{} end)"#])
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.shell("'\(navscript)' run suite \(option) \(file) \(redirect) \(file); echo \"status $?\"")
+        let stream = redirect == ">" ? "standard output" : "standard error"
+        #expect(output.stdout.contains("status 2"), "\(output)")
+        #expect(
+            (output.stderr + (try fixture.read(file))).contains("\(option) \(file) is the file \(stream) is redirected to"),
+            "\(output)")
     }
 
     /// A memory limit too small for a file's state names the option, not the library's API.

@@ -19,7 +19,8 @@ struct LintCommand: HostedCommand {
             invariant, W909 a key of a function's option table, W910 a window function for an app with one window, \
             W911 a file that does not load: a duplicate scenario name, a scenario without its function — each file's \
             top level is run for that, as list runs it —, W912 a link a typo away from a route, which the app rejects \
-            without a word). Only literals are checked. Exit status: 0 clean, 1 problems found, 2 usage error.
+            without a word, W913 a field of deep_link's outcome compared with a value it never has: \
+            deep_link(url).status ~= "gatd"). Only literals are checked. Exit status: 0 clean, 1 problems found, 2 usage error.
             """
     )
 

@@ -83,6 +83,16 @@ struct ReportOptions: ParsableArguments {
                 )
             }
         }
+        // A report into the file standard output or standard error is redirected to (`--json f > f`): the
+        // terminal report was mixed into the JSON lines, or replaced by the JUnit report without a word.
+        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
+            guard let path, let stream = Self.standardStream(sharingTheFileAt: path) else { continue }
+            throw ValidationError(
+                "\(option) \(path) is the file \(stream) is redirected to: the terminal report would "
+                    + (option == "--json" ? "be mixed into the events" : "be lost under the report")
+                    + "; give the report a file of its own"
+                    + (option == "--json" ? ", or stream the events to standard output with --json -" : ""))
+        }
         // Two reports into one file (a link to it included): the last one written wins and the other is lost
         // without a word.
         let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
@@ -92,6 +102,18 @@ struct ReportOptions: ParsableArguments {
                 throw ValidationError("\(other.0) and \(option) both write \(path): give each report its own file")
             }
         }
+    }
+
+    /// "standard output" or "standard error" when that stream is redirected
+    /// to the regular file at `path` (the same file, whatever its name).
+    static func standardStream(sharingTheFileAt path: String) -> String? {
+        var file = stat()
+        guard stat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG else { return nil }
+        for (descriptor, name) in [(STDOUT_FILENO, "standard output"), (STDERR_FILENO, "standard error")] {
+            var stream = stat()
+            if fstat(descriptor, &stream) == 0, stream.st_dev == file.st_dev, stream.st_ino == file.st_ino { return name }
+        }
+        return nil
     }
 
     /// Refuses a report written over an input the command reads, named by

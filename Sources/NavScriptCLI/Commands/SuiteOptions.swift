@@ -281,10 +281,10 @@ struct SuiteOptions: ParsableArguments {
         let everything = ScenarioRunner(host: host, options: limits)
         let reading = "while a file:LINE argument's file was read to find the scenario at that line"
         var paths: [String] = []
-        var files: [String] = []  // each path's file, however spelled (`L.lua`, `./L.lua`): one file, its lines together
+        var files: [String] = []  // each path's file, however spelled (`L.lua`, `./L.lua`, a link): one file, its lines together
         var chosen: [(path: String, scenarios: [ScenarioListing], lines: Set<Int>)] = []
         for (path, line) in located {
-            let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            let file = Self.fileIdentity(path)
             if let index = files.firstIndex(of: file) {
                 if chosen[index].scenarios.isEmpty { continue }  // did not load: the run says why
                 chosen[index].lines.formUnion(try Self.declarationLines(at: line, in: chosen[index].scenarios, path: path))
@@ -327,6 +327,14 @@ struct SuiteOptions: ParsableArguments {
         selected.paths = paths
         if !names.isEmpty { selected.filter = "^(" + names.sorted().map(JUnitReport.escapeRegex).joined(separator: "|") + ")$" }
         return selected
+    }
+
+    /// What tells files apart: the device and inode (a hard link is the same file under another name,
+    /// and its lines were refused as another file's scenario of the same name), else the resolved path.
+    private static func fileIdentity(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return "\(status.st_dev):\(status.st_ino)"
     }
 
     /// The lines of the declarations `line` selects among a file's scenarios: the one at or above

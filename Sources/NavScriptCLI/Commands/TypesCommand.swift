@@ -47,6 +47,15 @@ struct TypesCommand: HostedCommand {
         case .luacheck: text = LanguageReference(host: host).luacheckConfig(hostName: host.name)
         }
         guard let output else { return writeStandardOutput(text) }
+        // A Lua file that is not a definitions file (a scenario, a support module: `-o scenarios/cart.lua`
+        // for `-o types/navscript.lua`) was replaced without a word.
+        if output.lowercased().hasSuffix(".lua"), let existing = FileManager.default.contents(atPath: output),
+            !existing.isEmpty, !existing.starts(with: Array("---@meta".utf8))
+        {
+            throw ValidationError(
+                "-o \(output) would replace a Lua file that is not a definitions file (it does not start with ---@meta): "
+                    + "give the definitions a path of their own (e.g. -o types/navscript.lua)")
+        }
         do {
             try ReportFile.write(text, to: URL(fileURLWithPath: output), kind: "definitions")
         } catch {

@@ -33,6 +33,8 @@ package struct ScenarioLint {
             case load
             /// A link of the app's scheme a typo away from a route: the app rejects it without a word.
             case link
+            /// A field of a link's outcome compared with a value it never has (`deep_link(url).status ~= "gatd"`).
+            case outcome
             /// The file does not compile: luacheck's own code for a syntax error.
             case syntax
 
@@ -68,6 +70,7 @@ package struct ScenarioLint {
     /// first segment is compared with (W912).
     private let routeFirstSegments: [String]
     private static let errorKinds = LinkOutcome.Rejection.allCases.map(\.rawValue)
+    private static let statuses = LinkOutcome.Status.allCases.map(\.rawValue)
     private static let invariants = Invariant.allCases.map(\.rawValue)
     /// For each function that takes a table of declared keys (`deep_link`'s
     /// options, `back_swipe{}`, a host verb's own), where and which keys —
@@ -149,21 +152,42 @@ package struct ScenarioLint {
     /// `assert` on it passed whatever was on screen. So is one with an id the app does not have
     /// (`screen() ~= "chekout"`), and with a tab it does not have.
     private func labelComparisons(_ tokens: [LuaTokens.Token], _ report: Report) {
-        let observers: Set<String> = ["screen", "stack", "modals", "tab", "snapshot"]
+        let observers: Set<String> = ["screen", "stack", "modals", "tab", "snapshot", "deep_link"]
         /// The observer an operand calls, when it is one written out — `screen()`, `(screen())`,
         /// `_G.screen()`, `stack()[2]`, `modals()[1][1]`, `snapshot().tab` — reading `tokens[range]`.
         /// A snapshot's field reads as the observer that gives the same: `.tab` as `tab()`, a stack's or
-        /// a modal's entry as `stack()`'s (labels there, so only an unknown id is named).
+        /// a modal's entry as `stack()`'s (labels there, so only an unknown id is named). A field of
+        /// `deep_link(…)`'s outcome reads as `outcome status` (`precondition`, `destination`, `error`).
         func observer(in range: Range<Int>) -> String? {
             guard let name = called(in: range) else { return nil }
-            guard name.observer == "snapshot" else { return name.observer }
-            let rest = Array(tokens[range.clamped(to: tokens.indices)].dropFirst(name.offset + 3))
+            guard name.observer == "snapshot" || name.observer == "deep_link" else { return name.observer }
+            let operand = Array(tokens[range.clamped(to: tokens.indices)])
+            guard let end = afterCall(operand, at: name.offset + 1) else { return nil }
+            let rest = Array(operand[end...])
             guard rest.count >= 2, rest[0].kind == .symbol("."), case .name(let field) = rest[1].kind else { return nil }
+            if name.observer == "deep_link" {
+                return rest.count == 2 && ["status", "precondition", "destination", "error"].contains(field) ? "outcome \(field)" : nil
+            }
             switch field {
             case "tab" where rest.count == 2: return "tab"
             case "stacks" where rest.count > 2, "modals" where rest.count > 2: return "snapshot stack"
             default: return nil
             }
+        }
+        /// The index after the parenthesis that closes the one at `open` in `operand`, if it is one.
+        func afterCall(_ operand: [LuaTokens.Token], at open: Int) -> Int? {
+            guard open < operand.count, operand[open].kind == .symbol("(") else { return nil }
+            var depth = 0
+            for index in open..<operand.count {
+                switch operand[index].kind {
+                case .symbol("("), .symbol("["), .symbol("{"): depth += 1
+                case .symbol(")"), .symbol("]"), .symbol("}"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+            }
+            return nil
         }
         func called(in range: Range<Int>) -> (observer: String, offset: Int)? {
             let operand = Array(tokens[range.clamped(to: tokens.indices)])
@@ -241,6 +265,10 @@ package struct ScenarioLint {
                 let place = LuaCalls.Literal(value: .string(text), line: literal.line, column: literal.column)
                 if name == "tab" {
                     tab(place, report)
+                    continue
+                }
+                if name.hasPrefix("outcome ") {
+                    outcomeComparison(String(name.dropFirst("outcome ".count)), place, always: always, report)
                     continue
                 }
                 if name == "snapshot stack" {
@@ -514,6 +542,25 @@ package struct ScenarioLint {
         let problem = answers.events[item] ?? vocabulary.problem(with: item)
         answers.events[item] = problem
         if let problem { report(literal, .event, "event '\(item)': \(problem)") }
+    }
+
+    /// `deep_link(url).status ~= "gatd"`: a field of the outcome compared with a value it never has —
+    /// an `assert` of it held whatever the app did with the link.
+    private func outcomeComparison(_ field: String, _ place: LuaCalls.Literal, always: String, _ report: Report) {
+        guard case .string(let text) = place.value else { return }
+        let never = "deep_link(…).\(field) is never '\(VisibleText.of(text))' and this comparison is always \(always)"
+        let values: [String]
+        switch field {
+        case "destination":
+            if let message = notAScreen(text, so: never) { report(place, .screen, message) }
+            return
+        case "status": values = Self.statuses
+        case "error": values = Self.errorKinds
+        default: values = host.engine.manifest.preconditions.map(\.rawValue).sorted()
+        }
+        guard !values.contains(text) else { return }
+        let suggestion = NameSuggestion.closest(to: text, among: values).map { "did you mean '\($0)'? " } ?? ""
+        report(place, .outcome, "\(never); \(suggestion)its values are: " + values.joined(separator: ", "))
     }
 
     private func known(

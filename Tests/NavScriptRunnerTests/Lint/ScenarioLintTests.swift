@@ -250,6 +250,29 @@ struct ScenarioLintTests {
             ) == true)
     }
 
+    /// A field of `deep_link(…)`'s outcome compared with a value it never has: `status ~= "gatd"`
+    /// held whatever the app did with the link. Its values are the statuses, the error kinds, the
+    /// app's preconditions and screens; a value it has, a computed one or another field is left alone.
+    @Test func anOutcomeComparedWithAValueItNeverHasIsNamed() throws {
+        let source = #"""
+            assert(deep_link("notes://account").status ~= "gatd")
+            assert(deep_link("notes://account").precondition ~= "auht")
+            assert(deep_link("notes://nowhere").error ~= "unknown_rout")
+            assert(deep_link("notes://note/7").destination ~= "nte")
+            assert("gated" == deep_link(url, { via = "scheme" }).status)
+            assert(deep_link("notes://account").status == "gated" and deep_link(x).error == "malformed")
+            assert(deep_link(u).message ~= "gatd" and deep_link(u).status ~= s and o.status ~= "gatd")
+            """#
+        let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
+        #expect(problems.map(\.line) == [1, 2, 3, 4], "\(problems.map(\.description))")
+        #expect(problems.map(\.kind) == [.outcome, .outcome, .outcome, .screen], "\(problems.map(\.description))")
+        #expect(
+            problems.first?.message
+                == "deep_link(…).status is never 'gatd' and this comparison is always true; did you mean 'gated'? its values are: "
+                + "proceed, gated, error, queued, stashed", "\(problems.map(\.description))")
+        #expect(problems.first?.luacheckLine.contains("(W913)") == true, "\(problems.map(\.luacheckLine))")
+    }
+
     /// A link a typo away from a route (`notes://setings`) is rejected by the app without a word,
     /// and every check of what it would have done passed: named, with the route meant. A link far
     /// from every route, another scheme's, or one that resolves is left alone.
