@@ -128,7 +128,7 @@
 ---@field two_factor? boolean # sign-in asks for a second factor (default false)
 ---@field payment_method? boolean # the account has a payment method (default true)
 ---@field url? navscript.LinkInput # a cold-start link, held until the root is up
----@field via? navscript.EntryPoint # the entry point of `url` (default "scheme"; "push" for a table)
+---@field via? navscript.EntryPoint # the entry point of `url` (default "scheme", "universal" for an http(s) link; "push" for a table)
 
 ---Options after a scenario's name.
 ---@class navscript.ScenarioOptions
@@ -138,14 +138,14 @@
 
 ---Options of `deep_link`.
 ---@class navscript.LinkOptions
----@field via? navscript.EntryPoint # default: "scheme" for a URL, "push" for a payload, "spotlight" for an activity
+---@field via? navscript.EntryPoint # default: "scheme" for a URL ("universal" for an http(s) one), "push" for a payload, "spotlight" for an activity
 ---@field settle? boolean # default true; false delivers without draining the scheduler
 ---@field scene? integer # the window the system opens a scheme or universal link in (default: the one in front); push and widget input always goes to the one in front
 
 ---Options of `open_scene`.
 ---@class navscript.SceneOptions
 ---@field url? navscript.LinkInput # the link (or Handoff activity) the window opens for
----@field via? navscript.EntryPoint # default: "spotlight" for an activity, "scheme" for a URL
+---@field via? navscript.EntryPoint # default: "spotlight" for an activity, "scheme" for a URL ("universal" for an http(s) one)
 
 ---Open windows' numbers, in opening order, and the one in front.
 ---@class navscript.Scenes
@@ -354,7 +354,7 @@ function back_swipe(options) end
 ---```
 function dismiss() end
 
----Delivers a link through an entry point and returns what became of it. A URL string goes through `"scheme"` by default, a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` before observing. Leaks are judged where the app has settled: a sign-out, an expiry or a closed window before then tears down what this link would have left leaked, and that run leaked nothing — `settle()` first to judge it. An unknown `via` is an error.
+---Delivers a link through an entry point and returns what became of it. A URL string goes through `"scheme"` by default (an `http(s)` link through `"universal"`), a table is a push payload (`{ route = "item/7" }`, default `"push"`) or, with `activity_type`, a user activity (default `"spotlight"`). A rejected link is not a failure: check the outcome (or use `expect_error`). With `settle = false` the scheduler is not drained, so a second link can arrive while this one still executes (it is then `"queued"`); call `settle()` before observing. Leaks are judged where the app has settled: a sign-out, an expiry or a closed window before then tears down what this link would have left leaked, and that run leaked nothing — `settle()` first to judge it. An unknown `via` is an error.
 ---```lua
 ---local outcome = deep_link("myapp://account")
 ---assert(outcome.status == "gated" and outcome.precondition == "auth")
@@ -377,7 +377,7 @@ function settle() end
 ---@param options? navscript.RestartOptions
 function restart(options) end
 
----The user opens a new window of the app, in front, and the app settles; returns its number (the first window is 1; numbers are not reused). With `url` (and `via`, default `"spotlight"` for an activity, else `"scheme"`), the window opens for that link — a Handoff activity, a link dragged out — and the link's outcome is returned too. An app whose host drives one window is an error.
+---The user opens a new window of the app, in front, and the app settles; returns its number (the first window is 1; numbers are not reused). With `url` (and `via`, default `"spotlight"` for an activity, `"universal"` for an http(s) link, else `"scheme"`), the window opens for that link — a Handoff activity, a link dragged out — and the link's outcome is returned too. An app whose host drives one window is an error.
 ---```lua
 ---local second = open_scene{}
 ---```
