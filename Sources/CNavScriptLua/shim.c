@@ -722,6 +722,157 @@ static void clua_restorefields(lua_State *L, int t, int copy) {
     }
 }
 
+#define CLUA_SNAPSHOT_ENTRIES 100000
+
+/* Whether the value at `index` is a table the snapshot keeps (see clua_snapshotmodules): not the
+   global table, package, the module tables themselves or a library. */
+static int clua_snapshot_shared(lua_State *L, int index) {
+    lua_Integer i, n;
+    if (lua_type(L, index) != LUA_TTABLE) return 0;
+    index = lua_absindex(L, index);
+    if (lua_rawequal(L, index, 2) || lua_rawequal(L, index, 3)) return 0;
+    n = (lua_Integer)lua_rawlen(L, 1);
+    for (i = 1; i <= n; i++) {
+        int same;
+        lua_rawgeti(L, 1, i);
+        same = lua_rawequal(L, index, -1);
+        lua_pop(L, 1);
+        if (same) return 0;
+    }
+    lua_pushvalue(L, index);
+    n = lua_rawget(L, 4) != LUA_TNIL;
+    lua_pop(L, 1);
+    return !n;
+}
+
+/* Marks the value at `index` seen (fields[value] = false) and appends it to the array at `below`,
+   when it is a shared table not seen before. */
+static void clua_snapshot_visit(lua_State *L, int index, int fields, int below) {
+    int seen;
+    index = lua_absindex(L, index);
+    if (!clua_snapshot_shared(L, index)) return;
+    lua_pushvalue(L, index);
+    seen = lua_rawget(L, fields) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (seen) return;
+    lua_pushvalue(L, index);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, fields);
+    lua_pushvalue(L, index);
+    lua_rawseti(L, below, (lua_Integer)lua_rawlen(L, below) + 1);
+}
+
+int clua_snapshotmodules(lua_State *L) {
+    lua_Integer i, n, entries = 0;
+    int copies, fields, metas, level;
+    luaL_checkstack(L, 16, NULL);
+    lua_settop(L, 4);
+    n = (lua_Integer)lua_rawlen(L, 1);
+    lua_createtable(L, (int)n, 0);
+    copies = lua_gettop(L);
+    for (i = 1; i <= n; i++) {
+        int t;
+        lua_rawgeti(L, 1, i);
+        t = lua_gettop(L);
+        lua_newtable(L);
+        if (lua_type(L, t) == LUA_TTABLE) {
+            lua_pushnil(L);
+            while (lua_next(L, t) != 0) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_rawset(L, t + 1);
+            }
+        }
+        lua_rawseti(L, copies, i);
+        lua_pop(L, 1);
+    }
+    lua_newtable(L);
+    fields = lua_gettop(L);
+    lua_newtable(L);
+    metas = lua_gettop(L);
+    lua_newtable(L);
+    level = lua_gettop(L);
+    /* package's own fields are navscript's; what is set on it (package.path) is put back too. */
+    lua_pushvalue(L, 2);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, fields);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, level, 1);
+    if (lua_rawgeti(L, 1, 1) == LUA_TTABLE) { /* package.loaded: the modules */
+        int loaded = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, loaded) != 0) {
+            int library = 0;
+            if (lua_type(L, -1) == LUA_TTABLE) {
+                lua_pushvalue(L, -1);
+                library = lua_rawget(L, 4) != LUA_TNIL;
+                lua_pop(L, 1);
+            }
+            if (library) { /* a library: its own fields only (the file's additions) */
+                lua_pushvalue(L, -1);
+                if (lua_rawget(L, fields) == LUA_TNIL) {
+                    lua_pushvalue(L, -2);
+                    lua_pushboolean(L, 0);
+                    lua_rawset(L, fields);
+                    lua_pushvalue(L, -2);
+                    lua_rawseti(L, level, (lua_Integer)lua_rawlen(L, level) + 1);
+                }
+                lua_pop(L, 1);
+            } else {
+                clua_snapshot_visit(L, -1, fields, level);
+            }
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    while (lua_rawgeti(L, level, 1) != LUA_TNIL && entries < CLUA_SNAPSHOT_ENTRIES) {
+        int below;
+        lua_pop(L, 1);
+        lua_newtable(L);
+        below = lua_gettop(L);
+        n = (lua_Integer)lua_rawlen(L, level);
+        for (i = 1; i <= n && entries < CLUA_SNAPSHOT_ENTRIES; i++) {
+            int t, copy, library;
+            lua_rawgeti(L, level, i);
+            t = lua_gettop(L);
+            lua_newtable(L);
+            copy = t + 1;
+            lua_pushnil(L);
+            while (lua_next(L, t) != 0) { /* key value */
+                lua_pushvalue(L, -2);
+                lua_pushvalue(L, -2);
+                lua_rawset(L, copy);
+                entries++;
+                clua_snapshot_visit(L, -1, fields, below);
+                lua_pop(L, 1);
+            }
+            lua_pushvalue(L, t);
+            lua_pushvalue(L, copy);
+            lua_rawset(L, fields);
+            lua_pushvalue(L, t);
+            library = lua_rawget(L, 4) != LUA_TNIL;
+            lua_pop(L, 1);
+            if (!library && !lua_rawequal(L, t, 2)) {
+                lua_pushvalue(L, t);
+                if (lua_getmetatable(L, t)) { /* raw: a __metatable field does not hide it */
+                    lua_pushvalue(L, -1);
+                    lua_insert(L, -3); /* mt t mt */
+                    lua_rawset(L, metas);
+                    clua_snapshot_visit(L, -1, fields, below);
+                    lua_pop(L, 1);
+                } else {
+                    lua_pushboolean(L, 0);
+                    lua_rawset(L, metas);
+                }
+            }
+            lua_settop(L, below);
+        }
+        lua_replace(L, level); /* the next level down */
+    }
+    lua_settop(L, metas); /* copies fields metas */
+    return 3;
+}
+
 int clua_restoremodules(lua_State *L) {
     lua_Integer i, n;
     luaL_checkstack(L, 8, NULL);

@@ -105,6 +105,13 @@ extension LuaState {
         referencing { L in clua_pushcfunction(L, clua_restoremodules) }
     }
 
+    /// A Lua function (in C) that takes the snapshot ``makeModuleRestorer()``'s
+    /// function puts back: `(tables, package, globals, libraries)` → copies,
+    /// fields, metatables (see `clua_snapshotmodules`).
+    public func makeModuleSnapshotter() -> LuaFunction {
+        referencing { L in clua_pushcfunction(L, clua_snapshotmodules) }
+    }
+
     /// A reference to the function `push` leaves on top (stack restored).
     private func referencing(_ push: (OpaquePointer) -> Void) -> LuaFunction {
         let L = self.L

@@ -310,6 +310,15 @@ int clua_iswrapped(lua_State *L);
 void clua_forgetdrivers(lua_State *L);
 int clua_suspendeddriver(lua_State *L, lua_Debug *ar);
 
+/* Takes the snapshot clua_restoremodules puts back (the scenario prelude's snapshot_modules, in C):
+   arguments (1) the module tables (package.loaded, preload, searchers), (2) package, (3) the global
+   table, (4) the library tables (table -> anything); returns a copy of each module table, then
+   table -> a copy of its fields (false past 100,000 entries in all), then table -> its metatable
+   (false: none), for package, the libraries (their own fields only) and every other table the
+   loaded modules reach through fields and metatables, breadth first. Metatables are read raw: one
+   a module protected with __metatable is kept too. Raises only when memory runs out. */
+int clua_snapshotmodules(lua_State *L);
+
 /* Puts the tables a file's modules live in back as a snapshot left them (the scenario prelude's
    restore_modules, in C: it runs before every scenario but a file's first, and in Lua it cost about as
    much as an empty scenario). Arguments: (1) the module tables (package.loaded, preload, searchers),

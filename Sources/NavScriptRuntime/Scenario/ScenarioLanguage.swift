@@ -102,7 +102,8 @@ package final class ScenarioLanguage {
             ], prefix: "navscript")
         // Whether a function is coroutine.wrap's: a body, hook or group given as one stops at its first yield.
         table["wrapped"] = .function(state.makeWrappedCoroutineTest())
-        // Puts the modules back before each later scenario of a file (restore_modules).
+        // Keeps the modules before a file's first scenario, puts them back before each later one.
+        table["snapshot_modules"] = .function(state.makeModuleSnapshotter())
         table["restore_modules"] = .function(state.makeModuleRestorer())
         // The scenario file's own line, even when a support/ helper declared it.
         table["caller"] = .function(

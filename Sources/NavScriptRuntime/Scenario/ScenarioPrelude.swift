@@ -23,7 +23,8 @@ enum ScenarioPrelude {
         local function wrong(message) error(misuse(message), 0) end
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
         local wrapped = ns.wrapped        -- C: whether a function is one coroutine.wrap made
-        local restore_module_tables = ns.restore_modules -- C: puts the tables below back as snapshot_modules kept them
+        local snapshot_module_tables = ns.snapshot_modules -- C: keeps what require reads, and the modules' tables
+        local restore_module_tables = ns.restore_modules   -- C: puts them back as snapshot_modules kept them
         -- The library as it was: a scenario that defines a global `type` or
         -- `next` must not break the language's own functions.
         local type, next, select, tostring, tonumber, getmetatable, setmetatable, ipairs, error, pcall =
@@ -717,62 +718,9 @@ enum ScenarioPrelude {
           -- passed in its file and failed alone. (A module's local variables are out of reach: state
           -- its functions keep in upvalues is the module's own, as an app's singletons are.)
           local field_snapshots, metatable_snapshots = {}, {}
-          local function library_fields_of(value) return library_fields[value] ~= nil end
-          local function shared(value)
-            return type(value) == "table" and not rawequal(value, G) and not rawequal(value, package)
-              and not rawequal(value, package_fields.loaded) and not rawequal(value, package_fields.preload)
-              and not rawequal(value, package_fields.searchers) and not library_fields_of(value)
-          end
           snapshot_modules = function()
-            for index, modules in ipairs(module_tables) do
-              local copy = {}
-              for key, value in next, modules do copy[key] = value end
-              module_snapshots[index] = copy
-            end
-            -- Breadth first from the modules, each table once.
-            field_snapshots, metatable_snapshots = {}, {}
-            local level, entries = {}, 0
-            local function visit(value, below)
-              if shared(value) and field_snapshots[value] == nil then
-                field_snapshots[value] = false
-                below[#below + 1] = value
-              end
-            end
-            -- package's own fields are navscript's; what is set on it (package.path) is put back too.
-            field_snapshots[package] = false
-            level[#level + 1] = package
-            for _, module in next, package_fields.loaded do
-              if type(module) == "table" and library_fields_of(module) and field_snapshots[module] == nil then
-                field_snapshots[module] = false  -- a library: its own fields only (the file's additions)
-                level[#level + 1] = module
-              else
-                visit(module, level)
-              end
-            end
-            while level[1] and entries < 100000 do
-              local below = {}
-              for _, t in ipairs(level) do
-                if entries < 100000 then
-                  local copy = {}
-                  for key, value in next, t do
-                    copy[key] = value
-                    entries = entries + 1
-                    visit(value, below)
-                  end
-                  field_snapshots[t] = copy
-                  if not library_fields_of(t) and not rawequal(t, package) then
-                    local mt = getmetatable(t)
-                    if type(mt) == "table" then
-                      metatable_snapshots[t] = mt
-                      visit(mt, below)
-                    elseif mt == nil then
-                      metatable_snapshots[t] = false  -- none: one a scenario adds is taken off again
-                    end
-                  end
-                end
-              end
-              level = below
-            end
+            module_snapshots, field_snapshots, metatable_snapshots =
+              snapshot_module_tables(module_tables, package, G, library_fields)
           end
           restore_modules = function()
             restore_module_tables(module_tables, module_snapshots, metatable_snapshots, field_snapshots)
