@@ -351,29 +351,69 @@ static int clua_box_gc(lua_State *L) {
     return 0;
 }
 
-static char clua_drivers_key; /* registry: thread -> true, weak keys (see clua_suspendeddriver) */
+/* registry: thread -> true for each coroutine that called Swift since clua_forgetdrivers (see
+   clua_suspendeddriver). Held strongly: a suspended coroutine nothing else refers to would be collected,
+   and its unfinished steps with it. The table's entry under its own key counts the threads; past a
+   threshold the finished ones are let go (so a loop of many short coroutines keeps few). */
+static char clua_drivers_key;
+
+/* Whether coroutine `co` has finished (returned or raised): not suspended, and no frame left. */
+static int clua_thread_finished(lua_State *co) {
+    lua_Debug ar;
+    return lua_status(co) != LUA_YIELD && !lua_getstack(co, 0, &ar);
+}
+
+/* Lets go of the finished threads in the drivers table at `t`; returns how many are left. */
+static lua_Integer clua_sweepdrivers(lua_State *L, int t) {
+    lua_Integer left = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+        lua_State *co = lua_tothread(L, -2);
+        lua_pop(L, 1);
+        if (co == NULL) continue; /* the count */
+        if (clua_thread_finished(co)) {
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, t);
+        } else {
+            left++;
+        }
+    }
+    return left;
+}
 
 /* Notes the running coroutine (not the main thread) as one that called Swift. May raise only for
    memory, before any Swift frame is on the stack. */
 static void clua_notedriver(lua_State *L) {
+    int t;
+    lua_Integer count;
     if (lua_pushthread(L)) { /* the main thread */
         lua_pop(L, 1);
         return;
     }
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_drivers_key) != LUA_TTABLE) {
         lua_pop(L, 1);
-        lua_createtable(L, 0, 1);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
+        lua_createtable(L, 0, 2);
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_drivers_key);
     }
-    lua_insert(L, -2); /* drivers thread */
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
+    t = lua_gettop(L);
+    lua_pushvalue(L, t - 1);
+    if (lua_rawget(L, t) != LUA_TNIL) { /* noted already */
+        lua_pop(L, 3);
+        return;
+    }
     lua_pop(L, 1);
+    lua_rawgetp(L, t, &clua_drivers_key);
+    count = lua_tointeger(L, -1) + 1;
+    lua_pop(L, 1);
+    if (count > 64 && (count & (count - 1)) == 0) count = clua_sweepdrivers(L, t) + 1; /* at each power of two */
+    lua_pushinteger(L, count);
+    lua_rawsetp(L, t, &clua_drivers_key);
+    lua_pushvalue(L, t - 1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, t);
+    lua_pop(L, 2);
 }
 
 void clua_forgetdrivers(lua_State *L) {
@@ -798,6 +838,14 @@ int clua_snapshotmodules(lua_State *L) {
     lua_rawset(L, fields);
     lua_pushvalue(L, 2);
     lua_rawseti(L, level, 1);
+    /* So are the global table's: its own fields are the file's globals (the language's and Lua's are
+       behind its __index). A scenario's stub of a helper a support module or the top level made global,
+       or a global it added, would run every scenario after it. */
+    lua_pushvalue(L, 3);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, fields);
+    lua_pushvalue(L, 3);
+    lua_rawseti(L, level, 2);
     if (lua_rawgeti(L, 1, 1) == LUA_TTABLE) { /* package.loaded: the modules */
         int loaded = lua_gettop(L);
         lua_pushnil(L);
@@ -852,7 +900,7 @@ int clua_snapshotmodules(lua_State *L) {
             lua_pushvalue(L, t);
             library = lua_rawget(L, 4) != LUA_TNIL;
             lua_pop(L, 1);
-            if (!library && !lua_rawequal(L, t, 2)) {
+            if (!library && !lua_rawequal(L, t, 2) && !lua_rawequal(L, t, 3)) {
                 lua_pushvalue(L, t);
                 if (lua_getmetatable(L, t)) { /* raw: a __metatable field does not hide it */
                     lua_pushvalue(L, -1);

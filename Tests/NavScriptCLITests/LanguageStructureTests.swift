@@ -324,6 +324,39 @@ struct LanguageStructureTests {
             "the module's own check ran: \(junit.raw)")
     }
 
+    /// Nor the file's own globals: a helper a support module or the top level made global, a
+    /// global table's fields, a global a scenario added — one scenario's stub ran every scenario
+    /// after it, which passed in its file and failed alone. They are put back as the top level
+    /// left them.
+    @Test func aScenarioCannotStubAGlobalForTheOnesAfterIt() throws {
+        let fixture = try Fixture([
+            "suite/support/globals.lua": #"""
+            function checked_helper() error("helper checked", 2) end
+            shared_state = { strict = true }
+            return true
+            """#,
+            "suite/g.lua": #"""
+            require("globals")
+            function top_level_check() error("top level checked", 2) end
+            scenario("stubs", function()
+              checked_helper = function() end
+              top_level_check = function() end
+              shared_state.strict = false
+              added_by_a_scenario = true
+            end)
+            scenario("still checked", function()
+              assert(shared_state.strict == true and added_by_a_scenario == nil, "the globals were put back")
+              assert(not pcall(top_level_check), "the top level's global too")
+              checked_helper()
+            end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("stubs") == "passed", "\(junit.raw)")
+        #expect(junit.testcase("still checked")?.child("error")?["message"]?.contains("helper checked") == true, "\(junit.raw)")
+    }
+
     /// A describe whose body raised declared only the scenarios before the
     /// error: under a pcall the file loaded without the rest, green. It does
     /// not load, and says why.
@@ -890,6 +923,15 @@ struct LanguageStructureTests {
             local v = \#(wrapped)
             after_each(function() v() end)
             scenario("a hook calling a wrap", function() end)
+            """#,
+            // Nothing refers to the coroutine any more and the collector ran: it is still one left at its yield.
+            "suite/collected.lua": #"""
+            local function start() local w = \#(wrapped) w() end
+            scenario("a wrap collected at its yield", function()
+              start()
+              collectgarbage()
+              for i = 1, 20000 do local t = { i } end
+            end)
             """#
         ])
         let (output, junit) = try fixture.runWithJUnit(["suite"])
@@ -910,7 +952,9 @@ struct LanguageStructureTests {
         ] {
             #expect(junit.outcome(name) == "passed", "\(name): \(junit.raw)")
         }
-        for (name, file) in [("a body calling a wrap", "called"), ("a hook calling a wrap", "hook")] {
+        for (name, file) in [
+            ("a body calling a wrap", "called"), ("a hook calling a wrap", "hook"), ("a wrap collected at its yield", "collected")
+        ] {
             let message = junit.testcase(name)?.child("error")?["message"] ?? ""
             #expect(
                 message.hasPrefix("suite/\(file).lua:1: a coroutine that drove the app or checked it is still suspended at this yield"),
@@ -954,6 +998,23 @@ struct LanguageStructureTests {
         }
         #expect(junit.outcome("declared fields") == "passed", "\(junit.raw)")
         #expect(output.stdout.contains(#"{destination = "cart", note = "mine", precondition = "auth", status = "gated"}"#), "\(output)")
+    }
+
+    /// A scenario's options with a metatable (shared defaults behind `__index`), or holding one: what
+    /// the `__index` gave — tags, launch options, allowances — was not read, and the scenario ran
+    /// untagged or signed out without a word. The file does not load, and says why.
+    @Test(arguments: [
+        "setmetatable({}, { __index = { tags = { \"smoke\" } } })",
+        "{ launch = setmetatable({}, { __index = { logged_in = true } }) }"
+    ])
+    func optionsWithAMetatableAreRefused(options: String) throws {
+        let fixture = try Fixture(["suite/opts.lua": "scenario(\"inherits\", \(options), function() launch{} end)"])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(
+            junit.testcase("suite/opts.lua (load)")?.child("error")?["message"]?.contains(
+                #"suite/opts.lua:1: scenario("inherits", options, fn): the options are (or hold) a table with a metatable"#) == true,
+            "\(junit.raw)")
     }
 
     /// A wrong call a pcall catches is still the scenario's error, whoever

@@ -894,6 +894,9 @@ struct UsageErrorTests {
         (["types", "-o", "suite"], "it is a folder; give a file name"),
         (["types", "-o", "suite/a.lua/defs.lua"], "suite/a.lua is a file, not a folder"),
         (["types", "-o", "suite/a.lua"], "-o suite/a.lua would replace a Lua file that is not a definitions file"),
+        (["run", ""], "'' names no file or folder (is a variable unset?)"),
+        (["list", "suite", ""], "'' names no file or folder (is a variable unset?)"),
+        (["lint", ""], "'' names no file or folder (is a variable unset?)"),
         (["explore", "--time", "0"], "--time 0 without --steps or --until-covered would explore forever"),
         (["mutate", "--explore", "--explore-time", "nan"], "--explore-time must be a number of seconds above 0 and at most 604800"),
         (["mutate", "--explore", "--explore-time", "1e19"], "--explore-time must be a number of seconds above 0"),
@@ -932,6 +935,15 @@ struct UsageErrorTests {
         #expect(output.stderr.contains(expected), "\(output.stderr)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain") && !output.stderr.contains("Missing value"), "\(output.stderr)")
         #expect(arguments.contains("--manifest") || !output.stderr.contains("--manifest:"), "\(output.stderr)")
+    }
+
+    /// Two reports into one file through a hard link are refused, as through a symbolic link: one
+    /// replaced the other without a word.
+    @Test func twoReportsIntoOneFileThroughAHardLinkAreRefused() throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() launch{} end)"#, "o.txt": ""])
+        #expect(link(fixture.url("o.txt").path, fixture.url("hard.txt").path) == 0)
+        let output = try fixture.run(["run", "suite", "--junit", "o.txt", "--html", "hard.txt"])
+        #expect(output.status == 2 && output.stderr.contains("--junit and --html both write"), "\(output)")
     }
 
     /// A report into the file standard output is redirected to (`--json f > f`) is refused: the

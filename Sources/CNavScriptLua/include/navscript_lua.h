@@ -314,8 +314,9 @@ int clua_suspendeddriver(lua_State *L, lua_Debug *ar);
    arguments (1) the module tables (package.loaded, preload, searchers), (2) package, (3) the global
    table, (4) the library tables (table -> anything); returns a copy of each module table, then
    table -> a copy of its fields (false past 100,000 entries in all), then table -> its metatable
-   (false: none), for package, the libraries (their own fields only) and every other table the
-   loaded modules reach through fields and metatables, breadth first. Metatables are read raw: one
+   (false: none), for package, the global table and the libraries (their own fields only: the
+   file's globals, its additions) and every other table the loaded modules and the globals reach
+   through fields and metatables, breadth first. Metatables are read raw: one
    a module protected with __metatable is kept too. Raises only when memory runs out. */
 int clua_snapshotmodules(lua_State *L);
 

@@ -38,6 +38,8 @@ struct LintCommand: HostedCommand {
     /// Seconds a file's top level may run while lint loads it.
     static let loadTimeout = 10.0
 
+    func validate() throws { try SuiteOptions.refuseEmptyPaths(paths) }
+
     func run(in context: CommandContext) throws {
         let host = try context.host()
         let files: [SuiteFile]

@@ -182,6 +182,14 @@ struct MutateCommand: HostedCommand {
             Array(plan.tasks.dropFirst(entries.count)), host: host, entries: byPath, stop: stop,
             skipReason: { complete || !kills.isKilled($0) ? nil : "its fault is already killed (--full-matrix runs it)" },
             onTaskFinished: { task, result in kills.record(task, result) })
+        // Every file that killed a fault runs healthy once more: a scenario whose failure does not depend on
+        // the fault (it checks the clock, or how long its process has run) passed at the start and "killed"
+        // every fault after that. Its kills are not counted.
+        let killing = plan.killingFiles(faulty)
+        if stop.exitStatus == nil, !killing.isEmpty {
+            let again = plan.tasks.prefix(entries.count).filter { killing.contains($0.path) }
+            plan.noteRecheck(try execution.execute(Array(again), host: host, entries: byPath, stop: stop))
+        }
         try refuseIfEdited(stamps, entries: entries, plan: plan, results: healthy + faulty, started: started, stream: stream)
         // Interrupted, it still reports what it decided: the faults killed, the rest not decided.
         let matrix = plan.report(results: healthy + faulty, started: started, firstKillingFileOnly: !complete)

@@ -95,13 +95,21 @@ struct ReportOptions: ParsableArguments {
         }
         // Two reports into one file (a link to it included): the last one written wins and the other is lost
         // without a word.
+        // (A file that exists is told by its device and inode: a hard link to it is the same file.)
         let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
             .compactMap { option, path in path.map { (option, ReportFile.resolved(URL(fileURLWithPath: $0)).path) } }
+        let identities = files.map { Self.fileIdentity($0.1) }
         for (index, (option, path)) in files.enumerated() {
-            if let other = files[..<index].first(where: { $0.1 == path }) {
-                throw ValidationError("\(other.0) and \(option) both write \(path): give each report its own file")
+            if let other = files.indices[..<index].first(where: { identities[$0] == identities[index] }) {
+                throw ValidationError("\(files[other].0) and \(option) both write \(path): give each report its own file")
             }
         }
+    }
+
+    /// What tells two report paths apart: an existing file's device and inode, else the path.
+    private static func fileIdentity(_ path: String) -> String {
+        var status = stat()
+        return stat(path, &status) == 0 ? "\(status.st_dev):\(status.st_ino)" : path
     }
 
     /// "standard output" or "standard error" when that stream is redirected

@@ -56,7 +56,15 @@ struct SuiteOptions: ParsableArguments {
     var memoryLimit: Int = Self.defaultMemoryLimit
     static let defaultMemoryLimit = 64 * 1024 * 1024
 
+    /// An empty path (`navscript run "$CHANGED_FILE"` with the variable unset) names nothing: it
+    /// ran every file under the current folder, as `--filter ''` would have selected everything.
+    static func refuseEmptyPaths(_ paths: [String]) throws {
+        guard paths.contains(where: \.isEmpty) else { return }
+        throw ValidationError("'' names no file or folder (is a variable unset?); give the scenario files or folders to read")
+    }
+
     func validate() throws {
+        try Self.refuseEmptyPaths(paths)
         do {
             _ = try ScenarioRunner.compileFilter(filter)
         } catch {

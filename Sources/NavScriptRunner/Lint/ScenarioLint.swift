@@ -162,21 +162,44 @@ package struct ScenarioLint {
             guard let name = called(in: range) else { return nil }
             guard name.observer == "snapshot" || name.observer == "deep_link" else { return name.observer }
             let operand = Array(tokens[range.clamped(to: tokens.indices)])
-            guard let end = afterCall(operand, at: name.offset + 1) else { return nil }
+            // The call: `f(…)`, `f{…}` or `f"…"`; then the parentheses around it, if any (`(deep_link(u)).status`).
+            let open = name.offset + 1
+            var end: Int
+            if open < operand.count, case .string = operand[open].kind {
+                end = open + 1
+            } else if let after = afterCall(operand, at: open) {
+                end = after
+            } else {
+                return nil
+            }
+            var wrapping = operand[..<name.offset].reversed().prefix { $0.kind == .symbol("(") }.count
+            while wrapping > 0, end < operand.count, operand[end].kind == .symbol(")") {
+                end += 1
+                wrapping -= 1
+            }
+            // The field: `.name` or `["name"]`.
             let rest = Array(operand[end...])
-            guard rest.count >= 2, rest[0].kind == .symbol("."), case .name(let field) = rest[1].kind else { return nil }
+            let field: String
+            let read: Int
+            if rest.count >= 2, rest[0].kind == .symbol("."), case .name(let name) = rest[1].kind {
+                (field, read) = (name, 2)
+            } else if rest.count >= 3, rest[0].kind == .symbol("["), case .string(let name) = rest[1].kind, rest[2].kind == .symbol("]") {
+                (field, read) = (name, 3)
+            } else {
+                return nil
+            }
             if name.observer == "deep_link" {
-                return rest.count == 2 && ["status", "precondition", "destination", "error"].contains(field) ? "outcome \(field)" : nil
+                return rest.count == read && ["status", "precondition", "destination", "error"].contains(field) ? "outcome \(field)" : nil
             }
             switch field {
-            case "tab" where rest.count == 2: return "tab"
-            case "stacks" where rest.count > 2, "modals" where rest.count > 2: return "snapshot stack"
+            case "tab" where rest.count == read: return "tab"
+            case "stacks" where rest.count > read, "modals" where rest.count > read: return "snapshot stack"
             default: return nil
             }
         }
         /// The index after the parenthesis that closes the one at `open` in `operand`, if it is one.
         func afterCall(_ operand: [LuaTokens.Token], at open: Int) -> Int? {
-            guard open < operand.count, operand[open].kind == .symbol("(") else { return nil }
+            guard open < operand.count, operand[open].kind == .symbol("(") || operand[open].kind == .symbol("{") else { return nil }
             var depth = 0
             for index in open..<operand.count {
                 switch operand[index].kind {
@@ -192,9 +215,12 @@ package struct ScenarioLint {
         func called(in range: Range<Int>) -> (observer: String, offset: Int)? {
             let operand = Array(tokens[range.clamped(to: tokens.indices)])
             for (offset, token) in operand.enumerated() {
-                guard case .name(let name) = token.kind, observers.contains(name),
-                    offset + 1 < operand.count, operand[offset + 1].kind == .symbol("(")
-                else { continue }
+                guard case .name(let name) = token.kind, observers.contains(name), offset + 1 < operand.count else { continue }
+                // Called: `f(…)`, or `deep_link"…"` / `deep_link{…}` without parentheses.
+                let next = operand[offset + 1].kind
+                var isString = false
+                if case .string = next { isString = true }
+                guard next == .symbol("(") || (name == "deep_link" && (isString || next == .symbol("{"))) else { continue }
                 // A method or field of something else (`x.screen()`), unless it is the global table's.
                 if offset >= 2, operand[offset - 1].kind == .symbol(".") || operand[offset - 1].kind == .symbol(":"),
                     operand[offset - 2].kind != .name("_G")
@@ -211,16 +237,17 @@ package struct ScenarioLint {
             var at = index - 1
             while at >= 0 {
                 switch tokens[at].kind {
-                case .symbol(")"), .symbol("]"):
+                case .symbol(")"), .symbol("]"), .symbol("}"):
                     var depth = 0
                     while at >= 0 {
-                        if [.symbol(")"), .symbol("]")].contains(tokens[at].kind) { depth += 1 }
-                        if [.symbol("("), .symbol("[")].contains(tokens[at].kind) { depth -= 1 }
+                        if [.symbol(")"), .symbol("]"), .symbol("}")].contains(tokens[at].kind) { depth += 1 }
+                        if [.symbol("("), .symbol("["), .symbol("{")].contains(tokens[at].kind) { depth -= 1 }
                         if depth == 0 { break }
                         at -= 1
                     }
                     at -= 1
                 case .name, .symbol("."), .symbol(":"): at -= 1
+                case .string where at > 0 && Self.isName(tokens[at - 1]): at -= 1  // `deep_link"…"`, a call
                 default: return at + 1
                 }
             }
@@ -231,16 +258,17 @@ package struct ScenarioLint {
             var at = index + 1
             while at < tokens.count {
                 switch tokens[at].kind {
-                case .symbol("("), .symbol("["):
+                case .symbol("("), .symbol("["), .symbol("{"):
                     var depth = 0
                     while at < tokens.count {
-                        if [.symbol("("), .symbol("[")].contains(tokens[at].kind) { depth += 1 }
-                        if [.symbol(")"), .symbol("]")].contains(tokens[at].kind) { depth -= 1 }
+                        if [.symbol("("), .symbol("["), .symbol("{")].contains(tokens[at].kind) { depth += 1 }
+                        if [.symbol(")"), .symbol("]"), .symbol("}")].contains(tokens[at].kind) { depth -= 1 }
                         if depth == 0 { break }
                         at += 1
                     }
                     at += 1
                 case .name, .symbol("."), .symbol(":"): at += 1
+                case .string where Self.isName(tokens[at - 1]): at += 1  // `deep_link"…"`, a call
                 default: return at
                 }
             }
@@ -542,6 +570,11 @@ package struct ScenarioLint {
         let problem = answers.events[item] ?? vocabulary.problem(with: item)
         answers.events[item] = problem
         if let problem { report(literal, .event, "event '\(item)': \(problem)") }
+    }
+
+    private static func isName(_ token: LuaTokens.Token) -> Bool {
+        if case .name = token.kind { return true }
+        return false
     }
 
     /// `deep_link(url).status ~= "gatd"`: a field of the outcome compared with a value it never has —

@@ -38,6 +38,25 @@ package struct MutationRun {
     /// survived them all with one job. Such a fault is not decided.
     package func kills(_ scenario: ScenarioResult) -> Bool {
         scenario.status.isProblem && scenario.outcome != .errored(.interrupted) && !isInconclusive(scenario)
+            && !failsWithoutFaults.contains(Self.key(scenario))
+    }
+
+    /// Scenarios that passed in the healthy run and failed when run healthy again after the faults
+    /// (``noteRecheck(_:)``): their failure does not depend on a fault — a check of the clock, of
+    /// how long the process has run — and one such scenario "killed" every fault after the first.
+    private var failsWithoutFaults: Set<String> = []
+
+    /// The files whose scenarios killed a fault in `results` (the fault tasks' results): what
+    /// ``noteRecheck(_:)`` wants run healthy again.
+    package func killingFiles(_ results: [FileResult]) -> Set<String> {
+        Set(results.filter { $0.scenarios.contains(where: kills) }.map(\.file))
+    }
+
+    /// Takes note of the healthy run of the killing files after the faults: a scenario that fails
+    /// there kills nothing.
+    package mutating func noteRecheck(_ results: [FileResult]) {
+        failsWithoutFaults = Set(
+            results.flatMap(\.scenarios).filter { $0.status.isProblem && $0.outcome != .errored(.interrupted) }.map(Self.key))
     }
 
     /// A timeout of a scenario ``slowWhenHealthy`` names.
@@ -80,11 +99,13 @@ package struct MutationRun {
                 }
             }
             let slow = files.lazy.flatMap(\.scenarios).first(where: isInconclusive).map { "\($0.file):\($0.line) \($0.name)" }
+            let unfaulted = files.lazy.flatMap(\.scenarios).first { $0.status.isProblem && failsWithoutFaults.contains(Self.key($0)) }
+                .map { "\($0.file):\($0.line) \($0.name)" }
             return FaultOutcome(
                 fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
                 firstMessage: killers.first?.message ?? "",
-                duration: files.reduce(0) { $0 + $1.duration }, isUndecided: killers.isEmpty && cutShort,
-                timedOutSlow: killers.isEmpty ? slow : nil)
+                duration: files.reduce(0) { $0 + $1.duration }, isUndecided: killers.isEmpty && (cutShort || unfaulted != nil),
+                timedOutSlow: killers.isEmpty ? slow : nil, failedWithoutFaults: killers.isEmpty ? unfaulted : nil)
         }
         return MutationReport(healthy: healthy, outcomes: outcomes, duration: Date().timeIntervalSince(started))
     }
@@ -103,10 +124,17 @@ package struct FaultOutcome: Hashable, Sendable {
     /// Why it is not decided, when not an interruption: a scenario slow
     /// without faults timed out under it (`file:line name`).
     package var timedOutSlow: String?
+    /// Why it is not decided, when the scenario that failed under it failed without faults too, run
+    /// again after the faults (`file:line name`).
+    package var failedWithoutFaults: String?
 
     /// Why there is no verdict, for the reports.
     var undecidedBecause: String {
-        timedOutSlow.map {
+        if let failedWithoutFaults {
+            return "\(failedWithoutFaults) failed under the fault, and failed without faults too when run again after them: "
+                + "its failure does not depend on the fault (a check of the clock or of the time run?); make it deterministic"
+        }
+        return timedOutSlow.map {
             "\($0) ran past --timeout under the fault, but took more than half of it without faults too: a timeout "
                 + "tells nothing then; raise --timeout (or run with fewer --jobs)"
         } ?? "the run stopped before the fault's files had run"
@@ -163,7 +191,7 @@ package struct MutationReport: Sendable {
         lines.append("")
         lines.append(String(format: "mutation score: %d/%d faults killed (%.0f%%)", killed, outcomes.count, score * 100))
         if undecided > 0 {
-            let timedOut = outcomes.contains { $0.isUndecided && $0.timedOutSlow != nil }
+            let timedOut = outcomes.contains { $0.isUndecided && ($0.timedOutSlow != nil || $0.failedWithoutFaults != nil) }
             lines.append("\(undecided) not decided: " + (timedOut ? "see why beside each" : "the run was interrupted"))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -210,7 +238,10 @@ package struct MutationReport: Sendable {
                 name: outcome.fault.name, file: "mutate", line: 0,
                 // Not decided is an error, not a skip: an interrupted matrix must not read green.
                 outcome: outcome.isKilled
-                    ? .passed : outcome.isUndecided ? .errored(outcome.timedOutSlow == nil ? .interrupted : .timeout) : .failed(.survived),
+                    ? .passed
+                    : outcome.isUndecided
+                        ? .errored(outcome.failedWithoutFaults != nil ? .luaError : outcome.timedOutSlow == nil ? .interrupted : .timeout)
+                        : .failed(.survived),
                 message: outcome.isKilled
                     ? ""
                     : outcome.isUndecided

@@ -141,7 +141,24 @@ public struct NamePattern: Sendable {
         case .end: program.append(.end)
         case .wordBoundary(let wanted): program.append(.wordBoundary(wanted))
         case .sequence(let nodes):
-            for node in nodes { try compile(node, into: &program) }
+            // Literal characters in a row are one text, read again as characters: `\r` then `\n`
+            // (`\x{d}\x{a}`), or a letter then a combining mark written as escapes, is one character
+            // of the name, which two single characters never matched — a name holding a CR LF pair
+            // could not be selected, not even by the replay command its report printed.
+            var run = ""
+            func flush() {
+                for character in run { program.append(.character(character)) }
+                run = ""
+            }
+            for node in nodes {
+                if case .character(let character) = node {
+                    run.append(character)
+                    continue
+                }
+                flush()
+                try compile(node, into: &program)
+            }
+            flush()
         case .alternatives(let nodes):
             // split L1, next; L1: a; jump end; next: split L2, … ; last: z
             var jumps: [Int] = []
@@ -412,6 +429,9 @@ extension NamePattern {
                 return (.character(character), .character(character))
             case "n": return (.character("\n"), .character("\n"))
             case "t": return (.character("\t"), .character("\t"))
+            case "r": return (.character("\r"), .character("\r"))
+            case "f": return (.character("\u{0C}"), .character("\u{0C}"))
+            case "v": return (.character("\u{0B}"), .character("\u{0B}"))
             case "1"..."9": throw unsupported("a back-reference (\\\(c))", at: start)
             default:
                 if c.isLetter || c.isNumber { throw problem("the escape '\\\(c)' is not supported", at: start) }

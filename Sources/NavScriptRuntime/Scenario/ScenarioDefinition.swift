@@ -110,10 +110,17 @@ package struct ScenarioDefinition {
     /// run of white space (a line break, a tab, a no-break or em space, two
     /// spaces) read as one space. Two names with one key read as one.
     static func readingKey(_ name: String) -> String {
-        // Most names are ASCII with single spaces: they end here, unread.
-        let asciiOnly = name.utf8.allSatisfy { $0 < 0x80 }
-        let foldsASCII = name.utf8.contains { (0x09...0x0D).contains($0) } || name.contains("  ")
-        guard foldsASCII || !asciiOnly else { return name }
+        // Most names are ASCII with single spaces: they end here, read once, byte by byte.
+        var plain = true
+        var previous: UInt8 = 0
+        for byte in name.utf8 {
+            if byte >= 0x80 || (0x09...0x0D).contains(byte) || (byte == 0x20 && previous == 0x20) {
+                plain = false
+                break
+            }
+            previous = byte
+        }
+        guard !plain else { return name }
         var key = String.UnicodeScalarView()
         var afterBlank = false
         for scalar in name.unicodeScalars where !isUndrawn(scalar) {

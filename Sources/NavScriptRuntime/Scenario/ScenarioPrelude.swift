@@ -178,8 +178,24 @@ enum ScenarioPrelude {
           end
         end
 
+        -- Whether a table, or one inside it (a few levels down), has a metatable: the runner reads the
+        -- options as they are, so what an __index gives (shared defaults) would be lost without a word.
+        local function proxied(t, depth)
+          if getmetatable(t) ~= nil then return true end
+          if depth >= 4 then return false end
+          for _, value in next, t do
+            if type(value) == "table" and proxied(value, depth + 1) then return true end
+          end
+          return false
+        end
+
         local function declare(name, opts, fn, row, pending, has_row)
           if collected then while_running(format("%s(%q)", pending and "pending" or "scenario", name)) end
+          if type(opts) == "table" and proxied(opts, 1) then
+            wrong(format("scenario(%q, options, fn): the options are (or hold) a table with a metatable; what its "
+              .. "__index gives (tags, launch options, allow) is not read, so the scenario would run without it: pass "
+              .. "plain tables (copy shared defaults in: for k, v in pairs(defaults) do options[k] = v end)", name))
+          end
           if fn and not pending and wrapped(fn) then plain(fn, format("scenario(%q, fn)", name)) end
           -- (A blank name is refused by the runner as it reads the declarations: cheaper there.)
           local full, groups = full_name(name)

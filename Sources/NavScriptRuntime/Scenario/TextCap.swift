@@ -31,6 +31,9 @@ package enum TextCap {
     /// `text`, or its first and last `limit`/2 characters around a line
     /// saying how many were left out.
     package static func capped(_ text: String, to limit: Int) -> String {
+        // No more bytes than the limit, no more characters either: counting Characters walks the
+        // whole text, and every scenario's message and details come through here.
+        guard text.utf8.count > limit else { return text }
         let count = text.count
         guard count > limit else { return text }
         let half = limit / 2

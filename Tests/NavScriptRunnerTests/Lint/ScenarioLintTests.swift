@@ -253,6 +253,8 @@ struct ScenarioLintTests {
     /// A field of `deep_link(…)`'s outcome compared with a value it never has: `status ~= "gatd"`
     /// held whatever the app did with the link. Its values are the statuses, the error kinds, the
     /// app's preconditions and screens; a value it has, a computed one or another field is left alone.
+    /// Read however the field and the call are written: `["status"]`, `(deep_link(u)).status`,
+    /// `deep_link"u".status`, `deep_link{…}.status`.
     @Test func anOutcomeComparedWithAValueItNeverHasIsNamed() throws {
         let source = #"""
             assert(deep_link("notes://account").status ~= "gatd")
@@ -262,10 +264,17 @@ struct ScenarioLintTests {
             assert("gated" == deep_link(url, { via = "scheme" }).status)
             assert(deep_link("notes://account").status == "gated" and deep_link(x).error == "malformed")
             assert(deep_link(u).message ~= "gatd" and deep_link(u).status ~= s and o.status ~= "gatd")
+            assert(deep_link("notes://account")["status"] ~= "gatd")
+            assert((deep_link("notes://account")).status ~= "gatd")
+            assert(deep_link"notes://account".status ~= "gatd")
+            assert("gatd" ~= deep_link("notes://account")['status'])
+            assert(deep_link{ route = "account" }.status ~= "gatd")
             """#
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map(\.line) == [1, 2, 3, 4], "\(problems.map(\.description))")
-        #expect(problems.map(\.kind) == [.outcome, .outcome, .outcome, .screen], "\(problems.map(\.description))")
+        #expect(problems.map(\.line) == [1, 2, 3, 4, 8, 9, 10, 11, 12], "\(problems.map(\.description))")
+        #expect(
+            problems.map(\.kind) == [.outcome, .outcome, .outcome, .screen, .outcome, .outcome, .outcome, .outcome, .outcome],
+            "\(problems.map(\.description))")
         #expect(
             problems.first?.message
                 == "deep_link(…).status is never 'gatd' and this comparison is always true; did you mean 'gated'? its values are: "

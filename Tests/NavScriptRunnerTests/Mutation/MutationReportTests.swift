@@ -62,6 +62,30 @@ struct MutationReportTests {
         #expect(report.runResult().files.first?.scenarios.last?.outcome == .errored(.timeout))
     }
 
+    /// A scenario that fails without faults when its file runs healthy again after the faults kills
+    /// nothing: its failure does not depend on the fault (a check of `os.clock()` passed at the start
+    /// and "killed" every fault after). A fault only it failed under is not decided, and says why;
+    /// another scenario's failure still kills.
+    @Test func aScenarioThatFailsWithoutFaultsTooKillsNothing() {
+        let entry = SuiteFile(path: "a.lua", url: URL(fileURLWithPath: "a.lua"), suiteRoot: URL(fileURLWithPath: "."))
+        var plan = MutationRun(entries: [entry], faults: [HostFault(name: "f", summary: ""), HostFault(name: "g", summary: "")])
+        let clockPasses = ScenarioResult(name: "clock", file: "a.lua", line: 1, outcome: .passed)
+        let clockFails = ScenarioResult(name: "clock", file: "a.lua", line: 1, outcome: .failed(.expectation), message: "late")
+        let realPasses = ScenarioResult(name: "real", file: "a.lua", line: 2, outcome: .passed)
+        let realFails = ScenarioResult(name: "real", file: "a.lua", line: 2, outcome: .failed(.expectation))
+        let healthy = [FileResult(file: "a.lua", scenarios: [clockPasses, realPasses], duration: 0)]
+        let faulty = [
+            FileResult(file: "a.lua", scenarios: [clockFails, realPasses], duration: 0),
+            FileResult(file: "a.lua", scenarios: [clockFails, realFails], duration: 0)
+        ]
+        #expect(plan.killingFiles(faulty) == ["a.lua"])
+        plan.noteRecheck([FileResult(file: "a.lua", scenarios: [clockFails, realPasses], duration: 0)])
+        #expect(!plan.kills(clockFails) && plan.kills(realFails))
+        let report = plan.report(results: healthy + faulty, started: Date())
+        #expect(report.outcomes.map(\.isUndecided) == [true, false] && report.outcomes.map(\.isKilled) == [false, true])
+        #expect(report.text().contains("a.lua:1 clock failed under the fault, and failed without faults too"), "\(report.text())")
+    }
+
     /// A healthy run stopped between two scenarios — passed ones, the rest
     /// not run — did not pass: its "healthy suite passes" case read green.
     @Test func aHealthyRunCutShortIsNotGreen() {

@@ -9,7 +9,8 @@ struct NamePatternTests {
     static let names = [
         "", "a", "ab", "abc", "aaa", "checkout address step", "checkout payment step", "orders list", "orders detail",
         "checkout-free top level", "cart: empty → home", "sign in (two-factor)", "x.y", "a|b", "tab 3 of 10", "ÉCLAIR é",
-        "under_score name", "line\nbreak", "[tagged] one", "{braces} 2", "caf\u{E9}", "emoji 🙂 ok"
+        "under_score name", "line\nbreak", "[tagged] one", "{braces} 2", "caf\u{E9}", "emoji 🙂 ok", "three\r\nfake",
+        "cafe\u{301}"
     ]
 
     static let patterns = [
@@ -19,7 +20,7 @@ struct NamePatternTests {
         "\\Bdress", "[a-c]+", "^[^ ]+$", "\\[tagged\\]", "[\\d]", "[\\w-]+free", "[é]", "É", "🙂", "→",
         "a*?b", "a++b", "a?+", "(a|b)*c", "((a))", "a|", "|a", "()", "{braces}", "\\{braces\\}", "line\\nbreak",
         "^(a*)*$", "(a|a)*b", "[-a]", "[a-]", "caf\\x{e9}", "caf\\xe9", "^a{,2}$", "o{,3}", "a{,}",
-        "x{,0}y"
+        "x{,0}y", "three\\x{d}\\x{a}fake", "^(three\\r\\nfake)$", "\\r", "cafe\\x{301}", "cafe"
     ]
 
     /// Every pattern selects exactly the names Swift's `Regex` selects.
