@@ -416,6 +416,11 @@ static void clua_notedriver(lua_State *L) {
     lua_pop(L, 2);
 }
 
+int clua_notedriverfn(lua_State *L) {
+    clua_notedriver(L);
+    return 0;
+}
+
 void clua_forgetdrivers(lua_State *L) {
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_drivers_key);

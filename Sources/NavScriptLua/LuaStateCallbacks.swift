@@ -96,6 +96,14 @@ extension LuaState {
         referencing { L in clua_pushcfunction(L, clua_iswrapped) }
     }
 
+    /// A Lua function (in C) that notes the running coroutine among those
+    /// ``suspendedCoroutineThatCalledSwift()`` looks at, as a call of a
+    /// Swift function from it does: for what a script does in Lua alone
+    /// (a declaration) that must not stop halfway at a yield either.
+    public func makeCoroutineNoter() -> LuaFunction {
+        referencing { L in clua_pushcfunction(L, clua_notedriverfn) }
+    }
+
     /// A Lua function (in C) that puts the tables modules live in back as a
     /// snapshot left them: `(tables, copies, metatables, fields)` as the
     /// scenario prelude keeps them (see `clua_restoremodules`). It runs before

@@ -357,6 +357,36 @@ struct LanguageStructureTests {
         #expect(junit.testcase("still checked")?.child("error")?["message"]?.contains("helper checked") == true, "\(junit.raw)")
     }
 
+    /// A coroutine that declares scenarios and is left at a yield when the file has loaded dropped
+    /// every declaration after the yield, without a word: the file does not load, and says where.
+    @Test func aCoroutineLeftAtAYieldWhileDeclaringIsTheFilesError() throws {
+        let fixture = try Fixture([
+            "suite/gen.lua": #"""
+            local declare = coroutine.wrap(function()
+              scenario("first", function() launch{} end)
+              coroutine.yield()
+              scenario("second, never declared", function() expect_screen("nope") end)
+            end)
+            declare()
+            """#,
+            "suite/finished.lua": #"""
+            local declare = coroutine.wrap(function()
+              scenario("declared in a coroutine that finished", function() launch{} end)
+              coroutine.yield()
+            end)
+            declare()
+            declare()
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(
+            junit.testcase("suite/gen.lua (load)")?.child("error")?["message"]?.contains(
+                "suite/gen.lua:3: a coroutine that declared scenarios or hooks is still suspended at this yield") == true,
+            "\(junit.raw)")
+        #expect(junit.outcome("declared in a coroutine that finished") == "passed", "\(junit.raw)")
+    }
+
     /// A describe whose body raised declared only the scenarios before the
     /// error: under a pcall the file loaded without the rest, green. It does
     /// not load, and says why.

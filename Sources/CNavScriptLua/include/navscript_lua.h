@@ -308,6 +308,9 @@ int clua_iswrapped(lua_State *L);
    rest of it never ran. clua_forgetdrivers starts a new list; clua_suspendeddriver fills `ar` ("Sl")
    with the first Lua frame of one still suspended and returns 1, or returns 0. Neither raises. */
 void clua_forgetdrivers(lua_State *L);
+/* A Lua function (no arguments) noting the running coroutine as clua_invoke does: for a declaration
+   made in Lua (the scenario prelude's), which no Swift function sees. */
+int clua_notedriverfn(lua_State *L);
 int clua_suspendeddriver(lua_State *L, lua_Debug *ar);
 
 /* Takes the snapshot clua_restoremodules puts back (the scenario prelude's snapshot_modules, in C):

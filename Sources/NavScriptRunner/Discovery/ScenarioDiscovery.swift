@@ -127,7 +127,11 @@ public struct ScenarioDiscovery {
             let shownFolder = shown.deletingLastPathComponent().path
             let root = rootsByFolder[shownFolder] ?? suiteRoot(shown: shown, real: real, walked: walked)
             rootsByFolder[shownFolder] = root
-            let realRoot = realRoots[root.path] ?? Self.realPath(root.path) ?? root.path
+            // Two roots without a support/ folder are one as far as a file's run goes (its `require`
+            // finds nothing in either): a link in another folder ran the file a second time.
+            let realRoot =
+                realRoots[root.path]
+                ?? (Self.isFolder(root.appendingPathComponent("support").path) ? Self.realPath(root.path) ?? root.path : "")
             realRoots[root.path] = realRoot
             // The file itself — its device and inode, whatever names lead to it — or, for a dangling link,
             // where it is; under its suite root, as a file runs against its root's support/ (the same file
@@ -171,6 +175,12 @@ public struct ScenarioDiscovery {
         let prefix = from.hasSuffix("/") ? from : from + "/"
         guard path.hasPrefix(prefix) else { return nil }
         return (onto.hasSuffix("/") ? onto : onto + "/") + path.dropFirst(prefix.count)
+    }
+
+    /// Whether `path` is a folder (following links).
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `path` itself (not what it leads to) is a symbolic link.

@@ -25,10 +25,24 @@ package struct ReportTargets: Sendable {
     /// The storyboard needs the navigation after every step.
     package var recordsFrames: Bool { html != nil }
 
-    /// Where the terminal report goes: standard error when the JSON stream
-    /// has standard output.
+    /// Where the terminal report goes: standard error when a report has
+    /// standard output — the JSON stream (`--json -`), or a report written to
+    /// `/dev/stdout` (by that name or another) while it is a pipe or a
+    /// terminal: `--junit /dev/stdout | consumer` got the terminal report
+    /// and the XML mixed, not XML.
     package func terminal(_ streams: OutputStreams) -> @Sendable (String) -> Void {
-        json == "-" ? streams.error : streams.output
+        json == "-" || [junit, html, json].contains(where: { $0.map(Self.isStandardOutputStream) ?? false })
+            ? streams.error : streams.output
+    }
+
+    /// Whether `path` opens standard output itself: `/dev/stdout`, `/dev/fd/1`, or a path to the
+    /// pipe or terminal it is. (A regular file standard output is redirected to is refused before.)
+    static func isStandardOutputStream(_ path: String) -> Bool {
+        if ReportFile.ownDescriptor(path) == STDOUT_FILENO { return true }
+        var file = stat()
+        var output = stat()
+        guard stat(path, &file) == 0, fstat(STDOUT_FILENO, &output) == 0, file.st_mode & S_IFMT != S_IFREG else { return false }
+        return file.st_dev == output.st_dev && file.st_ino == output.st_ino
     }
 
     /// The reporters asked for; a JSON file that cannot be created is a

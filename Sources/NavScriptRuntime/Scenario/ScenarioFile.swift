@@ -66,6 +66,12 @@ package final class ScenarioFile {
                 compiled = true
                 _ = try state.call(chunk)
                 if let caught = state.caughtLimitError() { throw caught }  // a pcall at the top level cannot keep it either
+                if let yield = state.suspendedCoroutineThatCalledSwift() {
+                    throw ScenarioLoadError(
+                        "\(yield): a coroutine that declared scenarios or hooks is still suspended at this yield when the file "
+                            + "has loaded, so what comes after the yield was never declared; resume it until it returns, or "
+                            + "declare outside the coroutine")
+                }
                 if let failure = context.loadFailure {
                     throw ScenarioLoadError(failure.message + " (while the file loaded: it does not load, even if a pcall caught it)")
                 }

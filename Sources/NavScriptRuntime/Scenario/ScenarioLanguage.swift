@@ -102,6 +102,8 @@ package final class ScenarioLanguage {
             ], prefix: "navscript")
         // Whether a function is coroutine.wrap's: a body, hook or group given as one stops at its first yield.
         table["wrapped"] = .function(state.makeWrappedCoroutineTest())
+        // Notes a coroutine that declares: one left at a yield when the file has loaded dropped the rest.
+        table["note_coroutine"] = .function(state.makeCoroutineNoter())
         // Keeps the modules before a file's first scenario, puts them back before each later one.
         table["snapshot_modules"] = .function(state.makeModuleSnapshotter())
         table["restore_modules"] = .function(state.makeModuleRestorer())

@@ -23,6 +23,7 @@ enum ScenarioPrelude {
         local function wrong(message) error(misuse(message), 0) end
         local random_seed = ns.random_seed -- Swift: math.random's seed: the running scenario's, or the file's while it loads
         local wrapped = ns.wrapped        -- C: whether a function is one coroutine.wrap made
+        local note_coroutine = ns.note_coroutine -- C: a coroutine that declares is checked for a yield it stopped at
         local snapshot_module_tables = ns.snapshot_modules -- C: keeps what require reads, and the modules' tables
         local restore_module_tables = ns.restore_modules   -- C: puts them back as snapshot_modules kept them
         -- The library as it was: a scenario that defines a global `type` or
@@ -191,6 +192,7 @@ enum ScenarioPrelude {
 
         local function declare(name, opts, fn, row, pending, has_row)
           if collected then while_running(format("%s(%q)", pending and "pending" or "scenario", name)) end
+          note_coroutine()
           if type(opts) == "table" and proxied(opts, 1) then
             wrong(format("scenario(%q, options, fn): the options are (or hold) a table with a metatable; what its "
               .. "__index gives (tags, launch options, allow) is not read, so the scenario would run without it: pass "
@@ -260,6 +262,7 @@ enum ScenarioPrelude {
           check(fn, "function", "fn", "before_each(fn)")
           plain(fn, "before_each(fn)")
           while_running("before_each()")
+          note_coroutine()
           has_hooks = true
           local frame = frames[#frames]
           frame.before[#frame.before + 1] = fn
@@ -269,6 +272,7 @@ enum ScenarioPrelude {
           check(fn, "function", "fn", "after_each(fn)")
           plain(fn, "after_each(fn)")
           while_running("after_each()")
+          note_coroutine()
           has_hooks = true
           local frame = frames[#frames]
           frame.after[#frame.after + 1] = fn

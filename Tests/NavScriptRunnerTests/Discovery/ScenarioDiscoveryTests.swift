@@ -128,6 +128,17 @@ struct ScenarioDiscoveryTests {
         #expect(entries.count == 2, "\(entries.map(\.path))")
     }
 
+    /// Without a support/ folder, a file's root is its own folder: a link to it from another folder
+    /// of the walk had another root, and the file ran twice, under two names (in two shards).
+    @Test func aLinkFromAnotherFolderOfASuiteWithoutSupportRunsTheFileOnce() throws {
+        let suite = try TemporarySuite()
+        try suite.write("x/r.lua", "-- a scenario file\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: suite.root.appendingPathComponent("l.lua").path, withDestinationPath: "x/r.lua")
+        let entries = try ScenarioDiscovery(workingDirectory: suite.root).discover(["."])
+        #expect(entries.map(\.path) == ["x/r.lua"], "\(entries.map(\.path))")
+    }
+
     /// Two files whose names read the same but are different bytes (`café` composed and
     /// decomposed) are two files: keyed by Swift's String equality, one was dropped without a
     /// word and the run went green without it. Reports tell files apart by name: an error.
