@@ -894,6 +894,7 @@ struct UsageErrorTests {
         (["types", "-o", "suite"], "it is a folder; give a file name"),
         (["types", "-o", "suite/a.lua/defs.lua"], "suite/a.lua is a file, not a folder"),
         (["types", "-o", "suite/a.lua"], "-o suite/a.lua would replace a Lua file that is not a definitions file"),
+        (["types", "-o", "suite/meta.lua"], "-o suite/meta.lua would replace a Lua file that is not a definitions file"),
         (["run", ""], "'' names no file or folder (is a variable unset?)"),
         (["list", "suite", ""], "'' names no file or folder (is a variable unset?)"),
         (["lint", ""], "'' names no file or folder (is a variable unset?)"),
@@ -927,7 +928,10 @@ struct UsageErrorTests {
     ])
     func aMistakeSaysWhatToDo(arguments: [String], expected: String) throws {
         let source = #"scenario("one", function() end)"#
-        let fixture = try Fixture(["suite/a.lua": source, "suite/support/helpers.lua": "return {}", "tool": "#!/bin/sh\n"])
+        let fixture = try Fixture([
+            "suite/a.lua": source, "suite/support/helpers.lua": "return {}", "tool": "#!/bin/sh\n",
+            "suite/meta.lua": "---@metadata of my own\nscenario(\"m\", function() end)\n"
+        ])
         chmod(fixture.url("tool").path, 0o755)
         let output = try fixture.run(arguments)
         #expect(output.status == 2, "\(output)")

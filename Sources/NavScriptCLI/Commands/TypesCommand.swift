@@ -32,6 +32,15 @@ struct TypesCommand: HostedCommand {
     @Option(help: "luals (definition file), markdown (reference table) or luacheck (a .luacheckrc).")
     var format: Format = .luals
 
+    /// Whether `bytes` start as a LuaLS definitions file does: `---@meta`, then the end of the
+    /// line or a space (`---@metadata` is not it).
+    static func isDefinitionsFile(_ bytes: Data) -> Bool {
+        let marker = Array("---@meta".utf8)
+        guard bytes.starts(with: marker) else { return false }
+        let next = bytes.dropFirst(marker.count).first
+        return next == nil || next == UInt8(ascii: " ") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r")
+    }
+
     func run(in context: CommandContext) throws {
         let host = try context.host()
         let library = ScriptLibrary(host: host)
@@ -50,7 +59,7 @@ struct TypesCommand: HostedCommand {
         // A Lua file that is not a definitions file (a scenario, a support module: `-o scenarios/cart.lua`
         // for `-o types/navscript.lua`) was replaced without a word.
         if output.lowercased().hasSuffix(".lua"), let existing = FileManager.default.contents(atPath: output),
-            !existing.isEmpty, !existing.starts(with: Array("---@meta".utf8))
+            !existing.isEmpty, !Self.isDefinitionsFile(existing)
         {
             throw ValidationError(
                 "-o \(output) would replace a Lua file that is not a definitions file (it does not start with ---@meta): "
