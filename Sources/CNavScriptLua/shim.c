@@ -458,7 +458,7 @@ static int clua_invoke(lua_State *L, void *object) {
     int saved_side = c->lua_side;
     lua_State *saved_current = c->current;
     int n;
-    if (lua_isyieldable(L)) clua_notedriver(L); /* a coroutine (cheap test first: the main thread is not yieldable) */
+    clua_notedriver(L); /* a coroutine, also one calling from a callback a C function made (gsub's, sort's) */
     c->lua_side = 0; /* Swift is on the stack: the allocator must not refuse */
     c->current = L;
     n = c->dispatch(L, object);
@@ -807,11 +807,69 @@ static void clua_snapshot_visit(lua_State *L, int index, int fields, int below) 
     lua_rawseti(L, below, (lua_Integer)lua_rawlen(L, below) + 1);
 }
 
+/* The upvalues of the functions in the array at `functions` (not of the functions those hold: a helper's
+   own locals are its own, as a module's are): each upvalue (by its identity, shared by the closures that
+   share it) -> { function, n, value }, into the table at `upvalues`; a table value is visited as a
+   module's field is. */
+static void clua_snapshot_upvalues(lua_State *L, int functions, int upvalues, int fields, int level, lua_Integer *entries) {
+    lua_Integer i, n, head = 1, tail = 0;
+    int queue, seen;
+    lua_newtable(L);
+    queue = lua_gettop(L);
+    lua_newtable(L);
+    seen = lua_gettop(L);
+    n = (lua_Integer)lua_rawlen(L, functions);
+    for (i = 1; i <= n + 1; i++) { /* the given functions, then (i = n + 1) the ones reached, one by one */
+        if (i <= n) {
+            if (lua_rawgeti(L, functions, i) != LUA_TFUNCTION) {
+                lua_pop(L, 1);
+                continue;
+            }
+            lua_pushvalue(L, -1);
+            if (lua_rawget(L, seen) != LUA_TNIL) {
+                lua_pop(L, 2);
+                continue;
+            }
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, seen);
+            lua_rawseti(L, queue, ++tail);
+            continue;
+        }
+        while (head <= tail && *entries < CLUA_SNAPSHOT_ENTRIES) {
+            int f, up;
+            lua_rawgeti(L, queue, head++);
+            f = lua_gettop(L);
+            for (up = 1; lua_getupvalue(L, f, up) != NULL; up++) { /* its value on top */
+                (*entries)++;
+                if (lua_rawgetp(L, upvalues, lua_upvalueid(L, f, up)) == LUA_TNIL) {
+                    lua_pop(L, 1);
+                    lua_createtable(L, 3, 0);
+                    lua_pushvalue(L, f);
+                    lua_rawseti(L, -2, 1);
+                    lua_pushinteger(L, up);
+                    lua_rawseti(L, -2, 2);
+                    lua_pushvalue(L, -2);
+                    lua_rawseti(L, -2, 3);
+                    lua_rawsetp(L, upvalues, lua_upvalueid(L, f, up));
+                    clua_snapshot_visit(L, -1, fields, level);
+                } else {
+                    lua_pop(L, 1);
+                }
+                lua_pop(L, 1);
+            }
+            lua_settop(L, f - 1);
+        }
+    }
+    lua_settop(L, queue - 1);
+}
+
 int clua_snapshotmodules(lua_State *L) {
     lua_Integer i, n, entries = 0;
-    int copies, fields, metas, level;
-    luaL_checkstack(L, 16, NULL);
-    lua_settop(L, 4);
+    int copies, fields, metas, upvalues, level;
+    luaL_checkstack(L, 24, NULL);
+    lua_settop(L, 5);
     n = (lua_Integer)lua_rawlen(L, 1);
     lua_createtable(L, (int)n, 0);
     copies = lua_gettop(L);
@@ -835,6 +893,8 @@ int clua_snapshotmodules(lua_State *L) {
     fields = lua_gettop(L);
     lua_newtable(L);
     metas = lua_gettop(L);
+    lua_newtable(L);
+    upvalues = lua_gettop(L);
     lua_newtable(L);
     level = lua_gettop(L);
     /* package's own fields are navscript's; what is set on it (package.path) is put back too. */
@@ -878,6 +938,9 @@ int clua_snapshotmodules(lua_State *L) {
         }
     }
     lua_pop(L, 1);
+    /* The file's own local variables: the upvalues of its scenarios' bodies and hooks (and of the
+       functions those reach), and the tables they hold. */
+    if (lua_type(L, 5) == LUA_TTABLE) clua_snapshot_upvalues(L, 5, upvalues, fields, level, &entries);
     while (lua_rawgeti(L, level, 1) != LUA_TNIL && entries < CLUA_SNAPSHOT_ENTRIES) {
         int below;
         lua_pop(L, 1);
@@ -922,8 +985,8 @@ int clua_snapshotmodules(lua_State *L) {
         }
         lua_replace(L, level); /* the next level down */
     }
-    lua_settop(L, metas); /* copies fields metas */
-    return 3;
+    lua_settop(L, upvalues); /* copies fields metas upvalues */
+    return 4;
 }
 
 int clua_restoremodules(lua_State *L) {
@@ -959,6 +1022,21 @@ int clua_restoremodules(lua_State *L) {
             clua_restorefields(L, lua_gettop(L) - 1, lua_gettop(L));
         }
         lua_pop(L, 1);
+    }
+    if (lua_type(L, 5) == LUA_TTABLE) { /* the file's local variables: { function, n, value } each */
+        lua_pushnil(L);
+        while (lua_next(L, 5) != 0) {
+            int entry = lua_gettop(L);
+            if (lua_type(L, entry) == LUA_TTABLE && lua_rawgeti(L, entry, 1) == LUA_TFUNCTION) {
+                int up = (int)(lua_rawgeti(L, entry, 2), lua_tointeger(L, -1));
+                lua_pop(L, 1);
+                if (lua_getupvalue(L, entry + 1, up) != NULL) {
+                    lua_rawgeti(L, entry, 3);
+                    if (!lua_rawequal(L, -1, -2)) lua_setupvalue(L, entry + 1, up); /* pops the value kept */
+                }
+            }
+            lua_settop(L, entry - 1);
+        }
     }
     return 0;
 }

@@ -387,6 +387,33 @@ struct LanguageStructureTests {
         #expect(junit.outcome("declared in a coroutine that finished") == "passed", "\(junit.raw)")
     }
 
+    /// Nor the file's own local variables its scenarios use: `local helpers = {}` at the top, one
+    /// scenario's `helpers.check = stub` or `check = stub` ran every scenario after it. Each starts
+    /// with them as the top level left them; a helper function's own locals stay its own.
+    @Test func aScenarioCannotStubAFileLocalForTheOnesAfterIt() throws {
+        let fixture = try Fixture([
+            "suite/l.lua": #"""
+            local helpers = { check = function() error("helper checked", 2) end }
+            local function check() error("local checked", 2) end
+            local count = 0
+            scenario("stubs", function()
+              helpers.check = function() end
+              check = function() end
+              count = count + 1
+            end)
+            scenario("still checked", function()
+              assert(count == 0, "the local was put back")
+              assert(not pcall(check), "and the local function")
+              helpers.check()
+            end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 1, "\(output)")
+        #expect(junit.outcome("stubs") == "passed", "\(junit.raw)")
+        #expect(junit.testcase("still checked")?.child("error")?["message"]?.contains("helper checked") == true, "\(junit.raw)")
+    }
+
     /// A describe whose body raised declared only the scenarios before the
     /// error: under a pcall the file loaded without the rest, green. It does
     /// not load, and says why.
@@ -954,6 +981,17 @@ struct LanguageStructureTests {
             after_each(function() v() end)
             scenario("a hook calling a wrap", function() end)
             """#,
+            // Driving from a callback a C function calls (gsub's) inside the coroutine: noted all the same.
+            "suite/callback.lua": #"""
+            scenario("a wrap driving from a gsub callback", function()
+              local w = coroutine.wrap(function()
+                string.gsub("x", "x", function() launch{} end)
+                coroutine.yield()
+                expect_tab("profile")
+              end)
+              w()
+            end)
+            """#,
             // Nothing refers to the coroutine any more and the collector ran: it is still one left at its yield.
             "suite/collected.lua": #"""
             local function start() local w = \#(wrapped) w() end
@@ -983,11 +1021,13 @@ struct LanguageStructureTests {
             #expect(junit.outcome(name) == "passed", "\(name): \(junit.raw)")
         }
         for (name, file) in [
-            ("a body calling a wrap", "called"), ("a hook calling a wrap", "hook"), ("a wrap collected at its yield", "collected")
+            ("a body calling a wrap", "called:1"), ("a hook calling a wrap", "hook:1"), ("a wrap collected at its yield", "collected:1"),
+            ("a wrap driving from a gsub callback", "callback:4")
         ] {
             let message = junit.testcase(name)?.child("error")?["message"] ?? ""
+            let place = file.replacingOccurrences(of: ":", with: ".lua:")
             #expect(
-                message.hasPrefix("suite/\(file).lua:1: a coroutine that drove the app or checked it is still suspended at this yield"),
+                message.hasPrefix("suite/\(place): a coroutine that drove the app or checked it is still suspended at this yield"),
                 "\(name): \(message)")
         }
     }
@@ -1044,6 +1084,25 @@ struct LanguageStructureTests {
         #expect(
             junit.testcase("suite/opts.lua (load)")?.child("error")?["message"]?.contains(
                 #"suite/opts.lua:1: scenario("inherits", options, fn): the options are (or hold) a table with a metatable"#) == true,
+            "\(junit.raw)")
+    }
+
+    /// A `scenario.each` row with a metatable named its scenario through `__index`, but the body got
+    /// the row's own fields only, and checked nothing under that name: the file does not load.
+    @Test func aRowWithAMetatableIsRefused() throws {
+        let fixture = try Fixture([
+            "suite/rows.lua": #"""
+            local defaults = { expect = "nope" }
+            scenario.each({ setmetatable({ tab = "orders" }, { __index = defaults }) }, "$tab shows $expect", function(row)
+              if row.expect then expect_screen(row.expect) end
+            end)
+            """#
+        ])
+        let (output, junit) = try fixture.runWithJUnit(["suite"])
+        #expect(output.status == 2, "\(output)")
+        #expect(
+            junit.testcase("suite/rows.lua (load)")?.child("error")?["message"]?.contains(
+                #"scenario.each(rows, "$tab shows $expect", …): row 1 is (or holds) a table with a metatable"#) == true,
             "\(junit.raw)")
     }
 

@@ -197,10 +197,18 @@ struct MergeJUnitTests {
         try fixture.write("empty.xml", "")
         try fixture.write("open.xml", #"<testsuites><testsuite name="x""#)
         try fixture.write("edited.xml", whole.replacingOccurrences(of: #"tests="2""#, with: #"tests="5""#))
+        // A failure edited out of its suite, the suite's count with it: the root still says it failed.
+        let suiteLine = try #require(whole.split(separator: "\n").first { $0.hasPrefix("  <testsuite ") })
+        let unfailed = whole.replacingOccurrences(
+            of: suiteLine, with: suiteLine.replacingOccurrences(of: #"failures="1""#, with: #"failures="0""#)
+        )
+        .replacing(try Regex(#"<failure[\s\S]*?</failure>"#), with: "")
+        try fixture.write("unfailed.xml", unfailed)
         for (file, says) in [
             ("cut.xml", "not well-formed XML from here on"), ("empty.xml", "empty.xml is empty"),
             ("open.xml", "open.xml:1:32: not well-formed"),
-            ("edited.xml", #"says tests="5" but holds 2"#)
+            ("edited.xml", #"says tests="5" but holds 2"#),
+            ("unfailed.xml", #"its root says failures="1" but its test suites hold 0"#)
         ] {
             let merged = try fixture.run(["merge-junit", file, "b.xml", "-o", "all.xml"])
             #expect(merged.status == 2, "\(file): \(merged)")
@@ -898,6 +906,14 @@ struct UsageErrorTests {
         (["run", ""], "'' names no file or folder (is a variable unset?)"),
         (["list", "suite", ""], "'' names no file or folder (is a variable unset?)"),
         (["lint", ""], "'' names no file or folder (is a variable unset?)"),
+        (["routes", "check", ""], "the manifest '' names no file or folder (is a variable unset?)"),
+        (["run", "suite", "--manifest", ""], "--manifest '' names no file or folder"),
+        (
+            ["routes", "diff", ManifestCommandTests.shipped.path, ManifestCommandTests.shipped.path, "--suite", ""],
+            "--suite '' names no file or folder"
+        ),
+        (["merge-junit", "", "-o", "x.xml"], "'' names no file or folder"),
+        (["merge-junit", "suite/a.lua", "-o", ""], "-o '' names no file or folder"),
         (["explore", "--time", "0"], "--time 0 without --steps or --until-covered would explore forever"),
         (["mutate", "--explore", "--explore-time", "nan"], "--explore-time must be a number of seconds above 0 and at most 604800"),
         (["mutate", "--explore", "--explore-time", "1e19"], "--explore-time must be a number of seconds above 0"),
@@ -952,6 +968,17 @@ struct UsageErrorTests {
         let piped = try fixture.read("piped.txt")
         #expect(piped.hasPrefix(option == "--junit" ? "<?xml" : "{"), "\(piped)\n\(output)")
         #expect(output.stderr.contains("1 passed"), "\(output)")
+    }
+
+    /// With standard error the same stream (`2>&1 | tee log`), a report on standard output is
+    /// refused: the terminal report, moved to standard error, landed in front of its XML.
+    @Test(arguments: ["--junit /dev/stdout", "--json -"])
+    func aReportOnStandardOutputWhenStandardErrorIsTheSameStreamIsRefused(option: String) throws {
+        let fixture = try Fixture(["suite/a.lua": #"scenario("one", function() launch{} end)"#])
+        let navscript = try CLI.binary.get().path
+        let output = try fixture.shell("'\(navscript)' run suite \(option) 2>&1 | cat > merged.txt")
+        let merged = try fixture.read("merged.txt")
+        #expect(merged.contains("\(option) writes standard output, and standard error is the same stream (2>&1)"), "\(merged)\n\(output)")
     }
 
     /// Two reports into one file through a hard link are refused, as through a symbolic link: one

@@ -315,20 +315,23 @@ int clua_suspendeddriver(lua_State *L, lua_Debug *ar);
 
 /* Takes the snapshot clua_restoremodules puts back (the scenario prelude's snapshot_modules, in C):
    arguments (1) the module tables (package.loaded, preload, searchers), (2) package, (3) the global
-   table, (4) the library tables (table -> anything); returns a copy of each module table, then
+   table, (4) the library tables (table -> anything), (5) the file's declared functions (bodies and
+   hooks: their upvalues are the file's local variables they use); returns a copy of each module table, then
    table -> a copy of its fields (false past 100,000 entries in all), then table -> its metatable
    (false: none), for package, the global table and the libraries (their own fields only: the
    file's globals, its additions) and every other table the loaded modules and the globals reach
    through fields and metatables, breadth first. Metatables are read raw: one
-   a module protected with __metatable is kept too. Raises only when memory runs out. */
+   a module protected with __metatable is kept too; then each upvalue of the declared functions
+   -> { function, n, value }. Raises only when memory runs out. */
 int clua_snapshotmodules(lua_State *L);
 
 /* Puts the tables a file's modules live in back as a snapshot left them (the scenario prelude's
    restore_modules, in C: it runs before every scenario but a file's first, and in Lua it cost about as
    much as an empty scenario). Arguments: (1) the module tables (package.loaded, preload, searchers),
    (2) a copy of each, (3) table -> its metatable then (false: none), (4) table -> a copy of its fields
-   then (false: not kept). Raw reads and writes throughout; a metatable is put back even where a
-   scenario protected the one it set. Raises only when memory runs out (called from Lua). */
+   then (false: not kept), (5) the upvalues clua_snapshotmodules kept. Raw reads and writes throughout;
+   a metatable is put back even where a scenario protected the one it set. Raises only when memory runs
+   out (called from Lua). */
 int clua_restoremodules(lua_State *L);
 
 /* Pushes clua_callerline with `count` chunk names (on top of the stack) as the chunks it skips. */

@@ -89,6 +89,7 @@ struct ExploreCommand: HostedCommand {
     var records: String?
 
     func validate() throws {
+        try SuiteOptions.refuseEmptyPath(manifest, of: "--manifest")
         guard time.isFinite, time >= 0 else {
             throw ValidationError(
                 "--time must be a number of seconds, 0 or more (got \(time)); for no time limit give "

@@ -184,6 +184,19 @@ struct JUnitShardReport {
                 }
             }
         }
+        // navscript's root states its suites' totals: a suite cut out of the file (or a failure edited out
+        // of one, its suite's count with it) left a report that merged green without a word.
+        if isNavscript {
+            for key in ["tests", "failures", "errors", "skipped"] {
+                guard let stated = rootCounts[key] else { continue }
+                let held = Self.total(suites.lazy.map { $0.stated[key] ?? 0 }) ?? .max
+                if stated != held {
+                    throw ValidationError(
+                        "\(path): its root says \(key)=\"\(stated)\" but its test suites hold \(held); the report was edited or "
+                            + "cut short. Write it again from its run.")
+                }
+            }
+        }
         self.suites = suites
         self.isNavscript = isNavscript
         self.rootName = isNavscript ? rootName : nil

@@ -93,6 +93,21 @@ struct ReportOptions: ParsableArguments {
                     + "; give the report a file of its own"
                     + (option == "--json" ? ", or stream the events to standard output with --json -" : ""))
         }
+        // A report that has standard output moves the terminal report to standard error: with both one pipe
+        // or file (`2>&1 | tee log`), it landed in front of the report's XML or among its JSON lines.
+        let reportOnStandardOutput =
+            json == "-" || [junit, html, json].contains(where: { $0.map(ReportTargets.isStandardOutputStream) ?? false })
+        if reportOnStandardOutput, Self.standardOutputAndErrorAreOneStream() {
+            let option =
+                json == "-"
+                ? "--json -"
+                : [("--junit", junit), ("--html", html), ("--json", json)]
+                    .first { $0.1.map(ReportTargets.isStandardOutputStream) ?? false }.map { "\($0.0) \($0.1 ?? "")" } ?? "a report"
+            throw ValidationError(
+                "\(option) writes standard output, and standard error is the same stream (2>&1), where the terminal report "
+                    + "then goes: it would be mixed into the report; send standard error elsewhere (2> run.log), or write "
+                    + "the report to a file")
+        }
         // Two reports into one file (a link to it included): the last one written wins and the other is lost
         // without a word.
         // (A file that exists is told by its device and inode: a hard link to it is the same file.)
@@ -104,6 +119,17 @@ struct ReportOptions: ParsableArguments {
                 throw ValidationError("\(files[other].0) and \(option) both write \(path): give each report its own file")
             }
         }
+    }
+
+    /// Whether standard output and standard error are one pipe or one file (`2>&1`); a terminal both
+    /// show is no report's stream.
+    static func standardOutputAndErrorAreOneStream() -> Bool {
+        var output = stat()
+        var error = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &error) == 0, output.st_mode & S_IFMT != S_IFCHR else {
+            return false
+        }
+        return output.st_dev == error.st_dev && output.st_ino == error.st_ino
     }
 
     /// What tells two report paths apart: an existing file's device and inode, else the path.

@@ -34,6 +34,7 @@ struct RoutesListCommand: HostedCommand {
     var unknown: [String] = []
 
     func validate() throws {
+        try SuiteOptions.refuseEmptyPath(manifest, of: "--manifest")
         guard let word = unknown.first else { return }
         throw ValidationError(
             "'\(word)' is not a routes subcommand; use list (the default), check FILE.json or "
@@ -87,6 +88,8 @@ struct RoutesCheckCommand: HostedCommand {
 
     @Argument(help: "The manifest to check.")
     var file: String
+
+    func validate() throws { try SuiteOptions.refuseEmptyPath(file, of: "the manifest") }
 
     func run(in context: CommandContext) throws {
         let host = try context.host()
@@ -144,6 +147,12 @@ struct RoutesDiffCommand: HostedCommand {
 
     @Flag(help: "Print the summary and the changes as Markdown, a table row per link (for a pull request).")
     var markdown = false
+
+    func validate() throws {
+        try SuiteOptions.refuseEmptyPath(old, of: "the manifest in production")
+        try SuiteOptions.refuseEmptyPath(new, of: "the manifest to roll out")
+        try SuiteOptions.refuseEmptyPath(suite, of: "--suite")
+    }
 
     func run(in context: CommandContext) throws {
         let host = try context.host()

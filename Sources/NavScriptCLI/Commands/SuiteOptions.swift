@@ -63,8 +63,16 @@ struct SuiteOptions: ParsableArguments {
         throw ValidationError("'' names no file or folder (is a variable unset?); give the scenario files or folders to read")
     }
 
+    /// The same for a path an option or argument names (`--suite ""`, `--manifest ""`, `-o ""`):
+    /// it read the current folder, or said "cannot read : no such file".
+    static func refuseEmptyPath(_ path: String?, of option: String) throws {
+        guard path == "" else { return }
+        throw ValidationError("\(option) '' names no file or folder (is a variable unset?)")
+    }
+
     func validate() throws {
         try Self.refuseEmptyPaths(paths)
+        try Self.refuseEmptyPath(manifest, of: "--manifest")
         do {
             _ = try ScenarioRunner.compileFilter(filter)
         } catch {

@@ -147,6 +147,13 @@ struct LuaCalls {
             case .symbol("{"):
                 index += 1
                 literal = table(start)
+            case .symbol("(")
+            where index + 2 < tokens.count && tokens[index + 2].kind == .symbol(")"):
+                // `("home")`: a literal in parentheses is the same value (some style guides ask for them).
+                if case .string(let text) = tokens[index + 1].kind {
+                    literal = Literal(value: .string(text), line: tokens[index + 1].line, column: tokens[index + 1].column)
+                    index += 3
+                }
             default:
                 break
             }

@@ -274,18 +274,29 @@ package struct ScenarioLint {
             }
             return at
         }
+        /// The string literal at `at` (`"x"`, or `("x")` spanning `at`… in the direction `step`) and the
+        /// index past it, or nil.
+        func literal(at at: Int, step: Int) -> (token: LuaTokens.Token, past: Int)? {
+            guard tokens.indices.contains(at) else { return nil }
+            if case .string = tokens[at].kind { return (tokens[at], at + step) }
+            let (open, close) = step > 0 ? ("(", ")") : (")", "(")
+            guard tokens[at].kind == .symbol(open), tokens.indices.contains(at + 2 * step),
+                case .string = tokens[at + step].kind, tokens[at + 2 * step].kind == .symbol(close)
+            else { return nil }
+            return (tokens[at + step], at + 3 * step)
+        }
         for (index, token) in tokens.enumerated() where token.kind == .symbol("==") || token.kind == .symbol("~=") {
             var pairs: [(observer: String, literal: LuaTokens.Token)] = []
             // The literal must be the whole other operand, not a piece of a concatenation (`"a:" .. x`).
-            if index + 1 < tokens.count, index + 2 >= tokens.count || tokens[index + 2].kind != .symbol(".."),
+            if let (after, past) = literal(at: index + 1, step: 1), past >= tokens.count || tokens[past].kind != .symbol(".."),
                 let name = observer(in: operandStart(before: index)..<index)
             {
-                pairs.append((name, tokens[index + 1]))
+                pairs.append((name, after))
             }
-            if index >= 1, index < 2 || tokens[index - 2].kind != .symbol(".."),
+            if let (before, past) = literal(at: index - 1, step: -1), past < 0 || tokens[past].kind != .symbol(".."),
                 let name = observer(in: (index + 1)..<operandEnd(after: index))
             {
-                pairs.append((name, tokens[index - 1]))
+                pairs.append((name, before))
             }
             let always = token.kind == .symbol("==") ? "false" : "true"
             for (name, literal) in pairs {

@@ -37,7 +37,7 @@ package struct ReportTargets: Sendable {
 
     /// Whether `path` opens standard output itself: `/dev/stdout`, `/dev/fd/1`, or a path to the
     /// pipe or terminal it is. (A regular file standard output is redirected to is refused before.)
-    static func isStandardOutputStream(_ path: String) -> Bool {
+    package static func isStandardOutputStream(_ path: String) -> Bool {
         if ReportFile.ownDescriptor(path) == STDOUT_FILENO { return true }
         var file = stat()
         var output = stat()

@@ -63,6 +63,8 @@ package enum ReportText {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
+            // A written backslash is spelled too: `a\tb` (a tab) and `a\\tb` (a backslash, a t) were one line.
+            case "\\": out += "\\\\"
             default:
                 if scalar.properties.generalCategory == .control {
                     out += "\\x{" + String(scalar.value, radix: 16) + "}"

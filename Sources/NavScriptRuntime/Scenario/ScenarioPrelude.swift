@@ -454,9 +454,16 @@ enum ScenarioPrelude {
             end
           end
           for index, row in ipairs(rows) do
+            -- A row crosses to the runner and back as its fields: what a metatable's __index gave (shared
+            -- defaults) filled the name but not the row the body got, which checked nothing under that name.
+            if type(row) == "table" and proxied(row, 1) then
+              wrong(format("scenario.each(rows, %q, …): row %d is (or holds) a table with a metatable; the body gets "
+                .. "its own fields only, so what its __index gives would name the scenario but never reach it: pass plain "
+                .. "tables (copy shared defaults into each row)", name, index))
+            end
             -- The row as declared: changed afterwards (`rows[1].tab = "orders"`), its scenario would run
-            -- with one row under the name of another. (A row with a metatable is an object: kept as is.)
-            if type(row) == "table" and getmetatable(row) == nil then
+            -- with one row under the name of another.
+            if type(row) == "table" then
               local copy = {}
               for key, value in next, row do copy[key] = value end
               row = copy
@@ -737,13 +744,24 @@ enum ScenarioPrelude {
           -- scenario's stub of a support module the top level loaded ran every later scenario, which
           -- passed in its file and failed alone. (A module's local variables are out of reach: state
           -- its functions keep in upvalues is the module's own, as an app's singletons are.)
-          local field_snapshots, metatable_snapshots = {}, {}
+          -- And the file's own local variables, which its scenarios and hooks hold as upvalues (`local
+          -- helpers = {}` at the top, one scenario's `helpers.check = stub`): put back the same way.
+          local field_snapshots, metatable_snapshots, upvalue_snapshots = {}, {}, {}
           snapshot_modules = function()
-            module_snapshots, field_snapshots, metatable_snapshots =
-              snapshot_module_tables(module_tables, package, G, library_fields)
+            local functions = {}
+            for _, record in ipairs(declared) do
+              if type(record[3]) == "function" then functions[#functions + 1] = record[3] end
+              for slot = 7, 8 do
+                if record[slot] then
+                  for _, hook in ipairs(record[slot]) do functions[#functions + 1] = hook end
+                end
+              end
+            end
+            module_snapshots, field_snapshots, metatable_snapshots, upvalue_snapshots =
+              snapshot_module_tables(module_tables, package, G, library_fields, functions)
           end
           restore_modules = function()
-            restore_module_tables(module_tables, module_snapshots, metatable_snapshots, field_snapshots)
+            restore_module_tables(module_tables, module_snapshots, metatable_snapshots, field_snapshots, upvalue_snapshots)
           end
           -- Strings read their methods through this metatable: it is Lua's, kept as it is.
           rawset(getmetatable(""), "__metatable", "the string metatable is navscript's")

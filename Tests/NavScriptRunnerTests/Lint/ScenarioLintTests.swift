@@ -38,6 +38,12 @@ struct ScenarioLintTests {
         #expect(problems.first?.line == 2, "\(problems)")
     }
 
+    /// A literal in parentheses is the same value: `expect_tab(("nope"))` hid its typo.
+    @Test func aParenthesisedLiteralIsRead() throws {
+        let problems = ScenarioLint(host: try NotesHost()).check(source: #"expect_tab(("nope"))"#, file: "s.lua")
+        #expect(problems.map(\.kind) == [.tab] && problems.first?.column == 13, "\(problems.map(\.description))")
+    }
+
     /// A name with a character nothing draws read "no tab 'home'; did you mean 'home'?": every form
     /// a problem is printed in shows it by name, and a control character spelled.
     @Test func aProblemShowsWhatATerminalWouldNot() throws {
@@ -225,7 +231,7 @@ struct ScenarioLintTests {
             assert(_G.screen() ~= "note:7")
             assert(stack()[2] ~= "note:7")
             assert(modals()[1][1] == "note:7")
-            assert(tab() ~= "notez")
+            assert(tab() ~= ("notez"))
             assert(screen() == "note:" .. id)
             assert(screen() ~= "zzz")
             assert(stack()[1] == "notse")
@@ -269,11 +275,13 @@ struct ScenarioLintTests {
             assert(deep_link"notes://account".status ~= "gatd")
             assert("gatd" ~= deep_link("notes://account")['status'])
             assert(deep_link{ route = "account" }.status ~= "gatd")
+            assert(deep_link("notes://account").status ~= ("gatd"))
+            assert(("gatd") ~= deep_link("notes://account").status)
             """#
         let problems = ScenarioLint(host: try NotesHost()).check(source: source, file: "s.lua")
-        #expect(problems.map(\.line) == [1, 2, 3, 4, 8, 9, 10, 11, 12], "\(problems.map(\.description))")
+        #expect(problems.map(\.line) == [1, 2, 3, 4, 8, 9, 10, 11, 12, 13, 14], "\(problems.map(\.description))")
         #expect(
-            problems.map(\.kind) == [.outcome, .outcome, .outcome, .screen, .outcome, .outcome, .outcome, .outcome, .outcome],
+            problems.map(\.kind) == [.outcome, .outcome, .outcome, .screen] + Array(repeating: .outcome, count: 7),
             "\(problems.map(\.description))")
         #expect(
             problems.first?.message

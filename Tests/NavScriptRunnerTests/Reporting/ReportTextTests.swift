@@ -63,4 +63,13 @@ struct ReportTextTests {
         // A space other than U+0020 reads as one: "expected 'home '" beside an actual 'home'.
         #expect(ReportText.cleanForTerminal("'home\u{A0}' '\u{2007}' '\u{3000}' 'a b'") == "'home<U+A0>' '<U+2007>' '<U+3000>' 'a b'")
     }
+
+    /// A listing spells a name's controls as a regular expression would, and its written
+    /// backslashes too: a tab and a backslash followed by `t` listed the same (`a\tb`), and the
+    /// name copied into `--filter` selected the other scenario.
+    @Test func aListedNameTellsAControlFromAWrittenBackslash() {
+        #expect(ReportText.escapingControls("a\tb") == #"a\tb"#)
+        #expect(ReportText.escapingControls(#"a\tb"#) == #"a\\tb"#)
+        #expect(ReportText.escapingControls("x\u{1b}y") == #"x\x{1b}y"#)
+    }
 }
