@@ -1125,14 +1125,15 @@ struct UsageErrorTests {
         #expect(!output.stdout.contains("already held"), "a scenario that grew from little is not told otherwise\n\(output)")
     }
 
-    /// Scenarios of a file share its state: memory kept by an earlier one (in a local of the top
-    /// level: globals are put back) is named when a later, modest one reaches the limit.
+    /// Scenarios of a file share its state: memory kept by an earlier one (in a support module's
+    /// own state: the file's variables are put back) is named when a later, modest one reaches the limit.
     @Test func memoryKeptByAnEarlierScenarioIsNamed() throws {
         let fixture = try Fixture([
+            "suite/support/leak.lua": "local kept = {}\nreturn function(n) for i = 1, n do kept[i] = { i } end end\n",
             "suite/kept.lua": """
-            local leak = {}
+            local leak = require("leak")
             scenario("keeps", function()
-              for i = 1, 45000 do leak[i] = { i } end
+              leak(45000)
             end)
             scenario("modest", function()
               local t = {}
