@@ -147,12 +147,15 @@ struct LuaCalls {
             case .symbol("{"):
                 index += 1
                 literal = table(start)
-            case .symbol("(")
-            where index + 2 < tokens.count && tokens[index + 2].kind == .symbol(")"):
-                // `("home")`: a literal in parentheses is the same value (some style guides ask for them).
-                if case .string(let text) = tokens[index + 1].kind {
-                    literal = Literal(value: .string(text), line: tokens[index + 1].line, column: tokens[index + 1].column)
-                    index += 3
+            case .symbol("("):
+                // `("home")`, `(("home"))`: a literal in parentheses is the same value (some style guides ask for them).
+                var depth = 0
+                while index + depth < tokens.count, tokens[index + depth].kind == .symbol("(") { depth += 1 }
+                if index + 2 * depth < tokens.count, case .string(let text) = tokens[index + depth].kind,
+                    (1...depth).allSatisfy({ tokens[index + depth + $0].kind == .symbol(")") })
+                {
+                    literal = Literal(value: .string(text), line: tokens[index + depth].line, column: tokens[index + depth].column)
+                    index += 2 * depth + 1
                 }
             default:
                 break

@@ -277,13 +277,15 @@ package struct ScenarioLint {
         /// The string literal at `at` (`"x"`, or `("x")` spanning `at`… in the direction `step`) and the
         /// index past it, or nil.
         func literal(at at: Int, step: Int) -> (token: LuaTokens.Token, past: Int)? {
-            guard tokens.indices.contains(at) else { return nil }
-            if case .string = tokens[at].kind { return (tokens[at], at + step) }
             let (open, close) = step > 0 ? ("(", ")") : (")", "(")
-            guard tokens[at].kind == .symbol(open), tokens.indices.contains(at + 2 * step),
-                case .string = tokens[at + step].kind, tokens[at + 2 * step].kind == .symbol(close)
-            else { return nil }
-            return (tokens[at + step], at + 3 * step)
+            var depth = 0  // `(("x"))`: parentheses however deep are the same value
+            while tokens.indices.contains(at + depth * step), tokens[at + depth * step].kind == .symbol(open) { depth += 1 }
+            let inner = at + depth * step
+            guard tokens.indices.contains(inner), case .string = tokens[inner].kind else { return nil }
+            for level in 1...max(1, depth) where depth > 0 {
+                guard tokens.indices.contains(inner + level * step), tokens[inner + level * step].kind == .symbol(close) else { return nil }
+            }
+            return (tokens[inner], inner + (depth + 1) * step)
         }
         for (index, token) in tokens.enumerated() where token.kind == .symbol("==") || token.kind == .symbol("~=") {
             var pairs: [(observer: String, literal: LuaTokens.Token)] = []

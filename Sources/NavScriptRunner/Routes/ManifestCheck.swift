@@ -366,6 +366,12 @@ package struct ManifestCheck {
                         index, ".params[\(p)].min_length",
                         "min_length \(min) is more than max_length \(max): no value of "
                             + "\(param.name) is accepted, so every link to this destination fails validation")
+                } else if let max = param.maxLength, max < 1 {
+                    // A link's value is never empty: a limit of 0 accepts none.
+                    problem(
+                        index, ".params[\(p)].max_length",
+                        "max_length \(max) accepts no value of \(param.name) (a link's value has at least one character), so "
+                            + "every link to this destination fails validation; give the longest value it may have")
                 }
             }
             let declared = Set(definition.params.map(\.name))

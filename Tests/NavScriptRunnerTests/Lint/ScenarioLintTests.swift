@@ -38,10 +38,11 @@ struct ScenarioLintTests {
         #expect(problems.first?.line == 2, "\(problems)")
     }
 
-    /// A literal in parentheses is the same value: `expect_tab(("nope"))` hid its typo.
+    /// A literal in parentheses, however deep, is the same value: `expect_tab(("nope"))` hid its typo.
     @Test func aParenthesisedLiteralIsRead() throws {
-        let problems = ScenarioLint(host: try NotesHost()).check(source: #"expect_tab(("nope"))"#, file: "s.lua")
-        #expect(problems.map(\.kind) == [.tab] && problems.first?.column == 13, "\(problems.map(\.description))")
+        let problems = ScenarioLint(host: try NotesHost()).check(
+            source: "expect_tab((\"nope\"))\nexpect_tab(((\"nope\")))\nassert(tab() ~= ((\"notez\")))", file: "s.lua")
+        #expect(problems.map(\.kind) == [.tab, .tab, .tab] && problems.first?.column == 13, "\(problems.map(\.description))")
     }
 
     /// A name with a character nothing draws read "no tab 'home'; did you mean 'home'?": every form

@@ -276,6 +276,11 @@ struct ManifestCheckTests {
             path: "$.destinations[1].params[0].min_length", destination: "item", message: "min_length 20 is more than max_length 12",
             at: #""min_length": ^20"#),
         Case(
+            name: "a length limit no value meets", old: #""pattern": "[0-9]{1,6}""#,
+            new: #""pattern": "[0-9]{1,6}", "max_length": 0"#,
+            path: "$.destinations[1].params[0].max_length", destination: "item", message: "max_length 0 accepts no value of id",
+            at: #""max_length": ^0"#),
+        Case(
             name: "no destination at all", old: #""destinations": ["#, new: #""destinations": [], "unused": ["#,
             path: "$.destinations", destination: nil, message: "no destination: every link is rejected", at: #""destinations": ^[]"#),
         Case(
