@@ -190,6 +190,11 @@ struct MutateCommand: HostedCommand {
             let again = plan.tasks.prefix(entries.count).filter { killing.contains($0.path) }
             plan.noteRecheck(try execution.execute(Array(again), host: host, entries: byPath, stop: stop))
         }
+        // And each fault's first killing file runs under it once more: a kill that does not repeat is none.
+        let repeats = plan.repeatTasks(faulty)
+        if stop.exitStatus == nil, !repeats.isEmpty {
+            plan.noteRepeat(try execution.execute(repeats, host: host, entries: byPath, stop: stop), of: repeats)
+        }
         try refuseIfEdited(stamps, entries: entries, plan: plan, results: healthy + faulty, started: started, stream: stream)
         // Interrupted, it still reports what it decided: the faults killed, the rest not decided.
         let matrix = plan.report(results: healthy + faulty, started: started, firstKillingFileOnly: !complete)

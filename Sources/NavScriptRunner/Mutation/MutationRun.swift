@@ -52,6 +52,34 @@ package struct MutationRun {
         Set(results.filter { $0.scenarios.contains(where: kills) }.map(\.file))
     }
 
+    /// For each fault, the task of its first file that killed it in `results` (the fault tasks'
+    /// results, in ``tasks`` order): run again under the fault, a kill must repeat (``noteRepeat(_:of:)``).
+    package func repeatTasks(_ results: [FileResult]) -> [WorkerTask] {
+        let fileCount = max(1, self.fileCount)
+        return faults.indices.compactMap { fault in
+            let start = fault * fileCount
+            guard start < results.count else { return nil }
+            let chunk = results[start..<min(start + fileCount, results.count)]
+            guard let killing = chunk.firstIndex(where: { $0.scenarios.contains(where: kills) }) else { return nil }
+            return tasks[fileCount + killing]
+        }
+    }
+
+    /// Takes note of the repeat runs of ``repeatTasks(_:)``: a scenario that failed under a fault
+    /// and passed when run under it again killed nothing (it fails one run in three, whatever the
+    /// fault: a check of the clock).
+    package mutating func noteRepeat(_ results: [FileResult], of tasks: [WorkerTask]) {
+        for (task, result) in zip(tasks, results) {
+            guard let fault = task.faults.last else { continue }
+            for scenario in result.scenarios where scenario.status == .passed {
+                unrepeated.insert(fault + "\u{0}" + Self.key(scenario))
+            }
+        }
+    }
+
+    /// `fault \0 file \0 name` of each scenario whose kill did not repeat (``noteRepeat(_:of:)``).
+    private var unrepeated: Set<String> = []
+
     /// Takes note of the healthy run of the killing files after the faults: a scenario that fails
     /// there kills nothing.
     package mutating func noteRecheck(_ results: [FileResult]) {
@@ -87,7 +115,8 @@ package struct MutationRun {
             files: chunks.first ?? [], duration: (chunks.first ?? []).reduce(0) { $0 + $1.duration },
             startedAt: started.timeIntervalSince1970)
         let outcomes = zip(faults, chunks.dropFirst()).map { fault, files in
-            func failing(_ file: FileResult) -> [ScenarioResult] { file.scenarios.filter(kills) }
+            func repeats(_ scenario: ScenarioResult) -> Bool { !unrepeated.contains(fault.name + "\u{0}" + Self.key(scenario)) }
+            func failing(_ file: FileResult) -> [ScenarioResult] { file.scenarios.filter { kills($0) && repeats($0) } }
             let killers =
                 firstKillingFileOnly
                 ? files.lazy.map(failing).first { !$0.isEmpty } ?? []
@@ -99,8 +128,9 @@ package struct MutationRun {
                 }
             }
             let slow = files.lazy.flatMap(\.scenarios).first(where: isInconclusive).map { "\($0.file):\($0.line) \($0.name)" }
-            let unfaulted = files.lazy.flatMap(\.scenarios).first { $0.status.isProblem && failsWithoutFaults.contains(Self.key($0)) }
-                .map { "\($0.file):\($0.line) \($0.name)" }
+            let unfaulted = files.lazy.flatMap(\.scenarios).first {
+                $0.status.isProblem && (failsWithoutFaults.contains(Self.key($0)) || !repeats($0))
+            }.map { "\($0.file):\($0.line) \($0.name)" }
             return FaultOutcome(
                 fault: fault, killedBy: killers.map { "\($0.file):\($0.line) \($0.name)" },
                 firstMessage: killers.first?.message ?? "",
@@ -131,8 +161,9 @@ package struct FaultOutcome: Hashable, Sendable {
     /// Why there is no verdict, for the reports.
     var undecidedBecause: String {
         if let failedWithoutFaults {
-            return "\(failedWithoutFaults) failed under the fault, and failed without faults too when run again after them: "
-                + "its failure does not depend on the fault (a check of the clock or of the time run?); make it deterministic"
+            return "\(failedWithoutFaults) failed under the fault, but failed without faults too or passed under the fault "
+                + "when run again: its failure does not depend on the fault (a check of the clock or of the time run?); "
+                + "make it deterministic"
         }
         return timedOutSlow.map {
             "\($0) ran past --timeout under the fault, but took more than half of it without faults too: a timeout "

@@ -83,7 +83,28 @@ struct MutationReportTests {
         #expect(!plan.kills(clockFails) && plan.kills(realFails))
         let report = plan.report(results: healthy + faulty, started: Date())
         #expect(report.outcomes.map(\.isUndecided) == [true, false] && report.outcomes.map(\.isKilled) == [false, true])
-        #expect(report.text().contains("a.lua:1 clock failed under the fault, and failed without faults too"), "\(report.text())")
+        #expect(report.text().contains("a.lua:1 clock failed under the fault, but failed without faults too"), "\(report.text())")
+    }
+
+    /// A kill must repeat: each fault's first killing file runs under it once more, and a scenario
+    /// that passes then killed nothing (a failure one run in three, whatever the fault).
+    @Test func aKillThatDoesNotRepeatIsNone() {
+        let entry = SuiteFile(path: "a.lua", url: URL(fileURLWithPath: "a.lua"), suiteRoot: URL(fileURLWithPath: "."))
+        var plan = MutationRun(entries: [entry], faults: [HostFault(name: "f", summary: ""), HostFault(name: "g", summary: "")])
+        let passes = ScenarioResult(name: "s", file: "a.lua", line: 1, outcome: .passed)
+        let fails = ScenarioResult(name: "s", file: "a.lua", line: 1, outcome: .failed(.expectation))
+        let healthy = [FileResult(file: "a.lua", scenarios: [passes], duration: 0)]
+        let faulty = [
+            FileResult(file: "a.lua", scenarios: [fails], duration: 0), FileResult(file: "a.lua", scenarios: [fails], duration: 0)
+        ]
+        let repeats = plan.repeatTasks(faulty)
+        #expect(repeats.map(\.faults) == [["f"], ["g"]])
+        plan.noteRepeat(
+            [FileResult(file: "a.lua", scenarios: [passes], duration: 0), FileResult(file: "a.lua", scenarios: [fails], duration: 0)],
+            of: repeats)
+        let report = plan.report(results: healthy + faulty, started: Date())
+        #expect(report.outcomes.map(\.isKilled) == [false, true] && report.outcomes.map(\.isUndecided) == [true, false])
+        #expect(report.text().contains("a.lua:1 s failed under the fault, but failed without faults too or passed under the fault"))
     }
 
     /// A healthy run stopped between two scenarios — passed ones, the rest
