@@ -912,7 +912,8 @@ struct UsageErrorTests {
             ["routes", "diff", ManifestCommandTests.shipped.path, ManifestCommandTests.shipped.path, "--suite", ""],
             "--suite '' names no file or folder"
         ),
-        (["merge-junit", "", "-o", "x.xml"], "'' names no file or folder"),
+        (["merge-junit", "", "-o", "x.xml"], "'' names no file or folder (is a variable unset?); give the JUnit reports to merge"),
+        (["types", "-o", ""], "-o '' names no file or folder"),
         (["merge-junit", "suite/a.lua", "-o", ""], "-o '' names no file or folder"),
         (["explore", "--time", "0"], "--time 0 without --steps or --until-covered would explore forever"),
         (["mutate", "--explore", "--explore-time", "nan"], "--explore-time must be a number of seconds above 0 and at most 604800"),
@@ -955,6 +956,18 @@ struct UsageErrorTests {
         #expect(output.stderr.contains(expected), "\(output.stderr)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain") && !output.stderr.contains("Missing value"), "\(output.stderr)")
         #expect(arguments.contains("--manifest") || !output.stderr.contains("--manifest:"), "\(output.stderr)")
+    }
+
+    /// `list` writes a name's control characters out in a load error too (a name of ESC sequences
+    /// cleared the terminal there), and a tag's written backslash is spelled as a name's is.
+    @Test func listWritesOutWhatATerminalWouldActOn() throws {
+        let fixture = try Fixture([
+            "suite/clear.lua": #"scenario("\27[2Jone", { tags = { "a b" } }, function() end)"#,
+            "suite/tags.lua": #"scenario("t", { tags = { "t\\a" } }, function() end)"#
+        ])
+        let output = try fixture.run(["list", "suite"])
+        #expect(!output.stdout.contains("\u{1B}"), "\(output)")
+        #expect(output.stdout.contains(#"\x{1b}[2Jone"#) && output.stdout.contains(#"[t\\a]"#), "\(output)")
     }
 
     /// A report written to standard output while it is a pipe (`--junit /dev/stdout | consumer`)

@@ -23,12 +23,13 @@ struct ListCommand: HostedCommand {
         var broken = 0
         for file in listing {
             if let error = file.loadError {
-                print("\(ReportText.pathForTerminal(file.entry.path)): does not load: \(error)")
+                // On one line, its control characters written out (a name of ESC sequences cleared the screen).
+                print("\(ReportText.pathForTerminal(file.entry.path)): does not load: \(ReportText.escapingControls(error))")
                 broken += 1
             }
             for scenario in file.scenarios {
                 var line = "\(ReportText.pathForTerminal(scenario.file)):\(scenario.line)  \(ReportText.escapingControls(scenario.name))"
-                if !scenario.tags.isEmpty { line += "  [" + scenario.tags.joined(separator: ", ") + "]" }
+                if !scenario.tags.isEmpty { line += "  [" + scenario.tags.map(ReportText.escapingControls).joined(separator: ", ") + "]" }
                 if scenario.isPending { line += "  (pending)" }
                 print(line)
                 total += 1

@@ -19,7 +19,7 @@ struct MergeJUnitCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        try SuiteOptions.refuseEmptyPaths(inputs)
+        try SuiteOptions.refuseEmptyPaths(inputs, give: "the JUnit reports to merge")
         try SuiteOptions.refuseEmptyPath(output, of: "-o")
         guard !inputs.isEmpty else { throw ValidationError("give at least one JUnit report to merge") }
         // As `--junit -` is: the merged report is a file (it wrote one named "-", and nothing to standard output).

@@ -58,9 +58,9 @@ struct SuiteOptions: ParsableArguments {
 
     /// An empty path (`navscript run "$CHANGED_FILE"` with the variable unset) names nothing: it
     /// ran every file under the current folder, as `--filter ''` would have selected everything.
-    static func refuseEmptyPaths(_ paths: [String]) throws {
+    static func refuseEmptyPaths(_ paths: [String], give: String = "the scenario files or folders to read") throws {
         guard paths.contains(where: \.isEmpty) else { return }
-        throw ValidationError("'' names no file or folder (is a variable unset?); give the scenario files or folders to read")
+        throw ValidationError("'' names no file or folder (is a variable unset?); give \(give)")
     }
 
     /// The same for a path an option or argument names (`--suite ""`, `--manifest ""`, `-o ""`):

@@ -41,6 +41,8 @@ struct TypesCommand: HostedCommand {
         return next == nil || next == UInt8(ascii: " ") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r")
     }
 
+    func validate() throws { try SuiteOptions.refuseEmptyPath(output, of: "-o") }
+
     func run(in context: CommandContext) throws {
         let host = try context.host()
         let library = ScriptLibrary(host: host)
