@@ -324,6 +324,16 @@ struct LanguageStructureTests {
             "the module's own check ran: \(junit.raw)")
     }
 
+    /// A stub test's file: "stubs" passes, and "still checked", after it, reaches the real helper.
+    private func expectTheStubPutBack(_ fixture: Fixture, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (output, junit) = try fixture.runWithJUnit(["suite"], sourceLocation: sourceLocation)
+        #expect(output.status == 1, "\(output)", sourceLocation: sourceLocation)
+        #expect(junit.outcome("stubs") == "passed", "\(junit.raw)", sourceLocation: sourceLocation)
+        #expect(
+            junit.testcase("still checked")?.child("error")?["message"]?.contains("helper checked") == true, "\(junit.raw)",
+            sourceLocation: sourceLocation)
+    }
+
     /// Nor the file's own globals: a helper a support module or the top level made global, a
     /// global table's fields, a global a scenario added — one scenario's stub ran every scenario
     /// after it, which passed in its file and failed alone. They are put back as the top level
@@ -351,10 +361,7 @@ struct LanguageStructureTests {
             end)
             """#
         ])
-        let (output, junit) = try fixture.runWithJUnit(["suite"])
-        #expect(output.status == 1, "\(output)")
-        #expect(junit.outcome("stubs") == "passed", "\(junit.raw)")
-        #expect(junit.testcase("still checked")?.child("error")?["message"]?.contains("helper checked") == true, "\(junit.raw)")
+        try expectTheStubPutBack(fixture)
     }
 
     /// A coroutine that declares scenarios and is left at a yield when the file has loaded dropped
@@ -408,10 +415,7 @@ struct LanguageStructureTests {
             end)
             """#
         ])
-        let (output, junit) = try fixture.runWithJUnit(["suite"])
-        #expect(output.status == 1, "\(output)")
-        #expect(junit.outcome("stubs") == "passed", "\(junit.raw)")
-        #expect(junit.testcase("still checked")?.child("error")?["message"]?.contains("helper checked") == true, "\(junit.raw)")
+        try expectTheStubPutBack(fixture)
     }
 
     /// A describe whose body raised declared only the scenarios before the
