@@ -91,8 +91,7 @@ public enum NavScriptCLI {
     /// Whether standard output is a pipe whose reader has gone (`| head -1`):
     /// a failed write there is EPIPE, which stdio does not keep.
     static func standardOutputReaderIsGone() -> Bool {
-        var status = stat()
-        guard fstat(STDOUT_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return false }
+        guard FileIdentity(descriptor: STDOUT_FILENO)?.isPipe == true else { return false }
         var watch = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
         return poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR) != 0
     }

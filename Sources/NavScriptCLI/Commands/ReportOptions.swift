@@ -48,8 +48,7 @@ struct ReportOptions: ParsableArguments {
         }
         // A path that names a folder (`--junit out/`, `--junit ''` from an unset variable) is no report file:
         // said before the run, not after it (`out/` wrote a file named `out`).
-        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
-            guard let path else { continue }
+        for (option, path) in reportFiles {
             var isFolder: ObjCBool = false
             if path.isEmpty || path.hasSuffix("/")
                 || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
@@ -63,8 +62,7 @@ struct ReportOptions: ParsableArguments {
         }
         // A report over a Lua file (the report's path forgotten: `--junit scenarios/cart.lua`) would
         // replace a scenario or a support module with XML before the run even loads it.
-        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
-            guard let path else { continue }
+        for (option, path) in reportFiles {
             let target = ReportFile.resolved(URL(fileURLWithPath: path))
             // Nor an executable (`--junit ns` over the navscript copy that was running): replaced by
             // the placeholder at the start, it was gone before its workers started.
@@ -85,8 +83,8 @@ struct ReportOptions: ParsableArguments {
         }
         // A report into the file standard output or standard error is redirected to (`--json f > f`): the
         // terminal report was mixed into the JSON lines, or replaced by the JUnit report without a word.
-        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
-            guard let path, let stream = Self.standardStream(sharingTheFileAt: path) else { continue }
+        for (option, path) in reportFiles {
+            guard let stream = Self.standardStream(sharingTheFileAt: path) else { continue }
             throw ValidationError(
                 "\(option) \(path) is the file \(stream) is redirected to: the terminal report would "
                     + (option == "--json" ? "be mixed into the events" : "be lost under the report")
@@ -95,14 +93,10 @@ struct ReportOptions: ParsableArguments {
         }
         // A report that has standard output moves the terminal report to standard error: with both one pipe
         // or file (`2>&1 | tee log`), it landed in front of the report's XML or among its JSON lines.
-        let reportOnStandardOutput =
-            json == "-" || [junit, html, json].contains(where: { $0.map(ReportTargets.isStandardOutputStream) ?? false })
-        if reportOnStandardOutput, Self.standardOutputAndErrorAreOneStream() {
-            let option =
-                json == "-"
-                ? "--json -"
-                : [("--junit", junit), ("--html", html), ("--json", json)]
-                    .first { $0.1.map(ReportTargets.isStandardOutputStream) ?? false }.map { "\($0.0) \($0.1 ?? "")" } ?? "a report"
+        let onStandardOutput =
+            json == "-"
+            ? "--json -" : reportFiles.first { ReportTargets.isStandardOutputStream($0.path) }.map { "\($0.option) \($0.path)" }
+        if let option = onStandardOutput, Self.standardOutputAndErrorAreOneStream() {
             throw ValidationError(
                 "\(option) writes standard output, and standard error is the same stream (2>&1), where the terminal report "
                     + "then goes: it would be mixed into the report; send standard error elsewhere (2> run.log), or write "
@@ -111,9 +105,8 @@ struct ReportOptions: ParsableArguments {
         // Two reports into one file (a link to it included): the last one written wins and the other is lost
         // without a word.
         // (A file that exists is told by its device and inode: a hard link to it is the same file.)
-        let files = [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)]
-            .compactMap { option, path in path.map { (option, ReportFile.resolved(URL(fileURLWithPath: $0)).path) } }
-        let identities = files.map { Self.fileIdentity($0.1) }
+        let files = reportFiles.map { ($0.option, ReportFile.resolved(URL(fileURLWithPath: $0.path)).path) }
+        let identities = files.map { FileIdentity(path: $0.1)?.description ?? $0.1 }
         for (index, (option, path)) in files.enumerated() {
             if let other = files.indices[..<index].first(where: { identities[$0] == identities[index] }) {
                 throw ValidationError("\(files[other].0) and \(option) both write \(path): give each report its own file")
@@ -121,32 +114,26 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
+    /// The report files asked for, by option (`--json -` streams: no file).
+    private var reportFiles: [(option: String, path: String)] {
+        [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)].compactMap { option, path in
+            path.map { (option, $0) }
+        }
+    }
+
     /// Whether standard output and standard error are one pipe or one file (`2>&1`); a terminal both
     /// show is no report's stream.
     static func standardOutputAndErrorAreOneStream() -> Bool {
-        var output = stat()
-        var error = stat()
-        guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &error) == 0, output.st_mode & S_IFMT != S_IFCHR else {
-            return false
-        }
-        return output.st_dev == error.st_dev && output.st_ino == error.st_ino
-    }
-
-    /// What tells two report paths apart: an existing file's device and inode, else the path.
-    private static func fileIdentity(_ path: String) -> String {
-        var status = stat()
-        return stat(path, &status) == 0 ? "\(status.st_dev):\(status.st_ino)" : path
+        guard let output = FileIdentity(descriptor: STDOUT_FILENO), !output.isCharacterDevice else { return false }
+        return output == FileIdentity(descriptor: STDERR_FILENO)
     }
 
     /// "standard output" or "standard error" when that stream is redirected
     /// to the regular file at `path` (the same file, whatever its name).
     static func standardStream(sharingTheFileAt path: String) -> String? {
-        var file = stat()
-        guard stat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG else { return nil }
-        for (descriptor, name) in [(STDOUT_FILENO, "standard output"), (STDERR_FILENO, "standard error")] {
-            var stream = stat()
-            if fstat(descriptor, &stream) == 0, stream.st_dev == file.st_dev, stream.st_ino == file.st_ino { return name }
-        }
+        guard let file = FileIdentity(path: path), file.isRegularFile else { return nil }
+        if FileIdentity(descriptor: STDOUT_FILENO) == file { return "standard output" }
+        if FileIdentity(descriptor: STDERR_FILENO) == file { return "standard error" }
         return nil
     }
 
@@ -157,8 +144,8 @@ struct ReportOptions: ParsableArguments {
     func refuseOverwriting(_ input: String?, readBy inputOption: String) throws {
         guard let input else { return }
         let read = ReportFile.resolved(URL(fileURLWithPath: input)).path
-        for (option, path) in [("--junit", junit), ("--html", html), ("--json", json == "-" ? nil : json)] {
-            guard let path, ReportFile.resolved(URL(fileURLWithPath: path)).path == read else { continue }
+        for (option, path) in reportFiles {
+            guard true, ReportFile.resolved(URL(fileURLWithPath: path)).path == read else { continue }
             let suffix = Self.fileExtension(of: option)
             throw ValidationError(
                 "\(option) \(path) would replace the \(inputOption) file \(input) with the report before it is read: give the "

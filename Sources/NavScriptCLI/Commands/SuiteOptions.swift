@@ -348,9 +348,7 @@ struct SuiteOptions: ParsableArguments {
     /// What tells files apart: the device and inode (a hard link is the same file under another name,
     /// and its lines were refused as another file's scenario of the same name), else the resolved path.
     private static func fileIdentity(_ path: String) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        return "\(status.st_dev):\(status.st_ino)"
+        FileIdentity(path: path)?.description ?? URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// The lines of the declarations `line` selects among a file's scenarios: the one at or above

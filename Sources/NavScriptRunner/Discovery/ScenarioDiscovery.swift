@@ -131,17 +131,16 @@ public struct ScenarioDiscovery {
             // finds nothing in either): a link in another folder ran the file a second time.
             let realRoot =
                 realRoots[root.path]
-                ?? (Self.isFolder(root.appendingPathComponent("support").path) ? Self.realPath(root.path) ?? root.path : "")
+                ?? (FileIdentity(path: root.appendingPathComponent("support").path)?.isFolder == true
+                    ? Self.realPath(root.path) ?? root.path : "")
             realRoots[root.path] = realRoot
             // The file itself — its device and inode, whatever names lead to it — or, for a dangling link,
             // where it is; under its suite root, as a file runs against its root's support/ (the same file
             // in two suites runs in each). Keyed by bytes: `café/` composed and decomposed are two folders.
-            var info = stat()
             let file =
-                stat(real.path, &info) == 0
-                ? "\(info.st_dev):\(info.st_ino)"
-                : (Self.realPath(real.deletingLastPathComponent().path) ?? real.deletingLastPathComponent().path) + "/"
-                    + real.lastPathComponent
+                FileIdentity(path: real.path)?.description
+                ?? (Self.realPath(real.deletingLastPathComponent().path) ?? real.deletingLastPathComponent().path) + "/"
+                + real.lastPathComponent
             let key = file + "@" + realRoot
             guard seen.insert(Array(key.utf8)).inserted else { continue }
             let shownPath = display(shown.path)
@@ -175,12 +174,6 @@ public struct ScenarioDiscovery {
         let prefix = from.hasSuffix("/") ? from : from + "/"
         guard path.hasPrefix(prefix) else { return nil }
         return (onto.hasSuffix("/") ? onto : onto + "/") + path.dropFirst(prefix.count)
-    }
-
-    /// Whether `path` is a folder (following links).
-    static func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `path` itself (not what it leads to) is a symbolic link.

@@ -39,10 +39,8 @@ package struct ReportTargets: Sendable {
     /// pipe or terminal it is. (A regular file standard output is redirected to is refused before.)
     package static func isStandardOutputStream(_ path: String) -> Bool {
         if ReportFile.ownDescriptor(path) == STDOUT_FILENO { return true }
-        var file = stat()
-        var output = stat()
-        guard stat(path, &file) == 0, fstat(STDOUT_FILENO, &output) == 0, file.st_mode & S_IFMT != S_IFREG else { return false }
-        return file.st_dev == output.st_dev && file.st_ino == output.st_ino
+        guard let file = FileIdentity(path: path), !file.isRegularFile else { return false }
+        return file == FileIdentity(descriptor: STDOUT_FILENO)
     }
 
     /// The reporters asked for; a JSON file that cannot be created is a
